@@ -1,0 +1,149 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  AgentRequestAcceptedSchema,
+  AgentRequestSchema,
+  ConnectionSchema,
+  CreateAgentRequestBodySchema,
+  CreateLinkTokenBodySchema,
+  CreateSandboxPublicTokenBodySchema,
+  ErrorEnvelopeSchema,
+  ExchangePublicTokenBodySchema,
+  ExchangePublicTokenResponseSchema,
+  LinkTokenSchema,
+  ProviderListSchema,
+  SandboxPublicTokenSchema,
+} from './schemas';
+
+export * from './schemas';
+export * from './response-format';
+export * from './error-codes';
+
+const c = initContract();
+
+/** Facts about a route that middleware reads (ts-rest metadata), instead of matching path strings. */
+export interface RouteMetadata {
+  auth: 'client';
+  /** Only callable with sandbox credentials. */
+  sandboxOnly?: boolean;
+}
+
+const meta = (m: RouteMetadata) => m;
+
+// Every error leaves in the same envelope; listing them once keeps status codes strict everywhere.
+const commonResponses = {
+  400: ErrorEnvelopeSchema,
+  401: ErrorEnvelopeSchema,
+  404: ErrorEnvelopeSchema,
+  409: ErrorEnvelopeSchema,
+  413: ErrorEnvelopeSchema,
+  415: ErrorEnvelopeSchema,
+  429: ErrorEnvelopeSchema,
+  500: ErrorEnvelopeSchema,
+};
+
+const ConnectionIdParams = z.object({ connectionId: z.string().min(1).max(64) });
+const RequestIdParams = z.object({ requestId: z.string().min(1).max(64) });
+
+export const contract = c.router(
+  {
+    providers: c.router({
+      listProviders: {
+        method: 'GET',
+        path: '/api/providers',
+        responses: { 200: ProviderListSchema },
+        summary: 'List the providers of your environment',
+        description: 'The catalogue of providers that the credentials\' environment can connect to.',
+        metadata: meta({ auth: 'client' }),
+      },
+    }),
+    link: c.router({
+      createLinkToken: {
+        method: 'POST',
+        path: '/api/link-token',
+        body: CreateLinkTokenBodySchema,
+        responses: { 200: LinkTokenSchema },
+        summary: 'Create a link token',
+        description:
+          'Starts the connect flow for one end user. Pass the returned linkToken to the client SDK (useAgentLink). ' +
+          'Single use, valid 30 minutes by default. Errors: INVALID_FIELD, UNKNOWN_PROVIDER.',
+        metadata: meta({ auth: 'client' }),
+      },
+    }),
+    connections: c.router({
+      exchangePublicToken: {
+        method: 'POST',
+        path: '/api/connections/public_token/exchange',
+        body: ExchangePublicTokenBodySchema,
+        responses: { 200: ExchangePublicTokenResponseSchema },
+        summary: 'Exchange a public token for an access token',
+        description:
+          'Exchangeable once, within 30 minutes, by the organization and environment that created it. Errors: ' +
+          'PUBLIC_TOKEN_MALFORMED (not a public token), PUBLIC_TOKEN_ENVIRONMENT_MISMATCH (token of the other environment), ' +
+          'INVALID_PUBLIC_TOKEN (unknown), PUBLIC_TOKEN_ORGANIZATION_MISMATCH (issued to another organization), ' +
+          'PUBLIC_TOKEN_EXPIRED, PUBLIC_TOKEN_ALREADY_USED (409), CONNECTION_REVOKED (409).',
+        metadata: meta({ auth: 'client' }),
+      },
+      getConnection: {
+        method: 'GET',
+        path: '/api/connections/:connectionId',
+        pathParams: ConnectionIdParams,
+        responses: { 200: ConnectionSchema },
+        summary: 'Get a connection',
+        metadata: meta({ auth: 'client' }),
+      },
+      revokeConnection: {
+        method: 'DELETE',
+        path: '/api/connections/:connectionId',
+        pathParams: ConnectionIdParams,
+        body: c.noBody(),
+        responses: { 200: ConnectionSchema },
+        summary: 'Revoke a connection',
+        description:
+          'Revokes the connection, deletes its stored session and invalidates every access token it has; ' +
+          'later agent requests with those tokens get INVALID_ACCESS_TOKEN. Idempotent.',
+        metadata: meta({ auth: 'client' }),
+      },
+    }),
+    agentRequests: c.router({
+      createAgentRequest: {
+        method: 'POST',
+        path: '/api/agent-requests',
+        body: CreateAgentRequestBodySchema,
+        responses: { 202: AgentRequestAcceptedSchema },
+        summary: 'Create an agent request',
+        description:
+          'Accepts an action to run on a connected account and queues it; the execution starts when this returns. ' +
+          'Read the outcome with GET /api/agent-requests/{requestId}. Errors: INVALID_FIELD (with the exact path of a bad ' +
+          'responseFormat leaf), INVALID_ACCESS_TOKEN, ACCESS_TOKEN_ENVIRONMENT_MISMATCH, CONNECTION_LOGIN_REQUIRED (409), ' +
+          'STARTING_URL_NOT_ALLOWED.',
+        metadata: meta({ auth: 'client' }),
+      },
+      getAgentRequest: {
+        method: 'GET',
+        path: '/api/agent-requests/:requestId',
+        pathParams: RequestIdParams,
+        responses: { 200: AgentRequestSchema },
+        summary: 'Get an agent request',
+        description: 'The stored record: status, inputs, result or error, timestamps. Only the owning organization and environment can read it.',
+        metadata: meta({ auth: 'client' }),
+      },
+    }),
+    sandbox: c.router({
+      createSandboxPublicToken: {
+        method: 'POST',
+        path: '/api/sandbox/public_token/create',
+        body: CreateSandboxPublicTokenBodySchema,
+        responses: { 200: SandboxPublicTokenSchema },
+        summary: 'Create a public token without the widget (sandbox only)',
+        description:
+          'Connects a sandbox test user (default user_good) to a sandbox provider and returns a public token, ' +
+          'so an integration can be tested end to end without the connect widget. Errors: SANDBOX_ONLY, UNKNOWN_PROVIDER, UNKNOWN_TEST_USER.',
+        metadata: meta({ auth: 'client', sandboxOnly: true }),
+      },
+    }),
+  },
+  { commonResponses, strictStatusCodes: true },
+);
+
+export type AgentLinkContract = typeof contract;

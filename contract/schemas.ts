@@ -1,0 +1,291 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { z } from 'zod';
+import { checkResponseFormat, RESPONSE_FORMAT_LIMITS } from './response-format';
+
+/** Bounds that the contract enforces at the edge; documented in the OpenAPI descriptions. */
+export const LIMITS = {
+  clientUserIdMax: 256,
+  actionMax: 4000,
+  startingUrlMax: 2048,
+  parametersMaxBytes: 64 * 1024,
+  parametersMaxDepth: 10,
+  tokenMax: 200,
+  timeoutMsMin: 5_000,
+  timeoutMsMax: 15 * 60_000,
+  timeoutMsDefault: 5 * 60_000,
+} as const;
+
+export const ENVIRONMENTS = ['sandbox', 'production'] as const;
+export const EnvironmentSchema = z.enum(ENVIRONMENTS);
+
+export const ERROR_TYPES = [
+  'INVALID_REQUEST',
+  'AUTHENTICATION_ERROR',
+  'NOT_FOUND',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'API_ERROR',
+] as const;
+
+export const ErrorEnvelopeSchema = extendApi(
+  z.object({
+    error: z.object({
+      type: z.enum(ERROR_TYPES),
+      code: extendApi(z.string(), { description: 'Stable UPPER_SNAKE error code; see the error table in the API description.' }),
+      message: z.string(),
+      requestId: extendApi(z.string(), { description: 'Same as the x-request-id response header; quote it when asking for support.' }),
+      details: z.unknown().optional(),
+    }),
+  }),
+  {
+    title: 'Error',
+    example: {
+      error: {
+        type: 'INVALID_REQUEST',
+        code: 'INVALID_FIELD',
+        message: 'responseFormat.profile.followers: unknown type "numbr"; expected one of string, number, integer, boolean, date, datetime, url, email',
+        requestId: 'req_5f2c0f3a9d0e4b7c',
+        details: [{ path: 'responseFormat.profile.followers', message: 'unknown type "numbr"' }],
+      },
+    },
+  },
+);
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+const isoDate = (description: string) => extendApi(z.string(), { format: 'date-time', description });
+
+export const ProviderIdSchema = extendApi(z.string().uuid(), {
+  description: 'Provider identifier (UUID) from GET /api/providers.',
+  example: '5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11',
+});
+
+export const ClientUserIdSchema = extendApi(z.string().min(1).max(LIMITS.clientUserIdMax), {
+  description: "Your own identifier for the end user (1-256 characters). Opaque to AgentLink.",
+  example: 'user-42',
+});
+
+// ---------- providers ----------
+
+export const ProviderSchema = extendApi(
+  z.object({
+    providerId: ProviderIdSchema,
+    name: z.string(),
+    slug: z.string(),
+    category: z.enum(['social', 'developer']),
+    environment: EnvironmentSchema,
+    homeUrl: z.string(),
+    loginUrl: z.string(),
+    allowedDomains: z.array(z.string()),
+    logo: extendApi(z.string(), { description: 'SVG logo as a data: URL.' }),
+  }),
+  { title: 'Provider' },
+);
+export type Provider = z.infer<typeof ProviderSchema>;
+
+export const ProviderListSchema = z.object({ providers: z.array(ProviderSchema) });
+
+// ---------- link tokens ----------
+
+export const CreateLinkTokenBodySchema = extendApi(
+  z
+    .object({
+      clientUserId: ClientUserIdSchema,
+      providerId: ProviderIdSchema.optional(),
+    })
+    .strict(),
+  { title: 'CreateLinkTokenRequest', example: { clientUserId: 'user-42' } },
+);
+
+export const LinkTokenSchema = extendApi(
+  z.object({
+    linkToken: extendApi(z.string(), {
+      description: 'Short-lived token for the connect widget (client SDK). Prefixed link-sandbox- or link-production-.',
+      example: 'link-sandbox-3q2vS0m2Yc1cQeWb7bN7f8X8kq4p0w9x2c3v4b5n6m7',
+    }),
+    expiration: isoDate('When the link token stops working.'),
+    environment: EnvironmentSchema,
+  }),
+  { title: 'LinkToken' },
+);
+
+// ---------- connections ----------
+
+export const CONNECTION_STATUSES = ['ACTIVE', 'LOGIN_REQUIRED', 'REVOKED'] as const;
+export const ConnectionStatusSchema = z.enum(CONNECTION_STATUSES);
+
+export const ConnectionSchema = extendApi(
+  z.object({
+    connectionId: z.string(),
+    providerId: ProviderIdSchema,
+    clientUserId: z.string(),
+    environment: EnvironmentSchema,
+    status: ConnectionStatusSchema,
+    createdAt: isoDate('Creation time.'),
+    updatedAt: isoDate('Last change of the record.'),
+    lastUsedAt: isoDate('Last time an agent request used this connection.').nullable(),
+    revokedAt: isoDate('When the connection was revoked.').nullable(),
+  }),
+  { title: 'Connection' },
+);
+export type Connection = z.infer<typeof ConnectionSchema>;
+
+export const ExchangePublicTokenBodySchema = extendApi(
+  z.object({ publicToken: z.string().min(1).max(LIMITS.tokenMax) }).strict(),
+  { title: 'ExchangePublicTokenRequest', example: { publicToken: 'public-sandbox-xxxxxxxx' } },
+);
+
+export const ExchangePublicTokenResponseSchema = extendApi(
+  z.object({
+    access_token: extendApi(z.string(), {
+      description: 'Long-lived access token for agent requests on this connection. Shown once; store it like a password.',
+    }),
+    connectionId: z.string(),
+    providerId: ProviderIdSchema,
+    clientUserId: z.string(),
+    environment: EnvironmentSchema,
+    status: ConnectionStatusSchema,
+  }),
+  { title: 'ExchangePublicTokenResponse' },
+);
+
+// ---------- agent requests ----------
+
+export const AGENT_REQUEST_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT'] as const;
+export const AgentRequestStatusSchema = z.enum(AGENT_REQUEST_STATUSES);
+
+/** Bounded free-form JSON object: size and depth are checked, and the keys must be plain. */
+function jsonDepth(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let max = 0;
+  for (const v of Object.values(value as Record<string, unknown>)) max = Math.max(max, jsonDepth(v));
+  return max + 1;
+}
+
+export const ParametersSchema = extendApi(
+  z.record(z.unknown()).superRefine((value, ctx) => {
+    const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
+    if (bytes > LIMITS.parametersMaxBytes) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${LIMITS.parametersMaxBytes} bytes as JSON (got ${bytes})` });
+    }
+    if (jsonDepth(value) > LIMITS.parametersMaxDepth) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be nested at most ${LIMITS.parametersMaxDepth} levels deep` });
+    }
+  }),
+  {
+    description: `Free-form inputs for the action (JSON object, at most ${LIMITS.parametersMaxBytes / 1024} KiB).`,
+    example: { text: 'Hello from AgentLink', visibility: 'public' },
+  },
+);
+
+export const ResponseFormatSchema = extendApi(
+  z.record(z.unknown()).superRefine((value, ctx) => {
+    for (const issue of checkResponseFormat(value)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: issue.path, message: issue.message });
+    }
+  }),
+  {
+    title: 'ResponseFormat',
+    type: 'object',
+    description:
+      'Template of the result. Each property is a leaf descriptor "<type>" or "<type> - <description>" ' +
+      '(type: string, number, integer, boolean, date, datetime, url, email; append "?" to allow null), ' +
+      'an array holding exactly one template element, or a nested object. ' +
+      `Bounds: depth ${RESPONSE_FORMAT_LIMITS.maxDepth}, ${RESPONSE_FORMAT_LIMITS.maxKeysTotal} properties, ${RESPONSE_FORMAT_LIMITS.maxSerializedBytes / 1024} KiB.`,
+    additionalProperties: true,
+    example: {
+      name: 'string - Full name on the profile',
+      followers: 'number - Follower count',
+      posts: [{ text: 'string - Post text', postedAt: 'datetime? - When it was posted' }],
+    },
+  },
+);
+
+export const CreateAgentRequestBodySchema = extendApi(
+  z
+    .object({
+      accessToken: z.string().min(1).max(LIMITS.tokenMax),
+      action: extendApi(z.string().trim().min(1).max(LIMITS.actionMax), {
+        description: 'What the agent should do, in natural language.',
+      }),
+      startingUrl: extendApi(z.string().min(1).max(LIMITS.startingUrlMax), {
+        format: 'uri',
+        description: "Absolute http(s) URL inside the provider's allowed domains where the agent begins.",
+      }),
+      parameters: ParametersSchema.default({}),
+      responseFormat: ResponseFormatSchema,
+      timeoutMs: extendApi(z.number().int().min(LIMITS.timeoutMsMin).max(LIMITS.timeoutMsMax).optional(), {
+        description: `Time budget for the run (default ${LIMITS.timeoutMsDefault} ms).`,
+      }),
+    })
+    .strict(),
+  {
+    title: 'CreateAgentRequest',
+    example: {
+      accessToken: 'access-sandbox-xxxxxxxx',
+      action: 'Read my profile',
+      startingUrl: 'http://social.sandbox.localhost:4000/me',
+      parameters: {},
+      responseFormat: { name: 'string - Full name', followers: 'number - Follower count' },
+    },
+  },
+);
+
+export const AgentRequestErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+
+export const AgentRequestAcceptedSchema = extendApi(
+  z.object({
+    requestId: z.string(),
+    status: AgentRequestStatusSchema,
+    connectionId: z.string(),
+    providerId: ProviderIdSchema,
+    createdAt: isoDate('When the request was accepted.'),
+  }),
+  { title: 'AgentRequestAccepted' },
+);
+
+export const AgentRequestSchema = extendApi(
+  z.object({
+    requestId: z.string(),
+    status: AgentRequestStatusSchema,
+    connectionId: z.string(),
+    providerId: ProviderIdSchema,
+    environment: EnvironmentSchema,
+    action: z.string(),
+    startingUrl: z.string(),
+    parameters: z.record(z.unknown()),
+    responseFormat: z.record(z.unknown()),
+    timeoutMs: z.number().int(),
+    result: z.unknown().nullable(),
+    error: AgentRequestErrorSchema.nullable(),
+    createdAt: isoDate('When the request was accepted.'),
+    startedAt: isoDate('When a worker started it.').nullable(),
+    completedAt: isoDate('When it reached a final status.').nullable(),
+    executionTimeMs: z.number().int().nullable(),
+  }),
+  { title: 'AgentRequest' },
+);
+export type AgentRequest = z.infer<typeof AgentRequestSchema>;
+
+// ---------- sandbox ----------
+
+export const CreateSandboxPublicTokenBodySchema = extendApi(
+  z
+    .object({
+      providerId: ProviderIdSchema,
+      clientUserId: ClientUserIdSchema,
+      username: extendApi(z.string().min(1).max(64).optional(), {
+        description: 'Sandbox test user to connect as (default user_good).',
+      }),
+    })
+    .strict(),
+  { title: 'CreateSandboxPublicTokenRequest' },
+);
+
+export const SandboxPublicTokenSchema = z.object({
+  publicToken: z.string(),
+  expiration: isoDate('When the public token stops being exchangeable.'),
+});

@@ -1,0 +1,51 @@
+import { generateOpenApi } from '@ts-rest/open-api';
+import { contract, type RouteMetadata } from '../contract';
+import { ERROR_CATALOGUE } from '../contract/error-codes';
+
+/** The committed openapi.json is generated with this server URL; the running server substitutes its own. */
+export const DEFAULT_SERVER_URL = 'http://localhost:4000';
+
+const errorTable = [
+  '| code | HTTP | type | meaning |',
+  '|---|---|---|---|',
+  ...Object.entries(ERROR_CATALOGUE).map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.type} | ${e.description} |`),
+].join('\n');
+
+const description = `
+AgentLink links an end user's account at a provider to your organization (link token → connect widget →
+public token → access token) and runs browser agent actions on that account.
+
+**Authentication.** Every \`/api\` call sends your Client ID in \`x-client-id\` and a Client Secret in
+\`x-client-secret\`. Each organization has two secrets; the one you send decides the environment
+(\`sandbox\` or \`production\`) of everything the call creates or reads. Tokens of one environment or
+organization are never accepted by another.
+
+**Errors.** Every error is \`{ "error": { "type", "code", "message", "requestId", "details"? } }\` and every
+response carries \`x-request-id\`. Bodies are JSON, at most 256 KiB.
+
+${errorTable}
+`.trim();
+
+export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
+  const doc = generateOpenApi(
+    contract,
+    {
+      info: { title: 'AgentLink API', version: '0.1.0', description },
+      servers: [{ url: opts.serverUrl ?? DEFAULT_SERVER_URL }],
+      components: {
+        securitySchemes: {
+          clientId: { type: 'apiKey', in: 'header', name: 'x-client-id', description: 'Your Client ID.' },
+          clientSecret: { type: 'apiKey', in: 'header', name: 'x-client-secret', description: 'The sandbox or production Client Secret.' },
+        },
+      },
+    },
+    {
+      setOperationId: true,
+      operationMapper: (operation, appRoute) => {
+        const meta = appRoute.metadata as RouteMetadata | undefined;
+        return meta?.auth === 'client' ? { ...operation, security: [{ clientId: [], clientSecret: [] }] } : operation;
+      },
+    },
+  );
+  return JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+}

@@ -1,0 +1,60 @@
+import express, { type Express } from 'express';
+import { createExpressEndpoints } from '@ts-rest/express';
+import swaggerUi from 'swagger-ui-express';
+import pinoHttp from 'pino-http';
+import type { Logger } from 'pino';
+import { contract } from '../contract';
+import { buildOpenApiDocument } from '../openapi/document';
+import { clientAuth } from './http/auth';
+import { finalErrorHandler, notFoundHandler, validationErrorHandler } from './http/error-handler';
+import { jsonBody } from './http/json-body';
+import { requestId } from './http/request-id';
+import { apiRouter } from './routes/api.routes';
+import type { Services } from './services';
+
+/**
+ * Builds the Express app without listening (main listens; tests drive it with supertest).
+ * Order: request id → request log → JSON body → contract routes (auth from route metadata, then
+ * zod validation) → docs → 404 → error envelope.
+ */
+export function createApp(services: Services, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', services.config.trustProxy);
+  app.set('etag', false);
+
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => String(res.getHeader('x-request-id')),
+      autoLogging: { ignore: (req) => req.url === '/healthz' },
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  const openapi = buildOpenApiDocument({ serverUrl: services.config.publicUrl });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi, { customSiteTitle: 'AgentLink API', swaggerOptions: { persistAuthorization: true } }));
+
+  app.use('/api', ...jsonBody(services.config.bodyLimitBytes));
+  createExpressEndpoints(contract, apiRouter(services), app, {
+    globalMiddleware: [clientAuth(services.organizations)],
+    responseValidation: true,
+    requestValidationErrorHandler: validationErrorHandler,
+    logInitialization: false,
+  });
+
+  app.use(notFoundHandler);
+  app.use(finalErrorHandler(logger));
+  return app;
+}

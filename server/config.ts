@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the process reads from its environment, parsed once at start.
+ * Nothing else in the code base reads process.env (Nango's rule): a typo here fails loudly
+ * at boot instead of silently at the first request that needs the value.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default('0.0.0.0'),
+  AGENTLINK_PUBLIC_URL: z.string().url().optional(),
+  AGENTLINK_DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
+    .optional(),
+  AGENTLINK_ENCRYPTION_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  AGENTLINK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(256 * 1024),
+  AGENTLINK_LINK_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(30 * 60),
+  AGENTLINK_PUBLIC_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(30 * 60),
+  AGENTLINK_SANDBOX_HOST_SUFFIX: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i)
+    .default('sandbox.localhost'),
+  AGENTLINK_TRUST_PROXY: bool.default('false'),
+});
+
+export type Environment = 'sandbox' | 'production';
+
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** Base URL callers and browsers use to reach this service; defaults to http://localhost:PORT. */
+  publicUrl: string;
+  dataDir: string;
+  database: { type: 'sqlite'; file: string } | { type: 'postgres'; url: string };
+  encryptionKey?: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  linkTokenTtlSeconds: number;
+  publicTokenTtlSeconds: number;
+  sandboxHostSuffix: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.AGENTLINK_DATA_DIR);
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.AGENTLINK_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    database: e.DATABASE_URL
+      ? { type: 'postgres', url: e.DATABASE_URL }
+      : { type: 'sqlite', file: path.join(dataDir, 'agentlink.sqlite') },
+    encryptionKey: e.AGENTLINK_ENCRYPTION_KEY,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.AGENTLINK_BODY_LIMIT_BYTES,
+    linkTokenTtlSeconds: e.AGENTLINK_LINK_TOKEN_TTL_SECONDS,
+    publicTokenTtlSeconds: e.AGENTLINK_PUBLIC_TOKEN_TTL_SECONDS,
+    sandboxHostSuffix: e.AGENTLINK_SANDBOX_HOST_SUFFIX.toLowerCase(),
+    trustProxy: e.AGENTLINK_TRUST_PROXY,
+  };
+}

@@ -1,0 +1,156 @@
+import type { AppConfig } from '../config';
+import type { ConnectionRecord, Store } from '../store';
+import type { Vault } from '../vault/vault';
+import type { Clock } from './clock';
+import type { Caller } from './context';
+import { fail, ok, type Result } from './errors';
+import { newId } from './ids';
+import { generateToken, hashToken, parseToken } from './tokens';
+
+export interface NewConnection {
+  providerId: string;
+  clientUserId: string;
+  /** Playwright storage state captured by a login; sealed before it is stored. */
+  session?: unknown;
+}
+
+export interface ExchangedToken {
+  accessToken: string;
+  connection: ConnectionRecord;
+}
+
+/** The associated data that binds a sealed session to its connection row. */
+export const sessionAad = (connectionId: string) => `connection:${connectionId}:session`;
+
+/** Connections, and the public → access token exchange that hands one to the caller's backend. */
+export class ConnectionService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly vault: Vault,
+    private readonly config: Pick<AppConfig, 'publicTokenTtlSeconds'>,
+  ) {}
+
+  /** Creates an ACTIVE connection with its (sealed) session and the public token that claims it. */
+  async create(caller: Caller, input: NewConnection): Promise<{ connection: ConnectionRecord; publicToken: string; expiresAt: Date }> {
+    const now = this.clock.now();
+    const id = newId('conn');
+    const connection: ConnectionRecord = {
+      id,
+      organizationId: caller.organizationId,
+      environment: caller.environment,
+      providerId: input.providerId,
+      clientUserId: input.clientUserId,
+      status: 'ACTIVE',
+      sealedSession: input.session === undefined ? null : this.vault.seal(JSON.stringify(input.session), sessionAad(id)),
+      sealedCredentials: null,
+      createdAt: now,
+      updatedAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    await this.store.repos.connections.insert(connection);
+    const publicToken = generateToken('public', caller.environment);
+    const expiresAt = new Date(now.getTime() + this.config.publicTokenTtlSeconds * 1000);
+    await this.store.repos.publicTokens.insert({
+      id: newId('ptok'),
+      tokenHash: hashToken(publicToken),
+      organizationId: caller.organizationId,
+      environment: caller.environment,
+      connectionId: id,
+      expiresAt,
+      exchangedAt: null,
+      createdAt: now,
+    });
+    return { connection, publicToken, expiresAt };
+  }
+
+  async exchangePublicToken(caller: Caller, publicToken: string): Promise<Result<ExchangedToken>> {
+    const parsed = parseToken(publicToken);
+    if (!parsed || parsed.kind !== 'public') {
+      return fail('PUBLIC_TOKEN_MALFORMED', 'publicToken is not a public token (expected public-<environment>-…).');
+    }
+    if (parsed.environment !== caller.environment) {
+      return fail(
+        'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH',
+        `publicToken belongs to the ${parsed.environment} environment, but the credentials are ${caller.environment} credentials.`,
+      );
+    }
+    const repos = this.store.repos;
+    const token = await repos.publicTokens.findByHash(hashToken(publicToken));
+    if (!token) return fail('INVALID_PUBLIC_TOKEN', 'publicToken is not known.');
+    if (token.organizationId !== caller.organizationId) {
+      return fail('PUBLIC_TOKEN_ORGANIZATION_MISMATCH', 'publicToken was issued to another organization.');
+    }
+    const now = this.clock.now();
+    if (token.exchangedAt) return fail('PUBLIC_TOKEN_ALREADY_USED', 'publicToken was already exchanged; each public token is exchangeable once.');
+    if (token.expiresAt.getTime() <= now.getTime()) {
+      return fail('PUBLIC_TOKEN_EXPIRED', 'publicToken expired; run the connect flow again for a new one.');
+    }
+    const connection = await repos.connections.findById(token.connectionId);
+    if (!connection || connection.status === 'REVOKED') {
+      return fail('CONNECTION_REVOKED', 'The connection of this publicToken was revoked.');
+    }
+    // The conditional claim decides between concurrent exchanges; only the winner mints an access token.
+    if (!(await repos.publicTokens.claimExchange(token.id, now))) {
+      return fail('PUBLIC_TOKEN_ALREADY_USED', 'publicToken was already exchanged; each public token is exchangeable once.');
+    }
+    const accessToken = generateToken('access', caller.environment);
+    try {
+      await repos.accessTokens.insert({
+        id: newId('atok'),
+        tokenHash: hashToken(accessToken),
+        organizationId: caller.organizationId,
+        environment: caller.environment,
+        connectionId: connection.id,
+        createdAt: now,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+    } catch (err) {
+      // Give the claim back so the caller can retry instead of losing the connection.
+      await repos.publicTokens.releaseExchange(token.id);
+      throw err;
+    }
+    return ok({ accessToken, connection });
+  }
+
+  async get(caller: Caller, connectionId: string): Promise<Result<ConnectionRecord>> {
+    const connection = await this.store.repos.connections.findOwned(connectionId, caller);
+    return connection ? ok(connection) : fail('CONNECTION_NOT_FOUND', `No connection ${connectionId}.`);
+  }
+
+  /** Revokes the connection and every access token it has. Revoking twice is not an error. */
+  async revoke(caller: Caller, connectionId: string): Promise<Result<ConnectionRecord>> {
+    const repos = this.store.repos;
+    const connection = await repos.connections.findOwned(connectionId, caller);
+    if (!connection) return fail('CONNECTION_NOT_FOUND', `No connection ${connectionId}.`);
+    if (connection.status !== 'REVOKED') {
+      const now = this.clock.now();
+      await repos.accessTokens.revokeAllForConnection(connection.id, now);
+      await repos.connections.revoke(connection.id, now);
+    }
+    return ok((await repos.connections.findById(connection.id))!);
+  }
+
+  /** Resolves an access token to its usable connection, or says precisely why it cannot be used. */
+  async resolveAccessToken(caller: Caller, accessToken: string): Promise<Result<ConnectionRecord>> {
+    const invalid = fail<ConnectionRecord>('INVALID_ACCESS_TOKEN', 'accessToken is not valid (unknown, revoked, or not issued to these credentials).');
+    const parsed = parseToken(accessToken);
+    if (!parsed || parsed.kind !== 'access') return invalid;
+    if (parsed.environment !== caller.environment) {
+      return fail(
+        'ACCESS_TOKEN_ENVIRONMENT_MISMATCH',
+        `accessToken belongs to the ${parsed.environment} environment, but the credentials are ${caller.environment} credentials.`,
+      );
+    }
+    const token = await this.store.repos.accessTokens.findByHash(hashToken(accessToken));
+    if (!token || token.revokedAt || token.organizationId !== caller.organizationId) return invalid;
+    const connection = await this.store.repos.connections.findById(token.connectionId);
+    if (!connection || connection.status === 'REVOKED') return invalid;
+    if (connection.status === 'LOGIN_REQUIRED') {
+      return fail('CONNECTION_LOGIN_REQUIRED', 'The provider session of this connection ended; send the user through the connect flow again (update mode).');
+    }
+    return ok(connection);
+  }
+}

@@ -1,0 +1,37 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { RouteMetadata } from '../../contract';
+import type { Caller } from '../domain/context';
+import type { OrganizationService } from '../domain/organizations.service';
+import { sendError } from './api-error';
+
+type RoutedRequest = Request & { tsRestRoute?: { metadata?: unknown } };
+
+/** Reads the route's metadata (from the contract) and authenticates the client credentials it asks for. */
+export function clientAuth(organizations: OrganizationService) {
+  return async (req: RoutedRequest, res: Response, next: NextFunction) => {
+    const meta = req.tsRestRoute?.metadata as RouteMetadata | undefined;
+    if (meta?.auth !== 'client') return next();
+    try {
+      const result = await organizations.authenticate(header(req, 'x-client-id'), header(req, 'x-client-secret'));
+      if (!result.ok) return sendError(res, result.error.code, result.error.message);
+      if (meta.sandboxOnly && result.value.environment !== 'sandbox') {
+        return sendError(res, 'SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
+      }
+      res.locals.caller = result.value;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+function header(req: Request, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+export function callerOf(res: Response): Caller {
+  const caller = res.locals.caller as Caller | undefined;
+  if (!caller) throw new Error('route ran without an authenticated caller');
+  return caller;
+}

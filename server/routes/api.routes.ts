@@ -1,0 +1,75 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '../../contract';
+import type { Services } from '../services';
+import { errorEnvelope } from '../http/api-error';
+import { callerOf } from '../http/auth';
+import { presentAgentRequest, presentConnection, presentProvider } from './presenters';
+
+/** Thin handlers: the caller from auth, the body from the contract, a service call, a presenter. */
+export function apiRouter(services: Services) {
+  const s = initServer();
+  return s.router(contract, {
+    providers: {
+      listProviders: async ({ res }) => ({
+        status: 200,
+        body: { providers: services.catalogue.list(callerOf(res).environment).map(presentProvider) },
+      }),
+    },
+    link: {
+      createLinkToken: async ({ body, res }) => {
+        const result = await services.linkTokens.create(callerOf(res), body);
+        if (!result.ok) return errorEnvelope(res, result.error);
+        const { linkToken, record } = result.value;
+        return { status: 200, body: { linkToken, expiration: record.expiresAt.toISOString(), environment: record.environment } };
+      },
+    },
+    connections: {
+      exchangePublicToken: async ({ body, res }) => {
+        const result = await services.connections.exchangePublicToken(callerOf(res), body.publicToken);
+        if (!result.ok) return errorEnvelope(res, result.error);
+        const { accessToken, connection } = result.value;
+        return {
+          status: 200,
+          body: {
+            access_token: accessToken,
+            connectionId: connection.id,
+            providerId: connection.providerId,
+            clientUserId: connection.clientUserId,
+            environment: connection.environment,
+            status: connection.status,
+          },
+        };
+      },
+      getConnection: async ({ params, res }) => {
+        const result = await services.connections.get(callerOf(res), params.connectionId);
+        return result.ok ? { status: 200, body: presentConnection(result.value) } : errorEnvelope(res, result.error);
+      },
+      revokeConnection: async ({ params, res }) => {
+        const result = await services.connections.revoke(callerOf(res), params.connectionId);
+        return result.ok ? { status: 200, body: presentConnection(result.value) } : errorEnvelope(res, result.error);
+      },
+    },
+    agentRequests: {
+      createAgentRequest: async ({ body, res }) => {
+        const result = await services.agentRequests.create(callerOf(res), body);
+        if (!result.ok) return errorEnvelope(res, result.error);
+        const r = result.value;
+        return {
+          status: 202,
+          body: { requestId: r.id, status: r.status, connectionId: r.connectionId, providerId: r.providerId, createdAt: r.createdAt.toISOString() },
+        };
+      },
+      getAgentRequest: async ({ params, res }) => {
+        const result = await services.agentRequests.get(callerOf(res), params.requestId);
+        return result.ok ? { status: 200, body: presentAgentRequest(result.value) } : errorEnvelope(res, result.error);
+      },
+    },
+    sandbox: {
+      createSandboxPublicToken: async ({ body, res }) => {
+        const result = await services.sandbox.createPublicToken(callerOf(res), body);
+        if (!result.ok) return errorEnvelope(res, result.error);
+        return { status: 200, body: { publicToken: result.value.publicToken, expiration: result.value.expiresAt.toISOString() } };
+      },
+    },
+  });
+}

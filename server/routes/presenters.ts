@@ -1,0 +1,59 @@
+import type { AgentRequest, Connection, Provider } from '../../contract/schemas';
+import type { ProviderDefinition } from '../providers/catalogue';
+import { svgDataUrl } from '../providers/provider';
+import type { AgentRequestRecord, ConnectionRecord } from '../store';
+
+/**
+ * Whitelist formatters (Plaid pattern): a response is built field by field from a record, so a sealed
+ * session, a token hash or a lease owner can never leave by accident.
+ */
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function presentProvider(p: ProviderDefinition): Provider {
+  return {
+    providerId: p.providerId,
+    name: p.name,
+    slug: p.slug,
+    category: p.category,
+    environment: p.environment,
+    homeUrl: p.homeUrl,
+    loginUrl: p.loginUrl,
+    allowedDomains: p.allowedDomains,
+    logo: svgDataUrl(p.logoSvg),
+  };
+}
+
+export function presentConnection(c: ConnectionRecord): Connection {
+  return {
+    connectionId: c.id,
+    providerId: c.providerId,
+    clientUserId: c.clientUserId,
+    environment: c.environment,
+    status: c.status,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+    lastUsedAt: iso(c.lastUsedAt),
+    revokedAt: iso(c.revokedAt),
+  };
+}
+
+export function presentAgentRequest(r: AgentRequestRecord): AgentRequest {
+  return {
+    requestId: r.id,
+    status: r.status,
+    connectionId: r.connectionId,
+    providerId: r.providerId,
+    environment: r.environment,
+    action: r.action,
+    startingUrl: r.startingUrl,
+    parameters: r.parameters,
+    responseFormat: r.responseFormat,
+    timeoutMs: r.timeoutMs,
+    result: r.result ?? null,
+    error: r.error ?? null,
+    createdAt: r.createdAt.toISOString(),
+    startedAt: iso(r.startedAt),
+    completedAt: iso(r.completedAt),
+    executionTimeMs: r.executionTimeMs,
+  };
+}

@@ -1,0 +1,99 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../domain/clock';
+import type { Caller } from '../domain/context';
+import type { SandboxSessionMinter } from '../domain/sandbox.service';
+import type { ProviderCatalogue } from '../providers/catalogue';
+import type { SandboxSessionRecord, Store } from '../store';
+import { EXPIRING_SESSION_SECONDS, findTestUser } from './test-users';
+
+/** A normal site session lasts a week, like a real "remember me" cookie. */
+const SESSION_SECONDS = 7 * 24 * 3600;
+
+/** Each organization sees its own copy of the sandbox sites; the tenant key names that copy without exposing the org id. */
+export function tenantFor(organizationId: string): string {
+  return `t_${createHash('sha256').update(`sandbox-tenant:${organizationId}`).digest('hex').slice(0, 24)}`;
+}
+
+/** The shared copy a person gets when they open a sandbox site directly, without a tenant. */
+export const PUBLIC_TENANT = 'public';
+
+export const sessionCookieName = (site: string) => `${site}_sid`;
+
+export interface PlaywrightStorageState {
+  cookies: {
+    name: string;
+    value: string;
+    domain: string;
+    path: string;
+    expires: number;
+    httpOnly: boolean;
+    secure: boolean;
+    sameSite: 'Strict' | 'Lax' | 'None';
+  }[];
+  origins: { origin: string; localStorage: { name: string; value: string }[] }[];
+}
+
+/** Login sessions of the simulated sites, stored in AgentLink's database so every process sees them. */
+export class SiteSessions implements SandboxSessionMinter {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly catalogue: ProviderCatalogue,
+  ) {}
+
+  async create(tenant: string, site: string, username: string): Promise<{ cookieValue: string; record: SandboxSessionRecord }> {
+    const now = this.clock.now();
+    const cookieValue = randomBytes(32).toString('base64url');
+    const seconds = findTestUser(username)?.behaviour === 'expiring' ? EXPIRING_SESSION_SECONDS : SESSION_SECONDS;
+    const record: SandboxSessionRecord = {
+      id: hash(cookieValue),
+      tenant,
+      site,
+      username,
+      csrfToken: randomBytes(24).toString('base64url'),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + seconds * 1000),
+    };
+    await this.store.repos.sandboxSessions.insert(record);
+    return { cookieValue, record };
+  }
+
+  /** The live session behind a cookie value, or null when it is unknown or expired. */
+  async resolve(site: string, cookieValue: string | undefined): Promise<SandboxSessionRecord | null> {
+    if (!cookieValue || cookieValue.length > 100) return null;
+    const record = await this.store.repos.sandboxSessions.findById(hash(cookieValue));
+    if (!record || record.site !== site) return null;
+    if (record.expiresAt.getTime() <= this.clock.now().getTime()) return null;
+    return record;
+  }
+
+  async destroy(cookieValue: string) {
+    await this.store.repos.sandboxSessions.delete(hash(cookieValue));
+  }
+
+  /** A logged-in browser state for a test user on a site, as if they had logged in through the login form. */
+  async mint(caller: Caller, providerSlug: string, username: string): Promise<PlaywrightStorageState> {
+    const provider = this.catalogue.bySlug(providerSlug, 'sandbox');
+    if (!provider) throw new Error(`no sandbox provider ${providerSlug}`);
+    const { cookieValue, record } = await this.create(tenantFor(caller.organizationId), providerSlug, username);
+    return {
+      cookies: [
+        {
+          name: sessionCookieName(providerSlug),
+          value: cookieValue,
+          domain: new URL(provider.homeUrl).hostname,
+          path: '/',
+          expires: Math.floor(record.expiresAt.getTime() / 1000),
+          httpOnly: true,
+          secure: false,
+          sameSite: 'Lax',
+        },
+      ],
+      origins: [],
+    };
+  }
+}
+
+function hash(v: string) {
+  return createHash('sha256').update(v).digest('hex');
+}

@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config';
+import { buildEntities } from './entities';
+import { migrations } from './migrations';
+
+export type DatabaseConfig = AppConfig['database'];
+
+/** One TypeORM data source for either engine. `synchronize` stays off: the schema comes from migrations. */
+export function createDataSource(database: DatabaseConfig): DataSource {
+  if (database.type === 'postgres') {
+    return new DataSource({
+      type: 'postgres',
+      url: database.url,
+      entities: Object.values(buildEntities('postgres')),
+      migrations,
+      migrationsTableName: 'agentlink_migrations',
+      synchronize: false,
+      extra: { max: 20 },
+    });
+  }
+  if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
+  return new DataSource({
+    type: 'sqlite',
+    database: database.file,
+    entities: Object.values(buildEntities('sqlite')),
+    migrations,
+    migrationsTableName: 'agentlink_migrations',
+    synchronize: false,
+    // WAL lets readers proceed while a writer commits; busy_timeout rides out another process's write lock.
+    enableWAL: database.file !== ':memory:',
+    busyTimeout: 5000,
+  });
+}

@@ -1,0 +1,181 @@
+import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
+import type {
+  AccessTokenRecord,
+  AgentRequestRecord,
+  ConnectionRecord,
+  LinkTokenRecord,
+  OrganizationRecord,
+  PublicTokenRecord,
+  SandboxDocRecord,
+  SandboxSessionRecord,
+  SandboxTenantRecord,
+} from './records';
+import { type Dialect, dialectTypes } from './dialect';
+
+/**
+ * Entities are built per dialect (n8n's column helpers): the same record shapes map to JSONB and
+ * TIMESTAMPTZ on PostgreSQL and to TEXT and DATETIME on SQLite. Schema changes go through migrations.
+ */
+export function buildEntities(dialect: Dialect) {
+  const t = dialectTypes(dialect);
+  const id = (): EntitySchemaColumnOptions => ({ type: 'varchar', length: 64, primary: true });
+  const str = (name: string, opts: Partial<EntitySchemaColumnOptions> = {}): EntitySchemaColumnOptions => ({
+    name,
+    type: 'varchar',
+    length: 255,
+    ...opts,
+  });
+  const text = (name: string, nullable = false): EntitySchemaColumnOptions => ({ name, type: 'text', nullable });
+  const time = (name: string, nullable = false): EntitySchemaColumnOptions => ({ name, type: t.timestamp, nullable });
+  const json = (name: string, nullable = false): EntitySchemaColumnOptions => ({ name, type: t.jsonEntity, nullable });
+  const int = (name: string, nullable = false): EntitySchemaColumnOptions => ({ name, type: 'integer', nullable });
+
+  const Organization = new EntitySchema<OrganizationRecord>({
+    name: 'Organization',
+    tableName: 'organizations',
+    columns: {
+      id: id(),
+      name: str('name'),
+      clientId: str('client_id', { length: 64, unique: true }),
+      sandboxSecretHash: text('sandbox_secret_hash'),
+      productionSecretHash: text('production_secret_hash'),
+      createdAt: time('created_at'),
+      updatedAt: time('updated_at'),
+    },
+  });
+
+  const LinkToken = new EntitySchema<LinkTokenRecord>({
+    name: 'LinkToken',
+    tableName: 'link_tokens',
+    columns: {
+      id: id(),
+      tokenHash: str('token_hash', { length: 64, unique: true }),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      clientUserId: str('client_user_id', { length: 256 }),
+      providerId: str('provider_id', { length: 64, nullable: true }),
+      connectionId: str('connection_id', { length: 64, nullable: true }),
+      expiresAt: time('expires_at'),
+      usedAt: time('used_at', true),
+      createdAt: time('created_at'),
+    },
+  });
+
+  const Connection = new EntitySchema<ConnectionRecord>({
+    name: 'Connection',
+    tableName: 'connections',
+    columns: {
+      id: id(),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      providerId: str('provider_id', { length: 64 }),
+      clientUserId: str('client_user_id', { length: 256 }),
+      status: str('status', { length: 32 }),
+      sealedSession: text('sealed_session', true),
+      sealedCredentials: text('sealed_credentials', true),
+      createdAt: time('created_at'),
+      updatedAt: time('updated_at'),
+      lastUsedAt: time('last_used_at', true),
+      revokedAt: time('revoked_at', true),
+    },
+  });
+
+  const PublicToken = new EntitySchema<PublicTokenRecord>({
+    name: 'PublicToken',
+    tableName: 'public_tokens',
+    columns: {
+      id: id(),
+      tokenHash: str('token_hash', { length: 64, unique: true }),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      connectionId: str('connection_id', { length: 64 }),
+      expiresAt: time('expires_at'),
+      exchangedAt: time('exchanged_at', true),
+      createdAt: time('created_at'),
+    },
+  });
+
+  const AccessToken = new EntitySchema<AccessTokenRecord>({
+    name: 'AccessToken',
+    tableName: 'access_tokens',
+    columns: {
+      id: id(),
+      tokenHash: str('token_hash', { length: 64, unique: true }),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      connectionId: str('connection_id', { length: 64 }),
+      createdAt: time('created_at'),
+      lastUsedAt: time('last_used_at', true),
+      revokedAt: time('revoked_at', true),
+    },
+  });
+
+  const AgentRequest = new EntitySchema<AgentRequestRecord>({
+    name: 'AgentRequest',
+    tableName: 'agent_requests',
+    columns: {
+      id: id(),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      connectionId: str('connection_id', { length: 64 }),
+      providerId: str('provider_id', { length: 64 }),
+      action: text('action'),
+      startingUrl: text('starting_url'),
+      parameters: json('parameters'),
+      responseFormat: json('response_format'),
+      timeoutMs: int('timeout_ms'),
+      status: str('status', { length: 32 }),
+      result: json('result', true),
+      error: json('error', true),
+      createdAt: time('created_at'),
+      startedAt: time('started_at', true),
+      completedAt: time('completed_at', true),
+      executionTimeMs: int('execution_time_ms', true),
+      attempts: int('attempts'),
+      leaseOwner: str('lease_owner', { length: 128, nullable: true }),
+      leaseExpiresAt: time('lease_expires_at', true),
+    },
+  });
+
+  const SandboxSession = new EntitySchema<SandboxSessionRecord>({
+    name: 'SandboxSession',
+    tableName: 'sandbox_sessions',
+    columns: {
+      id: id(),
+      tenant: str('tenant', { length: 64 }),
+      site: str('site', { length: 32 }),
+      username: str('username', { length: 64 }),
+      csrfToken: str('csrf_token', { length: 64 }),
+      createdAt: time('created_at'),
+      expiresAt: time('expires_at'),
+    },
+  });
+
+  const SandboxDoc = new EntitySchema<SandboxDocRecord>({
+    name: 'SandboxDoc',
+    tableName: 'sandbox_records',
+    columns: {
+      id: id(),
+      tenant: str('tenant', { length: 64 }),
+      site: str('site', { length: 32 }),
+      kind: str('kind', { length: 32 }),
+      data: json('data'),
+      createdAt: time('created_at'),
+      updatedAt: time('updated_at'),
+    },
+  });
+
+  const SandboxTenant = new EntitySchema<SandboxTenantRecord>({
+    name: 'SandboxTenant',
+    tableName: 'sandbox_tenants',
+    columns: {
+      tenant: { type: 'varchar', length: 64, primary: true },
+      site: { type: 'varchar', length: 32, primary: true },
+      seededAt: time('seeded_at'),
+    },
+  });
+
+  return { Organization, LinkToken, Connection, PublicToken, AccessToken, AgentRequest, SandboxSession, SandboxDoc, SandboxTenant };
+}
+
+export type Entities = ReturnType<typeof buildEntities>;

@@ -1,0 +1,53 @@
+import type { DataSource } from 'typeorm';
+import { createDataSource, type DatabaseConfig } from './data-source';
+import { buildRepositories } from './repositories';
+
+export type { Owner } from './repositories';
+export * from './records';
+
+const MIGRATION_LOCK_KEY = 741_852_963;
+
+/** Several processes may start at once against one PostgreSQL: an advisory lock lets one migrate. */
+async function migrate(ds: DataSource) {
+  if (ds.options.type !== 'postgres') {
+    await ds.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const lock = ds.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await ds.runMigrations({ transaction: 'each' });
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await lock.release();
+  }
+}
+
+/** The store: an opened, migrated database and its repositories. */
+export class Store {
+  private constructor(
+    readonly dataSource: DataSource,
+    readonly repos: ReturnType<typeof buildRepositories>,
+  ) {}
+
+  get dialect(): 'sqlite' | 'postgres' {
+    return this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  /** Opens the database and applies pending migrations (idempotent; safe when several processes start at once). */
+  static async open(database: DatabaseConfig, opts: { migrate?: boolean } = {}): Promise<Store> {
+    const ds = createDataSource(database);
+    await ds.initialize();
+    if (opts.migrate !== false) await migrate(ds);
+    return new Store(ds, buildRepositories(ds));
+  }
+
+  async pendingMigrations(): Promise<boolean> {
+    return this.dataSource.showMigrations();
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
