@@ -13,6 +13,7 @@ import {
   LinkTokenSchema,
   ProviderListSchema,
   SandboxPublicTokenSchema,
+  SandboxResetSchema,
 } from './schemas';
 
 export * from './schemas';
@@ -139,6 +140,17 @@ export const contract = c.router(
         description:
           'Connects a sandbox test user (default user_good) to a sandbox provider and returns a public token, ' +
           'so an integration can be tested end to end without the connect widget. Errors: SANDBOX_ONLY, UNKNOWN_PROVIDER, UNKNOWN_TEST_USER.',
+        metadata: meta({ auth: 'client', sandboxOnly: true }),
+      },
+      resetSandbox: {
+        method: 'POST',
+        path: '/api/sandbox/reset',
+        body: c.noBody(),
+        responses: { 200: SandboxResetSchema },
+        summary: "Reset your organization's sandbox site data (sandbox only)",
+        description:
+          "Deletes everything your organization's test users created on the simulated provider sites (posts, repositories, messages …); " +
+          'the next visit starts again from the seed content. Login sessions and connections stay valid. Errors: SANDBOX_ONLY.',
         metadata: meta({ auth: 'client', sandboxOnly: true }),
       },
     }),

@@ -289,3 +289,8 @@ export const SandboxPublicTokenSchema = z.object({
   publicToken: z.string(),
   expiration: isoDate('When the public token stops being exchangeable.'),
 });
+
+export const SandboxResetSchema = z.object({
+  reset: z.literal(true),
+  providerIds: z.array(ProviderIdSchema),
+});

@@ -10,11 +10,13 @@ import { finalErrorHandler, notFoundHandler, validationErrorHandler } from './ht
 import { jsonBody } from './http/json-body';
 import { requestId } from './http/request-id';
 import { apiRouter } from './routes/api.routes';
+import { SANDBOX_SITES } from './sandbox/registry';
+import { sandboxSitesMiddleware } from './sandbox/sites';
 import type { Services } from './services';
 
 /**
  * Builds the Express app without listening (main listens; tests drive it with supertest).
- * Order: request id → request log → JSON body → contract routes (auth from route metadata, then
+ * Order: request id → request log → sandbox sites (by host) → JSON body → contract routes (auth from route metadata, then
  * zod validation) → docs → 404 → error envelope.
  */
 export function createApp(services: Services, logger: Logger): Express {
@@ -33,6 +35,16 @@ export function createApp(services: Services, logger: Logger): Express {
         req: (req) => ({ id: req.id, method: req.method, url: req.url }),
         res: (res) => ({ statusCode: res.statusCode }),
       },
+    }),
+  );
+
+  // The simulated provider sites answer on their own host names, before anything of the API.
+  app.use(
+    sandboxSitesMiddleware(SANDBOX_SITES, {
+      store: services.store,
+      clock: services.clock,
+      sessions: services.siteSessions,
+      hostSuffix: services.config.sandboxHostSuffix,
     }),
   );
 

@@ -30,6 +30,8 @@ const EnvSchema = z.object({
     .regex(/^[a-z0-9.-]+$/i)
     .default('sandbox.localhost'),
   AGENTLINK_TRUST_PROXY: bool.default('false'),
+  AGENTLINK_CHROMIUM_PATH: z.string().optional(),
+  BROWSER_WS_ENDPOINT: z.string().regex(/^wss?:\/\//, 'BROWSER_WS_ENDPOINT must be a ws:// or wss:// URL').optional(),
 });
 
 export type Environment = 'sandbox' | 'production';
@@ -49,6 +51,7 @@ export interface AppConfig {
   publicTokenTtlSeconds: number;
   sandboxHostSuffix: string;
   trustProxy: boolean;
+  browser: { executablePath?: string; wsEndpoint?: string };
 }
 
 export class ConfigError extends Error {}
@@ -77,5 +80,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicTokenTtlSeconds: e.AGENTLINK_PUBLIC_TOKEN_TTL_SECONDS,
     sandboxHostSuffix: e.AGENTLINK_SANDBOX_HOST_SUFFIX.toLowerCase(),
     trustProxy: e.AGENTLINK_TRUST_PROXY,
+    browser: {
+      ...(e.AGENTLINK_CHROMIUM_PATH ? { executablePath: e.AGENTLINK_CHROMIUM_PATH } : {}),
+      ...(e.BROWSER_WS_ENDPOINT ? { wsEndpoint: e.BROWSER_WS_ENDPOINT } : {}),
+    },
   };
 }

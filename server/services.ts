@@ -28,7 +28,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     siteSessions,
     linkTokens: new LinkTokenService(store, clock, catalogue, config),
     agentRequests: new AgentRequestService(store, clock, catalogue, connections),
-    sandbox: new SandboxService(catalogue, connections, siteSessions),
+    sandbox: new SandboxService(catalogue, connections, siteSessions, store),
   };
 }
 

@@ -1,4 +1,7 @@
 import type { ProviderCatalogue } from '../providers/catalogue';
+import { resetTenant } from '../sandbox/kit/seeding';
+import { tenantFor } from '../sandbox/site-sessions';
+import type { Store } from '../store';
 import { findTestUser } from '../sandbox/test-users';
 import type { ConnectionService } from './connections.service';
 import type { Caller } from './context';
@@ -15,7 +18,16 @@ export class SandboxService {
     private readonly catalogue: ProviderCatalogue,
     private readonly connections: ConnectionService,
     private readonly sessions: SandboxSessionMinter,
+    private readonly store: Store,
   ) {}
+
+  /** Resets the organization's copy of every simulated site to its seed content. */
+  async reset(caller: Caller): Promise<Result<{ providerIds: string[] }>> {
+    if (caller.environment !== 'sandbox') return fail('SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
+    const providers = this.catalogue.list('sandbox');
+    for (const p of providers) await resetTenant(this.store, p.slug, tenantFor(caller.organizationId));
+    return ok({ providerIds: providers.map((p) => p.providerId) });
+  }
 
   async createPublicToken(
     caller: Caller,

@@ -70,6 +70,10 @@ export function apiRouter(services: Services) {
         if (!result.ok) return errorEnvelope(res, result.error);
         return { status: 200, body: { publicToken: result.value.publicToken, expiration: result.value.expiresAt.toISOString() } };
       },
+      resetSandbox: async ({ res }) => {
+        const result = await services.sandbox.reset(callerOf(res));
+        return result.ok ? { status: 200, body: { reset: true as const, providerIds: result.value.providerIds } } : errorEnvelope(res, result.error);
+      },
     },
   });
 }

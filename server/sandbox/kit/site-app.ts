@@ -1,0 +1,405 @@
+import { createHash, randomBytes } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import * as cookie from 'cookie';
+import { authenticator } from 'otplib';
+import type { Clock } from '../../domain/clock';
+import type { Store } from '../../store';
+import { PUBLIC_TENANT, type SiteSessions, sessionCookieName } from '../site-sessions';
+import { findTestUser, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET, type TestUser } from '../test-users';
+import { html, raw, type RawHtml } from './html';
+import type { Doc, SiteDefinition, SiteDocs, SiteKit, SiteUser } from './site';
+import { ensureSeeded } from './seeding';
+
+/**
+ * Builds the Express app of one simulated provider site: login with every sandbox test user's behaviour
+ * (password, TOTP, SMS code, lock, human check, short-lived session), sessions in AgentLink's database,
+ * CSRF on every state-changing request, and the site's own pages behind login.
+ */
+export interface SiteAppDeps {
+  store: Store;
+  clock: Clock;
+  sessions: SiteSessions;
+}
+
+const TENANT_PATTERN = /^(public|t_[0-9a-f]{24})$/;
+const CHALLENGE_SECONDS = 10 * 60;
+const MAX_CODE_ATTEMPTS = 5;
+
+interface Challenge {
+  username: string;
+  tenant: string;
+  next: string;
+  step: 'captcha' | 'totp' | 'sms';
+  passwordOk: boolean;
+  humanNonce?: string;
+  attempts: number;
+  expiresAt: string;
+}
+
+const sha = (v: string) => createHash('sha256').update(v).digest('hex');
+
+/** Class names that look generated, like a real site's CSS-in-JS output. */
+export function cx(name: string): string {
+  return `_${sha(`cls:${name}`).slice(0, 6)}`;
+}
+
+function safeNext(next: unknown, fallback: string): string {
+  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && next.length < 500 ? next : fallback;
+}
+
+export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
+  const { store, clock, sessions } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const sidName = sessionCookieName(site.slug);
+  const csrfName = `${site.slug}_csrf`;
+  const chalName = `${site.slug}_chal`;
+  const flashName = `${site.slug}_flash`;
+  const cookieOpts = { httpOnly: true, sameSite: 'lax' as const, path: '/' };
+
+  app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  app.use(express.json({ limit: '64kb' }));
+  app.use((req, res, next) => {
+    res.locals.cookies = cookie.parse(req.headers.cookie ?? '');
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  const cookies = (res: Response): Record<string, string | undefined> => res.locals.cookies;
+
+  // ---------- storage scoped to the request's tenant ----------
+  const docsFor = (tenant: string): SiteDocs => {
+    const repo = store.repos.sandboxDocs;
+    const toDoc = <T>(r: { id: string; kind: string; data: Record<string, unknown>; createdAt: Date; updatedAt: Date }): Doc<T> => ({
+      id: r.id,
+      kind: r.kind,
+      data: r.data as T,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    });
+    return {
+      list: async <T>(kind: string) => (await repo.list(tenant, site.slug, kind)).map((r) => toDoc<T>(r)),
+      get: async <T>(id: string) => {
+        const r = await repo.find(tenant, site.slug, id);
+        return r ? toDoc<T>(r) : null;
+      },
+      insert: async <T extends Record<string, unknown>>(kind: string, data: T) => {
+        const now = clock.now();
+        const r = await repo.insert({ id: `${kind.slice(0, 3)}_${randomBytes(8).toString('hex')}`, tenant, site: site.slug, kind, data, createdAt: now, updatedAt: now });
+        return toDoc<T>(r);
+      },
+      update: async (id, data) => repo.update(tenant, site.slug, id, data, clock.now()),
+      remove: async (id) => repo.delete(tenant, site.slug, id),
+    };
+  };
+
+  const kit: SiteKit = {
+    docs: (res) => docsFor(res.locals.session.tenant),
+    user: (res) => res.locals.user as SiteUser,
+    csrfToken: (res) => res.locals.session.csrfToken,
+    csrfField: (res) => html`<input type="hidden" name="_csrf" value="${res.locals.session.csrfToken}">`,
+    flash: (res, message) => res.cookie(flashName, message.slice(0, 200), { ...cookieOpts, maxAge: 60_000 }),
+    page: (req, res, input, status = 200) => {
+      const toast = cookies(res)[flashName];
+      if (toast) res.clearCookie(flashName, cookieOpts);
+      const body = site.layout({ ...input, user: kit.user(res), csrfToken: kit.csrfToken(res), ...(toast ? { toast } : {}) });
+      res.status(status).type('html').send(body.value);
+    },
+    now: () => clock.now(),
+  };
+
+  // ---------- auth pages (shared look, the site's brand) ----------
+  const authPage = (res: Response, status: number, title: string, content: RawHtml) => {
+    res
+      .status(status)
+      .type('html')
+      .send(
+        html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · ${site.brand.name}</title><style>${raw(site.brand.css)}${raw(AUTH_CSS)}</style></head>
+<body class="${cx('auth-body')}"><main class="${cx('auth-main')}"><div class="${cx('auth-card')}">
+<div class="${cx('auth-logo')}" aria-hidden="true">${raw(site.brand.logoSvg)}</div>
+${content}
+</div></main></body></html>`.value,
+      );
+  };
+
+  const preCsrf = (req: Request, res: Response): string => {
+    let token = cookies(res)[csrfName];
+    if (!token || token.length !== 32) {
+      token = randomBytes(24).toString('base64url');
+      res.cookie(csrfName, token, cookieOpts);
+    }
+    return token;
+  };
+  const checkPreCsrf = (req: Request, res: Response) => {
+    const sent = typeof req.body?._csrf === 'string' ? req.body._csrf : '';
+    const expected = cookies(res)[csrfName];
+    return !!expected && sent === expected;
+  };
+
+  const loginForm = (req: Request, res: Response, status: number, opts: { error?: string; username?: string; tenant?: string; next?: string } = {}) => {
+    const token = preCsrf(req, res);
+    const tenant = opts.tenant ?? (typeof req.query.tenant === 'string' && TENANT_PATTERN.test(req.query.tenant) ? req.query.tenant : PUBLIC_TENANT);
+    const next = safeNext(opts.next ?? req.query.next, site.homePath);
+    authPage(
+      res,
+      status,
+      'Sign in',
+      html`<h1 class="${cx('auth-title')}">Sign in to ${site.brand.name}</h1>
+${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}</div>` : ''}
+<form method="post" action="/login" class="${cx('auth-form')}" novalidate>
+<input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="tenant" value="${tenant}"><input type="hidden" name="next" value="${next}">
+<label for="${cx('login-user')}">Username or email</label>
+<input id="${cx('login-user')}" name="username" autocomplete="username" autocapitalize="off" spellcheck="false" value="${opts.username ?? ''}" required>
+<label for="${cx('login-pass')}">Password</label>
+<input id="${cx('login-pass')}" name="password" type="password" autocomplete="current-password" required>
+<button type="submit" class="${cx('auth-submit')}">Sign in</button>
+</form>`,
+    );
+  };
+
+  const saveChallenge = async (res: Response, c: Challenge, existingId?: string) => {
+    const repo = store.repos.sandboxDocs;
+    if (existingId) {
+      await repo.update('__auth', site.slug, existingId, c as unknown as Record<string, unknown>, clock.now());
+      return;
+    }
+    const value = randomBytes(24).toString('base64url');
+    const now = clock.now();
+    await repo.insert({ id: sha(value).slice(0, 64), tenant: '__auth', site: site.slug, kind: 'login_challenge', data: c as unknown as Record<string, unknown>, createdAt: now, updatedAt: now });
+    res.cookie(chalName, value, cookieOpts);
+  };
+  const loadChallenge = async (res: Response): Promise<{ id: string; c: Challenge } | null> => {
+    const value = cookies(res)[chalName];
+    if (!value || value.length > 64) return null;
+    const id = sha(value).slice(0, 64);
+    const doc = await store.repos.sandboxDocs.find('__auth', site.slug, id);
+    if (!doc) return null;
+    const c = doc.data as unknown as Challenge;
+    if (new Date(c.expiresAt).getTime() <= clock.now().getTime()) {
+      await store.repos.sandboxDocs.delete('__auth', site.slug, id);
+      return null;
+    }
+    return { id, c };
+  };
+  const dropChallenge = async (res: Response, id: string) => {
+    await store.repos.sandboxDocs.delete('__auth', site.slug, id);
+    res.clearCookie(chalName, cookieOpts);
+  };
+
+  const startSession = async (res: Response, user: TestUser, tenant: string, next: string) => {
+    await ensureSeeded(store, clock, site, tenant);
+    const { cookieValue, record } = await sessions.create(tenant, site.slug, user.username);
+    res.cookie(sidName, cookieValue, { ...cookieOpts, expires: record.expiresAt });
+    res.redirect(303, next);
+  };
+
+  const lockedPage = (res: Response) =>
+    authPage(
+      res,
+      403,
+      'Account locked',
+      html`<h1 class="${cx('auth-title')}">Your account is locked</h1>
+<p role="alert" class="${cx('auth-error')}">Account locked: too many unusual sign-in attempts. Contact ${site.brand.name} support to unlock it.</p>
+<p><a href="/login">Back to sign in</a></p>`,
+    );
+
+  app.get('/login', (req, res) => loginForm(req, res, 200));
+
+  app.post('/login', async (req, res, next) => {
+    try {
+      const tenant = typeof req.body?.tenant === 'string' && TENANT_PATTERN.test(req.body.tenant) ? req.body.tenant : PUBLIC_TENANT;
+      const nextPath = safeNext(req.body?.next, site.homePath);
+      const username = String(req.body?.username ?? '').trim().slice(0, 100);
+      const password = String(req.body?.password ?? '').slice(0, 200);
+      if (!checkPreCsrf(req, res)) return loginForm(req, res, 403, { error: 'Your sign-in form expired. Please try again.', username, tenant, next: nextPath });
+      const user = findTestUser(username);
+      if (user?.behaviour === 'locked') return lockedPage(res);
+      const passwordOk = !!user && user.password === password;
+      const expiresAt = new Date(clock.now().getTime() + CHALLENGE_SECONDS * 1000).toISOString();
+      if (user?.behaviour === 'captcha') {
+        await saveChallenge(res, { username, tenant, next: nextPath, step: 'captcha', passwordOk, humanNonce: randomBytes(12).toString('hex'), attempts: 0, expiresAt });
+        return res.redirect(303, '/login/verify');
+      }
+      if (!user || !passwordOk) {
+        return loginForm(req, res, 401, { error: 'Incorrect username or password.', username, tenant, next: nextPath });
+      }
+      if (user.behaviour === 'totp' || user.behaviour === 'sms') {
+        await saveChallenge(res, { username, tenant, next: nextPath, step: user.behaviour, passwordOk, attempts: 0, expiresAt });
+        return res.redirect(303, user.behaviour === 'totp' ? '/login/two-factor' : '/login/sms');
+      }
+      await startSession(res, user, tenant, nextPath);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  const codePage = (res: Response, status: number, step: 'totp' | 'sms', error?: string) => {
+    const isTotp = step === 'totp';
+    authPage(
+      res,
+      status,
+      isTotp ? 'Two-factor authentication' : 'Verify your phone',
+      html`<h1 class="${cx('auth-title')}">${isTotp ? 'Two-factor authentication' : 'Check your phone'}</h1>
+<p class="${cx('auth-hint')}">${isTotp ? 'Open your authenticator app and enter the 6-digit code for ' + site.brand.name + '.' : 'We sent a text message with a 6-digit code to the phone number ending in 42.'}</p>
+${error ? html`<div role="alert" class="${cx('auth-error')}">${error}</div>` : ''}
+<form method="post" action="${isTotp ? '/login/two-factor' : '/login/sms'}" class="${cx('auth-form')}">
+<input type="hidden" name="_csrf" value="${preCsrf(res.req, res)}">
+<label for="${cx('code')}">${isTotp ? 'Authentication code' : 'SMS code'}</label>
+<input id="${cx('code')}" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required>
+<button type="submit" class="${cx('auth-submit')}">Verify</button>
+</form>
+<p><a href="/login">Use a different account</a></p>`,
+    );
+  };
+
+  for (const step of ['totp', 'sms'] as const) {
+    const path = step === 'totp' ? '/login/two-factor' : '/login/sms';
+    app.get(path, async (req, res, next) => {
+      try {
+        const ch = await loadChallenge(res);
+        if (!ch || ch.c.step !== step) return res.redirect(303, '/login');
+        codePage(res, 200, step);
+      } catch (err) {
+        next(err);
+      }
+    });
+    app.post(path, async (req, res, next) => {
+      try {
+        const ch = await loadChallenge(res);
+        if (!ch || ch.c.step !== step) return res.redirect(303, '/login');
+        if (!checkPreCsrf(req, res)) return codePage(res, 403, step, 'This form expired. Please try again.');
+        const code = String(req.body?.code ?? '').replace(/\s+/g, '');
+        const valid = step === 'totp' ? /^\d{6}$/.test(code) && authenticator.check(code, SANDBOX_TOTP_SECRET) : code === SANDBOX_SMS_CODE;
+        const user = findTestUser(ch.c.username);
+        if (valid && user) {
+          await dropChallenge(res, ch.id);
+          return startSession(res, user, ch.c.tenant, ch.c.next);
+        }
+        const attempts = ch.c.attempts + 1;
+        if (attempts >= MAX_CODE_ATTEMPTS) {
+          await dropChallenge(res, ch.id);
+          return loginForm(req, res, 401, { error: 'Too many incorrect codes. Sign in again.', tenant: ch.c.tenant, next: ch.c.next });
+        }
+        await saveChallenge(res, { ...ch.c, attempts }, ch.id);
+        codePage(res, 401, step, 'That code is not correct. Try again.');
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+
+  app.get('/login/verify', async (req, res, next) => {
+    try {
+      const ch = await loadChallenge(res);
+      if (!ch || ch.c.step !== 'captcha') return res.redirect(303, '/login');
+      authPage(
+        res,
+        200,
+        'Verify you are human',
+        html`<h1 class="${cx('auth-title')}">Let's make sure it's you</h1>
+<p class="${cx('auth-hint')}">Complete the check below to continue signing in.</p>
+<form method="post" action="/login/verify" class="${cx('auth-form')}">
+<input type="hidden" name="_csrf" value="${preCsrf(req, res)}"><input type="hidden" name="human" value="">
+<div class="${cx('hv-box')}"><div role="checkbox" aria-checked="false" tabindex="0" aria-label="I'm not a robot" class="${cx('hv-check')}" data-n="${ch.c.humanNonce ?? ''}"></div><span>I'm not a robot</span><span class="${cx('hv-spin')}" hidden>Verifying…</span></div>
+<button type="submit" class="${cx('auth-submit')}" disabled>Continue</button>
+</form>
+<script>
+(function(){var b=document.querySelector('[role=checkbox]'),f=b.closest('form'),s=f.querySelector('button'),sp=f.querySelector('.${cx('hv-spin')}');
+function go(){if(b.getAttribute('aria-checked')==='true')return;sp.hidden=false;setTimeout(function(){sp.hidden=true;b.setAttribute('aria-checked','true');b.textContent='\\u2713';f.human.value=b.dataset.n;s.disabled=false;},400);}
+b.addEventListener('click',go);b.addEventListener('keydown',function(e){if(e.key===' '||e.key==='Enter'){e.preventDefault();go();}});})();
+</script>`,
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  app.post('/login/verify', async (req, res, next) => {
+    try {
+      const ch = await loadChallenge(res);
+      if (!ch || ch.c.step !== 'captcha') return res.redirect(303, '/login');
+      const human = String(req.body?.human ?? '');
+      if (!checkPreCsrf(req, res) || !ch.c.humanNonce || human !== ch.c.humanNonce) {
+        await dropChallenge(res, ch.id);
+        return loginForm(req, res, 401, { error: 'We could not verify that you are human. Please try again.', tenant: ch.c.tenant, next: ch.c.next });
+      }
+      await dropChallenge(res, ch.id);
+      const user = findTestUser(ch.c.username);
+      if (!user || !ch.c.passwordOk) {
+        return loginForm(req, res, 401, { error: 'Incorrect username or password.', username: ch.c.username, tenant: ch.c.tenant, next: ch.c.next });
+      }
+      await startSession(res, user, ch.c.tenant, ch.c.next);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // ---------- everything else needs a live session ----------
+  const requireLogin = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const session = await sessions.resolve(site.slug, cookies(res)[sidName]);
+      if (!session) {
+        if (cookies(res)[sidName]) res.clearCookie(sidName, cookieOpts);
+        const wantsJson = req.xhr || req.get('accept')?.includes('application/json');
+        if (wantsJson) return res.status(401).json({ error: 'not signed in' });
+        return res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
+      }
+      await ensureSeeded(store, clock, site, session.tenant);
+      const user = findTestUser(session.username);
+      res.locals.session = session;
+      res.locals.user = { username: session.username, displayName: user?.displayName ?? session.username } satisfies SiteUser;
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        const sent = (typeof req.body?._csrf === 'string' && req.body._csrf) || req.get('x-csrf-token');
+        if (sent !== session.csrfToken) {
+          return res.status(403).type('html').send('<!doctype html><title>Forbidden</title><h1>Your session has expired</h1><p>Reload the page and try again.</p>');
+        }
+      }
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+
+  app.post('/logout', requireLogin, async (req, res, next) => {
+    try {
+      await sessions.destroy(cookies(res)[sidName]!);
+      res.clearCookie(sidName, cookieOpts);
+      res.redirect(303, '/login');
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  const pages = express.Router();
+  pages.use(requireLogin);
+  site.routes(pages, kit);
+  app.use(pages);
+
+  app.use((req, res) => {
+    res.status(404).type('html').send(`<!doctype html><title>Not found</title><h1>Page not found</h1><p><a href="${site.homePath}">Go home</a></p>`);
+  });
+  // A bug in a simulated site must not take the service down; the page says so like a real site would.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    void err;
+    if (res.headersSent) return;
+    res.status(500).type('html').send('<!doctype html><title>Error</title><h1>Something went wrong</h1><p>Please try again.</p>');
+  });
+  return app;
+}
+
+const AUTH_CSS = `
+.${cx('auth-body')}{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f3f4f6;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif}
+.${cx('auth-main')}{width:100%;max-width:400px;padding:16px;box-sizing:border-box}
+.${cx('auth-card')}{background:#fff;border-radius:12px;box-shadow:0 4px 24px rgba(0,0,0,.08);padding:28px}
+.${cx('auth-logo')} svg{width:48px;height:48px}
+.${cx('auth-title')}{font-size:22px;margin:12px 0 16px}
+.${cx('auth-form')}{display:flex;flex-direction:column;gap:8px}
+.${cx('auth-form')} input{padding:10px;border:1px solid #d1d5db;border-radius:8px;font-size:16px}
+.${cx('auth-submit')}{margin-top:12px;padding:11px;border:0;border-radius:8px;background:#111827;color:#fff;font-size:16px;cursor:pointer}
+.${cx('auth-submit')}:disabled{opacity:.5;cursor:not-allowed}
+.${cx('auth-error')}{background:#fef2f2;color:#991b1b;border:1px solid #fecaca;border-radius:8px;padding:10px;margin-bottom:12px}
+.${cx('auth-hint')}{color:#4b5563}
+.${cx('hv-box')}{display:flex;align-items:center;gap:12px;border:1px solid #d1d5db;border-radius:8px;padding:14px;margin:8px 0}
+.${cx('hv-check')}{width:26px;height:26px;border:2px solid #6b7280;border-radius:4px;cursor:pointer;display:flex;align-items:center;justify-content:center;color:#059669;font-weight:700}
+`;

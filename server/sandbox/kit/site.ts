@@ -1,0 +1,79 @@
+import type { Request, Response, Router } from 'express';
+import type { RawHtml } from './html';
+
+/**
+ * A simulated provider website. Each site is one folder (server/sandbox/<slug>/) exporting one of these;
+ * the kit gives it login (all test users), sessions, CSRF, tenants and storage, so a site only adds pages.
+ */
+export interface SiteDefinition {
+  /** Same as the provider slug in the catalogue; the site answers on host `<slug>.<sandbox host suffix>`. */
+  slug: string;
+  brand: {
+    name: string;
+    /** Full stylesheet of the site (served inline); login pages use it too. */
+    css: string;
+    logoSvg: string;
+  };
+  /** Documents a fresh tenant starts with (people, posts, repositories …). */
+  seed(): SeedDoc[];
+  /** Mounts the site's pages. Every route is behind login unless listed in publicPaths. */
+  routes(router: Router, kit: SiteKit): void;
+  /** Wraps a logged-in page's content in the site's chrome (header, nav, toasts). */
+  layout(input: LayoutInput): RawHtml;
+  /** Where to go after login when no `next` was given. */
+  homePath: string;
+}
+
+export interface SeedDoc {
+  kind: string;
+  /** Optional stable id (so seed documents can reference each other). */
+  id?: string;
+  data: Record<string, unknown>;
+  /** Minutes before "now" the document was created (keeps seeded feeds in a believable order). */
+  ageMinutes?: number;
+}
+
+export interface LayoutInput {
+  title: string;
+  body: RawHtml;
+  user: SiteUser;
+  csrfToken: string;
+  toast?: string;
+  /** Which nav entry to highlight. */
+  active?: string;
+}
+
+export interface SiteUser {
+  username: string;
+  displayName: string;
+}
+
+export interface Doc<T = Record<string, unknown>> {
+  id: string;
+  kind: string;
+  data: T;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Storage scoped to the current request's tenant and site. */
+export interface SiteDocs {
+  list<T = Record<string, unknown>>(kind: string): Promise<Doc<T>[]>;
+  get<T = Record<string, unknown>>(id: string): Promise<Doc<T> | null>;
+  insert<T extends Record<string, unknown>>(kind: string, data: T): Promise<Doc<T>>;
+  update<T extends Record<string, unknown>>(id: string, data: T): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
+export interface SiteKit {
+  docs(res: Response): SiteDocs;
+  user(res: Response): SiteUser;
+  csrfToken(res: Response): string;
+  /** `<input type="hidden" name="_csrf" …>` for forms; fetch() calls send the token in x-csrf-token. */
+  csrfField(res: Response): RawHtml;
+  /** A one-time message shown on the next page (set before a redirect). */
+  flash(res: Response, message: string): void;
+  /** Renders a full logged-in page with the site's layout. */
+  page(req: Request, res: Response, input: Omit<LayoutInput, 'user' | 'csrfToken' | 'toast'>, status?: number): void;
+  now(): Date;
+}
