@@ -5,6 +5,7 @@ import { ConnectionService } from './domain/connections.service';
 import { LinkTokenService } from './domain/link-tokens.service';
 import { OrganizationService } from './domain/organizations.service';
 import { SandboxService } from './domain/sandbox.service';
+import { BrowserManager } from './browser/browser-manager';
 import { ProviderCatalogue } from './providers/catalogue';
 import { SiteSessions } from './sandbox/site-sessions';
 import type { Store } from './store';
@@ -17,7 +18,9 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const organizations = new OrganizationService(store, clock);
   const connections = new ConnectionService(store, clock, vault, config);
   const siteSessions = new SiteSessions(store, clock, catalogue);
+  const browsers = new BrowserManager(config.browser);
   return {
+    browsers,
     config,
     store,
     clock,
