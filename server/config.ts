@@ -31,6 +31,12 @@ const EnvSchema = z.object({
     .default('sandbox.localhost'),
   AGENTLINK_TRUST_PROXY: bool.default('false'),
   AGENTLINK_CHROMIUM_PATH: z.string().optional(),
+  AGENTLINK_MODEL_BASE_URL: z.string().url().optional(),
+  AGENTLINK_MODEL: z.string().min(1).optional(),
+  AGENTLINK_MODEL_API_KEY: z.string().optional(),
+  AGENTLINK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  AGENTLINK_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  AGENTLINK_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
   BROWSER_WS_ENDPOINT: z.string().regex(/^wss?:\/\//, 'BROWSER_WS_ENDPOINT must be a ws:// or wss:// URL').optional(),
 });
 
@@ -52,6 +58,9 @@ export interface AppConfig {
   sandboxHostSuffix: string;
   trustProxy: boolean;
   browser: { executablePath?: string; wsEndpoint?: string };
+  /** OpenAI-compatible Chat Completions endpoint for the planner; absent = no model configured. */
+  model?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number };
+  worker: { concurrency: number; leaseSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -84,5 +93,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(e.AGENTLINK_CHROMIUM_PATH ? { executablePath: e.AGENTLINK_CHROMIUM_PATH } : {}),
       ...(e.BROWSER_WS_ENDPOINT ? { wsEndpoint: e.BROWSER_WS_ENDPOINT } : {}),
     },
+    ...(e.AGENTLINK_MODEL_BASE_URL && e.AGENTLINK_MODEL
+      ? {
+          model: {
+            baseUrl: e.AGENTLINK_MODEL_BASE_URL.replace(/\/+$/, ''),
+            model: e.AGENTLINK_MODEL,
+            ...(e.AGENTLINK_MODEL_API_KEY ? { apiKey: e.AGENTLINK_MODEL_API_KEY } : {}),
+            timeoutMs: e.AGENTLINK_MODEL_TIMEOUT_MS,
+          },
+        }
+      : {}),
+    worker: { concurrency: e.AGENTLINK_WORKER_CONCURRENCY, leaseSeconds: e.AGENTLINK_LEASE_SECONDS },
   };
 }

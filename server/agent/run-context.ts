@@ -1,0 +1,57 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import type { JsonSchema } from '../../contract/response-format';
+import type { ProviderDefinition } from '../providers/catalogue';
+
+/**
+ * What one execution strategy (playbook, replay, planner) gets and returns. The worker owns the
+ * browser context, the deadline and the record; a strategy only drives the page and reports.
+ */
+export type ExecutionMethod = 'PLAYBOOK' | 'REPLAY' | 'PLANNER';
+
+export interface TraceStep {
+  /** Tool or playbook step name: navigate, click, type, select, press, scroll, wait, extract, done, fail … */
+  tool: string;
+  /** Human-readable description of the target ("button 'Post'", "textbox 'Search repositories'"). */
+  target?: string;
+  url: string;
+  durationMs: number;
+  outcome: 'ok' | 'error' | 'blocked';
+  error?: string;
+  /** PNG as base64, only for failed steps (bounded size). */
+  screenshot?: string;
+}
+
+export interface ModelUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface RunContext {
+  requestId: string;
+  action: string;
+  startingUrl: string;
+  parameters: Record<string, unknown>;
+  responseFormat: Record<string, unknown>;
+  /** JSON Schema compiled from responseFormat; the result must validate against it. */
+  resultSchema: JsonSchema;
+  provider: ProviderDefinition;
+  context: BrowserContext;
+  page: Page;
+  /** Aborted on timeout or cancel; strategies check it between awaits (throwing via throwIfAborted). */
+  signal: AbortSignal;
+  deadline: number;
+  /** Appends a step to the request's trace. */
+  record(step: TraceStep): void;
+}
+
+export type RunOutcome =
+  | { status: 'completed'; result: unknown; usage?: ModelUsage }
+  | { status: 'failed'; code: string; message: string; details?: unknown; usage?: ModelUsage }
+  /** This strategy does not apply (no playbook matches, no replay recorded, a replay step diverged …): try the next. */
+  | { status: 'not_applicable'; reason: string; usage?: ModelUsage };
+
+export interface ExecutionStrategy {
+  readonly method: ExecutionMethod;
+  run(ctx: RunContext): Promise<RunOutcome>;
+}
