@@ -13,7 +13,7 @@ export async function ensureSeeded(store: Store, clock: Clock, site: SiteDefinit
   const docs = site.seed().map((d) => {
     const createdAt = new Date(now.getTime() - (d.ageMinutes ?? 0) * 60_000);
     return {
-      id: d.id ?? `${d.kind.slice(0, 3)}_${randomBytes(8).toString('hex')}`,
+      id: `${d.kind.slice(0, 3)}_${randomBytes(8).toString('hex')}`,
       tenant,
       site: site.slug,
       kind: d.kind,

@@ -26,8 +26,7 @@ export interface SiteDefinition {
 
 export interface SeedDoc {
   kind: string;
-  /** Optional stable id (so seed documents can reference each other). */
-  id?: string;
+  /** Documents reference each other by natural keys (username, owner/name), never by row id: ids are global. */
   data: Record<string, unknown>;
   /** Minutes before "now" the document was created (keeps seeded feeds in a believable order). */
   ageMinutes?: number;

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { createApp } from '../../server/app';
+import { launchBrowser } from '../../server/browser/chromium';
+import { loadConfig } from '../../server/config';
+import { type Clock, systemClock } from '../../server/domain/clock';
+import { createLogger } from '../../server/logger';
+import { buildServices, type Services } from '../../server/services';
+import { Store } from '../../server/store';
+import { loadVault } from '../../server/vault/keyring';
+
+/**
+ * A real AgentLink listening on 127.0.0.1 with a fresh SQLite file, for tests that drive it from a real
+ * browser. The port is known before the app is built, so the catalogue's sandbox URLs
+ * (http://<slug>.sandbox.localhost:<port>/) point at this very server.
+ */
+export interface LiveServer {
+  baseUrl: string;
+  port: number;
+  services: Services;
+  dataDir: string;
+  siteUrl(slug: string, pathname?: string): string;
+  close(): Promise<void>;
+}
+
+export async function startLiveServer(opts: { clock?: Clock; env?: Record<string, string> } = {}): Promise<LiveServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-live-'));
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PORT: String(port),
+    AGENTLINK_PUBLIC_URL: `http://localhost:${port}`,
+    AGENTLINK_DATA_DIR: dataDir,
+    AGENTLINK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ...opts.env,
+  });
+  const store = await Store.open(config.database);
+  const { vault } = loadVault(config);
+  const services = buildServices({ config, store, clock: opts.clock ?? systemClock, vault });
+  server.on('request', createApp(services, createLogger('silent')));
+  return {
+    baseUrl: `http://localhost:${port}`,
+    port,
+    services,
+    dataDir,
+    siteUrl: (slug, pathname = '/') => `http://${slug}.${config.sandboxHostSuffix}:${port}${pathname}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One Chromium per test file; contexts per test keep cookies apart. */
+export async function startBrowser(): Promise<Browser> {
+  return launchBrowser(loadConfig().browser);
+}
