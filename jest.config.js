@@ -1,11 +1,39 @@
+/** @type {import('jest').Config['transform']} */
+// ts-jest transpiles each file on its own (tsconfig has isolatedModules); type checking is `npm run typecheck`.
+// (Not @swc/jest: its platform binaries are not all on the registry, which breaks `npm ci` of the lockfile.)
+const transform = {
+  '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript', tsx: true } } }] },
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  testTimeout: 30000,
   maxWorkers: 2,
+  // jest-circus reads the timeout from the global config only; the per-project values below are ignored.
+  testTimeout: 30000,
+  projects: [
+    {
+      displayName: 'agentlink',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+      transform,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 30000,
+    },
+    {
+      // The React SDK's tests once more against React 18 (react18 / react-dom18 are npm aliases).
+      displayName: 'react18',
+      roots: ['<rootDir>/test/react'],
+      testMatch: ['**/*.test.tsx'],
+      transform,
+      moduleNameMapper: {
+        '^react$': 'react18',
+        '^react/(.*)$': 'react18/$1',
+        '^react-dom$': 'react-dom18',
+        '^react-dom/(.*)$': 'react-dom18/$1',
+      },
+      testTimeout: 30000,
+    },
+  ],
 };

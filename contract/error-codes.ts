@@ -28,7 +28,48 @@ export const ERROR_CATALOGUE = {
   CONNECTION_LOGIN_REQUIRED: { status: 409, type: 'CONFLICT', description: 'The provider session ended; the user must reconnect.' },
   STARTING_URL_NOT_ALLOWED: { status: 400, type: 'INVALID_REQUEST', description: "startingUrl is not an http(s) URL inside the provider's allowed domains." },
   AGENT_REQUEST_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'No such agent request for these credentials.' },
+  AGENT_REQUEST_ALREADY_FINISHED: { status: 409, type: 'CONFLICT', description: 'The agent request already reached a final status and cannot be canceled.' },
+  INVALID_CURSOR: { status: 400, type: 'INVALID_REQUEST', description: 'cursor is not a cursor this API returned.' },
+  INVALID_LINK_TOKEN: { status: 400, type: 'INVALID_REQUEST', description: 'Connect widget: the link token is malformed or not known.' },
+  LINK_TOKEN_ENVIRONMENT_MISMATCH: { status: 400, type: 'INVALID_REQUEST', description: 'Connect widget: the link token belongs to the other environment than the SDK asked for.' },
+  LINK_TOKEN_EXPIRED: { status: 400, type: 'INVALID_REQUEST', description: 'Connect widget: the link token is older than its lifetime (30 minutes by default); create a new one.' },
+  LINK_TOKEN_ALREADY_USED: { status: 409, type: 'CONFLICT', description: 'Connect widget: the link token already made its one connection; create a new one.' },
+  LINK_SESSION_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'Connect widget: no such link session for this link token.' },
+  LINK_STEP_NOT_ALLOWED: { status: 409, type: 'CONFLICT', description: 'Connect widget: the flow is not at that step, or another step is still running.' },
+  INVALID_CREDENTIALS: { status: 400, type: 'INVALID_REQUEST', description: 'Connect widget: the provider rejected the username or password.' },
+  ACCOUNT_LOCKED: { status: 400, type: 'INVALID_REQUEST', description: 'Connect widget: the provider says the account is locked.' },
+  MFA_FAILED: { status: 400, type: 'INVALID_REQUEST', description: 'Connect widget: the provider rejected the verification code (details.retryable says whether the same step can be retried).' },
+  LOGIN_TIMED_OUT: { status: 400, type: 'INVALID_REQUEST', description: 'Connect widget: the verification step was not completed in time; sign in again.' },
+  TOO_MANY_LOGIN_ATTEMPTS: { status: 429, type: 'RATE_LIMITED', description: 'Connect widget: too many sign-in attempts in this link session.' },
+  PROVIDER_UNAVAILABLE: { status: 502, type: 'API_ERROR', description: "Connect widget: the provider's sign-in page could not be reached or was not recognised; try again." },
   INTERNAL_ERROR: { status: 500, type: 'API_ERROR', description: 'A bug on our side; quote the requestId.' },
 } as const satisfies Record<string, { status: number; type: string; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/**
+ * Codes an agent run ends with. They are not HTTP answers: they appear in the stored record's
+ * `error.code` (GET /api/agent-requests/{requestId}) when the status is FAILED, TIMED_OUT or CANCELED.
+ */
+export const AGENT_RUN_ERRORS = {
+  TIMED_OUT: 'The run did not finish within its timeoutMs (status TIMED_OUT).',
+  CANCELED: 'The request was canceled with POST /api/agent-requests/{requestId}/cancel (status CANCELED).',
+  WORKER_LOST: 'The worker running the request stopped (crash, kill, lost machine) and the request could not be run again.',
+  MODEL_NOT_CONFIGURED: 'No playbook or replay covers the action and no model is configured for the planner (AGENTLINK_MODEL_BASE_URL + AGENTLINK_MODEL).',
+  NO_STRATEGY: 'No way of running the action applies (no playbook, replay or planner).',
+  CONNECTION_LOGIN_REQUIRED: 'The provider session ended and could not be renewed silently; the connection is now LOGIN_REQUIRED.',
+  CONNECTION_REVOKED: 'The connection was revoked before the request ran.',
+  NAVIGATION_BLOCKED: "The run tried to navigate outside the provider's allowed domains (details.url); the browser blocked it.",
+  STARTING_URL_UNREACHABLE: 'The starting URL could not be loaded.',
+  RESULT_SCHEMA_MISMATCH: 'The result does not match the JSON Schema compiled from responseFormat; details lists every mismatch.',
+  PLAYBOOK_FAILED: 'The playbook for this action failed on the page (details.step names where).',
+  MODEL_ERROR: 'The model endpoint failed: an HTTP error, a network error, or no answer within AGENTLINK_MODEL_TIMEOUT_MS.',
+  MODEL_BAD_RESPONSE: 'The model endpoint answered with something that is not an OpenAI-compatible chat completion.',
+  MAX_STEPS_EXCEEDED: 'The planner did not finish within its step budget.',
+  TOO_MANY_FAILURES: 'Several planner actions in a row failed (element missing, blocked navigation …); the agent gave up.',
+  ACTION_FAILED: 'The agent reported that the action cannot be done on this page (its reason is the message).',
+  SESSION_UNREADABLE: 'The stored session of the connection could not be opened (wrong or rotated encryption key).',
+  INTERNAL_ERROR: 'A bug on our side; the trace shows where.',
+} as const satisfies Record<string, string>;
+
+export type AgentRunErrorCode = keyof typeof AGENT_RUN_ERRORS;

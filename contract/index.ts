@@ -2,7 +2,10 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   AgentRequestAcceptedSchema,
+  AgentRequestListSchema,
   AgentRequestSchema,
+  GetAgentRequestQuerySchema,
+  ListAgentRequestsQuerySchema,
   ConnectionSchema,
   CreateAgentRequestBodySchema,
   CreateLinkTokenBodySchema,
@@ -41,6 +44,7 @@ const commonResponses = {
   415: ErrorEnvelopeSchema,
   429: ErrorEnvelopeSchema,
   500: ErrorEnvelopeSchema,
+  502: ErrorEnvelopeSchema,
 };
 
 const ConnectionIdParams = z.object({ connectionId: z.string().min(1).max(64) });
@@ -67,7 +71,8 @@ export const contract = c.router(
         summary: 'Create a link token',
         description:
           'Starts the connect flow for one end user. Pass the returned linkToken to the client SDK (useAgentLink). ' +
-          'Single use, valid 30 minutes by default. Errors: INVALID_FIELD, UNKNOWN_PROVIDER.',
+          'Single use, valid 30 minutes by default. With connectionId, the flow re-authenticates that connection (update mode). ' +
+          'Errors: INVALID_FIELD, UNKNOWN_PROVIDER, CONNECTION_NOT_FOUND and CONNECTION_REVOKED (update mode).',
         metadata: meta({ auth: 'client' }),
       },
     }),
@@ -120,13 +125,41 @@ export const contract = c.router(
           'STARTING_URL_NOT_ALLOWED.',
         metadata: meta({ auth: 'client' }),
       },
+      listAgentRequests: {
+        method: 'GET',
+        path: '/api/agent-requests',
+        query: ListAgentRequestsQuerySchema,
+        responses: { 200: AgentRequestListSchema },
+        summary: 'List agent requests',
+        description:
+          'Your agent requests in this environment, newest first, optionally only those with one status. ' +
+          'Pages with limit and cursor (pass the nextCursor of the previous page). Errors: INVALID_FIELD, INVALID_CURSOR.',
+        metadata: meta({ auth: 'client' }),
+      },
       getAgentRequest: {
         method: 'GET',
         path: '/api/agent-requests/:requestId',
         pathParams: RequestIdParams,
+        query: GetAgentRequestQuerySchema,
         responses: { 200: AgentRequestSchema },
         summary: 'Get an agent request',
-        description: 'The stored record: status, inputs, result or error, timestamps. Only the owning organization and environment can read it.',
+        description:
+          'The stored record: status, inputs, result or error (error.code of a run: see the run error table), the step trace, ' +
+          'which way ran (method), model usage, timestamps. With waitMs the answer is held until the request reaches a final ' +
+          'status or waitMs passes, whichever is first. Only the owning organization and environment can read it.',
+        metadata: meta({ auth: 'client' }),
+      },
+      cancelAgentRequest: {
+        method: 'POST',
+        path: '/api/agent-requests/:requestId/cancel',
+        pathParams: RequestIdParams,
+        body: c.noBody(),
+        responses: { 200: AgentRequestSchema },
+        summary: 'Cancel an agent request',
+        description:
+          'A PENDING request becomes CANCELED at once. A RUNNING one is flagged and its worker stops it within about a second; ' +
+          'the answer is the record at that moment (read it again, or with waitMs, to see CANCELED). ' +
+          'Errors: AGENT_REQUEST_NOT_FOUND, AGENT_REQUEST_ALREADY_FINISHED (409).',
         metadata: meta({ auth: 'client' }),
       },
     }),

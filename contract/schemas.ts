@@ -91,6 +91,16 @@ export const CreateLinkTokenBodySchema = extendApi(
     .object({
       clientUserId: ClientUserIdSchema,
       providerId: ProviderIdSchema.optional(),
+      connectionId: extendApi(z.string().min(1).max(64).optional(), {
+        description:
+          'Update mode: re-authenticate this existing connection (same provider and clientUserId) instead of creating a new one. ' +
+          'The flow seals a fresh session and sets the connection back to ACTIVE; its access tokens keep working.',
+      }),
+      rememberCredentials: extendApi(z.boolean().optional(), {
+        description:
+          'Opt in to storing the end user\'s credentials, sealed (AES-256-GCM), for silent re-login when the session expires. ' +
+          'Default false: the password is used for the login and never stored.',
+      }),
     })
     .strict(),
   { title: 'CreateLinkTokenRequest', example: { clientUserId: 'user-42' } },
@@ -153,22 +163,31 @@ export const ExchangePublicTokenResponseSchema = extendApi(
 export const AGENT_REQUEST_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT'] as const;
 export const AgentRequestStatusSchema = z.enum(AGENT_REQUEST_STATUSES);
 
-/** Bounded free-form JSON object: size and depth are checked, and the keys must be plain. */
-function jsonDepth(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  let max = 0;
-  for (const v of Object.values(value as Record<string, unknown>)) max = Math.max(max, jsonDepth(v));
-  return max + 1;
+/**
+ * Bounded free-form JSON object: size and depth are checked, and the keys must be plain.
+ * The depth is measured iteratively and first: a hostile, deeply nested body must not overflow the stack
+ * (JSON.stringify of a few thousand nested arrays does).
+ */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v as Record<string, unknown>)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 export const ParametersSchema = extendApi(
   z.record(z.unknown()).superRefine((value, ctx) => {
+    if (nestedDeeperThan(value, LIMITS.parametersMaxDepth)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be nested at most ${LIMITS.parametersMaxDepth} levels deep` });
+      return;
+    }
     const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
     if (bytes > LIMITS.parametersMaxBytes) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${LIMITS.parametersMaxBytes} bytes as JSON (got ${bytes})` });
-    }
-    if (jsonDepth(value) > LIMITS.parametersMaxDepth) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be nested at most ${LIMITS.parametersMaxDepth} levels deep` });
     }
   }),
   {
@@ -247,6 +266,26 @@ export const AgentRequestAcceptedSchema = extendApi(
   { title: 'AgentRequestAccepted' },
 );
 
+export const AGENT_RUN_METHODS = ['PLAYBOOK', 'REPLAY', 'PLANNER'] as const;
+
+export const TraceStepSchema = extendApi(
+  z.object({
+    tool: extendApi(z.string(), { description: 'What ran: navigate, click, type, extract, relogin, request (blocked) … or a playbook step name.' }),
+    target: extendApi(z.string().optional(), { description: "What it acted on, in words (\"button 'Post'\")." }),
+    url: z.string(),
+    durationMs: z.number().int(),
+    outcome: z.enum(['ok', 'error', 'blocked']),
+    error: z.string().optional(),
+    screenshot: extendApi(z.string().optional(), { description: 'JPEG or PNG as base64, only on failed steps.' }),
+  }),
+  { title: 'TraceStep' },
+);
+
+export const ModelUsageSchema = extendApi(
+  z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int() }),
+  { title: 'ModelUsage', description: 'Model calls and tokens the planner used (null when no model ran).' },
+);
+
 export const AgentRequestSchema = extendApi(
   z.object({
     requestId: z.string(),
@@ -265,10 +304,44 @@ export const AgentRequestSchema = extendApi(
     startedAt: isoDate('When a worker started it.').nullable(),
     completedAt: isoDate('When it reached a final status.').nullable(),
     executionTimeMs: z.number().int().nullable(),
+    method: extendApi(z.enum(AGENT_RUN_METHODS).nullable(), {
+      description: 'Which way produced the outcome: PLAYBOOK (a tested routine), REPLAY (a learned trajectory) or PLANNER (the model).',
+    }),
+    trace: extendApi(z.array(TraceStepSchema), { description: 'The steps of the run, in order.' }),
+    modelUsage: ModelUsageSchema.nullable(),
   }),
   { title: 'AgentRequest' },
 );
 export type AgentRequest = z.infer<typeof AgentRequestSchema>;
+
+export const AGENT_REQUEST_LIST_LIMITS = { default: 20, max: 100 } as const;
+export const AGENT_REQUEST_WAIT_MS_MAX = 30_000;
+
+export const ListAgentRequestsQuerySchema = z
+  .object({
+    status: extendApi(AgentRequestStatusSchema.optional(), { description: 'Only requests with this status.' }),
+    limit: extendApi(z.coerce.number().int().min(1).max(AGENT_REQUEST_LIST_LIMITS.max).optional(), {
+      description: `Page size (1-${AGENT_REQUEST_LIST_LIMITS.max}, default ${AGENT_REQUEST_LIST_LIMITS.default}).`,
+    }),
+    cursor: extendApi(z.string().min(1).max(200).optional(), { description: 'nextCursor of the previous page.' }),
+  })
+  .strict();
+
+export const AgentRequestListSchema = extendApi(
+  z.object({
+    data: z.array(AgentRequestSchema),
+    nextCursor: extendApi(z.string().nullable(), { description: 'Pass as cursor for the next page; null on the last page.' }),
+  }),
+  { title: 'AgentRequestList' },
+);
+
+export const GetAgentRequestQuerySchema = z
+  .object({
+    waitMs: extendApi(z.coerce.number().int().min(0).max(AGENT_REQUEST_WAIT_MS_MAX).optional(), {
+      description: `Hold the answer up to this many ms (0-${AGENT_REQUEST_WAIT_MS_MAX}) until the request reaches a final status, so callers need not poll in a loop.`,
+    }),
+  })
+  .strict();
 
 // ---------- sandbox ----------
 

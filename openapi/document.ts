@@ -1,6 +1,6 @@
 import { generateOpenApi } from '@ts-rest/open-api';
 import { contract, type RouteMetadata } from '../contract';
-import { ERROR_CATALOGUE } from '../contract/error-codes';
+import { AGENT_RUN_ERRORS, ERROR_CATALOGUE } from '../contract/error-codes';
 
 /** The committed openapi.json is generated with this server URL; the running server substitutes its own. */
 export const DEFAULT_SERVER_URL = 'http://localhost:4000';
@@ -9,6 +9,12 @@ const errorTable = [
   '| code | HTTP | type | meaning |',
   '|---|---|---|---|',
   ...Object.entries(ERROR_CATALOGUE).map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.type} | ${e.description} |`),
+].join('\n');
+
+const runErrorTable = [
+  '| error.code | meaning |',
+  '|---|---|',
+  ...Object.entries(AGENT_RUN_ERRORS).map(([code, description]) => `| \`${code}\` | ${description} |`),
 ].join('\n');
 
 const description = `
@@ -24,6 +30,11 @@ organization are never accepted by another.
 response carries \`x-request-id\`. Bodies are JSON, at most 256 KiB.
 
 ${errorTable}
+
+**Agent runs.** An accepted request is queued and run by a worker: \`PENDING\` → \`RUNNING\` → \`COMPLETED\`,
+or \`FAILED\` / \`TIMED_OUT\` / \`CANCELED\` with \`error.code\` in the stored record:
+
+${runErrorTable}
 `.trim();
 
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {

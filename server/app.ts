@@ -8,8 +8,10 @@ import { buildOpenApiDocument } from '../openapi/document';
 import { clientAuth } from './http/auth';
 import { finalErrorHandler, notFoundHandler, validationErrorHandler } from './http/error-handler';
 import { jsonBody } from './http/json-body';
+import { redactUrl } from './http/redact-url';
 import { requestId } from './http/request-id';
 import { apiRouter } from './routes/api.routes';
+import { connectWidget } from './connect/widget.routes';
 import { SANDBOX_SITES } from './sandbox/registry';
 import { sandboxSitesMiddleware } from './sandbox/sites';
 import type { Services } from './services';
@@ -32,7 +34,7 @@ export function createApp(services: Services, logger: Logger): Express {
       genReqId: (_req, res) => String(res.getHeader('x-request-id')),
       autoLogging: { ignore: (req) => req.url === '/healthz' },
       serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
         res: (res) => ({ statusCode: res.statusCode }),
       },
     }),
@@ -65,6 +67,8 @@ export function createApp(services: Services, logger: Logger): Express {
     requestValidationErrorHandler: validationErrorHandler,
     logInitialization: false,
   });
+
+  app.use('/link', connectWidget(services));
 
   app.use(notFoundHandler);
   app.use(finalErrorHandler(logger));

@@ -36,7 +36,10 @@ const EnvSchema = z.object({
   AGENTLINK_MODEL_API_KEY: z.string().optional(),
   AGENTLINK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   AGENTLINK_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
-  AGENTLINK_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+  AGENTLINK_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  AGENTLINK_QUEUE: z.enum(['embedded', 'pg-boss']).optional(),
+  AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),
   BROWSER_WS_ENDPOINT: z.string().regex(/^wss?:\/\//, 'BROWSER_WS_ENDPOINT must be a ws:// or wss:// URL').optional(),
 });
 
@@ -60,7 +63,16 @@ export interface AppConfig {
   browser: { executablePath?: string; wsEndpoint?: string };
   /** OpenAI-compatible Chat Completions endpoint for the planner; absent = no model configured. */
   model?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number };
-  worker: { concurrency: number; leaseSeconds: number };
+  worker: {
+    concurrency: number;
+    leaseSeconds: number;
+    /** embedded: workers claim rows from the database (default on SQLite); pg-boss: PostgreSQL job queue (default on PostgreSQL). */
+    queue: 'embedded' | 'pg-boss';
+    /** How often an idle worker looks for work that another process queued. */
+    pollMs: number;
+    /** Claims of one request before a lost worker makes it fail with WORKER_LOST. */
+    maxAttempts: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +115,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           },
         }
       : {}),
-    worker: { concurrency: e.AGENTLINK_WORKER_CONCURRENCY, leaseSeconds: e.AGENTLINK_LEASE_SECONDS },
+    worker: {
+      concurrency: e.AGENTLINK_WORKER_CONCURRENCY,
+      leaseSeconds: e.AGENTLINK_LEASE_SECONDS,
+      queue: e.AGENTLINK_QUEUE ?? (e.DATABASE_URL ? 'pg-boss' : 'embedded'),
+      pollMs: e.AGENTLINK_WORKER_POLL_MS,
+      maxAttempts: e.AGENTLINK_WORKER_MAX_ATTEMPTS,
+    },
   };
 }

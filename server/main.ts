@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { createApp } from './app';
+import { createAgentWorker } from './agent/runtime';
+import type { AgentWorker } from './agent/worker';
 import { ConfigError, loadConfig, type AppConfig, type Environment } from './config';
 import { systemClock } from './domain/clock';
 import { OrganizationService } from './domain/organizations.service';
@@ -8,22 +10,27 @@ import { createLogger } from './logger';
 import { buildServices } from './services';
 import { Store } from './store';
 import { loadVault } from './vault/keyring';
+import { VAULT_USAGE, vaultCommand } from './vault/vault.cli';
 
 /**
  * One binary, several roles:
- *   serve                                  the API (and, later, the embedded worker)
+ *   serve [--role all|api]                 the API, and (role all, the default) an embedded worker
+ *   worker                                 only a worker: claims agent requests from the shared database
  *   migrate                                apply database migrations and exit
  *   org create --name N [--json]           create an organization; prints its credentials once
  *   org list [--json]
  *   org rotate-secret --org ID --env sandbox|production [--json]
  */
 const USAGE = `usage: agentlink <command>
-  serve                                     start the service (PORT, AGENTLINK_DATA_DIR, DATABASE_URL …)
+  serve [--role all|api]                    start the service (PORT, AGENTLINK_DATA_DIR, DATABASE_URL …);
+                                            role all (default) also runs a worker, role api only the API
+  worker                                    run only a worker (any number of them, against the same database)
   migrate                                   apply database migrations and exit
   org create --name "Acme" [--json]         create an organization and print its credentials once
   org list [--json]                         list organizations (never their secrets)
   org rotate-secret --org <clientId|orgId> --env sandbox|production [--json]
-                                            issue a new secret; the old one stops working at once`;
+                                            issue a new secret; the old one stops working at once
+${VAULT_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -31,11 +38,58 @@ function describeDatabase(config: AppConfig) {
   return config.database.type === 'sqlite' ? `SQLite file ${config.database.file}` : 'PostgreSQL (DATABASE_URL)';
 }
 
-async function serve(config: AppConfig) {
+function describeWorker(config: AppConfig) {
+  const engine = config.worker.queue === 'pg-boss' ? 'pg-boss queue on PostgreSQL' : 'embedded queue (claims from the database)';
+  const model = config.model ? `planner model ${config.model.model}` : 'no model configured (playbooks and replays only)';
+  return `${engine}, ${config.worker.concurrency} at a time, ${model}`;
+}
+
+/** Stops the worker first (running requests finish or go back to the queue), then the rest. */
+async function shutdownAll(parts: { worker?: AgentWorker; server?: http.Server; services: ReturnType<typeof buildServices>; store: Store }) {
+  if (parts.server) {
+    const server = parts.server;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  await parts.worker?.stop({ graceMs: 8000 }).catch(() => undefined);
+  await parts.services.queue.stop().catch(() => undefined);
+  await parts.services.loginEngine.close().catch(() => undefined);
+  await parts.services.browsers.close().catch(() => undefined);
+  await parts.store.close().catch(() => undefined);
+}
+
+function onSignals(logger: ReturnType<typeof createLogger>, stop: () => Promise<void>) {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(0), 15_000).unref();
+    void stop().finally(() => process.exit(0));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+async function runWorker(config: AppConfig) {
+  const logger = createLogger(config.logLevel);
+  const store = await Store.open(config.database);
+  const { vault } = loadVault(config);
+  const services = buildServices({ config, store, clock: systemClock, vault });
+  const worker = createAgentWorker(services, logger);
+  await worker.start();
+  process.stdout.write(`AgentLink worker is running\n  Worker    ${describeWorker(config)}\n  Data      ${describeDatabase(config)}\n`);
+  onSignals(logger, () => shutdownAll({ worker, services, store }));
+}
+
+async function serve(config: AppConfig, args: string[] = []) {
+  const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } });
+  const role = values.role;
+  if (role !== 'all' && role !== 'api') throw new UsageError('serve --role must be all (API and worker) or api (API only)');
   const logger = createLogger(config.logLevel);
   const store = await Store.open(config.database);
   const { vault, generatedKeyFile } = loadVault(config);
   const services = buildServices({ config, store, clock: systemClock, vault });
+  const worker = role === 'all' ? createAgentWorker(services, logger) : undefined;
   const app = createApp(services, logger);
   const server = http.createServer(app);
   // Slow or stalled clients must not hold sockets forever.
@@ -53,6 +107,7 @@ async function serve(config: AppConfig) {
     `  Docs      ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
     `  Health    ${base}/healthz`,
     `  Data      ${describeDatabase(config)}`,
+    `  Worker    ${worker ? describeWorker(config) : 'none in this process (--role api): run `npm run agentlink -- worker`'}`,
     ...(generatedKeyFile ? [`  Vault     generated a new encryption key in ${generatedKeyFile} (keep it with the data; set AGENTLINK_ENCRYPTION_KEY in production)`] : []),
     `  Sandbox   ${services.catalogue.list('sandbox').map((p) => p.homeUrl).join('  ')}`,
     '',
@@ -62,18 +117,8 @@ async function serve(config: AppConfig) {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void store.close().finally(() => process.exit(0));
-    });
-    setTimeout(() => process.exit(0), 10_000).unref();
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  if (worker) await worker.start();
+  onSignals(logger, () => shutdownAll({ worker, server, services, store }));
 }
 
 async function withStore<T>(config: AppConfig, fn: (store: Store) => Promise<T>): Promise<T> {
@@ -148,13 +193,17 @@ export async function main(argv: string[]) {
   const config = loadConfig();
   switch (command) {
     case 'serve':
-      return serve(config);
+      return serve(config, rest);
+    case 'worker':
+      return runWorker(config);
     case 'migrate':
       await withStore(config, async () => undefined);
       process.stdout.write(`Migrations applied to ${describeDatabase(config)}\n`);
       return;
     case 'org':
       return org(config, rest);
+    case 'vault':
+      return vaultCommand(config, rest, print, (message) => new UsageError(message));
     default:
       throw new UsageError(USAGE);
   }

@@ -6,8 +6,14 @@ import { LinkTokenService } from './domain/link-tokens.service';
 import { OrganizationService } from './domain/organizations.service';
 import { SandboxService } from './domain/sandbox.service';
 import { BrowserManager } from './browser/browser-manager';
+import { LinkSessionService } from './connect/link-session.service';
+import { LoginEngine } from './connect/login-engine';
 import { ProviderCatalogue } from './providers/catalogue';
 import { SiteSessions } from './sandbox/site-sessions';
+import { AgentRequestEvents } from './domain/agent-request-events';
+import { buildQueue } from './agent/queue';
+import { defaultPlaybookRegistry } from './agent/playbooks';
+import { createLogger } from './logger';
 import type { Store } from './store';
 import type { Vault } from './vault/vault';
 
@@ -19,6 +25,12 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const connections = new ConnectionService(store, clock, vault, config);
   const siteSessions = new SiteSessions(store, clock, catalogue);
   const browsers = new BrowserManager(config.browser);
+  const loginEngine = new LoginEngine(browsers);
+  // Agent runs: the queue (built here, started only by a worker), in-process run signals, the playbooks.
+  const agentEvents = new AgentRequestEvents();
+  const queueLogger = createLogger(config.logLevel).child({ component: 'queue' });
+  const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
+  const playbooks = defaultPlaybookRegistry();
   return {
     browsers,
     config,
@@ -30,8 +42,15 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     connections,
     siteSessions,
     linkTokens: new LinkTokenService(store, clock, catalogue, config),
-    agentRequests: new AgentRequestService(store, clock, catalogue, connections),
+    agentRequests: new AgentRequestService(store, clock, catalogue, connections, queue, agentEvents, (err, requestId) =>
+      queueLogger.error({ err, requestId }, 'enqueue failed; the request stays PENDING and is picked up by the sweep'),
+    ),
+    agentEvents,
+    queue,
+    playbooks,
     sandbox: new SandboxService(catalogue, connections, siteSessions, store),
+    loginEngine,
+    linkSessions: new LinkSessionService({ store, clock, catalogue, connections, engine: loginEngine }),
   };
 }
 

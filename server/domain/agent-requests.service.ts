@@ -1,6 +1,8 @@
-import { LIMITS } from '../../contract/schemas';
+import { AGENT_REQUEST_LIST_LIMITS, AGENT_REQUEST_WAIT_MS_MAX, LIMITS } from '../../contract/schemas';
+import type { AgentQueue } from '../agent/queue/queue';
+import type { AgentRequestEvents } from './agent-request-events';
 import type { ProviderCatalogue } from '../providers/catalogue';
-import type { AgentRequestRecord, Store } from '../store';
+import type { AgentRequestRecord, AgentRequestStatus, Store } from '../store';
 import type { Clock } from './clock';
 import type { ConnectionService } from './connections.service';
 import type { Caller } from './context';
@@ -27,6 +29,9 @@ export class AgentRequestService {
     private readonly clock: Clock,
     private readonly catalogue: ProviderCatalogue,
     private readonly connections: ConnectionService,
+    private readonly queue?: AgentQueue,
+    private readonly events?: AgentRequestEvents,
+    private readonly onEnqueueError?: (err: unknown, requestId: string) => void,
   ) {}
 
   async create(caller: Caller, input: AgentRequestInput): Promise<Result<AgentRequestRecord>> {
@@ -59,13 +64,101 @@ export class AgentRequestService {
       attempts: 0,
       leaseOwner: null,
       leaseExpiresAt: null,
+      trace: [],
+      method: null,
+      modelUsage: null,
+      cancelRequestedAt: null,
     };
     await this.store.repos.agentRequests.insert(record);
+    // A failed enqueue loses nothing: the row is the queue entry, and workers sweep up PENDING rows.
+    if (this.queue) await this.queue.enqueue(record.id).catch((err) => this.onEnqueueError?.(err, record.id));
     return ok(record);
+  }
+
+  /** Newest first, one page at a time; the cursor is opaque to callers. */
+  async list(
+    caller: Caller,
+    query: { status?: AgentRequestStatus; limit?: number; cursor?: string },
+  ): Promise<Result<{ records: AgentRequestRecord[]; nextCursor: string | null }>> {
+    let after: { createdAt: Date; id: string } | undefined;
+    if (query.cursor) {
+      const decoded = decodeCursor(query.cursor);
+      if (!decoded) return fail('INVALID_CURSOR', 'cursor is not a cursor this API returned; pass nextCursor of the previous page.');
+      after = decoded;
+    }
+    const page = await this.store.repos.agentRequests.listOwned(caller, {
+      status: query.status,
+      limit: query.limit ?? AGENT_REQUEST_LIST_LIMITS.default,
+      after,
+    });
+    return ok({ records: page.records, nextCursor: page.next ? encodeCursor(page.next) : null });
+  }
+
+  /**
+   * Cancels a request: a PENDING one at once; a RUNNING one is flagged, and its worker (here or in another
+   * process) stops it and writes CANCELED. A request that already ended cannot be canceled.
+   */
+  async cancel(caller: Caller, requestId: string): Promise<Result<AgentRequestRecord>> {
+    const repo = this.store.repos.agentRequests;
+    const record = await repo.findOwned(requestId, caller);
+    if (!record) return fail('AGENT_REQUEST_NOT_FOUND', `No agent request ${requestId}.`);
+    const now = this.clock.now();
+    if (await repo.cancelPending(record.id, now, { code: 'CANCELED', message: 'The request was canceled before it started.' })) {
+      this.events?.finished(record.id);
+    } else if (await repo.requestCancel(record.id, now)) {
+      this.events?.cancelRequested(record.id);
+    }
+    const after = (await repo.findById(record.id))!;
+    if (FINAL_STATUSES.has(after.status) && after.status !== 'CANCELED') {
+      return fail('AGENT_REQUEST_ALREADY_FINISHED', `Agent request ${requestId} already ended with status ${after.status}.`, { status: after.status });
+    }
+    if (after.status === 'CANCELED' && record.status === 'CANCELED') {
+      return fail('AGENT_REQUEST_ALREADY_FINISHED', `Agent request ${requestId} was already canceled.`, { status: after.status });
+    }
+    return ok(after);
+  }
+
+  /**
+   * Reads a request; with waitMs, holds the answer until it reaches a final status or the wait runs out.
+   * Wakes at once for requests run in this process, and polls the row for those run elsewhere.
+   */
+  async wait(caller: Caller, requestId: string, waitMs: number, signal?: AbortSignal): Promise<Result<AgentRequestRecord>> {
+    const until = Date.now() + Math.min(Math.max(0, waitMs), AGENT_REQUEST_WAIT_MS_MAX);
+    for (;;) {
+      const found = await this.get(caller, requestId);
+      if (!found.ok || FINAL_STATUSES.has(found.value.status) || Date.now() >= until || signal?.aborted) return found;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          off?.();
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(WAIT_POLL_MS, until - Date.now()));
+        const off = this.events?.onFinished(requestId, done);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
   }
 
   async get(caller: Caller, requestId: string): Promise<Result<AgentRequestRecord>> {
     const record = await this.store.repos.agentRequests.findOwned(requestId, caller);
     return record ? ok(record) : fail('AGENT_REQUEST_NOT_FOUND', `No agent request ${requestId}.`);
   }
+}
+
+const FINAL_STATUSES = new Set<AgentRequestStatus>(['COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT']);
+const WAIT_POLL_MS = 200;
+
+export function isFinalStatus(status: AgentRequestStatus): boolean {
+  return FINAL_STATUSES.has(status);
+}
+
+function encodeCursor(c: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${c.createdAt.getTime()}.${c.id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
+  const m = /^(\d{1,15})\.(areq_[0-9a-f]{24})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return m ? { createdAt: new Date(Number(m[1])), id: m[2] } : null;
 }

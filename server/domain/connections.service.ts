@@ -12,6 +12,21 @@ export interface NewConnection {
   clientUserId: string;
   /** Playwright storage state captured by a login; sealed before it is stored. */
   session?: unknown;
+  /** Only when the organization opted in (link token rememberCredentials): sealed for silent re-login. */
+  credentials?: LoginCredentials;
+  /** The id to use, when the caller reserved one first (the connect flow claims its link token with it). */
+  connectionId?: string;
+}
+
+export interface LoginCredentials {
+  username: string;
+  password: string;
+}
+
+export interface IssuedPublicToken {
+  connection: ConnectionRecord;
+  publicToken: string;
+  expiresAt: Date;
 }
 
 export interface ExchangedToken {
@@ -21,6 +36,21 @@ export interface ExchangedToken {
 
 /** The associated data that binds a sealed session to its connection row. */
 export const sessionAad = (connectionId: string) => `connection:${connectionId}:session`;
+/** The associated data that binds sealed credentials to their connection row. */
+export const credentialsAad = (connectionId: string) => `connection:${connectionId}:credentials`;
+
+export interface ResealReport {
+  /** Sealed values looked at. */
+  scanned: number;
+  /** Re-sealed with the primary key. */
+  resealed: number;
+  /** Already sealed with the primary key (nothing to do). */
+  current: number;
+  /** Changed by someone else meanwhile (already sealed anew). */
+  skipped: number;
+  /** Could not be opened with any key: left as they are. */
+  failed: number;
+}
 
 /** Connections, and the public → access token exchange that hands one to the caller's backend. */
 export class ConnectionService {
@@ -32,9 +62,9 @@ export class ConnectionService {
   ) {}
 
   /** Creates an ACTIVE connection with its (sealed) session and the public token that claims it. */
-  async create(caller: Caller, input: NewConnection): Promise<{ connection: ConnectionRecord; publicToken: string; expiresAt: Date }> {
+  async create(caller: Caller, input: NewConnection): Promise<IssuedPublicToken> {
     const now = this.clock.now();
-    const id = newId('conn');
+    const id = input.connectionId ?? newId('conn');
     const connection: ConnectionRecord = {
       id,
       organizationId: caller.organizationId,
@@ -43,13 +73,108 @@ export class ConnectionService {
       clientUserId: input.clientUserId,
       status: 'ACTIVE',
       sealedSession: input.session === undefined ? null : this.vault.seal(JSON.stringify(input.session), sessionAad(id)),
-      sealedCredentials: null,
+      sealedCredentials: input.credentials ? this.sealCredentials(id, input.credentials) : null,
       createdAt: now,
       updatedAt: now,
       lastUsedAt: null,
       revokedAt: null,
     };
     await this.store.repos.connections.insert(connection);
+    return { connection, ...(await this.issuePublicToken(caller, id, now)) };
+  }
+
+  /**
+   * Update mode: a fresh session for an existing connection, ACTIVE again, and a public token for the SDK's
+   * onSuccess (exchanging it is optional: the connection's access tokens keep working). Credentials are kept
+   * only when this flow opted in; otherwise any stored ones are dropped.
+   */
+  async reauthenticate(
+    caller: Caller,
+    connectionId: string,
+    input: { session: unknown; credentials?: LoginCredentials },
+  ): Promise<Result<IssuedPublicToken>> {
+    const repos = this.store.repos;
+    const existing = await repos.connections.findOwned(connectionId, caller);
+    if (!existing) return fail('CONNECTION_NOT_FOUND', `No connection ${connectionId}.`);
+    const now = this.clock.now();
+    const sealedSession = this.vault.seal(JSON.stringify(input.session), sessionAad(connectionId));
+    const sealedCredentials = input.credentials ? this.sealCredentials(connectionId, input.credentials) : null;
+    if (!(await repos.connections.reauthenticate(connectionId, sealedSession, sealedCredentials, now))) {
+      return fail('CONNECTION_REVOKED', 'The connection was revoked.');
+    }
+    const connection = (await repos.connections.findById(connectionId))!;
+    return ok({ connection, ...(await this.issuePublicToken(caller, connectionId, now)) });
+  }
+
+  /** The sealed credentials of a connection, for silent re-login; null when none are stored. */
+  openCredentials(connection: ConnectionRecord): LoginCredentials | null {
+    if (!connection.sealedCredentials) return null;
+    return JSON.parse(this.vault.open(connection.sealedCredentials, credentialsAad(connection.id))) as LoginCredentials;
+  }
+
+  /**
+   * Re-seals every stored session and credentials value with the vault's primary key (after a key rotation).
+   * Batched and idempotent: values already under the primary key are left alone, and each write is a
+   * compare-and-set, so a value sealed anew meanwhile (a login, a run) is never overwritten.
+   */
+  async resealAll(opts: { batchSize?: number } = {}): Promise<ResealReport> {
+    const report: ResealReport = { scanned: 0, resealed: 0, current: 0, skipped: 0, failed: 0 };
+    const repo = this.store.repos.connections;
+    const primary = this.vault.primaryKeyId;
+    let after = '';
+    for (;;) {
+      const batch = await repo.listSealed(after, opts.batchSize ?? 200);
+      if (batch.length === 0) return report;
+      for (const row of batch) {
+        const values = [
+          { column: 'sealedSession' as const, value: row.sealedSession, aad: sessionAad(row.id) },
+          { column: 'sealedCredentials' as const, value: row.sealedCredentials, aad: credentialsAad(row.id) },
+        ];
+        for (const { column, value, aad } of values) {
+          if (!value) continue;
+          report.scanned += 1;
+          if (this.vault.keyIdOf(value) === primary) {
+            report.current += 1;
+            continue;
+          }
+          let plaintext: string;
+          try {
+            plaintext = this.vault.open(value, aad);
+          } catch {
+            report.failed += 1;
+            continue;
+          }
+          if (await repo.replaceSealed(row.id, column, value, this.vault.seal(plaintext, aad))) report.resealed += 1;
+          else report.skipped += 1;
+        }
+      }
+      after = batch[batch.length - 1].id;
+    }
+  }
+
+  /** How many stored sealed values each key id protects (for `vault status` and after a rotation). */
+  async sealedValuesByKey(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    let after = '';
+    for (;;) {
+      const batch = await this.store.repos.connections.listSealed(after, 500);
+      if (batch.length === 0) return counts;
+      for (const row of batch) {
+        for (const value of [row.sealedSession, row.sealedCredentials]) {
+          if (!value) continue;
+          const id = this.vault.keyIdOf(value) ?? '(not sealed)';
+          counts[id] = (counts[id] ?? 0) + 1;
+        }
+      }
+      after = batch[batch.length - 1].id;
+    }
+  }
+
+  private sealCredentials(connectionId: string, credentials: LoginCredentials): string {
+    return this.vault.seal(JSON.stringify({ username: credentials.username, password: credentials.password }), credentialsAad(connectionId));
+  }
+
+  private async issuePublicToken(caller: Caller, connectionId: string, now: Date): Promise<{ publicToken: string; expiresAt: Date }> {
     const publicToken = generateToken('public', caller.environment);
     const expiresAt = new Date(now.getTime() + this.config.publicTokenTtlSeconds * 1000);
     await this.store.repos.publicTokens.insert({
@@ -57,12 +182,12 @@ export class ConnectionService {
       tokenHash: hashToken(publicToken),
       organizationId: caller.organizationId,
       environment: caller.environment,
-      connectionId: id,
+      connectionId,
       expiresAt,
       exchangedAt: null,
       createdAt: now,
     });
-    return { connection, publicToken, expiresAt };
+    return { publicToken, expiresAt };
   }
 
   async exchangePublicToken(caller: Caller, publicToken: string): Promise<Result<ExchangedToken>> {

@@ -21,9 +21,23 @@ export class LinkTokenService {
     private readonly config: Pick<AppConfig, 'linkTokenTtlSeconds'>,
   ) {}
 
-  async create(caller: Caller, input: { clientUserId: string; providerId?: string }): Promise<Result<CreatedLinkToken>> {
+  async create(
+    caller: Caller,
+    input: { clientUserId: string; providerId?: string; connectionId?: string; rememberCredentials?: boolean },
+  ): Promise<Result<CreatedLinkToken>> {
     if (input.providerId && !this.catalogue.get(input.providerId, caller.environment)) {
       return fail('UNKNOWN_PROVIDER', `providerId ${input.providerId} is not a ${caller.environment} provider; see GET /api/providers.`);
+    }
+    let providerId = input.providerId ?? null;
+    if (input.connectionId) {
+      // Update mode (Plaid): the flow re-authenticates this connection, so it fixes provider and end user.
+      const connection = await this.store.repos.connections.findOwned(input.connectionId, caller);
+      if (!connection) return fail('CONNECTION_NOT_FOUND', `No connection ${input.connectionId}.`);
+      if (connection.status === 'REVOKED') return fail('CONNECTION_REVOKED', 'The connection was revoked; create a new one instead (omit connectionId).');
+      const mismatch = (path: string, message: string) => fail<CreatedLinkToken>('INVALID_FIELD', `${path}: ${message}`, [{ path, message }]);
+      if (input.clientUserId !== connection.clientUserId) return mismatch('clientUserId', 'must be the clientUserId of the connection');
+      if (providerId && providerId !== connection.providerId) return mismatch('providerId', 'must be the providerId of the connection');
+      providerId = connection.providerId;
     }
     const now = this.clock.now();
     const linkToken = generateToken('link', caller.environment);
@@ -33,8 +47,9 @@ export class LinkTokenService {
       organizationId: caller.organizationId,
       environment: caller.environment,
       clientUserId: input.clientUserId,
-      providerId: input.providerId ?? null,
-      connectionId: null,
+      providerId,
+      connectionId: input.connectionId ?? null,
+      rememberCredentials: input.rememberCredentials ?? false,
       expiresAt: new Date(now.getTime() + this.config.linkTokenTtlSeconds * 1000),
       usedAt: null,
       createdAt: now,

@@ -47,6 +47,15 @@ export function finalErrorHandler(logger: Logger): ErrorRequestHandler {
       return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 JSON.');
     }
     if (type === 'request.aborted' || type === 'request.size.invalid') return sendError(res, 'MALFORMED_JSON', 'The body was incomplete.');
+    const status = (err as { status?: unknown }).status;
+    // Express could not percent-decode a path parameter (e.g. /api/connections/%E0%A4%A).
+    if (err instanceof URIError && status === 400) {
+      return sendError(res, 'INVALID_FIELD', 'The URL path is not valid percent-encoding.', [{ path: 'params', message: 'is not valid percent-encoding' }]);
+    }
+    // Any other client error of the body reader, e.g. a Content-Encoding: gzip body that is not gzip.
+    if (status === 400 && (err as { expose?: unknown }).expose === true) {
+      return sendError(res, 'MALFORMED_JSON', 'The body could not be read; check its Content-Encoding.');
+    }
     logger.error({ err, requestId: res.locals.requestId, method: req.method, path: req.path }, 'unhandled error');
     if (res.headersSent) return;
     sendError(res, 'INTERNAL_ERROR', 'Something went wrong on our side; quote the requestId if you contact support.');

@@ -1,6 +1,44 @@
 import express, { type RequestHandler } from 'express';
 import sjson from 'secure-json-parse';
+import { formatPath } from '../../contract/response-format';
 import { sendError } from './api-error';
+
+/**
+ * PostgreSQL cannot store U+0000 in text or jsonb, nor unpaired UTF-16 surrogates in jsonb: such strings
+ * are refused at the edge (on both engines, so they behave alike) instead of failing as a 500 at the insert.
+ */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_MESSAGE = 'must not contain U+0000 or unpaired UTF-16 surrogates';
+
+/** Path of the first key or string value holding an unstorable character; iterative (bodies may nest deeply). */
+function findUnstorable(value: unknown): (string | number)[] | null {
+  interface Frame {
+    value: unknown;
+    key?: string | number;
+    parent?: Frame;
+  }
+  const pathOf = (f: Frame | undefined, last?: string | number) => {
+    const path: (string | number)[] = last === undefined ? [] : [last];
+    for (let p = f; p && p.key !== undefined; p = p.parent) path.unshift(p.key);
+    return path;
+  };
+  const stack: Frame[] = [{ value }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const v = frame.value;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) return pathOf(frame);
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ value: item, key: i, parent: frame }));
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [k, child] of Object.entries(v)) {
+        if (UNSTORABLE.test(k)) return pathOf(frame, k);
+        stack.push({ value: child, key: k, parent: frame });
+      }
+    }
+  }
+  return null;
+}
 
 /**
  * JSON bodies, parsed strictly: only application/json, at most `limit` bytes, and keys that could
@@ -12,6 +50,10 @@ export function jsonBody(limit: number): RequestHandler[] {
     req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
   const requireJson: RequestHandler = (req, res, next) => {
+    // A NUL in a path parameter (e.g. /api/connections/conn%00x) cannot be looked up in PostgreSQL.
+    if (/%00/.test(req.path)) {
+      return sendError(res, 'INVALID_FIELD', `params: ${UNSTORABLE_MESSAGE}`, [{ path: 'params', message: UNSTORABLE_MESSAGE }]);
+    }
     if (!hasBody(req)) return next();
     if (!req.is('application/json')) {
       return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
@@ -36,6 +78,11 @@ export function jsonBody(limit: number): RequestHandler[] {
         return sendError(res, 'FORBIDDEN_PROPERTY_NAME', 'Property names __proto__ and constructor.prototype are not allowed.');
       }
       return sendError(res, 'MALFORMED_JSON', 'The body is not valid JSON.');
+    }
+    const bad = findUnstorable(req.body);
+    if (bad) {
+      const path = bad.length === 0 ? 'body' : formatPath('', bad).replace(/^\./, '');
+      return sendError(res, 'INVALID_FIELD', `${path}: ${UNSTORABLE_MESSAGE}`, [{ path, message: UNSTORABLE_MESSAGE }]);
     }
     next();
   };

@@ -1,4 +1,7 @@
 import type { Environment } from '../config';
+import type { LoginRecipe } from './login-recipe';
+
+export type { LoginRecipe } from './login-recipe';
 
 /** What the rest of the system knows about a provider. One file per provider builds one of these. */
 export interface ProviderDefinition {
@@ -12,6 +15,21 @@ export interface ProviderDefinition {
   /** Host names the agent and the login engine may visit: the name itself and its subdomains. */
   allowedDomains: string[];
   logoSvg: string;
+  /** How the login engine signs in to this provider (fields by role and label, success and failure signals). */
+  login: LoginRecipe;
+  /**
+   * Whether a page the agent landed on is the provider's sign-in page (the session died). Optional: by default,
+   * a URL on the login URL's host whose path starts with the login URL's path (see isProviderLoginPage).
+   */
+  isLoginPage?(url: URL): boolean;
+}
+
+/** The provider's own isLoginPage, or: same host as loginUrl and a path under loginUrl's path. */
+export function isProviderLoginPage(provider: Pick<ProviderDefinition, 'loginUrl' | 'isLoginPage'>, url: URL): boolean {
+  if (provider.isLoginPage) return provider.isLoginPage(url);
+  const login = new URL(provider.loginUrl);
+  const base = login.pathname.replace(/\/+$/, '');
+  return url.hostname === login.hostname && (url.pathname === base || url.pathname.startsWith(`${base}/`));
 }
 
 /** Where the simulated sites are reached: `<slug>.<suffix>` on the service's own scheme and port. */

@@ -59,8 +59,31 @@ export function apiRouter(services: Services) {
           body: { requestId: r.id, status: r.status, connectionId: r.connectionId, providerId: r.providerId, createdAt: r.createdAt.toISOString() },
         };
       },
-      getAgentRequest: async ({ params, res }) => {
-        const result = await services.agentRequests.get(callerOf(res), params.requestId);
+      listAgentRequests: async ({ query, res }) => {
+        const result = await services.agentRequests.list(callerOf(res), query);
+        if (!result.ok) return errorEnvelope(res, result.error);
+        return { status: 200, body: { data: result.value.records.map(presentAgentRequest), nextCursor: result.value.nextCursor } };
+      },
+      getAgentRequest: async ({ params, query, res }) => {
+        const caller = callerOf(res);
+        let result;
+        if (query.waitMs) {
+          // Stop holding the answer when the caller goes away.
+          const gone = new AbortController();
+          const onClose = () => gone.abort();
+          res.on('close', onClose);
+          try {
+            result = await services.agentRequests.wait(caller, params.requestId, query.waitMs, gone.signal);
+          } finally {
+            res.off('close', onClose);
+          }
+        } else {
+          result = await services.agentRequests.get(caller, params.requestId);
+        }
+        return result.ok ? { status: 200, body: presentAgentRequest(result.value) } : errorEnvelope(res, result.error);
+      },
+      cancelAgentRequest: async ({ params, res }) => {
+        const result = await services.agentRequests.cancel(callerOf(res), params.requestId);
         return result.ok ? { status: 200, body: presentAgentRequest(result.value) } : errorEnvelope(res, result.error);
       },
     },

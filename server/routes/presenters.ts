@@ -55,5 +55,18 @@ export function presentAgentRequest(r: AgentRequestRecord): AgentRequest {
     startedAt: iso(r.startedAt),
     completedAt: iso(r.completedAt),
     executionTimeMs: r.executionTimeMs,
+    method: r.method ?? null,
+    trace: (r.trace ?? []).map((step) => ({
+      tool: step.tool,
+      ...(step.target === undefined ? {} : { target: step.target }),
+      url: step.url,
+      durationMs: Math.round(step.durationMs),
+      outcome: step.outcome,
+      ...(step.error === undefined ? {} : { error: step.error }),
+      ...(step.screenshot === undefined ? {} : { screenshot: step.screenshot }),
+    })),
+    modelUsage: r.modelUsage
+      ? { calls: r.modelUsage.calls, promptTokens: r.modelUsage.promptTokens, completionTokens: r.modelUsage.completionTokens }
+      : null,
   };
 }

@@ -2,7 +2,9 @@ import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
 import type {
   AccessTokenRecord,
   AgentRequestRecord,
+  AgentTrajectoryRecord,
   ConnectionRecord,
+  LinkSessionRecord,
   LinkTokenRecord,
   OrganizationRecord,
   PublicTokenRecord,
@@ -55,6 +57,7 @@ export function buildEntities(dialect: Dialect) {
       clientUserId: str('client_user_id', { length: 256 }),
       providerId: str('provider_id', { length: 64, nullable: true }),
       connectionId: str('connection_id', { length: 64, nullable: true }),
+      rememberCredentials: { name: 'remember_credentials', type: 'boolean', default: false },
       expiresAt: time('expires_at'),
       usedAt: time('used_at', true),
       createdAt: time('created_at'),
@@ -134,6 +137,10 @@ export function buildEntities(dialect: Dialect) {
       attempts: int('attempts'),
       leaseOwner: str('lease_owner', { length: 128, nullable: true }),
       leaseExpiresAt: time('lease_expires_at', true),
+      trace: { ...json('trace'), default: '[]' },
+      method: str('method', { length: 16, nullable: true }),
+      modelUsage: json('model_usage', true),
+      cancelRequestedAt: time('cancel_requested_at', true),
     },
   });
 
@@ -175,7 +182,46 @@ export function buildEntities(dialect: Dialect) {
     },
   });
 
-  return { Organization, LinkToken, Connection, PublicToken, AccessToken, AgentRequest, SandboxSession, SandboxDoc, SandboxTenant };
+  const LinkSession = new EntitySchema<LinkSessionRecord>({
+    name: 'LinkSession',
+    tableName: 'link_sessions',
+    columns: {
+      id: id(),
+      linkTokenId: str('link_token_id', { length: 64 }),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      clientUserId: str('client_user_id', { length: 256 }),
+      mode: str('mode', { length: 16 }),
+      providerId: str('provider_id', { length: 64, nullable: true }),
+      connectionId: str('connection_id', { length: 64, nullable: true }),
+      status: str('status', { length: 32 }),
+      errorCode: str('error_code', { length: 64, nullable: true }),
+      errorMessage: text('error_message', true),
+      attempts: int('attempts'),
+      createdAt: time('created_at'),
+      updatedAt: time('updated_at'),
+      completedAt: time('completed_at', true),
+    },
+  });
+
+  const AgentTrajectory = new EntitySchema<AgentTrajectoryRecord>({
+    name: 'AgentTrajectory',
+    tableName: 'agent_trajectories',
+    columns: {
+      id: id(),
+      providerId: str('provider_id', { length: 64 }),
+      actionTemplate: text('action_template'),
+      version: int('version'),
+      schemaHash: str('schema_hash', { length: 64 }),
+      trajectory: json('trajectory'),
+      replayCount: { ...int('replay_count'), default: 0 },
+      createdAt: time('created_at'),
+      updatedAt: time('updated_at'),
+      lastReplayedAt: time('last_replayed_at', true),
+    },
+  });
+
+  return { Organization, LinkToken, Connection, PublicToken, AccessToken, AgentRequest, SandboxSession, SandboxDoc, SandboxTenant, LinkSession, AgentTrajectory };
 }
 
 export type Entities = ReturnType<typeof buildEntities>;

@@ -21,6 +21,8 @@ export interface LinkTokenRecord {
   providerId: string | null;
   /** Set when the link token was made to re-authenticate an existing connection ("update mode"). */
   connectionId: string | null;
+  /** The organization opted in to storing the sealed credentials for silent re-login (default false). */
+  rememberCredentials: boolean;
   expiresAt: Date;
   usedAt: Date | null;
   createdAt: Date;
@@ -75,6 +77,25 @@ export interface AgentRequestError {
   details?: unknown;
 }
 
+/** One step of a run's trace (same shape as TraceStep in server/agent/run-context.ts). */
+export interface AgentTraceStep {
+  tool: string;
+  target?: string;
+  url: string;
+  durationMs: number;
+  outcome: 'ok' | 'error' | 'blocked';
+  error?: string;
+  screenshot?: string;
+}
+
+export type AgentRunMethod = 'PLAYBOOK' | 'REPLAY' | 'PLANNER';
+
+export interface AgentModelUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
 export interface AgentRequestRecord {
   id: string;
   organizationId: string;
@@ -97,6 +118,13 @@ export interface AgentRequestRecord {
   attempts: number;
   leaseOwner: string | null;
   leaseExpiresAt: Date | null;
+  /** What the run did, step by step (failed steps carry a screenshot). */
+  trace: AgentTraceStep[];
+  /** Which of the three ways produced the outcome; null until one ran. */
+  method: AgentRunMethod | null;
+  modelUsage: AgentModelUsage | null;
+  /** Set by the cancel endpoint; a running worker sees it and stops. */
+  cancelRequestedAt: Date | null;
 }
 
 /** A login session on a simulated provider site; `id` is the SHA-256 of the cookie value. */
@@ -125,4 +153,57 @@ export interface SandboxTenantRecord {
   tenant: string;
   site: string;
   seededAt: Date;
+}
+
+/**
+ * One opening of the connect widget (Plaid's link session): where the person is in the flow and how it ended.
+ * CONSENT → PROVIDER → CREDENTIALS → (MFA_TOTP | MFA_SMS | HUMAN_CHECK) → SUCCEEDED, or FAILED (the flow cannot
+ * go on, e.g. the link token expired) or EXITED (the person left); errorCode keeps the last error they saw.
+ */
+export type LinkSessionStatus =
+  | 'CONSENT'
+  | 'PROVIDER'
+  | 'CREDENTIALS'
+  | 'MFA_TOTP'
+  | 'MFA_SMS'
+  | 'HUMAN_CHECK'
+  | 'SUCCEEDED'
+  | 'FAILED'
+  | 'EXITED';
+
+export interface LinkSessionRecord {
+  id: string;
+  linkTokenId: string;
+  organizationId: string;
+  environment: Environment;
+  clientUserId: string;
+  /** create: a new connection; update: re-authenticates the link token's connection (Plaid's update mode). */
+  mode: 'create' | 'update';
+  providerId: string | null;
+  /** The connection created or re-authenticated (update mode: set from the start). */
+  connectionId: string | null;
+  status: LinkSessionStatus;
+  errorCode: string | null;
+  errorMessage: string | null;
+  /** Credential submissions so far (bounded per session). */
+  attempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}
+
+/** A trajectory learned from a successful planner run (server/agent/replay); `id` is its cache key. */
+export interface AgentTrajectoryRecord {
+  id: string;
+  providerId: string;
+  /** The normalised action template it was learned for (for people reading the table). */
+  actionTemplate: string;
+  version: number;
+  /** Hash of the result JSON Schema it extracts; another schema is a miss. */
+  schemaHash: string;
+  trajectory: Record<string, unknown>;
+  replayCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  lastReplayedAt: Date | null;
 }

@@ -1,11 +1,14 @@
-import { type DataSource, IsNull, type Repository } from 'typeorm';
+import { type DataSource, In, IsNull, Not, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Environment } from '../config';
 import type {
   AccessTokenRecord,
   AgentRequestRecord,
+  AgentTrajectoryRecord,
   ConnectionRecord,
   ConnectionStatus,
+  LinkSessionRecord,
+  LinkSessionStatus,
   LinkTokenRecord,
   OrganizationRecord,
   PublicTokenRecord,
@@ -87,6 +90,26 @@ export class ConnectionRepository {
   async touch(id: string, now: Date) {
     await this.repo.update({ id }, { lastUsedAt: now });
   }
+  /** Update mode: a fresh sealed session (and credentials, or none) and ACTIVE again; false when it was revoked. */
+  async reauthenticate(id: string, sealedSession: string, sealedCredentials: string | null, now: Date) {
+    const res = await this.repo.update({ id, status: Not('REVOKED' as const) }, { sealedSession, sealedCredentials, status: 'ACTIVE', updatedAt: now });
+    return (res.affected ?? 0) === 1;
+  }
+  /** Connections that hold sealed values, in id order after `afterId` (batches for key rotation). */
+  listSealed(afterId: string, limit: number): Promise<Pick<ConnectionRecord, 'id' | 'sealedSession' | 'sealedCredentials'>[]> {
+    return this.repo
+      .createQueryBuilder('c')
+      .select(['c.id', 'c.sealedSession', 'c.sealedCredentials'])
+      .where('c.id > :afterId AND (c.sealed_session IS NOT NULL OR c.sealed_credentials IS NOT NULL)', { afterId })
+      .orderBy('c.id', 'ASC')
+      .take(limit)
+      .getMany();
+  }
+  /** Compare-and-set of one sealed column; false when it changed meanwhile (a login or a run sealed a new value). */
+  async replaceSealed(id: string, column: 'sealedSession' | 'sealedCredentials', expected: string, next: string) {
+    const res = await this.repo.update({ id, [column]: expected }, { [column]: next });
+    return (res.affected ?? 0) === 1;
+  }
   /** Revokes and forgets the stored session and credentials in one statement. */
   async revoke(id: string, now: Date) {
     await this.repo.update(
@@ -129,6 +152,20 @@ export class AccessTokenRepository {
   }
 }
 
+export interface AgentRequestPage {
+  records: AgentRequestRecord[];
+  /** The last record when more follow, to continue after. */
+  next: { createdAt: Date; id: string } | null;
+}
+
+/** The final state a worker (or the lease sweeper) writes. */
+export type AgentRequestFinal = Pick<AgentRequestRecord, 'status' | 'result' | 'error' | 'completedAt' | 'executionTimeMs'> &
+  Partial<Pick<AgentRequestRecord, 'trace' | 'method' | 'modelUsage'>>;
+
+/**
+ * Agent requests are also the queue's source of truth: a worker owns a row while `lease_owner` is its id
+ * and `lease_expires_at` is in the future. Every transition is one conditional UPDATE.
+ */
 export class AgentRequestRepository {
   constructor(private readonly repo: Repository<AgentRequestRecord>) {}
 
@@ -137,6 +174,159 @@ export class AgentRequestRepository {
   }
   findOwned(id: string, owner: Owner) {
     return this.repo.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
+  }
+  findById(id: string) {
+    return this.repo.findOneBy({ id });
+  }
+
+  /** Newest first; the cursor is the (createdAt, id) of the last record of the previous page. */
+  async listOwned(owner: Owner, opts: { status?: string; limit: number; after?: { createdAt: Date; id: string } }): Promise<AgentRequestPage> {
+    const qb = this.repo
+      .createQueryBuilder('r')
+      .where('r.organization_id = :org AND r.environment = :env', { org: owner.organizationId, env: owner.environment });
+    if (opts.status) qb.andWhere('r.status = :status', { status: opts.status });
+    if (opts.after) {
+      qb.andWhere('(r.created_at < :ca OR (r.created_at = :ca AND r.id < :cid))', { ca: opts.after.createdAt, cid: opts.after.id });
+    }
+    const rows = await qb.orderBy('r.created_at', 'DESC').addOrderBy('r.id', 'DESC').take(opts.limit + 1).getMany();
+    const records = rows.slice(0, opts.limit);
+    const last = records[records.length - 1];
+    return { records, next: rows.length > opts.limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+  }
+
+  /** Requests a worker may claim: waiting ones, and running ones whose worker stopped renewing its lease. */
+  async claimable(now: Date, maxAttempts: number, limit: number): Promise<string[]> {
+    const rows = await this.repo
+      .createQueryBuilder('r')
+      .select('r.id', 'id')
+      .where(CLAIMABLE, { now, max: maxAttempts })
+      .orderBy('r.created_at', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
+  /** Takes the request for `owner` until `leaseUntil`; false when another worker has it or it ended. */
+  async claim(id: string, owner: string, now: Date, leaseUntil: Date, maxAttempts: number): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'RUNNING', leaseOwner: owner, leaseExpiresAt: leaseUntil, startedAt: now, attempts: () => 'attempts + 1' })
+      .where(`id = :id AND ${CLAIMABLE_BARE}`, { id, now, max: maxAttempts })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Extends the lease; false when the worker lost it (recovered by another worker, or finished elsewhere). */
+  async renew(id: string, owner: string, leaseUntil: Date): Promise<boolean> {
+    const res = await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, { leaseExpiresAt: leaseUntil });
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Writes progress (trace so far) while the lease is held. */
+  async saveProgress(id: string, owner: string, patch: Partial<Pick<AgentRequestRecord, 'trace' | 'method' | 'modelUsage'>>) {
+    await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, patchOf(patch));
+  }
+
+  /** The final write of the worker holding the lease; false when it no longer holds it. */
+  async finish(id: string, owner: string, final: AgentRequestFinal): Promise<boolean> {
+    const res = await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null }));
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Gives a claimed request back (graceful shutdown): waiting again, and this attempt does not count. */
+  async release(id: string, owner: string): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'PENDING', leaseOwner: null, leaseExpiresAt: null, attempts: () => 'attempts - 1' })
+      .where("id = :id AND lease_owner = :owner AND status = 'RUNNING'", { id, owner })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Cancels a request nobody runs yet; false when it is no longer PENDING. */
+  async cancelPending(id: string, now: Date, error: AgentRequestRecord['error']): Promise<boolean> {
+    const res = await this.repo.update(
+      { id, status: 'PENDING' },
+      patchOf({ status: 'CANCELED', error, cancelRequestedAt: now, completedAt: now, leaseOwner: null, leaseExpiresAt: null }),
+    );
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Flags a running request for cancellation; its worker sees the flag and stops. */
+  async requestCancel(id: string, now: Date): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ cancelRequestedAt: now })
+      .where("id = :id AND status = 'RUNNING' AND cancel_requested_at IS NULL", { id })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  async cancelRequested(id: string): Promise<boolean> {
+    const r = await this.repo.findOne({ where: { id }, select: { id: true, cancelRequestedAt: true } });
+    return !!r?.cancelRequestedAt;
+  }
+
+  /** Running requests whose lease ran out and that may not be claimed again (too many attempts, or cancel asked). */
+  async expiredUnrecoverable(now: Date, maxAttempts: number, limit = 50): Promise<AgentRequestRecord[]> {
+    return this.repo
+      .createQueryBuilder('r')
+      .where("r.status = 'RUNNING' AND r.lease_expires_at < :now AND (r.attempts >= :max OR r.cancel_requested_at IS NOT NULL)", { now, max: maxAttempts })
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Ends a request whose worker died; the condition makes sure nobody renewed or claimed it meanwhile. */
+  async failExpired(id: string, now: Date, final: AgentRequestFinal): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set(patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null }))
+      .where("id = :id AND status = 'RUNNING' AND lease_expires_at < :now", { id, now })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Waiting requests older than `before` (for engines that must make sure each one has a job). */
+  async pendingBefore(before: Date, limit = 100): Promise<string[]> {
+    const rows = await this.repo
+      .createQueryBuilder('r')
+      .select('r.id', 'id')
+      .where("r.status = 'PENDING' AND r.created_at < :before", { before })
+      .orderBy('r.created_at', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+}
+
+/** A partial agent request row for UPDATE (free-form JSON columns defeat TypeORM's deep-partial type). */
+const patchOf = (p: Partial<AgentRequestRecord>) => p as unknown as QueryDeepPartialEntity<AgentRequestRecord>;
+
+const CLAIMABLE_BARE =
+  "(status = 'PENDING' OR (status = 'RUNNING' AND lease_expires_at < :now AND attempts < :max AND cancel_requested_at IS NULL))";
+const CLAIMABLE =
+  "(r.status = 'PENDING' OR (r.status = 'RUNNING' AND r.lease_expires_at < :now AND r.attempts < :max AND r.cancel_requested_at IS NULL))";
+
+export class LinkSessionRepository {
+  constructor(private readonly repo: Repository<LinkSessionRecord>) {}
+
+  insert(record: LinkSessionRecord) {
+    return this.repo.insert(record).then(() => record);
+  }
+  findById(id: string) {
+    return this.repo.findOneBy({ id });
+  }
+  listForLinkToken(linkTokenId: string) {
+    return this.repo.find({ where: { linkTokenId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+  /** Moves a session on only from one of the `from` states; false when a concurrent step moved it first. */
+  async transition(id: string, from: LinkSessionStatus[], patch: Partial<Omit<LinkSessionRecord, 'id'>>) {
+    const res = await this.repo.update({ id, status: In(from) }, patch);
+    return (res.affected ?? 0) === 1;
   }
 }
 
@@ -200,6 +390,34 @@ export class SandboxTenantRepository {
   }
 }
 
+/** Learned trajectories (server/agent/replay), one row per cache key; a newer successful run replaces the row. */
+export class AgentTrajectoryRepository {
+  constructor(private readonly repo: Repository<AgentTrajectoryRecord>) {}
+
+  findById(id: string) {
+    return this.repo.findOneBy({ id });
+  }
+  /** Inserts, or replaces the trajectory of an existing key (keeping its creation time). */
+  async upsert(record: AgentTrajectoryRecord) {
+    const { id, createdAt: _createdAt, ...rest } = record;
+    const updated = await this.repo.update({ id }, row({ ...rest, replayCount: 0, lastReplayedAt: null }));
+    if ((updated.affected ?? 0) > 0) return;
+    try {
+      await this.repo.insert(row(record));
+    } catch {
+      // Another run inserted the same key meanwhile: the later write wins.
+      await this.repo.update({ id }, row({ ...rest, replayCount: 0, lastReplayedAt: null }));
+    }
+  }
+  async markReplayed(id: string, now: Date) {
+    await this.repo.increment({ id }, 'replayCount', 1);
+    await this.repo.update({ id }, { lastReplayedAt: now });
+  }
+  async delete(id: string) {
+    await this.repo.delete({ id });
+  }
+}
+
 export function buildRepositories(ds: DataSource) {
   return {
     organizations: new OrganizationRepository(ds.getRepository<OrganizationRecord>('Organization')),
@@ -211,5 +429,7 @@ export function buildRepositories(ds: DataSource) {
     sandboxSessions: new SandboxSessionRepository(ds.getRepository<SandboxSessionRecord>('SandboxSession')),
     sandboxDocs: new SandboxDocRepository(ds.getRepository<SandboxDocRecord>('SandboxDoc')),
     sandboxTenants: new SandboxTenantRepository(ds.getRepository<SandboxTenantRecord>('SandboxTenant')),
+    linkSessions: new LinkSessionRepository(ds.getRepository<LinkSessionRecord>('LinkSession')),
+    agentTrajectories: new AgentTrajectoryRepository(ds.getRepository<AgentTrajectoryRecord>('AgentTrajectory')),
   };
 }

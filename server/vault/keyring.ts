@@ -62,6 +62,25 @@ export function writeKeyFile(file: string, keys: VaultKey[], exclusive = false):
   }
 }
 
+/**
+ * Key rotation for the key-file default: a new random key becomes the primary (it seals from now on) and
+ * every older key stays in the file, so values sealed with them still open until they are re-sealed.
+ */
+export function addPrimaryKey(dataDir: string): { keyId: string; keyIds: string[]; file: string } {
+  const file = keyFilePath(dataDir);
+  if (!fs.existsSync(file)) throw new VaultError(`no key file at ${file}: start AgentLink once to generate it`);
+  const existing = JSON.parse(fs.readFileSync(file, 'utf8')) as KeyFile;
+  for (const k of existing.keys) parseKey(k.key, file);
+  let key = randomBytes(32);
+  while (existing.keys.some((k) => k.id === keyIdFor(key))) key = randomBytes(32);
+  const entry = { id: keyIdFor(key), key: key.toString('base64'), createdAt: new Date().toISOString() };
+  const body: KeyFile = { keys: [entry, ...existing.keys] };
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(body, null, 2), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+  return { keyId: entry.id, keyIds: body.keys.map((k) => k.id), file };
+}
+
 export function readKeys(dataDir: string): VaultKey[] {
   return readKeyFile(keyFilePath(dataDir));
 }

@@ -29,6 +29,11 @@ export class Vault {
     return this.keys[0].id;
   }
 
+  /** Every key id, primary first. */
+  get keyIds(): string[] {
+    return this.keys.map((k) => k.id);
+  }
+
   seal(plaintext: string, associatedData: string): string {
     const { id, key } = this.keys[0];
     const iv = randomBytes(12);

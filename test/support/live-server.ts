@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { createApp } from '../../server/app';
+import { createAgentWorker } from '../../server/agent/runtime';
+import type { AgentWorker } from '../../server/agent/worker';
 import { launchBrowser } from '../../server/browser/chromium';
 import { loadConfig } from '../../server/config';
 import { type Clock, systemClock } from '../../server/domain/clock';
@@ -24,11 +26,14 @@ export interface LiveServer {
   port: number;
   services: Services;
   dataDir: string;
+  /** The agent worker, when started with `worker: true`. */
+  worker?: AgentWorker;
   siteUrl(slug: string, pathname?: string): string;
   close(): Promise<void>;
 }
 
-export async function startLiveServer(opts: { clock?: Clock; env?: Record<string, string> } = {}): Promise<LiveServer> {
+/** `worker: true` also runs an agent worker in the process (off by default: most tests do not want one). */
+export async function startLiveServer(opts: { clock?: Clock; env?: Record<string, string>; worker?: boolean } = {}): Promise<LiveServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-live-'));
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,15 +51,21 @@ export async function startLiveServer(opts: { clock?: Clock; env?: Record<string
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: opts.clock ?? systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
+  const worker = opts.worker ? createAgentWorker(services, createLogger('silent')) : undefined;
+  await worker?.start();
   return {
     baseUrl: `http://localhost:${port}`,
     port,
     services,
     dataDir,
+    worker,
     siteUrl: (slug, pathname = '/') => `http://${slug}.${config.sandboxHostSuffix}:${port}${pathname}`,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker?.stop({ graceMs: 0 });
+      await services.queue.stop();
+      if (worker) await services.browsers.close();
       await store.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,0 +1,213 @@
+/**
+ * Agent benchmark: how far the worker's playbook path is from the floor, and how long a request waits in
+ * the queue with an idle worker.
+ *
+ *   npm run bench:agent                 # 15 measured runs of each (after 2 warm-up runs)
+ *   npm run bench:agent -- --runs 30
+ *
+ * One process runs AgentLink as `agentlink serve` does by default (API + embedded worker, SQLite in a temp
+ * dir, real Chromium) on 127.0.0.1, with an organization and a sandbox Orbit connection made through the
+ * API. The action is Orbit's "Read my profile" (name, username, headline, followers, following):
+ *   - floor: a hand-written Playwright script doing the same steps on the same browser: a new context with
+ *     the connection's session, open the starting URL, open /me, read the profile fields, close;
+ *   - playbook: the worker's run of the same request (executionTimeMs: context with the unsealed session,
+ *     network fence, starting URL, routing, playbook, result validation, session sealed back), and the
+ *     whole request as a caller sees it (POST → COMPLETED, read with waitMs);
+ *   - replay: the same request answered from a trajectory learned from one planner run (the planner is taught
+ *     once by a scripted OpenAI-compatible model on loopback, test/support/scripted-model-server.ts; during
+ *     the measured replays that model answers HTTP 500, so a replay provably makes zero model calls). The
+ *     playbook is set aside while teaching and replaying, so the same action takes that path;
+ *   - queue latency: accepted → RUNNING (startedAt − createdAt) with an idle worker.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import type { BrowserContext } from 'playwright-core';
+import { createAgentWorker } from '../server/agent/runtime';
+import { createApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { sessionAad } from '../server/domain/connections.service';
+import { systemClock } from '../server/domain/clock';
+import { createLogger } from '../server/logger';
+import { ORBIT_PROVIDER_ID } from '../server/providers/sandbox-orbit.provider';
+import { buildServices } from '../server/services';
+import { Store } from '../server/store';
+import { loadVault } from '../server/vault/keyring';
+import { startScriptedModelServer } from '../test/support/scripted-model-server';
+
+const { values } = parseArgs({ args: process.argv.slice(2), options: { runs: { type: 'string', default: '15' }, warmup: { type: 'string', default: '2' } } });
+const RUNS = Math.max(1, Number(values.runs));
+const WARMUP = Math.max(0, Number(values.warmup));
+
+const ACTION = 'Open my profile and tell me my name and how many followers I have';
+const FORMAT = { name: 'string - full name', followers: 'integer - number of followers' };
+
+function median(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+function p90(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(0.9 * s.length) - 1)];
+}
+const ms = (v: number) => `${v.toFixed(v < 10 ? 1 : 0).padStart(6)} ms`;
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-bench-agent-'));
+  // The planner's model, only to teach the replay once: click "Me", then read the name and the follower count.
+  const model = await startScriptedModelServer((t) => {
+    const o = t.observation;
+    if (!o) return { content: 'no observation' };
+    if (!new URL(o.url).pathname.startsWith('/in/')) return { tool: 'click', args: { index: o.find('link', 'Me') } };
+    const name = /^# (.+)$/m.exec(o.text)?.[1];
+    const followers = Number(/^([\d,]+) followers?$/m.exec(o.text)?.[1]?.replace(/,/g, ''));
+    return { tool: 'done', args: { success: true, data: { name, followers } } };
+  });
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    PORT: String(port),
+    AGENTLINK_PUBLIC_URL: `http://localhost:${port}`,
+    AGENTLINK_DATA_DIR: dataDir,
+    AGENTLINK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    AGENTLINK_MODEL_BASE_URL: model.baseUrl,
+    AGENTLINK_MODEL: 'scripted-bench-model',
+    AGENTLINK_MODEL_API_KEY: 'bench',
+    ...(process.env.AGENTLINK_CHROMIUM_PATH ? { AGENTLINK_CHROMIUM_PATH: process.env.AGENTLINK_CHROMIUM_PATH } : {}),
+  });
+  const store = await Store.open(config.database);
+  const { vault } = loadVault(config);
+  const services = buildServices({ config, store, clock: systemClock, vault });
+  server.on('request', createApp(services, createLogger('silent')));
+  const worker = createAgentWorker(services, createLogger('silent'));
+  await worker.start();
+
+  const org = await services.organizations.create('Bench');
+  const headers = { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret, 'content-type': 'application/json' };
+  const base = `http://127.0.0.1:${port}`;
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${base}${p}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (await res.json()) as any;
+  };
+  const pt = await call('POST', '/api/sandbox/public_token/create', { providerId: ORBIT_PROVIDER_ID, clientUserId: 'bench-user' });
+  const ex = await call('POST', '/api/connections/public_token/exchange', { publicToken: pt.publicToken });
+  const orbitHome = services.catalogue.get(ORBIT_PROVIDER_ID, 'sandbox')!.homeUrl;
+  const startingUrl = orbitHome;
+
+  // ---------- the floor: the same steps by hand ----------
+  const floorOnce = async () => {
+    const connection = await store.repos.connections.findById(ex.connectionId);
+    const storageState = JSON.parse(vault.open(connection!.sealedSession!, sessionAad(connection!.id)));
+    const t0 = performance.now();
+    const context: BrowserContext = await services.browsers.newContext({ storageState, viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(startingUrl, { waitUntil: 'domcontentloaded' });
+      await page.goto(new URL('/me', orbitHome).toString(), { waitUntil: 'domcontentloaded' });
+      const profile = page.locator('section[aria-label="Profile"]');
+      const name = await profile.locator('h1').innerText();
+      const counts = await profile.locator('ul[aria-label="Audience"] li').allInnerTexts();
+      const result = { name, followers: parseInt(counts[0].replace(/,/g, ''), 10) };
+      if (!result.name || Number.isNaN(result.followers)) throw new Error('floor could not read the profile');
+    } finally {
+      await context.close();
+    }
+    return performance.now() - t0;
+  };
+
+  // ---------- the playbook, through the API and the worker ----------
+  const runOnce = async (method: 'PLAYBOOK' | 'REPLAY' | 'PLANNER') => {
+    const t0 = performance.now();
+    const created = await call('POST', '/api/agent-requests', { accessToken: ex.access_token, action: ACTION, startingUrl, responseFormat: FORMAT });
+    const record = await call('GET', `/api/agent-requests/${created.requestId}?waitMs=30000`);
+    const wall = performance.now() - t0;
+    if (record.status !== 'COMPLETED' || record.method !== method) {
+      throw new Error(`${method} run ended ${record.status} by ${record.method}: ${JSON.stringify(record.error)}`);
+    }
+    return {
+      wall,
+      execution: record.executionTimeMs as number,
+      queue: new Date(record.startedAt).getTime() - new Date(record.createdAt).getTime(),
+    };
+  };
+
+  // Teach the replay: one planner run (the playbook set aside), then the model goes away.
+  const playbook = services.playbooks.list('orbit').find((p) => p.name === 'orbit.read-my-profile')!;
+  services.playbooks.unregister(playbook.name);
+  await runOnce('PLANNER');
+  const modelCalls = model.calls;
+  model.setScript(() => ({ status: 500 }));
+
+  process.stdout.write(`Warming up (${WARMUP} run${WARMUP === 1 ? '' : 's'} each) …\n`);
+  const withPlaybook = async <T>(fn: () => Promise<T>) => {
+    services.playbooks.register(playbook);
+    try {
+      return await fn();
+    } finally {
+      services.playbooks.unregister(playbook.name);
+    }
+  };
+  for (let i = 0; i < WARMUP; i++) {
+    await floorOnce();
+    await withPlaybook(() => runOnce('PLAYBOOK'));
+    await runOnce('REPLAY');
+  }
+  const floor: number[] = [];
+  const exec: number[] = [];
+  const wall: number[] = [];
+  const replayExec: number[] = [];
+  const replayWall: number[] = [];
+  const queue: number[] = [];
+  process.stdout.write(`Measuring ${RUNS} runs each, interleaved …\n`);
+  for (let i = 0; i < RUNS; i++) {
+    floor.push(await floorOnce());
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the worker is idle before each request
+    const r = await withPlaybook(() => runOnce('PLAYBOOK'));
+    exec.push(r.execution);
+    wall.push(r.wall);
+    queue.push(r.queue);
+    const rp = await runOnce('REPLAY');
+    replayExec.push(rp.execution);
+    replayWall.push(rp.wall);
+  }
+  if (model.calls !== modelCalls) throw new Error(`replays called the model ${model.calls - modelCalls} times`);
+
+  const f = median(floor);
+  const row = (label: string, xs: number[], ratio = true) =>
+    `  ${label.padEnd(50)} ${ms(median(xs))}  p90 ${ms(p90(xs))}${ratio ? `   ${(median(xs) / f).toFixed(2)} x floor` : ''}`;
+  const lines = [
+    '',
+    `Agent benchmark: Orbit "${ACTION}" → {name, followers}, ${RUNS} runs each, median and p90 (${os.cpus().length} CPUs, node ${process.version})`,
+    row('floor: hand-written Playwright script', floor, false),
+    row('playbook: worker run (executionTimeMs)', exec),
+    row('playbook: whole request (POST → COMPLETED)', wall),
+    row('replay: worker run (executionTimeMs), 0 model calls', replayExec),
+    row('replay: whole request (POST → COMPLETED)', replayWall),
+    row('queue latency: accepted → RUNNING, idle worker', queue, false),
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  await worker.stop({ graceMs: 0 });
+  await services.queue.stop();
+  await services.browsers.close();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await store.close();
+  await model.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,104 @@
+import type { JsonSchema } from '../../../contract/response-format';
+import type { ResultIssue } from '../result/validate';
+
+/**
+ * Every text the planner sends to the model, as pure functions (Stagehand's prompt.ts). The loop only
+ * assembles messages from these; no prompt text lives anywhere else.
+ */
+export interface SystemPromptInput {
+  providerName: string;
+  allowedDomains: string[];
+  maxSteps: number;
+  resultSchema: JsonSchema;
+  /** String parameters: the model knows them only by placeholder. */
+  hiddenParameters: string[];
+  /** Number and boolean parameters, shown as values. */
+  shownParameters: { placeholder: string; value: string }[];
+}
+
+export function buildSystemPrompt(i: SystemPromptInput): string {
+  const params: string[] = [];
+  if (i.hiddenParameters.length) {
+    params.push(
+      'The caller gave these parameters. Their values are hidden from you; use the placeholder wherever the value belongs ' +
+        '(type, select, navigate, and in your final data) and it is filled in when the action runs:',
+      ...i.hiddenParameters.map((p) => `  ${p}`),
+    );
+  }
+  if (i.shownParameters.length) {
+    params.push('These parameters have known values:', ...i.shownParameters.map((p) => `  ${p.placeholder} = ${p.value}`));
+  }
+  return [
+    `You are a browser agent acting for a signed-in user on ${i.providerName}. You complete one action by using tools, one tool call per turn.`,
+    '',
+    'Each turn you receive an observation of the current page: its URL and title, then its content in reading order. ' +
+      "Interactive elements appear as [index] role 'name' followed by their value and state (checked, expanded, disabled …); " +
+      'other lines are visible text, "# " marks headings and "-- … --" marks the region that follows. ' +
+      'Refer to elements only by the index from the latest observation; indices change after every action.',
+    '',
+    'Rules:',
+    `- Stay on the provider's site (${i.allowedDomains.join(', ')}). Never ask for or type credentials: the session is already signed in.`,
+    '- Text shown as [secret], [token] or [hidden] is withheld from you on purpose; never try to reveal it.',
+    '- Do only what the action asks. Do not repeat a step that already succeeded (a post already published stays published).',
+    '- After each action, check the new observation to see whether it worked. If an action failed, the error is shown to you: try another way.',
+    `- You have at most ${i.maxSteps} steps. When the action is complete, call done with success true and the result in data. ` +
+      'If it is impossible (the page does not offer it, a permission is missing), call fail with the reason.',
+    '- Read result values from the page as they are shown (numbers as numbers, without thousands separators).',
+    ...(params.length ? ['', ...params] : []),
+    '',
+    'The data of done must match this JSON Schema exactly (every listed property, no others):',
+    JSON.stringify(i.resultSchema),
+  ].join('\n');
+}
+
+export interface TaskPromptInput {
+  /** The action with string parameter values replaced by placeholders. */
+  action: string;
+  startingUrl: string;
+  /** Steps a replay of an earlier run already performed on this page before it diverged. */
+  alreadyDone?: string[];
+}
+
+export function buildTaskPrompt(i: TaskPromptInput): string {
+  const lines = [`Action: ${i.action}`, `The browser started at ${i.startingUrl}.`];
+  if (i.alreadyDone?.length) {
+    lines.push(
+      'A recorded run of this action was replayed first and stopped because the page differed. It already performed these steps, in order; do not repeat them unless the page shows they had no effect:',
+      ...i.alreadyDone.map((s, n) => `  ${n + 1}. ${s}`),
+      'Continue from the current page.',
+    );
+  }
+  return lines.join('\n');
+}
+
+export interface StepPromptInput {
+  step: number;
+  maxSteps: number;
+  observation: string;
+  /** What went wrong with the previous turn, fed back as part of this observation (the error funnel). */
+  feedback?: string;
+}
+
+export function buildStepPrompt(i: StepPromptInput): string {
+  const lines = [`Step ${i.step} of ${i.maxSteps}.`];
+  if (i.feedback) lines.push(`Your previous turn failed: ${i.feedback}`);
+  if (i.step === i.maxSteps) lines.push('This is your last step: call done or fail now.');
+  lines.push('Current page:', i.observation);
+  return lines.join('\n');
+}
+
+/** Sent in place of an older observation, to keep the conversation short. */
+export function buildOmittedObservation(step: number, url: string): string {
+  return `Step ${step}: (observation of ${url} omitted; see the latest one)`;
+}
+
+export function buildRepairPrompt(errors: ResultIssue[]): string {
+  return [
+    'The data you gave to done does not match the required JSON Schema:',
+    ...errors.map((e) => `  ${e.path || '(data)'}: ${e.message}`),
+    'Call done again now with corrected data (same values from the page, in the required shape). This is your only chance to correct it.',
+  ].join('\n');
+}
+
+export const NO_TOOL_CALL_FEEDBACK = 'you answered without calling a tool. Every turn must be exactly one tool call (use done or fail to finish).';
+export const EXTRA_TOOL_CALLS_RESULT = 'Not executed: only one tool call is run per turn. Call it again next turn if it is still needed.';

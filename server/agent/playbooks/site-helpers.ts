@@ -1,0 +1,82 @@
+import type { Page, Response } from 'playwright-core';
+import { z } from 'zod';
+import type { PlaybookContext } from './registry';
+
+/**
+ * Small pieces shared by the built-in playbooks: navigation inside the provider, waiting for a condition,
+ * text normalisation, and parameter helpers (aliases of parameter names, trimmed strings).
+ */
+
+/** Whitespace collapsed, as a person reads rendered text. */
+export const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** For comparing names: lower case, accents removed, whitespace collapsed, a leading @ dropped. */
+export const fold = (text: string) =>
+  collapse(text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()).replace(/^@/, '');
+
+/** An absolute URL on the provider's site. */
+export const siteUrl = (ctx: PlaybookContext<unknown>, path: string) => new URL(path, ctx.provider.homeUrl).toString();
+
+export const pathOf = (page: Page) => {
+  const u = new URL(page.url());
+  return decodeURIComponent(u.pathname);
+};
+
+/** Loads a path of the provider's site as one traced step; fails on an error status unless `allow404`. */
+export async function openPath(ctx: PlaybookContext<unknown>, path: string, target: string, opts: { notFound?: string } = {}): Promise<Response | null> {
+  return ctx.step('navigate', target, async () => {
+    const res = await ctx.page.goto(siteUrl(ctx, path), { waitUntil: 'domcontentloaded' });
+    if (res && res.status() === 404 && opts.notFound) throw new Error(opts.notFound);
+    if (res && res.status() >= 400) throw new Error(`${path} answered HTTP ${res.status()}`);
+    return res;
+  });
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      const why = lastError instanceof Error ? ` (${lastError.message.split('\n')[0]})` : '';
+      throw new Error(`timed out waiting for ${what}${why}`);
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** The time left before the run's deadline, bounded, for waits inside a step. */
+export const waitBudget = (ctx: PlaybookContext<unknown>, max = 15_000) => Math.max(1000, Math.min(max, ctx.deadline - Date.now()));
+
+/**
+ * Accepts a parameter under other common names (e.g. `content` or `message` for `text`): the first alias
+ * present is moved to the canonical name unless that is set already. Other keys are left for the schema
+ * (a strict schema then rejects what the playbook does not understand, so the request is not applicable).
+ */
+export function withParamAliases<T extends z.ZodTypeAny>(aliases: Record<string, string[]>, schema: T) {
+  return z.preprocess((raw) => {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+    const input = { ...(raw as Record<string, unknown>) };
+    for (const [canonical, names] of Object.entries(aliases)) {
+      for (const name of names) {
+        if (!(name in input)) continue;
+        if (input[canonical] === undefined) input[canonical] = input[name];
+        delete input[name];
+      }
+    }
+    return input;
+  }, schema);
+}
+
+/** A case-insensitive enum of words ('Public' → 'public'). */
+export const looseEnum = <T extends [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values));
+
+/** "owner/name" of a ForgeHub/GitHub-style repository. */
+export const REPOSITORY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\/[A-Za-z0-9._-]{1,100}$/;

@@ -1,0 +1,75 @@
+import { validateResult } from '../result/validate';
+import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
+import { errorText, failureScreenshot, pageUrl } from '../trace';
+import { type PlaybookContext, PlaybookNotApplicable, type PlaybookRegistry, PlaybookStepError } from './registry';
+
+/**
+ * The first way to run an action: route it to a playbook, run it, and check its result against the JSON
+ * Schema compiled from responseFormat (the same validator the planner uses). A timeout or cancel is not
+ * caught here: the worker owns those.
+ */
+export class PlaybookStrategy implements ExecutionStrategy {
+  readonly method = 'PLAYBOOK' as const;
+
+  constructor(private readonly registry: PlaybookRegistry) {}
+
+  async run(ctx: RunContext): Promise<RunOutcome> {
+    const route = await this.registry.route({ action: ctx.action, provider: ctx.provider, parameters: ctx.parameters, signal: ctx.signal });
+    if (!route.playbook) return { status: 'not_applicable', reason: route.reason };
+    const playbook = route.playbook;
+    const pctx: PlaybookContext<unknown> = {
+      ...ctx,
+      params: route.params,
+      step: async <T>(tool: string, target: string, fn: () => Promise<T>): Promise<T> => {
+        ctx.signal.throwIfAborted();
+        const started = performance.now();
+        try {
+          const value = await fn();
+          ctx.record({ tool, target, url: pageUrl(ctx.page), durationMs: Math.round(performance.now() - started), outcome: 'ok' });
+          return value;
+        } catch (err) {
+          if (ctx.signal.aborted || err instanceof PlaybookNotApplicable) throw err;
+          const screenshot = await failureScreenshot(ctx.page);
+          ctx.record({
+            tool,
+            target,
+            url: pageUrl(ctx.page),
+            durationMs: Math.round(performance.now() - started),
+            outcome: 'error',
+            error: errorText(err),
+            ...(screenshot ? { screenshot } : {}),
+          });
+          throw new PlaybookStepError(tool, target, err);
+        }
+      },
+    };
+    let result: unknown;
+    try {
+      result = await playbook.run(pctx);
+    } catch (err) {
+      if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
+      if (err instanceof PlaybookNotApplicable) return { status: 'not_applicable', reason: `${playbook.name}: ${err.message}` };
+      const step = err instanceof PlaybookStepError ? { tool: err.tool, target: err.target } : undefined;
+      return {
+        status: 'failed',
+        code: 'PLAYBOOK_FAILED',
+        message: `Playbook ${playbook.name} failed: ${errorText(err)}`,
+        details: { playbook: playbook.name, ...(step ? { step } : {}) },
+      };
+    }
+    const check = validateResult(ctx.resultSchema, result);
+    if (!check.valid) {
+      return {
+        status: 'failed',
+        code: 'RESULT_SCHEMA_MISMATCH',
+        message: `Playbook ${playbook.name} returned a result that does not match responseFormat: ${check.errors
+          .slice(0, 3)
+          .map((e) => `${e.path || '(result)'} ${e.message}`)
+          .join('; ')}`,
+        details: { playbook: playbook.name, errors: check.errors },
+      };
+    }
+    ctx.record({ tool: 'done', target: `playbook ${playbook.name} (${route.via} match)`, url: pageUrl(ctx.page), durationMs: 0, outcome: 'ok' });
+    return { status: 'completed', result };
+  }
+}

@@ -1,0 +1,99 @@
+import type { Logger } from 'pino';
+import type { AgentRequestEvents } from '../../domain/agent-request-events';
+import type { Clock } from '../../domain/clock';
+import type { Store } from '../../store';
+import { sweepExpiredLeases } from './lease-sweeper';
+import type { AgentQueue, ClaimHandler, LeaseSettings, QueueStartOptions } from './queue';
+
+/**
+ * The embedded engine: the agent_requests table is the queue. A worker claims a row with one conditional
+ * UPDATE (PENDING, or RUNNING with an expired lease and attempts left → RUNNING, owner, lease, attempts+1),
+ * so it is race-safe across processes sharing the database without multi-statement transactions.
+ * It polls every `pollMs`, and wakes at once when this process enqueues or a slot frees.
+ */
+export class EmbeddedQueue implements AgentQueue {
+  readonly engine = 'embedded' as const;
+  private running = false;
+  private active = new Set<Promise<void>>();
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private lastSweep = 0;
+
+  constructor(
+    private readonly deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger },
+    private readonly settings: LeaseSettings,
+    private readonly workerId: string,
+  ) {}
+
+  async enqueue(requestId: string): Promise<void> {
+    this.deps.events.enqueued(requestId);
+  }
+
+  async start(handler: ClaimHandler, opts: QueueStartOptions): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.deps.events.onEnqueued(() => this.poke());
+    this.loop = this.run(handler, Math.max(1, opts.concurrency));
+  }
+
+  private poke() {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  private async run(handler: ClaimHandler, concurrency: number) {
+    const repo = this.deps.store.repos.agentRequests;
+    while (this.running) {
+      try {
+        if (Date.now() - this.lastSweep >= Math.min(this.settings.leaseMs / 2, 5000)) {
+          this.lastSweep = Date.now();
+          await sweepExpiredLeases(this.deps, this.settings.maxAttempts);
+        }
+        while (this.running && this.active.size < concurrency) {
+          const now = this.deps.clock.now();
+          const ids = await repo.claimable(now, this.settings.maxAttempts, concurrency - this.active.size);
+          let claimed = 0;
+          for (const id of ids) {
+            if (!this.running || this.active.size >= concurrency) break;
+            const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
+            if (!(await repo.claim(id, this.workerId, now, leaseUntil, this.settings.maxAttempts))) continue;
+            claimed += 1;
+            const task: Promise<void> = handler({ requestId: id, owner: this.workerId })
+              .catch((err) => this.deps.logger?.error({ err, requestId: id }, 'agent request handler failed'))
+              .finally(() => {
+                this.active.delete(task);
+                this.poke();
+              });
+            this.active.add(task);
+          }
+          if (claimed === 0) break;
+        }
+      } catch (err) {
+        if (!this.running) break;
+        this.deps.logger?.error({ err }, 'embedded queue: claiming failed; retrying');
+      }
+      if (!this.running) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.wake = null;
+          resolve();
+        }, this.settings.pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.unsubscribe?.();
+    this.poke();
+    await this.loop;
+    await Promise.allSettled([...this.active]);
+  }
+}

@@ -1,0 +1,33 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../domain/clock';
+import type { AgentRequestEvents } from '../../domain/agent-request-events';
+import type { Store } from '../../store';
+
+/**
+ * Ends requests whose worker died and that may not run again: after `maxAttempts` claims the request fails
+ * with WORKER_LOST; a request whose cancel was asked becomes CANCELED. (Requests with attempts left are
+ * claimed again by the engines.) Every worker process runs the sweep; the conditional UPDATE decides.
+ */
+export async function sweepExpiredLeases(deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger }, maxAttempts: number) {
+  const now = deps.clock.now();
+  const repo = deps.store.repos.agentRequests;
+  for (const r of await repo.expiredUnrecoverable(now, maxAttempts)) {
+    const canceled = !!r.cancelRequestedAt;
+    const ended = await repo.failExpired(r.id, now, {
+      status: canceled ? 'CANCELED' : 'FAILED',
+      result: null,
+      error: canceled
+        ? { code: 'CANCELED', message: 'The request was canceled; its worker stopped before it could confirm.' }
+        : {
+            code: 'WORKER_LOST',
+            message: `The worker running this request stopped responding (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}); it was not run again.`,
+          },
+      completedAt: now,
+      executionTimeMs: r.startedAt ? Math.max(0, now.getTime() - r.startedAt.getTime()) : null,
+    });
+    if (ended) {
+      deps.logger?.warn({ requestId: r.id, attempts: r.attempts, canceled }, 'agent request lost its worker');
+      deps.events.finished(r.id);
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import { LIMITS } from '../../../contract/schemas';
+import type { AgentRequestEvents } from '../../domain/agent-request-events';
+import type { Clock } from '../../domain/clock';
+import type { Store } from '../../store';
+import { sweepExpiredLeases } from './lease-sweeper';
+import type { AgentQueue, ClaimHandler, LeaseSettings, QueueStartOptions } from './queue';
+
+export const PG_BOSS_QUEUE = 'agent-requests';
+export const PG_BOSS_SCHEMA = 'agentlink_pgboss';
+
+const SETUP_LOCK_KEY = 741_852_964;
+/** A job must outlive the longest run; the row's lease, not the job, says whether its worker is alive. */
+const JOB_EXPIRE_SECONDS = Math.ceil(LIMITS.timeoutMsMax / 1000) + 300;
+/** A PENDING row with no worker on it for this long gets its job sent again (a lost send, a crashed API). */
+const RESEND_PENDING_AFTER_MS = 30_000;
+
+/**
+ * The PostgreSQL engine, on pg-boss: one job per request (singletonKey = requestId, "short" policy: at most
+ * one waiting job per request). Jobs only carry the request id; a worker that fetches one still has to win
+ * the row's conditional claim, so a duplicate job can never make a request run twice at once. pg-boss
+ * retries nothing itself: a dead worker's row is found by its expired lease and re-sent (or failed with
+ * WORKER_LOST) by the sweep every worker runs.
+ */
+export class PgBossQueue implements AgentQueue {
+  readonly engine = 'pg-boss' as const;
+  private boss: PgBoss | null = null;
+  private starting: Promise<PgBoss> | null = null;
+  private workIds: string[] = [];
+  private active = new Set<Promise<void>>();
+  private sweeper: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private working = false;
+
+  constructor(
+    private readonly deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger },
+    private readonly settings: LeaseSettings,
+    private readonly workerId: string,
+    private readonly connectionString: string,
+  ) {}
+
+  /** Started on first use: an API-only process only sends, a worker also works. */
+  private ready(): Promise<PgBoss> {
+    if (!this.starting) {
+      const boss = new PgBoss({
+        connectionString: this.connectionString,
+        schema: PG_BOSS_SCHEMA,
+        max: 4,
+        application_name: 'agentlink-queue',
+        schedule: false,
+        supervise: true,
+        retryLimit: 0,
+        expireInSeconds: JOB_EXPIRE_SECONDS,
+      });
+      boss.on('error', (err) => this.deps.logger?.error({ err }, 'pg-boss error'));
+      this.starting = (async () => {
+        // Processes starting together would deadlock creating pg-boss's schema and queue: one at a time.
+        const lock = this.deps.store.dataSource.createQueryRunner();
+        await lock.connect();
+        try {
+          await lock.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK_KEY]);
+          await boss.start();
+          if (!(await boss.getQueue(PG_BOSS_QUEUE))) {
+            await boss.createQueue(PG_BOSS_QUEUE, { name: PG_BOSS_QUEUE, policy: 'short', retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS });
+          }
+        } catch (err) {
+          await boss.stop({ graceful: false, close: true, wait: false }).catch(() => undefined);
+          throw err;
+        } finally {
+          await lock.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK_KEY]).catch(() => undefined);
+          await lock.release();
+        }
+        this.boss = boss;
+        return boss;
+      })();
+      this.starting.catch(() => {
+        this.starting = null;
+      });
+    }
+    return this.starting;
+  }
+
+  async enqueue(requestId: string): Promise<void> {
+    const boss = await this.ready();
+    await boss.send(PG_BOSS_QUEUE, { requestId }, { singletonKey: requestId, retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS });
+    this.deps.events.enqueued(requestId);
+  }
+
+  async start(handler: ClaimHandler, opts: QueueStartOptions): Promise<void> {
+    if (this.working) return;
+    this.working = true;
+    const boss = await this.ready();
+    const repo = this.deps.store.repos.agentRequests;
+    const pollingIntervalSeconds = Math.max(0.5, this.settings.pollMs / 1000);
+    for (let i = 0; i < Math.max(1, opts.concurrency); i++) {
+      const id = await boss.work<{ requestId: string }>(PG_BOSS_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async (jobs) => {
+        for (const job of jobs) {
+          const requestId = job.data?.requestId;
+          if (typeof requestId !== 'string') continue;
+          const now = this.deps.clock.now();
+          const won = await repo.claim(requestId, this.workerId, now, new Date(now.getTime() + this.settings.leaseMs), this.settings.maxAttempts);
+          if (!won) continue; // canceled, finished, or another worker holds it
+          const task = handler({ requestId, owner: this.workerId }).catch((err) =>
+            this.deps.logger?.error({ err, requestId }, 'agent request handler failed'),
+          );
+          this.active.add(task);
+          try {
+            await task;
+          } finally {
+            this.active.delete(task);
+          }
+        }
+      });
+      this.workIds.push(id);
+    }
+    // Jobs sent by this very process are picked up at once instead of at the next poll.
+    this.unsubscribe = this.deps.events.onEnqueued(() => {
+      for (const id of this.workIds) boss.notifyWorker(id);
+    });
+    const every = Math.max(250, Math.min(this.settings.leaseMs / 2, 5000));
+    this.sweeper = setInterval(() => void this.sweep().catch((err) => this.deps.logger?.error({ err }, 'lease sweep failed')), every);
+    this.sweeper.unref();
+  }
+
+  /** Fails hopeless expired rows, and sends jobs again for rows a dead worker held or whose job got lost. */
+  private async sweep() {
+    await sweepExpiredLeases(this.deps, this.settings.maxAttempts);
+    const boss = this.boss;
+    if (!boss) return;
+    const repo = this.deps.store.repos.agentRequests;
+    const now = this.deps.clock.now();
+    const expired = await repo.claimable(now, this.settings.maxAttempts, 100);
+    const stale = await repo.pendingBefore(new Date(now.getTime() - RESEND_PENDING_AFTER_MS), 100);
+    for (const requestId of new Set([...expired, ...stale])) {
+      // "short" policy: refused (null) while a job for this request is already waiting.
+      await boss.send(PG_BOSS_QUEUE, { requestId }, { singletonKey: requestId, retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS });
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    const boss = this.boss ?? (this.starting ? await this.starting.catch(() => null) : null);
+    if (!boss) return;
+    if (this.working) {
+      for (const id of this.workIds) await boss.offWork({ id }).catch(() => undefined);
+      await Promise.allSettled([...this.active]);
+    }
+    this.working = false;
+    this.workIds = [];
+    await boss.stop({ graceful: true, wait: true, close: true, timeout: 10_000 }).catch(() => undefined);
+    this.boss = null;
+    this.starting = null;
+  }
+}

@@ -1,0 +1,158 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Page } from 'playwright-core';
+import { runDom } from '../observation';
+import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
+import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
+
+/**
+ * The result of a replay must come from the live page, not from the recording. When a planner run ends,
+ * each leaf of its answer is traced back to where it stands on the final page (an anchor element and the
+ * text around the value; arrays to a list and per-item fields) or to the parameters it was built from.
+ * The plan is accepted only if reading it on that same page gives back exactly the answer.
+ */
+type Bound<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
+
+function numberForms(n: number): string[] {
+  return [...new Set([n.toLocaleString('en-US', { maximumFractionDigits: 20 }), String(n)])];
+}
+
+function formsOf(v: string | number): { forms: string[]; kind: 'string' | 'number' } {
+  return typeof v === 'number' ? { forms: numberForms(v), kind: 'number' } : { forms: [v.replace(/\s+/g, ' ').trim()], kind: 'string' };
+}
+
+export interface PlanOptions {
+  /**
+   * Whether yes/no answers (and null) may be stored as constants: only when the run changed something
+   * (a yes/no read from a page could differ next time, so a read-only run with one is not replayable).
+   */
+  constantsAllowed: boolean;
+}
+
+const pathText = (path: (string | number)[]) => (path.length ? path.join('.') : '(result)');
+
+export async function planResult(page: Page, raw: unknown, filled: unknown, slots: ParameterSlot[], opts: PlanOptions): Promise<Bound<ResultPlan>> {
+  const visit = async (r: unknown, f: unknown, path: (string | number)[]): Promise<Bound<ResultPlan>> => {
+    if (typeof r === 'string' && hasPlaceholder(r)) return { ok: true, value: { kind: 'template', template: r } };
+    if (f === null || typeof f === 'boolean' || f === '') {
+      return opts.constantsAllowed
+        ? { ok: true, value: { kind: 'const', value: f as boolean | null | string } }
+        : fail(`${pathText(path)} is ${JSON.stringify(f)}, a value that cannot be read back from a page`);
+    }
+    if (typeof f === 'string' || typeof f === 'number') {
+      const { forms, kind } = formsOf(f);
+      const res = await runDom<{ ok: true; binding: LeafBinding } | { ok: false; error: string }>(page, 'bindLeaf', { forms, kind });
+      return res.ok ? { ok: true, value: { kind: 'page', binding: res.binding } } : fail(`${pathText(path)}: ${res.error}`);
+    }
+    if (Array.isArray(f)) return visitList(Array.isArray(r) ? r : [], f, path);
+    if (f && typeof f === 'object') {
+      const properties: Record<string, ResultPlan> = {};
+      for (const [k, v] of Object.entries(f)) {
+        const sub = await visit((r as Record<string, unknown> | undefined)?.[k], v, [...path, k]);
+        if (!sub.ok) return sub;
+        properties[k] = sub.value;
+      }
+      return { ok: true, value: { kind: 'object', properties } };
+    }
+    return fail(`${pathText(path)} has an unsupported value`);
+  };
+
+  const visitList = async (r: unknown[], items: unknown[], path: (string | number)[]): Promise<Bound<ResultPlan>> => {
+    if (items.length === 0) return fail(`${pathText(path)} is an empty list, which cannot be traced to the page`);
+    // Fields of an item: its scalar leaves, in the order of the first item's keys.
+    const leavesOf = (item: unknown, prefix: string[]): { key: string[]; value: unknown }[] => {
+      if (item && typeof item === 'object' && !Array.isArray(item)) {
+        return Object.entries(item).flatMap(([k, v]) => leavesOf(v, [...prefix, k]));
+      }
+      return [{ key: prefix, value: item }];
+    };
+    const shape = leavesOf(items[0], []).map((l) => l.key.join('.'));
+    const rows: ({ forms: string[]; kind: 'string' | 'number' } | null)[][] = [];
+    for (let i = 0; i < items.length; i++) {
+      const leaves = leavesOf(items[i], []);
+      if (leaves.map((l) => l.key.join('.')).join('|') !== shape.join('|')) return fail(`${pathText([...path, i])} does not have the shape of the first item`);
+      const row: ({ forms: string[]; kind: 'string' | 'number' } | null)[] = [];
+      for (const l of leaves) {
+        const rawLeaf = l.key.reduce<unknown>((acc, k) => (acc as Record<string, unknown> | undefined)?.[k], r[i]);
+        if (Array.isArray(l.value)) return fail(`${pathText([...path, i, ...l.key])}: lists inside list items cannot be traced to the page`);
+        if (typeof rawLeaf === 'string' && hasPlaceholder(rawLeaf)) return fail(`${pathText([...path, i, ...l.key])}: parameters inside list items are not supported`);
+        if (typeof l.value !== 'string' && typeof l.value !== 'number') return fail(`${pathText([...path, i, ...l.key])} is ${JSON.stringify(l.value)}, a value that cannot be read back from a list`);
+        if (l.value === '') return fail(`${pathText([...path, i, ...l.key])} is empty`);
+        row.push(formsOf(l.value));
+      }
+      rows.push(row);
+    }
+    const res = await runDom<{ ok: true; plan: ListBinding } | { ok: false; error: string }>(page, 'bindList', { items: rows });
+    if (!res.ok) return fail(`${pathText(path)}: ${res.error}`);
+    const kinds = rows[0]!.map((f) => f!.kind);
+    let item: ResultPlan;
+    if (shape.length === 1 && shape[0] === '') item = { kind: 'field', field: 0, as: kinds[0]! };
+    else {
+      item = { kind: 'object', properties: {} };
+      shape.forEach((key, field) => {
+        const parts = key.split('.');
+        let node = item as Extract<ResultPlan, { kind: 'object' }>;
+        for (const p of parts.slice(0, -1)) {
+          node.properties[p] ??= { kind: 'object', properties: {} };
+          node = node.properties[p] as Extract<ResultPlan, { kind: 'object' }>;
+        }
+        node.properties[parts[parts.length - 1]!] = { kind: 'field', field, as: kinds[field]! };
+      });
+    }
+    return { ok: true, value: { kind: 'list', list: res.plan, item } };
+  };
+
+  const planned = await visit(raw, filled, []);
+  if (!planned.ok) return planned;
+  // Accepted only if reading it back on this very page gives the answer the planner returned.
+  const back = await readResult(page, planned.value, slots);
+  if (!back.ok) return fail(`reading the result back failed: ${back.reason}`);
+  if (!isDeepStrictEqual(back.value, filled)) return fail('reading the result back from the page does not give the same answer');
+  return planned;
+}
+
+function coerce(text: string, as: 'string' | 'number'): unknown {
+  return as === 'number' ? Number(text.replace(/,/g, '')) : text;
+}
+
+/** Reads a result from the live page through its plan. */
+export async function readResult(page: Page, plan: ResultPlan, slots: ParameterSlot[]): Promise<Bound<unknown>> {
+  const read = async (p: ResultPlan, row: string[] | null): Promise<Bound<unknown>> => {
+    switch (p.kind) {
+      case 'const':
+        return { ok: true, value: p.value };
+      case 'template':
+        return { ok: true, value: fillDeep(p.template, slots) };
+      case 'field': {
+        const text = row?.[p.field];
+        return text == null ? fail('list field outside a list') : { ok: true, value: coerce(text, p.as) };
+      }
+      case 'page': {
+        const res = await runDom<{ ok: true; text: string } | { ok: false; error: string }>(page, 'readLeaf', p.binding);
+        return res.ok ? { ok: true, value: coerce(res.text, p.binding.kind) } : fail(res.error);
+      }
+      case 'list': {
+        const res = await runDom<{ ok: true; rows: string[][] } | { ok: false; error: string }>(page, 'readList', p.list);
+        if (!res.ok) return fail(res.error);
+        const out: unknown[] = [];
+        for (const r of res.rows) {
+          const item = await read(p.item, r);
+          if (!item.ok) return item;
+          out.push(item.value);
+        }
+        return { ok: true, value: out };
+      }
+      case 'object': {
+        const out: Record<string, unknown> = {};
+        for (const [k, sub] of Object.entries(p.properties)) {
+          const v = await read(sub, row);
+          if (!v.ok) return v;
+          out[k] = v.value;
+        }
+        return { ok: true, value: out };
+      }
+    }
+  };
+  return read(plan, null);
+}

@@ -1,0 +1,45 @@
+import type { Clock } from '../../domain/clock';
+import type { Store } from '../../store';
+import { TRAJECTORY_VERSION, type Trajectory } from './trajectory';
+
+/** Trajectories in the database, behind the store's repository. A wrong version or result schema is a miss. */
+export type TrajectoryLookup =
+  | { hit: true; trajectory: Trajectory }
+  | { hit: false; reason: string };
+
+export class TrajectoryStore {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async find(key: string, schemaHash: string): Promise<TrajectoryLookup> {
+    const row = await this.store.repos.agentTrajectories.findById(key);
+    if (!row) return { hit: false, reason: 'no trajectory was recorded for this action yet' };
+    if (row.version !== TRAJECTORY_VERSION) return { hit: false, reason: `the recorded trajectory has version ${row.version}, not ${TRAJECTORY_VERSION}` };
+    if (row.schemaHash !== schemaHash) return { hit: false, reason: 'the recorded trajectory was learned for another responseFormat' };
+    const t = row.trajectory as unknown as Trajectory;
+    if (!t || !Array.isArray(t.steps) || !t.result) return { hit: false, reason: 'the recorded trajectory is unreadable' };
+    return { hit: true, trajectory: t };
+  }
+
+  async save(i: { key: string; providerId: string; actionTemplate: string; schemaHash: string; trajectory: Trajectory }): Promise<void> {
+    const now = this.clock.now();
+    await this.store.repos.agentTrajectories.upsert({
+      id: i.key,
+      providerId: i.providerId,
+      actionTemplate: i.actionTemplate.slice(0, 2_000),
+      version: TRAJECTORY_VERSION,
+      schemaHash: i.schemaHash,
+      trajectory: i.trajectory as unknown as Record<string, unknown>,
+      replayCount: 0,
+      createdAt: now,
+      updatedAt: now,
+      lastReplayedAt: null,
+    });
+  }
+
+  async markReplayed(key: string): Promise<void> {
+    await this.store.repos.agentTrajectories.markReplayed(key, this.clock.now());
+  }
+}

@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import type { Services } from '../services';
+import { PlaybookStrategy } from './playbooks';
+import type { ExecutionStrategy } from './run-context';
+import { plannerStrategy, replayStrategy } from './strategies';
+import { LoginEngineRelogin } from './silent-relogin';
+import { AgentWorker } from './worker';
+
+/**
+ * Builds this process's agent worker: the three ways in order (playbook, then replay and planner from the
+ * planner's strategies), and silent re-login through the connect flow's login engine.
+ */
+export function agentStrategies(services: Services): ExecutionStrategy[] {
+  const deps = { store: services.store, config: services.config, clock: services.clock };
+  return [new PlaybookStrategy(services.playbooks), replayStrategy(deps), plannerStrategy(deps)];
+}
+
+export function createAgentWorker(
+  services: Services,
+  logger: Logger,
+  opts: { strategies?: ExecutionStrategy[]; heartbeatMs?: number } = {},
+): AgentWorker {
+  return new AgentWorker({
+    services,
+    logger: logger.child({ component: 'worker' }),
+    strategies: opts.strategies ?? agentStrategies(services),
+    relogin: new LoginEngineRelogin(services.loginEngine),
+    ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+  });
+}

@@ -1,0 +1,52 @@
+import type { StorageState } from '../connect/login-engine';
+import type { LoginEngine } from '../connect/login-engine';
+import type { Environment } from '../config';
+import type { LoginCredentials } from '../domain/connections.service';
+import type { ProviderDefinition } from '../providers/catalogue';
+
+/**
+ * Renewing a dead provider session without the user, from the connection's sealed credentials. Only a
+ * login that needs nothing from a person can succeed silently: a code or a human check means the user
+ * must reconnect (LOGIN_REQUIRED).
+ */
+export type ReloginResult = { ok: true; storageState: StorageState } | { ok: false; reason: string };
+
+export interface SilentRelogin {
+  relogin(input: {
+    requestId: string;
+    provider: ProviderDefinition;
+    organizationId: string;
+    environment: Environment;
+    credentials: LoginCredentials;
+  }): Promise<ReloginResult>;
+}
+
+/** The real one: the connect flow's login engine, with no person to answer. */
+export class LoginEngineRelogin implements SilentRelogin {
+  constructor(private readonly engine: Pick<LoginEngine, 'start' | 'cancel'>) {}
+
+  async relogin(input: Parameters<SilentRelogin['relogin']>[0]): Promise<ReloginResult> {
+    const key = `relogin:${input.requestId}`;
+    const outcome = await this.engine.start(key, {
+      provider: input.provider,
+      organizationId: input.organizationId,
+      environment: input.environment,
+      username: input.credentials.username,
+      password: input.credentials.password,
+    });
+    switch (outcome.kind) {
+      case 'success':
+        return { ok: true, storageState: outcome.storageState };
+      case 'mfa':
+      case 'human_check':
+        await this.engine.cancel(key);
+        return { ok: false, reason: outcome.kind === 'mfa' ? 'the provider asks for a verification code' : 'the provider asks for a human check' };
+      case 'invalid_credentials':
+        return { ok: false, reason: 'the provider no longer accepts the stored credentials' };
+      case 'locked':
+        return { ok: false, reason: 'the provider says the account is locked' };
+      default:
+        return { ok: false, reason: `the sign-in did not succeed (${outcome.kind}${'reason' in outcome ? `: ${outcome.reason}` : ''})` };
+    }
+  }
+}

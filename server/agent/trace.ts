@@ -1,0 +1,25 @@
+import type { Page } from 'playwright-core';
+
+/** Screenshots on failed steps: small JPEGs, dropped when still too large for the record. */
+const MAX_SCREENSHOT_BYTES = 150 * 1024;
+
+export async function failureScreenshot(page: Page | undefined): Promise<string | undefined> {
+  if (!page || page.isClosed()) return undefined;
+  try {
+    const shot = await page.screenshot({ type: 'jpeg', quality: 40, timeout: 2000, animations: 'disabled' });
+    return shot.length <= MAX_SCREENSHOT_BYTES ? shot.toString('base64') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The page's URL without throwing on a closed page. */
+export function pageUrl(page: Page | undefined): string {
+  try {
+    return page && !page.isClosed() ? page.url() : '';
+  } catch {
+    return '';
+  }
+}
+
+export const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 500);

@@ -1,0 +1,451 @@
+import type { AgentLinkMetadata } from '../../contract/link-messages';
+import type { Environment } from '../config';
+import type { Clock } from '../domain/clock';
+import type { ConnectionService, IssuedPublicToken, LoginCredentials } from '../domain/connections.service';
+import type { Caller } from '../domain/context';
+import { type ErrorCode, fail, ok, type Result } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { hashToken, parseToken } from '../domain/tokens';
+import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
+import { svgDataUrl } from '../providers/provider';
+import type { LinkSessionRecord, LinkSessionStatus, LinkTokenRecord, Store } from '../store';
+import type { LoginEngine, LoginOutcome } from './login-engine';
+
+/**
+ * The connect flow behind the hosted widget (Plaid's link session). Each opening of the widget with a link
+ * token is a link session, persisted step by step:
+ *
+ *   CONSENT → PROVIDER → CREDENTIALS → (MFA_TOTP | MFA_SMS | HUMAN_CHECK) → SUCCEEDED
+ *                                 ↑__________ retry (wrong password, locked, unavailable) __|
+ *   any open step → FAILED (the link token expired or was used meanwhile) | EXITED (the person left)
+ *
+ * The widget never logs in by itself: credentials go to the login engine, which drives the provider's page;
+ * its code and human-check steps are relayed back to the widget. Expected failures are returned as Results
+ * with a stable code, never thrown; `details` tells the widget where the flow now stands.
+ */
+export interface WidgetProvider {
+  providerId: string;
+  name: string;
+  slug: string;
+  category: 'social' | 'developer';
+  logo: string;
+  /** What the provider calls its username field. */
+  usernameLabel: string;
+}
+
+export interface LinkSessionView {
+  linkSessionId: string;
+  status: LinkSessionStatus;
+  environment: Environment;
+  mode: 'create' | 'update';
+  organization: { name: string };
+  /** The provider chosen (or fixed by the link token); null until then. */
+  provider: WidgetProvider | null;
+  /** The link token fixes the provider: the picker is skipped. */
+  providerFixed: boolean;
+  /** The picker's choices (empty when the provider is fixed). */
+  providers: WidgetProvider[];
+  /** What the organization will be able to do with the connection (consent screen). */
+  capabilities: string[];
+  rememberCredentials: boolean;
+  mfa: { method: 'totp' | 'sms' } | null;
+}
+
+export interface LinkStepResult {
+  view: LinkSessionView;
+  /** Present once the connection is made: what the widget hands to the SDK. */
+  success?: { publicToken: string; metadata: AgentLinkMetadata };
+}
+
+/** What the widget learns with an error: where the flow stands, and whether the same step can be tried again. */
+export interface LinkErrorDetails {
+  linkSessionId: string | null;
+  status: LinkSessionStatus | null;
+  retryable: boolean;
+}
+
+export const MAX_LOGIN_ATTEMPTS = 10;
+
+const OPEN_STATES: LinkSessionStatus[] = ['CONSENT', 'PROVIDER', 'CREDENTIALS', 'MFA_TOTP', 'MFA_SMS', 'HUMAN_CHECK'];
+const LOGIN_STATES: LinkSessionStatus[] = ['CREDENTIALS', 'MFA_TOTP', 'MFA_SMS', 'HUMAN_CHECK'];
+
+const CAPABILITIES: Record<WidgetProvider['category'] | 'any', string[]> = {
+  social: [
+    'See your profile, feed, connections and messages',
+    'Post, comment, react and send messages as you, when you ask it to',
+  ],
+  developer: [
+    'See your repositories, issues, pull requests and notifications',
+    'Open and comment on issues and star repositories as you, when you ask it to',
+  ],
+  any: ['See what your account can see on the site you choose', 'Take actions as you on that site, when you ask it to'],
+};
+
+interface Authorized {
+  token: LinkTokenRecord;
+  session: LinkSessionRecord;
+}
+
+export class LinkSessionService {
+  /** Sessions with a login step in flight in this process: one step at a time per session. */
+  private readonly busy = new Set<string>();
+
+  constructor(
+    private readonly deps: {
+      store: Store;
+      clock: Clock;
+      catalogue: ProviderCatalogue;
+      connections: ConnectionService;
+      engine: LoginEngine;
+    },
+  ) {}
+
+  /** Opens a link session for a link token (each opening of the widget is one). */
+  async start(linkToken: string, env?: Environment): Promise<Result<LinkSessionView>> {
+    const parsed = parseToken(linkToken);
+    if (!parsed || parsed.kind !== 'link') return this.fail('INVALID_LINK_TOKEN', 'This link is not valid.', null);
+    if (env && parsed.environment !== env) {
+      return this.fail(
+        'LINK_TOKEN_ENVIRONMENT_MISMATCH',
+        `The link token belongs to the ${parsed.environment} environment, but the app opened the ${env} environment.`,
+        null,
+      );
+    }
+    const { store, clock } = this.deps;
+    const token = await store.repos.linkTokens.findByHash(hashToken(linkToken));
+    if (!token) return this.fail('INVALID_LINK_TOKEN', 'This link is not valid.', null);
+    const now = clock.now();
+    const session: LinkSessionRecord = {
+      id: newId('lses'),
+      linkTokenId: token.id,
+      organizationId: token.organizationId,
+      environment: token.environment,
+      clientUserId: token.clientUserId,
+      mode: token.connectionId ? 'update' : 'create',
+      providerId: token.providerId,
+      connectionId: token.connectionId,
+      status: 'CONSENT',
+      errorCode: null,
+      errorMessage: null,
+      attempts: 0,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+    };
+    // Refused openings are recorded too, so the organization can see them.
+    const refusal = this.tokenRefusal(token, now);
+    if (refusal) {
+      await store.repos.linkSessions.insert({ ...session, status: 'FAILED', errorCode: refusal.code, errorMessage: refusal.message, completedAt: now });
+      return this.fail(refusal.code, refusal.message, { linkSessionId: session.id, status: 'FAILED', retryable: false });
+    }
+    await store.repos.linkSessions.insert(session);
+    return ok(await this.view(session, token));
+  }
+
+  /** The person agreed; on to the provider picker (or straight to the login when the provider is fixed). */
+  async consent(linkToken: string, sessionId: string): Promise<Result<LinkSessionView>> {
+    const auth = await this.authorize(linkToken, sessionId);
+    if (!auth.ok) return auth;
+    const { token, session } = auth.value;
+    if (session.status === 'CONSENT') {
+      const next: LinkSessionStatus = this.fixedProvider(token) ? 'CREDENTIALS' : 'PROVIDER';
+      await this.move(session, ['CONSENT'], { status: next });
+    } else if (session.status !== 'PROVIDER' && session.status !== 'CREDENTIALS') {
+      return this.stepNotAllowed(session);
+    }
+    return ok(await this.view(await this.reload(session), token));
+  }
+
+  /** The provider picked in the widget. Allowed again from the login step ("use a different provider"). */
+  async selectProvider(linkToken: string, sessionId: string, providerId: string): Promise<Result<LinkSessionView>> {
+    const auth = await this.authorize(linkToken, sessionId);
+    if (!auth.ok) return auth;
+    const { token, session } = auth.value;
+    if (session.status !== 'PROVIDER' && session.status !== 'CREDENTIALS') return this.stepNotAllowed(session);
+    if (this.busy.has(session.id)) return this.stepNotAllowed(session);
+    const fixed = this.fixedProvider(token);
+    if (fixed && fixed.providerId !== providerId) {
+      return this.fail('INVALID_FIELD', 'providerId: this link is for another provider.', this.details(session, true), [
+        { path: 'providerId', message: 'this link is for another provider' },
+      ]);
+    }
+    const provider = this.deps.catalogue.get(providerId, token.environment);
+    if (!provider) return this.fail('UNKNOWN_PROVIDER', `providerId ${providerId} is not a ${token.environment} provider.`, this.details(session, true));
+    await this.move(session, ['PROVIDER', 'CREDENTIALS'], { status: 'CREDENTIALS', providerId });
+    return ok(await this.view(await this.reload(session), token));
+  }
+
+  /** The person's credentials: the engine signs in on the provider's page and the flow follows what it saw. */
+  async submitCredentials(linkToken: string, sessionId: string, credentials: LoginCredentials): Promise<Result<LinkStepResult>> {
+    return this.loginStep(linkToken, sessionId, LOGIN_STATES, async ({ token, session }, provider) => {
+      if (session.attempts >= MAX_LOGIN_ATTEMPTS) {
+        await this.end(session, 'FAILED', 'TOO_MANY_LOGIN_ATTEMPTS', 'Too many sign-in attempts.');
+        return this.fail('TOO_MANY_LOGIN_ATTEMPTS', 'Too many sign-in attempts with this link. Start again from the app.', {
+          linkSessionId: session.id,
+          status: 'FAILED',
+          retryable: false,
+        });
+      }
+      await this.deps.store.repos.linkSessions.transition(session.id, LOGIN_STATES, { attempts: session.attempts + 1, updatedAt: this.deps.clock.now() });
+      const outcome = await this.deps.engine.start(session.id, {
+        provider,
+        organizationId: token.organizationId,
+        environment: token.environment,
+        username: credentials.username,
+        password: credentials.password,
+        // Kept in memory only while a code step waits, and only when the organization opted in to storing them.
+        ...(token.rememberCredentials ? { carry: { username: credentials.username, password: credentials.password } } : {}),
+      });
+      return this.follow(token, await this.reload(session), provider, outcome);
+    });
+  }
+
+  /** The code the person typed for the provider's TOTP or SMS step. */
+  async submitMfa(linkToken: string, sessionId: string, code: string): Promise<Result<LinkStepResult>> {
+    return this.loginStep(linkToken, sessionId, ['MFA_TOTP', 'MFA_SMS'], async ({ token, session }, provider) =>
+      this.follow(token, session, provider, await this.deps.engine.submitCode(session.id, code)),
+    );
+  }
+
+  /** The person confirmed the provider's human check. */
+  async confirmHuman(linkToken: string, sessionId: string): Promise<Result<LinkStepResult>> {
+    return this.loginStep(linkToken, sessionId, ['HUMAN_CHECK'], async ({ token, session }, provider) =>
+      this.follow(token, session, provider, await this.deps.engine.confirmHuman(session.id)),
+    );
+  }
+
+  /** The person left the widget; records how (the last error they saw, or the one the widget reports). */
+  async exit(linkToken: string, sessionId: string, errorCode?: string): Promise<Result<{ linkSessionId: string; status: LinkSessionStatus }>> {
+    const auth = await this.authorize(linkToken, sessionId, { allowClosedToken: true });
+    if (!auth.ok) return auth;
+    const { session } = auth.value;
+    await this.deps.engine.cancel(session.id);
+    if (OPEN_STATES.includes(session.status)) {
+      const code = errorCode ?? session.errorCode ?? 'USER_CLOSED';
+      await this.end(session, 'EXITED', code, code === session.errorCode ? session.errorMessage : null);
+    }
+    const after = await this.reload(session);
+    return ok({ linkSessionId: after.id, status: after.status });
+  }
+
+  // ---------- the login steps ----------
+
+  private async loginStep(
+    linkToken: string,
+    sessionId: string,
+    allowed: LinkSessionStatus[],
+    run: (auth: Authorized, provider: ProviderDefinition) => Promise<Result<LinkStepResult>>,
+  ): Promise<Result<LinkStepResult>> {
+    const auth = await this.authorize(linkToken, sessionId);
+    if (!auth.ok) return auth;
+    const { token, session } = auth.value;
+    if (!allowed.includes(session.status) || this.busy.has(session.id)) return this.stepNotAllowed(session);
+    const provider = session.providerId ? this.deps.catalogue.get(session.providerId, token.environment) : undefined;
+    if (!provider) return this.stepNotAllowed(session);
+    this.busy.add(session.id);
+    try {
+      return await run(auth.value, provider);
+    } finally {
+      this.busy.delete(session.id);
+    }
+  }
+
+  /** Turns what the engine saw into the next step of the flow. */
+  private async follow(token: LinkTokenRecord, before: LinkSessionRecord, provider: ProviderDefinition, outcome: LoginOutcome): Promise<Result<LinkStepResult>> {
+    const name = provider.name.replace(/\s*\(.*\)$/, '');
+    // The person may have left (or the token expired) while the provider was working: nothing more happens.
+    const session = await this.reload(before);
+    if (!LOGIN_STATES.includes(session.status)) {
+      await this.deps.engine.cancel(session.id);
+      return this.stepNotAllowed(session);
+    }
+    switch (outcome.kind) {
+      case 'success':
+        return this.finish(token, session, provider, outcome.storageState, outcome.carry as LoginCredentials | undefined);
+      case 'mfa': {
+        const status: LinkSessionStatus = outcome.method === 'totp' ? 'MFA_TOTP' : 'MFA_SMS';
+        if (outcome.rejected) {
+          const message = `${name} did not accept that code. Check it and try again.`;
+          await this.move(session, LOGIN_STATES, { status, errorCode: 'MFA_FAILED', errorMessage: message });
+          return this.fail('MFA_FAILED', message, { linkSessionId: session.id, status, retryable: true });
+        }
+        await this.move(session, LOGIN_STATES, { status, errorCode: null, errorMessage: null });
+        return ok({ view: await this.view(await this.reload(session), token) });
+      }
+      case 'human_check':
+        await this.move(session, LOGIN_STATES, { status: 'HUMAN_CHECK', errorCode: null, errorMessage: null });
+        return ok({ view: await this.view(await this.reload(session), token) });
+      case 'invalid_credentials':
+        return this.backToLogin(session, 'INVALID_CREDENTIALS', `${name} did not accept that username and password.`);
+      case 'locked':
+        return this.backToLogin(session, 'ACCOUNT_LOCKED', `${name} says this account is locked. Unlock it on ${name}, or use a different account.`);
+      case 'mfa_failed':
+        return this.backToLogin(session, 'MFA_FAILED', `${name} stopped accepting codes for this sign-in. Sign in again to get a new code.`, false);
+      case 'expired':
+        return this.backToLogin(session, 'LOGIN_TIMED_OUT', 'The verification step was not completed in time. Sign in again.', false);
+      case 'unavailable':
+        return this.backToLogin(session, 'PROVIDER_UNAVAILABLE', `We could not complete the sign-in on ${name} right now. Try again in a moment.`);
+    }
+  }
+
+  /** A failed sign-in: the flow goes back to the login form, with the error recorded. */
+  private async backToLogin(session: LinkSessionRecord, code: ErrorCode, message: string, retryable = true): Promise<Result<LinkStepResult>> {
+    await this.move(session, LOGIN_STATES, { status: 'CREDENTIALS', errorCode: code, errorMessage: message });
+    return this.fail(code, message, { linkSessionId: session.id, status: 'CREDENTIALS', retryable });
+  }
+
+  /** Signed in: claim the single-use link token, store the sealed session, and hand a public token back. */
+  private async finish(
+    token: LinkTokenRecord,
+    session: LinkSessionRecord,
+    provider: ProviderDefinition,
+    storageState: unknown,
+    credentials: LoginCredentials | undefined,
+  ): Promise<Result<LinkStepResult>> {
+    const { store, clock, connections } = this.deps;
+    const fresh = (await store.repos.linkTokens.findByHash(token.tokenHash)) ?? token;
+    const refusal = this.tokenRefusal(fresh, clock.now());
+    if (refusal) {
+      await this.end(session, 'FAILED', refusal.code, refusal.message);
+      return this.fail(refusal.code, refusal.message, { linkSessionId: session.id, status: 'FAILED', retryable: false });
+    }
+    const caller: Caller = { organizationId: token.organizationId, environment: token.environment };
+    const connectionId = token.connectionId ?? newId('conn');
+    // The conditional claim decides between two sessions of one link token finishing at once.
+    if (!(await store.repos.linkTokens.markUsed(token.id, clock.now(), connectionId))) {
+      const message = 'This link was already used to connect an account.';
+      await this.end(session, 'FAILED', 'LINK_TOKEN_ALREADY_USED', message);
+      return this.fail('LINK_TOKEN_ALREADY_USED', message, { linkSessionId: session.id, status: 'FAILED', retryable: false });
+    }
+    const remember = token.rememberCredentials && credentials ? { credentials } : {};
+    let issued: IssuedPublicToken;
+    if (token.connectionId) {
+      const result = await connections.reauthenticate(caller, token.connectionId, { session: storageState, ...remember });
+      if (!result.ok) {
+        await this.end(session, 'FAILED', result.error.code, result.error.message);
+        return this.fail(result.error.code, result.error.message, { linkSessionId: session.id, status: 'FAILED', retryable: false });
+      }
+      issued = result.value;
+    } else {
+      issued = await connections.create(caller, {
+        connectionId,
+        providerId: provider.providerId,
+        clientUserId: token.clientUserId,
+        session: storageState,
+        ...remember,
+      });
+    }
+    const now = clock.now();
+    await this.move(session, LOGIN_STATES, { status: 'SUCCEEDED', connectionId: issued.connection.id, errorCode: null, errorMessage: null, completedAt: now });
+    const view = await this.view(await this.reload(session), token);
+    return ok({
+      view,
+      success: {
+        publicToken: issued.publicToken,
+        metadata: {
+          providerId: provider.providerId,
+          providerName: provider.name,
+          clientUserId: token.clientUserId,
+          linkSessionId: session.id,
+          connectionStatus: issued.connection.status,
+        },
+      },
+    });
+  }
+
+  // ---------- helpers ----------
+
+  private tokenRefusal(token: LinkTokenRecord, now: Date): { code: ErrorCode; message: string } | null {
+    if (token.usedAt) return { code: 'LINK_TOKEN_ALREADY_USED', message: 'This link was already used to connect an account.' };
+    if (token.expiresAt.getTime() <= now.getTime()) return { code: 'LINK_TOKEN_EXPIRED', message: 'This link has expired.' };
+    return null;
+  }
+
+  /** The link token authorizes the widget's calls for the sessions it opened. */
+  private async authorize(linkToken: string, sessionId: string, opts: { allowClosedToken?: boolean } = {}): Promise<Result<Authorized>> {
+    const parsed = parseToken(linkToken);
+    if (!parsed || parsed.kind !== 'link') return this.fail('INVALID_LINK_TOKEN', 'This link is not valid.', null);
+    const { store, clock } = this.deps;
+    const token = await store.repos.linkTokens.findByHash(hashToken(linkToken));
+    if (!token) return this.fail('INVALID_LINK_TOKEN', 'This link is not valid.', null);
+    const session = await store.repos.linkSessions.findById(sessionId);
+    if (!session || session.linkTokenId !== token.id) return this.fail('LINK_SESSION_NOT_FOUND', 'No such link session for this link.', null);
+    if (!opts.allowClosedToken && OPEN_STATES.includes(session.status)) {
+      const refusal = this.tokenRefusal(token, clock.now());
+      if (refusal) {
+        await this.deps.engine.cancel(session.id);
+        await this.end(session, 'FAILED', refusal.code, refusal.message);
+        return this.fail(refusal.code, refusal.message, { linkSessionId: session.id, status: 'FAILED', retryable: false });
+      }
+    }
+    return ok({ token, session });
+  }
+
+  private fixedProvider(token: LinkTokenRecord): ProviderDefinition | undefined {
+    return token.providerId ? this.deps.catalogue.get(token.providerId, token.environment) : undefined;
+  }
+
+  private async move(session: LinkSessionRecord, from: LinkSessionStatus[], patch: Partial<LinkSessionRecord>) {
+    await this.deps.store.repos.linkSessions.transition(session.id, from, { ...patch, updatedAt: this.deps.clock.now() });
+  }
+
+  private async end(session: LinkSessionRecord, status: 'FAILED' | 'EXITED', errorCode: string, errorMessage: string | null) {
+    const now = this.deps.clock.now();
+    await this.deps.store.repos.linkSessions.transition(session.id, OPEN_STATES, { status, errorCode, errorMessage, completedAt: now, updatedAt: now });
+  }
+
+  private async reload(session: LinkSessionRecord): Promise<LinkSessionRecord> {
+    return (await this.deps.store.repos.linkSessions.findById(session.id)) ?? session;
+  }
+
+  private details(session: LinkSessionRecord, retryable: boolean): LinkErrorDetails {
+    return { linkSessionId: session.id, status: session.status, retryable };
+  }
+
+  private stepNotAllowed<T>(session: LinkSessionRecord): Result<T> {
+    return this.fail(
+      'LINK_STEP_NOT_ALLOWED',
+      OPEN_STATES.includes(session.status)
+        ? `The connect flow is at step ${session.status}, or another step is still running.`
+        : `The connect flow already ended (${session.status}).`,
+      this.details(session, false),
+    );
+  }
+
+  private fail<T>(code: ErrorCode, message: string, details: LinkErrorDetails | null, fieldIssues?: unknown): Result<T> {
+    const base = details ?? { linkSessionId: null, status: null, retryable: false };
+    return fail(code, message, fieldIssues ? { ...base, issues: fieldIssues } : base);
+  }
+
+  private widgetProvider(p: ProviderDefinition): WidgetProvider {
+    return {
+      providerId: p.providerId,
+      name: p.name,
+      slug: p.slug,
+      category: p.category,
+      logo: svgDataUrl(p.logoSvg),
+      usernameLabel: p.login.usernameLabel,
+    };
+  }
+
+  private async view(session: LinkSessionRecord, token: LinkTokenRecord): Promise<LinkSessionView> {
+    const { catalogue, store } = this.deps;
+    const org = await store.repos.organizations.findById(session.organizationId);
+    const fixed = this.fixedProvider(token);
+    const chosen = session.providerId ? catalogue.get(session.providerId, session.environment) : undefined;
+    const provider = chosen ?? fixed;
+    return {
+      linkSessionId: session.id,
+      status: session.status,
+      environment: session.environment,
+      mode: session.mode,
+      organization: { name: org?.name ?? 'This app' },
+      provider: provider ? this.widgetProvider(provider) : null,
+      providerFixed: !!fixed,
+      providers: fixed ? [] : catalogue.list(session.environment).map((p) => this.widgetProvider(p)),
+      capabilities: CAPABILITIES[provider?.category ?? 'any'],
+      rememberCredentials: token.rememberCredentials,
+      mfa: session.status === 'MFA_TOTP' ? { method: 'totp' } : session.status === 'MFA_SMS' ? { method: 'sms' } : null,
+    };
+  }
+}

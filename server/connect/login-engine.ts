@@ -1,0 +1,322 @@
+import { randomBytes } from 'node:crypto';
+import type { BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { hostMatchesDomain } from '../domain/starting-url.policy';
+import type { Environment } from '../config';
+import type { ProviderDefinition } from '../providers/catalogue';
+import type { CodeStep, PageSignal, Target } from '../providers/login-recipe';
+
+/**
+ * The login engine: signs in to a provider's real login page in Chromium, following the provider's recipe
+ * (server/providers/*), and says what happened. When the provider asks for a code or a human check, the live
+ * page waits in memory (bounded in number and time) until the widget relays the person's answer.
+ *
+ * The engine never logs and never stores: the username and password go into the provider's form and
+ * nowhere else; on success the caller receives the browser's storage state (cookies, local storage).
+ */
+export type MfaMethod = 'totp' | 'sms';
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+export type LoginOutcome =
+  | { kind: 'success'; storageState: StorageState; carry?: unknown }
+  | { kind: 'invalid_credentials' }
+  | { kind: 'locked' }
+  /** The provider asks for a code; `rejected`: it refused the code just submitted (the same step may be retried). */
+  | { kind: 'mfa'; method: MfaMethod; rejected: boolean }
+  /** The provider gave up on the code step (too many wrong codes). */
+  | { kind: 'mfa_failed' }
+  | { kind: 'human_check' }
+  /** The page could not be reached or was not recognised; `reason` is ours, never page content. */
+  | { kind: 'unavailable'; reason: string }
+  /** No login is waiting under this key (it timed out, was cancelled, or lived in another process). */
+  | { kind: 'expired' };
+
+export interface LoginInput {
+  provider: ProviderDefinition;
+  organizationId: string;
+  environment: Environment;
+  username: string;
+  password: string;
+  /** Opaque value kept with a waiting login and handed back with its success (e.g. credentials to seal). */
+  carry?: unknown;
+}
+
+export interface LoginEngineOptions {
+  /** How long a login waits for the person's code or human check (default 5 minutes). */
+  pendingTtlMs?: number;
+  /** At most this many logins wait at once, each holding a browser context (default 50). */
+  maxPending?: number;
+  /** Budget for recognising the page after an action, and for each browser action (default 20 s). */
+  stepTimeoutMs?: number;
+}
+
+/** What the engine needs of the browser manager. */
+export interface ContextSource {
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+}
+
+interface Waiting {
+  context: BrowserContext;
+  page: Page;
+  provider: ProviderDefinition;
+  step: MfaMethod | 'human_check';
+  carry: unknown;
+  timer: NodeJS.Timeout;
+  busy: boolean;
+}
+
+type Phase = 'credentials' | 'code' | 'human';
+
+const MARKER = '__agentlinkLoginStep';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const unavailable = (reason: string): LoginOutcome => ({ kind: 'unavailable', reason });
+
+export class LoginEngine {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly ttlMs: number;
+  private readonly maxPending: number;
+  private readonly stepTimeoutMs: number;
+
+  constructor(
+    private readonly browsers: ContextSource,
+    opts: LoginEngineOptions = {},
+  ) {
+    this.ttlMs = opts.pendingTtlMs ?? 5 * 60_000;
+    this.maxPending = opts.maxPending ?? 50;
+    this.stepTimeoutMs = opts.stepTimeoutMs ?? 20_000;
+  }
+
+  /** Logins waiting for an answer right now. */
+  get pendingCount(): number {
+    return this.waiting.size;
+  }
+
+  isWaiting(key: string): boolean {
+    return this.waiting.has(key);
+  }
+
+  /** Opens the provider's login page, fills in the credentials, submits, and reports what the provider did. */
+  async start(key: string, input: LoginInput): Promise<LoginOutcome> {
+    await this.cancel(key); // a new attempt replaces a waiting one
+    if (this.waiting.size >= this.maxPending) return unavailable('too many sign-ins are waiting for an answer');
+    const { provider } = input;
+    const recipe = provider.login;
+    let context: BrowserContext;
+    try {
+      context = await this.browsers.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    } catch {
+      return unavailable('the browser could not start');
+    }
+    let parked = false;
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(this.stepTimeoutMs);
+      page.setDefaultNavigationTimeout(this.stepTimeoutMs);
+      const startUrl = recipe.startUrl?.(provider.loginUrl, input) ?? provider.loginUrl;
+      let status: number | undefined;
+      try {
+        status = (await page.goto(startUrl, { waitUntil: 'domcontentloaded' }))?.status();
+      } catch {
+        return unavailable('the sign-in page could not be reached');
+      }
+      if (status !== undefined && status >= 500) return unavailable(`the sign-in page answered HTTP ${status}`);
+      if (!onAllowedHost(page, provider)) return unavailable('the sign-in page is outside the provider’s domains');
+
+      const username = locate(page, recipe.form.username);
+      try {
+        await username.waitFor({ state: 'visible' });
+      } catch {
+        return unavailable('the sign-in form was not found');
+      }
+      await username.fill(input.username);
+      if (recipe.form.next) {
+        const next = recipe.form.next;
+        await locate(page, next).click();
+      }
+      await locate(page, recipe.form.password).fill(input.password);
+      const outcome = await this.act(page, provider, 'credentials', () => locate(page, recipe.form.submit).click());
+      parked = this.park(key, outcome, { context, page, provider, carry: input.carry });
+      return this.withCarry(outcome, input.carry);
+    } catch (err) {
+      return unavailable(`the sign-in page did not behave as expected (${errorName(err)})`);
+    } finally {
+      if (!parked) await context.close().catch(() => undefined);
+    }
+  }
+
+  /** Relays the person's code to the waiting code step. */
+  async submitCode(key: string, code: string): Promise<LoginOutcome> {
+    return this.resume(key, (w) => w.step === 'totp' || w.step === 'sms', async (w) => {
+      const step = codeStep(w.provider, w.step as MfaMethod);
+      if (!step) return unavailable('the provider has no code step');
+      await locate(w.page, step.code).fill(code);
+      return this.act(w.page, w.provider, 'code', () => locate(w.page, step.submit).click());
+    });
+  }
+
+  /** Relays the person's "I'm a person" confirmation to the waiting human check. */
+  async confirmHuman(key: string): Promise<LoginOutcome> {
+    return this.resume(key, (w) => w.step === 'human_check', async (w) => {
+      const check = w.provider.login.humanCheck;
+      if (!check) return unavailable('the provider has no human check');
+      await locate(w.page, check.checkbox).click();
+      return this.act(w.page, w.provider, 'human', () => locate(w.page, check.submit).click());
+    });
+  }
+
+  /** Drops a waiting login (the person left, or started again). */
+  async cancel(key: string): Promise<void> {
+    const w = this.waiting.get(key);
+    if (!w) return;
+    this.waiting.delete(key);
+    clearTimeout(w.timer);
+    await w.context.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.waiting.keys()].map((k) => this.cancel(k)));
+  }
+
+  // ---------- internals ----------
+
+  private async resume(key: string, accepts: (w: Waiting) => boolean, fn: (w: Waiting) => Promise<LoginOutcome>): Promise<LoginOutcome> {
+    const w = this.waiting.get(key);
+    if (!w || w.busy || !accepts(w)) return { kind: 'expired' };
+    w.busy = true;
+    clearTimeout(w.timer);
+    this.waiting.delete(key);
+    let parked = false;
+    try {
+      const outcome = await fn(w);
+      parked = this.park(key, outcome, w);
+      return this.withCarry(outcome, w.carry);
+    } catch (err) {
+      return unavailable(`the provider's page did not behave as expected (${errorName(err)})`);
+    } finally {
+      if (!parked) await w.context.close().catch(() => undefined);
+    }
+  }
+
+  /** Keeps the live page when the provider waits for the person; true when it was kept. */
+  private park(key: string, outcome: LoginOutcome, w: Pick<Waiting, 'context' | 'page' | 'provider' | 'carry'>): boolean {
+    const step = outcome.kind === 'mfa' ? outcome.method : outcome.kind === 'human_check' ? 'human_check' : null;
+    if (!step) return false;
+    const timer = setTimeout(() => void this.cancel(key), this.ttlMs);
+    timer.unref();
+    this.waiting.set(key, { context: w.context, page: w.page, provider: w.provider, carry: w.carry, step, timer, busy: false });
+    return true;
+  }
+
+  private withCarry(outcome: LoginOutcome, carry: unknown): LoginOutcome {
+    return outcome.kind === 'success' && carry !== undefined ? { ...outcome, carry } : outcome;
+  }
+
+  /**
+   * Performs an action that submits something, waits until the browser shows a new document (or a moment
+   * passes, for pages that update in place), then reads the page until one of the recipe's signals holds.
+   */
+  private async act(page: Page, provider: ProviderDefinition, phase: Phase, action: () => Promise<void>): Promise<LoginOutcome> {
+    const marker = randomBytes(8).toString('hex');
+    await page.evaluate(([name, value]) => {
+      (globalThis as Record<string, unknown>)[name] = value;
+    }, [MARKER, marker] as const);
+    await action();
+    await waitForNewDocument(page, marker, 3_000);
+    return this.classify(page, provider, phase);
+  }
+
+  private async classify(page: Page, provider: ProviderDefinition, phase: Phase): Promise<LoginOutcome> {
+    const recipe = provider.login;
+    const started = Date.now();
+    const deadline = started + this.stepTimeoutMs;
+    for (;;) {
+      if (!onAllowedHost(page, provider)) return unavailable('the provider sent the browser outside its domains');
+      if (await anyMatch(page, recipe.success)) return { kind: 'success', storageState: await page.context().storageState() };
+      if (await anyMatch(page, recipe.locked)) return { kind: 'locked' };
+      if (recipe.humanCheck && (await anyMatch(page, recipe.humanCheck.when))) return { kind: 'human_check' };
+      for (const method of ['totp', 'sms'] as const) {
+        const step = codeStep(provider, method);
+        if (!step || !(await anyMatch(page, step.when))) continue;
+        if (phase !== 'code') return { kind: 'mfa', method, rejected: false };
+        // After a code was submitted, still being asked for one means it was not accepted.
+        if ((await anyMatch(page, step.rejected)) || Date.now() - started > 2_000) return { kind: 'mfa', method, rejected: true };
+      }
+      if (recipe.mfaFailed && (await anyMatch(page, recipe.mfaFailed))) return { kind: 'mfa_failed' };
+      if (await anyMatch(page, recipe.invalidCredentials)) return { kind: 'invalid_credentials' };
+      if (Date.now() > deadline) return unavailable('the page after signing in was not recognised');
+      await sleep(100);
+    }
+  }
+}
+
+function codeStep(provider: ProviderDefinition, method: MfaMethod): CodeStep | undefined {
+  return provider.login.mfa?.[method];
+}
+
+export function locate(page: Page, target: Target): Locator {
+  if ('label' in target) return page.getByLabel(target.label, { exact: typeof target.label === 'string' }).first();
+  if ('role' in target) return page.getByRole(target.role, { name: target.name, exact: typeof target.name === 'string' }).first();
+  if ('placeholder' in target) return page.getByPlaceholder(target.placeholder, { exact: true }).first();
+  return page.locator(target.css).first();
+}
+
+function onAllowedHost(page: Page, provider: ProviderDefinition): boolean {
+  let host: string;
+  try {
+    host = new URL(page.url()).hostname;
+  } catch {
+    return false;
+  }
+  return provider.allowedDomains.some((d) => hostMatchesDomain(host, d));
+}
+
+async function visible(locator: Locator): Promise<boolean> {
+  try {
+    return await locator.isVisible();
+  } catch {
+    return false; // the document changed while we looked
+  }
+}
+
+async function matches(page: Page, signal: PageSignal): Promise<boolean> {
+  let path: string;
+  try {
+    path = new URL(page.url()).pathname;
+  } catch {
+    return false;
+  }
+  if (signal.path && !signal.path.test(path)) return false;
+  if (signal.pathNot && signal.pathNot.test(path)) return false;
+  if (signal.cookie) {
+    const cookies = await page.context().cookies(page.url());
+    if (!cookies.some((c) => c.name === signal.cookie)) return false;
+  }
+  if (signal.heading && !(await visible(page.getByRole('heading', { name: signal.heading }).first()))) return false;
+  if (signal.alert && !(await visible(page.getByRole('alert').filter({ hasText: signal.alert }).first()))) return false;
+  if (signal.visible && !(await visible(locate(page, signal.visible)))) return false;
+  return true;
+}
+
+async function anyMatch(page: Page, signals: PageSignal[]): Promise<boolean> {
+  for (const s of signals) if (await matches(page, s)) return true;
+  return false;
+}
+
+/** Waits until the page runs a new document (our marker is gone), up to `maxMs`; then until it is parsed. */
+async function waitForNewDocument(page: Page, marker: string, maxMs: number): Promise<void> {
+  const until = Date.now() + maxMs;
+  while (Date.now() < until) {
+    try {
+      const current = await page.evaluate((name) => (globalThis as Record<string, unknown>)[name], MARKER);
+      if (current !== marker) break;
+    } catch {
+      // The old document went away mid-evaluation: a navigation is under way.
+    }
+    await sleep(50);
+  }
+  await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+}
+
+function errorName(err: unknown): string {
+  if (err instanceof Error) return err.name === 'Error' ? 'error' : err.name;
+  return 'error';
+}

@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import type { AppConfig } from '../config';
+import { systemClock } from '../domain/clock';
+import { ConnectionService, type ResealReport } from '../domain/connections.service';
+import { Store } from '../store';
+import { addPrimaryKey, loadVault } from './keyring';
+
+/**
+ * `agentlink vault …`: key rotation for the sealed sessions and credentials.
+ *   vault rotate-key [--json]   key file (the default): add a new primary key, keep the old ones, re-seal everything.
+ *                               AGENTLINK_ENCRYPTION_KEY: print how to rotate it, and re-seal with its first key.
+ *   vault reseal [--json]       re-seal every value not yet sealed with the primary key (idempotent; resumes a rotation).
+ *   vault status [--json]       key ids, and how many stored values each one protects.
+ */
+export const VAULT_USAGE = `  vault rotate-key [--json]                 new primary encryption key (key file), then re-seal every stored session
+  vault reseal [--json]                     re-seal stored values with the primary key (idempotent)
+  vault status [--json]                     key ids and how many stored values each protects`;
+
+type Out = (json: boolean, value: unknown, text: string) => void;
+
+function reportLines(primary: string, r: ResealReport): string[] {
+  return [
+    `Re-sealed ${r.resealed} of ${r.scanned} stored value(s) with primary key ${primary}` +
+      ` (${r.current} already current${r.skipped ? `, ${r.skipped} changed meanwhile` : ''}${r.failed ? `, ${r.failed} could NOT be opened with any key` : ''}).`,
+  ];
+}
+
+async function reseal(config: AppConfig): Promise<{ primaryKeyId: string; report: ResealReport; byKey: Record<string, number> }> {
+  const { vault } = loadVault(config);
+  const store = await Store.open(config.database);
+  try {
+    const connections = new ConnectionService(store, systemClock, vault, config);
+    const report = await connections.resealAll();
+    return { primaryKeyId: vault.primaryKeyId, report, byKey: await connections.sealedValuesByKey() };
+  } finally {
+    await store.close();
+  }
+}
+
+export async function vaultCommand(config: AppConfig, args: string[], out: Out, usage: (message: string) => Error): Promise<void> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const json = values.json ?? false;
+  const sub = positionals[0];
+  const fromEnv = !!config.encryptionKey;
+
+  if (sub === 'rotate-key') {
+    let added: { keyId: string; keyIds: string[]; file: string } | null = null;
+    if (!fromEnv) added = addPrimaryKey(config.dataDir);
+    const { primaryKeyId, report, byKey } = await reseal(config);
+    const keyIds = added?.keyIds ?? loadVault(config).vault.keyIds;
+    const text = fromEnv
+      ? [
+          'AGENTLINK_ENCRYPTION_KEY is set, so the keys live in your configuration. To rotate:',
+          '  1. Make a new key:             openssl rand -base64 32',
+          `  2. Put it first, keep the old: AGENTLINK_ENCRYPTION_KEY=<new id>:<new key>,${keyIds.map((id) => `${id}:<its key>`).join(',')}`,
+          '     (ids are yours to choose: letters, digits, - and _; the first key seals, all of them open)',
+          '  3. Restart AgentLink with the new value, then run `npm run agentlink -- vault rotate-key` again to re-seal',
+          '     every stored value with the new key. Drop an old key only when `vault status` shows nothing left under it.',
+          '',
+          `Current keys: ${keyIds.join(', ')} (primary ${primaryKeyId}).`,
+          ...reportLines(primaryKeyId, report),
+        ]
+      : [
+          `Added key ${added!.keyId} to ${added!.file} as the primary key (kept: ${added!.keyIds.slice(1).join(', ')}).`,
+          ...reportLines(primaryKeyId, report),
+          'Restart running AgentLink processes so they seal with the new key.',
+        ];
+    out(json, { source: fromEnv ? 'env' : 'file', newKeyId: added?.keyId ?? null, primaryKeyId, keyIds, ...report, byKey }, text.join('\n'));
+    return;
+  }
+  if (sub === 'reseal') {
+    const { primaryKeyId, report, byKey } = await reseal(config);
+    out(json, { primaryKeyId, ...report, byKey }, reportLines(primaryKeyId, report).join('\n'));
+    return;
+  }
+  if (sub === 'status') {
+    const { vault } = loadVault(config);
+    const store = await Store.open(config.database);
+    try {
+      const byKey = await new ConnectionService(store, systemClock, vault, config).sealedValuesByKey();
+      const lines = [
+        `Keys (${fromEnv ? 'AGENTLINK_ENCRYPTION_KEY' : 'key file'}): ${vault.keyIds.join(', ')}; primary ${vault.primaryKeyId}`,
+        ...Object.entries(byKey).map(([id, n]) => `  ${id}: ${n} stored value(s)${vault.keyIds.includes(id) ? '' : '  (key missing!)'}`),
+      ];
+      out(json, { source: fromEnv ? 'env' : 'file', primaryKeyId: vault.primaryKeyId, keyIds: vault.keyIds, byKey }, lines.join('\n'));
+    } finally {
+      await store.close();
+    }
+    return;
+  }
+  throw usage(`usage: agentlink vault <command>\n${VAULT_USAGE}`);
+}

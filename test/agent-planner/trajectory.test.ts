@@ -1,0 +1,72 @@
+import { parameterSlots } from '../../server/agent/planner/placeholders';
+import { TRAJECTORY_VERSION, type Trajectory, trajectoryKey } from '../../server/agent/replay/trajectory';
+import { TrajectoryStore } from '../../server/agent/replay/trajectory-store';
+import { describeEachStore } from '../support/app';
+
+/** The replay cache: what makes two requests "the same action", and the stored, versioned entries on both stores. */
+const PROVIDER = '5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11';
+const key = (action: string, parameters: Record<string, unknown>, startingUrl = 'http://orbit.sandbox.localhost:4000/') =>
+  trajectoryKey({ providerId: PROVIDER, action, startingUrl, slots: parameterSlots(parameters) });
+
+describe('trajectory keys', () => {
+  it('are equal for the same action template whatever the string parameter values, case and spacing', () => {
+    const a = key('Post "Hello there" on my feed', { text: 'Hello there' });
+    const b = key('post  "Something else entirely"   on my FEED', { text: 'Something else entirely' });
+    expect(a.key).toBe(b.key);
+    expect(a.actionTemplate).toBe('post "{{parameters.text}}" on my feed');
+  });
+
+  it('differ by provider, template, parameter names, shown values and starting path', () => {
+    const base = key('Follow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2');
+    expect(base.startPath).toBe('/network?page=2');
+    const variants = [
+      trajectoryKey({ providerId: 'other', action: 'Follow Ada Lovelace', startingUrl: 'http://orbit.sandbox.localhost:4000/network?page=2', slots: parameterSlots({ name: 'Ada Lovelace' }) }),
+      key('Unfollow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
+      key('Follow Ada Lovelace', { person: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
+      key('Follow Ada Lovelace', { name: 'Ada Lovelace', count: 2 }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
+      key('Follow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=3'),
+    ];
+    for (const v of variants) expect(v.key).not.toBe(base.key);
+    // Numbers are shown to the model, so a different count is a different run.
+    expect(key('Like the first 3 posts', { count: 3 }).key).not.toBe(key('Like the first 5 posts', { count: 5 }).key);
+    // The same host on another port (another deployment) is the same path.
+    expect(key('Open it', {}, 'http://orbit.sandbox.localhost:5000/in/ada/').key).toBe(key('Open it', {}, 'http://orbit.sandbox.localhost:4000/in/ada').key);
+  });
+
+  it('put string parameters of the starting path as placeholders', () => {
+    expect(key('Open the profile', { username: 'ada-l' }, 'http://orbit.sandbox.localhost:4000/in/ada-l').startPath).toBe('/in/{{parameters.username}}');
+  });
+});
+
+const trajectory = (steps: Trajectory['steps']): Trajectory => ({
+  version: TRAJECTORY_VERSION,
+  startPath: '/',
+  parameterNames: ['text'],
+  steps,
+  result: { kind: 'object', properties: { posted: { kind: 'const', value: true } } },
+});
+
+describeEachStore('trajectory store', (t) => {
+  it('stores, finds, replaces and counts replays; another schema or version is a miss', async () => {
+    const store = new TrajectoryStore(t.store, t.clock);
+    const k = key('Post "x"', { text: 'x' });
+    expect(await store.find(k.key, 'schema-a')).toEqual({ hit: false, reason: 'no trajectory was recorded for this action yet' });
+
+    const first = trajectory([{ tool: 'click', target: { role: 'button', name: 'Start a post', scope: null, tag: 'button', nth: 0, count: 1 }, args: {} }]);
+    await store.save({ key: k.key, providerId: PROVIDER, actionTemplate: k.actionTemplate, schemaHash: 'schema-a', trajectory: first });
+    expect(await store.find(k.key, 'schema-a')).toEqual({ hit: true, trajectory: first });
+    expect(await store.find(k.key, 'schema-b')).toEqual({ hit: false, reason: 'the recorded trajectory was learned for another responseFormat' });
+
+    await store.markReplayed(k.key);
+    await store.markReplayed(k.key);
+    expect(await t.store.repos.agentTrajectories.findById(k.key)).toMatchObject({ replayCount: 2, lastReplayedAt: expect.any(Date) });
+
+    const second = trajectory([{ tool: 'navigate', args: { url: '/new' } }]);
+    await store.save({ key: k.key, providerId: PROVIDER, actionTemplate: k.actionTemplate, schemaHash: 'schema-b', trajectory: second });
+    expect(await store.find(k.key, 'schema-b')).toEqual({ hit: true, trajectory: second });
+    expect(await t.store.repos.agentTrajectories.findById(k.key)).toMatchObject({ replayCount: 0, lastReplayedAt: null, actionTemplate: 'post "{{parameters.text}}"' });
+
+    await t.store.dataSource.createQueryBuilder().update('agent_trajectories').set({ version: TRAJECTORY_VERSION + 1 }).where('id = :id', { id: k.key }).execute();
+    expect(await store.find(k.key, 'schema-b')).toMatchObject({ hit: false, reason: expect.stringContaining('version') });
+  });
+});

@@ -1,0 +1,132 @@
+import { describeEachStore, pgQuery } from '../support/app';
+import { agentRequestBody, connectSandbox, createOrg, expectError, get, post, sandboxHeaders, type Connected, type TestOrg } from '../support/helpers';
+
+/**
+ * The queue side of the agent request API without a worker: cancel, list with cursor pagination and status
+ * filter, waitMs. On PostgreSQL, accepting a request also sends its pg-boss job.
+ */
+jest.setTimeout(30_000);
+
+describeEachStore('agent request queue API', (t) => {
+  let org: TestOrg;
+  let conn: Connected;
+  beforeAll(async () => {
+    org = await createOrg(t, 'Queue Co');
+    conn = await connectSandbox(t, org, { clientUserId: 'queue-user' });
+  });
+
+  const create = async (overrides: Record<string, unknown> = {}) => {
+    const res = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, overrides));
+    expect(res.status).toBe(202);
+    return res.body.requestId as string;
+  };
+
+  it('a new record has an empty trace, no method and no model usage', async () => {
+    const id = await create();
+    const res = await get(t, `/api/agent-requests/${id}`, sandboxHeaders(org));
+    expect(res.body).toMatchObject({ status: 'PENDING', trace: [], method: null, modelUsage: null });
+  });
+
+  it('cancels a PENDING request at once; a second cancel is 409 AGENT_REQUEST_ALREADY_FINISHED', async () => {
+    const id = await create();
+    const res = await post(t, `/api/agent-requests/${id}/cancel`, sandboxHeaders(org));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      requestId: id,
+      status: 'CANCELED',
+      error: { code: 'CANCELED', message: expect.any(String) },
+      completedAt: t.clock.now().toISOString(),
+    });
+    expectError(await post(t, `/api/agent-requests/${id}/cancel`, sandboxHeaders(org)), 'AGENT_REQUEST_ALREADY_FINISHED', {
+      details: { status: 'CANCELED' },
+    });
+  });
+
+  it('refuses to cancel a request that is not yours (404)', async () => {
+    const id = await create();
+    const other = await createOrg(t, 'Other Co');
+    expectError(await post(t, `/api/agent-requests/${id}/cancel`, sandboxHeaders(other)), 'AGENT_REQUEST_NOT_FOUND');
+    expectError(await post(t, '/api/agent-requests/areq_000000000000000000000000/cancel', sandboxHeaders(org)), 'AGENT_REQUEST_NOT_FOUND');
+  });
+
+  it('flags a RUNNING request for its worker instead of ending it', async () => {
+    const id = await create();
+    const now = t.clock.now();
+    expect(await t.store.repos.agentRequests.claim(id, 'test-worker', now, new Date(now.getTime() + 60_000), 2)).toBe(true);
+    const res = await post(t, `/api/agent-requests/${id}/cancel`, sandboxHeaders(org));
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('RUNNING');
+    expect(await t.store.repos.agentRequests.cancelRequested(id)).toBe(true);
+    // A claim by another worker is refused while the lease holds.
+    expect(await t.store.repos.agentRequests.claim(id, 'other-worker', now, new Date(now.getTime() + 60_000), 2)).toBe(false);
+  });
+
+  it('lists newest first with cursor pagination, and filters by status', async () => {
+    const fresh = await createOrg(t, 'List Co');
+    const c = await connectSandbox(t, fresh, { clientUserId: 'list-user' });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      t.clock.advance(i % 2 === 0 ? 1000 : 0); // some share a createdAt: the id breaks the tie
+      const res = await post(t, '/api/agent-requests', sandboxHeaders(fresh), agentRequestBody(t, c.accessToken));
+      ids.push(res.body.requestId);
+    }
+    await post(t, `/api/agent-requests/${ids[1]}/cancel`, sandboxHeaders(fresh));
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await get(t, `/api/agent-requests?limit=2${cursor ? `&cursor=${cursor}` : ''}`, sandboxHeaders(fresh));
+      expect(res.status).toBe(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.data.map((r: { requestId: string }) => r.requestId));
+      cursor = res.body.nextCursor;
+      pages += 1;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(5);
+    expect(new Set(seen)).toEqual(new Set(ids));
+    const all = await get(t, '/api/agent-requests', sandboxHeaders(fresh));
+    const times = all.body.data.map((r: { createdAt: string }) => r.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(all.body.nextCursor).toBeNull();
+
+    const canceled = await get(t, '/api/agent-requests?status=CANCELED', sandboxHeaders(fresh));
+    expect(canceled.body.data.map((r: { requestId: string }) => r.requestId)).toEqual([ids[1]]);
+    const pending = await get(t, '/api/agent-requests?status=PENDING&limit=100', sandboxHeaders(fresh));
+    expect(pending.body.data).toHaveLength(4);
+
+    // Another organization sees none of them.
+    const other = await get(t, '/api/agent-requests', sandboxHeaders(await createOrg(t, 'Nosy Co')));
+    expect(other.body).toEqual({ data: [], nextCursor: null });
+  });
+
+  it('refuses bad list queries', async () => {
+    expectError(await get(t, '/api/agent-requests?cursor=nonsense', sandboxHeaders(org)), 'INVALID_CURSOR');
+    expectError(await get(t, '/api/agent-requests?limit=0', sandboxHeaders(org)), 'INVALID_FIELD', { message: /^query\.limit: /, details: expect.any(Array) });
+    expectError(await get(t, '/api/agent-requests?status=DONE', sandboxHeaders(org)), 'INVALID_FIELD', { message: /^query\.status: /, details: expect.any(Array) });
+  });
+
+  it('waitMs holds the answer until the wait runs out, and returns early when the request ends', async () => {
+    const id = await create();
+    const t0 = Date.now();
+    const held = await get(t, `/api/agent-requests/${id}?waitMs=400`, sandboxHeaders(org));
+    expect(held.body.status).toBe('PENDING');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(380);
+
+    const t1 = Date.now();
+    const waiting = get(t, `/api/agent-requests/${id}?waitMs=10000`, sandboxHeaders(org));
+    setTimeout(() => void post(t, `/api/agent-requests/${id}/cancel`, sandboxHeaders(org)).then(() => undefined), 200);
+    const ended = await waiting;
+    expect(ended.body.status).toBe('CANCELED');
+    expect(Date.now() - t1).toBeLessThan(3000);
+    expectError(await get(t, `/api/agent-requests/${id}?waitMs=30001`, sandboxHeaders(org)), 'INVALID_FIELD', { message: /^query\.waitMs: /, details: expect.any(Array) });
+  });
+
+  it('on PostgreSQL, each accepted request has its pg-boss job', async () => {
+    if (t.dialect !== 'postgres') return;
+    const id = await create();
+    const jobs = await pgQuery<{ n: string }>(t, "SELECT COUNT(*) AS n FROM agentlink_pgboss.job WHERE name = 'agent-requests' AND singleton_key = $1", [id]);
+    expect(Number(jobs[0].n)).toBe(1);
+  });
+});

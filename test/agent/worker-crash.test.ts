@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+import { createAgentWorker } from '../../server/agent/runtime';
+import type { AgentWorker } from '../../server/agent/worker';
+import { createLogger } from '../../server/logger';
+import { type LiveServer, startLiveServer } from '../support/live-server';
+import { awaitRequest, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from './agent-support';
+
+/**
+ * A worker in a separate process claims two requests, then dies by SIGKILL mid-run. Another worker (this
+ * process) recovers them once the 2 s leases run out: the one with an attempt left is run again and
+ * completes; the one already on its last attempt fails with WORKER_LOST. Nothing stays RUNNING.
+ */
+jest.setTimeout(60_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+const LEASE_SECONDS = 2;
+const ENV = {
+  AGENTLINK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  AGENTLINK_LEASE_SECONDS: String(LEASE_SECONDS),
+  AGENTLINK_WORKER_POLL_MS: '100',
+  AGENTLINK_WORKER_MAX_ATTEMPTS: '2',
+};
+
+let live: LiveServer;
+let org: LiveOrg;
+let child: ChildProcess | undefined;
+let worker: AgentWorker | undefined;
+
+beforeAll(async () => {
+  live = await startLiveServer({ env: ENV });
+  org = await liveOrg(live);
+});
+
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await worker?.stop({ graceMs: 0 });
+  await live?.services.browsers.close();
+  await live?.close();
+});
+
+function startChildWorker(): { proc: ChildProcess; lines: string[] } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/agent/fixtures/crash-worker.ts')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      PORT: String(live.port),
+      AGENTLINK_PUBLIC_URL: live.baseUrl,
+      AGENTLINK_DATA_DIR: live.dataDir,
+      AGENTLINK_WORKER_CONCURRENCY: '2',
+      ...ENV,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let stderr = '';
+  proc.stdout!.on('data', (d: Buffer) => lines.push(...d.toString('utf8').split('\n').filter(Boolean)));
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  proc.on('exit', (code, signal) => {
+    if (code !== null && code !== 0) lines.push(`EXIT ${code} ${stderr.slice(-2000)}`);
+    void signal;
+  });
+  return { proc, lines };
+}
+
+it('recovers the requests of a worker killed with SIGKILL: re-run once, else WORKER_LOST, within a bounded time', async () => {
+  const conn = await connectOrbit(live, org);
+  const body = { accessToken: conn.accessToken, action: 'test: slow', startingUrl: live.siteUrl('orbit', '/'), responseFormat: { ok: 'boolean' } };
+  const rerun = await createRequest(live, org, body);
+  const lost = await createRequest(live, org, body);
+  // `lost` already used one attempt on a worker that died before: this is its last.
+  await live.services.store.dataSource.query('UPDATE agent_requests SET attempts = 1 WHERE id = ?', [lost]);
+
+  const { proc, lines } = startChildWorker();
+  child = proc;
+  await eventually(
+    async () => lines.slice(),
+    (l) => l.some((x) => x.startsWith('EXIT')) || (l.includes(`CLAIMED ${rerun}`) && l.includes(`CLAIMED ${lost}`)),
+    30_000,
+  );
+  expect(lines).toEqual(expect.arrayContaining([`CLAIMED ${rerun}`, `CLAIMED ${lost}`]));
+  const repo = live.services.store.repos.agentRequests;
+  expect((await repo.findById(rerun))?.status).toBe('RUNNING');
+
+  proc.kill('SIGKILL');
+  await new Promise((resolve) => proc.once('exit', resolve));
+  const killedAt = Date.now();
+
+  // The surviving worker knows "test: slow" as a quick routine.
+  live.services.playbooks.register({
+    providerSlug: 'orbit',
+    name: 'test.slow',
+    description: 'finishes at once in this process',
+    match: [/^test: slow$/],
+    parameters: z.unknown(),
+    run: async () => ({ ok: true }),
+  });
+  worker = createAgentWorker(live.services, createLogger('silent'));
+  await worker.start();
+
+  const [done, failed] = await Promise.all([awaitRequest(live, org, rerun, 20_000), awaitRequest(live, org, lost, 20_000)]);
+  const recoveredInMs = Date.now() - killedAt;
+  expect(done).toMatchObject({ status: 'COMPLETED', result: { ok: true }, method: 'PLAYBOOK' });
+  expect(failed).toMatchObject({ status: 'FAILED', error: { code: 'WORKER_LOST', message: expect.stringMatching(/2 attempts/) } });
+  expect((await repo.findById(rerun))?.attempts).toBe(2);
+  expect((await repo.findById(lost))?.attempts).toBe(2);
+  // Bounded: the lease, plus a sweep and a poll.
+  expect(recoveredInMs).toBeLessThan(LEASE_SECONDS * 1000 + 6000);
+});

@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import type { Playbook } from '../../server/agent/playbooks';
+import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { tenantFor } from '../../server/sandbox/site-sessions';
+import { type LiveServer, startLiveServer } from '../support/live-server';
+import { api, awaitRequest, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from './agent-support';
+
+/**
+ * The worker end to end on SQLite: a live AgentLink with its embedded worker, real Chromium, the Orbit
+ * sandbox site on loopback. Test-only playbooks (registered below) stand in for slow, hanging or wrong
+ * routines; the real Orbit profile playbook proves the happy path.
+ */
+jest.setTimeout(60_000);
+
+const PROFILE_FORMAT = { name: 'string - Full name', username: 'string', headline: 'string', followers: 'integer', following: 'number' };
+
+let live: LiveServer;
+let org: LiveOrg;
+let conn: { accessToken: string; connectionId: string };
+const started = new Set<string>();
+
+const testPlaybook = (name: string, pattern: RegExp, run: Playbook<unknown>['run']): Playbook<unknown> => ({
+  providerSlug: 'orbit',
+  name,
+  description: `test playbook ${name}`,
+  match: [pattern],
+  parameters: z.unknown(),
+  run: async (ctx) => {
+    started.add(ctx.requestId);
+    return run(ctx);
+  },
+});
+
+beforeAll(async () => {
+  live = await startLiveServer({ worker: true });
+  const pb = live.services.playbooks;
+  pb.register(testPlaybook('test.hang', /^test: hang forever$/, () => new Promise(() => undefined)));
+  pb.register(
+    testPlaybook('test.leave', /^test: leave the site$/, async (ctx) => {
+      await ctx.step('navigate', 'another site', () => ctx.page.goto('http://evil.example.com/steal', { waitUntil: 'domcontentloaded' }));
+      return { ok: true };
+    }),
+  );
+  pb.register(
+    testPlaybook('test.subresource', /^test: load a foreign image$/, async (ctx) => {
+      await ctx.page.evaluate(() => fetch('http://tracker.example.net/pixel.gif').catch(() => null));
+      return { ok: true };
+    }),
+  );
+  pb.register(testPlaybook('test.wrong', /^test: wrong shape$/, async () => ({ name: 42, followers: 'many' })));
+  pb.register(
+    testPlaybook('test.broken', /^test: missing button$/, async (ctx) => {
+      await ctx.step('click', "button 'Does not exist'", () => ctx.page.getByRole('button', { name: 'Does not exist' }).click({ timeout: 500 }));
+      return { ok: true };
+    }),
+  );
+  org = await liveOrg(live);
+  conn = await connectOrbit(live, org);
+});
+
+afterAll(async () => {
+  await live?.close();
+});
+
+const body = (overrides: Record<string, unknown>) => ({
+  accessToken: conn.accessToken,
+  action: 'Read my profile',
+  startingUrl: live.siteUrl('orbit', '/'),
+  responseFormat: PROFILE_FORMAT,
+  ...overrides,
+});
+
+it('runs the Orbit profile playbook end to end: COMPLETED, result shaped like responseFormat, trace and method', async () => {
+  const before = await live.services.store.repos.connections.findById(conn.connectionId);
+  const requestId = await createRequest(live, org, body({}));
+  const record = await awaitRequest(live, org, requestId);
+  expect(record).toMatchObject({
+    requestId,
+    status: 'COMPLETED',
+    method: 'PLAYBOOK',
+    error: null,
+    modelUsage: null,
+    result: { name: 'Grace Goodwin', username: 'user_good', headline: expect.stringMatching(/\S/), followers: expect.any(Number), following: expect.any(Number) },
+  });
+  expect(Number.isInteger(record.result.followers)).toBe(true);
+  expect(record.startedAt).toEqual(expect.any(String));
+  expect(new Date(record.completedAt).getTime()).toBeGreaterThanOrEqual(new Date(record.startedAt).getTime());
+  expect(record.executionTimeMs).toBeGreaterThan(0);
+  expect(record.trace.map((s: { tool: string; outcome: string }) => `${s.tool}:${s.outcome}`)).toEqual(['navigate:ok', 'navigate:ok', 'extract:ok', 'done:ok']);
+  for (const step of record.trace) expect(step).toEqual(expect.objectContaining({ url: expect.stringContaining('orbit.sandbox.localhost'), durationMs: expect.any(Number) }));
+  // The session was sealed back and the connection marked used.
+  const after = await live.services.store.repos.connections.findById(conn.connectionId);
+  expect(after?.sealedSession).not.toBe(before?.sealedSession);
+  expect(after?.lastUsedAt).not.toBeNull();
+  expect(after?.status).toBe('ACTIVE');
+});
+
+it('fits the result to other key names (aliases) and nested objects', async () => {
+  const responseFormat = { profile: { fullName: 'string', handle: 'string' }, followerCount: 'string' };
+  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'Please get my own Orbit profile', responseFormat })));
+  expect(record.status).toBe('COMPLETED');
+  expect(record.result).toEqual({ profile: { fullName: 'Grace Goodwin', handle: 'user_good' }, followerCount: expect.stringMatching(/^\d+$/) });
+});
+
+it('fails at once with MODEL_NOT_CONFIGURED when no playbook (and no replay) covers the action', async () => {
+  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'Write a post saying hello to everyone' })));
+  expect(record.status).toBe('FAILED');
+  expect(record.error.code).toBe('MODEL_NOT_CONFIGURED');
+  expect(record.error.message).toMatch(/AGENTLINK_MODEL_BASE_URL/);
+  expect(record.executionTimeMs).toBeLessThan(10_000);
+});
+
+it('falls through when the playbook cannot fill the responseFormat (asks for posts)', async () => {
+  const responseFormat = { name: 'string', posts: [{ text: 'string' }] };
+  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'Read my profile and my latest posts', responseFormat })));
+  expect(record.error.code).toBe('MODEL_NOT_CONFIGURED');
+  expect(record.method).toBeNull();
+});
+
+it('times out: a hanging run ends TIMED_OUT after its timeoutMs, and the worker moves on', async () => {
+  const requestId = await createRequest(live, org, body({ action: 'test: hang forever', timeoutMs: 5000 }));
+  const record = await awaitRequest(live, org, requestId, 15_000);
+  expect(record.status).toBe('TIMED_OUT');
+  expect(record.error).toEqual({ code: 'TIMED_OUT', message: expect.stringMatching(/5000 ms/) });
+  expect(record.executionTimeMs).toBeGreaterThanOrEqual(5000);
+  expect(record.executionTimeMs).toBeLessThan(9000);
+  expect(record.trace.some((s: { screenshot?: string }) => typeof s.screenshot === 'string')).toBe(true);
+  // The worker is free again.
+  const next = await awaitRequest(live, org, await createRequest(live, org, body({})));
+  expect(next.status).toBe('COMPLETED');
+});
+
+it('cancels a running request: the worker stops it and writes CANCELED', async () => {
+  const requestId = await createRequest(live, org, body({ action: 'test: hang forever' }));
+  await eventually(async () => started.has(requestId), (v) => v);
+  const res = await api(live, org, 'POST', `/api/agent-requests/${requestId}/cancel`);
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ requestId, status: expect.stringMatching(/^(RUNNING|CANCELED)$/) });
+  const record = await awaitRequest(live, org, requestId, 10_000);
+  expect(record.status).toBe('CANCELED');
+  expect(record.error.code).toBe('CANCELED');
+  expect(record.executionTimeMs).toBeLessThan(5000);
+  const again = await api(live, org, 'POST', `/api/agent-requests/${requestId}/cancel`);
+  expect(again.status).toBe(409);
+  expect(again.body.error.code).toBe('AGENT_REQUEST_ALREADY_FINISHED');
+});
+
+it('blocks and records navigation outside the allowed domains (NAVIGATION_BLOCKED)', async () => {
+  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'test: leave the site', responseFormat: { ok: 'boolean' } })));
+  expect(record.status).toBe('FAILED');
+  expect(record.error).toMatchObject({ code: 'NAVIGATION_BLOCKED', details: { url: 'http://evil.example.com/steal' } });
+  expect(record.trace).toContainEqual(
+    expect.objectContaining({ tool: 'navigate', outcome: 'blocked', target: expect.stringContaining('http://evil.example.com/steal') }),
+  );
+});
+
+it('blocks foreign sub-resources and records them, without failing the run', async () => {
+  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'test: load a foreign image', responseFormat: { ok: 'boolean' } })));
+  expect(record.status).toBe('COMPLETED');
+  expect(record.trace).toContainEqual(
+    expect.objectContaining({ tool: 'request', outcome: 'blocked', target: expect.stringContaining('tracker.example.net'), error: expect.stringMatching(/not an allowed domain/) }),
+  );
+});
+
+it('fails a playbook result that does not match responseFormat with RESULT_SCHEMA_MISMATCH and every mismatch', async () => {
+  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'test: wrong shape', responseFormat: { name: 'string', followers: 'integer' } })));
+  expect(record.status).toBe('FAILED');
+  expect(record.method).toBe('PLAYBOOK');
+  expect(record.error).toMatchObject({
+    code: 'RESULT_SCHEMA_MISMATCH',
+    details: { playbook: 'test.wrong', errors: expect.arrayContaining([{ path: '/name', message: 'must be string' }, { path: '/followers', message: 'must be integer' }]) },
+  });
+});
+
+it('reports a failing playbook step as PLAYBOOK_FAILED with the step and a screenshot', async () => {
+  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'test: missing button', responseFormat: { ok: 'boolean' } })));
+  expect(record.error).toMatchObject({ code: 'PLAYBOOK_FAILED', details: { playbook: 'test.broken', step: { tool: 'click', target: "button 'Does not exist'" } } });
+  const failed = record.trace.find((s: { outcome: string }) => s.outcome === 'error');
+  expect(failed).toMatchObject({ tool: 'click', screenshot: expect.stringMatching(/^\/9j\//) });
+});
+
+describe('dead provider session', () => {
+  const killSiteSessions = async () => {
+    await live.services.store.dataSource.query('DELETE FROM sandbox_sessions WHERE tenant = ?', [tenantFor(org.organizationId)]);
+  };
+
+  it('without stored credentials: FAILED CONNECTION_LOGIN_REQUIRED and the connection becomes LOGIN_REQUIRED', async () => {
+    const dead = await connectOrbit(live, org, 'dead-user');
+    await killSiteSessions();
+    const record = await awaitRequest(live, org, await createRequest(live, org, body({ accessToken: dead.accessToken })));
+    expect(record.status).toBe('FAILED');
+    expect(record.error.code).toBe('CONNECTION_LOGIN_REQUIRED');
+    expect(record.error.message).toMatch(/connect flow/);
+    const connection = await api(live, org, 'GET', `/api/connections/${dead.connectionId}`);
+    expect(connection.body.status).toBe('LOGIN_REQUIRED');
+    const refused = await api(live, org, 'POST', '/api/agent-requests', body({ accessToken: dead.accessToken }));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('CONNECTION_LOGIN_REQUIRED');
+  });
+
+  it('with stored credentials: re-logs in silently, completes, and keeps the connection ACTIVE', async () => {
+    const caller = { organizationId: org.organizationId, environment: 'sandbox' as const };
+    const session = await live.services.siteSessions.mint(caller, 'orbit', 'user_good');
+    const created = await live.services.connections.create(caller, {
+      providerId: ORBIT_PROVIDER_ID,
+      clientUserId: 'remembered-user',
+      session,
+      credentials: { username: 'user_good', password: 'pass_good' },
+    });
+    const ex = await api(live, org, 'POST', '/api/connections/public_token/exchange', { publicToken: created.publicToken });
+    await killSiteSessions();
+    const record = await awaitRequest(live, org, await createRequest(live, org, body({ accessToken: ex.body.access_token })));
+    expect(record.status).toBe('COMPLETED');
+    expect(record.result.username).toBe('user_good');
+    expect(record.trace).toContainEqual(expect.objectContaining({ tool: 'relogin', outcome: 'ok' }));
+    const connection = await api(live, org, 'GET', `/api/connections/${created.connection.id}`);
+    expect(connection.body.status).toBe('ACTIVE');
+  });
+});

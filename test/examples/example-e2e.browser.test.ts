@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { authenticator } from 'otplib';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { createRelayApp } from '../../examples/relay/server';
+import { buildWebApp } from '../../examples/web/build';
+import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
+import { type LiveServer, startLiveServer } from '../support/live-server';
+
+/**
+ * The whole caller side in Chromium: the example app (examples/web, served by the example relay on its own
+ * loopback origin) → useAgentLink → the hosted widget at AgentLink /link (popup, or the in-page iframe when
+ * popups are blocked) → a real login through the login engine → onSuccess → exchange through the relay →
+ * the connection on screen → an agent request accepted through the relay.
+ */
+jest.setTimeout(90_000);
+
+let live: LiveServer;
+let relayServer: http.Server;
+let appUrl: string;
+let webDir: string;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-example-e2e-'));
+  const [server] = await Promise.all([startLiveServer(), buildWebApp(webDir)]);
+  live = server;
+  const org = await live.services.organizations.create('Example Co');
+  const relay = createRelayApp(
+    { AGENTLINK_CLIENT_ID: org.clientId, AGENTLINK_CLIENT_SECRET: org.sandboxSecret, AGENTLINK_BASE_URL: live.baseUrl },
+    { webDir },
+  );
+  relayServer = http.createServer(relay);
+  await new Promise<void>((resolve) => relayServer.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${(relayServer.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  relayServer?.closeAllConnections();
+  await new Promise<void>((resolve) => (relayServer ? relayServer.close(() => resolve()) : resolve()));
+  await live?.services.loginEngine.close();
+  await live?.services.browsers.close();
+  await live?.close();
+  if (webDir) fs.rmSync(webDir, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  context = await live.services.browsers.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(20_000);
+  page = await context.newPage();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+const heading = (p: Page | Frame, name: string | RegExp) => p.getByRole('heading', { name, level: 1 });
+
+async function freshTotp(): Promise<string> {
+  if (authenticator.timeRemaining() < 4) await new Promise((r) => setTimeout(r, (authenticator.timeRemaining() + 0.5) * 1000));
+  return authenticator.generate(SANDBOX_TOTP_SECRET);
+}
+
+/** The app is up with a link token: the Connect button is enabled. */
+async function openApp(query = '') {
+  await page.goto(`${appUrl}/${query}`);
+  const connect = page.getByRole('button', { name: 'Connect account' });
+  await page.waitForFunction(() => {
+    const b = [...document.querySelectorAll('button')].find((x) => x.textContent === 'Connect account');
+    return !!b && !b.disabled;
+  });
+  return connect;
+}
+
+async function clickConnectForPopup(): Promise<Page> {
+  const connect = await openApp();
+  const [popup] = await Promise.all([context.waitForEvent('page'), connect.click()]);
+  return popup;
+}
+
+/** Consent → Orbit → user_mfa / pass_good → TOTP. */
+async function connectOrbitAsMfaUser(w: Page | Frame) {
+  await heading(w, 'Example Co uses AgentLink to connect your account').waitFor();
+  await w.getByRole('button', { name: 'Continue' }).click();
+  await heading(w, 'Select your account provider').waitFor();
+  await w.getByRole('list', { name: 'Providers' }).getByRole('button', { name: /^Orbit/ }).click();
+  await heading(w, 'Sign in to Orbit').waitFor();
+  await w.getByLabel('Username or email').fill('user_mfa');
+  await w.getByLabel('Password').fill('pass_good');
+  await w.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await heading(w, 'Enter your authenticator code').waitFor();
+  await w.getByLabel('Verification code').fill(await freshTotp());
+  await w.getByRole('button', { name: 'Verify' }).click();
+}
+
+async function expectConnected(clientUserId = 'demo-user') {
+  const section = page.getByTestId('connection');
+  await section.waitFor();
+  expect(await page.getByTestId('connection-status').textContent()).toBe('ACTIVE');
+  const connectionId = (await page.getByTestId('connection-id').textContent())!;
+  const connection = await live.services.store.repos.connections.findById(connectionId);
+  expect(connection).toMatchObject({ status: 'ACTIVE', providerId: ORBIT_PROVIDER_ID, clientUserId });
+  expect(connection!.sealedSession).toMatch(/^v1\./);
+  return connectionId;
+}
+
+it('popup: connect Orbit as user_mfa, exchange through the relay, see the connection, run an agent request', async () => {
+  const popup = await clickConnectForPopup();
+  expect(popup.url()).toBe(`${live.baseUrl}/link`);
+  const closed = popup.waitForEvent('close', { timeout: 30_000 });
+  await connectOrbitAsMfaUser(popup);
+  await closed;
+
+  await expectConnected();
+  expect(await page.getByText(/Widget events: OPEN → CONSENT_GIVEN → SELECT_PROVIDER → SUBMIT_CREDENTIALS/).count()).toBe(1);
+  expect(await page.getByTestId('link-error').count()).toBe(0);
+
+  // The agent request form is prefilled for the sandbox Orbit profile page; the relay answers 202 and the app polls.
+  await page.waitForFunction(() => (document.getElementById('startingUrl') as HTMLInputElement | null)?.value);
+  expect(await page.getByLabel('startingUrl').inputValue()).toBe(live.siteUrl('orbit', '/me'));
+  await page.getByRole('button', { name: 'Run agent request' }).click();
+  await page.getByTestId('agent-status').waitFor();
+  const requestId = (await page.getByTestId('agent-request').locator('code').first().textContent())!;
+  const record = await live.services.store.repos.agentRequests.findById(requestId);
+  expect(record).toMatchObject({ action: 'Read my profile', startingUrl: live.siteUrl('orbit', '/me') });
+  expect(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT']).toContain(await page.getByTestId('agent-status').textContent());
+});
+
+it("closing the widget with its Close button shows USER_CLOSED in the app", async () => {
+  const popup = await clickConnectForPopup();
+  await heading(popup, /uses AgentLink/).waitFor();
+  const closed = popup.waitForEvent('close');
+  await popup.getByRole('button', { name: 'Close', exact: true }).click();
+  await closed;
+  const alert = page.getByTestId('link-error');
+  await alert.waitFor();
+  expect(await alert.textContent()).toMatch(/^USER_CLOSED: /);
+  // The link token was not used: the button stays usable.
+  expect(await page.getByRole('button', { name: 'Connect account' }).isEnabled()).toBe(true);
+});
+
+it('closing the popup window itself shows USER_CLOSED in the app', async () => {
+  const popup = await clickConnectForPopup();
+  await heading(popup, /uses AgentLink/).waitFor();
+  await popup.close();
+  const alert = page.getByTestId('link-error');
+  await alert.waitFor();
+  expect(await alert.textContent()).toMatch(/^USER_CLOSED: /);
+});
+
+it('popup blocked: the widget opens in the in-page dialog and connects the same way', async () => {
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  const connect = await openApp('?user=iframe-user');
+  await connect.click();
+  const dialog = page.getByRole('dialog', { name: 'Connect your account' });
+  await dialog.waitFor();
+  const frame = page.frameLocator('iframe[title^="AgentLink"]');
+  await frame.getByRole('heading', { level: 1 }).first().waitFor();
+  const widget = page.frames().find((f) => f.url() === `${live.baseUrl}/link`)!;
+  expect(widget).toBeDefined();
+  await connectOrbitAsMfaUser(widget);
+  await expectConnected('iframe-user');
+  expect(await dialog.count()).toBe(0);
+});
+
+it('env mismatch: a sandbox link token with ?env=production is refused by the hook before anything opens', async () => {
+  await page.goto(`${appUrl}/?env=production`);
+  const alert = page.getByTestId('link-error');
+  await alert.waitFor();
+  expect(await alert.textContent()).toBe('ENVIRONMENT_MISMATCH: The link token belongs to the sandbox environment, but env is "production".');
+  expect(await page.getByRole('button', { name: 'Connect account' }).isDisabled()).toBe(true);
+});

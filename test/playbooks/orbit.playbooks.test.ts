@@ -1,0 +1,256 @@
+import type { BrowserContext } from 'playwright-core';
+import { defaultPlaybookRegistry } from '../../server/agent/playbooks';
+import { shapeListToFormat } from '../../server/agent/playbooks/shape-list';
+import { resolveRecipient } from '../../server/agent/playbooks/orbit-send-message.playbook';
+import { ProviderCatalogue } from '../../server/providers/catalogue';
+import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { type LiveServer, startLiveServer } from '../support/live-server';
+import { collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from './playbook-support';
+
+/**
+ * The Orbit playbooks: routing by text (no browser), then each playbook for real, end to end: a live
+ * AgentLink with its worker and Chromium, a sandbox connection per test (its own copy of Orbit), the
+ * request over the API, and the effect checked afterwards on the site in a separate signed-in context.
+ */
+jest.setTimeout(90_000);
+
+const registry = defaultPlaybookRegistry();
+const orbit = new ProviderCatalogue({ publicUrl: 'http://localhost:3000', sandboxHostSuffix: 'sandbox.localhost' }).bySlug('orbit', 'sandbox')!;
+const route = (action: string, parameters: unknown = {}) => registry.route({ action, provider: orbit, parameters, signal: new AbortController().signal });
+const routed = async (action: string, parameters: unknown = {}) => {
+  const r = await route(action, parameters);
+  return r.playbook ? r.playbook.name : null;
+};
+
+describe('routing (text match, no browser)', () => {
+  const post = { text: 'Hello' };
+  const message = { recipient: 'Priya Nair', text: 'Hi' };
+  it.each([
+    ['Write a post saying hello to everyone', post, 'orbit.create-post'],
+    ['Create a post', post, 'orbit.create-post'],
+    ['Publish a new post on Orbit', post, 'orbit.create-post'],
+    ['Share an update with my network', post, 'orbit.create-post'],
+    ['Compose a short post about our launch', post, 'orbit.create-post'],
+    ['Post this on Orbit', post, 'orbit.create-post'],
+    ['Please post the following', post, 'orbit.create-post'],
+    ['Read my feed', {}, 'orbit.read-my-feed'],
+    ['Get the latest posts from my feed', {}, 'orbit.read-my-feed'],
+    ["What's on my timeline?", {}, 'orbit.read-my-feed'],
+    ['Show me my home feed', { limit: 20 }, 'orbit.read-my-feed'],
+    ['My feed', {}, 'orbit.read-my-feed'],
+    ['Summarize the 5 latest posts in my news feed', {}, 'orbit.read-my-feed'],
+    ['Send a message to Priya Nair', message, 'orbit.send-message'],
+    ['Write a direct message to jonas-berg', message, 'orbit.send-message'],
+    ['Message Priya saying thanks', message, 'orbit.send-message'],
+    ['DM @priya-nair', message, 'orbit.send-message'],
+    ['Send Priya Nair a quick note', message, 'orbit.send-message'],
+    ['Reply to the message from Priya', message, 'orbit.send-message'],
+    ['Write a message to Priya about my new post', message, 'orbit.send-message'],
+    ['Read my profile', {}, 'orbit.read-my-profile'],
+  ])('%s → %s', async (action, parameters, expected) => {
+    expect(await routed(action, parameters)).toBe(expected);
+  });
+
+  it.each([
+    'Like the latest post by Priya',
+    "Comment on Priya's post",
+    "Repost Marcus's post",
+    'Share the post by Marcus with my network',
+    "Share Marcus's post to my network",
+    'Post a comment on the first post',
+    'Read my messages',
+    'Follow Priya Nair',
+    'Read my notifications',
+    "Show me Priya's profile",
+    'Make an update to my headline',
+    'Search for posts about data contracts',
+  ])('%s → no playbook', async (action) => {
+    const r = await route(action, { text: 'x', recipient: 'priya-nair' });
+    expect(r).toEqual({ playbook: null, reason: 'no orbit playbook matches the action' });
+  });
+
+  it('fills inputs from the parameters (with common aliases) and refuses parameters that do not fit', async () => {
+    expect(await route('Create a post', { content: ' Hello ', audience: 'Connections' })).toMatchObject({ playbook: { name: 'orbit.create-post' }, params: { text: 'Hello', visibility: 'connections' } });
+    expect(await route('Create a post', { text: 'Hello', visibility: 'everyone' })).toMatchObject({ params: { text: 'Hello', visibility: 'public' } });
+    for (const bad of [{}, { text: '   ' }, { text: 'x'.repeat(3001) }, { text: 'Hi', visibility: 'secret' }, { text: 'Hi', hashtags: ['a'] }]) {
+      expect(await route('Create a post', bad)).toEqual({ playbook: null, reason: expect.stringMatching(/^playbook orbit\.create-post matches, but its parameters do not fit/) });
+    }
+    expect(await route('Read my feed', { limit: '25' })).toMatchObject({ playbook: { name: 'orbit.read-my-feed' }, params: { limit: 25 } });
+    for (const bad of [{ limit: 51 }, { limit: 0 }, { limit: 2.5 }, { since: 'yesterday' }]) {
+      expect((await route('Read my feed', bad)).playbook).toBeNull();
+    }
+    expect(await route('Send a message to Priya', { to: 'priya-nair', message: 'Hi there' })).toMatchObject({ params: { recipient: 'priya-nair', text: 'Hi there' } });
+    for (const bad of [{ recipient: 'priya-nair' }, { text: 'Hi' }, { recipient: 'priya-nair', text: 'Hi', attachment: 'cv.pdf' }]) {
+      expect((await route('Send a message to Priya', bad)).playbook).toBeNull();
+    }
+  });
+
+  it('resolves a recipient by username, name (accents and case ignored) or a unique part of the name', () => {
+    const people = [
+      { username: 'priya-nair', name: 'Priya Nair' },
+      { username: 'diego-ramirez', name: 'Diego Ramírez' },
+      { username: 'grace-liu', name: 'Grace Liu' },
+      { username: 'lena-fischer', name: 'Lena Fischer' },
+    ];
+    expect(resolveRecipient('priya-nair', people).username).toBe('priya-nair');
+    expect(resolveRecipient('@Priya-Nair', people).username).toBe('priya-nair');
+    expect(resolveRecipient('diego ramirez', people).username).toBe('diego-ramirez');
+    expect(resolveRecipient('Grace', people).username).toBe('grace-liu');
+    expect(() => resolveRecipient('Nobody Special', people)).toThrow('nobody called "Nobody Special" can be messaged on Orbit');
+    expect(() => resolveRecipient('e', people)).toThrow(/could be .*Diego Ramírez \(diego-ramirez\).*give the username/);
+  });
+
+  it('fits a list to the responseFormat: item aliases, lists of leaves, values about the list; no list → not applicable', () => {
+    const items = [
+      { text: 'a', likes: '1,204', author: 'X', tags: ['t1'] },
+      { text: 'b', likes: 3, author: 'Y', tags: [] },
+    ];
+    const read = { items, itemAliases: { author: ['by'] }, extras: { count: 2 }, extraAliases: { count: ['total'] } };
+    expect(shapeListToFormat(read, { posts: [{ by: 'string', likes: 'integer', tags: ['string'] }], total: 'integer' })).toEqual({
+      posts: [
+        { by: 'X', likes: 1204, tags: ['t1'] },
+        { by: 'Y', likes: 3, tags: [] },
+      ],
+      total: 2,
+    });
+    expect(shapeListToFormat(read, { feed: { texts: ['string'] } })).toEqual({ feed: { texts: ['a', 'b'] } });
+    expect(() => shapeListToFormat(read, { text: 'string' })).toThrow(/has no list/);
+    expect(() => shapeListToFormat(read, { posts: [{ title: 'string' }] })).toThrow(/responseFormat\.posts\[0\]\.title is not something this playbook reads/);
+    expect(() => shapeListToFormat(read, { posts: [{ text: 'string' }], cursor: 'string' })).toThrow(/responseFormat\.cursor/);
+  });
+});
+
+describe('end to end against the simulated Orbit', () => {
+  let live: LiveServer;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    live = await startLiveServer({ worker: true });
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await live?.close();
+  });
+
+  const start = (path = '/') => live.siteUrl('orbit', path);
+
+  it('orbit.create-post publishes a public post (compose dialog, editor, audience listbox) and it appears on the profile', async () => {
+    const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Create post org');
+    const text = 'Hello from the create-post playbook 👋';
+    const responseFormat = { postId: 'string', url: 'url', text: 'string', visibility: 'string', postedAt: 'datetime', author: 'string' };
+    const record = await runAction(live, org, { action: 'Write a post saying hello to everyone', startingUrl: start('/'), parameters: { text }, responseFormat });
+    const result = expectPlaybookResult(record, responseFormat, 'orbit.create-post');
+    expect(result).toEqual({ postId: expect.stringMatching(/^\d+$/), url: start(`/posts/${result.postId}`), text, visibility: 'public', postedAt: expect.any(String), author: 'Grace Goodwin' });
+    expect(Math.abs(Date.parse(result.postedAt) - Date.parse(record.completedAt))).toBeLessThan(60_000);
+    expect(record.trace.map((s: { tool: string }) => s.tool)).toEqual(['navigate', 'extract', 'click', 'select', 'type', 'click', 'done']);
+
+    // On the site: newest on the profile, and on its own page.
+    const page = await siteAs(live, contexts, org.organizationId, 'orbit', '/me');
+    const newest = page.getByRole('article').first();
+    expect(collapsed(await newest.innerText())).toContain(text);
+    expect(await newest.locator(`a[href="/posts/${result.postId}"]`).count()).toBe(1);
+    await page.goto(result.url);
+    expect(await page.getByRole('article', { name: 'Post by Grace Goodwin' }).filter({ hasText: text }).count()).toBe(1);
+  });
+
+  it('orbit.create-post to connections only, with parameter aliases and a multi-line text; others outside the audience do not see it', async () => {
+    const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Connections post org');
+    const text = 'Only for my connections.\nSecond line of the post.';
+    const responseFormat = { id: 'string', content: 'string', audience: 'string - public or connections', link: 'url' };
+    const record = await runAction(live, org, {
+      action: 'Share a quick post with my connections',
+      startingUrl: start('/network'),
+      parameters: { content: text, audience: 'Connections' },
+      responseFormat,
+    });
+    const result = expectPlaybookResult(record, responseFormat, 'orbit.create-post');
+    expect(result).toEqual({ id: expect.stringMatching(/^\d+$/), content: text, audience: 'connections', link: start(`/posts/${result.id}`) });
+
+    const mine = await siteAs(live, contexts, org.organizationId, 'orbit', '/me');
+    const card = mine.getByRole('article').first();
+    expect(collapsed(await card.innerText())).toContain(collapsed(text));
+    expect(collapsed(await card.innerText())).toContain('Connections');
+    // user_mfa does not follow user_good: the post is not shown to them.
+    const other = await siteAs(live, contexts, org.organizationId, 'orbit', '/in/user_good', 'user_mfa');
+    expect(await other.getByRole('article').filter({ hasText: 'Only for my connections.' }).count()).toBe(0);
+    expect((await other.goto(result.link))?.status()).toBe(404);
+  });
+
+  it('orbit.read-my-feed reads the feed with "Load more" as needed, and the items are what the site shows', async () => {
+    const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Read feed org');
+    const responseFormat = {
+      posts: [{ author: 'string', text: 'string', likes: 'integer', comments: 'integer', reposts: 'integer', postedAt: 'datetime', url: 'url' }],
+      count: 'integer',
+    };
+    const record = await runAction(live, org, { action: 'Read my feed', startingUrl: start('/'), parameters: { limit: 15 }, responseFormat });
+    const result = expectPlaybookResult(record, responseFormat, 'orbit.read-my-feed');
+    expect(result.count).toBe(15);
+    expect(result.posts).toHaveLength(15);
+    expect(record.trace.filter((s: { target?: string }) => s.target === "button 'Load more posts'")).toHaveLength(1);
+    // The newest seeded post (Priya Nair, 14 minutes old): 212 likes, 2 comments, 18 reposts.
+    expect(result.posts[0]).toMatchObject({ author: 'Priya Nair', likes: 212, comments: 2, reposts: 18, text: expect.stringMatching(/^We moved our nightly batch to incremental models/) });
+    for (const p of result.posts) expect(p.url).toMatch(/^http:\/\/orbit\.sandbox\.localhost:\d+\/posts\/\d+$/);
+    const times = result.posts.map((p: { postedAt: string }) => Date.parse(p.postedAt));
+    expect(times.every((t: number) => Number.isFinite(t))).toBe(true);
+
+    // The same fifteen, in the same order, on the site.
+    const page = await siteAs(live, contexts, org.organizationId, 'orbit', '/');
+    await page.getByRole('button', { name: 'Load more posts' }).click();
+    await page.locator('main article').nth(10).waitFor();
+    const shown = await page.locator('main article').allInnerTexts();
+    expect(shown.length).toBeGreaterThanOrEqual(15);
+    result.posts.forEach((p: { author: string; text: string }, i: number) => {
+      expect(collapsed(shown[i]!)).toContain(p.author);
+      expect(collapsed(shown[i]!)).toContain(collapsed(p.text));
+    });
+
+    // Default limit (10) from an action with no parameters, as a list of leaves.
+    const texts = await runAction(live, org, { action: 'What is on my timeline?', startingUrl: start('/me'), responseFormat: { texts: ['string'] } });
+    expect(expectPlaybookResult(texts, { texts: ['string'] }, 'orbit.read-my-feed').texts).toEqual(result.posts.slice(0, 10).map((p: { text: string }) => p.text));
+
+    // More than the playbook reads: not applicable, so (without a model) the request fails with MODEL_NOT_CONFIGURED.
+    const tooMany = await runAction(live, org, { action: 'Read my feed', startingUrl: start('/'), parameters: { limit: 80 }, responseFormat });
+    expect(tooMany.status).toBe('FAILED');
+    expect(tooMany.error.code).toBe('MODEL_NOT_CONFIGURED');
+    expect(tooMany.method).toBeNull();
+  });
+
+  it('orbit.send-message sends a direct message by display name or username, and it is in the conversation', async () => {
+    const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Send message org');
+    const responseFormat = { recipient: 'string', text: 'string', sentAt: 'datetime' };
+    const text = 'Thanks for the call, Priya! Talk soon.';
+    const record = await runAction(live, org, { action: 'Send a message to Priya', startingUrl: start('/'), parameters: { recipient: 'Priya Nair', text }, responseFormat });
+    const result = expectPlaybookResult(record, responseFormat, 'orbit.send-message');
+    expect(result).toEqual({ recipient: 'Priya Nair', text, sentAt: expect.any(String) });
+
+    const page = await siteAs(live, contexts, org.organizationId, 'orbit', '/messaging/priya-nair');
+    const last = page.getByRole('list', { name: 'Messages' }).getByRole('listitem').last();
+    expect(collapsed(await last.innerText())).toContain(text);
+    expect(collapsed(await last.innerText())).toContain('Grace Goodwin');
+
+    // By username, with parameter aliases, to someone with no conversation yet.
+    const second = await runAction(live, org, {
+      action: 'DM lena-fischer',
+      startingUrl: start('/messaging'),
+      parameters: { to: 'lena-fischer', message: 'Loved your post about focus styles.' },
+      responseFormat: { to: 'string', username: 'string', message: 'string', conversationUrl: 'url' },
+    });
+    expect(expectPlaybookResult(second, { to: 'string', username: 'string', message: 'string', conversationUrl: 'url' }, 'orbit.send-message')).toEqual({
+      to: 'Lena Fischer',
+      username: 'lena-fischer',
+      message: 'Loved your post about focus styles.',
+      conversationUrl: start('/messaging/lena-fischer'),
+    });
+    await page.goto(start('/messaging'));
+    expect(collapsed(await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().innerText())).toContain('You: Loved your post about focus styles.');
+
+    // Nobody by that name: the request fails with the playbook's reason, and nothing is sent.
+    const nobody = await runAction(live, org, { action: 'Send a message to Nobody', startingUrl: start('/'), parameters: { recipient: 'Nobody Atall', text: 'Hello?' }, responseFormat });
+    expect(nobody.status).toBe('FAILED');
+    expect(nobody.error).toMatchObject({ code: 'PLAYBOOK_FAILED', message: expect.stringContaining('nobody called "Nobody Atall" can be messaged on Orbit') });
+    expect(nobody.error.details).toEqual({ playbook: 'orbit.send-message', step: { tool: 'extract', target: `recipient "Nobody Atall" in list 'People'` } });
+    expect(nobody.trace.find((s: { outcome: string }) => s.outcome === 'error')).toMatchObject({ screenshot: expect.any(String) });
+  });
+});

@@ -1,0 +1,9 @@
+import fs from 'node:fs';
+
+export default async function globalTeardown() {
+  const instance = globalThis.__AGENTLINK_TEST_PG__;
+  if (!instance) return;
+  globalThis.__AGENTLINK_TEST_PG__ = undefined;
+  await instance.pg.stop();
+  fs.rmSync(instance.dataDir, { recursive: true, force: true });
+}
