@@ -103,7 +103,7 @@ it('fits the result to other key names (aliases) and nested objects', async () =
 });
 
 it('fails at once with MODEL_NOT_CONFIGURED when no playbook (and no replay) covers the action', async () => {
-  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'Write a post saying hello to everyone' })));
+  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'Archive every conversation older than a year' })));
   expect(record.status).toBe('FAILED');
   expect(record.error.code).toBe('MODEL_NOT_CONFIGURED');
   expect(record.error.message).toMatch(/AGENTLINK_MODEL_BASE_URL/);

@@ -65,14 +65,20 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
       const had = shown;
       shown = await ctx.step('click', "button 'Load more posts'", async () => {
         await loadMore.click();
-        return until(
+        // While it loads, the button reads "Loading…"; then the posts are appended and it reads "Load more posts"
+        // again, or it is replaced by "You're all caught up" (in the same task), or a toast says it failed.
+        const outcome = await until<number | { error: string }>(
           'more posts to load',
           async () => {
             const n = await articles.count();
-            return n > had || ((await loadMore.count()) === 0 && n >= had) ? n : undefined;
+            if (n > had || (await caughtUp.count()) > 0) return n;
+            const failed = (await page.getByRole('status').allInnerTexts()).find((t) => /could not load/i.test(t));
+            return failed ? { error: failed.replace(/\s*×\s*$/, '').trim() } : undefined;
           },
           waitBudget(ctx),
         );
+        if (typeof outcome !== 'number') throw new Error(`Orbit did not load more posts: ${outcome.error}`);
+        return outcome;
       });
     }
 
