@@ -176,9 +176,10 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
         }
         await traceStep(ctx, { tool: parsed.name, ...(result.target ? { target: describeDescriptor(descriptorOf(result.target, snapshot)) } : {}), started, outcome: 'ok' });
         consecutiveFailures = 0;
-      } catch (err) {
-        if (isFatal(err, ctx)) throw err;
-        if (!(err instanceof ToolError)) throw err;
+      } catch (caught) {
+        if (isFatal(caught, ctx)) throw caught;
+        // The one error funnel: whatever failed in this step (also an unexpected page error) is fed back.
+        const err = caught instanceof ToolError ? caught : new ToolError(errorMessage(caught).split('\n')[0]!.slice(0, 300), false, { cause: caught });
         consecutiveFailures += 1;
         if (call) messages.push({ role: 'tool', tool_call_id: call.id, content: `Error: ${err.message}` });
         await traceStep(ctx, { tool: parsed?.name ?? call?.function.name ?? '(none)', started, outcome: err.blocked ? 'blocked' : 'error', error: err.message });
