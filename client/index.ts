@@ -40,3 +40,6 @@ export type { AgentLinkContract, RouteMetadata } from '../contract';
 export * from '../contract/schemas';
 export * from '../contract/response-format';
 export * from '../contract/error-codes';
+export * from '../contract/webhook-schemas';
+export { verifyWebhook, WebhookVerificationError } from './webhooks';
+export type { VerifyWebhookOptions, WebhookVerificationErrorCode } from './webhooks';

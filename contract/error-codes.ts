@@ -42,6 +42,12 @@ export const ERROR_CATALOGUE = {
   LOGIN_TIMED_OUT: { status: 400, type: 'INVALID_REQUEST', description: 'Connect widget: the verification step was not completed in time; sign in again.' },
   TOO_MANY_LOGIN_ATTEMPTS: { status: 429, type: 'RATE_LIMITED', description: 'Connect widget: too many sign-in attempts in this link session.' },
   PROVIDER_UNAVAILABLE: { status: 502, type: 'API_ERROR', description: "Connect widget: the provider's sign-in page could not be reached or was not recognised; try again." },
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'No such webhook endpoint for these credentials.' },
+  WEBHOOK_URL_NOT_ALLOWED: { status: 400, type: 'INVALID_REQUEST', description: 'The webhook url is not https (http only to loopback outside NODE_ENV=production), carries credentials, or points a production endpoint at a local or private host.' },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'No such webhook delivery for these credentials.' },
+  RATE_LIMITED: { status: 429, type: 'RATE_LIMITED', description: "Too many requests for the organization and environment; wait Retry-After seconds (RateLimit-* headers show the budget)." },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, type: 'CONFLICT', description: 'The Idempotency-Key was already used (within 24 hours) for a request with another method, path or body.' },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: { status: 409, type: 'CONFLICT', description: 'A request with this Idempotency-Key is still running after 10 seconds of waiting; retry later to get its response.' },
   INTERNAL_ERROR: { status: 500, type: 'API_ERROR', description: 'A bug on our side; quote the requestId.' },
 } as const satisfies Record<string, { status: number; type: string; description: string }>;
 

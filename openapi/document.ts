@@ -29,6 +29,12 @@ organization are never accepted by another.
 **Errors.** Every error is \`{ "error": { "type", "code", "message", "requestId", "details"? } }\` and every
 response carries \`x-request-id\`. Bodies are JSON, at most 256 KiB.
 
+**Rate limits.** Each organization has a token bucket per environment (by default a burst of 200, refilled at
+100 per second). Responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; over the
+limit the answer is 429 \`RATE_LIMITED\` with \`Retry-After\` in seconds.
+
+**Idempotency.** Every POST accepts an \`Idempotency-Key\` header; see the parameter of each POST operation.
+
 ${errorTable}
 
 **Agent runs.** An accepted request is queued and run by a worker: \`PENDING\` → \`RUNNING\` → \`COMPLETED\`,
@@ -36,6 +42,16 @@ or \`FAILED\` / \`TIMED_OUT\` / \`CANCELED\` with \`error.code\` in the stored r
 
 ${runErrorTable}
 `.trim();
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header' as const,
+  required: false,
+  description:
+    'Makes a retry safe: for 24 hours the same key with the same request answers the first response again (Idempotent-Replayed: true); ' +
+    'with another request it is 409 IDEMPOTENCY_KEY_REUSED. 1-255 printable ASCII characters, scoped to your organization and environment.',
+  schema: { type: 'string' as const, minLength: 1, maxLength: 255 },
+};
 
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
   const doc = generateOpenApi(
@@ -54,7 +70,12 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
       setOperationId: true,
       operationMapper: (operation, appRoute) => {
         const meta = appRoute.metadata as RouteMetadata | undefined;
-        return meta?.auth === 'client' ? { ...operation, security: [{ clientId: [], clientSecret: [] }] } : operation;
+        if (meta?.auth !== 'client') return operation;
+        const withAuth = { ...operation, security: [{ clientId: [], clientSecret: [] }] };
+        // Idempotency-Key is read by middleware (server/http/idempotency.ts), not declared in the contract, so the typed client stays as it is.
+        return appRoute.method === 'POST'
+          ? { ...withAuth, parameters: [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER] }
+          : withAuth;
       },
     },
   );

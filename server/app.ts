@@ -6,20 +6,23 @@ import type { Logger } from 'pino';
 import { contract } from '../contract';
 import { buildOpenApiDocument } from '../openapi/document';
 import { clientAuth } from './http/auth';
+import { idempotency } from './http/idempotency';
+import { rateLimit } from './http/rate-limit';
 import { finalErrorHandler, notFoundHandler, validationErrorHandler } from './http/error-handler';
 import { jsonBody } from './http/json-body';
 import { redactUrl } from './http/redact-url';
 import { requestId } from './http/request-id';
 import { apiRouter } from './routes/api.routes';
 import { connectWidget } from './connect/widget.routes';
+import { dashboardRouter } from './dashboard/dashboard.routes';
 import { SANDBOX_SITES } from './sandbox/registry';
 import { sandboxSitesMiddleware } from './sandbox/sites';
 import type { Services } from './services';
 
 /**
  * Builds the Express app without listening (main listens; tests drive it with supertest).
- * Order: request id → request log → sandbox sites (by host) → JSON body → contract routes (auth from route metadata, then
- * zod validation) → docs → 404 → error envelope.
+ * Order: request id → request log → sandbox sites (by host) → JSON body → contract routes (auth from route metadata, rate
+ * limit per organization + environment, Idempotency-Key on POST, then zod validation) → docs → 404 → error envelope.
  */
 export function createApp(services: Services, logger: Logger): Express {
   const app = express();
@@ -62,13 +65,14 @@ export function createApp(services: Services, logger: Logger): Express {
 
   app.use('/api', ...jsonBody(services.config.bodyLimitBytes));
   createExpressEndpoints(contract, apiRouter(services), app, {
-    globalMiddleware: [clientAuth(services.organizations)],
+    globalMiddleware: [clientAuth(services.organizations), rateLimit(services.rateLimits), idempotency(services.idempotency)],
     responseValidation: true,
     requestValidationErrorHandler: validationErrorHandler,
     logInitialization: false,
   });
 
   app.use('/link', connectWidget(services));
+  app.use('/dashboard', dashboardRouter(services));
 
   app.use(notFoundHandler);
   app.use(finalErrorHandler(logger));

@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),
   BROWSER_WS_ENDPOINT: z.string().regex(/^wss?:\/\//, 'BROWSER_WS_ENDPOINT must be a ws:// or wss:// URL').optional(),
+  AGENTLINK_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(100),
+  AGENTLINK_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
 });
 
 export type Environment = 'sandbox' | 'production';
@@ -73,6 +75,8 @@ export interface AppConfig {
     /** Claims of one request before a lost worker makes it fail with WORKER_LOST. */
     maxAttempts: number;
   };
+  /** Token bucket per organization and environment on the client API; null = no limit (either setting 0). */
+  rateLimit: { perSecond: number; burst: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -122,5 +126,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.AGENTLINK_WORKER_POLL_MS,
       maxAttempts: e.AGENTLINK_WORKER_MAX_ATTEMPTS,
     },
+    rateLimit:
+      e.AGENTLINK_RATE_LIMIT_PER_SECOND > 0 && e.AGENTLINK_RATE_LIMIT_BURST > 0
+        ? { perSecond: e.AGENTLINK_RATE_LIMIT_PER_SECOND, burst: e.AGENTLINK_RATE_LIMIT_BURST }
+        : null,
   };
 }

@@ -51,6 +51,8 @@ async function shutdownAll(parts: { worker?: AgentWorker; server?: http.Server; 
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
   await parts.worker?.stop({ graceMs: 8000 }).catch(() => undefined);
+  await parts.services.webhookDispatcher.stop().catch(() => undefined);
+  await parts.services.webhookEvents.idle().catch(() => undefined);
   await parts.services.queue.stop().catch(() => undefined);
   await parts.services.loginEngine.close().catch(() => undefined);
   await parts.services.browsers.close().catch(() => undefined);
@@ -77,6 +79,8 @@ async function runWorker(config: AppConfig) {
   const services = buildServices({ config, store, clock: systemClock, vault });
   const worker = createAgentWorker(services, logger);
   await worker.start();
+  // Webhook deliveries run in the worker role (and in serve's embedded mode).
+  services.webhookDispatcher.start();
   process.stdout.write(`AgentLink worker is running\n  Worker    ${describeWorker(config)}\n  Data      ${describeDatabase(config)}\n`);
   onSignals(logger, () => shutdownAll({ worker, services, store }));
 }
@@ -117,7 +121,10 @@ async function serve(config: AppConfig, args: string[] = []) {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  if (worker) await worker.start();
+  if (worker) {
+    await worker.start();
+    services.webhookDispatcher.start();
+  }
   onSignals(logger, () => shutdownAll({ worker, server, services, store }));
 }
 

@@ -14,6 +14,13 @@ import { AgentRequestEvents } from './domain/agent-request-events';
 import { buildQueue } from './agent/queue';
 import { defaultPlaybookRegistry } from './agent/playbooks';
 import { createLogger } from './logger';
+import { DashboardAccountService } from './dashboard/accounts.service';
+import { systemClock } from './domain/clock';
+import { IdempotencyService } from './domain/idempotency.service';
+import { RateLimitService } from './domain/rate-limits.service';
+import { WebhookDispatcher } from './domain/webhooks/dispatcher';
+import { WebhookEvents } from './domain/webhooks/events.service';
+import { WebhookEndpointService } from './domain/webhooks/webhook-endpoints.service';
 import type { Store } from './store';
 import type { Vault } from './vault/vault';
 
@@ -22,7 +29,14 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const { config, store, clock, vault } = deps;
   const catalogue = new ProviderCatalogue({ publicUrl: config.publicUrl, sandboxHostSuffix: config.sandboxHostSuffix });
   const organizations = new OrganizationService(store, clock);
-  const connections = new ConnectionService(store, clock, vault, config);
+  // Webhooks: events are written where state changes; a dispatcher (started by the worker role) delivers them.
+  const webhookLogger = createLogger(config.logLevel).child({ component: 'webhooks' });
+  const onWebhookError = (err: unknown, context: Record<string, unknown>) => webhookLogger.error({ err, ...context }, 'webhook event or delivery failed');
+  const webhookEvents = new WebhookEvents(store, clock, onWebhookError);
+  const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
+  const webhookDispatcher = new WebhookDispatcher({ store, clock, endpoints: webhookEndpoints, pollMs: config.worker.pollMs, onError: onWebhookError });
+  webhookEvents.onQueued(() => webhookDispatcher.wake());
+  const connections = new ConnectionService(store, clock, vault, config, webhookEvents);
   const siteSessions = new SiteSessions(store, clock, catalogue);
   const browsers = new BrowserManager(config.browser);
   const loginEngine = new LoginEngine(browsers);
@@ -30,6 +44,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const agentEvents = new AgentRequestEvents();
   const queueLogger = createLogger(config.logLevel).child({ component: 'queue' });
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
+  agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
   const playbooks = defaultPlaybookRegistry();
   return {
     browsers,
@@ -50,7 +65,14 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     playbooks,
     sandbox: new SandboxService(catalogue, connections, siteSessions, store),
     loginEngine,
+    dashboard: new DashboardAccountService(store, clock, organizations),
     linkSessions: new LinkSessionService({ store, clock, catalogue, connections, engine: loginEngine }),
+    // Rate limits count wall time even when the rest runs on a test clock (a manual clock would never refill).
+    rateLimits: new RateLimitService(store.repos.rateLimitBuckets, systemClock, config.rateLimit),
+    idempotency: new IdempotencyService(store.repos.idempotencyKeys, clock, vault),
+    webhookEvents,
+    webhookEndpoints,
+    webhookDispatcher,
   };
 }
 

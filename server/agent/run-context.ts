@@ -29,6 +29,8 @@ export interface ModelUsage {
 
 export interface RunContext {
   requestId: string;
+  /** Whose run this is: learned trajectories are kept per organization and environment (they hold names seen on its pages). */
+  owner: { organizationId: string; environment: 'sandbox' | 'production' };
   action: string;
   startingUrl: string;
   parameters: Record<string, unknown>;

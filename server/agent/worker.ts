@@ -311,6 +311,7 @@ export class AgentWorker {
 
     const ctx: RunContext = {
       requestId: record.id,
+      owner: { organizationId: record.organizationId, environment: record.environment },
       action: record.action,
       startingUrl: record.startingUrl,
       parameters: record.parameters,
@@ -399,7 +400,7 @@ export class AgentWorker {
       }
     }
     state.sessionDead = true;
-    await services.store.repos.connections.setStatus(connection.id, 'LOGIN_REQUIRED', services.clock.now());
+    await services.connections.markLoginRequired(connection.id);
     throw new RunFailure(
       'CONNECTION_LOGIN_REQUIRED',
       `The ${provider.name} session of this connection ended and could not be renewed silently (${reason}); the connection is now LOGIN_REQUIRED. Send the user through the connect flow again (update mode).`,

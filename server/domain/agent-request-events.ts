@@ -30,6 +30,12 @@ export class AgentRequestEvents {
 
   finished(requestId: string) {
     this.emitter.emit(`finished:${requestId}`);
+    this.emitter.emit('finished', requestId);
+  }
+  /** Every request that this process moved to a final status (webhook events hang off this). */
+  onAnyFinished(fn: (requestId: string) => void): () => void {
+    this.emitter.on('finished', fn);
+    return () => this.emitter.off('finished', fn);
   }
   onFinished(requestId: string, fn: () => void): () => void {
     this.emitter.on(`finished:${requestId}`, fn);

@@ -6,6 +6,7 @@ import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 import { newId } from './ids';
 import { generateToken, hashToken, parseToken } from './tokens';
+import type { WebhookEvents } from './webhooks/events.service';
 
 export interface NewConnection {
   providerId: string;
@@ -59,6 +60,8 @@ export class ConnectionService {
     private readonly clock: Clock,
     private readonly vault: Vault,
     private readonly config: Pick<AppConfig, 'publicTokenTtlSeconds'>,
+    /** CONNECTION.* webhook events (persisted before the call returns; delivered in the background). */
+    private readonly webhooks?: WebhookEvents,
   ) {}
 
   /** Creates an ACTIVE connection with its (sealed) session and the public token that claims it. */
@@ -80,7 +83,9 @@ export class ConnectionService {
       revokedAt: null,
     };
     await this.store.repos.connections.insert(connection);
-    return { connection, ...(await this.issuePublicToken(caller, id, now)) };
+    const issued = { connection, ...(await this.issuePublicToken(caller, id, now)) };
+    await this.webhooks?.connectionEvent(connection, 'CONNECTION.CREATED');
+    return issued;
   }
 
   /**
@@ -253,9 +258,22 @@ export class ConnectionService {
     if (connection.status !== 'REVOKED') {
       const now = this.clock.now();
       await repos.accessTokens.revokeAllForConnection(connection.id, now);
-      await repos.connections.revoke(connection.id, now);
+      if (await repos.connections.revoke(connection.id, now)) {
+        const revoked = (await repos.connections.findById(connection.id))!;
+        await this.webhooks?.connectionEvent(revoked, 'CONNECTION.REVOKED');
+        return ok(revoked);
+      }
     }
     return ok((await repos.connections.findById(connection.id))!);
+  }
+
+  /** The provider session died and could not be renewed: ACTIVE → LOGIN_REQUIRED (once), with its webhook event. */
+  async markLoginRequired(connectionId: string): Promise<void> {
+    const repos = this.store.repos;
+    if (await repos.connections.markLoginRequired(connectionId, this.clock.now())) {
+      const connection = await repos.connections.findById(connectionId);
+      if (connection) await this.webhooks?.connectionEvent(connection, 'CONNECTION.LOGIN_REQUIRED');
+    }
   }
 
   /** Resolves an access token to its usable connection, or says precisely why it cannot be used. */

@@ -3,6 +3,7 @@ import { contract } from '../../contract';
 import type { Services } from '../services';
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
+import { webhookHandlers } from './webhooks.routes';
 import { presentAgentRequest, presentConnection, presentProvider } from './presenters';
 
 /** Thin handlers: the caller from auth, the body from the contract, a service call, a presenter. */
@@ -98,5 +99,6 @@ export function apiRouter(services: Services) {
         return result.ok ? { status: 200, body: { reset: true as const, providerIds: result.value.providerIds } } : errorEnvelope(res, result.error);
       },
     },
+    webhooks: webhookHandlers(services),
   });
 }

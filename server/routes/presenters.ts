@@ -1,7 +1,8 @@
 import type { AgentRequest, Connection, Provider } from '../../contract/schemas';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../contract/webhook-schemas';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { svgDataUrl } from '../providers/provider';
-import type { AgentRequestRecord, ConnectionRecord } from '../store';
+import type { AgentRequestRecord, ConnectionRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
 
 /**
  * Whitelist formatters (Plaid pattern): a response is built field by field from a record, so a sealed
@@ -68,5 +69,42 @@ export function presentAgentRequest(r: AgentRequestRecord): AgentRequest {
     modelUsage: r.modelUsage
       ? { calls: r.modelUsage.calls, promptTokens: r.modelUsage.promptTokens, completionTokens: r.modelUsage.completionTokens }
       : null,
+  };
+}
+
+/** Never the sealed secret: it is shown once, by the create and rotate answers only. */
+export function presentWebhookEndpoint(e: WebhookEndpointRecord): WebhookEndpoint {
+  return {
+    webhookId: e.id,
+    url: e.url,
+    events: e.events as WebhookEventType[],
+    description: e.description,
+    enabled: e.enabled,
+    environment: e.environment,
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString(),
+  };
+}
+
+export function presentWebhookDelivery(d: WebhookDeliveryRecord): WebhookDelivery {
+  return {
+    deliveryId: d.id,
+    webhookId: d.endpointId,
+    eventId: d.eventId,
+    eventType: d.eventType as WebhookEventType,
+    status: d.status,
+    attempts: d.attempts,
+    nextAttemptAt: d.status === 'PENDING' ? iso(d.nextAttemptAt) : null,
+    lastResponseStatus: d.lastResponseStatus,
+    lastError: d.lastError,
+    createdAt: d.createdAt.toISOString(),
+    completedAt: iso(d.completedAt),
+    attemptLog: (d.attemptLog ?? []).map((a) => ({
+      attempt: a.attempt,
+      at: a.at,
+      responseStatus: a.responseStatus,
+      error: a.error,
+      durationMs: a.durationMs,
+    })),
   };
 }

@@ -11,6 +11,14 @@ import type {
   SandboxDocRecord,
   SandboxSessionRecord,
   SandboxTenantRecord,
+  DashboardUserRecord,
+  DashboardSessionRecord,
+  DashboardLoginThrottleRecord,
+  OrgMembershipRecord,
+  IdempotencyKeyRecord,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+  WebhookEventRecord,
 } from './records';
 import { type Dialect, dialectTypes } from './dialect';
 
@@ -221,7 +229,124 @@ export function buildEntities(dialect: Dialect) {
     },
   });
 
-  return { Organization, LinkToken, Connection, PublicToken, AccessToken, AgentRequest, SandboxSession, SandboxDoc, SandboxTenant, LinkSession, AgentTrajectory };
+  const DashboardUser = new EntitySchema<DashboardUserRecord>({
+    name: 'DashboardUser',
+    tableName: 'dashboard_users',
+    columns: {
+      id: id(),
+      email: str('email', { length: 320, unique: true }),
+      passwordHash: text('password_hash'),
+      createdAt: time('created_at'),
+    },
+  });
+
+  const DashboardSession = new EntitySchema<DashboardSessionRecord>({
+    name: 'DashboardSession',
+    tableName: 'dashboard_sessions',
+    columns: {
+      id: id(),
+      userId: str('user_id', { length: 64, nullable: true }),
+      csrfToken: str('csrf_token', { length: 64 }),
+      createdAt: time('created_at'),
+      expiresAt: time('expires_at'),
+    },
+  });
+
+  const DashboardLoginThrottle = new EntitySchema<DashboardLoginThrottleRecord>({
+    name: 'DashboardLoginThrottle',
+    tableName: 'dashboard_login_throttle',
+    columns: {
+      email: { type: 'varchar', length: 320, primary: true },
+      failedAttempts: int('failed_attempts'),
+      lockedUntil: time('locked_until', true),
+      updatedAt: time('updated_at'),
+    },
+  });
+
+  const OrgMembership = new EntitySchema<OrgMembershipRecord>({
+    name: 'OrgMembership',
+    tableName: 'org_memberships',
+    columns: {
+      userId: { name: 'user_id', type: 'varchar', length: 64, primary: true },
+      organizationId: { name: 'organization_id', type: 'varchar', length: 64, primary: true },
+      role: str('role', { length: 16 }),
+      createdAt: time('created_at'),
+    },
+  });
+
+  const IdempotencyKey = new EntitySchema<IdempotencyKeyRecord>({
+    name: 'IdempotencyKey',
+    tableName: 'idempotency_keys',
+    columns: {
+      id: id(),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      claimId: str('claim_id', { length: 64 }),
+      fingerprint: str('fingerprint', { length: 64 }),
+      status: str('status', { length: 16 }),
+      responseStatus: int('response_status', true),
+      sealedResponse: text('sealed_response', true),
+      createdAt: time('created_at'),
+      lockedUntil: time('locked_until'),
+      expiresAt: time('expires_at'),
+    },
+  });
+
+  const WebhookEndpoint = new EntitySchema<WebhookEndpointRecord>({
+    name: 'WebhookEndpoint',
+    tableName: 'webhook_endpoints',
+    columns: {
+      id: id(),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      url: text('url'),
+      description: text('description', true),
+      events: json('events'),
+      enabled: { name: 'enabled', type: 'boolean', default: true },
+      sealedSecret: text('sealed_secret'),
+      createdAt: time('created_at'),
+      updatedAt: time('updated_at'),
+    },
+  });
+
+  const WebhookEvent = new EntitySchema<WebhookEventRecord>({
+    name: 'WebhookEvent',
+    tableName: 'webhook_events',
+    columns: {
+      id: id(),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      type: str('type', { length: 64 }),
+      payload: text('payload'),
+      createdAt: time('created_at'),
+    },
+  });
+
+  const WebhookDelivery = new EntitySchema<WebhookDeliveryRecord>({
+    name: 'WebhookDelivery',
+    tableName: 'webhook_deliveries',
+    columns: {
+      id: id(),
+      endpointId: str('endpoint_id', { length: 64 }),
+      eventId: str('event_id', { length: 64 }),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      eventType: str('event_type', { length: 64 }),
+      status: str('status', { length: 16 }),
+      attempts: int('attempts'),
+      nextAttemptAt: time('next_attempt_at', true),
+      leaseOwner: str('lease_owner', { length: 128, nullable: true }),
+      leaseExpiresAt: time('lease_expires_at', true),
+      lastResponseStatus: int('last_response_status', true),
+      lastError: text('last_error', true),
+      attemptLog: json('attempt_log'),
+      createdAt: time('created_at'),
+      updatedAt: time('updated_at'),
+      completedAt: time('completed_at', true),
+    },
+  });
+
+  return { Organization, LinkToken, Connection, PublicToken, AccessToken, AgentRequest, SandboxSession, SandboxDoc, SandboxTenant, LinkSession, AgentTrajectory, DashboardUser, DashboardSession, DashboardLoginThrottle, OrgMembership, IdempotencyKey, WebhookEndpoint, WebhookEvent, WebhookDelivery };
 }
 
 export type Entities = ReturnType<typeof buildEntities>;

@@ -207,3 +207,120 @@ export interface AgentTrajectoryRecord {
   updatedAt: Date;
   lastReplayedAt: Date | null;
 }
+
+/** A person who signs in to the dashboard (server/dashboard); `email` is lower-cased, `passwordHash` is scrypt. */
+export interface DashboardUserRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  createdAt: Date;
+}
+
+/** A dashboard browser session; `id` is the SHA-256 of the cookie value. `userId` is null before sign-in. */
+export interface DashboardSessionRecord {
+  id: string;
+  userId: string | null;
+  csrfToken: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Failed dashboard sign-ins per email (known or not, so a lockout does not tell which emails exist). */
+export interface DashboardLoginThrottleRecord {
+  email: string;
+  failedAttempts: number;
+  lockedUntil: Date | null;
+  updatedAt: Date;
+}
+
+export type OrgMembershipRole = 'owner' | 'member';
+
+/** A dashboard user's membership of an organization (a person can belong to several). */
+export interface OrgMembershipRecord {
+  userId: string;
+  organizationId: string;
+  role: OrgMembershipRole;
+  createdAt: Date;
+}
+
+export type IdempotencyKeyStatus = 'IN_PROGRESS' | 'DONE';
+
+/** A claimed Idempotency-Key of one organization and environment, and (once DONE) the first response, sealed. */
+export interface IdempotencyKeyRecord {
+  /** sha256(organizationId, environment, key): the unique claim. */
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  /** Random per claim: only the request that claimed the row completes or releases it. */
+  claimId: string;
+  /** sha256 of method, path and canonical JSON body. */
+  fingerprint: string;
+  status: IdempotencyKeyStatus;
+  responseStatus: number | null;
+  /** The response body as JSON, sealed with the vault (it can hold an access token). */
+  sealedResponse: string | null;
+  createdAt: Date;
+  /** An IN_PROGRESS claim older than this is treated as abandoned (its process died). */
+  lockedUntil: Date;
+  expiresAt: Date;
+}
+
+/** A webhook endpoint of one organization and environment; the signing secret is sealed with the vault (we must sign with it). */
+export interface WebhookEndpointRecord {
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  url: string;
+  description: string | null;
+  /** The event types it receives (WEBHOOK_EVENT_TYPES). */
+  events: string[];
+  enabled: boolean;
+  sealedSecret: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One event that happened, with the exact JSON body every delivery of it sends. */
+export interface WebhookEventRecord {
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  type: string;
+  /** The serialized event (the raw body that is signed and POSTed). */
+  payload: string;
+  createdAt: Date;
+}
+
+export type WebhookDeliveryStatus = 'PENDING' | 'DELIVERING' | 'SUCCEEDED' | 'FAILED';
+
+export interface WebhookDeliveryAttemptRecord {
+  attempt: number;
+  at: string;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * One event to one endpoint: persisted before any attempt, claimed by a dispatcher with a lease
+ * (DELIVERING until `leaseExpiresAt`), retried on the schedule until SUCCEEDED or FAILED.
+ */
+export interface WebhookDeliveryRecord {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  organizationId: string;
+  environment: Environment;
+  eventType: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  attemptLog: WebhookDeliveryAttemptRecord[];
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}

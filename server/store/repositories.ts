@@ -1,5 +1,6 @@
 import { type DataSource, In, IsNull, Not, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { IdempotencyKeyRepository, RateLimitBucketRepository } from './api-limits.repository';
 import type { Environment } from '../config';
 import type {
   AccessTokenRecord,
@@ -15,7 +16,16 @@ import type {
   SandboxDocRecord,
   SandboxSessionRecord,
   SandboxTenantRecord,
+  DashboardUserRecord,
+  DashboardSessionRecord,
+  DashboardLoginThrottleRecord,
+  OrgMembershipRecord,
+  IdempotencyKeyRecord,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+  WebhookEventRecord,
 } from './records';
+import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookEventRepository } from './webhook.repositories';
 
 /**
  * The only code that issues queries. Each state change that must happen at most once is a single
@@ -110,12 +120,31 @@ export class ConnectionRepository {
     const res = await this.repo.update({ id, [column]: expected }, { [column]: next });
     return (res.affected ?? 0) === 1;
   }
-  /** Revokes and forgets the stored session and credentials in one statement. */
+  /** Newest first (the dashboard's list); the cursor is the (createdAt, id) of the last record of the previous page. */
+  async listOwned(owner: Owner, opts: { limit: number; after?: { createdAt: Date; id: string } }) {
+    const qb = this.repo
+      .createQueryBuilder('c')
+      .where('c.organization_id = :org AND c.environment = :env', { org: owner.organizationId, env: owner.environment });
+    if (opts.after) {
+      qb.andWhere('(c.created_at < :ca OR (c.created_at = :ca AND c.id < :cid))', { ca: opts.after.createdAt, cid: opts.after.id });
+    }
+    const rows = await qb.orderBy('c.created_at', 'DESC').addOrderBy('c.id', 'DESC').take(opts.limit + 1).getMany();
+    const records = rows.slice(0, opts.limit);
+    const last = records[records.length - 1];
+    return { records, next: rows.length > opts.limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+  }
+  /** Revokes and forgets the stored session and credentials in one statement; false when it was already revoked. */
   async revoke(id: string, now: Date) {
-    await this.repo.update(
-      { id },
+    const res = await this.repo.update(
+      { id, status: Not('REVOKED' as const) },
       { status: 'REVOKED', sealedSession: null, sealedCredentials: null, revokedAt: now, updatedAt: now },
     );
+    return (res.affected ?? 0) === 1;
+  }
+  /** ACTIVE → LOGIN_REQUIRED; false when it was not ACTIVE (already marked, or revoked). */
+  async markLoginRequired(id: string, now: Date) {
+    const res = await this.repo.update({ id, status: 'ACTIVE' }, { status: 'LOGIN_REQUIRED', updatedAt: now });
+    return (res.affected ?? 0) === 1;
   }
 }
 
@@ -180,11 +209,25 @@ export class AgentRequestRepository {
   }
 
   /** Newest first; the cursor is the (createdAt, id) of the last record of the previous page. */
-  async listOwned(owner: Owner, opts: { status?: string; limit: number; after?: { createdAt: Date; id: string } }): Promise<AgentRequestPage> {
+  async listOwned(
+    owner: Owner,
+    opts: {
+      status?: string;
+      limit: number;
+      after?: { createdAt: Date; id: string };
+      /** Dashboard filters: one provider, and created in [createdFrom, createdBefore). */
+      providerId?: string;
+      createdFrom?: Date;
+      createdBefore?: Date;
+    },
+  ): Promise<AgentRequestPage> {
     const qb = this.repo
       .createQueryBuilder('r')
       .where('r.organization_id = :org AND r.environment = :env', { org: owner.organizationId, env: owner.environment });
     if (opts.status) qb.andWhere('r.status = :status', { status: opts.status });
+    if (opts.providerId) qb.andWhere('r.provider_id = :provider', { provider: opts.providerId });
+    if (opts.createdFrom) qb.andWhere('r.created_at >= :createdFrom', { createdFrom: opts.createdFrom });
+    if (opts.createdBefore) qb.andWhere('r.created_at < :createdBefore', { createdBefore: opts.createdBefore });
     if (opts.after) {
       qb.andWhere('(r.created_at < :ca OR (r.created_at = :ca AND r.id < :cid))', { ca: opts.after.createdAt, cid: opts.after.id });
     }
@@ -418,6 +461,81 @@ export class AgentTrajectoryRepository {
   }
 }
 
+/** Dashboard accounts (server/dashboard). */
+export class DashboardUserRepository {
+  constructor(private readonly repo: Repository<DashboardUserRecord>) {}
+
+  insert(record: DashboardUserRecord) {
+    return this.repo.insert(record).then(() => record);
+  }
+  findByEmail(email: string) {
+    return this.repo.findOneBy({ email });
+  }
+  findById(id: string) {
+    return this.repo.findOneBy({ id });
+  }
+}
+
+export class DashboardSessionRepository {
+  constructor(private readonly repo: Repository<DashboardSessionRecord>) {}
+
+  insert(record: DashboardSessionRecord) {
+    return this.repo.insert(record).then(() => record);
+  }
+  findById(id: string) {
+    return this.repo.findOneBy({ id });
+  }
+  async delete(id: string) {
+    await this.repo.delete({ id });
+  }
+  async deleteExpired(now: Date) {
+    await this.repo.createQueryBuilder().delete().where('expires_at < :now', { now }).execute();
+  }
+}
+
+/** Failed sign-ins per email; each change is one statement (no multi-statement transactions on SQLite). */
+export class DashboardLoginThrottleRepository {
+  constructor(private readonly repo: Repository<DashboardLoginThrottleRecord>) {}
+
+  find(email: string) {
+    return this.repo.findOneBy({ email });
+  }
+  /** Counts one failure and returns the count so far (a window that ran out starts again at 1). */
+  async recordFailure(email: string, now: Date): Promise<number> {
+    const res = await this.repo.increment({ email }, 'failedAttempts', 1);
+    if ((res.affected ?? 0) === 0) {
+      try {
+        await this.repo.insert({ email, failedAttempts: 1, lockedUntil: null, updatedAt: now });
+        return 1;
+      } catch {
+        await this.repo.increment({ email }, 'failedAttempts', 1);
+      }
+    }
+    await this.repo.update({ email }, { updatedAt: now });
+    return (await this.repo.findOneBy({ email }))?.failedAttempts ?? 1;
+  }
+  async lock(email: string, until: Date, now: Date) {
+    await this.repo.update({ email }, { lockedUntil: until, failedAttempts: 0, updatedAt: now });
+  }
+  async clear(email: string) {
+    await this.repo.delete({ email });
+  }
+}
+
+export class OrgMembershipRepository {
+  constructor(private readonly repo: Repository<OrgMembershipRecord>) {}
+
+  insert(record: OrgMembershipRecord) {
+    return this.repo.insert(record).then(() => record);
+  }
+  find(userId: string, organizationId: string) {
+    return this.repo.findOneBy({ userId, organizationId });
+  }
+  listForUser(userId: string) {
+    return this.repo.find({ where: { userId }, order: { createdAt: 'ASC' } });
+  }
+}
+
 export function buildRepositories(ds: DataSource) {
   return {
     organizations: new OrganizationRepository(ds.getRepository<OrganizationRecord>('Organization')),
@@ -431,5 +549,14 @@ export function buildRepositories(ds: DataSource) {
     sandboxTenants: new SandboxTenantRepository(ds.getRepository<SandboxTenantRecord>('SandboxTenant')),
     linkSessions: new LinkSessionRepository(ds.getRepository<LinkSessionRecord>('LinkSession')),
     agentTrajectories: new AgentTrajectoryRepository(ds.getRepository<AgentTrajectoryRecord>('AgentTrajectory')),
+    idempotencyKeys: new IdempotencyKeyRepository(ds.getRepository<IdempotencyKeyRecord>('IdempotencyKey')),
+    rateLimitBuckets: new RateLimitBucketRepository(ds),
+    dashboardUsers: new DashboardUserRepository(ds.getRepository<DashboardUserRecord>('DashboardUser')),
+    dashboardSessions: new DashboardSessionRepository(ds.getRepository<DashboardSessionRecord>('DashboardSession')),
+    dashboardLoginThrottle: new DashboardLoginThrottleRepository(ds.getRepository<DashboardLoginThrottleRecord>('DashboardLoginThrottle')),
+    orgMemberships: new OrgMembershipRepository(ds.getRepository<OrgMembershipRecord>('OrgMembership')),
+    webhookEndpoints: new WebhookEndpointRepository(ds.getRepository<WebhookEndpointRecord>('WebhookEndpoint')),
+    webhookEvents: new WebhookEventRepository(ds.getRepository<WebhookEventRecord>('WebhookEvent')),
+    webhookDeliveries: new WebhookDeliveryRepository(ds.getRepository<WebhookDeliveryRecord>('WebhookDelivery')),
   };
 }

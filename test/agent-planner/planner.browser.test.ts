@@ -73,6 +73,7 @@ async function runContext(o: {
   const trace: TraceStep[] = [];
   const ctx: RunContext = {
     requestId: `areq_${randomUUID()}`,
+    owner: { organizationId: o.organizationId, environment: 'sandbox' },
     action: o.action,
     startingUrl,
     parameters: o.parameters ?? {},

@@ -6,7 +6,7 @@ import { describeEachStore } from '../support/app';
 /** The replay cache: what makes two requests "the same action", and the stored, versioned entries on both stores. */
 const PROVIDER = '5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11';
 const key = (action: string, parameters: Record<string, unknown>, startingUrl = 'http://orbit.sandbox.localhost:4000/') =>
-  trajectoryKey({ providerId: PROVIDER, action, startingUrl, slots: parameterSlots(parameters) });
+  trajectoryKey({ scope: 'org_test:sandbox', providerId: PROVIDER, action, startingUrl, slots: parameterSlots(parameters) });
 
 describe('trajectory keys', () => {
   it('are equal for the same action template whatever the string parameter values, case and spacing', () => {
@@ -20,7 +20,7 @@ describe('trajectory keys', () => {
     const base = key('Follow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2');
     expect(base.startPath).toBe('/network?page=2');
     const variants = [
-      trajectoryKey({ providerId: 'other', action: 'Follow Ada Lovelace', startingUrl: 'http://orbit.sandbox.localhost:4000/network?page=2', slots: parameterSlots({ name: 'Ada Lovelace' }) }),
+      trajectoryKey({ scope: 'org_test:sandbox', providerId: 'other', action: 'Follow Ada Lovelace', startingUrl: 'http://orbit.sandbox.localhost:4000/network?page=2', slots: parameterSlots({ name: 'Ada Lovelace' }) }),
       key('Unfollow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
       key('Follow Ada Lovelace', { person: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
       key('Follow Ada Lovelace', { name: 'Ada Lovelace', count: 2 }, 'http://orbit.sandbox.localhost:4000/network?page=2'),

@@ -177,7 +177,7 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
         await traceStep(ctx, { tool: parsed.name, ...(result.target ? { target: describeDescriptor(descriptorOf(result.target, snapshot)) } : {}), started, outcome: 'ok' });
         consecutiveFailures = 0;
       } catch (caught) {
-        if (isFatal(caught, ctx)) throw caught;
+        if (isFatal(caught, ctx) || (caught instanceof AgentError && !(caught instanceof ToolError))) throw caught;
         // The one error funnel: whatever failed in this step (also an unexpected page error) is fed back.
         const err = caught instanceof ToolError ? caught : new ToolError(errorMessage(caught).split('\n')[0]!.slice(0, 300), false, { cause: caught });
         consecutiveFailures += 1;

@@ -131,11 +131,12 @@ export function parameterKeyParts(slots: ParameterSlot[]): string[] {
   return slots.map((s) => (s.kind === 'string' ? s.name : `${s.name}=${s.value}`)).sort();
 }
 
-export function trajectoryKey(i: { providerId: string; action: string; startingUrl: string; slots: ParameterSlot[] }): { key: string; actionTemplate: string; startPath: string } {
+/** `scope` is the owner (organization:environment): one organization's learned steps never replay for another. */
+export function trajectoryKey(i: { scope: string; providerId: string; action: string; startingUrl: string; slots: ParameterSlot[] }): { key: string; actionTemplate: string; startPath: string } {
   const actionTemplate = normalizedActionTemplate(i.action, i.slots);
   const startPath = normalizeStartPath(i.startingUrl, i.slots);
   const key = createHash('sha256')
-    .update(JSON.stringify([TRAJECTORY_VERSION, i.providerId, actionTemplate, startPath, parameterKeyParts(i.slots)]))
+    .update(JSON.stringify([TRAJECTORY_VERSION, i.scope, i.providerId, actionTemplate, startPath, parameterKeyParts(i.slots)]))
     .digest('hex');
   return { key, actionTemplate, startPath };
 }

@@ -55,7 +55,7 @@ export interface PlannerStrategyOptions {
 
 function keyOf(ctx: RunContext) {
   const slots = parameterSlots(ctx.parameters);
-  return { slots, ...trajectoryKey({ providerId: ctx.provider.providerId, action: ctx.action, startingUrl: ctx.startingUrl, slots }) };
+  return { slots, ...trajectoryKey({ scope: `${ctx.owner.organizationId}:${ctx.owner.environment}`, providerId: ctx.provider.providerId, action: ctx.action, startingUrl: ctx.startingUrl, slots }) };
 }
 
 export function trajectoryRecorder(deps: StrategyDeps): TrajectoryRecorder {

@@ -3,6 +3,9 @@ import { SandboxSites1763700100000 } from './1763700100000-sandbox-sites';
 import { AgentRuns1763700300000 } from './1763700300000-agent-runs';
 import { LinkSessions1763700400000 } from './1763700400000-link-sessions';
 import { AgentTrajectories1763700500000 } from './1763700500000-agent-trajectories';
+import { DashboardAccounts1763700800000 } from './1763700800000-dashboard-accounts';
+import { ApiLimits1763700950000 } from './1763700950000-api-limits';
+import { Webhooks1763701000000 } from './1763701000000-webhooks';
 
 /** Every migration in order; a new one is appended here. */
-export const migrations = [InitialSchema1763700000000, SandboxSites1763700100000, AgentRuns1763700300000, LinkSessions1763700400000, AgentTrajectories1763700500000];
+export const migrations = [InitialSchema1763700000000, SandboxSites1763700100000, AgentRuns1763700300000, LinkSessions1763700400000, AgentTrajectories1763700500000, DashboardAccounts1763700800000, ApiLimits1763700950000, Webhooks1763701000000];

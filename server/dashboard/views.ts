@@ -1,0 +1,426 @@
+import type { Environment } from '../config';
+import type { AgentRequestRecord, ConnectionRecord, OrganizationRecord } from '../store';
+import { html, raw, type RawHtml } from '../sandbox/kit/html';
+
+/**
+ * The dashboard's pages: server-rendered HTML styled by Pico CSS, with htmx for the live parts. Every
+ * interpolation goes through the escaping html`` template; every POST form carries the session's CSRF token.
+ */
+export const BASE = '/dashboard';
+
+export interface PageContext {
+  csrfToken: string;
+  email?: string;
+}
+
+const fmt = (d: Date | null | undefined) => (d ? d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
+
+export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrfToken}" />`;
+
+export function layout(ctx: PageContext, title: string, body: RawHtml, opts: { nav?: RawHtml } = {}): string {
+  const page = html`<!doctype html>
+<html lang="en" data-theme="light">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="htmx-config" content='{"includeIndicatorStyles": false, "allowEval": false}' />
+    <title>${title} · AgentLink dashboard</title>
+    <link rel="stylesheet" href="${BASE}/assets/pico.min.css" />
+    <link rel="stylesheet" href="${BASE}/assets/dashboard.css" />
+    <script src="${BASE}/assets/htmx.min.js" defer></script>
+    <script src="${BASE}/assets/dashboard.js" defer></script>
+  </head>
+  <body hx-headers='${JSON.stringify({ 'x-csrf-token': ctx.csrfToken })}'>
+    <header class="container">
+      <nav>
+        <ul>
+          <li><a href="${BASE}/orgs"><strong>AgentLink</strong></a></li>
+          ${opts.nav ?? ''}
+        </ul>
+        <ul>
+          ${ctx.email
+            ? html`<li><small>${ctx.email}</small></li>
+                <li>
+                  <form method="post" action="${BASE}/sign-out" class="inline">
+                    ${csrfField(ctx)}<button type="submit" class="secondary outline">Sign out</button>
+                  </form>
+                </li>`
+            : html`<li><a href="${BASE}/sign-in">Sign in</a></li>
+                <li><a href="${BASE}/sign-up">Sign up</a></li>`}
+        </ul>
+      </nav>
+    </header>
+    <main class="container">${body}</main>
+  </body>
+</html>`;
+  return page.value;
+}
+
+export function notice(message: string | undefined, kind: 'error' | 'ok' = 'error'): RawHtml {
+  return message ? html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>` : html``;
+}
+
+export function authPage(ctx: PageContext, mode: 'sign-in' | 'sign-up', opts: { error?: string; email?: string } = {}): string {
+  const signUp = mode === 'sign-up';
+  return layout(
+    ctx,
+    signUp ? 'Sign up' : 'Sign in',
+    html`<article class="narrow">
+      <h1>${signUp ? 'Create your account' : 'Sign in'}</h1>
+      ${notice(opts.error)}
+      <form method="post" action="${BASE}/${mode}">
+        ${csrfField(ctx)}
+        <label>Email <input type="email" name="email" autocomplete="email" required value="${opts.email ?? ''}" /></label>
+        <label
+          >Password
+          <input type="password" name="password" autocomplete="${signUp ? 'new-password' : 'current-password'}" required ${signUp ? raw('minlength="10"') : ''}
+        /></label>
+        <button type="submit">${signUp ? 'Sign up' : 'Sign in'}</button>
+      </form>
+      <p>
+        ${signUp
+          ? html`Already have an account? <a href="${BASE}/sign-in">Sign in</a>`
+          : html`No account yet? <a href="${BASE}/sign-up">Sign up</a>`}
+      </p>
+    </article>`,
+  );
+}
+
+export function messagePage(ctx: PageContext, title: string, message: string, status?: string): string {
+  return layout(ctx, title, html`<article><h1>${status ? `${status} · ` : ''}${title}</h1><p>${message}</p><p><a href="${BASE}/orgs">Back to your organizations</a></p></article>`);
+}
+
+export function orgNav(org: OrganizationRecord, active: 'overview' | 'connections' | 'requests' | 'webhooks', opts: { webhooks: boolean }): RawHtml {
+  const item = (key: typeof active, label: string, href: string) =>
+    html`<li><a href="${href}" ${active === key ? raw('aria-current="page"') : ''}>${label}</a></li>`;
+  const base = `${BASE}/orgs/${org.id}`;
+  return html`<li>${org.name}</li>
+    ${item('overview', 'Credentials', base)} ${item('connections', 'Connections', `${base}/connections`)}
+    ${item('requests', 'Agent requests', `${base}/requests`)} ${opts.webhooks ? item('webhooks', 'Webhooks', `${base}/webhooks`) : ''}`;
+}
+
+export function orgListPage(ctx: PageContext, orgs: { organization: OrganizationRecord; role: string }[], error?: string): string {
+  return layout(
+    ctx,
+    'Organizations',
+    html`<h1>Your organizations</h1>
+      ${orgs.length === 0
+        ? html`<p>You do not belong to an organization yet. Create one to get API credentials.</p>`
+        : html`<table class="striped">
+            <thead><tr><th>Name</th><th>Client ID</th><th>Your role</th><th>Created</th></tr></thead>
+            <tbody>
+              ${orgs.map(
+                (m) =>
+                  html`<tr>
+                    <td><a href="${BASE}/orgs/${m.organization.id}">${m.organization.name}</a></td>
+                    <td><code>${m.organization.clientId}</code></td>
+                    <td>${m.role}</td>
+                    <td>${fmt(m.organization.createdAt)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`}
+      <article>
+        <h2>Create an organization</h2>
+        ${notice(error)}
+        <form method="post" action="${BASE}/orgs">
+          ${csrfField(ctx)}
+          <fieldset role="group">
+            <input name="name" placeholder="Organization name" required maxlength="120" aria-label="Organization name" />
+            <button type="submit">Create organization</button>
+          </fieldset>
+        </form>
+      </article>`,
+  );
+}
+
+const secretBlock = (label: string, testId: string, value: string) =>
+  html`<label
+    >${label}
+    <fieldset role="group">
+      <input type="text" readonly value="${value}" data-testid="${testId}" />
+      <button type="button" class="secondary" data-copy="${value}">Copy</button>
+    </fieldset></label
+  >`;
+
+export function credentialsPage(
+  ctx: PageContext,
+  org: OrganizationRecord,
+  nav: RawHtml,
+  opts: { secrets?: Partial<Record<Environment, string>>; message?: string; memberNotice?: { text: string; kind: 'ok' | 'error' } },
+): string {
+  const shown = opts.secrets ?? {};
+  const envRow = (env: Environment) =>
+    html`<article>
+      <header><strong>${env === 'sandbox' ? 'Sandbox' : 'Production'} secret</strong></header>
+      ${shown[env]
+        ? html`${secretBlock(`${env} secret`, `${env}-secret`, shown[env]!)}
+            <p class="notice ok" role="status">Copy it now: it is shown this once and cannot be shown again.</p>`
+        : html`<p>Stored only as a hash; it cannot be shown again. Rotate it to get a new one (the current one stops working).</p>`}
+      <a role="button" class="secondary outline" href="${BASE}/orgs/${org.id}/secrets/${env}/rotate">Rotate ${env} secret</a>
+    </article>`;
+  return layout(
+    ctx,
+    `${org.name} credentials`,
+    html`<h1>${org.name}</h1>
+      ${notice(opts.message, 'ok')}
+      ${secretBlock('Client ID', 'client-id', org.clientId)}
+      <p><small>Organization id <code>${org.id}</code> · created ${fmt(org.createdAt)}</small></p>
+      ${envRow('sandbox')} ${envRow('production')}
+      <article>
+        <header><strong>Members</strong></header>
+        ${opts.memberNotice ? notice(opts.memberNotice.text, opts.memberNotice.kind) : ''}
+        <form method="post" action="${BASE}/orgs/${org.id}/members">
+          ${csrfField(ctx)}
+          <fieldset role="group">
+            <input type="email" name="email" placeholder="Email of an existing dashboard account" required aria-label="Member email" />
+            <button type="submit" class="secondary">Add member</button>
+          </fieldset>
+        </form>
+      </article>`,
+    { nav },
+  );
+}
+
+export function rotateConfirmPage(ctx: PageContext, org: OrganizationRecord, nav: RawHtml, env: Environment): string {
+  return layout(
+    ctx,
+    `Rotate ${env} secret`,
+    html`<article>
+      <h1>Rotate the ${env} secret of ${org.name}?</h1>
+      <p>A new ${env} secret is issued and shown once. <strong>The current ${env} secret stops working immediately</strong>: every backend that uses it gets 401 until it has the new one.</p>
+      <form method="post" action="${BASE}/orgs/${org.id}/secrets/${env}/rotate">
+        ${csrfField(ctx)}
+        <input type="hidden" name="confirm" value="yes" />
+        <div class="grid">
+          <a role="button" class="secondary outline" href="${BASE}/orgs/${org.id}">Cancel</a>
+          <button type="submit" class="contrast">Yes, rotate the ${env} secret</button>
+        </div>
+      </form>
+    </article>`,
+    { nav },
+  );
+}
+
+export function envSwitch(basePath: string, env: Environment, extra: Record<string, string> = {}): RawHtml {
+  const link = (e: Environment) => {
+    const qs = new URLSearchParams({ ...extra, env: e }).toString();
+    return html`<a role="button" class="${e === env ? '' : 'secondary outline'}" href="${basePath}?${qs}">${e}</a>`;
+  };
+  return html`<p class="env-switch">${link('sandbox')} ${link('production')}</p>`;
+}
+
+export function connectionsPage(
+  ctx: PageContext,
+  org: OrganizationRecord,
+  nav: RawHtml,
+  env: Environment,
+  rows: ConnectionRecord[],
+  providerName: (id: string) => string,
+  nextCursor: string | null,
+): string {
+  const base = `${BASE}/orgs/${org.id}/connections`;
+  return layout(
+    ctx,
+    'Connections',
+    html`<h1>Connections</h1>
+      ${envSwitch(base, env)}
+      ${rows.length === 0
+        ? html`<p>No ${env} connections yet.</p>`
+        : html`<table class="striped" data-testid="connections">
+            <thead><tr><th>Connection</th><th>Provider</th><th>clientUserId</th><th>Status</th><th>Created</th><th>Last used</th><th></th></tr></thead>
+            <tbody>
+              ${rows.map(
+                (c) => html`<tr data-connection-id="${c.id}">
+                  <td><code>${c.id}</code></td>
+                  <td>${providerName(c.providerId)}</td>
+                  <td>${c.clientUserId}</td>
+                  <td><span class="status status-${c.status}">${c.status}</span></td>
+                  <td>${fmt(c.createdAt)}</td>
+                  <td>${fmt(c.lastUsedAt)}</td>
+                  <td>${c.status === 'REVOKED' ? '' : html`<a href="${base}/${c.id}/revoke">Revoke</a>`}</td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>`}
+      ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ env, cursor: nextCursor }).toString()}">Older connections →</a></p>` : ''}`,
+    { nav },
+  );
+}
+
+export function revokeConfirmPage(ctx: PageContext, org: OrganizationRecord, nav: RawHtml, c: ConnectionRecord, providerName: string): string {
+  const base = `${BASE}/orgs/${org.id}/connections`;
+  return layout(
+    ctx,
+    'Revoke connection',
+    html`<article>
+      <h1>Revoke this connection?</h1>
+      <p><code>${c.id}</code> · ${providerName} · ${c.clientUserId} (${c.environment})</p>
+      <p>Its access tokens stop working and its stored session is deleted. This cannot be undone; the user would have to connect again.</p>
+      <form method="post" action="${base}/${c.id}/revoke">
+        ${csrfField(ctx)}
+        <div class="grid">
+          <a role="button" class="secondary outline" href="${base}?env=${c.environment}">Cancel</a>
+          <button type="submit" class="contrast">Yes, revoke</button>
+        </div>
+      </form>
+    </article>`,
+    { nav },
+  );
+}
+
+export interface RequestFilters {
+  env: Environment;
+  status?: string;
+  provider?: string;
+  from?: string;
+  to?: string;
+}
+
+export const STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT'] as const;
+
+export function requestsPage(
+  ctx: PageContext,
+  org: OrganizationRecord,
+  nav: RawHtml,
+  filters: RequestFilters,
+  providers: { providerId: string; name: string }[],
+  rows: AgentRequestRecord[],
+  providerName: (id: string) => string,
+  nextCursor: string | null,
+  error?: string,
+): string {
+  const base = `${BASE}/orgs/${org.id}/requests`;
+  const keep: Record<string, string> = {};
+  for (const k of ['status', 'provider', 'from', 'to'] as const) if (filters[k]) keep[k] = filters[k]!;
+  return layout(
+    ctx,
+    'Agent requests',
+    html`<h1>Agent requests</h1>
+      ${envSwitch(base, filters.env)} ${notice(error)}
+      <form method="get" action="${base}" class="filters">
+        <input type="hidden" name="env" value="${filters.env}" />
+        <div class="grid">
+          <label
+            >Status
+            <select name="status">
+              <option value="">Any</option>
+              ${STATUSES.map((s) => html`<option value="${s}" ${filters.status === s ? raw('selected') : ''}>${s}</option>`)}
+            </select></label
+          >
+          <label
+            >Provider
+            <select name="provider">
+              <option value="">Any</option>
+              ${providers.map((p) => html`<option value="${p.providerId}" ${filters.provider === p.providerId ? raw('selected') : ''}>${p.name}</option>`)}
+            </select></label
+          >
+          <label>From <input type="date" name="from" value="${filters.from ?? ''}" /></label>
+          <label>To <input type="date" name="to" value="${filters.to ?? ''}" /></label>
+        </div>
+        <button type="submit" class="secondary">Filter</button>
+      </form>
+      ${rows.length === 0
+        ? html`<p>No agent requests match.</p>`
+        : html`<table class="striped" data-testid="agent-requests">
+            <thead><tr><th>Request</th><th>Status</th><th>Provider</th><th>Action</th><th>Created</th><th>Time</th></tr></thead>
+            <tbody>
+              ${rows.map(
+                (r) => html`<tr data-request-id="${r.id}">
+                  <td><a href="${base}/${r.id}"><code>${r.id}</code></a></td>
+                  <td><span class="status status-${r.status}">${r.status}</span></td>
+                  <td>${providerName(r.providerId)}</td>
+                  <td class="clip">${r.action}</td>
+                  <td>${fmt(r.createdAt)}</td>
+                  <td>${r.executionTimeMs === null ? '—' : `${r.executionTimeMs} ms`}</td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>`}
+      ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ ...keep, env: filters.env, cursor: nextCursor }).toString()}">Older requests →</a></p>` : ''}`,
+    { nav },
+  );
+}
+
+const json = (v: unknown) => html`<pre><code>${JSON.stringify(v ?? null, null, 2)}</code></pre>`;
+const SCREENSHOT = /^[A-Za-z0-9+/]+={0,2}$/;
+
+export const isLive = (r: AgentRequestRecord) => r.status === 'PENDING' || r.status === 'RUNNING';
+
+/** The part of the detail page that changes while a request runs; it polls itself every 2 s until the request ends. */
+export function requestLiveFragment(org: OrganizationRecord, r: AgentRequestRecord): RawHtml {
+  const live = isLive(r);
+  const url = `${BASE}/orgs/${org.id}/requests/${r.id}/live`;
+  return html`<div id="request-live" ${live ? raw(`hx-get="${url}" hx-trigger="every 2s" hx-swap="outerHTML"`) : ''}>
+    <p>
+      Status <span class="status status-${r.status}" data-testid="request-status">${r.status}</span>
+      ${live ? html`<small aria-busy="true">updating live</small>` : ''}
+    </p>
+    <table>
+      <tbody>
+        <tr><th>Method</th><td>${r.method ?? '—'}</td></tr>
+        <tr><th>Created</th><td>${fmt(r.createdAt)}</td></tr>
+        <tr><th>Started</th><td>${fmt(r.startedAt)}</td></tr>
+        <tr><th>Completed</th><td>${fmt(r.completedAt)}</td></tr>
+        <tr><th>Execution time</th><td>${r.executionTimeMs === null ? '—' : `${r.executionTimeMs} ms`}</td></tr>
+        <tr><th>Attempts</th><td>${r.attempts}</td></tr>
+        <tr>
+          <th>Model usage</th>
+          <td>${r.modelUsage ? `${r.modelUsage.calls} calls · ${r.modelUsage.promptTokens} prompt + ${r.modelUsage.completionTokens} completion tokens` : '—'}</td>
+        </tr>
+      </tbody>
+    </table>
+    <h2>Result</h2>
+    ${json(r.result)}
+    <h2>Error</h2>
+    ${r.error ? html`<p class="notice error"><code>${r.error.code}</code> ${r.error.message}</p>` : html`<p>—</p>`}
+    <h2>Trace (${(r.trace ?? []).length} steps)</h2>
+    ${(r.trace ?? []).length === 0
+      ? html`<p>No steps recorded yet.</p>`
+      : html`<table class="striped trace">
+          <thead><tr><th>#</th><th>Tool</th><th>Target</th><th>URL</th><th>Outcome</th><th>Duration</th></tr></thead>
+          <tbody>
+            ${(r.trace ?? []).map(
+              (s, i) => html`<tr>
+                  <td>${i + 1}</td>
+                  <td>${s.tool}</td>
+                  <td class="clip">${s.target ?? ''}</td>
+                  <td class="clip">${s.url}</td>
+                  <td><span class="status outcome-${s.outcome}">${s.outcome}</span>${s.error ? html`<br /><small>${s.error}</small>` : ''}</td>
+                  <td>${Math.round(s.durationMs)} ms</td>
+                </tr>
+                ${s.screenshot && SCREENSHOT.test(s.screenshot)
+                  ? html`<tr>
+                      <td></td>
+                      <td colspan="5"><img class="screenshot" alt="Screenshot of step ${i + 1}" src="data:image/jpeg;base64,${s.screenshot}" /></td>
+                    </tr>`
+                  : ''}`,
+            )}
+          </tbody>
+        </table>`}
+  </div>`;
+}
+
+export function requestDetailPage(ctx: PageContext, org: OrganizationRecord, nav: RawHtml, r: AgentRequestRecord, providerName: string): string {
+  return layout(
+    ctx,
+    `Agent request ${r.id}`,
+    html`<p><a href="${BASE}/orgs/${org.id}/requests?env=${r.environment}">← Agent requests</a></p>
+      <h1><code>${r.id}</code></h1>
+      <table>
+        <tbody>
+          <tr><th>Environment</th><td>${r.environment}</td></tr>
+          <tr><th>Provider</th><td>${providerName}</td></tr>
+          <tr><th>Connection</th><td><code>${r.connectionId}</code></td></tr>
+          <tr><th>Action</th><td>${r.action}</td></tr>
+          <tr><th>Starting URL</th><td>${r.startingUrl}</td></tr>
+          <tr><th>Timeout</th><td>${r.timeoutMs} ms</td></tr>
+        </tbody>
+      </table>
+      <h2>Parameters</h2>
+      ${json(r.parameters)}
+      <h2>Response format</h2>
+      ${json(r.responseFormat)} ${requestLiveFragment(org, r)}`,
+    { nav },
+  );
+}

@@ -1,0 +1,101 @@
+import type { WebhookEventType } from '../../../contract/webhook-schemas';
+import { presentAgentRequest, presentConnection } from '../../routes/presenters';
+import type { ConnectionRecord, Owner, Store, WebhookDeliveryRecord, WebhookEventRecord } from '../../store';
+import type { Clock } from '../clock';
+import { newId } from '../ids';
+
+/**
+ * Emitting an event only writes rows: one `webhook_events` row (with the exact body every delivery sends) and one
+ * PENDING `webhook_deliveries` row per enabled endpoint of the owner that subscribed to the type. It never does HTTP;
+ * the dispatcher (dispatcher.ts) delivers. The object is the same shape the GET endpoint returns (the presenters).
+ */
+export class WebhookEvents {
+  private readonly background = new Set<Promise<unknown>>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly onError: (err: unknown, context: Record<string, unknown>) => void = () => undefined,
+  ) {}
+
+  /** Called after deliveries were queued (an in-process nudge for a local dispatcher; others poll). */
+  onQueued(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Persists the event and its deliveries, then returns; null when no endpoint wants it. */
+  async emit(owner: Owner, type: WebhookEventType, object: unknown): Promise<WebhookEventRecord | null> {
+    const repos = this.store.repos;
+    const endpoints = (await repos.webhookEndpoints.listEnabled(owner)).filter((e) => e.events.includes(type));
+    if (endpoints.length === 0) return null;
+    const now = this.clock.now();
+    const id = newId('evt');
+    const event: WebhookEventRecord = {
+      id,
+      organizationId: owner.organizationId,
+      environment: owner.environment,
+      type,
+      payload: JSON.stringify({ eventId: id, type, createdAt: now.toISOString(), environment: owner.environment, object }),
+      createdAt: now,
+    };
+    await repos.webhookEvents.insert(event);
+    await repos.webhookDeliveries.insertMany(endpoints.map((e) => newDelivery(e.id, event, now)));
+    for (const fn of this.listeners) fn();
+    return event;
+  }
+
+  /** A connection event; failures are reported, never thrown (the state change already happened). */
+  async connectionEvent(connection: ConnectionRecord, type: Extract<WebhookEventType, `CONNECTION.${string}`>): Promise<void> {
+    try {
+      await this.emit(connection, type, presentConnection(connection));
+    } catch (err) {
+      this.onError(err, { type, connectionId: connection.id });
+    }
+  }
+
+  /** AGENT_REQUEST.COMPLETED or .FAILED for a request that reached that final status (other statuses emit nothing). */
+  async agentRequestFinished(requestId: string): Promise<void> {
+    try {
+      const record = await this.store.repos.agentRequests.findById(requestId);
+      if (!record) return;
+      const type = record.status === 'COMPLETED' ? 'AGENT_REQUEST.COMPLETED' : record.status === 'FAILED' ? 'AGENT_REQUEST.FAILED' : null;
+      if (type) await this.emit(record, type, presentAgentRequest(record));
+    } catch (err) {
+      this.onError(err, { requestId });
+    }
+  }
+
+  /** Runs an emit off the caller's path; `idle()` waits for every one still running (tests, shutdown). */
+  inBackground(work: Promise<unknown>): void {
+    const p = work.catch((err) => this.onError(err, {})).finally(() => this.background.delete(p));
+    this.background.add(p);
+  }
+
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.all([...this.background]);
+  }
+}
+
+export function newDelivery(endpointId: string, event: WebhookEventRecord, now: Date): WebhookDeliveryRecord {
+  return {
+    id: newId('whdl'),
+    endpointId,
+    eventId: event.id,
+    organizationId: event.organizationId,
+    environment: event.environment,
+    eventType: event.type,
+    status: 'PENDING',
+    attempts: 0,
+    nextAttemptAt: now,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    lastResponseStatus: null,
+    lastError: null,
+    attemptLog: [],
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+  };
+}

@@ -1,0 +1,161 @@
+import type { WebhookEventType } from '../../../contract/webhook-schemas';
+import { WEBHOOK_LIMITS } from '../../../contract/webhook-schemas';
+import type { AppConfig } from '../../config';
+import type { Store, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store';
+import type { Vault } from '../../vault/vault';
+import type { Clock } from '../clock';
+import type { Caller } from '../context';
+import { fail, ok, type Result } from '../errors';
+import { newId } from '../ids';
+import { newDelivery } from './events.service';
+import { generateWebhookSecret, webhookSecretAad } from './signature';
+import { checkWebhookUrl } from './webhook-url.policy';
+
+export interface EndpointWithSecret {
+  endpoint: WebhookEndpointRecord;
+  /** The signing secret in clear: returned once, at creation and rotation. */
+  secret: string;
+}
+
+export interface NewWebhookEndpoint {
+  url: string;
+  events: WebhookEventType[];
+  description?: string;
+}
+
+export interface WebhookEndpointChanges {
+  url?: string;
+  events?: WebhookEventType[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/** Webhook endpoints of one organization and environment, their signing secrets and their delivery log. */
+export class WebhookEndpointService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly vault: Vault,
+    private readonly config: Pick<AppConfig, 'nodeEnv'>,
+    /** Nudges a local dispatcher when a delivery is queued (resend). */
+    private readonly onQueued: () => void = () => undefined,
+  ) {}
+
+  async create(caller: Caller, input: NewWebhookEndpoint): Promise<Result<EndpointWithSecret>> {
+    const verdict = checkWebhookUrl(input.url, caller.environment, this.config.nodeEnv);
+    if (!verdict.ok) return fail('WEBHOOK_URL_NOT_ALLOWED', verdict.reason);
+    const now = this.clock.now();
+    const id = newId('whk');
+    const secret = generateWebhookSecret();
+    const endpoint: WebhookEndpointRecord = {
+      id,
+      organizationId: caller.organizationId,
+      environment: caller.environment,
+      url: verdict.url.toString(),
+      description: input.description ?? null,
+      events: [...input.events],
+      enabled: true,
+      sealedSecret: this.vault.seal(secret, webhookSecretAad(id)),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.store.repos.webhookEndpoints.insert(endpoint);
+    return ok({ endpoint, secret });
+  }
+
+  list(caller: Caller): Promise<WebhookEndpointRecord[]> {
+    return this.store.repos.webhookEndpoints.listOwned(caller);
+  }
+
+  async get(caller: Caller, webhookId: string): Promise<Result<WebhookEndpointRecord>> {
+    const endpoint = await this.store.repos.webhookEndpoints.findOwned(webhookId, caller);
+    return endpoint ? ok(endpoint) : fail('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${webhookId}.`);
+  }
+
+  async update(caller: Caller, webhookId: string, changes: WebhookEndpointChanges): Promise<Result<WebhookEndpointRecord>> {
+    const repo = this.store.repos.webhookEndpoints;
+    const existing = await repo.findOwned(webhookId, caller);
+    if (!existing) return fail('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${webhookId}.`);
+    let url: string | undefined;
+    if (changes.url !== undefined) {
+      const verdict = checkWebhookUrl(changes.url, caller.environment, this.config.nodeEnv);
+      if (!verdict.ok) return fail('WEBHOOK_URL_NOT_ALLOWED', verdict.reason);
+      url = verdict.url.toString();
+    }
+    const updated = await repo.update(webhookId, caller, {
+      ...(url === undefined ? {} : { url }),
+      ...(changes.events === undefined ? {} : { events: [...changes.events] }),
+      ...(changes.description === undefined ? {} : { description: changes.description }),
+      ...(changes.enabled === undefined ? {} : { enabled: changes.enabled }),
+      updatedAt: this.clock.now(),
+    });
+    if (!updated) return fail('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${webhookId}.`);
+    return ok((await repo.findOwned(webhookId, caller))!);
+  }
+
+  /** Deletes the endpoint and its deliveries (pending ones are dropped). */
+  async delete(caller: Caller, webhookId: string): Promise<Result<WebhookEndpointRecord>> {
+    const repos = this.store.repos;
+    const endpoint = await repos.webhookEndpoints.findOwned(webhookId, caller);
+    if (!endpoint || !(await repos.webhookEndpoints.delete(webhookId, caller))) {
+      return fail('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${webhookId}.`);
+    }
+    await repos.webhookDeliveries.deleteForEndpoint(webhookId);
+    return ok(endpoint);
+  }
+
+  /** A new signing secret, effective at once for every later attempt. */
+  async rotateSecret(caller: Caller, webhookId: string): Promise<Result<EndpointWithSecret>> {
+    const repo = this.store.repos.webhookEndpoints;
+    const secret = generateWebhookSecret();
+    const done = await repo.update(webhookId, caller, { sealedSecret: this.vault.seal(secret, webhookSecretAad(webhookId)), updatedAt: this.clock.now() });
+    if (!done) return fail('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${webhookId}.`);
+    return ok({ endpoint: (await repo.findOwned(webhookId, caller))!, secret });
+  }
+
+  /** The signing secret in clear (for the dispatcher, which signs with it). */
+  openSecret(endpoint: WebhookEndpointRecord): string {
+    return this.vault.open(endpoint.sealedSecret, webhookSecretAad(endpoint.id));
+  }
+
+  async listDeliveries(
+    caller: Caller,
+    webhookId: string,
+    query: { limit?: number; cursor?: string },
+  ): Promise<Result<{ records: WebhookDeliveryRecord[]; nextCursor: string | null }>> {
+    const endpoint = await this.store.repos.webhookEndpoints.findOwned(webhookId, caller);
+    if (!endpoint) return fail('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${webhookId}.`);
+    let after: { createdAt: Date; id: string } | undefined;
+    if (query.cursor) {
+      const decoded = decodeCursor(query.cursor);
+      if (!decoded) return fail('INVALID_CURSOR', 'cursor is not a cursor this API returned; pass nextCursor of the previous page.');
+      after = decoded;
+    }
+    const page = await this.store.repos.webhookDeliveries.listForEndpoint(webhookId, {
+      limit: query.limit ?? WEBHOOK_LIMITS.deliveryPageDefault,
+      ...(after ? { after } : {}),
+    });
+    return ok({ records: page.records, nextCursor: page.next ? encodeCursor(page.next) : null });
+  }
+
+  /** Queues a new delivery of the same event to the same endpoint, due now, with the whole retry schedule. */
+  async resend(caller: Caller, deliveryId: string): Promise<Result<WebhookDeliveryRecord>> {
+    const repos = this.store.repos;
+    const original = await repos.webhookDeliveries.findOwned(deliveryId, caller);
+    const event = original ? await repos.webhookEvents.findById(original.eventId) : null;
+    const endpoint = original ? await repos.webhookEndpoints.findOwned(original.endpointId, caller) : null;
+    if (!original || !event || !endpoint) return fail('WEBHOOK_DELIVERY_NOT_FOUND', `No webhook delivery ${deliveryId}.`);
+    const [delivery] = await repos.webhookDeliveries.insertMany([newDelivery(endpoint.id, event, this.clock.now())]);
+    this.onQueued();
+    return ok(delivery);
+  }
+}
+
+function encodeCursor(c: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${c.createdAt.getTime()}.${c.id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
+  const m = /^(\d{1,15})\.(whdl_[0-9a-f]{24})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return m ? { createdAt: new Date(Number(m[1])), id: m[2] } : null;
+}

@@ -1,0 +1,39 @@
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+import type { AppConfig, Environment } from '../../config';
+import { isPrivateOrLocalHost } from '../starting-url.policy';
+
+/**
+ * Where deliveries may go. https only; plain http only to a loopback host (localhost, 127.0.0.0/8, ::1) and only
+ * when AgentLink does not run with NODE_ENV=production (development and tests). Production-environment endpoints,
+ * and every endpoint of a NODE_ENV=production deployment, never point at this machine or a private network.
+ */
+export type WebhookUrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return net.isIP(host) !== 0 && ipaddr.process(host).range() === 'loopback';
+}
+
+export function checkWebhookUrl(raw: string, environment: Environment, nodeEnv: AppConfig['nodeEnv']): WebhookUrlVerdict {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'url must be an absolute URL' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'url must use https' };
+  if (url.username || url.password) return { ok: false, reason: 'url must not carry credentials' };
+  const loopback = isLoopbackHost(url.hostname);
+  if (url.protocol === 'http:' && !(loopback && nodeEnv !== 'production')) {
+    return {
+      ok: false,
+      reason: nodeEnv === 'production' ? 'url must use https' : 'url must use https (plain http is accepted only for loopback hosts in development)',
+    };
+  }
+  if ((environment === 'production' || nodeEnv === 'production') && isPrivateOrLocalHost(url.hostname)) {
+    return { ok: false, reason: `url must not point at a local or private host${environment === 'production' ? ' for production endpoints' : ''}` };
+  }
+  return { ok: true, url };
+}
