@@ -31,6 +31,7 @@ const USAGE = `usage: npm run bench:api -- [--duration <s>] [--quick] [--warmup 
   --duration <s>      seconds per measurement (default 10)
   --quick             3 s measurements, 1 s warm-up (smoke run)
   --warmup <s>        warm-up seconds before each closed-loop measurement (default 2)
+  --slice <s>         length of the alternating floor/AgentLink slices a measurement is cut into (default 2)
   --connections <n>   concurrent connections for every run (default 10)
   --rate <req/s>      offered rate of the fixed-rate run (default 200)
   --strict            exit with status 1 when AgentLink misses a target
@@ -39,6 +40,7 @@ const USAGE = `usage: npm run bench:api -- [--duration <s>] [--quick] [--warmup 
 interface Options {
   duration: number;
   warmup: number;
+  slice: number;
   connections: number;
   rate: number;
   strict: boolean;
@@ -52,6 +54,7 @@ function parseOptions(argv: string[]): Options {
       duration: { type: 'string' },
       quick: { type: 'boolean', default: false },
       warmup: { type: 'string' },
+      slice: { type: 'string' },
       connections: { type: 'string' },
       rate: { type: 'string' },
       strict: { type: 'boolean', default: false },
@@ -73,6 +76,7 @@ function parseOptions(argv: string[]): Options {
   return {
     duration: num(values.duration, quick ? 3 : 10, 'duration', 1),
     warmup: num(values.warmup, quick ? 1 : 2, 'warmup', 0),
+    slice: num(values.slice, quick ? 1 : 2, 'slice', 1),
     connections: Math.round(num(values.connections, 10, 'connections', 1)),
     rate: Math.round(num(values.rate, 200, 'rate', 1)),
     strict: values.strict ?? false,
@@ -229,6 +233,19 @@ interface Measurement {
   statusCodes: string;
 }
 
+/** What one autocannon run produced; slices of the same measurement are merged into one Measurement. */
+interface Slice {
+  seconds: number;
+  latencies: number[];
+  ok: number;
+  bad: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  cpu?: number;
+  loop?: number;
+  other?: number;
+}
+
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -240,7 +257,7 @@ function percentile(sorted: Float64Array, p: number): number {
  * histogram rounds to whole ms, and with a rate it back-fills "coordinated omission" values assuming a 1 ms
  * interval), counting 2xx responses only.
  */
-function load(server: ChildServer, req: Request, opts: { seconds: number; connections: number; overallRate?: number }): Promise<Measurement> {
+function load(server: ChildServer, req: Request, opts: { seconds: number; connections: number; overallRate?: number }): Promise<Slice> {
   const latencies: number[] = [];
   const pid = server.child.pid;
   const cpu0 = cpuSeconds(pid);
@@ -265,27 +282,22 @@ function load(server: ChildServer, req: Request, opts: { seconds: number; connec
         const loop1 = cpuSeconds(pid, true);
         const machine1 = machineBusySeconds();
         const own1 = ownCpuSeconds();
-        const sorted = Float64Array.from(latencies).sort();
-        const ok = result['2xx'];
         const cpu = cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined;
+        const statusCodes: Record<string, number> = {};
+        for (const [code, st] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = st.count ?? 0;
         resolve({
-          rps: ok / result.duration,
-          ok,
+          seconds: result.duration,
+          latencies,
+          ok: result['2xx'],
           bad: result.non2xx,
           errors: result.errors,
-          p50: percentile(sorted, 50),
-          p99: percentile(sorted, 99),
-          max: sorted.length ? sorted[sorted.length - 1] : NaN,
-          cpuPct: cpu === undefined ? undefined : (100 * cpu) / result.duration,
-          otherPct:
+          statusCodes,
+          cpu,
+          loop: loop0 === undefined || loop1 === undefined ? undefined : loop1 - loop0,
+          other:
             cpu === undefined || machine0 === undefined || machine1 === undefined
               ? undefined
-              : Math.max(0, (100 * (machine1 - machine0 - cpu - (own1 - own0))) / result.duration),
-          loopPct: loop0 === undefined || loop1 === undefined ? undefined : (100 * (loop1 - loop0)) / result.duration,
-          cpuUsPerReq: cpu === undefined || ok === 0 ? undefined : (cpu * 1e6) / ok,
-          statusCodes: Object.entries(result.statusCodeStats ?? {})
-            .map(([code, s]) => `${code}x${s.count ?? 0}`)
-            .join(' '),
+              : Math.max(0, machine1 - machine0 - cpu - (own1 - own0)),
         });
       },
     );
@@ -293,6 +305,56 @@ function load(server: ChildServer, req: Request, opts: { seconds: number; connec
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     });
   });
+}
+
+function merge(slices: Slice[]): Measurement {
+  const sum = (f: (s: Slice) => number | undefined) =>
+    slices.some((s) => f(s) === undefined) ? undefined : slices.reduce((a, s) => a + (f(s) ?? 0), 0);
+  const seconds = sum((s) => s.seconds) ?? 0;
+  const ok = sum((s) => s.ok) ?? 0;
+  const cpu = sum((s) => s.cpu);
+  const loop = sum((s) => s.loop);
+  const other = sum((s) => s.other);
+  const sorted = Float64Array.from(slices.flatMap((s) => s.latencies)).sort();
+  const codes: Record<string, number> = {};
+  for (const s of slices) for (const [c, n] of Object.entries(s.statusCodes)) codes[c] = (codes[c] ?? 0) + n;
+  return {
+    rps: ok / seconds,
+    ok,
+    bad: sum((s) => s.bad) ?? 0,
+    errors: sum((s) => s.errors) ?? 0,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1] : NaN,
+    cpuPct: cpu === undefined ? undefined : (100 * cpu) / seconds,
+    loopPct: loop === undefined ? undefined : (100 * loop) / seconds,
+    otherPct: other === undefined ? undefined : (100 * other) / seconds,
+    cpuUsPerReq: cpu === undefined || ok === 0 ? undefined : (cpu * 1e6) / ok,
+    statusCodes: Object.entries(codes)
+      .map(([c, n]) => `${c}x${n}`)
+      .join(' '),
+  };
+}
+
+/**
+ * Measures several servers on one request "side by side": the duration is cut into slices that alternate
+ * between the servers (floor, AgentLink, floor, AgentLink …), so a change in background load on the machine
+ * hits both alike, and the slices of each server are merged.
+ */
+async function sideBySide(
+  servers: ChildServer[],
+  req: Request,
+  opts: { seconds: number; slice: number; connections: number; overallRate?: number },
+): Promise<Map<ChildServer, Measurement>> {
+  const rounds = Math.max(1, Math.round(opts.seconds / opts.slice));
+  const per = opts.seconds / rounds;
+  const slices = new Map<ChildServer, Slice[]>(servers.map((s) => [s, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const server of servers) {
+      slices.get(server)!.push(await load(server, req, { seconds: per, connections: opts.connections, overallRate: opts.overallRate }));
+    }
+  }
+  return new Map(servers.map((s) => [s, merge(slices.get(s)!)]));
 }
 
 async function call(base: string, method: string, urlPath: string, headers: Record<string, string>, body?: unknown) {
@@ -341,8 +403,8 @@ async function main() {
   log(`  machine      ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${os.platform()} ${os.release()}`);
   log(`  data         ${tempDir} (SQLite files for both servers, WAL)`);
   log(
-    `  load         autocannon, ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per closed-loop run; ` +
-      `${opts.duration} s at ${opts.rate} req/s (overallRate) per fixed-rate run`,
+    `  load         autocannon, ${opts.connections} connections; per endpoint and server: ${opts.warmup} s warm-up, ${opts.duration} s closed loop, ` +
+      `${opts.duration} s at ${opts.rate} req/s (overallRate); floor and AgentLink alternate in ${opts.slice} s slices`,
   );
   log('  servers      child processes on 127.0.0.1; this process only generates load');
   const busy0 = machineBusySeconds();
@@ -421,19 +483,22 @@ async function main() {
   const fixed = new Map<string, Measurement>();
   const key = (endpoint: string, server: ChildServer) => `${endpoint}|${server.name}`;
   const progress = (what: string) => process.stdout.write(`  ${what} …\n`);
+  const both = [floor, agentlink];
 
   for (const e of endpoints) {
-    for (const server of [floor, agentlink]) {
-      progress(`${e.label} on ${server.name}: warm-up ${opts.warmup} s, measure ${opts.duration} s`);
-      if (opts.warmup > 0) await load(server, e.req, { seconds: opts.warmup, connections: opts.connections });
-      closed.set(key(e.label, server), await load(server, e.req, { seconds: opts.duration, connections: opts.connections }));
+    if (opts.warmup > 0) {
+      progress(`${e.label}: warm-up ${opts.warmup} s on each server`);
+      for (const server of both) await load(server, e.req, { seconds: opts.warmup, connections: opts.connections });
+    }
+    progress(`${e.label}: closed loop, ${opts.duration} s on each server in alternating ${opts.slice} s slices`);
+    for (const [server, m] of await sideBySide(both, e.req, { seconds: opts.duration, slice: opts.slice, connections: opts.connections })) {
+      closed.set(key(e.label, server), m);
     }
   }
   for (const e of endpoints) {
-    for (const server of [agentlink, floor]) {
-      progress(`${e.label} on ${server.name}: ${opts.rate} req/s for ${opts.duration} s`);
-      fixed.set(key(e.label, server), await load(server, e.req, { seconds: opts.duration, connections: opts.connections, overallRate: opts.rate }));
-    }
+    progress(`${e.label}: ${opts.rate} req/s, ${opts.duration} s on each server in alternating ${opts.slice} s slices`);
+    const measured = await sideBySide(both, e.req, { seconds: opts.duration, slice: opts.slice, connections: opts.connections, overallRate: opts.rate });
+    for (const [server, m] of measured) fixed.set(key(e.label, server), m);
   }
 
   const row = (e: string, server: ChildServer, m: Measurement) => [
@@ -457,7 +522,7 @@ async function main() {
   log(table(header, endpoints.flatMap((e) => [floor, agentlink].map((s) => row(e.label, s, closed.get(key(e.label, s))!)))));
   log('');
   log(`Fixed rate (${opts.rate} req/s offered via autocannon overallRate over ${opts.connections} connections, ${opts.duration} s):`);
-  log(table(header, endpoints.flatMap((e) => [agentlink, floor].map((s) => row(e.label, s, fixed.get(key(e.label, s))!)))));
+  log(table(header, endpoints.flatMap((e) => [floor, agentlink].map((s) => row(e.label, s, fixed.get(key(e.label, s))!)))));
   log(
     '  (autocannon releases each connection\'s per-second quota at the start of every second, so the offered load comes as ' +
       `bursts at concurrency ${Math.min(opts.connections, opts.rate)}; latencies are per 2xx response, full precision)`,

@@ -4,7 +4,7 @@ import type { Services } from '../services';
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
 import { webhookHandlers } from './webhooks.routes';
-import { presentAgentRequest, presentConnection, presentProvider } from './presenters';
+import { presentAgentRequest, presentConnection, presentProvider } from '../domain/presenters';
 
 /** Thin handlers: the caller from auth, the body from the contract, a service call, a presenter. */
 export function apiRouter(services: Services) {

@@ -3,7 +3,7 @@ import { contract } from '../../contract';
 import type { Services } from '../services';
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
-import { presentWebhookDelivery, presentWebhookEndpoint } from './presenters';
+import { presentWebhookDelivery, presentWebhookEndpoint } from '../domain/presenters';
 
 /** The webhooks group of the contract: endpoints, their secrets (shown once) and the delivery log. */
 export function webhookHandlers(services: Services) {

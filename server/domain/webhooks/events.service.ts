@@ -1,5 +1,5 @@
 import type { WebhookEventType } from '../../../contract/webhook-schemas';
-import { presentAgentRequest, presentConnection } from '../../routes/presenters';
+import { presentAgentRequest, presentConnection } from '../presenters';
 import type { ConnectionRecord, Owner, Store, WebhookDeliveryRecord, WebhookEventRecord } from '../../store';
 import type { Clock } from '../clock';
 import { newId } from '../ids';
