@@ -14,7 +14,9 @@
  *
  * For POST /api/agent-requests and POST /api/link-token it measures closed-loop throughput and latency
  * (after a warm-up), then p99 at a fixed offered rate (autocannon overallRate), and prints the verdict
- * against the targets: throughput >= 0.5 x floor, p99 < 25 ms at 200 req/s.
+ * against the targets: throughput >= 0.5 x floor, p99 < 25 ms at 200 req/s. Each measurement alternates
+ * between the floor and AgentLink in short slices, so background load on the machine hits both alike;
+ * the CPU used meanwhile by other processes is reported, with a warning when it disturbed the figures.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +29,7 @@ import type { ServerMessage } from './servers/protocol';
 
 // ---------------------------------------------------------------- options
 
-const USAGE = `usage: npm run bench:api -- [--duration <s>] [--quick] [--warmup <s>] [--connections <n>] [--rate <req/s>] [--strict]
+const USAGE = `usage: npm run bench:api -- [--duration <s>] [--quick] [--warmup <s>] [--slice <s>] [--connections <n>] [--rate <req/s>] [--strict] [--cpu-prof <dir>]
   --duration <s>      seconds per measurement (default 10)
   --quick             3 s measurements, 1 s warm-up (smoke run)
   --warmup <s>        warm-up seconds before each closed-loop measurement (default 2)
@@ -557,12 +559,13 @@ async function main() {
     const r = fixed.get(key(e.label, agentlink))!;
     const ratio = a.rps / fl.rps;
     const tOk = ratio >= TARGETS.throughputRatio;
-    const lOk = r.p99 < TARGETS.p99Ms && r.bad + r.errors === 0;
+    const kept = r.rps >= 0.95 * opts.rate;
+    const lOk = r.p99 < TARGETS.p99Ms && r.bad + r.errors === 0 && kept;
     allMet &&= tOk && lOk;
     log(
       `VERDICT ${e.label.padEnd(24)}  throughput ${f0(a.rps)} vs floor ${f0(fl.rps)} req/s = ${f2(ratio)} x floor ` +
         `(target >= ${TARGETS.throughputRatio.toFixed(2)}): ${tOk ? 'PASS' : 'FAIL'}   ` +
-        `p99 at ${opts.rate} req/s ${f2(r.p99)} ms (target < ${TARGETS.p99Ms} ms): ${lOk ? 'PASS' : 'FAIL'}`,
+        `p99 at ${opts.rate} req/s ${f2(r.p99)} ms${kept ? '' : ` (only ${f0(r.rps)} req/s achieved)`} (target < ${TARGETS.p99Ms} ms): ${lOk ? 'PASS' : 'FAIL'}`,
     );
   }
   log(`VERDICT overall: ${allMet ? 'PASS - AgentLink meets both targets on both endpoints' : 'FAIL - AgentLink misses at least one target'}`);

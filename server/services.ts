@@ -34,7 +34,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const onWebhookError = (err: unknown, context: Record<string, unknown>) => webhookLogger.error({ err, ...context }, 'webhook event or delivery failed');
   const webhookEvents = new WebhookEvents(store, clock, onWebhookError);
   const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
-  const webhookDispatcher = new WebhookDispatcher({ store, clock, endpoints: webhookEndpoints, pollMs: config.worker.pollMs, onError: onWebhookError });
+  const webhookDispatcher = new WebhookDispatcher({ store, clock, endpoints: webhookEndpoints, pollMs: config.worker.pollMs, nodeEnv: config.nodeEnv, onError: onWebhookError });
   webhookEvents.onQueued(() => webhookDispatcher.wake());
   const connections = new ConnectionService(store, clock, vault, config, webhookEvents);
   const siteSessions = new SiteSessions(store, clock, catalogue);

@@ -1,32 +1,15 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { JsonSchema } from '../../contract/response-format';
 import type { ProviderDefinition } from '../providers/catalogue';
+import type { AgentRunMethod as ExecutionMethod, AgentModelUsage as ModelUsage, AgentTraceStep as TraceStep } from '../store/records';
+
+// The trace, method and usage are stored on the agent request as they are: one definition, in the store's records.
+export type { AgentRunMethod as ExecutionMethod, AgentTraceStep as TraceStep, AgentModelUsage as ModelUsage } from '../store/records';
 
 /**
  * What one execution strategy (playbook, replay, planner) gets and returns. The worker owns the
  * browser context, the deadline and the record; a strategy only drives the page and reports.
  */
-export type ExecutionMethod = 'PLAYBOOK' | 'REPLAY' | 'PLANNER';
-
-export interface TraceStep {
-  /** Tool or playbook step name: navigate, click, type, select, press, scroll, wait, extract, done, fail … */
-  tool: string;
-  /** Human-readable description of the target ("button 'Post'", "textbox 'Search repositories'"). */
-  target?: string;
-  url: string;
-  durationMs: number;
-  outcome: 'ok' | 'error' | 'blocked';
-  error?: string;
-  /** PNG as base64, only for failed steps (bounded size). */
-  screenshot?: string;
-}
-
-export interface ModelUsage {
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
 export interface RunContext {
   requestId: string;
   /** Whose run this is: learned trajectories are kept per organization and environment (they hold names seen on its pages). */

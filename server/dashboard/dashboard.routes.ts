@@ -5,6 +5,7 @@ import type { Environment } from '../config';
 import type { Services } from '../services';
 import type { DashboardSessionRecord, DashboardUserRecord, OrganizationRecord } from '../store';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../contract/webhook-schemas';
+import { isExposedClientError } from '../http/error-handler';
 import { dashboardAssets } from './assets';
 import { webhookDeleteConfirmPage, webhookDetailPage, webhooksPage } from './webhooks.views';
 import {
@@ -493,5 +494,16 @@ export function dashboardRouter(services: Services): Router {
   );
 
   router.use((_req, res) => notFound(res));
+  // A form the body reader refused (too many fields, too large, bad charset): a readable page, not the API's JSON.
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (!isExposedClientError(err) || res.headersSent) return next(err);
+    const message =
+      err.status === 413
+        ? 'The form was too large or had too many fields. Go back and try again.'
+        : err.status === 415
+          ? 'The form was sent in an encoding this dashboard does not read. Go back and try again.'
+          : 'The form could not be read. Go back and try again.';
+    res.status(err.status).type('html').send(messagePage(ctxOf(res), 'Form not accepted', message, String(err.status)));
+  });
   return router;
 }

@@ -38,6 +38,13 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   sendError(res, 'ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API.`);
 };
 
+/** An error a library marked safe to show the client (http-errors' `expose`) with a 4xx status, e.g. body-parser's. */
+export function isExposedClientError(err: unknown): err is { status: number; expose: true; type?: string; message?: unknown } {
+  if (!err || typeof err !== 'object') return false;
+  const { status, expose } = err as { status?: unknown; expose?: unknown };
+  return expose === true && typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500;
+}
+
 /** The last stop. body-parser errors are client errors; anything else is our bug and is logged. */
 export function finalErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -52,9 +59,13 @@ export function finalErrorHandler(logger: Logger): ErrorRequestHandler {
     if (err instanceof URIError && status === 400) {
       return sendError(res, 'INVALID_FIELD', 'The URL path is not valid percent-encoding.', [{ path: 'params', message: 'is not valid percent-encoding' }]);
     }
-    // Any other client error of the body reader, e.g. a Content-Encoding: gzip body that is not gzip.
-    if (status === 400 && (err as { expose?: unknown }).expose === true) {
-      return sendError(res, 'MALFORMED_JSON', 'The body could not be read; check its Content-Encoding.');
+    // Any other client error of the body reader, e.g. a Content-Encoding: gzip body that is not gzip,
+    // or too many urlencoded parameters ('parameters.too.many', 413).
+    if (isExposedClientError(err) && !res.headersSent) {
+      if (err.status === 413) return sendError(res, 'PAYLOAD_TOO_LARGE', 'The body has too many fields or is larger than the limit.');
+      if (err.status === 415) return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'The body is not in a supported media type or charset.');
+      if (err.status === 400) return sendError(res, 'MALFORMED_JSON', 'The body could not be read; check its Content-Encoding.');
+      return sendError(res, 'INVALID_FIELD', typeof err.message === 'string' && err.message ? err.message : 'The request is not valid.');
     }
     logger.error({ err, requestId: res.locals.requestId, method: req.method, path: req.path }, 'unhandled error');
     if (res.headersSent) return;

@@ -77,7 +77,7 @@ export interface AgentRequestError {
   details?: unknown;
 }
 
-/** One step of a run's trace (same shape as TraceStep in server/agent/run-context.ts). */
+/** One step of a run's trace (the agent calls it TraceStep). */
 export interface AgentTraceStep {
   tool: string;
   target?: string;

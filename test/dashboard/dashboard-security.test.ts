@@ -64,6 +64,18 @@ describeEachStore('dashboard security', (t: TestApp) => {
 
   const membershipCount = async () => Number((await t.store.dataSource.query('SELECT COUNT(*) AS n FROM org_memberships'))[0].n);
 
+  describe('malformed forms', () => {
+    it('answers a form with too many fields with a readable 413 page, not a 500', async () => {
+      const alice = await signUp();
+      const form: Record<string, string> = {};
+      for (let i = 0; i < 60; i++) form[`f${i}`] = 'x';
+      const res = await post(alice, '/dashboard/orgs', { name: 'Too Many', ...form });
+      expect(res.status).toBe(413);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.text).toContain('too many fields');
+    });
+  });
+
   describe('CSRF', () => {
     it('refuses a POST without the token, with a wrong one, or with another session’s token (403), and nothing changes', async () => {
       const alice = await signUp();

@@ -1,22 +1,25 @@
+import { AGENT_RUN_ERRORS, type AgentRunErrorCode } from '../../../contract/error-codes';
 /**
  * The agent's failures: a small hierarchy with a stable code and a `cause` (Stagehand's shape).
  * Expected outcomes of a run (the model is down, the answer does not fit the schema …) end as a
  * RunOutcome with one of AGENT_FAILURE_CODES; only a timeout or a cancel is thrown out of a strategy.
  */
 
-/** Codes a strategy (planner, replay) writes into a failed request's error.code, with what they mean. */
-export const AGENT_FAILURE_CODES = {
-  MODEL_NOT_CONFIGURED: 'No playbook or recorded replay covers this action and no model is configured (AGENTLINK_MODEL_BASE_URL, AGENTLINK_MODEL).',
-  MODEL_ERROR: 'The model endpoint failed: an HTTP error, a network error, or no answer within AGENTLINK_MODEL_TIMEOUT_MS.',
-  MODEL_BAD_RESPONSE: 'The model endpoint answered with something that is not an OpenAI-compatible chat completion.',
-  RESULT_SCHEMA_MISMATCH: "The agent's final answer did not match the JSON Schema compiled from responseFormat, also after one repair turn; details lists the errors.",
-  MAX_STEPS_EXCEEDED: 'The agent did not finish within its step budget.',
-  TOO_MANY_FAILURES: 'Several actions in a row failed (element missing, blocked navigation …); the agent gave up.',
-  ACTION_FAILED: 'The agent reported that the action cannot be done on this page (its reason is the message).',
-  TIMED_OUT: 'The request ran past its timeout (the worker records the request as TIMED_OUT).',
-} as const;
+/** Codes a strategy (planner, replay) writes into a failed request's error.code; their meanings live in the contract. */
+const STRATEGY_FAILURE_CODES = [
+  'MODEL_NOT_CONFIGURED',
+  'MODEL_ERROR',
+  'MODEL_BAD_RESPONSE',
+  'RESULT_SCHEMA_MISMATCH',
+  'MAX_STEPS_EXCEEDED',
+  'TOO_MANY_FAILURES',
+  'ACTION_FAILED',
+  'TIMED_OUT',
+] as const satisfies readonly AgentRunErrorCode[];
 
-export type AgentFailureCode = keyof typeof AGENT_FAILURE_CODES;
+export type AgentFailureCode = (typeof STRATEGY_FAILURE_CODES)[number];
+
+export const AGENT_FAILURE_CODES = Object.fromEntries(STRATEGY_FAILURE_CODES.map((c) => [c, AGENT_RUN_ERRORS[c]])) as Record<AgentFailureCode, string>;
 
 export class AgentError extends Error {
   constructor(

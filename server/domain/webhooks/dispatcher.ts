@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { WEBHOOK_HEADERS, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../../contract/webhook-schemas';
 import type { Store, WebhookDeliveryAttemptRecord, WebhookDeliveryRecord } from '../../store';
+import type { AppConfig } from '../../config';
 import type { Clock } from '../clock';
+import { isPrivateOrLocalHost } from '../starting-url.policy';
 import { webhookSignatureHeader } from './signature';
 import type { WebhookEndpointService } from './webhook-endpoints.service';
+import { targetsMustBePublic } from './webhook-url.policy';
 
 /**
  * Delivers webhook events: at least once, from the persisted `webhook_deliveries` rows. A dispatcher claims a due
@@ -28,7 +36,14 @@ export interface DispatcherOptions {
   /** 0 ≤ x < 1; scales the jitter (default Math.random). */
   random?: () => number;
   onError?: (err: unknown, context: Record<string, unknown>) => void;
+  /** The deployment's NODE_ENV: with `production`, every endpoint (not only production-environment ones) must resolve to public addresses. */
+  nodeEnv?: AppConfig['nodeEnv'];
+  /** Resolves a host name to all its addresses (default dns.promises.lookup with all: true); injectable for tests. */
+  resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
+
+/** An attempt refused before any connection: the endpoint's host resolved to an address it may not reach. */
+class AddressNotAllowedError extends Error {}
 
 const USER_AGENT = 'AgentLink-Webhooks/1';
 const ERROR_MAX = 500;
@@ -141,28 +156,42 @@ export class WebhookDispatcher {
     let responseStatus: number | null = null;
     let error: string | null = null;
     try {
-      const res = await fetch(endpoint.url, {
-        method: 'POST',
-        body: event.payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          [WEBHOOK_HEADERS.signature]: webhookSignatureHeader(endpoints.openSecret(endpoint), timestamp, event.payload),
-          [WEBHOOK_HEADERS.eventId]: event.id,
-          [WEBHOOK_HEADERS.eventType]: event.type,
-        },
+      const url = new URL(endpoint.url);
+      // Where the rules forbid local and private targets, the checked address is the one we connect to (no DNS rebind).
+      const pinned = targetsMustBePublic(endpoint.environment, this.opts.nodeEnv ?? 'development') ? await this.publicAddress(url.hostname) : undefined;
+      const status = await postOnce(url, event.payload, this.timeoutMs, pinned, {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        [WEBHOOK_HEADERS.signature]: webhookSignatureHeader(endpoints.openSecret(endpoint), timestamp, event.payload),
+        [WEBHOOK_HEADERS.eventId]: event.id,
+        [WEBHOOK_HEADERS.eventType]: event.type,
       });
-      responseStatus = res.status;
-      await res.body?.cancel().catch(() => undefined);
-      if (res.status < 200 || res.status > 299) error = `the endpoint answered HTTP ${res.status}`;
+      responseStatus = status;
+      if (status < 200 || status > 299) error = `the endpoint answered HTTP ${status}`;
     } catch (err) {
-      error = describeFetchError(err, this.timeoutMs);
+      error = err instanceof AddressNotAllowedError ? err.message.slice(0, ERROR_MAX) : describeFetchError(err, this.timeoutMs);
     }
     const durationMs = Math.round(performance.now() - t0);
     log.push({ attempt: delivery.attempts, at: startedAt.toISOString(), responseStatus, error, durationMs });
     await this.record(delivery, log, { ok: error === null, final: false, responseStatus, error });
+  }
+
+  /** Resolves the host and returns one address to connect to; throws AddressNotAllowedError when any is not public unicast. */
+  private async publicAddress(hostname: string): Promise<{ address: string; family: number }> {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    const refuse = (why: string) => new AddressNotAllowedError(`address not allowed: ${host} ${why}`);
+    if (isPrivateOrLocalHost(host)) throw refuse('is a local or private host');
+    const addresses = net.isIP(host)
+      ? [{ address: host, family: net.isIP(host) }]
+      : await (this.opts.resolve ?? defaultResolve)(host).catch((err: { code?: string; message?: string }) => {
+          throw new Error(`could not resolve ${host}: ${err?.code ?? err?.message ?? String(err)}`);
+        });
+    if (addresses.length === 0) throw new Error(`could not resolve ${host}`);
+    for (const { address } of addresses) {
+      const range = net.isIP(address) ? ipaddr.process(address).range() : 'invalid';
+      if (range !== 'unicast') throw refuse(`resolves to ${address} (${range})`);
+    }
+    return addresses[0];
   }
 
   private async record(
@@ -186,9 +215,49 @@ export class WebhookDispatcher {
   }
 }
 
+const defaultResolve = (hostname: string) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * One POST, no redirects followed, no connection reuse; resolves with the status once the response head arrives.
+ * With `pinned`, the socket connects to that address whatever DNS says now (TLS still verifies the host name).
+ */
+function postOnce(url: URL, body: string, timeoutMs: number, pinned: { address: string; family: number } | undefined, headers: Record<string, string>): Promise<number> {
+  const lookup: LookupFunction | undefined = pinned
+    ? (_host, options, callback) => {
+        if (options?.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+        else callback(null, pinned.address, pinned.family);
+      }
+    : undefined;
+  return new Promise<number>((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      ...(lookup ? { lookup } : {}),
+    });
+    const timer = setTimeout(() => {
+      const err = new Error(`no answer within ${timeoutMs} ms`);
+      err.name = 'TimeoutError';
+      req.destroy(err);
+    }, timeoutMs);
+    req.on('response', (res) => {
+      clearTimeout(timer);
+      res.resume();
+      res.on('error', () => undefined);
+      resolve(res.statusCode ?? 0);
+      res.destroy();
+    });
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(body);
+  });
+}
+
 function describeFetchError(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-  const cause = e?.cause?.code ?? e?.cause?.message;
+  const cause = e?.cause?.code ?? e?.cause?.message ?? e?.code;
   return `could not reach the endpoint: ${cause ?? e?.message ?? String(err)}`.slice(0, ERROR_MAX);
 }

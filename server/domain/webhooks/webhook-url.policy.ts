@@ -16,6 +16,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return net.isIP(host) !== 0 && ipaddr.process(host).range() === 'loopback';
 }
 
+/** Endpoints that must never reach this machine or a private network (checked on the URL here, and on the resolved address at delivery). */
+export function targetsMustBePublic(environment: Environment, nodeEnv: AppConfig['nodeEnv']): boolean {
+  return environment === 'production' || nodeEnv === 'production';
+}
+
 export function checkWebhookUrl(raw: string, environment: Environment, nodeEnv: AppConfig['nodeEnv']): WebhookUrlVerdict {
   let url: URL;
   try {
@@ -32,7 +37,7 @@ export function checkWebhookUrl(raw: string, environment: Environment, nodeEnv: 
       reason: nodeEnv === 'production' ? 'url must use https' : 'url must use https (plain http is accepted only for loopback hosts in development)',
     };
   }
-  if ((environment === 'production' || nodeEnv === 'production') && isPrivateOrLocalHost(url.hostname)) {
+  if (targetsMustBePublic(environment, nodeEnv) && isPrivateOrLocalHost(url.hostname)) {
     return { ok: false, reason: `url must not point at a local or private host${environment === 'production' ? ' for production endpoints' : ''}` };
   }
   return { ok: true, url };

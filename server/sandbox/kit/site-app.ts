@@ -381,8 +381,14 @@ b.addEventListener('click',go);b.addEventListener('keydown',function(e){if(e.key
   });
   // A bug in a simulated site must not take the service down; the page says so like a real site would.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    void err;
     if (res.headersSent) return;
+    // The body reader refused the request (too many fields, malformed JSON, bad charset): the client's fault, said so.
+    const { status, expose } = (err ?? {}) as { status?: unknown; expose?: unknown };
+    if (expose === true && typeof status === 'number' && status >= 400 && status < 500) {
+      const title = status === 413 ? 'Request too large' : status === 415 ? 'Unsupported request' : 'Bad request';
+      res.status(status).type('html').send(`<!doctype html><title>${title}</title><h1>${title}</h1><p>The request could not be read. Please go back and try again.</p>`);
+      return;
+    }
     res.status(500).type('html').send('<!doctype html><title>Error</title><h1>Something went wrong</h1><p>Please try again.</p>');
   });
   return app;
