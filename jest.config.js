@@ -8,7 +8,7 @@ const transform = {
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
-  // jest-circus reads the timeout from the global config only; the per-project values below are ignored.
+  // The timeout is read from the global config only (per-project values are ignored).
   testTimeout: 30000,
   projects: [
     {
@@ -19,7 +19,6 @@ module.exports = {
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 30000,
     },
     {
       // The React SDK's tests once more against React 18 (react18 / react-dom18 are npm aliases).
@@ -33,7 +32,6 @@ module.exports = {
         '^react-dom$': 'react-dom18',
         '^react-dom/(.*)$': 'react-dom18/$1',
       },
-      testTimeout: 30000,
     },
   ],
 };

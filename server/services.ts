@@ -13,6 +13,7 @@ import { SiteSessions } from './sandbox/site-sessions';
 import { AgentRequestEvents } from './domain/agent-request-events';
 import { buildQueue } from './agent/queue';
 import { defaultPlaybookRegistry } from './agent/playbooks';
+import { modelPlaybookRouter } from './agent/playbooks/model-router';
 import { createLogger } from './logger';
 import { DashboardAccountService } from './dashboard/accounts.service';
 import { systemClock } from './domain/clock';
@@ -46,6 +47,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
   agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
   const playbooks = defaultPlaybookRegistry();
+  // With a model configured, actions no pattern matches may still be routed to a playbook by the model.
+  if (config.model) playbooks.setModelRouter(modelPlaybookRouter(config.model));
   return {
     browsers,
     config,

@@ -102,3 +102,23 @@ export function buildRepairPrompt(errors: ResultIssue[]): string {
 
 export const NO_TOOL_CALL_FEEDBACK = 'you answered without calling a tool. Every turn must be exactly one tool call (use done or fail to finish).';
 export const EXTRA_TOOL_CALLS_RESULT = 'Not executed: only one tool call is run per turn. Call it again next turn if it is still needed.';
+
+export interface PlaybookRoutingPromptInput {
+  action: string;
+  providerName: string;
+  candidates: { name: string; description: string }[];
+}
+
+/** Asks the model to map an action onto one tested playbook, or to none when it is not clearly the same task. */
+export function buildPlaybookRoutingPrompt(i: PlaybookRoutingPromptInput): string {
+  return [
+    `A user asked an agent to do this on ${i.providerName}:`,
+    `  ${JSON.stringify(i.action)}`,
+    '',
+    'These tested routines exist for that site:',
+    ...i.candidates.map((c) => `  - ${c.name}: ${c.description}`),
+    '',
+    'Call choose_playbook with the name of the routine that does exactly this task, or "none" when no routine clearly does.',
+    'Prefer "none" over a routine that does only part of the task or something similar but different.',
+  ].join('\n');
+}

@@ -1,0 +1,63 @@
+import { defaultPlaybookRegistry } from '../../server/agent/playbooks';
+import { modelPlaybookRouter } from '../../server/agent/playbooks/model-router';
+import { ProviderCatalogue } from '../../server/providers/catalogue';
+import { type ScriptedModelServer, startScriptedModelServer } from '../support/scripted-model-server';
+
+const orbit = new ProviderCatalogue({ publicUrl: 'http://localhost:4000', sandboxHostSuffix: 'sandbox.localhost' }).bySlug('orbit', 'sandbox')!;
+const UNMATCHED = 'Tell me who I am on this site and how many people follow me';
+
+describe('routing an action to a playbook with the model', () => {
+  let model: ScriptedModelServer;
+  beforeAll(async () => {
+    model = await startScriptedModelServer();
+  });
+  afterAll(() => model.close());
+
+  const router = () => modelPlaybookRouter({ baseUrl: model.baseUrl, model: 'scripted', timeoutMs: 5000 });
+  const registryWithModel = () => {
+    const registry = defaultPlaybookRegistry();
+    registry.setModelRouter(router());
+    return registry;
+  };
+  const route = (registry = registryWithModel(), action = UNMATCHED) =>
+    registry.route({ action, provider: orbit, parameters: {}, signal: new AbortController().signal });
+
+  it('routes an action no pattern matches to the playbook the model names, showing it the action and the candidates', async () => {
+    model.setScript((turn) => {
+      expect(turn.lastUser).toContain(UNMATCHED);
+      expect(turn.lastUser).toContain('orbit.read-my-profile');
+      expect(turn.lastUser).not.toContain('forgehub.');
+      return { tool: 'choose_playbook', args: { name: 'orbit.read-my-profile' } };
+    });
+    const before = model.calls;
+    const r = await route();
+    expect(r.playbook?.name).toBe('orbit.read-my-profile');
+    expect(r).toMatchObject({ via: 'model' });
+    expect(model.calls).toBe(before + 1);
+  });
+
+  it('asks nothing when a pattern already matches', async () => {
+    model.setScript(() => ({ status: 500 }));
+    const before = model.calls;
+    const r = await route(registryWithModel(), 'Read my profile');
+    expect(r).toMatchObject({ via: 'text' });
+    expect(model.calls).toBe(before);
+  });
+
+  it.each([
+    ['"none"', () => ({ tool: 'choose_playbook', args: { name: 'none' } })],
+    ['a name that is not a candidate', () => ({ tool: 'choose_playbook', args: { name: 'orbit.delete-everything' } })],
+    ['an HTTP error', () => ({ status: 500 })],
+    ['garbage', () => ({ raw: '{not json' })],
+    ['text instead of a tool call', () => ({ content: 'I think the profile one' })],
+  ] as const)('falls through to the next way when the model answers %s', async (_label, reply) => {
+    model.setScript(reply as never);
+    const r = await route();
+    expect(r.playbook).toBeNull();
+  });
+
+  it('without a model router, an unmatched action has no playbook', async () => {
+    const r = await route(defaultPlaybookRegistry());
+    expect(r.playbook).toBeNull();
+  });
+});
