@@ -209,7 +209,8 @@ export const contract = c.router(
         summary: 'Register a webhook endpoint',
         description:
           'Registers an endpoint of your environment for some event types. The answer carries the signing secret (whsec_…) ' +
-          'once; it is stored encrypted and never shown again (rotate it to get a new one). Errors: INVALID_FIELD, WEBHOOK_URL_NOT_ALLOWED.',
+          'once; it is stored encrypted and never shown again (rotate it to get a new one). At most 20 endpoints per organization and ' +
+          'environment. Errors: INVALID_FIELD, WEBHOOK_URL_NOT_ALLOWED, WEBHOOK_ENDPOINT_LIMIT.',
         metadata: meta({ auth: 'client' }),
       },
       listWebhookEndpoints: {

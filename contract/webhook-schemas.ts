@@ -30,7 +30,7 @@ export const WEBHOOK_HEADERS = {
   eventId: 'AgentLink-Event-Id',
   eventType: 'AgentLink-Event-Type',
 } as const;
-export const WEBHOOK_LIMITS = { urlMax: 2048, descriptionMax: 500, deliveryPageDefault: 20, deliveryPageMax: 100 } as const;
+export const WEBHOOK_LIMITS = { endpointsMax: 20, urlMax: 2048, descriptionMax: 500, deliveryPageDefault: 20, deliveryPageMax: 100 } as const;
 
 const isoDate = (description: string) => extendApi(z.string(), { format: 'date-time', description });
 

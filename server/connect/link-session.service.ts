@@ -64,7 +64,10 @@ export interface LinkErrorDetails {
   retryable: boolean;
 }
 
+/** Sign-in attempts allowed per link token, over all of its link sessions. */
 export const MAX_LOGIN_ATTEMPTS = 10;
+/** Link sessions (openings of the widget) allowed per link token. */
+export const MAX_SESSIONS_PER_LINK_TOKEN = 5;
 
 const OPEN_STATES: LinkSessionStatus[] = ['CONSENT', 'PROVIDER', 'CREDENTIALS', 'MFA_TOTP', 'MFA_SMS', 'HUMAN_CHECK'];
 const LOGIN_STATES: LinkSessionStatus[] = ['CREDENTIALS', 'MFA_TOTP', 'MFA_SMS', 'HUMAN_CHECK'];
@@ -132,8 +135,13 @@ export class LinkSessionService {
       updatedAt: now,
       completedAt: null,
     };
-    // Refused openings are recorded too, so the organization can see them.
+    const opened = (await store.repos.linkSessions.listForLinkToken(token.id)).length;
+    // Refused openings are recorded too, so the organization can see them (up to the cap, so rows stay bounded).
     const refusal = this.tokenRefusal(token, now);
+    if (refusal && opened >= MAX_SESSIONS_PER_LINK_TOKEN) return this.fail(refusal.code, refusal.message, null);
+    if (!refusal && opened >= MAX_SESSIONS_PER_LINK_TOKEN) {
+      return this.fail('TOO_MANY_LINK_SESSIONS', 'This link was opened too many times. Start again from the app.', null);
+    }
     if (refusal) {
       await store.repos.linkSessions.insert({ ...session, status: 'FAILED', errorCode: refusal.code, errorMessage: refusal.message, completedAt: now });
       return this.fail(refusal.code, refusal.message, { linkSessionId: session.id, status: 'FAILED', retryable: false });
@@ -178,7 +186,10 @@ export class LinkSessionService {
   /** The person's credentials: the engine signs in on the provider's page and the flow follows what it saw. */
   async submitCredentials(linkToken: string, sessionId: string, credentials: LoginCredentials): Promise<Result<LinkStepResult>> {
     return this.loginStep(linkToken, sessionId, LOGIN_STATES, async ({ token, session }, provider) => {
-      if (session.attempts >= MAX_LOGIN_ATTEMPTS) {
+      // Attempts count per link token: opening more sessions does not buy more password guesses.
+      const siblings = await this.deps.store.repos.linkSessions.listForLinkToken(token.id);
+      const attempts = siblings.reduce((n, s) => n + (s.id === session.id ? session.attempts : s.attempts), 0);
+      if (attempts >= MAX_LOGIN_ATTEMPTS) {
         await this.end(session, 'FAILED', 'TOO_MANY_LOGIN_ATTEMPTS', 'Too many sign-in attempts.');
         return this.fail('TOO_MANY_LOGIN_ATTEMPTS', 'Too many sign-in attempts with this link. Start again from the app.', {
           linkSessionId: session.id,

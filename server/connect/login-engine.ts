@@ -47,6 +47,10 @@ export interface LoginEngineOptions {
   maxPending?: number;
   /** Budget for recognising the page after an action, and for each browser action (default 20 s). */
   stepTimeoutMs?: number;
+  /** At most this many sign-ins drive a page at once (default 8); more wait for a slot. */
+  maxConcurrentStarts?: number;
+  /** How long a sign-in waits for a free slot before the provider is reported unavailable (default 10 s). */
+  startQueueTimeoutMs?: number;
 }
 
 /** What the engine needs of the browser manager. */
@@ -75,6 +79,11 @@ export class LoginEngine {
   private readonly ttlMs: number;
   private readonly maxPending: number;
   private readonly stepTimeoutMs: number;
+  private readonly maxConcurrentStarts: number;
+  private readonly startQueueTimeoutMs: number;
+  /** Sign-ins driving a page right now, and those queued for a slot. */
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
 
   constructor(
     private readonly browsers: ContextSource,
@@ -83,6 +92,8 @@ export class LoginEngine {
     this.ttlMs = opts.pendingTtlMs ?? 5 * 60_000;
     this.maxPending = opts.maxPending ?? 50;
     this.stepTimeoutMs = opts.stepTimeoutMs ?? 20_000;
+    this.maxConcurrentStarts = Math.max(1, opts.maxConcurrentStarts ?? 8);
+    this.startQueueTimeoutMs = opts.startQueueTimeoutMs ?? 10_000;
   }
 
   /** Logins waiting for an answer right now. */
@@ -94,8 +105,49 @@ export class LoginEngine {
     return this.waiting.has(key);
   }
 
+  /** Sign-ins driving a page right now (bounded by maxConcurrentStarts). */
+  get runningCount(): number {
+    return this.running;
+  }
+
+  /** Waits for a free slot; false when none frees up within startQueueTimeoutMs. */
+  private async acquire(): Promise<boolean> {
+    if (this.running < this.maxConcurrentStarts) {
+      this.running++;
+      return true;
+    }
+    return new Promise<boolean>((resolve) => {
+      const grant = () => {
+        clearTimeout(timer);
+        this.running++;
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        const i = this.queue.indexOf(grant);
+        if (i >= 0) this.queue.splice(i, 1);
+        resolve(false);
+      }, this.startQueueTimeoutMs);
+      timer.unref?.();
+      this.queue.push(grant);
+    });
+  }
+
+  private release(): void {
+    this.running--;
+    this.queue.shift()?.();
+  }
+
   /** Opens the provider's login page, fills in the credentials, submits, and reports what the provider did. */
   async start(key: string, input: LoginInput): Promise<LoginOutcome> {
+    if (!(await this.acquire())) return unavailable('too many sign-ins are running at once');
+    try {
+      return await this.startNow(key, input);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async startNow(key: string, input: LoginInput): Promise<LoginOutcome> {
     await this.cancel(key); // a new attempt replaces a waiting one
     if (this.waiting.size >= this.maxPending) return unavailable('too many sign-ins are waiting for an answer');
     const { provider } = input;

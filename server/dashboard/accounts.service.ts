@@ -11,7 +11,9 @@ import type { DashboardSessionRecord, DashboardUserRecord, OrganizationRecord, O
  * - A session cookie holds 32 random bytes; only its SHA-256 is stored. Every sign-in and sign-up destroys the
  *   session it came from and starts a new one (no session fixation). Each session has its own CSRF token.
  * - Failed sign-ins are counted per email whether or not the email has an account, so a lockout does not tell
- *   which emails exist: after MAX_FAILURES within FAILURE_WINDOW, the email is locked for LOCK_MS.
+ *   which emails exist: after MAX_FAILURES within FAILURE_WINDOW of the first failure (a fixed window, reset once
+ *   it ran out), the email is locked for LOCK_MS.
+ * - Expired sessions and throttle rows whose window and lock ran out are deleted now and then (at most once a minute).
  */
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
@@ -20,6 +22,7 @@ const ANONYMOUS_SESSION_MS = 2 * 3600_000;
 const USER_SESSION_MS = 12 * 3600_000;
 export const PASSWORD_MIN = 10;
 const PASSWORD_MAX = 200;
+const PRUNE_EVERY_MS = 60_000;
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 
 export type AccountErrorCode = 'INVALID_EMAIL' | 'WEAK_PASSWORD' | 'EMAIL_TAKEN' | 'INVALID_LOGIN' | 'LOCKED';
@@ -42,6 +45,8 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const failure = <T>(code: AccountErrorCode, message: string): AccountResult<T> => ({ ok: false, code, message });
 
 export class DashboardAccountService {
+  private lastPruneMs = 0;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
@@ -49,8 +54,19 @@ export class DashboardAccountService {
   ) {}
 
   /** A session without a user: it carries the CSRF token of the sign-in and sign-up forms. */
-  startAnonymousSession(): Promise<StartedSession> {
+  async startAnonymousSession(): Promise<StartedSession> {
+    await this.prune();
     return this.startSession(null, ANONYMOUS_SESSION_MS);
+  }
+
+  /** Deletes expired sessions and stale throttle rows, at most once a minute (opportunistically, on new sessions and sign-ins). */
+  private async prune(): Promise<void> {
+    const now = this.clock.now();
+    const ms = now.getTime();
+    if (ms - this.lastPruneMs < PRUNE_EVERY_MS && ms >= this.lastPruneMs) return;
+    this.lastPruneMs = ms;
+    await this.store.repos.dashboardSessions.deleteExpired(now).catch(() => undefined);
+    await this.store.repos.dashboardLoginThrottle.deleteStale(now, new Date(ms - FAILURE_WINDOW_MS)).catch(() => undefined);
   }
 
   /** The live session of a cookie value, or null (unknown or expired). */
@@ -93,9 +109,11 @@ export class DashboardAccountService {
     const throttle = this.store.repos.dashboardLoginThrottle;
     const now = this.clock.now();
     const locked = failure<never>('LOCKED', 'Too many failed sign-ins for this email. Try again in 15 minutes.');
+    await this.prune();
     const state = await throttle.find(email);
     if (state?.lockedUntil && state.lockedUntil.getTime() > now.getTime()) return locked;
-    if (state && now.getTime() - state.updatedAt.getTime() > FAILURE_WINDOW_MS) await throttle.clear(email);
+    // A fixed window: it starts at the first failure (updatedAt) and is reset once it ran out, or once a lock ended.
+    if (state && (state.lockedUntil || now.getTime() - state.updatedAt.getTime() > FAILURE_WINDOW_MS)) await throttle.clear(email);
 
     const user = await this.store.repos.dashboardUsers.findByEmail(email);
     const candidate = password.slice(0, PASSWORD_MAX);

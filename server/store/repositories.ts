@@ -493,7 +493,10 @@ export class DashboardSessionRepository {
   }
 }
 
-/** Failed sign-ins per email; each change is one statement (no multi-statement transactions on SQLite). */
+/**
+ * Failed sign-ins per email; each change is one statement (no multi-statement transactions on SQLite).
+ * updatedAt is the start of the failure window: the first failure of the window (or the moment of the lock).
+ */
 export class DashboardLoginThrottleRepository {
   constructor(private readonly repo: Repository<DashboardLoginThrottleRecord>) {}
 
@@ -511,7 +514,7 @@ export class DashboardLoginThrottleRepository {
         await this.repo.increment({ email }, 'failedAttempts', 1);
       }
     }
-    await this.repo.update({ email }, { updatedAt: now });
+    // updatedAt stays at the first failure of the window (the README's "5 failed sign-ins within 15 minutes").
     return (await this.repo.findOneBy({ email }))?.failedAttempts ?? 1;
   }
   async lock(email: string, until: Date, now: Date) {
@@ -519,6 +522,15 @@ export class DashboardLoginThrottleRepository {
   }
   async clear(email: string) {
     await this.repo.delete({ email });
+  }
+  /** Rows whose window started before windowStart and whose lock (if any) ended: they count for nothing. */
+  async deleteStale(now: Date, windowStart: Date) {
+    await this.repo
+      .createQueryBuilder()
+      .delete()
+      .where('updated_at < :windowStart', { windowStart })
+      .andWhere('(locked_until IS NULL OR locked_until <= :now)', { now })
+      .execute();
   }
 }
 

@@ -28,6 +28,18 @@ export class WebhookEndpointRepository {
       order: { createdAt: 'ASC', id: 'ASC' },
     });
   }
+  /** Endpoints in id order after `afterId`, with their sealed secrets (batches for key rotation). */
+  listSealed(afterId: string, limit: number): Promise<Pick<WebhookEndpointRecord, 'id' | 'sealedSecret'>[]> {
+    return this.repo.createQueryBuilder('w').select(['w.id', 'w.sealedSecret']).where('w.id > :afterId', { afterId }).orderBy('w.id', 'ASC').take(limit).getMany();
+  }
+  /** Compare-and-set of the sealed secret; false when it changed meanwhile (a rotation) or the endpoint is gone. */
+  async replaceSealed(id: string, expected: string, next: string) {
+    const res = await this.repo.update({ id, sealedSecret: expected }, { sealedSecret: next });
+    return (res.affected ?? 0) === 1;
+  }
+  countOwned(owner: Owner) {
+    return this.repo.countBy({ organizationId: owner.organizationId, environment: owner.environment });
+  }
   listEnabled(owner: Owner) {
     return this.repo.find({
       where: { organizationId: owner.organizationId, environment: owner.environment, enabled: true },

@@ -2,17 +2,19 @@ import { parseArgs } from 'node:util';
 import type { AppConfig } from '../config';
 import { systemClock } from '../domain/clock';
 import { ConnectionService, type ResealReport } from '../domain/connections.service';
+import { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
 import { Store } from '../store';
 import { addPrimaryKey, loadVault } from './keyring';
+import type { Vault } from './vault';
 
 /**
- * `agentlink vault …`: key rotation for the sealed sessions and credentials.
+ * `agentlink vault …`: key rotation for the sealed values: connection sessions and credentials, webhook signing secrets.
  *   vault rotate-key [--json]   key file (the default): add a new primary key, keep the old ones, re-seal everything.
  *                               AGENTLINK_ENCRYPTION_KEY: print how to rotate it, and re-seal with its first key.
  *   vault reseal [--json]       re-seal every value not yet sealed with the primary key (idempotent; resumes a rotation).
  *   vault status [--json]       key ids, and how many stored values each one protects.
  */
-export const VAULT_USAGE = `  vault rotate-key [--json]                 new primary encryption key (key file), then re-seal every stored session
+export const VAULT_USAGE = `  vault rotate-key [--json]                 new primary encryption key (key file), then re-seal every stored value
   vault reseal [--json]                     re-seal stored values with the primary key (idempotent)
   vault status [--json]                     key ids and how many stored values each protects`;
 
@@ -25,13 +27,29 @@ function reportLines(primary: string, r: ResealReport): string[] {
   ];
 }
 
+/** Every kind of sealed value the store holds. */
+function sealedHolders(store: Store, vault: Vault, config: AppConfig) {
+  return [new ConnectionService(store, systemClock, vault, config), new WebhookEndpointService(store, systemClock, vault, config)];
+}
+
+async function sealedValuesByKey(store: Store, vault: Vault, config: AppConfig): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const holder of sealedHolders(store, vault, config)) {
+    for (const [id, n] of Object.entries(await holder.sealedValuesByKey())) counts[id] = (counts[id] ?? 0) + n;
+  }
+  return counts;
+}
+
 async function reseal(config: AppConfig): Promise<{ primaryKeyId: string; report: ResealReport; byKey: Record<string, number> }> {
   const { vault } = loadVault(config);
   const store = await Store.open(config.database);
   try {
-    const connections = new ConnectionService(store, systemClock, vault, config);
-    const report = await connections.resealAll();
-    return { primaryKeyId: vault.primaryKeyId, report, byKey: await connections.sealedValuesByKey() };
+    const report: ResealReport = { scanned: 0, resealed: 0, current: 0, skipped: 0, failed: 0 };
+    for (const holder of sealedHolders(store, vault, config)) {
+      const part = await holder.resealAll();
+      for (const k of Object.keys(report) as (keyof ResealReport)[]) report[k] += part[k];
+    }
+    return { primaryKeyId: vault.primaryKeyId, report, byKey: await sealedValuesByKey(store, vault, config) };
   } finally {
     await store.close();
   }
@@ -77,7 +95,7 @@ export async function vaultCommand(config: AppConfig, args: string[], out: Out, 
     const { vault } = loadVault(config);
     const store = await Store.open(config.database);
     try {
-      const byKey = await new ConnectionService(store, systemClock, vault, config).sealedValuesByKey();
+      const byKey = await sealedValuesByKey(store, vault, config);
       const lines = [
         `Keys (${fromEnv ? 'AGENTLINK_ENCRYPTION_KEY' : 'key file'}): ${vault.keyIds.join(', ')}; primary ${vault.primaryKeyId}`,
         ...Object.entries(byKey).map(([id, n]) => `  ${id}: ${n} stored value(s)${vault.keyIds.includes(id) ? '' : '  (key missing!)'}`),

@@ -262,3 +262,14 @@ describe('result plans read from the live page', () => {
     expect(await planResult(page, { members: [] }, { members: [] }, slots, { constantsAllowed: true })).toMatchObject({ ok: false, reason: expect.stringContaining('empty list') });
   });
 });
+
+describe('Redactor: short secrets', () => {
+  it('masks secrets of every length, short ones only as whole words or whole values', () => {
+    const r = new Redactor({ secrets: ['hunter2-long', 'pw9', 'ab', 'x'] });
+    expect(r.text('password hunter2-long!')).toBe('password [secret]!');
+    expect(r.text('cookie: sid=pw9; next pw9x')).toBe('cookie: sid=[secret]; next pw9x');
+    expect(r.text('ab')).toBe('[secret]');
+    expect(r.text(' x ')).toBe('[secret]');
+    expect(r.text('about tab x-ray')).toBe('about tab x-ray');
+  });
+});

@@ -2,7 +2,9 @@ import { ManualClock } from '../../server/domain/clock';
 import { hashToken } from '../../server/domain/tokens';
 import { FORGEHUB_PROVIDER_ID } from '../../server/providers/sandbox-forgehub.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
-import { MAX_LOGIN_ATTEMPTS } from '../../server/connect/link-session.service';
+import { MAX_LOGIN_ATTEMPTS, MAX_SESSIONS_PER_LINK_TOKEN } from '../../server/connect/link-session.service';
+import { LoginEngine } from '../../server/connect/login-engine';
+import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
 /**
@@ -223,5 +225,48 @@ describe('the widget API', () => {
     await w.provider(ORBIT_PROVIDER_ID);
     for (let i = 0; i < MAX_LOGIN_ATTEMPTS; i++) expectError(await w.credentials('user_locked', 'x'), 400, 'ACCOUNT_LOCKED', { status: 'CREDENTIALS', retryable: true });
     expectError(await w.credentials('user_good'), 429, 'TOO_MANY_LOGIN_ATTEMPTS', { status: 'FAILED' });
+  });
+
+  it(`a link token opens at most ${MAX_SESSIONS_PER_LINK_TOKEN} sessions`, async () => {
+    const token = await linkToken();
+    for (let i = 0; i < MAX_SESSIONS_PER_LINK_TOKEN; i++) expect((await widget(token).start()).status).toBe(200);
+    expectError(await widget(token).start(), 429, 'TOO_MANY_LINK_SESSIONS');
+  });
+
+  it('sign-in attempts count per link token, over all of its sessions', async () => {
+    const token = await linkToken();
+    const first = widget(token);
+    const second = widget(token);
+    for (const w of [first, second]) {
+      await w.start();
+      await w.consent();
+      await w.provider(ORBIT_PROVIDER_ID);
+    }
+    const half = MAX_LOGIN_ATTEMPTS / 2;
+    for (let i = 0; i < half; i++) expectError(await first.credentials('user_locked', 'x'), 400, 'ACCOUNT_LOCKED');
+    for (let i = 0; i < MAX_LOGIN_ATTEMPTS - half; i++) expectError(await second.credentials('user_locked', 'x'), 400, 'ACCOUNT_LOCKED');
+    expectError(await first.credentials('user_good'), 429, 'TOO_MANY_LOGIN_ATTEMPTS', { status: 'FAILED' });
+    const third = widget(token);
+    await third.start();
+    await third.consent();
+    await third.provider(ORBIT_PROVIDER_ID);
+    expectError(await third.credentials('user_good'), 429, 'TOO_MANY_LOGIN_ATTEMPTS', { status: 'FAILED' });
+  });
+});
+
+describe('the login engine', () => {
+  it('bounds the sign-ins running at once; one that waits too long for a slot reports the provider unavailable', async () => {
+    let release!: () => void;
+    const opened = new Promise<void>((r) => (release = r));
+    const engine = new LoginEngine(
+      { newContext: () => opened.then(() => Promise.reject(new Error('no browser in this test'))) },
+      { maxConcurrentStarts: 1, startQueueTimeoutMs: 50 },
+    );
+    const input = { provider: {} as ProviderDefinition, organizationId: 'org', environment: 'sandbox' as const, username: 'u', password: 'p' };
+    const first = engine.start('a', input);
+    expect(await engine.start('b', input)).toEqual({ kind: 'unavailable', reason: 'too many sign-ins are running at once' });
+    release();
+    expect(await first).toEqual({ kind: 'unavailable', reason: 'the browser could not start' });
+    expect(engine.runningCount).toBe(0);
   });
 });

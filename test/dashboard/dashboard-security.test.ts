@@ -193,6 +193,33 @@ describeEachStore('dashboard security', (t: TestApp) => {
     });
   });
 
+  describe('lockout window and pruning', () => {
+    it('counts failures within 15 minutes of the first one: failures spread out over longer never lock', async () => {
+      const known = await signUp();
+      for (let i = 0; i < 6; i++) {
+        const res = await post(await visit(), '/dashboard/sign-in', { email: known.email, password: 'wrong password!' });
+        expect(res.status).toBe(401);
+        t.clock.advance(6 * 60_000);
+      }
+      const ok = await post(await visit(), '/dashboard/sign-in', { email: known.email, password: PASSWORD });
+      expect(ok.status).toBe(303);
+    });
+
+    it('deletes expired sessions and throttle rows whose window ran out', async () => {
+      const email = newEmail();
+      await post(await visit(), '/dashboard/sign-in', { email, password: 'wrong password!' });
+      const throttleRows = async () => Number((await t.store.dataSource.query('SELECT COUNT(*) AS n FROM dashboard_login_throttle'))[0].n);
+      const expiredSessions = async () =>
+        (await t.store.dataSource.getRepository('DashboardSession').find()).filter((s) => (s.expiresAt as Date).getTime() <= t.clock.now().getTime()).length;
+      expect(await throttleRows()).toBeGreaterThan(0);
+      t.clock.advance(3 * 3600_000);
+      expect(await expiredSessions()).toBeGreaterThan(0);
+      await visit();
+      expect(await throttleRows()).toBe(0);
+      expect(await expiredSessions()).toBe(0);
+    });
+  });
+
   describe('organizations', () => {
     it("answers 404 for every page of another person's organization, and a member added by email gets access", async () => {
       const alice = await signUp();

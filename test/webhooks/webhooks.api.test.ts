@@ -144,6 +144,20 @@ describeEachStore('webhook endpoints API', (t) => {
     expectError(await patch(t, `/api/webhooks/${webhookId}`, sandboxHeaders(org), { url: 'http://hooks.example.com/' }), 'WEBHOOK_URL_NOT_ALLOWED');
   });
 
+  it('caps endpoints at 20 per organization and environment (409 WEBHOOK_ENDPOINT_LIMIT), counting each environment apart', async () => {
+    const capped = await createOrg(t);
+    for (let i = 0; i < 20; i += 1) expect((await post(t, '/api/webhooks', sandboxHeaders(capped), { url: `${HTTPS_URL}/${i}`, events: ['CONNECTION.CREATED'] })).status).toBe(201);
+    const over = await post(t, '/api/webhooks', sandboxHeaders(capped), { url: HTTPS_URL, events: ['CONNECTION.CREATED'] });
+    expectError(over, 'WEBHOOK_ENDPOINT_LIMIT');
+    expect(over.status).toBe(409);
+    expect((await get(t, '/api/webhooks', sandboxHeaders(capped))).body.data).toHaveLength(20);
+    // The other environment has its own 20; deleting one frees a place.
+    expect((await post(t, '/api/webhooks', productionHeaders(capped), { url: HTTPS_URL, events: ['CONNECTION.CREATED'] })).status).toBe(201);
+    const first = (await get(t, '/api/webhooks', sandboxHeaders(capped))).body.data[0] as { webhookId: string };
+    expect((await del(t, `/api/webhooks/${first.webhookId}`, sandboxHeaders(capped))).status).toBeLessThan(300);
+    expect((await post(t, '/api/webhooks', sandboxHeaders(capped), { url: HTTPS_URL, events: ['CONNECTION.CREATED'] })).status).toBe(201);
+  });
+
   it('validates events', async () => {
     expectError(await post(t, '/api/webhooks', sandboxHeaders(org), { url: HTTPS_URL, events: [] }), 'INVALID_FIELD', { details: expect.anything() });
     expectError(await post(t, '/api/webhooks', sandboxHeaders(org), { url: HTTPS_URL, events: ['CONNECTION.DELETED'] }), 'INVALID_FIELD', {
