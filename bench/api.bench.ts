@@ -7,9 +7,11 @@
  *
  * Two child processes serve on 127.0.0.1 (this process only generates load, with autocannon, so the
  * load generator and the servers do not share an event loop):
- *   - AgentLink exactly as `agentlink serve` runs it, on the embedded default (SQLite file + vault key file
- *     in a temp data dir), LOG_LEVEL=silent, with a real organization, real sandbox connection and access
- *     token (bench/servers/agentlink.server.ts);
+ *   - AgentLink exactly as `agentlink serve --role api` runs it, on the embedded default (SQLite file + vault
+ *     key file in a temp data dir), LOG_LEVEL=silent, with a real organization, real sandbox connection and
+ *     access token (bench/servers/agentlink.server.ts). The per-organization rate limiter stays in the request
+ *     path (its bucket UPDATE is paid on every request) but is set so high that it never answers 429: the
+ *     default (100/s, burst 200) would otherwise be what the bench measures;
  *   - the floor: bare node:http + JSON.parse + one SQLite insert per request (bench/servers/floor.server.ts).
  *
  * For POST /api/agent-requests and POST /api/link-token it measures closed-loop throughput and latency
@@ -88,6 +90,9 @@ function parseOptions(argv: string[]): Options {
 
 const TARGETS = { throughputRatio: 0.5, p99Ms: 25 } as const;
 
+/** Keeps AgentLink's rate limiter in the request path without it ever refusing a request of the bench. */
+const RATE_LIMIT = { perSecond: 100_000, burst: 1_000_000 } as const;
+
 // ---------------------------------------------------------------- child servers
 
 interface ChildServer {
@@ -115,7 +120,8 @@ function freePort(): Promise<number> {
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('AGENTLINK_') || k === 'DATABASE_URL' || k === 'PORT' || k === 'HOST' || k === 'LOG_LEVEL') continue;
+    if (k.startsWith('AGENTLINK_') || k.startsWith('BENCH_')) continue;
+    if (['DATABASE_URL', 'BROWSER_WS_ENDPOINT', 'PORT', 'HOST', 'LOG_LEVEL'].includes(k)) continue;
     env[k] = v;
   }
   return { ...env, NODE_ENV: 'production', ...extra };
@@ -179,19 +185,49 @@ async function cleanup() {
 
 // ---------------------------------------------------------------- measuring
 
-/**
- * CPU seconds (user + system) a child has used so far, from /proc: the whole process (all threads: event
- * loop, libuv pool running SQLite, GC helpers) or only its main thread (the event loop). Undefined off Linux.
- */
-function cpuSeconds(pid: number | undefined, mainThreadOnly = false): number | undefined {
-  if (pid === undefined) return undefined;
+/** Fields after the command name of a /proc stat line (so fields[1] is ppid, [11] utime, [12] stime). */
+function statFields(file: string): string[] | undefined {
   try {
-    const stat = fs.readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    const stat = fs.readFileSync(file, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
+}
+
+const ticks = (f: string[]) => (Number(f[11]) + Number(f[12])) / 100; // utime + stime, USER_HZ = 100
+
+/**
+ * CPU seconds (user + system) a child server has used so far, from /proc: the process with all its threads
+ * (event loop, libuv pool running SQLite, GC helpers) plus any processes it started (a browser, say), or only
+ * its main thread (the event loop). Undefined off Linux.
+ */
+function cpuSeconds(pid: number | undefined, mainThreadOnly = false): number | undefined {
+  if (pid === undefined) return undefined;
+  if (mainThreadOnly) {
+    const f = statFields(`/proc/${pid}/task/${pid}/stat`);
+    return f && ticks(f);
+  }
+  const own = statFields(`/proc/${pid}/stat`);
+  if (!own) return undefined;
+  const byParent = new Map<number, { pid: number; cpu: number }[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(`/proc/${entry}/stat`);
+    if (!f) continue;
+    const list = byParent.get(Number(f[1])) ?? [];
+    list.push({ pid: Number(entry), cpu: ticks(f) });
+    byParent.set(Number(f[1]), list);
+  }
+  let total = ticks(own);
+  const queue = [pid];
+  while (queue.length) {
+    for (const c of byParent.get(queue.pop()!) ?? []) {
+      total += c.cpu;
+      queue.push(c.pid);
+    }
+  }
+  return total;
 }
 
 /** Busy CPU seconds of the whole machine (all cores) so far, from /proc/stat; undefined off Linux. */
@@ -409,6 +445,10 @@ async function main() {
       `${opts.duration} s at ${opts.rate} req/s (overallRate); floor and AgentLink alternate in ${opts.slice} s slices`,
   );
   log('  servers      child processes on 127.0.0.1; this process only generates load');
+  log(
+    `  AgentLink    serve --role api (no embedded worker), LOG_LEVEL=silent, rate limiter on at ${RATE_LIMIT.perSecond}/s ` +
+      `burst ${RATE_LIMIT.burst} (never 429; default 100/s burst 200)`,
+  );
   const busy0 = machineBusySeconds();
   await new Promise((r) => setTimeout(r, 1000));
   const busy1 = machineBusySeconds();
@@ -422,7 +462,13 @@ async function main() {
     startServer(
       'AgentLink',
       'agentlink.server.ts',
-      { HOST: '127.0.0.1', LOG_LEVEL: 'silent', AGENTLINK_DATA_DIR: dataDir },
+      {
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        AGENTLINK_DATA_DIR: dataDir,
+        AGENTLINK_RATE_LIMIT_PER_SECOND: String(RATE_LIMIT.perSecond),
+        AGENTLINK_RATE_LIMIT_BURST: String(RATE_LIMIT.burst),
+      },
       opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProf] : [],
     ),
     startServer('floor', 'floor.server.ts', { BENCH_DB_FILE: floorDb }),

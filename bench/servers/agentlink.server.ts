@@ -1,10 +1,15 @@
 /**
- * AgentLink exactly as `agentlink serve` runs it (server/main.ts), on the embedded default:
+ * AgentLink exactly as `agentlink serve --role api` runs it (server/main.ts), on the embedded default:
  * SQLite file and vault key file in AGENTLINK_DATA_DIR. Before serving, one organization is created
  * through OrganizationService (as `agentlink org create` does) and its sandbox credentials are handed
  * to the bench parent over IPC.
  *
- * Env (set by bench/api.bench.ts): BENCH_PORT, AGENTLINK_DATA_DIR, LOG_LEVEL=silent, HOST=127.0.0.1.
+ * --role api: the API only. With the default role (all) the embedded worker would start executing the
+ * thousands of agent requests the bench queues, in Chromium, on the same 2 cores: that measures browser
+ * automation, not the API. BENCH_ROLE=all overrides it.
+ *
+ * Env (set by bench/api.bench.ts): BENCH_PORT, AGENTLINK_DATA_DIR, LOG_LEVEL=silent, HOST=127.0.0.1,
+ * AGENTLINK_RATE_LIMIT_* (see there).
  */
 import { loadConfig } from '../../server/config';
 import { systemClock } from '../../server/domain/clock';
@@ -32,7 +37,7 @@ async function run() {
     await store.close();
   }
 
-  await main(['serve']); // resolves once the server listens
+  await main(['serve', '--role', process.env.BENCH_ROLE === 'all' ? 'all' : 'api']); // resolves once the server listens
   send({ type: 'ready', port, clientId, sandboxSecret });
 }
 

@@ -1,3 +1,4 @@
+import { insertRows } from './insert-rows';
 import { type DataSource, LessThan, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { IdempotencyKeyRecord } from './records';
@@ -9,7 +10,7 @@ export class IdempotencyKeyRepository {
   /** Inserts the claim; false when a row with this id already exists (another request holds or held the key). */
   async claim(record: IdempotencyKeyRecord): Promise<boolean> {
     try {
-      await this.repo.insert(record as unknown as QueryDeepPartialEntity<IdempotencyKeyRecord>);
+      await insertRows(this.repo, record as unknown as QueryDeepPartialEntity<IdempotencyKeyRecord>);
       return true;
     } catch (err) {
       if (await this.repo.existsBy({ id: record.id })) return false;

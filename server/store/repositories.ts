@@ -1,3 +1,4 @@
+import { insertRows } from './insert-rows';
 import { type DataSource, In, IsNull, Not, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { IdempotencyKeyRepository, RateLimitBucketRepository } from './api-limits.repository';
@@ -45,7 +46,7 @@ export class OrganizationRepository {
   constructor(private readonly repo: Repository<OrganizationRecord>) {}
 
   insert(record: OrganizationRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findByClientId(clientId: string) {
     return this.repo.findOneBy({ clientId });
@@ -67,7 +68,7 @@ export class LinkTokenRepository {
   constructor(private readonly repo: Repository<LinkTokenRecord>) {}
 
   insert(record: LinkTokenRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findByHash(tokenHash: string) {
     return this.repo.findOneBy({ tokenHash });
@@ -83,7 +84,7 @@ export class ConnectionRepository {
   constructor(private readonly repo: Repository<ConnectionRecord>) {}
 
   insert(record: ConnectionRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findOwned(id: string, owner: Owner) {
     return this.repo.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
@@ -152,7 +153,7 @@ export class PublicTokenRepository {
   constructor(private readonly repo: Repository<PublicTokenRecord>) {}
 
   insert(record: PublicTokenRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findByHash(tokenHash: string) {
     return this.repo.findOneBy({ tokenHash });
@@ -171,7 +172,7 @@ export class AccessTokenRepository {
   constructor(private readonly repo: Repository<AccessTokenRecord>) {}
 
   insert(record: AccessTokenRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findByHash(tokenHash: string) {
     return this.repo.findOneBy({ tokenHash });
@@ -199,7 +200,7 @@ export class AgentRequestRepository {
   constructor(private readonly repo: Repository<AgentRequestRecord>) {}
 
   insert(record: AgentRequestRecord) {
-    return this.repo.insert(row(record)).then(() => record);
+    return insertRows(this.repo, row(record)).then(() => record);
   }
   findOwned(id: string, owner: Owner) {
     return this.repo.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
@@ -358,7 +359,7 @@ export class LinkSessionRepository {
   constructor(private readonly repo: Repository<LinkSessionRecord>) {}
 
   insert(record: LinkSessionRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findById(id: string) {
     return this.repo.findOneBy({ id });
@@ -377,7 +378,7 @@ export class SandboxSessionRepository {
   constructor(private readonly repo: Repository<SandboxSessionRecord>) {}
 
   insert(record: SandboxSessionRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findById(id: string) {
     return this.repo.findOneBy({ id });
@@ -394,10 +395,10 @@ export class SandboxDocRepository {
   constructor(private readonly repo: Repository<SandboxDocRecord>) {}
 
   insert(record: SandboxDocRecord) {
-    return this.repo.insert(row(record)).then(() => record);
+    return insertRows(this.repo, row(record)).then(() => record);
   }
   async insertMany(records: SandboxDocRecord[]) {
-    for (let i = 0; i < records.length; i += 100) await this.repo.insert(records.slice(i, i + 100).map(row));
+    for (let i = 0; i < records.length; i += 100) await insertRows(this.repo, records.slice(i, i + 100).map(row));
   }
   list(tenant: string, site: string, kind: string) {
     return this.repo.find({ where: { tenant, site, kind }, order: { createdAt: 'ASC', id: 'ASC' } });
@@ -422,7 +423,7 @@ export class SandboxTenantRepository {
   /** Claims the seeding of a tenant's site; false when it is already seeded (or being seeded by another caller). */
   async claimSeed(tenant: string, site: string, now: Date): Promise<boolean> {
     try {
-      await this.repo.insert({ tenant, site, seededAt: now });
+      await insertRows(this.repo, { tenant, site, seededAt: now });
       return true;
     } catch {
       return false;
@@ -446,7 +447,7 @@ export class AgentTrajectoryRepository {
     const updated = await this.repo.update({ id }, row({ ...rest, replayCount: 0, lastReplayedAt: null }));
     if ((updated.affected ?? 0) > 0) return;
     try {
-      await this.repo.insert(row(record));
+      await insertRows(this.repo, row(record));
     } catch {
       // Another run inserted the same key meanwhile: the later write wins.
       await this.repo.update({ id }, row({ ...rest, replayCount: 0, lastReplayedAt: null }));
@@ -466,7 +467,7 @@ export class DashboardUserRepository {
   constructor(private readonly repo: Repository<DashboardUserRecord>) {}
 
   insert(record: DashboardUserRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findByEmail(email: string) {
     return this.repo.findOneBy({ email });
@@ -480,7 +481,7 @@ export class DashboardSessionRepository {
   constructor(private readonly repo: Repository<DashboardSessionRecord>) {}
 
   insert(record: DashboardSessionRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findById(id: string) {
     return this.repo.findOneBy({ id });
@@ -508,7 +509,7 @@ export class DashboardLoginThrottleRepository {
     const res = await this.repo.increment({ email }, 'failedAttempts', 1);
     if ((res.affected ?? 0) === 0) {
       try {
-        await this.repo.insert({ email, failedAttempts: 1, lockedUntil: null, updatedAt: now });
+        await insertRows(this.repo, { email, failedAttempts: 1, lockedUntil: null, updatedAt: now });
         return 1;
       } catch {
         await this.repo.increment({ email }, 'failedAttempts', 1);
@@ -538,7 +539,7 @@ export class OrgMembershipRepository {
   constructor(private readonly repo: Repository<OrgMembershipRecord>) {}
 
   insert(record: OrgMembershipRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   find(userId: string, organizationId: string) {
     return this.repo.findOneBy({ userId, organizationId });

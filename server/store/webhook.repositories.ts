@@ -1,3 +1,4 @@
+import { insertRows } from './insert-rows';
 import type { Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from './records';
@@ -14,7 +15,7 @@ export class WebhookEndpointRepository {
   constructor(private readonly repo: Repository<WebhookEndpointRecord>) {}
 
   insert(record: WebhookEndpointRecord) {
-    return this.repo.insert(patch<WebhookEndpointRecord>(record)).then(() => record);
+    return insertRows(this.repo, patch<WebhookEndpointRecord>(record)).then(() => record);
   }
   findById(id: string) {
     return this.repo.findOneBy({ id });
@@ -60,7 +61,7 @@ export class WebhookEventRepository {
   constructor(private readonly repo: Repository<WebhookEventRecord>) {}
 
   insert(record: WebhookEventRecord) {
-    return this.repo.insert(record).then(() => record);
+    return insertRows(this.repo, record).then(() => record);
   }
   findById(id: string) {
     return this.repo.findOneBy({ id });
@@ -87,7 +88,7 @@ export class WebhookDeliveryRepository {
   constructor(private readonly repo: Repository<WebhookDeliveryRecord>) {}
 
   async insertMany(records: WebhookDeliveryRecord[]) {
-    if (records.length > 0) await this.repo.insert(records.map((r) => patch<WebhookDeliveryRecord>(r)));
+    if (records.length > 0) await insertRows(this.repo, records.map((r) => patch<WebhookDeliveryRecord>(r)));
     return records;
   }
   findById(id: string) {
