@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config';
 import type { ConnectionRecord, Store } from '../store';
+import { type ResealReport, resealAll, type SealedPages, sealedValuesByKey } from '../vault/reseal';
 import type { Vault } from '../vault/vault';
 import type { Clock } from './clock';
 import type { Caller } from './context';
@@ -40,18 +41,7 @@ export const sessionAad = (connectionId: string) => `connection:${connectionId}:
 /** The associated data that binds sealed credentials to their connection row. */
 export const credentialsAad = (connectionId: string) => `connection:${connectionId}:credentials`;
 
-export interface ResealReport {
-  /** Sealed values looked at. */
-  scanned: number;
-  /** Re-sealed with the primary key. */
-  resealed: number;
-  /** Already sealed with the primary key (nothing to do). */
-  current: number;
-  /** Changed by someone else meanwhile (already sealed anew). */
-  skipped: number;
-  /** Could not be opened with any key: left as they are. */
-  failed: number;
-}
+export type { ResealReport } from '../vault/reseal';
 
 /** Connections, and the public → access token exchange that hands one to the caller's backend. */
 export class ConnectionService {
@@ -117,62 +107,26 @@ export class ConnectionService {
     return JSON.parse(this.vault.open(connection.sealedCredentials, credentialsAad(connection.id))) as LoginCredentials;
   }
 
-  /**
-   * Re-seals every stored session and credentials value with the vault's primary key (after a key rotation).
-   * Batched and idempotent: values already under the primary key are left alone, and each write is a
-   * compare-and-set, so a value sealed anew meanwhile (a login, a run) is never overwritten.
-   */
-  async resealAll(opts: { batchSize?: number } = {}): Promise<ResealReport> {
-    const report: ResealReport = { scanned: 0, resealed: 0, current: 0, skipped: 0, failed: 0 };
-    const repo = this.store.repos.connections;
-    const primary = this.vault.primaryKeyId;
-    let after = '';
-    for (;;) {
-      const batch = await repo.listSealed(after, opts.batchSize ?? 200);
-      if (batch.length === 0) return report;
-      for (const row of batch) {
-        const values = [
-          { column: 'sealedSession' as const, value: row.sealedSession, aad: sessionAad(row.id) },
-          { column: 'sealedCredentials' as const, value: row.sealedCredentials, aad: credentialsAad(row.id) },
-        ];
-        for (const { column, value, aad } of values) {
-          if (!value) continue;
-          report.scanned += 1;
-          if (this.vault.keyIdOf(value) === primary) {
-            report.current += 1;
-            continue;
-          }
-          let plaintext: string;
-          try {
-            plaintext = this.vault.open(value, aad);
-          } catch {
-            report.failed += 1;
-            continue;
-          }
-          if (await repo.replaceSealed(row.id, column, value, this.vault.seal(plaintext, aad))) report.resealed += 1;
-          else report.skipped += 1;
-        }
-      }
-      after = batch[batch.length - 1].id;
-    }
+  /** Re-seals every stored session and credentials value with the vault's primary key (after a key rotation). */
+  resealAll(opts: { batchSize?: number } = {}): Promise<ResealReport> {
+    return resealAll(this.vault, this.sealedPages(), opts.batchSize);
   }
 
   /** How many stored sealed values each key id protects (for `vault status` and after a rotation). */
-  async sealedValuesByKey(): Promise<Record<string, number>> {
-    const counts: Record<string, number> = {};
-    let after = '';
-    for (;;) {
-      const batch = await this.store.repos.connections.listSealed(after, 500);
-      if (batch.length === 0) return counts;
-      for (const row of batch) {
-        for (const value of [row.sealedSession, row.sealedCredentials]) {
-          if (!value) continue;
-          const id = this.vault.keyIdOf(value) ?? '(not sealed)';
-          counts[id] = (counts[id] ?? 0) + 1;
-        }
-      }
-      after = batch[batch.length - 1].id;
-    }
+  sealedValuesByKey(): Promise<Record<string, number>> {
+    return sealedValuesByKey(this.vault, this.sealedPages());
+  }
+
+  private sealedPages(): SealedPages {
+    const repo = this.store.repos.connections;
+    return async (after, limit) =>
+      (await repo.listSealed(after, limit)).map((row) => ({
+        id: row.id,
+        values: [
+          { value: row.sealedSession, aad: sessionAad(row.id), replace: (next: string) => repo.replaceSealed(row.id, 'sealedSession', row.sealedSession!, next) },
+          { value: row.sealedCredentials, aad: credentialsAad(row.id), replace: (next: string) => repo.replaceSealed(row.id, 'sealedCredentials', row.sealedCredentials!, next) },
+        ],
+      }));
   }
 
   private sealCredentials(connectionId: string, credentials: LoginCredentials): string {

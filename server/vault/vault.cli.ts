@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { AppConfig } from '../config';
 import { systemClock } from '../domain/clock';
-import { ConnectionService, type ResealReport } from '../domain/connections.service';
+import { ConnectionService } from '../domain/connections.service';
+import { emptyResealReport, type ResealReport } from './reseal';
 import { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
 import { Store } from '../store';
 import { addPrimaryKey, loadVault } from './keyring';
@@ -44,7 +45,7 @@ async function reseal(config: AppConfig): Promise<{ primaryKeyId: string; report
   const { vault } = loadVault(config);
   const store = await Store.open(config.database);
   try {
-    const report: ResealReport = { scanned: 0, resealed: 0, current: 0, skipped: 0, failed: 0 };
+    const report = emptyResealReport();
     for (const holder of sealedHolders(store, vault, config)) {
       const part = await holder.resealAll();
       for (const k of Object.keys(report) as (keyof ResealReport)[]) report[k] += part[k];

@@ -3,7 +3,7 @@ import { WEBHOOK_LIMITS } from '../../../contract/webhook-schemas';
 import type { AppConfig } from '../../config';
 import type { Store, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store';
 import type { Vault } from '../../vault/vault';
-import type { ResealReport } from '../connections.service';
+import { type ResealReport, resealAll, type SealedPages, sealedValuesByKey } from '../../vault/reseal';
 import type { Clock } from '../clock';
 import type { Caller } from '../context';
 import { fail, ok, type Result } from '../errors';
@@ -122,51 +122,23 @@ export class WebhookEndpointService {
     return this.vault.open(endpoint.sealedSecret, webhookSecretAad(endpoint.id));
   }
 
-  /**
-   * Re-seals every endpoint's signing secret with the vault's primary key (after a key rotation; `vault reseal`).
-   * Batched and idempotent; each write is a compare-and-set, so a secret rotated meanwhile is never overwritten.
-   */
-  async resealAll(opts: { batchSize?: number } = {}): Promise<ResealReport> {
-    const report: ResealReport = { scanned: 0, resealed: 0, current: 0, skipped: 0, failed: 0 };
-    const repo = this.store.repos.webhookEndpoints;
-    const primary = this.vault.primaryKeyId;
-    let after = '';
-    for (;;) {
-      const batch = await repo.listSealed(after, opts.batchSize ?? 200);
-      if (batch.length === 0) return report;
-      for (const { id, sealedSecret } of batch) {
-        report.scanned += 1;
-        if (this.vault.keyIdOf(sealedSecret) === primary) {
-          report.current += 1;
-          continue;
-        }
-        let secret: string;
-        try {
-          secret = this.vault.open(sealedSecret, webhookSecretAad(id));
-        } catch {
-          report.failed += 1;
-          continue;
-        }
-        if (await repo.replaceSealed(id, sealedSecret, this.vault.seal(secret, webhookSecretAad(id)))) report.resealed += 1;
-        else report.skipped += 1;
-      }
-      after = batch[batch.length - 1].id;
-    }
+  /** Re-seals every endpoint's signing secret with the vault's primary key (after a key rotation; `vault reseal`). */
+  resealAll(opts: { batchSize?: number } = {}): Promise<ResealReport> {
+    return resealAll(this.vault, this.sealedPages(), opts.batchSize);
   }
 
   /** How many sealed signing secrets each key id protects (for `vault status`). */
-  async sealedValuesByKey(): Promise<Record<string, number>> {
-    const counts: Record<string, number> = {};
-    let after = '';
-    for (;;) {
-      const batch = await this.store.repos.webhookEndpoints.listSealed(after, 500);
-      if (batch.length === 0) return counts;
-      for (const { sealedSecret } of batch) {
-        const id = this.vault.keyIdOf(sealedSecret) ?? '(not sealed)';
-        counts[id] = (counts[id] ?? 0) + 1;
-      }
-      after = batch[batch.length - 1].id;
-    }
+  sealedValuesByKey(): Promise<Record<string, number>> {
+    return sealedValuesByKey(this.vault, this.sealedPages());
+  }
+
+  private sealedPages(): SealedPages {
+    const repo = this.store.repos.webhookEndpoints;
+    return async (after, limit) =>
+      (await repo.listSealed(after, limit)).map(({ id, sealedSecret }) => ({
+        id,
+        values: [{ value: sealedSecret, aad: webhookSecretAad(id), replace: (next: string) => repo.replaceSealed(id, sealedSecret, next) }],
+      }));
   }
 
   async listDeliveries(
