@@ -10,8 +10,8 @@
  *   - AgentLink exactly as `agentlink serve --role api` runs it, on the embedded default (SQLite file + vault
  *     key file in a temp data dir), LOG_LEVEL=silent, with a real organization, real sandbox connection and
  *     access token (bench/servers/agentlink.server.ts). The per-organization rate limiter stays in the request
- *     path (its bucket UPDATE is paid on every request) but is set so high that it never answers 429: the
- *     default (100/s, burst 200) would otherwise be what the bench measures;
+ *     path (its leased bucket UPDATEs are paid as in production) but is set so high that it never answers 429:
+ *     the default (100/s, burst 200) would otherwise be what the bench measures;
  *   - the floor: bare node:http + JSON.parse + one SQLite insert per request (bench/servers/floor.server.ts).
  *
  * For POST /api/agent-requests and POST /api/link-token it measures closed-loop throughput and latency
@@ -576,7 +576,7 @@ async function main() {
       `bursts at concurrency ${Math.min(opts.connections, opts.rate)}; latencies are per 2xx response, full precision)`,
   );
   log('  (srv CPU % = server process, all threads, in % of one core; loop CPU % = its main/event-loop thread; CPU us/req = process CPU per 2xx;');
-  log('   other CPU % = CPU used meanwhile by every other process on the machine, load generator excluded)');
+  log('   other CPU % = CPU used meanwhile by every other process on the machine, load generator excluded; kernel threads\n   writing the servers\' files to disk count here too, so the floor\'s fsync per commit shows up in it)');
 
   const problems: string[] = [];
   for (const [k, m] of [...closed, ...fixed]) {

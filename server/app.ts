@@ -1,7 +1,6 @@
 import express, { type Express } from 'express';
 import { createExpressEndpoints } from '@ts-rest/express';
 import swaggerUi from 'swagger-ui-express';
-import pinoHttp from 'pino-http';
 import type { Logger } from 'pino';
 import { contract } from '../contract';
 import { buildOpenApiDocument } from '../openapi/document';
@@ -10,8 +9,8 @@ import { idempotency } from './http/idempotency';
 import { rateLimit } from './http/rate-limit';
 import { finalErrorHandler, notFoundHandler, validationErrorHandler } from './http/error-handler';
 import { jsonBody } from './http/json-body';
-import { redactUrl } from './http/redact-url';
 import { requestId } from './http/request-id';
+import { requestLog } from './http/request-log';
 import { apiRouter } from './routes/api.routes';
 import { connectWidget } from './connect/widget.routes';
 import { dashboardRouter } from './dashboard/dashboard.routes';
@@ -31,17 +30,7 @@ export function createApp(services: Services, logger: Logger): Express {
   app.set('etag', false);
 
   app.use(requestId);
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (_req, res) => String(res.getHeader('x-request-id')),
-      autoLogging: { ignore: (req) => req.url === '/healthz' },
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLog(logger));
 
   // The simulated provider sites answer on their own host names, before anything of the API.
   app.use(

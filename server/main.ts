@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { createApp } from './app';
+import { createExpressServer } from './http/express-server';
 import { createAgentWorker } from './agent/runtime';
 import type { AgentWorker } from './agent/worker';
 import { ConfigError, loadConfig, type AppConfig, type Environment } from './config';
@@ -95,7 +96,7 @@ async function serve(config: AppConfig, args: string[] = []) {
   const services = buildServices({ config, store, clock: systemClock, vault });
   const worker = role === 'all' ? createAgentWorker(services, logger) : undefined;
   const app = createApp(services, logger);
-  const server = http.createServer(app);
+  const server = createExpressServer(app);
   // Slow or stalled clients must not hold sockets forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;

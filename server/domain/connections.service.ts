@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config';
-import type { ConnectionRecord, Store } from '../store';
+import type { AccessGrant, ConnectionRecord, Store } from '../store';
 import { type ResealReport, resealAll, type SealedPages, sealedValuesByKey } from '../vault/reseal';
 import type { Vault } from '../vault/vault';
 import type { Clock } from './clock';
@@ -231,8 +231,8 @@ export class ConnectionService {
   }
 
   /** Resolves an access token to its usable connection, or says precisely why it cannot be used. */
-  async resolveAccessToken(caller: Caller, accessToken: string): Promise<Result<ConnectionRecord>> {
-    const invalid = fail<ConnectionRecord>('INVALID_ACCESS_TOKEN', 'accessToken is not valid (unknown, revoked, or not issued to these credentials).');
+  async resolveAccessToken(caller: Caller, accessToken: string): Promise<Result<AccessGrant['connection']>> {
+    const invalid = fail<AccessGrant['connection']>('INVALID_ACCESS_TOKEN', 'accessToken is not valid (unknown, revoked, or not issued to these credentials).');
     const parsed = parseToken(accessToken);
     if (!parsed || parsed.kind !== 'access') return invalid;
     if (parsed.environment !== caller.environment) {
@@ -241,10 +241,10 @@ export class ConnectionService {
         `accessToken belongs to the ${parsed.environment} environment, but the credentials are ${caller.environment} credentials.`,
       );
     }
-    const token = await this.store.repos.accessTokens.findByHash(hashToken(accessToken));
-    if (!token || token.revokedAt || token.organizationId !== caller.organizationId) return invalid;
-    const connection = await this.store.repos.connections.findById(token.connectionId);
-    if (!connection || connection.status === 'REVOKED') return invalid;
+    const grant = await this.store.repos.accessTokens.findGrant(hashToken(accessToken));
+    if (!grant || grant.revoked || grant.organizationId !== caller.organizationId || grant.environment !== caller.environment) return invalid;
+    const { connection } = grant;
+    if (connection.status === 'REVOKED') return invalid;
     if (connection.status === 'LOGIN_REQUIRED') {
       return fail('CONNECTION_LOGIN_REQUIRED', 'The provider session of this connection ended; send the user through the connect flow again (update mode).');
     }

@@ -81,7 +81,7 @@ export class OrganizationService {
     }
     const invalid = fail<Caller>('INVALID_CLIENT_CREDENTIALS', 'The client credentials are not valid.');
     const environment = secretEnvironment(secret);
-    const organization = clientId.length <= 64 ? await this.store.repos.organizations.findByClientId(clientId) : null;
+    const organization = clientId.length <= 64 ? await this.store.repos.organizations.findCredentials(clientId) : null;
     if (!environment || !organization) {
       await verifySecret(secret.slice(0, 256), await decoySecretHash());
       return invalid;

@@ -1,5 +1,7 @@
+import { preparedTable } from './prepared-table';
 import { insertRows } from './insert-rows';
 import { type DataSource, LessThan, type Repository } from 'typeorm';
+import { preparedSql, type PreparedSql } from './prepared-sql';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { IdempotencyKeyRecord } from './records';
 
@@ -18,7 +20,7 @@ export class IdempotencyKeyRepository {
     }
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   /** Replaces an expired or abandoned row with a new claim; false when someone else replaced it first. */
   async takeOver(previousClaimId: string, record: IdempotencyKeyRecord): Promise<boolean> {
@@ -46,75 +48,59 @@ export interface BucketTake {
 }
 
 /**
- * Token buckets in the database, so several API processes share one limit. Taking a token is one
- * conditional UPDATE (refill by elapsed time, capped at the burst, minus one, only if at least one is there):
- * the row lock serialises concurrent callers on PostgreSQL, SQLite serialises writers itself.
+ * Token buckets in the database, so several API processes share one limit. Taking tokens is one
+ * conditional UPDATE … RETURNING (refill by elapsed time, capped at the burst, minus n, only if at least
+ * n are there): the row lock serialises concurrent callers on PostgreSQL, SQLite serialises writers itself.
+ * It runs as a prepared statement (PreparedSql), once per lease of tokens (RateLimitService).
  */
 export class RateLimitBucketRepository {
-  constructor(private readonly ds: DataSource) {}
+  private readonly sql: PreparedSql;
 
-  private get postgres() {
-    return this.ds.options.type === 'postgres';
+  constructor(ds: DataSource) {
+    this.sql = preparedSql(ds);
   }
 
-  /** `$1` placeholders are PostgreSQL's; SQLite reads the same numbered parameters as `?1`. */
-  private async run(sql: string, params: unknown[]): Promise<{ affected: number; records: Record<string, unknown>[] }> {
-    const text = this.postgres ? sql : sql.replace(/\$(\d+)/g, '?$1');
-    const qr = this.ds.createQueryRunner();
-    try {
-      const res = await qr.query(text, params, true);
-      return { affected: res.affected ?? 0, records: Array.isArray(res.records) ? res.records : [] };
-    } finally {
-      await qr.release();
-    }
-  }
-
-  async take(key: string, opts: { nowMs: number; ratePerSecond: number; burst: number }): Promise<BucketTake> {
-    const params = [key, Math.floor(opts.nowMs), opts.ratePerSecond, opts.burst];
-    const now = 'CAST($2 AS BIGINT)';
-    const rate = 'CAST($3 AS DOUBLE PRECISION)';
-    const burst = 'CAST($4 AS DOUBLE PRECISION)';
-    const refill = `(tokens + (CASE WHEN ${now} > updated_at_ms THEN ${now} - updated_at_ms ELSE 0 END) * ${rate} / 1000.0)`;
-    const capped = `(CASE WHEN ${refill} > ${burst} THEN ${burst} ELSE ${refill} END)`;
-    const update =
-      `UPDATE rate_limit_buckets SET tokens = ${capped} - 1, ` +
-      `updated_at_ms = CASE WHEN ${now} > updated_at_ms THEN ${now} ELSE updated_at_ms END ` +
-      `WHERE bucket_key = $1 AND ${capped} >= 1` +
-      (this.postgres ? ' RETURNING tokens' : '');
+  /**
+   * Takes `count` tokens at once if the bucket holds at least that many (a lease, see RateLimitService);
+   * otherwise takes none and reports what is there.
+   */
+  async take(key: string, opts: { nowMs: number; ratePerSecond: number; burst: number; count?: number }): Promise<BucketTake> {
+    const count = Math.max(1, Math.floor(opts.count ?? 1));
+    const params = [key, Math.floor(opts.nowMs), opts.ratePerSecond, opts.burst, count];
     let current = 0;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const res = await this.run(update, params);
-      if (res.affected === 1) {
-        const tokens = this.postgres ? Number(res.records[0]?.tokens) : await this.tokens(key, params);
-        return { allowed: true, tokens };
-      }
-      current = await this.tokens(key, params);
+      const res = await this.sql.query<{ tokens: unknown }>(TAKE_SQL, params);
+      if (res.rows.length === 1) return { allowed: true, tokens: Number(res.rows[0].tokens) };
+      current = await this.tokens(params.slice(0, 4));
       if (Number.isNaN(current)) {
         // First request of this key: a full bucket (the insert of a concurrent first request wins harmlessly).
-        await this.run('INSERT INTO rate_limit_buckets (bucket_key, tokens, updated_at_ms) VALUES ($1, $2, $3) ON CONFLICT (bucket_key) DO NOTHING', [
-          key,
-          opts.burst,
-          Math.floor(opts.nowMs),
-        ]);
+        await this.sql.query(INSERT_SQL, [key, opts.burst, Math.floor(opts.nowMs)]);
         continue;
       }
-      // Empty: denied. (A token seen now was inserted or refilled after the UPDATE looked: take it.)
-      if (current < 1) return { allowed: false, tokens: current };
+      // Too few: denied. (Tokens seen now were inserted or refilled after the UPDATE looked: take them.)
+      if (current < count) return { allowed: false, tokens: current };
     }
     return { allowed: false, tokens: Math.max(0, current) };
   }
 
   /** The bucket's tokens as of now (refilled, capped), or NaN when there is no bucket yet. */
-  private async tokens(key: string, params: unknown[]): Promise<number> {
-    const now = 'CAST($2 AS BIGINT)';
-    const rate = 'CAST($3 AS DOUBLE PRECISION)';
-    const burst = 'CAST($4 AS DOUBLE PRECISION)';
-    const refill = `(tokens + (CASE WHEN ${now} > updated_at_ms THEN ${now} - updated_at_ms ELSE 0 END) * ${rate} / 1000.0)`;
-    const res = await this.run(
-      `SELECT CASE WHEN ${refill} > ${burst} THEN ${burst} ELSE ${refill} END AS tokens FROM rate_limit_buckets WHERE bucket_key = $1`,
-      params,
-    );
-    const row = res.records[0];
+  private async tokens(params: unknown[]): Promise<number> {
+    const res = await this.sql.query<{ tokens: unknown }>(PEEK_SQL, params);
+    const row = res.rows[0];
     return row ? Number(row.tokens) : Number.NaN;
   }
 }
+
+// $1 key, $2 now (ms), $3 tokens per second, $4 burst, $5 tokens to take. The same text runs on both engines.
+const NOW = 'CAST($2 AS BIGINT)';
+const RATE = 'CAST($3 AS DOUBLE PRECISION)';
+const BURST = 'CAST($4 AS DOUBLE PRECISION)';
+const REFILLED = `(tokens + (CASE WHEN ${NOW} > updated_at_ms THEN ${NOW} - updated_at_ms ELSE 0 END) * ${RATE} / 1000.0)`;
+const CAPPED = `(CASE WHEN ${REFILLED} > ${BURST} THEN ${BURST} ELSE ${REFILLED} END)`;
+const COUNT = 'CAST($5 AS DOUBLE PRECISION)';
+const TAKE_SQL =
+  `UPDATE rate_limit_buckets SET tokens = ${CAPPED} - ${COUNT}, ` +
+  `updated_at_ms = CASE WHEN ${NOW} > updated_at_ms THEN ${NOW} ELSE updated_at_ms END ` +
+  `WHERE bucket_key = $1 AND ${CAPPED} >= ${COUNT} RETURNING tokens`;
+const PEEK_SQL = `SELECT ${CAPPED} AS tokens FROM rate_limit_buckets WHERE bucket_key = $1`;
+const INSERT_SQL = 'INSERT INTO rate_limit_buckets (bucket_key, tokens, updated_at_ms) VALUES ($1, $2, $3) ON CONFLICT (bucket_key) DO NOTHING';

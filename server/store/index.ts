@@ -1,8 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { createDataSource, type DatabaseConfig } from './data-source';
+import { closePreparedSql } from './prepared-sql';
 import { buildRepositories } from './repositories';
+import { INLINE_CHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 
-export type { Owner } from './repositories';
+export type { AccessGrant, Owner } from './repositories';
 export * from './records';
 
 const MIGRATION_LOCK_KEY = 741_852_963;
@@ -29,6 +31,7 @@ export class Store {
   private constructor(
     readonly dataSource: DataSource,
     readonly repos: ReturnType<typeof buildRepositories>,
+    private readonly checkpointer?: SqliteCheckpointer,
   ) {}
 
   get dialect(): 'sqlite' | 'postgres' {
@@ -43,7 +46,13 @@ export class Store {
     // commits on a power cut): SQLite's recommended pairing, and it spares an fsync per write.
     if (ds.options.type === 'sqlite') await ds.query('PRAGMA synchronous = NORMAL');
     if (opts.migrate !== false) await migrate(ds);
-    return new Store(ds, buildRepositories(ds));
+    let checkpointer: SqliteCheckpointer | undefined;
+    if (database.type === 'sqlite' && database.file !== ':memory:') {
+      // Checkpoints run on a connection of their own (see SqliteCheckpointer), not inside request commits.
+      await ds.query(`PRAGMA wal_autocheckpoint = ${INLINE_CHECKPOINT_PAGES}`);
+      checkpointer = await SqliteCheckpointer.start(database.file);
+    }
+    return new Store(ds, buildRepositories(ds), checkpointer);
   }
 
   async pendingMigrations(): Promise<boolean> {
@@ -51,6 +60,8 @@ export class Store {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.close();
+    await closePreparedSql(this.dataSource);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

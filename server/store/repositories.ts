@@ -1,3 +1,5 @@
+import { preparedSql } from './prepared-sql';
+import { preparedTable } from './prepared-table';
 import { insertRows } from './insert-rows';
 import { type DataSource, In, IsNull, Not, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -42,6 +44,8 @@ export interface Owner {
   environment: Environment;
 }
 
+const CREDENTIALS_SQL = 'SELECT id, sandbox_secret_hash, production_secret_hash FROM organizations WHERE client_id = $1';
+
 export class OrganizationRepository {
   constructor(private readonly repo: Repository<OrganizationRecord>) {}
 
@@ -49,10 +53,16 @@ export class OrganizationRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   findByClientId(clientId: string) {
-    return this.repo.findOneBy({ clientId });
+    return preparedTable(this.repo).findOneBy({ clientId });
+  }
+  /** Only what authenticating a request needs (paid on every API call: one narrow prepared query). */
+  async findCredentials(clientId: string): Promise<Pick<OrganizationRecord, 'id' | 'sandboxSecretHash' | 'productionSecretHash'> | null> {
+    const { rows } = await preparedSql(this.repo.manager.connection).query<Record<string, string>>(CREDENTIALS_SQL, [clientId]);
+    const r = rows[0];
+    return r ? { id: r.id, sandboxSecretHash: r.sandbox_secret_hash, productionSecretHash: r.production_secret_hash } : null;
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   list() {
     return this.repo.find({ order: { createdAt: 'ASC' } });
@@ -71,7 +81,7 @@ export class LinkTokenRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   findByHash(tokenHash: string) {
-    return this.repo.findOneBy({ tokenHash });
+    return preparedTable(this.repo).findOneBy({ tokenHash });
   }
   /** Marks the token used; false when another caller used it first. */
   async markUsed(id: string, now: Date, connectionId: string) {
@@ -87,10 +97,10 @@ export class ConnectionRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   findOwned(id: string, owner: Owner) {
-    return this.repo.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
+    return preparedTable(this.repo).findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   async setStatus(id: string, status: ConnectionStatus, now: Date) {
     await this.repo.update({ id }, { status, updatedAt: now });
@@ -156,7 +166,7 @@ export class PublicTokenRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   findByHash(tokenHash: string) {
-    return this.repo.findOneBy({ tokenHash });
+    return preparedTable(this.repo).findOneBy({ tokenHash });
   }
   /** Claims the one exchange this token allows; false when it was already exchanged. */
   async claimExchange(id: string, now: Date) {
@@ -168,14 +178,40 @@ export class PublicTokenRepository {
   }
 }
 
+/** What an agent request needs of an access token and its connection (one joined lookup). */
+export interface AccessGrant {
+  organizationId: string;
+  environment: Environment;
+  revoked: boolean;
+  connection: Pick<ConnectionRecord, 'id' | 'providerId' | 'clientUserId' | 'status'>;
+}
+
+const GRANT_SQL =
+  'SELECT t.organization_id, t.environment, CASE WHEN t.revoked_at IS NULL THEN 0 ELSE 1 END AS revoked, ' +
+  'c.id AS connection_id, c.provider_id, c.client_user_id, c.status ' +
+  'FROM access_tokens t JOIN connections c ON c.id = t.connection_id WHERE t.token_hash = $1';
+
 export class AccessTokenRepository {
   constructor(private readonly repo: Repository<AccessTokenRecord>) {}
+
+  /** The token's grant with its connection's state in one prepared query: paid on every agent request. */
+  async findGrant(tokenHash: string): Promise<AccessGrant | null> {
+    const { rows } = await preparedSql(this.repo.manager.connection).query<Record<string, string | number>>(GRANT_SQL, [tokenHash]);
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      organizationId: String(r.organization_id),
+      environment: r.environment as Environment,
+      revoked: Number(r.revoked) === 1,
+      connection: { id: String(r.connection_id), providerId: String(r.provider_id), clientUserId: String(r.client_user_id), status: r.status as ConnectionStatus },
+    };
+  }
 
   insert(record: AccessTokenRecord) {
     return insertRows(this.repo, record).then(() => record);
   }
   findByHash(tokenHash: string) {
-    return this.repo.findOneBy({ tokenHash });
+    return preparedTable(this.repo).findOneBy({ tokenHash });
   }
   async revokeAllForConnection(connectionId: string, now: Date) {
     await this.repo.update({ connectionId, revokedAt: IsNull() }, { revokedAt: now });
@@ -203,10 +239,10 @@ export class AgentRequestRepository {
     return insertRows(this.repo, row(record)).then(() => record);
   }
   findOwned(id: string, owner: Owner) {
-    return this.repo.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
+    return preparedTable(this.repo).findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
 
   /** Newest first; the cursor is the (createdAt, id) of the last record of the previous page. */
@@ -362,7 +398,7 @@ export class LinkSessionRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   listForLinkToken(linkTokenId: string) {
     return this.repo.find({ where: { linkTokenId }, order: { createdAt: 'ASC', id: 'ASC' } });
@@ -381,7 +417,7 @@ export class SandboxSessionRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   async delete(id: string) {
     await this.repo.delete({ id });
@@ -404,7 +440,7 @@ export class SandboxDocRepository {
     return this.repo.find({ where: { tenant, site, kind }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
   find(tenant: string, site: string, id: string) {
-    return this.repo.findOneBy({ tenant, site, id });
+    return preparedTable(this.repo).findOneBy({ tenant, site, id });
   }
   async update(tenant: string, site: string, id: string, data: Record<string, unknown>, now: Date) {
     await this.repo.update({ tenant, site, id }, row({ data, updatedAt: now }));
@@ -439,7 +475,7 @@ export class AgentTrajectoryRepository {
   constructor(private readonly repo: Repository<AgentTrajectoryRecord>) {}
 
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   /** Inserts, or replaces the trajectory of an existing key (keeping its creation time). */
   async upsert(record: AgentTrajectoryRecord) {
@@ -470,10 +506,10 @@ export class DashboardUserRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   findByEmail(email: string) {
-    return this.repo.findOneBy({ email });
+    return preparedTable(this.repo).findOneBy({ email });
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
 }
 
@@ -484,7 +520,7 @@ export class DashboardSessionRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   async delete(id: string) {
     await this.repo.delete({ id });
@@ -502,7 +538,7 @@ export class DashboardLoginThrottleRepository {
   constructor(private readonly repo: Repository<DashboardLoginThrottleRecord>) {}
 
   find(email: string) {
-    return this.repo.findOneBy({ email });
+    return preparedTable(this.repo).findOneBy({ email });
   }
   /** Counts one failure and returns the count so far (a window that ran out starts again at 1). */
   async recordFailure(email: string, now: Date): Promise<number> {
@@ -516,7 +552,7 @@ export class DashboardLoginThrottleRepository {
       }
     }
     // updatedAt stays at the first failure of the window (the README's "5 failed sign-ins within 15 minutes").
-    return (await this.repo.findOneBy({ email }))?.failedAttempts ?? 1;
+    return (await preparedTable(this.repo).findOneBy({ email }))?.failedAttempts ?? 1;
   }
   async lock(email: string, until: Date, now: Date) {
     await this.repo.update({ email }, { lockedUntil: until, failedAttempts: 0, updatedAt: now });
@@ -542,7 +578,7 @@ export class OrgMembershipRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   find(userId: string, organizationId: string) {
-    return this.repo.findOneBy({ userId, organizationId });
+    return preparedTable(this.repo).findOneBy({ userId, organizationId });
   }
   listForUser(userId: string) {
     return this.repo.find({ where: { userId }, order: { createdAt: 'ASC' } });

@@ -1,3 +1,4 @@
+import { preparedTable } from './prepared-table';
 import { insertRows } from './insert-rows';
 import type { Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -18,10 +19,10 @@ export class WebhookEndpointRepository {
     return insertRows(this.repo, patch<WebhookEndpointRecord>(record)).then(() => record);
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   findOwned(id: string, owner: Owner) {
-    return this.repo.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
+    return preparedTable(this.repo).findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
   }
   listOwned(owner: Owner) {
     return this.repo.find({
@@ -64,7 +65,7 @@ export class WebhookEventRepository {
     return insertRows(this.repo, record).then(() => record);
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   listOwned(owner: Owner, limit = 100) {
     return this.repo.find({
@@ -92,10 +93,10 @@ export class WebhookDeliveryRepository {
     return records;
   }
   findById(id: string) {
-    return this.repo.findOneBy({ id });
+    return preparedTable(this.repo).findOneBy({ id });
   }
   findOwned(id: string, owner: Owner) {
-    return this.repo.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
+    return preparedTable(this.repo).findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
   }
   listForEvent(eventId: string) {
     return this.repo.find({ where: { eventId }, order: { createdAt: 'ASC', id: 'ASC' } });

@@ -10,6 +10,7 @@ import { Client } from 'pg';
 import { createApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { ManualClock } from '../../server/domain/clock';
+import { createExpressServer } from '../../server/http/express-server';
 import { buildServices, type Services } from '../../server/services';
 import { Store } from '../../server/store';
 import { loadVault } from '../../server/vault/keyring';
@@ -130,7 +131,7 @@ async function buildTestApp(
   const logger = pino({ level: 'silent' });
   const app = createApp(services, logger);
   // Listen on loopback only (supertest would otherwise listen on every interface, once per request).
-  const server = http.createServer(app);
+  const server = createExpressServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);

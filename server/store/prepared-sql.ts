@@ -1,0 +1,100 @@
+import type { Database, Statement } from 'sqlite3';
+import type { DataSource } from 'typeorm';
+
+export interface SqlResult<Row> {
+  rows: Row[];
+  /** Rows inserted, updated or deleted by the statement. */
+  affected: number;
+}
+
+/**
+ * Raw SQL for the request hot path, written once with PostgreSQL's `$1` placeholders.
+ *
+ * On SQLite each statement is prepared once and reused: a keyed TypeORM find costs about 400 µs of CPU, a
+ * reused prepared statement about 65 µs (query building, aliasing and a fresh sqlite3_prepare per call make
+ * the difference), and the API issues several lookups per request. Statements always run to
+ * completion (`all`), so none holds a read or write transaction open between calls. PostgreSQL goes
+ * through TypeORM's pool unchanged; `pg` already keeps its per-query overhead small.
+ */
+export class PreparedSql {
+  private readonly statements = new Map<string, Promise<Statement>>();
+  private closed = false;
+
+  constructor(private readonly ds: DataSource) {}
+
+  get dialect(): 'sqlite' | 'postgres' {
+    return this.ds.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  async query<Row = Record<string, unknown>>(sql: string, params: unknown[]): Promise<SqlResult<Row>> {
+    if (this.dialect === 'postgres') {
+      const runner = this.ds.createQueryRunner();
+      try {
+        const res = await runner.query(sql, params, true);
+        return { rows: Array.isArray(res.records) ? (res.records as Row[]) : [], affected: res.affected ?? 0 };
+      } finally {
+        await runner.release();
+      }
+    }
+    if (this.closed) throw new Error('the store is closed');
+    const stmt = await this.statement(sql);
+    return new Promise((resolve, reject) => {
+      // Statement#all binds (resetting the statement), steps to the end and reports changes of a write.
+      stmt.all(params, function (this: Statement & { changes?: number }, err: Error | null, rows: Row[]) {
+        if (err) reject(err);
+        else resolve({ rows, affected: this.changes ?? 0 });
+      });
+    });
+  }
+
+  /** Finalizes every statement; SQLite refuses to close a connection that still has some. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending = [...this.statements.values()];
+    this.statements.clear();
+    await Promise.all(
+      pending.map((p) =>
+        p.then(
+          (stmt) => new Promise<void>((resolve) => stmt.finalize(() => resolve())),
+          () => undefined,
+        ),
+      ),
+    );
+  }
+
+  private statement(sql: string): Promise<Statement> {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      const text = sql.replace(/\$(\d+)/g, '?$1');
+      const db = (this.ds.driver as unknown as { databaseConnection: Database }).databaseConnection;
+      stmt = new Promise<Statement>((resolve, reject) => {
+        const prepared: Statement = db.prepare(text, (err: Error | null) => (err ? reject(err) : resolve(prepared)));
+      });
+      // A statement that failed to prepare (a typo, a missing table) is not cached: the next call reports afresh.
+      const pending = stmt;
+      pending.catch(() => {
+        if (this.statements.get(sql) === pending) this.statements.delete(sql);
+      });
+      this.statements.set(sql, pending);
+    }
+    return stmt;
+  }
+}
+
+const byDataSource = new WeakMap<DataSource, PreparedSql>();
+
+/** The one PreparedSql of a data source (its statements belong to that connection). */
+export function preparedSql(ds: DataSource): PreparedSql {
+  let p = byDataSource.get(ds);
+  if (!p) {
+    p = new PreparedSql(ds);
+    byDataSource.set(ds, p);
+  }
+  return p;
+}
+
+export async function closePreparedSql(ds: DataSource): Promise<void> {
+  const p = byDataSource.get(ds);
+  byDataSource.delete(ds);
+  await p?.close();
+}

@@ -1,0 +1,93 @@
+import type { ObjectLiteral, Repository } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { preparedSql, type PreparedSql } from './prepared-sql';
+
+/**
+ * Keyed lookups and single-row inserts of one entity through prepared statements (see PreparedSql),
+ * still mapped by the entity's TypeORM metadata: values pass through the driver's own conversions
+ * (dates, JSON, booleans, transformers), so rows read and written here are exactly what TypeORM
+ * itself reads and writes.
+ */
+export class PreparedTable<T extends ObjectLiteral> {
+  private readonly sql: PreparedSql;
+  private readonly table: string;
+  private readonly byProperty = new Map<string, ColumnMetadata>();
+  private readonly selectList: string;
+  private readonly statements = new Map<string, string>();
+
+  constructor(private readonly repo: Repository<T>) {
+    const driver = repo.manager.connection.driver;
+    this.sql = preparedSql(repo.manager.connection);
+    this.table = driver.escape(repo.metadata.tableName);
+    for (const column of repo.metadata.columns) this.byProperty.set(column.propertyName, column);
+    this.selectList = repo.metadata.columns.map((c) => driver.escape(c.databaseName)).join(', ');
+  }
+
+  /** The one row whose columns equal every given value (nulls are not looked up here), or null. */
+  async findOneBy(where: Partial<T>): Promise<T | null> {
+    const columns = this.columnsOf(where, 'where');
+    const key = `find:${columns.map((c) => c.propertyName).join(',')}`;
+    let text = this.statements.get(key);
+    if (!text) {
+      const conditions = columns.map((c, i) => `${this.escape(c.databaseName)} = $${i + 1}`).join(' AND ');
+      text = `SELECT ${this.selectList} FROM ${this.table} WHERE ${conditions} LIMIT 1`;
+      this.statements.set(key, text);
+    }
+    const params = columns.map((c) => this.toDatabase(c, where[c.propertyName]));
+    const { rows } = await this.sql.query<Record<string, unknown>>(text, params);
+    return rows.length > 0 ? this.fromRow(rows[0]) : null;
+  }
+
+  /** A plain INSERT of the record's defined properties (no read-back: our records carry every value). */
+  async insert(record: Partial<T>): Promise<void> {
+    const columns = this.columnsOf(record, 'insert');
+    const key = `insert:${columns.map((c) => c.propertyName).join(',')}`;
+    let text = this.statements.get(key);
+    if (!text) {
+      const names = columns.map((c) => this.escape(c.databaseName)).join(', ');
+      text = `INSERT INTO ${this.table} (${names}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
+      this.statements.set(key, text);
+    }
+    await this.sql.query(text, columns.map((c) => this.toDatabase(c, record[c.propertyName])));
+  }
+
+  private columnsOf(values: Partial<T>, use: 'where' | 'insert'): ColumnMetadata[] {
+    const columns: ColumnMetadata[] = [];
+    for (const [property, value] of Object.entries(values)) {
+      if (value === undefined) continue;
+      const column = this.byProperty.get(property);
+      if (!column) throw new Error(`${this.repo.metadata.name} has no column ${property}`);
+      if (use === 'where' && value === null) throw new Error(`${this.repo.metadata.name}.${property}: null is not looked up by PreparedTable`);
+      columns.push(column);
+    }
+    if (columns.length === 0) throw new Error(`${this.repo.metadata.name}: no values to ${use}`);
+    return columns;
+  }
+
+  private escape(name: string): string {
+    return this.repo.manager.connection.driver.escape(name);
+  }
+
+  private toDatabase(column: ColumnMetadata, value: unknown): unknown {
+    return this.repo.manager.connection.driver.preparePersistentValue(value, column);
+  }
+
+  private fromRow(row: Record<string, unknown>): T {
+    const driver = this.repo.manager.connection.driver;
+    const entity: Record<string, unknown> = {};
+    for (const column of this.repo.metadata.columns) entity[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
+    return entity as T;
+  }
+}
+
+const byRepository = new WeakMap<object, PreparedTable<ObjectLiteral>>();
+
+/** The PreparedTable of a repository (built once: its SQL texts are cached per key set). */
+export function preparedTable<T extends ObjectLiteral>(repo: Repository<T>): PreparedTable<T> {
+  let table = byRepository.get(repo);
+  if (!table) {
+    table = new PreparedTable(repo) as unknown as PreparedTable<ObjectLiteral>;
+    byRepository.set(repo, table);
+  }
+  return table as unknown as PreparedTable<T>;
+}

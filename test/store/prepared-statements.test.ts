@@ -1,0 +1,121 @@
+import type { Repository } from 'typeorm';
+import { newId } from '../../server/domain/ids';
+import { hashToken } from '../../server/domain/tokens';
+import type { AgentRequestRecord, WebhookEndpointRecord } from '../../server/store';
+import { preparedSql } from '../../server/store/prepared-sql';
+import { preparedTable } from '../../server/store/prepared-table';
+import { describeEachStore } from '../support/app';
+import { connectSandbox, createOrg } from '../support/helpers';
+
+function agentRequest(overrides: Partial<AgentRequestRecord> = {}): AgentRequestRecord {
+  return {
+    id: newId('areq'),
+    organizationId: 'org_prepared',
+    environment: 'sandbox',
+    connectionId: 'conn_prepared',
+    providerId: 'provider_prepared',
+    action: 'Read my profile',
+    startingUrl: 'http://orbit.sandbox.localhost/me',
+    parameters: { text: 'héllo ✓', nested: { n: 1.5, list: [true, null, 'x'] } },
+    responseFormat: { posts: [{ title: 'string' }] },
+    timeoutMs: 60_000,
+    status: 'COMPLETED',
+    result: { posts: [{ title: 'First' }] },
+    error: null,
+    createdAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678)),
+    startedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 6, 0)),
+    completedAt: null,
+    executionTimeMs: 1234,
+    attempts: 1,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    trace: [],
+    method: 'PLAYBOOK',
+    modelUsage: null,
+    cancelRequestedAt: null,
+    ...overrides,
+  };
+}
+
+/**
+ * The hot path's prepared statements (PreparedSql, PreparedTable, the joined access-grant lookup) on both
+ * engines: rows they write and read must be exactly what TypeORM writes and reads.
+ */
+describeEachStore('prepared statements', (t) => {
+  const typeorm = <T extends object>(name: string) => t.store.dataSource.getRepository(name) as unknown as Repository<T>;
+
+  it('reads back what it inserted, with dates, JSON, nulls and numbers converted as TypeORM does', async () => {
+    const record = agentRequest();
+    await t.store.repos.agentRequests.insert(record);
+    expect(await t.store.repos.agentRequests.findById(record.id)).toStrictEqual(record);
+    // TypeORM's own find reads the same row identically.
+    expect({ ...(await typeorm<AgentRequestRecord>('AgentRequest').findOneBy({ id: record.id })) }).toStrictEqual(record);
+  });
+
+  it('reads rows written by TypeORM itself (booleans included)', async () => {
+    const endpoint: WebhookEndpointRecord = (await typeorm<WebhookEndpointRecord>('WebhookEndpoint').save({
+      id: newId('whk'),
+      organizationId: 'org_prepared',
+      environment: 'sandbox',
+      url: 'https://hooks.example.com/agentlink',
+      sealedSecret: 'sealed',
+      events: ['AGENT_REQUEST.COMPLETED'],
+      enabled: false,
+      createdAt: new Date(Date.UTC(2026, 0, 3)),
+      updatedAt: new Date(Date.UTC(2026, 0, 3)),
+    } as unknown as WebhookEndpointRecord)) as WebhookEndpointRecord;
+    const read = await t.store.repos.webhookEndpoints.findById(endpoint.id);
+    expect(read).toStrictEqual({ ...(await typeorm<WebhookEndpointRecord>('WebhookEndpoint').findOneBy({ id: endpoint.id })) });
+    expect(read?.enabled).toBe(false);
+    expect(read?.events).toStrictEqual(['AGENT_REQUEST.COMPLETED']);
+  });
+
+  it('matches every given column, and answers null when none matches', async () => {
+    const record = agentRequest();
+    await t.store.repos.agentRequests.insert(record);
+    const table = preparedTable(typeorm<AgentRequestRecord>('AgentRequest'));
+    expect((await table.findOneBy({ id: record.id, organizationId: 'org_prepared', environment: 'sandbox' }))?.id).toBe(record.id);
+    expect(await table.findOneBy({ id: record.id, environment: 'production' })).toBeNull();
+    expect(await table.findOneBy({ id: 'areq_nothing' })).toBeNull();
+  });
+
+  it('refuses lookups that TypeORM would silently widen: no values, null values, unknown columns', async () => {
+    const table = preparedTable(typeorm<AgentRequestRecord>('AgentRequest'));
+    await expect(table.findOneBy({ id: undefined })).rejects.toThrow('no values to where');
+    await expect(table.findOneBy({ leaseOwner: null })).rejects.toThrow('null is not looked up');
+    await expect(table.findOneBy({ nope: 'x' } as unknown as Partial<AgentRequestRecord>)).rejects.toThrow('has no column nope');
+  });
+
+  it('lets a duplicate primary key fail the insert (claims rely on it) and keeps the first row', async () => {
+    const record = agentRequest();
+    await t.store.repos.agentRequests.insert(record);
+    await expect(t.store.repos.agentRequests.insert({ ...record, action: 'Another' })).rejects.toThrow();
+    expect((await t.store.repos.agentRequests.findById(record.id))?.action).toBe('Read my profile');
+  });
+
+  it('reports a statement that does not prepare, and keeps working afterwards', async () => {
+    const sql = preparedSql(t.store.dataSource);
+    await expect(sql.query('SELECT nope FROM no_such_table WHERE x = $1', [1])).rejects.toThrow(/no_such_table/);
+    await expect(sql.query('SELECT nope FROM no_such_table WHERE x = $1', [1])).rejects.toThrow(/no_such_table/);
+    const { rows } = await sql.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM organizations WHERE name = $1', ['nobody']);
+    expect(Number(rows[0].n)).toBe(0);
+  });
+
+  it('resolves an access token to its grant in one lookup, and sees revocation at once', async () => {
+    const org = await createOrg(t, 'Grant Co');
+    const conn = await connectSandbox(t, org, { clientUserId: 'grant-user' });
+    const accessTokens = t.store.repos.accessTokens;
+    const grant = await accessTokens.findGrant(hashToken(conn.accessToken));
+    expect(grant).toStrictEqual({
+      organizationId: expect.stringMatching(/^org_/),
+      environment: 'sandbox',
+      revoked: false,
+      connection: { id: conn.connectionId, providerId: conn.providerId, clientUserId: 'grant-user', status: 'ACTIVE' },
+    });
+    expect(await accessTokens.findGrant(hashToken('access-sandbox-unknown'))).toBeNull();
+    await t.store.repos.connections.setStatus(conn.connectionId, 'LOGIN_REQUIRED', t.clock.now());
+    expect((await accessTokens.findGrant(hashToken(conn.accessToken)))?.connection.status).toBe('LOGIN_REQUIRED');
+    await accessTokens.revokeAllForConnection(conn.connectionId, t.clock.now());
+    expect((await accessTokens.findGrant(hashToken(conn.accessToken)))?.revoked).toBe(true);
+  });
+});
