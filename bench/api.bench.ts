@@ -576,7 +576,7 @@ async function main() {
       `bursts at concurrency ${Math.min(opts.connections, opts.rate)}; latencies are per 2xx response, full precision)`,
   );
   log('  (srv CPU % = server process, all threads, in % of one core; loop CPU % = its main/event-loop thread; CPU us/req = process CPU per 2xx;');
-  log('   other CPU % = CPU used meanwhile by every other process on the machine, load generator excluded; kernel threads\n   writing the servers\' files to disk count here too, so the floor\'s fsync per commit shows up in it)');
+  log('   other CPU % = CPU used meanwhile by every other process on the machine, load generator excluded; kernel threads\n   writing the servers\' files to disk count here too)');
 
   const problems: string[] = [];
   for (const [k, m] of [...closed, ...fixed]) {

@@ -1,9 +1,9 @@
 /**
  * The floor: the least a JSON-over-HTTP + SQLite endpoint can cost on this machine. A bare node:http
  * server reads the body, JSON.parses it, does ONE SQLite insert (sqlite3 package, one connection, WAL,
- * same pragmas TypeORM sets for AgentLink: journal_mode=WAL, busy_timeout=5000, foreign_keys=ON,
- * default synchronous) into a table shaped like AgentLink's (same columns and indexes), and answers a
- * small JSON document of the same shape.
+ * same pragmas AgentLink's store sets: journal_mode=WAL, busy_timeout=5000, foreign_keys=ON,
+ * synchronous=NORMAL, so both pay the same durability) into a table shaped like AgentLink's (same columns and
+ * indexes), and answers a small JSON document of the same shape.
  * No validation, no auth, no logging, no framework.
  *
  * Env: BENCH_PORT, BENCH_DB_FILE.
@@ -61,7 +61,7 @@ async function main() {
   const db = await new Promise<sqlite3.Database>((resolve, reject) => {
     const d = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(d)));
   });
-  await exec(db, 'PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+  await exec(db, 'PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
   for (const sql of SCHEMA) await exec(db, sql);
 
   const handlers: Record<string, (body: Json) => Promise<[number, unknown]>> = {

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../contract/error-codes';
+import { hashToken } from '../../server/domain/tokens';
 import { describeEachStore } from '../support/app';
 import { contractRoutes } from '../support/contract-routes';
 import {
@@ -133,6 +134,25 @@ describeEachStore('error envelope', (t) => {
         .serialize((b: unknown) => b as string)
         .send(gzipSync(Buffer.from('{"clientUserId":"u"}')));
       expect({ status: ok.status, body: ok.body }).toMatchObject({ status: 200, body: { environment: 'sandbox' } });
+    });
+
+    it('reads UTF-8 bodies alike with or without a declared charset, and other declared charsets through body-parser', async () => {
+      const body = '{"clientUserId":"Zoë ✓ 東京"}';
+      for (const type of ['application/json', 'application/json; charset=utf-8', 'application/JSON;charset="UTF-8"']) {
+        const res = await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': type }).send(body);
+        expect({ type, status: res.status }).toStrictEqual({ type, status: 200 });
+      }
+      // An end user's name in ISO-8859-1 bytes, declared as such, is decoded as ISO-8859-1 (not as broken UTF-8).
+      const latin1 = await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json; charset=iso-8859-1' })
+        .serialize((b: unknown) => b as string)
+        .send(Buffer.from('{"clientUserId":"Zo\u00eb"}', 'latin1'));
+      expect(latin1.status).toBe(200);
+      expect((await t.store.repos.linkTokens.findByHash(hashToken(latin1.body.linkToken)))?.clientUserId).toBe('Zo\u00eb');
+      // Over the limit on the direct path too: 413, not a 500.
+      const huge = await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json; charset=utf-8' }).send(
+        `{"clientUserId":"${'x'.repeat(300 * 1024)}"}`,
+      );
+      expectError(huge, 'PAYLOAD_TOO_LARGE');
     });
 
     it('UNSUPPORTED_MEDIA_TYPE (415) for a body that is not application/json in UTF-8', async () => {
