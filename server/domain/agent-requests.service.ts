@@ -35,6 +35,8 @@ export class AgentRequestService {
   ) {}
 
   async create(caller: Caller, input: AgentRequestInput): Promise<Result<AgentRequestRecord>> {
+    const quick = await this.createOnKnownGrant(caller, input);
+    if (quick) return ok(quick);
     const resolved = await this.connections.resolveAccessToken(caller, input.accessToken);
     if (!resolved.ok) return resolved;
     const connection = resolved.value;
@@ -42,15 +44,38 @@ export class AgentRequestService {
     if (!provider) return fail('UNKNOWN_PROVIDER', `The connection's provider ${connection.providerId} is no longer in the catalogue.`);
     const verdict = checkStartingUrl(input.startingUrl, provider, caller.environment);
     if (!verdict.ok) return fail('STARTING_URL_NOT_ALLOWED', verdict.reason, { field: 'startingUrl' });
+    const record = this.newRecord(caller, input, { connectionId: connection.id, providerId: connection.providerId }, verdict.url);
+    await this.store.repos.agentRequests.insert(record);
+    await this.enqueue(record);
+    return ok(record);
+  }
 
-    const record: AgentRequestRecord = {
+  /**
+   * A token this process already resolved: its connection and provider are known, and whether token and
+   * connection are still usable is checked inside the INSERT itself (one statement instead of a lookup and
+   * an insert, with the same guarantees). Null when anything is off; the full path then gives the precise error.
+   */
+  private async createOnKnownGrant(caller: Caller, input: AgentRequestInput): Promise<AgentRequestRecord | null> {
+    const known = this.connections.knownGrant(caller, input.accessToken);
+    if (!known) return null;
+    const provider = this.catalogue.get(known.providerId, caller.environment);
+    const verdict = provider ? checkStartingUrl(input.startingUrl, provider, caller.environment) : null;
+    if (!verdict?.ok) return null;
+    const record = this.newRecord(caller, input, known, verdict.url);
+    if (!(await this.store.repos.agentRequests.insertIfGranted(record, known.tokenHash))) return null;
+    await this.enqueue(record);
+    return record;
+  }
+
+  private newRecord(caller: Caller, input: AgentRequestInput, on: { connectionId: string; providerId: string }, startingUrl: URL): AgentRequestRecord {
+    return {
       id: newId('areq'),
       organizationId: caller.organizationId,
       environment: caller.environment,
-      connectionId: connection.id,
-      providerId: connection.providerId,
+      connectionId: on.connectionId,
+      providerId: on.providerId,
       action: input.action,
-      startingUrl: verdict.url.toString(),
+      startingUrl: startingUrl.toString(),
       parameters: input.parameters,
       responseFormat: input.responseFormat,
       timeoutMs: input.timeoutMs ?? LIMITS.timeoutMsDefault,
@@ -69,10 +94,11 @@ export class AgentRequestService {
       modelUsage: null,
       cancelRequestedAt: null,
     };
-    await this.store.repos.agentRequests.insert(record);
-    // A failed enqueue loses nothing: the row is the queue entry, and workers sweep up PENDING rows.
+  }
+
+  /** A failed enqueue loses nothing: the row is the queue entry, and workers sweep up PENDING rows. */
+  private async enqueue(record: AgentRequestRecord) {
     if (this.queue) await this.queue.enqueue(record.id).catch((err) => this.onEnqueueError?.(err, record.id));
-    return ok(record);
   }
 
   /** Newest first, one page at a time; the cursor is opaque to callers. */

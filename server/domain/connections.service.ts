@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config';
+import type { AppConfig, Environment } from '../config';
 import type { AccessGrant, ConnectionRecord, Store } from '../store';
 import { type ResealReport, resealAll, type SealedPages, sealedValuesByKey } from '../vault/reseal';
 import type { Vault } from '../vault/vault';
@@ -44,7 +44,19 @@ export const credentialsAad = (connectionId: string) => `connection:${connection
 export type { ResealReport } from '../vault/reseal';
 
 /** Connections, and the public → access token exchange that hands one to the caller's backend. */
+/** An access token's fixed facts, remembered from an earlier resolution (see knownGrant). */
+export interface KnownGrant {
+  tokenHash: string;
+  connectionId: string;
+  providerId: string;
+}
+
+const KNOWN_GRANTS_MAX = 10_000;
+
 export class ConnectionService {
+  /** Token hash → its organization, environment, connection and provider (facts that never change for a token). */
+  private readonly grants = new Map<string, { organizationId: string; environment: Environment; connectionId: string; providerId: string }>();
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
@@ -230,6 +242,20 @@ export class ConnectionService {
     }
   }
 
+  /**
+   * The connection and provider of an access token this process resolved before, for this caller. They never
+   * change for a token, so they can be remembered; whether the token and its connection are still usable is
+   * NOT remembered and must be checked by the caller (AgentRequestRepository.insertIfGranted does, atomically).
+   */
+  knownGrant(caller: Caller, accessToken: string): KnownGrant | null {
+    const parsed = parseToken(accessToken);
+    if (!parsed || parsed.kind !== 'access' || parsed.environment !== caller.environment) return null;
+    const tokenHash = hashToken(accessToken);
+    const known = this.grants.get(tokenHash);
+    if (!known || known.organizationId !== caller.organizationId || known.environment !== caller.environment) return null;
+    return { tokenHash, connectionId: known.connectionId, providerId: known.providerId };
+  }
+
   /** Resolves an access token to its usable connection, or says precisely why it cannot be used. */
   async resolveAccessToken(caller: Caller, accessToken: string): Promise<Result<AccessGrant['connection']>> {
     const invalid = fail<AccessGrant['connection']>('INVALID_ACCESS_TOKEN', 'accessToken is not valid (unknown, revoked, or not issued to these credentials).');
@@ -241,9 +267,12 @@ export class ConnectionService {
         `accessToken belongs to the ${parsed.environment} environment, but the credentials are ${caller.environment} credentials.`,
       );
     }
-    const grant = await this.store.repos.accessTokens.findGrant(hashToken(accessToken));
+    const tokenHash = hashToken(accessToken);
+    const grant = await this.store.repos.accessTokens.findGrant(tokenHash);
     if (!grant || grant.revoked || grant.organizationId !== caller.organizationId || grant.environment !== caller.environment) return invalid;
     const { connection } = grant;
+    if (this.grants.size >= KNOWN_GRANTS_MAX) this.grants.delete(this.grants.keys().next().value!);
+    this.grants.set(tokenHash, { organizationId: grant.organizationId, environment: grant.environment, connectionId: connection.id, providerId: connection.providerId });
     if (connection.status === 'REVOKED') return invalid;
     if (connection.status === 'LOGIN_REQUIRED') {
       return fail('CONNECTION_LOGIN_REQUIRED', 'The provider session of this connection ended; send the user through the connect flow again (update mode).');

@@ -51,6 +51,27 @@ export class PreparedTable<T extends ObjectLiteral> {
     await this.sql.query(text, columns.map((c) => this.toDatabase(c, record[c.propertyName])));
   }
 
+  /**
+   * INSERT … SELECT: inserts the record only if `condition` (SQL over other tables, its parameters numbered
+   * from $1 in `conditionParams`) holds at that moment, in the same statement. Resolves true if it inserted.
+   */
+  async insertWhere(record: Partial<T>, condition: string, conditionParams: unknown[]): Promise<boolean> {
+    const columns = this.columnsOf(record, 'insert');
+    const key = `insertWhere:${columns.map((c) => c.propertyName).join(',')}:${condition}`;
+    let text = this.statements.get(key);
+    if (!text) {
+      const offset = conditionParams.length;
+      // PostgreSQL cannot infer the type of a bare parameter in a SELECT list: each one is cast to its column's type.
+      const value = (c: ColumnMetadata, i: number) => (this.sql.dialect === 'postgres' ? `CAST($${offset + i + 1} AS ${String(c.type)})` : `$${offset + i + 1}`);
+      const names = columns.map((c) => this.escape(c.databaseName)).join(', ');
+      // RETURNING counts the row on both engines (TypeORM reports no affected count for a PostgreSQL INSERT).
+      text = `INSERT INTO ${this.table} (${names}) SELECT ${columns.map(value).join(', ')} WHERE ${condition} RETURNING ${this.escape(columns[0].databaseName)}`;
+      this.statements.set(key, text);
+    }
+    const { rows } = await this.sql.query(text, [...conditionParams, ...columns.map((c) => this.toDatabase(c, record[c.propertyName]))]);
+    return rows.length === 1;
+  }
+
   private columnsOf(values: Partial<T>, use: 'where' | 'insert'): ColumnMetadata[] {
     const columns: ColumnMetadata[] = [];
     for (const [property, value] of Object.entries(values)) {

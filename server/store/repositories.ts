@@ -224,6 +224,10 @@ export interface AgentRequestPage {
   next: { createdAt: Date; id: string } | null;
 }
 
+const GRANTED_SQL =
+  'EXISTS (SELECT 1 FROM access_tokens t JOIN connections c ON c.id = t.connection_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL ' +
+  "AND t.organization_id = $2 AND t.environment = $3 AND c.id = $4 AND c.status = 'ACTIVE')";
+
 /** The final state a worker (or the lease sweeper) writes. */
 export type AgentRequestFinal = Pick<AgentRequestRecord, 'status' | 'result' | 'error' | 'completedAt' | 'executionTimeMs'> &
   Partial<Pick<AgentRequestRecord, 'trace' | 'method' | 'modelUsage'>>;
@@ -237,6 +241,19 @@ export class AgentRequestRepository {
 
   insert(record: AgentRequestRecord) {
     return insertRows(this.repo, row(record)).then(() => record);
+  }
+  /**
+   * Inserts the request only if, at that moment, the access token (by hash) is unrevoked, belongs to the
+   * record's organization and environment, and its connection is the record's and ACTIVE: one statement
+   * instead of a lookup and an insert. False when any of that does not hold (nothing was written).
+   */
+  insertIfGranted(record: AgentRequestRecord, tokenHash: string) {
+    return preparedTable(this.repo).insertWhere(row(record) as Partial<AgentRequestRecord>, GRANTED_SQL, [
+      tokenHash,
+      record.organizationId,
+      record.environment,
+      record.connectionId,
+    ]);
   }
   findOwned(id: string, owner: Owner) {
     return preparedTable(this.repo).findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });

@@ -68,6 +68,29 @@ describeEachStore('agent requests', (t) => {
     expect(connection?.sealedSession).toMatch(/^v1\./);
   });
 
+  it('serves repeat requests on a token without a separate lookup, yet refuses the very next one after revocation or logout', async () => {
+    const c = await connectSandbox(t, org, { clientUserId: 'repeat-user' });
+    const findGrant = jest.spyOn(t.store.repos.accessTokens, 'findGrant');
+    try {
+      for (let i = 0; i < 3; i++) expect((await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, c.accessToken))).status).toBe(202);
+      expect(findGrant).toHaveBeenCalledTimes(1);
+      // Another organization presenting the token never rides on this process's memory of it.
+      const other = await createOrg(t, 'Repeat Other Co');
+      expectError(await post(t, '/api/agent-requests', sandboxHeaders(other), agentRequestBody(t, c.accessToken)), 'INVALID_ACCESS_TOKEN');
+
+      await t.store.repos.connections.setStatus(c.connectionId, 'LOGIN_REQUIRED', t.clock.now());
+      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, c.accessToken)), 'CONNECTION_LOGIN_REQUIRED');
+      await t.store.repos.connections.setStatus(c.connectionId, 'ACTIVE', t.clock.now());
+      expect((await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, c.accessToken))).status).toBe(202);
+
+      // Revoked by another process (straight in the database): the next request is refused all the same.
+      await t.store.repos.accessTokens.revokeAllForConnection(c.connectionId, t.clock.now());
+      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, c.accessToken)), 'INVALID_ACCESS_TOKEN');
+    } finally {
+      findGrant.mockRestore();
+    }
+  });
+
   it('GET returns the stored record, with defaults applied', async () => {
     const body = agentRequestBody(t, conn.accessToken);
     delete (body as Partial<typeof body>).parameters;

@@ -118,4 +118,37 @@ describeEachStore('prepared statements', (t) => {
     await accessTokens.revokeAllForConnection(conn.connectionId, t.clock.now());
     expect((await accessTokens.findGrant(hashToken(conn.accessToken)))?.revoked).toBe(true);
   });
+
+  it('inserts an agent request on a known grant only while token and connection are usable, in one statement', async () => {
+    const org = await createOrg(t, 'Granted Co');
+    const conn = await connectSandbox(t, org, { clientUserId: 'granted-user' });
+    const hash = hashToken(conn.accessToken);
+    const grant = (await t.store.repos.accessTokens.findGrant(hash))!;
+    const repo = t.store.repos.agentRequests;
+    const on = { organizationId: grant.organizationId, environment: 'sandbox' as const, connectionId: conn.connectionId, providerId: conn.providerId };
+    const ok = agentRequest(on);
+    expect(await repo.insertIfGranted(ok, hash)).toBe(true);
+    expect(await repo.findById(ok.id)).toStrictEqual(ok);
+
+    // Each condition on its own: another organization, environment, connection, or an unknown token writes nothing.
+    for (const bad of [
+      agentRequest({ ...on, organizationId: 'org_someone_else' }),
+      agentRequest({ ...on, environment: 'production' }),
+      agentRequest({ ...on, connectionId: 'conn_other' }),
+    ]) {
+      expect(await repo.insertIfGranted(bad, hash)).toBe(false);
+      expect(await repo.findById(bad.id)).toBeNull();
+    }
+    expect(await repo.insertIfGranted(agentRequest(on), hashToken('access-sandbox-unknown'))).toBe(false);
+
+    // The connection's state and the token's revocation are read at insert time.
+    await t.store.repos.connections.setStatus(conn.connectionId, 'LOGIN_REQUIRED', t.clock.now());
+    expect(await repo.insertIfGranted(agentRequest(on), hash)).toBe(false);
+    await t.store.repos.connections.setStatus(conn.connectionId, 'ACTIVE', t.clock.now());
+    expect(await repo.insertIfGranted(agentRequest(on), hash)).toBe(true);
+    await t.store.repos.accessTokens.revokeAllForConnection(conn.connectionId, t.clock.now());
+    const late = agentRequest(on);
+    expect(await repo.insertIfGranted(late, hash)).toBe(false);
+    expect(await repo.findById(late.id)).toBeNull();
+  });
 });
