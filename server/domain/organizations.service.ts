@@ -22,32 +22,17 @@ export interface IssuedCredentials {
 }
 
 const VERIFIED_CACHE_MAX = 10_000;
-/** How long a verified secret is trusted without reading the organization row again. */
-export const CREDENTIALS_RECHECK_MS = 1000;
-
-interface Verified {
-  organizationId: string;
-  /** The stored hash the secret matched. */
-  storedHash: string;
-  /** When the organization row last confirmed that hash (clock ms). */
-  confirmedAtMs: number;
-}
 
 /**
  * Organizations and their client credentials.
  *
  * scrypt costs tens of milliseconds by design, too much for every API call. A successful verification
- * is remembered as (client id, SHA-256 of the secret) → the stored hash it matched. Within a second of
- * the last confirmation it is trusted as is; after that the organization row is read again, and the
- * memory is used only if the stored hash is unchanged. A rotation therefore takes effect at once in
- * the process that rotates (it forgets the client's entries: the dashboard and `serve` share one
- * service), and within a second in every other process sharing the database (an `org rotate-secret`
- * run beside a server, other API processes). Reading the row on every call cost one query per API
- * request, about a seventh of an agent request's CPU (bench/api.bench.ts). A wrong secret is never
- * remembered and always pays the full scrypt price.
+ * is remembered as (client id, SHA-256 of the secret) → the stored hash it matched; each call still
+ * reads the organization row and uses the memory only if that stored hash is unchanged. So a rotation
+ * takes effect at once in every process, and a wrong secret always pays the full scrypt price.
  */
 export class OrganizationService {
-  private readonly verified = new Map<string, Verified>();
+  private readonly verified = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -86,7 +71,6 @@ export class OrganizationService {
     if (!organization) return fail('INVALID_CLIENT_CREDENTIALS', `no organization ${idOrClientId}`);
     const secret = generateClientSecret(environment);
     await this.store.repos.organizations.setSecretHash(organization.id, environment, await hashSecret(secret), this.clock.now());
-    for (const key of this.verified.keys()) if (key.startsWith(`${organization.clientId}:`)) this.verified.delete(key);
     return ok({ organization, secret });
   }
 
@@ -97,23 +81,18 @@ export class OrganizationService {
     }
     const invalid = fail<Caller>('INVALID_CLIENT_CREDENTIALS', 'The client credentials are not valid.');
     const environment = secretEnvironment(secret);
-    const cacheKey = environment && clientId.length <= 64 ? `${clientId}:${createHash('sha256').update(secret).digest('hex')}` : undefined;
-    const nowMs = this.clock.now().getTime();
-    const known = cacheKey ? this.verified.get(cacheKey) : undefined;
-    if (environment && known && nowMs - known.confirmedAtMs < CREDENTIALS_RECHECK_MS) return ok({ organizationId: known.organizationId, environment });
-
-    const organization = cacheKey ? await this.store.repos.organizations.findCredentials(clientId) : null;
-    if (!environment || !cacheKey || !organization) {
+    const organization = clientId.length <= 64 ? await this.store.repos.organizations.findCredentials(clientId) : null;
+    if (!environment || !organization) {
       await verifySecret(secret.slice(0, 256), await decoySecretHash());
       return invalid;
     }
     const storedHash = environment === 'sandbox' ? organization.sandboxSecretHash : organization.productionSecretHash;
-    if (known?.storedHash !== storedHash) {
-      this.verified.delete(cacheKey);
+    const cacheKey = `${clientId}:${createHash('sha256').update(secret).digest('hex')}`;
+    if (this.verified.get(cacheKey) !== storedHash) {
       if (!(await verifySecret(secret, storedHash))) return invalid;
       if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(cacheKey, storedHash);
     }
-    this.verified.set(cacheKey, { organizationId: organization.id, storedHash, confirmedAtMs: nowMs });
     return ok({ organizationId: organization.id, environment });
   }
 }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { CREDENTIALS_RECHECK_MS, OrganizationService } from '../../server/domain/organizations.service';
+import { OrganizationService } from '../../server/domain/organizations.service';
 import { describeEachStore, pgQuery, type TestApp } from '../support/app';
 import {
   connectSandbox,
@@ -112,16 +112,13 @@ describeEachStore('authentication and secrets', (t) => {
     expect(text).not.toContain(newSecret);
   });
 
-  it('a rotation by another process (its own service instance) takes effect within CREDENTIALS_RECHECK_MS', async () => {
+  it('a rotation by another process (its own service instance) also takes effect at once', async () => {
     const rot = await createOrg(t, 'Rotating Elsewhere');
     expect((await get(t, '/api/providers', productionHeaders(rot))).status).toBe(200);
     // Like `agentlink org rotate-secret`, run by another process against the same database.
     const cli = new OrganizationService(t.store, t.clock);
     const rotated = await cli.rotateSecret(rot.organizationId, 'production');
     if (!rotated.ok) throw new Error('rotation failed');
-    // The new secret works at once; the old one as soon as this process re-reads the row.
-    expect((await get(t, '/api/providers', { 'x-client-id': rot.clientId, 'x-client-secret': rotated.value.secret })).status).toBe(200);
-    t.clock.advance(CREDENTIALS_RECHECK_MS);
     expectError(await get(t, '/api/providers', productionHeaders(rot)), 'INVALID_CLIENT_CREDENTIALS');
     expect((await get(t, '/api/providers', { 'x-client-id': rot.clientId, 'x-client-secret': rotated.value.secret })).status).toBe(200);
     expect((await get(t, '/api/providers', sandboxHeaders(rot))).status).toBe(200);
