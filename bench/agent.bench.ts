@@ -33,7 +33,7 @@ import { loadConfig } from '../server/config';
 import { sessionAad } from '../server/domain/connections.service';
 import { systemClock } from '../server/domain/clock';
 import { createLogger } from '../server/logger';
-import { ORBIT_PROVIDER_ID } from '../server/providers/sandbox-orbit.provider';
+import { ORBIT_PROVIDER_ID } from '../server/integrations/orbit/orbit.provider';
 import { buildServices } from '../server/services';
 import { Store } from '../server/store';
 import { loadVault } from '../server/vault/keyring';

@@ -14,7 +14,6 @@ import { requestLog } from './http/request-log';
 import { apiRouter } from './routes/api.routes';
 import { connectWidget } from './connect/widget.routes';
 import { dashboardRouter } from './dashboard/dashboard.routes';
-import { SANDBOX_SITES } from './sandbox/registry';
 import { sandboxSitesMiddleware } from './sandbox/sites';
 import type { Services } from './services';
 
@@ -34,7 +33,7 @@ export function createApp(services: Services, logger: Logger): Express {
 
   // The simulated provider sites answer on their own host names, before anything of the API.
   app.use(
-    sandboxSitesMiddleware(SANDBOX_SITES, {
+    sandboxSitesMiddleware(services.sites, {
       store: services.store,
       clock: services.clock,
       sessions: services.siteSessions,

@@ -10,9 +10,11 @@ import { LinkSessionService } from './connect/link-session.service';
 import { LoginEngine } from './connect/login-engine';
 import { ProviderCatalogue } from './providers/catalogue';
 import { SiteSessions } from './sandbox/site-sessions';
+import { SimulatedSites } from './sandbox/simulated-sites';
+import { assembleIntegrations, INTEGRATIONS } from './integrations';
 import { AgentRequestEvents } from './domain/agent-request-events';
 import { buildQueue } from './agent/queue';
-import { defaultPlaybookRegistry } from './agent/playbooks';
+import { PlaybookRegistry } from './agent/playbooks';
 import { modelPlaybookRouter } from './agent/playbooks/model-router';
 import { createLogger } from './logger';
 import { DashboardAccountService } from './dashboard/accounts.service';
@@ -28,7 +30,9 @@ import type { Vault } from './vault/vault';
 /** The composition root: every service built once, from the config, the store, the clock and the vault. */
 export function buildServices(deps: { config: AppConfig; store: Store; clock: Clock; vault: Vault }) {
   const { config, store, clock, vault } = deps;
-  const catalogue = new ProviderCatalogue({ publicUrl: config.publicUrl, sandboxHostSuffix: config.sandboxHostSuffix });
+  // One folder per provider (server/integrations/): the catalogue, the playbooks and the simulated sites come from that list.
+  const integrations = assembleIntegrations(INTEGRATIONS, { publicUrl: config.publicUrl, sandboxHostSuffix: config.sandboxHostSuffix });
+  const catalogue = new ProviderCatalogue(integrations.providers);
   const organizations = new OrganizationService(store, clock);
   // Webhooks: events are written where state changes; a dispatcher (started by the worker role) delivers them.
   const webhookLogger = createLogger(config.logLevel).child({ component: 'webhooks' });
@@ -38,7 +42,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const webhookDispatcher = new WebhookDispatcher({ store, clock, endpoints: webhookEndpoints, pollMs: config.worker.pollMs, nodeEnv: config.nodeEnv, onError: onWebhookError });
   webhookEvents.onQueued(() => webhookDispatcher.wake());
   const connections = new ConnectionService(store, clock, vault, config, webhookEvents);
-  const siteSessions = new SiteSessions(store, clock, catalogue);
+  const siteSessions = new SiteSessions(store, clock, config.sandboxHostSuffix);
+  const sandboxSites = new SimulatedSites(store, siteSessions, integrations.sites);
   const browsers = new BrowserManager(config.browser);
   const loginEngine = new LoginEngine(browsers);
   // Agent runs: the queue (built here, started only by a worker), in-process run signals, the playbooks.
@@ -46,7 +51,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const queueLogger = createLogger(config.logLevel).child({ component: 'queue' });
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
   agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
-  const playbooks = defaultPlaybookRegistry();
+  const playbooks = new PlaybookRegistry(integrations.playbooks);
   // With a model configured, actions no pattern matches may still be routed to a playbook by the model.
   if (config.model) playbooks.setModelRouter(modelPlaybookRouter(config.model));
   return {
@@ -59,6 +64,9 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     organizations,
     connections,
     siteSessions,
+    sandboxSites,
+    /** The simulated provider websites (served by host name in app.ts). */
+    sites: integrations.sites,
     linkTokens: new LinkTokenService(store, clock, catalogue, config),
     agentRequests: new AgentRequestService(store, clock, catalogue, connections, queue, agentEvents, (err, requestId) =>
       queueLogger.error({ err, requestId }, 'enqueue failed; the request stays PENDING and is picked up by the sweep'),
@@ -66,7 +74,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     agentEvents,
     queue,
     playbooks,
-    sandbox: new SandboxService(catalogue, connections, siteSessions, store),
+    sandbox: new SandboxService(catalogue, connections, sandboxSites),
     loginEngine,
     dashboard: new DashboardAccountService(store, clock, organizations),
     linkSessions: new LinkSessionService({ store, clock, catalogue, connections, engine: loginEngine }),

@@ -1,15 +1,21 @@
 import type { ProviderCatalogue } from '../providers/catalogue';
-import { resetTenant } from '../sandbox/kit/seeding';
-import { tenantFor } from '../sandbox/site-sessions';
-import type { Store } from '../store';
-import { findTestUser } from '../sandbox/test-users';
 import type { ConnectionService } from './connections.service';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 
-/** Mints a real, logged-in session on a simulated provider site for a test user (Playwright storage state). */
-export interface SandboxSessionMinter {
-  mint(caller: Caller, providerSlug: string, username: string): Promise<unknown>;
+/**
+ * The simulated provider sites, as this service needs them. The composition root hands in the sandbox kit's
+ * implementation (server/sandbox/simulated-sites.ts), so domain/ never imports the kit.
+ */
+export interface SandboxSites {
+  /** A real, logged-in session of a test user on a simulated site (Playwright storage state), or why not. */
+  mint(
+    caller: Caller,
+    siteSlug: string,
+    username: string,
+  ): Promise<{ ok: true; session: unknown } | { ok: false; reason: 'NO_SITE' | 'UNKNOWN_TEST_USER' | 'LOCKED_TEST_USER' }>;
+  /** Resets the caller's copy of a site to its seed content. */
+  reset(caller: Caller, siteSlug: string): Promise<void>;
 }
 
 /** The Plaid-style sandbox shortcut: a connection and its public token without going through the widget. */
@@ -17,15 +23,14 @@ export class SandboxService {
   constructor(
     private readonly catalogue: ProviderCatalogue,
     private readonly connections: ConnectionService,
-    private readonly sessions: SandboxSessionMinter,
-    private readonly store: Store,
+    private readonly sites: SandboxSites,
   ) {}
 
   /** Resets the organization's copy of every simulated site to its seed content. */
   async reset(caller: Caller): Promise<Result<{ providerIds: string[] }>> {
     if (caller.environment !== 'sandbox') return fail('SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
     const providers = this.catalogue.list('sandbox');
-    for (const p of providers) await resetTenant(this.store, p.slug, tenantFor(caller.organizationId));
+    for (const p of providers) await this.sites.reset(caller, p.slug);
     return ok({ providerIds: providers.map((p) => p.providerId) });
   }
 
@@ -37,11 +42,18 @@ export class SandboxService {
     const provider = this.catalogue.get(input.providerId, 'sandbox');
     if (!provider) return fail('UNKNOWN_PROVIDER', `providerId ${input.providerId} is not a sandbox provider; see GET /api/providers.`);
     const username = input.username ?? 'user_good';
-    const user = findTestUser(username);
-    if (!user) return fail('UNKNOWN_TEST_USER', `${username} is not a sandbox test user (try user_good).`);
-    if (user.behaviour === 'locked') return fail('SANDBOX_LOGIN_FAILED', `${username} cannot log in: the account is locked.`);
-    const session = await this.sessions.mint(caller, provider.slug, username);
-    const created = await this.connections.create(caller, { providerId: provider.providerId, clientUserId: input.clientUserId, session });
+    const minted = await this.sites.mint(caller, provider.slug, username);
+    if (!minted.ok) {
+      switch (minted.reason) {
+        case 'UNKNOWN_TEST_USER':
+          return fail('UNKNOWN_TEST_USER', `${username} is not a sandbox test user (try user_good).`);
+        case 'LOCKED_TEST_USER':
+          return fail('SANDBOX_LOGIN_FAILED', `${username} cannot log in: the account is locked.`);
+        case 'NO_SITE':
+          return fail('SANDBOX_LOGIN_FAILED', `${provider.name} has no simulated site to sign in to; connect it through the widget.`);
+      }
+    }
+    const created = await this.connections.create(caller, { providerId: provider.providerId, clientUserId: input.clientUserId, session: minted.session });
     return ok({ publicToken: created.publicToken, expiresAt: created.expiresAt });
   }
 }

@@ -1,20 +1,23 @@
 import type { Environment } from '../config';
-import { PRODUCTION_PROVIDERS } from './production.providers';
-import type { ProviderDefinition, SandboxOrigins } from './provider';
-import { forgehubProvider } from './sandbox-forgehub.provider';
-import { orbitProvider } from './sandbox-orbit.provider';
+import type { ProviderDefinition } from './provider';
 
 export type { ProviderDefinition } from './provider';
 
-/** The provider catalogue per environment. A new provider is one file plus one line here. */
+/**
+ * The provider catalogue per environment, built at the composition root from server/integrations/ (one folder
+ * per provider). It knows nothing of where the declarations come from.
+ */
 export class ProviderCatalogue {
   private readonly byEnv: Record<Environment, ProviderDefinition[]>;
 
-  constructor(origins: SandboxOrigins) {
-    this.byEnv = {
-      sandbox: [orbitProvider(origins), forgehubProvider(origins)],
-      production: PRODUCTION_PROVIDERS,
-    };
+  constructor(providers: readonly ProviderDefinition[]) {
+    this.byEnv = { sandbox: [], production: [] };
+    for (const p of providers) {
+      if (this.byEnv[p.environment].some((q) => q.providerId === p.providerId || q.slug === p.slug)) {
+        throw new Error(`provider ${p.slug} (${p.providerId}) is declared twice in ${p.environment}`);
+      }
+      this.byEnv[p.environment].push(p);
+    }
   }
 
   list(environment: Environment): ProviderDefinition[] {

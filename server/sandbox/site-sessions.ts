@@ -1,9 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../domain/clock';
-import type { Caller } from '../domain/context';
-import type { SandboxSessionMinter } from '../domain/sandbox.service';
-import type { ProviderCatalogue } from '../providers/catalogue';
 import type { SandboxSessionRecord, Store } from '../store';
+import type { KitClock } from './kit/site';
 import { EXPIRING_SESSION_SECONDS, findTestUser } from './test-users';
 
 /** A normal site session lasts a week, like a real "remember me" cookie. */
@@ -18,6 +15,12 @@ export function tenantFor(organizationId: string): string {
 export const PUBLIC_TENANT = 'public';
 
 export const sessionCookieName = (site: string) => `${site}_sid`;
+
+/** Whose copy of the sites a session belongs to (the service's Caller fits it). */
+export interface SandboxOwner {
+  organizationId: string;
+  environment: string;
+}
 
 export interface PlaywrightStorageState {
   cookies: {
@@ -34,11 +37,12 @@ export interface PlaywrightStorageState {
 }
 
 /** Login sessions of the simulated sites, stored in AgentLink's database so every process sees them. */
-export class SiteSessions implements SandboxSessionMinter {
+export class SiteSessions {
   constructor(
     private readonly store: Store,
-    private readonly clock: Clock,
-    private readonly catalogue: ProviderCatalogue,
+    private readonly clock: KitClock,
+    /** Sites answer on `<slug>.<hostSuffix>`; a minted cookie is scoped to that host. */
+    private readonly hostSuffix: string,
   ) {}
 
   async create(tenant: string, site: string, username: string): Promise<{ cookieValue: string; record: SandboxSessionRecord }> {
@@ -72,16 +76,14 @@ export class SiteSessions implements SandboxSessionMinter {
   }
 
   /** A logged-in browser state for a test user on a site, as if they had logged in through the login form. */
-  async mint(caller: Caller, providerSlug: string, username: string): Promise<PlaywrightStorageState> {
-    const provider = this.catalogue.bySlug(providerSlug, 'sandbox');
-    if (!provider) throw new Error(`no sandbox provider ${providerSlug}`);
-    const { cookieValue, record } = await this.create(tenantFor(caller.organizationId), providerSlug, username);
+  async mint(owner: SandboxOwner, siteSlug: string, username: string): Promise<PlaywrightStorageState> {
+    const { cookieValue, record } = await this.create(tenantFor(owner.organizationId), siteSlug, username);
     return {
       cookies: [
         {
-          name: sessionCookieName(providerSlug),
+          name: sessionCookieName(siteSlug),
           value: cookieValue,
-          domain: new URL(provider.homeUrl).hostname,
+          domain: `${siteSlug}.${this.hostSuffix}`,
           path: '/',
           expires: Math.floor(record.expiresAt.getTime() / 1000),
           httpOnly: true,

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { Clock } from '../domain/clock';
 import type { Store } from '../store';
-import type { SiteDefinition } from './kit/site';
+import type { KitClock, SiteDefinition } from './kit/site';
 import { createSiteApp } from './kit/site-app';
 import type { SiteSessions } from './site-sessions';
 
@@ -12,7 +11,7 @@ import type { SiteSessions } from './site-sessions';
  */
 export function sandboxSitesMiddleware(
   sites: SiteDefinition[],
-  deps: { store: Store; clock: Clock; sessions: SiteSessions; hostSuffix: string },
+  deps: { store: Store; clock: KitClock; sessions: SiteSessions; hostSuffix: string },
 ): RequestHandler {
   const byHost = new Map(sites.map((s) => [`${s.slug}.${deps.hostSuffix}`, createSiteApp(s, deps)]));
   return (req, res, next) => {

@@ -1,4 +1,4 @@
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import type { LiveServer } from '../support/live-server';
 
 /** Small HTTP helpers for tests that drive a live AgentLink (real server, real worker, real Chromium). */

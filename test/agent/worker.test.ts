@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Playbook } from '../../server/agent/playbooks';
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { tenantFor } from '../../server/sandbox/site-sessions';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { api, awaitRequest, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from './agent-support';

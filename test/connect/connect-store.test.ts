@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConnectionService, credentialsAad, sessionAad } from '../../server/domain/connections.service';
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import type { LinkSessionRecord } from '../../server/store';
 import { keysFromEnv } from '../../server/vault/keyring';
 import { Vault } from '../../server/vault/vault';

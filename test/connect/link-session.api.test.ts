@@ -1,7 +1,7 @@
 import { ManualClock } from '../../server/domain/clock';
 import { hashToken } from '../../server/domain/tokens';
-import { FORGEHUB_PROVIDER_ID } from '../../server/providers/sandbox-forgehub.provider';
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { MAX_LOGIN_ATTEMPTS, MAX_SESSIONS_PER_LINK_TOKEN } from '../../server/connect/link-session.service';
 import { LoginEngine } from '../../server/connect/login-engine';
 import type { ProviderDefinition } from '../../server/providers/catalogue';

@@ -1,8 +1,8 @@
 import { authenticator } from 'otplib';
 import { LoginEngine, type LoginInput, type LoginOutcome, type StorageState } from '../../server/connect/login-engine';
 import type { ProviderDefinition } from '../../server/providers/catalogue';
-import { FORGEHUB_PROVIDER_ID } from '../../server/providers/sandbox-forgehub.provider';
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { sessionCookieName, tenantFor } from '../../server/sandbox/site-sessions';
 import { SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
 import { type LiveServer, startLiveServer } from '../support/live-server';

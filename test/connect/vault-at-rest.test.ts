@@ -10,7 +10,7 @@ import { systemClock } from '../../server/domain/clock';
 import { credentialsAad, sessionAad } from '../../server/domain/connections.service';
 import { createLogger } from '../../server/logger';
 import { main } from '../../server/main';
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { buildServices, type Services } from '../../server/services';
 import { Store } from '../../server/store';
 import { keyFilePath, loadVault, readKeys } from '../../server/vault/keyring';

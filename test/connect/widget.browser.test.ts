@@ -8,8 +8,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { AgentLinkMetadata } from '../../contract/link-messages';
 import { ManualClock } from '../../server/domain/clock';
 import { hashToken } from '../../server/domain/tokens';
-import { FORGEHUB_PROVIDER_ID } from '../../server/providers/sandbox-forgehub.provider';
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 

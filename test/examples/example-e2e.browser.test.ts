@@ -7,7 +7,7 @@ import { authenticator } from 'otplib';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { createRelayApp } from '../../examples/relay/server';
 import { buildWebApp } from '../../examples/web/build';
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 

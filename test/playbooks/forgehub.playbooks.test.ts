@@ -1,9 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { defaultPlaybookRegistry } from '../../server/agent/playbooks';
-import { ProviderCatalogue } from '../../server/providers/catalogue';
-import { FORGEHUB_PROVIDER_ID } from '../../server/providers/sandbox-forgehub.provider';
+import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from './playbook-support';
+import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 
 /**
  * The ForgeHub playbooks: routing by text (no browser), then each playbook for real, end to end: a live
@@ -12,8 +11,8 @@ import { collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from
  */
 jest.setTimeout(90_000);
 
-const registry = defaultPlaybookRegistry();
-const forgehub = new ProviderCatalogue({ publicUrl: 'http://localhost:3000', sandboxHostSuffix: 'sandbox.localhost' }).bySlug('forgehub', 'sandbox')!;
+const registry = builtInPlaybooks();
+const forgehub = builtInCatalogue('http://localhost:3000').bySlug('forgehub', 'sandbox')!;
 const route = (action: string, parameters: unknown = {}) => registry.route({ action, provider: forgehub, parameters, signal: new AbortController().signal });
 const routed = async (action: string, parameters: unknown = {}) => (await route(action, parameters)).playbook?.name ?? null;
 

@@ -1,9 +1,8 @@
-import { defaultPlaybookRegistry } from '../../server/agent/playbooks';
 import { modelPlaybookRouter } from '../../server/agent/playbooks/model-router';
-import { ProviderCatalogue } from '../../server/providers/catalogue';
 import { type ScriptedModelServer, startScriptedModelServer } from '../support/scripted-model-server';
+import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 
-const orbit = new ProviderCatalogue({ publicUrl: 'http://localhost:4000', sandboxHostSuffix: 'sandbox.localhost' }).bySlug('orbit', 'sandbox')!;
+const orbit = builtInCatalogue('http://localhost:4000').bySlug('orbit', 'sandbox')!;
 const UNMATCHED = 'Tell me who I am on this site and how many people follow me';
 
 describe('routing an action to a playbook with the model', () => {
@@ -15,7 +14,7 @@ describe('routing an action to a playbook with the model', () => {
 
   const router = () => modelPlaybookRouter({ baseUrl: model.baseUrl, model: 'scripted', timeoutMs: 5000 });
   const registryWithModel = () => {
-    const registry = defaultPlaybookRegistry();
+    const registry = builtInPlaybooks();
     registry.setModelRouter(router());
     return registry;
   };
@@ -57,7 +56,7 @@ describe('routing an action to a playbook with the model', () => {
   });
 
   it('without a model router, an unmatched action has no playbook', async () => {
-    const r = await route(defaultPlaybookRegistry());
+    const r = await route(builtInPlaybooks());
     expect(r.playbook).toBeNull();
   });
 });

@@ -1,11 +1,10 @@
 import type { BrowserContext } from 'playwright-core';
-import { defaultPlaybookRegistry } from '../../server/agent/playbooks';
 import { shapeListToFormat } from '../../server/agent/playbooks/shape-list';
-import { resolveRecipient } from '../../server/agent/playbooks/orbit-send-message.playbook';
-import { ProviderCatalogue } from '../../server/providers/catalogue';
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { resolveRecipient } from '../../server/integrations/orbit/playbooks/send-message.playbook';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from './playbook-support';
+import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 
 /**
  * The Orbit playbooks: routing by text (no browser), then each playbook for real, end to end: a live
@@ -14,8 +13,8 @@ import { collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from
  */
 jest.setTimeout(90_000);
 
-const registry = defaultPlaybookRegistry();
-const orbit = new ProviderCatalogue({ publicUrl: 'http://localhost:3000', sandboxHostSuffix: 'sandbox.localhost' }).bySlug('orbit', 'sandbox')!;
+const registry = builtInPlaybooks();
+const orbit = builtInCatalogue('http://localhost:3000').bySlug('orbit', 'sandbox')!;
 const route = (action: string, parameters: unknown = {}) => registry.route({ action, provider: orbit, parameters, signal: new AbortController().signal });
 const routed = async (action: string, parameters: unknown = {}) => {
   const r = await route(action, parameters);

@@ -1,7 +1,7 @@
 import { authenticator } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../server/domain/clock';
-import { SANDBOX_SITES } from '../../server/sandbox/registry';
+import { builtInIntegrations } from '../support/integrations';
 import { EXPIRING_SESSION_SECONDS, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 
@@ -184,7 +184,7 @@ describe('Orbit sign-in with the sandbox test users', () => {
     expect(pathOf(page)).toBe('/login');
   });
 
-  const forgehub = SANDBOX_SITES.some((s) => s.slug === 'forgehub');
+  const forgehub = builtInIntegrations().sites.some((s) => s.slug === 'forgehub');
   (forgehub ? it : it.skip)('the same login works on ForgeHub (smoke)', async () => {
     await submitPassword(page, 'user_good', 'pass_good', 'forgehub');
     expect(pathOf(page)).not.toMatch(/^\/login/);

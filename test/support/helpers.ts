@@ -1,13 +1,13 @@
 import request, { type Response } from 'supertest';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../contract/error-codes';
 import type { Environment } from '../../server/config';
-import { PRODUCTION_PROVIDERS } from '../../server/providers/production.providers';
-import { FORGEHUB_PROVIDER_ID } from '../../server/providers/sandbox-forgehub.provider';
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { githubProvider } from '../../server/integrations/github/github.provider';
+import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import type { TestApp } from './app';
 
 export { FORGEHUB_PROVIDER_ID, ORBIT_PROVIDER_ID };
-export const GITHUB_PROVIDER_ID = PRODUCTION_PROVIDERS.find((p) => p.slug === 'github')!.providerId;
+export const GITHUB_PROVIDER_ID = githubProvider.providerId;
 
 export const REQUEST_ID_PATTERN = /^req_[0-9a-f]{24}$/;
 

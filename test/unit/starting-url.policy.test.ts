@@ -1,10 +1,9 @@
 import { checkStartingUrl, hostMatchesDomain, isPrivateOrLocalHost } from '../../server/domain/starting-url.policy';
 import type { ProviderDefinition } from '../../server/providers/catalogue';
-import { PRODUCTION_PROVIDERS } from '../../server/providers/production.providers';
-import { orbitProvider } from '../../server/providers/sandbox-orbit.provider';
+import { githubProvider as github } from '../../server/integrations/github/github.provider';
+import { xProvider as x } from '../../server/integrations/x/x.provider';
+import { orbitProvider } from '../../server/integrations/orbit/orbit.provider';
 
-const github = PRODUCTION_PROVIDERS.find((p) => p.slug === 'github')!;
-const x = PRODUCTION_PROVIDERS.find((p) => p.slug === 'x')!;
 const orbit = orbitProvider({ publicUrl: 'http://localhost:4000', sandboxHostSuffix: 'sandbox.localhost' });
 
 /** A production provider whose allowed domains themselves point inward: only the production rules can stop these. */

@@ -84,6 +84,11 @@ export class PlaybookRegistry {
   private readonly playbooks = new Map<string, Playbook<unknown>>();
   private modelRouter: PlaybookModelRouter | null = null;
 
+  /** Built at the composition root from the integrations' playbooks (server/integrations/). */
+  constructor(playbooks: readonly Playbook<unknown>[] = []) {
+    for (const p of playbooks) this.register(p);
+  }
+
   register<P>(playbook: Playbook<P>): this {
     if (this.playbooks.has(playbook.name)) throw new Error(`playbook ${playbook.name} is already registered`);
     this.playbooks.set(playbook.name, playbook as Playbook<unknown>);

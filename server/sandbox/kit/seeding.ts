@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
-import type { SiteDefinition } from './site';
+import type { KitClock, SiteDefinition } from './site';
 
 /**
  * A tenant's copy of a site is created on first use. The seed marker row is claimed first (a primary-key
  * insert), so concurrent first requests from several processes seed it once.
  */
-export async function ensureSeeded(store: Store, clock: Clock, site: SiteDefinition, tenant: string): Promise<void> {
+export async function ensureSeeded(store: Store, clock: KitClock, site: SiteDefinition, tenant: string): Promise<void> {
   const now = clock.now();
   if (!(await store.repos.sandboxTenants.claimSeed(tenant, site.slug, now))) return;
   const docs = site.seed().map((d) => {

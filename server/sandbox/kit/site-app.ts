@@ -2,12 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import * as cookie from 'cookie';
 import { authenticator } from 'otplib';
-import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
 import { PUBLIC_TENANT, type SiteSessions, sessionCookieName } from '../site-sessions';
 import { findTestUser, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET, type TestUser } from '../test-users';
 import { html, raw, type RawHtml } from './html';
-import type { Doc, SiteDefinition, SiteDocs, SiteKit, SiteUser } from './site';
+import type { Doc, KitClock, SiteDefinition, SiteDocs, SiteKit, SiteUser } from './site';
 import { ensureSeeded } from './seeding';
 
 /**
@@ -17,7 +16,7 @@ import { ensureSeeded } from './seeding';
  */
 export interface SiteAppDeps {
   store: Store;
-  clock: Clock;
+  clock: KitClock;
   sessions: SiteSessions;
 }
 

@@ -1,8 +1,13 @@
 import type { Request, Response, Router } from 'express';
 import type { RawHtml } from './html';
 
+/** The kit's time source (the service's clock fits it); declared here so the kit imports nothing of domain/. */
+export interface KitClock {
+  now(): Date;
+}
+
 /**
- * A simulated provider website. Each site is one folder (server/sandbox/<slug>/) exporting one of these;
+ * A simulated provider website. Each site lives in its integration's folder (server/integrations/<slug>/site/) and exports one of these;
  * the kit gives it login (all test users), sessions, CSRF, tenants and storage, so a site only adds pages.
  */
 export interface SiteDefinition {

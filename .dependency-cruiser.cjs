@@ -1,0 +1,73 @@
+/**
+ * The dependency directions of ../shared/design/ARCHITECTURE.md, checked by `npm run lint:deps` (part of `npm test`).
+ * dependency-cruiser rather than hand-written checks: it resolves TypeScript paths the way tsc does and reports the
+ * whole chain of a cycle.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles make module order matter and hide layering mistakes.',
+      from: { path: '^(server|contract|client)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'contract-imports-nothing-of-ours',
+      severity: 'error',
+      comment: 'contract/ is shared by the server, the client and the OpenAPI document: it depends only on libraries.',
+      from: { path: '^contract/' },
+      to: { path: '^(server|client|openapi|test|bench|examples)/' },
+    },
+    {
+      name: 'client-never-imports-server',
+      severity: 'error',
+      comment: 'The SDK ships to callers; it knows the contract, never the server.',
+      from: { path: '^client/' },
+      to: { path: '^(server|openapi|test|bench|examples)/' },
+    },
+    {
+      name: 'core-never-imports-integrations',
+      severity: 'error',
+      comment: 'Integrations plug into the core at the composition root (server/services.ts); the core never names one.',
+      from: { path: '^server/(domain|providers|agent|connect|store|vault|http|routes|browser)/' },
+      to: { path: '^server/integrations/' },
+    },
+    {
+      name: 'domain-and-providers-never-import-the-sandbox-kit',
+      severity: 'error',
+      comment: 'domain/ reaches the simulated sites only through the SandboxSites interface it is given.',
+      from: { path: '^server/(domain|providers)/' },
+      to: { path: '^server/sandbox/' },
+    },
+    {
+      name: 'sandbox-kit-stands-alone',
+      severity: 'error',
+      comment: 'The kit the simulated sites are built with knows nothing of the service it is hosted in (only the store).',
+      from: { path: '^server/sandbox/' },
+      to: { path: '^server/(domain|providers|integrations|agent|connect|http|routes|dashboard)/' },
+    },
+    {
+      name: 'domain-never-imports-delivery',
+      severity: 'error',
+      comment: 'Services hold the rules; HTTP, routes, the dashboard and the widget call them, never the reverse.',
+      from: { path: '^server/domain/' },
+      to: { path: '^(server/(http|routes|dashboard|connect)/|node_modules/(express|@ts-rest/express)/)' },
+    },
+    {
+      name: 'store-never-imports-services',
+      severity: 'error',
+      comment: 'The store is the bottom layer: entities, repositories, migrations.',
+      from: { path: '^server/store/' },
+      to: { path: '^server/(domain|agent|connect|http|routes|dashboard|integrations|sandbox|providers)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    moduleSystems: ['cjs', 'es6'],
+  },
+};

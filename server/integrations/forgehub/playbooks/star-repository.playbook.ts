@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { readRepositoryPage, repositoryOf } from './repository-pages';
+import type { Playbook } from '../../../agent/playbooks/registry';
+import { shapeToFormat } from '../../../agent/playbooks/shape';
+import { openPath, pathOf, REPOSITORY_NAME, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+
+/**
+ * ForgeHub: star a repository. Follows ../site/parts.ts (starControl): a repository's page
+ * has a "Star" button (aria-pressed=false) that turns into "Unstar" (aria-pressed=true) with the new count.
+ * Idempotent: a repository starred already is left as it is. The result (starred, stars) is read from the
+ * page afterwards. The repository comes from parameters.repository ("owner/name"), an "owner/name" in the
+ * action, or the repository page the run starts on ("star this repository").
+ */
+const paramsSchema = withParamAliases(
+  { repository: ['repo', 'repositoryName', 'fullName', 'project'] },
+  z.object({ repository: z.string().trim().regex(REPOSITORY_NAME, 'give the repository as "owner/name"').optional() }).strict(),
+);
+
+export type ForgehubStarParams = z.infer<typeof paramsSchema>;
+
+const FIELD_ALIASES = {
+  repository: ['repo', 'fullName', 'repositoryName', 'nameWithOwner', 'name'],
+  starred: ['isStarred', 'success', 'ok', 'done', 'starredByMe'],
+  stars: ['starCount', 'starsCount', 'stargazers', 'stargazersCount', 'stargazerCount', 'count'],
+  alreadyStarred: ['wasStarred', 'unchanged', 'noop'],
+  url: ['link', 'htmlUrl', 'repoUrl', 'repositoryUrl', 'href'],
+};
+
+export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
+  providerSlug: 'forgehub',
+  name: 'forgehub.star-repository',
+  description: 'Stars a ForgeHub repository (parameter: repository "owner/name"; already starred = no change) and returns the star state and count.',
+  match: [
+    /^(?:please )?star\s+(?!counts?\b|ratings?\b)[^.?!]+/,
+    /\b(?:and|then|also|to|please|go) (?:star|favou?rite)\s+(?:it|them|this|that|the|repo|repository|project|[a-z0-9][a-z0-9_.-]*\/[a-z0-9._-]+)\b/,
+    /\b(?:give|add|leave)\b[^.?!]{0,80}?\ba star\b/,
+  ],
+  parameters: paramsSchema as unknown as z.ZodType<ForgehubStarParams>,
+  async run(ctx) {
+    const { page } = ctx;
+    const { owner, name } = repositoryOf(ctx);
+    if (pathOf(page).toLowerCase() !== `/${owner}/${name}`.toLowerCase()) {
+      await openPath(ctx, `/${owner}/${name}`, `repository ${owner}/${name}`, { notFound: `ForgeHub has no repository ${owner}/${name} that this account can see` });
+    }
+    const before = await ctx.step('extract', 'star state', () => readRepositoryPage(page));
+    if (!before.starred) {
+      await ctx.step('click', "button 'Star'", async () => {
+        await page.getByRole('button', { name: 'Star', exact: true, pressed: false }).click();
+        await page.getByRole('button', { name: 'Unstar', exact: true, pressed: true }).waitFor({ state: 'visible', timeout: waitBudget(ctx) });
+      });
+    }
+    const after = await ctx.step('extract', 'star state after starring', async () => {
+      const r = await readRepositoryPage(page);
+      if (!r.starred) throw new Error(`${r.fullName} is still not starred`);
+      return r;
+    });
+    const fields = { repository: after.fullName, starred: true, stars: after.stars, alreadyStarred: before.starred, url: after.url };
+    return shapeToFormat(fields, ctx.responseFormat, FIELD_ALIASES);
+  },
+};

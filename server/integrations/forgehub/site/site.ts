@@ -1,0 +1,34 @@
+import type { SiteDefinition } from '../../../sandbox/kit/site';
+import { dashboardRoutes } from './pages/dashboard';
+import { issueRoutes } from './pages/issues';
+import { notificationRoutes } from './pages/notifications';
+import { profileRoutes, starsRoutes } from './pages/people';
+import { repoRoutes } from './pages/repo';
+import { repositoryRoutes } from './pages/repositories';
+import { forgehubSeed } from './seed';
+import { forgehubCss } from './styles';
+import { layout, LOGO_SVG } from './ui';
+
+/**
+ * ForgeHub: the sandbox's developer platform, in the style of GitHub. Repositories (search, pagination,
+ * create with a custom visibility listbox), stars, issues (composer dialog with a contenteditable editor,
+ * comments, close behind a confirmation dialog, reopen, "Load more"), profiles and notifications loaded
+ * after the page. Content lives in AgentLink's database, one copy per tenant.
+ */
+export const forgehubSite: SiteDefinition = {
+  slug: 'forgehub',
+  brand: { name: 'ForgeHub', css: forgehubCss, logoSvg: LOGO_SVG },
+  homePath: '/',
+  seed: forgehubSeed,
+  layout,
+  routes(router, kit) {
+    // Fixed paths first: /:username and /:owner/:repo would otherwise capture them.
+    dashboardRoutes(router, kit);
+    repositoryRoutes(router, kit);
+    notificationRoutes(router, kit);
+    starsRoutes(router, kit);
+    issueRoutes(router, kit);
+    repoRoutes(router, kit);
+    profileRoutes(router, kit);
+  },
+};

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
+import { PlaybookNotApplicable, type Playbook } from '../../../agent/playbooks/registry';
+import { shapeListToFormat } from '../../../agent/playbooks/shape-list';
+import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+
+/**
+ * Orbit: read the signed-in user's home feed, newest first. Follows ../site/pages/home.ts: the
+ * feed shows ten posts; "Load more posts" appends the next ones (fetched) until "You're all caught up".
+ * Each item is read from its card (see post-cards.ts); the result fits a responseFormat holding a list.
+ */
+export const FEED_MAX = 50;
+const FEED_DEFAULT = 10;
+
+const count = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z.number().int().min(1).max(FEED_MAX, `at most ${FEED_MAX} posts are read at once`),
+);
+
+const paramsSchema = withParamAliases({ limit: ['count', 'max', 'maxPosts', 'number', 'n', 'top', 'first'] }, z.object({ limit: count.optional() }).strict());
+
+export type OrbitReadFeedParams = z.infer<typeof paramsSchema>;
+
+/** "the latest 5 posts in my feed" → 5, when the parameters do not say. */
+function limitInAction(action: string): number | undefined {
+  const m = /\b(\d{1,4})\s+(?:(?:latest|recent|newest|top|first|last|most recent)\s+)?(?:posts|items|updates|entries)\b/i.exec(action);
+  return m ? Number(m[1]) : undefined;
+}
+
+const FEED_ALIASES = {
+  count: ['total', 'numPosts', 'postCount', 'length', 'size', 'returned'],
+  hasMore: ['more', 'moreAvailable', 'canLoadMore'],
+};
+
+export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
+  providerSlug: 'orbit',
+  name: 'orbit.read-my-feed',
+  description:
+    "Reads the posts of the signed-in user's Orbit home feed, newest first (parameter: limit, at most 50, default 10): author, text, likes, comments, reposts, time, URL.",
+  match: [
+    /\b(read|get|fetch|show|list|return|give me|scrape|extract|check|see|load|open|browse|scroll|summari[sz]e|what'?s (?:in|on)|what is (?:in|on))\b[^.?!]*\bmy (?:home |news |orbit |main )?(?:feed|timeline)\b/,
+    /\b(?:latest|recent|newest|top|last|first) (?:\d+ )?posts (?:in|on|from) my (?:home |news |orbit )?(?:feed|timeline)\b/,
+    /^(?:my )?(?:orbit )?(?:home |news )?(?:feed|timeline)[.!]?$/,
+  ],
+  parameters: paramsSchema as unknown as z.ZodType<OrbitReadFeedParams>,
+  async run(ctx) {
+    const { page } = ctx;
+    const fromAction = limitInAction(ctx.action);
+    if (ctx.params.limit === undefined && fromAction !== undefined && (fromAction < 1 || fromAction > FEED_MAX)) {
+      throw new PlaybookNotApplicable(`the action asks for ${fromAction} posts; this playbook reads 1 to ${FEED_MAX}`);
+    }
+    const limit = ctx.params.limit ?? fromAction ?? FEED_DEFAULT;
+    const origin = new URL(ctx.provider.homeUrl).origin;
+    const articles = page.locator('main article');
+    const loadMore = page.getByRole('button', { name: 'Load more posts' });
+    const caughtUp = page.getByText("You're all caught up");
+
+    if (pathOf(page) !== '/' || (await page.getByRole('heading', { name: 'Home feed' }).count()) === 0) await openPath(ctx, '/', 'home feed (/)');
+    await ctx.step('wait', 'the first posts of the feed', async () => {
+      await until('the feed to show posts', async () => (await articles.count()) > 0 || (await caughtUp.count()) > 0, waitBudget(ctx));
+    });
+
+    let shown = await articles.count();
+    while (shown < limit && (await loadMore.count()) > 0) {
+      const had = shown;
+      shown = await ctx.step('click', "button 'Load more posts'", async () => {
+        await loadMore.click();
+        // While it loads, the button reads "Loading…"; then the posts are appended and it reads "Load more posts"
+        // again, or it is replaced by "You're all caught up" (in the same task), or a toast says it failed.
+        const outcome = await until<number | { error: string }>(
+          'more posts to load',
+          async () => {
+            const n = await articles.count();
+            if (n > had || (await caughtUp.count()) > 0) return n;
+            const failed = (await page.getByRole('status').allInnerTexts()).find((t) => /could not load/i.test(t));
+            return failed ? { error: failed.replace(/\s*×\s*$/, '').trim() } : undefined;
+          },
+          waitBudget(ctx),
+        );
+        if (typeof outcome !== 'number') throw new Error(`Orbit did not load more posts: ${outcome.error}`);
+        return outcome;
+      });
+    }
+
+    const { items, hasMore } = await ctx.step('extract', `${limit} posts of the feed`, async () => {
+      const cards = await readPostCards(articles, origin);
+      if (cards.length === 0 && (await caughtUp.count()) === 0) throw new Error('no post could be read from the feed');
+      return { items: cards.slice(0, limit), hasMore: cards.length > limit || (await loadMore.count()) > 0 };
+    });
+    return shapeListToFormat(
+      { items: items.map((c) => ({ ...c })), itemAliases: POST_FIELD_ALIASES, extras: { count: items.length, hasMore }, extraAliases: FEED_ALIASES },
+      ctx.responseFormat,
+    );
+  },
+};

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { Playbook } from '../../../agent/playbooks/registry';
+import { shapeToFormat } from '../../../agent/playbooks/shape';
+import { collapse, fold, openPath, pathOf, siteUrl, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+
+/**
+ * Orbit: send a direct message. Follows ../site/pages/messaging.ts: /messaging has a
+ * "New message" dialog listing everyone (list "People", filtered by the "Type a name" box); a person's
+ * thread (/messaging/<username>) holds the "Messages" list and the "Write a message" box with its "Send"
+ * button. The recipient may be given by username or display name (accents and case ignored; a unique
+ * partial name is accepted, an ambiguous one is an error that names the candidates). The result is the
+ * message as the thread shows it after sending.
+ */
+const paramsSchema = withParamAliases(
+  {
+    recipient: ['to', 'username', 'user', 'person', 'name', 'recipientName', 'contact'],
+    text: ['message', 'body', 'content', 'messageText'],
+  },
+  z
+    .object({
+      recipient: z.string().trim().min(1, 'say who gets the message').max(100),
+      text: z.string().trim().min(1, 'the message needs some text').max(2000, 'Orbit messages hold at most 2000 characters'),
+    })
+    .strict(),
+);
+
+export type OrbitSendMessageParams = z.infer<typeof paramsSchema>;
+
+interface Person {
+  username: string;
+  name: string;
+}
+
+/** Who `wanted` means among the people Orbit lists: exact username, exact name, then a unique partial name. */
+export function resolveRecipient(wanted: string, people: Person[]): Person {
+  const w = fold(wanted);
+  const exact = people.filter((p) => fold(p.username) === w || fold(p.name) === w);
+  if (exact.length === 1) return exact[0]!;
+  const words = w.split(' ');
+  const partial = exact.length > 1 ? exact : people.filter((p) => words.every((part) => fold(p.name).split(' ').includes(part) || fold(p.username).includes(part)));
+  if (partial.length === 1) return partial[0]!;
+  if (partial.length === 0) throw new Error(`nobody called "${wanted}" can be messaged on Orbit`);
+  throw new Error(`"${wanted}" could be ${partial.map((p) => `${p.name} (${p.username})`).join(', ')}; give the username`);
+}
+
+const FIELD_ALIASES = {
+  recipient: ['to', 'recipientName', 'name', 'person', 'contact'],
+  recipientUsername: ['username', 'toUsername', 'handle', 'login'],
+  text: ['message', 'body', 'content', 'messageText'],
+  sentAt: ['date', 'time', 'timestamp', 'createdAt', 'sent', 'datetime', 'when'],
+  from: ['sender', 'author', 'senderName'],
+  conversationUrl: ['url', 'threadUrl', 'link', 'conversation'],
+  delivered: ['success', 'ok', 'done', 'sentSuccessfully'],
+};
+
+export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
+  providerSlug: 'orbit',
+  name: 'orbit.send-message',
+  description: 'Sends a direct message on Orbit (parameters: recipient as username or display name, text) and returns it as the conversation shows it.',
+  match: [
+    /\b(send|write|compose|drop|shoot)\b (?:(?:a|an|the|new|direct|private|quick|short|personal|orbit)\s+)*(message|dm|pm|note|reply|inmail)\b/,
+    /^(?:please )?(?:message|dm|pm|ping|text)\s+(?!me\b|from\b)[@a-z\u00c0-\u024f][^.?!]*/,
+    /\bsend\b [^.?!]{1,60}? (?:a|an) (?:(?:quick|short|direct|private|new|personal)\s+)*(?:message|dm|pm|note)\b/,
+    /\breply to\b[^.?!]*\b(message|dm|conversation|thread)\b/,
+  ],
+  parameters: paramsSchema as unknown as z.ZodType<OrbitSendMessageParams>,
+  async run(ctx) {
+    const { page, params } = ctx;
+    if (!pathOf(page).startsWith('/messaging')) await openPath(ctx, '/messaging', 'messaging (/messaging)');
+
+    const dialog = page.getByRole('dialog', { name: 'New message' });
+    await ctx.step('click', "button 'New message'", async () => {
+      await page.getByRole('button', { name: 'New message' }).click();
+      await dialog.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
+    });
+    const person = await ctx.step('extract', `recipient "${params.recipient}" in list 'People'`, async () => {
+      const people: Person[] = await dialog.getByRole('list', { name: 'People' }).locator('a[href^="/messaging/"]').evaluateAll((links) =>
+        links.map((l) => ({
+          username: decodeURIComponent((l.getAttribute('href') ?? '').split('/')[2] ?? ''),
+          name: ((l.querySelector('span span') as HTMLElement | null)?.innerText ?? (l as HTMLElement).innerText.split('\n')[0] ?? '').trim(),
+        })),
+      );
+      return resolveRecipient(params.recipient, people);
+    });
+
+    await ctx.step('type', `textbox 'Type a name' (${person.name})`, async () => {
+      await dialog.getByRole('textbox', { name: 'Type a name' }).fill(person.name);
+      await dialog.locator(`a[href="/messaging/${encodeURIComponent(person.username)}"]`).click();
+      await page.waitForURL((u) => decodeURIComponent(u.pathname) === `/messaging/${person.username}`, { timeout: waitBudget(ctx) });
+    });
+
+    const thread = page.getByRole('region', { name: `Conversation with ${person.name}` });
+    const bubbles = thread.getByRole('list', { name: 'Messages' }).locator('li').filter({ has: page.locator('time') });
+    const before = await ctx.step('extract', `messages with ${person.name} before sending`, async () => {
+      await thread.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
+      return bubbles.count();
+    });
+
+    await ctx.step('type', "textbox 'Write a message'", async () => {
+      const box = thread.getByRole('textbox', { name: 'Write a message' });
+      await box.fill(params.text);
+      if ((await box.inputValue()) !== params.text) throw new Error('the message box does not hold the text');
+    });
+
+    const sent = await ctx.step('click', "button 'Send'", async () => {
+      await thread.getByRole('button', { name: 'Send', exact: true }).click();
+      await until('the message to appear in the conversation', async () => (await bubbles.count()) > before, waitBudget(ctx));
+      const last = bubbles.last();
+      const read = await last.evaluate((li) => ({
+        from: ((li.querySelector('div > span') as HTMLElement | null)?.innerText ?? '').trim(),
+        text: (li.querySelector('p') as HTMLElement | null)?.innerText ?? '',
+        sentAt: li.querySelector('time')?.getAttribute('datetime') ?? null,
+      }));
+      if (collapse(read.text) !== collapse(params.text)) throw new Error(`the newest message in the conversation reads "${collapse(read.text).slice(0, 80)}", not the text sent`);
+      if (read.from === person.name) throw new Error(`the newest message in the conversation is from ${person.name}`);
+      return read;
+    });
+
+    const fields = {
+      recipient: person.name,
+      recipientUsername: person.username,
+      text: sent.text.trim(),
+      sentAt: sent.sentAt,
+      from: sent.from,
+      conversationUrl: siteUrl(ctx, `/messaging/${encodeURIComponent(person.username)}`),
+      delivered: true,
+    };
+    return shapeToFormat(fields, ctx.responseFormat, FIELD_ALIASES);
+  },
+};

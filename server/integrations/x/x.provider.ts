@@ -1,0 +1,48 @@
+import type { ProviderDefinition } from '../../providers/provider';
+import type { LoginRecipe } from '../../providers/login-recipe';
+
+/**
+ * X, a real provider of the production environment: production reaches only its domains; the sandbox
+ * never does. The login recipe follows the site's sign-in page as published (labels and headings a person
+ * sees); it is not exercised by the test suite, which never leaves loopback.
+ */
+const X_LOGIN: LoginRecipe = {
+  usernameLabel: 'Phone, email, or username',
+  form: {
+    username: { label: /phone, email,? or username/i },
+    next: { role: 'button', name: 'Next' },
+    password: { label: 'Password' },
+    submit: { role: 'button', name: 'Log in' },
+  },
+  success: [{ pathNot: /^\/i\/flow\//, cookie: 'auth_token' }],
+  invalidCredentials: [{ alert: /wrong password|could not find your account/i }],
+  locked: [{ heading: /account (is )?(locked|suspended)/i }],
+  mfa: {
+    totp: {
+      when: [{ heading: /enter your verification code/i }],
+      code: { css: 'input[data-testid="ocfEnterTextTextInput"]' },
+      submit: { role: 'button', name: 'Next' },
+      rejected: [{ alert: /(code|verification).*(not correct|incorrect|try again)/i }],
+    },
+    sms: {
+      when: [{ heading: /(check your phone|we sent you a code)/i }],
+      code: { css: 'input[data-testid="ocfEnterTextTextInput"]' },
+      submit: { role: 'button', name: 'Next' },
+      rejected: [{ alert: /(code|verification).*(not correct|incorrect|try again)/i }],
+    },
+  },
+};
+
+export const xProvider: ProviderDefinition = {
+  providerId: 'c8e1f2a3-4b5c-4d6e-8f70-91a2b3c4d503',
+  name: 'X',
+  slug: 'x',
+  category: 'social',
+  environment: 'production',
+  homeUrl: 'https://x.com/',
+  loginUrl: 'https://x.com/i/flow/login',
+  allowedDomains: ['x.com', 'twitter.com'],
+  login: X_LOGIN,
+  logoSvg:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#000"/><path d="M18 16 L46 48 M46 16 L18 48" stroke="#fff" stroke-width="5"/></svg>',
+};
