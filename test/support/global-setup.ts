@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveChromiumPath } from '../../server/browser/chromium';
 import { PG_URL_ENV } from './pg-env';
 
 /**
@@ -108,6 +109,9 @@ function sweepStaleTempDirs() {
 
 export default async function globalSetup() {
   sweepStaleTempDirs();
+  // Unpack the bundled Chromium once, here, before the workers start: two workers unpacking it at the same time
+  // race (one spawns the file while the other still writes it: ETXTBSY).
+  await resolveChromiumPath();
   if (process.env.SKIP_PG === '1') {
     process.stdout.write('\n[test] SKIP_PG=1: PostgreSQL is not started; the PostgreSQL variants of the tests are skipped.\n');
     return;
