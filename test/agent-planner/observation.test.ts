@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { elementLocator, Redactor, renderSnapshot, takeSnapshot, type PageSnapshot } from '../../server/agent/observation';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
-import { executeTool, type ToolContext } from '../../server/agent/planner/tools';
+import { executeTool, type ToolContext } from '../../server/agent/tools';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
 import { ToolError } from '../../server/agent/result/errors';
 import { startBrowser } from '../support/live-server';

@@ -14,7 +14,7 @@ import {
   EXTRA_TOOL_CALLS_RESULT,
   NO_TOOL_CALL_FEEDBACK,
 } from './prompts';
-import { executeTool, parseToolCall, type ParsedCall, type ToolContext, toolDefinitions } from './tools';
+import { executeTool, parseToolCall, type ParsedCall, type ToolContext, toolDefinitions } from '../tools';
 import { traceStep } from './trace';
 
 /**

@@ -1,7 +1,7 @@
 import { type PageSnapshot, takeSnapshot } from '../observation';
 import { redactorFor } from '../planner/loop';
 import type { ParameterSlot } from '../planner/placeholders';
-import { executeTool, parseToolCall, settle, type ToolContext } from '../planner/tools';
+import { executeTool, parseToolCall, settle, type ToolContext } from '../tools';
 import { traceStep } from '../planner/trace';
 import { errorMessage, guard, isFatal, remaining, ToolError } from '../result/errors';
 import { validateResult } from '../result/validate';

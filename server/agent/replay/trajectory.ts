@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describeElement, type ObservedElement, type PageSnapshot, quote } from '../observation';
 import { normalizedActionTemplate, type ParameterSlot, templateOf } from '../planner/placeholders';
-import type { PageToolName } from '../planner/tools';
+import type { PageToolName } from '../tools';
 
 /**
  * A trajectory: what a successful planner run did, stored so the same action can be repeated without the

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+import { remaining } from '../result/errors';
+import { pageTool } from './page-tool';
+
+export const waitTool = pageTool({
+  name: 'wait',
+  description: 'Wait for the page to update (content that loads after a moment).',
+  params: z.object({ seconds: z.number().min(0.1).max(10).default(1) }).strict(),
+  async execute(args, tc) {
+    const seconds = Number(args.seconds ?? 1);
+    await tc.page.waitForTimeout(remaining(tc.run, seconds * 1000));
+    return { message: `waited ${seconds} s`, record: { seconds } };
+  },
+});
