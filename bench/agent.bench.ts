@@ -30,7 +30,6 @@ import type { BrowserContext } from 'playwright-core';
 import { createAgentWorker } from '../server/agent/runtime';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
-import { sessionAad } from '../server/domain/connections.service';
 import { systemClock } from '../server/domain/clock';
 import { createLogger } from '../server/logger';
 import { ORBIT_PROVIDER_ID } from '../server/integrations/orbit/orbit.provider';
@@ -105,8 +104,8 @@ async function main() {
 
   // ---------- the floor: the same steps by hand ----------
   const floorOnce = async () => {
-    const connection = await store.repos.connections.findById(ex.connectionId);
-    const storageState = JSON.parse(vault.open(connection!.sealedSession!, sessionAad(connection!.id)));
+    const connection = await services.connections.findForRun(ex.connectionId);
+    const storageState = services.connections.openSession(connection!)!;
     const t0 = performance.now();
     const context: BrowserContext = await services.browsers.newContext({ storageState, viewport: { width: 1280, height: 900 } });
     try {

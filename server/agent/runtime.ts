@@ -8,7 +8,8 @@ import { AgentWorker } from './worker';
 
 /**
  * Builds this process's agent worker: the three ways in order (playbook, then replay and planner from the
- * planner's strategies), and silent re-login through the connect flow's login engine.
+ * planner's strategies), and silent re-login through the connect flow's login engine. The worker itself
+ * gets only the narrow dependencies of WorkerDeps, picked here from the composition root.
  */
 export function agentStrategies(services: Services): ExecutionStrategy[] {
   const deps = { store: services.store, config: services.config, clock: services.clock };
@@ -20,11 +21,23 @@ export function createAgentWorker(
   logger: Logger,
   opts: { strategies?: ExecutionStrategy[]; heartbeatMs?: number } = {},
 ): AgentWorker {
+  const { config } = services;
   return new AgentWorker({
-    services,
+    queue: services.queue,
+    requests: services.store.repos.agentRequests,
+    connections: services.connections,
+    providers: services.catalogue,
+    browsers: services.browsers,
+    clock: services.clock,
+    events: services.agentEvents,
+    settings: {
+      leaseSeconds: config.worker.leaseSeconds,
+      concurrency: config.worker.concurrency,
+      modelConfigured: !!config.model,
+      ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+    },
     logger: logger.child({ component: 'worker' }),
     strategies: opts.strategies ?? agentStrategies(services),
     relogin: new LoginEngineRelogin(services.loginEngine),
-    ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
   });
 }

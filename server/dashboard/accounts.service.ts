@@ -139,7 +139,7 @@ export class DashboardAccountService {
     const rows = await this.store.repos.orgMemberships.listForUser(userId);
     const out: Membership[] = [];
     for (const row of rows) {
-      const organization = await this.store.repos.organizations.findById(row.organizationId);
+      const organization = await this.organizations.findById(row.organizationId);
       if (organization) out.push({ organization, role: row.role });
     }
     return out;
@@ -149,7 +149,7 @@ export class DashboardAccountService {
   async organizationFor(userId: string, organizationId: string): Promise<OrganizationRecord | null> {
     if (organizationId.length > 64) return null;
     const membership = await this.store.repos.orgMemberships.find(userId, organizationId);
-    return membership ? this.store.repos.organizations.findById(organizationId) : null;
+    return membership ? this.organizations.findById(organizationId) : null;
   }
 
   /** Creates an organization owned by the person; its secrets are in the answer and nowhere else. */

@@ -19,6 +19,16 @@ export interface AgentRequestInput {
   timeoutMs?: number;
 }
 
+export interface AgentRequestListQuery {
+  status?: AgentRequestStatus;
+  limit?: number;
+  cursor?: string;
+  /** The dashboard's filters: one provider, and created in [createdFrom, createdBefore). */
+  providerId?: string;
+  createdFrom?: Date;
+  createdBefore?: Date;
+}
+
 /**
  * Accepting an agent request only validates it against its connection and writes it as PENDING:
  * the stored row is the queue entry, holding everything a worker needs to run it.
@@ -102,10 +112,7 @@ export class AgentRequestService {
   }
 
   /** Newest first, one page at a time; the cursor is opaque to callers. */
-  async list(
-    caller: Caller,
-    query: { status?: AgentRequestStatus; limit?: number; cursor?: string },
-  ): Promise<Result<{ records: AgentRequestRecord[]; nextCursor: string | null }>> {
+  async list(caller: Caller, query: AgentRequestListQuery): Promise<Result<{ records: AgentRequestRecord[]; nextCursor: string | null }>> {
     let after: { createdAt: Date; id: string } | undefined;
     if (query.cursor) {
       const decoded = decodeCursor(query.cursor);
@@ -116,6 +123,9 @@ export class AgentRequestService {
       status: query.status,
       limit: query.limit ?? AGENT_REQUEST_LIST_LIMITS.default,
       after,
+      ...(query.providerId ? { providerId: query.providerId } : {}),
+      ...(query.createdFrom ? { createdFrom: query.createdFrom } : {}),
+      ...(query.createdBefore ? { createdBefore: query.createdBefore } : {}),
     });
     return ok({ records: page.records, nextCursor: page.next ? encodeCursor(page.next) : null });
   }

@@ -1,3 +1,4 @@
+import type { BrowserContext } from 'playwright-core';
 import type { AppConfig, Environment } from '../config';
 import type { AccessGrant, ConnectionRecord, Store } from '../store';
 import { type ResealReport, resealAll, type SealedPages, sealedValuesByKey } from '../vault/reseal';
@@ -43,6 +44,9 @@ export const credentialsAad = (connectionId: string) => `connection:${connection
 
 export type { ResealReport } from '../vault/reseal';
 
+/** A provider session as a browser holds it: Playwright's storage state (cookies and local storage). */
+export type ProviderSession = Awaited<ReturnType<BrowserContext['storageState']>>;
+
 /** Connections, and the public → access token exchange that hands one to the caller's backend. */
 /** An access token's fixed facts, remembered from an earlier resolution (see knownGrant). */
 export interface KnownGrant {
@@ -77,7 +81,7 @@ export class ConnectionService {
       providerId: input.providerId,
       clientUserId: input.clientUserId,
       status: 'ACTIVE',
-      sealedSession: input.session === undefined ? null : this.vault.seal(JSON.stringify(input.session), sessionAad(id)),
+      sealedSession: input.session === undefined ? null : this.sealSession(id, input.session),
       sealedCredentials: input.credentials ? this.sealCredentials(id, input.credentials) : null,
       createdAt: now,
       updatedAt: now,
@@ -104,13 +108,37 @@ export class ConnectionService {
     const existing = await repos.connections.findOwned(connectionId, caller);
     if (!existing) return fail('CONNECTION_NOT_FOUND', `No connection ${connectionId}.`);
     const now = this.clock.now();
-    const sealedSession = this.vault.seal(JSON.stringify(input.session), sessionAad(connectionId));
+    const sealedSession = this.sealSession(connectionId, input.session);
     const sealedCredentials = input.credentials ? this.sealCredentials(connectionId, input.credentials) : null;
     if (!(await repos.connections.reauthenticate(connectionId, sealedSession, sealedCredentials, now))) {
       return fail('CONNECTION_REVOKED', 'The connection was revoked.');
     }
     const connection = (await repos.connections.findById(connectionId))!;
     return ok({ connection, ...(await this.issuePublicToken(caller, connectionId, now)) });
+  }
+
+  /**
+   * The connection an agent run works on, by id alone: the run's request row already carries (and was
+   * checked for) its organization and environment. Whether it is usable is the caller's to check.
+   */
+  findForRun(connectionId: string): Promise<ConnectionRecord | null> {
+    return this.store.repos.connections.findById(connectionId);
+  }
+
+  /** The unsealed provider session of a connection; null when none is stored. Throws when it cannot be opened (another key). */
+  openSession(connection: Pick<ConnectionRecord, 'id' | 'sealedSession'>): ProviderSession | null {
+    if (!connection.sealedSession) return null;
+    return JSON.parse(this.vault.open(connection.sealedSession, sessionAad(connection.id))) as ProviderSession;
+  }
+
+  /**
+   * Seals a fresh provider session onto the connection, only while it is still ACTIVE: one conditional UPDATE,
+   * so a revoke or LOGIN_REQUIRED that lands after the caller read the connection wins and the live session is
+   * dropped, never put back on a connection that should have none. `used` also marks the connection used (a
+   * finished run). False when nothing was written.
+   */
+  saveSession(connectionId: string, session: ProviderSession, opts: { used?: boolean } = {}): Promise<boolean> {
+    return this.store.repos.connections.setSessionIfActive(connectionId, this.sealSession(connectionId, session), this.clock.now(), opts);
   }
 
   /** The sealed credentials of a connection, for silent re-login; null when none are stored. */
@@ -139,6 +167,10 @@ export class ConnectionService {
           { value: row.sealedCredentials, aad: credentialsAad(row.id), replace: (next: string) => repo.replaceSealed(row.id, 'sealedCredentials', row.sealedCredentials!, next) },
         ],
       }));
+  }
+
+  private sealSession(connectionId: string, session: unknown): string {
+    return this.vault.seal(JSON.stringify(session), sessionAad(connectionId));
   }
 
   private sealCredentials(connectionId: string, credentials: LoginCredentials): string {
@@ -216,6 +248,18 @@ export class ConnectionService {
     return connection ? ok(connection) : fail('CONNECTION_NOT_FOUND', `No connection ${connectionId}.`);
   }
 
+  /** The caller's connections, newest first, one page at a time; the cursor is opaque to callers. */
+  async list(caller: Caller, query: { limit: number; cursor?: string }): Promise<Result<{ records: ConnectionRecord[]; nextCursor: string | null }>> {
+    let after: { createdAt: Date; id: string } | undefined;
+    if (query.cursor) {
+      const decoded = decodeCursor(query.cursor);
+      if (!decoded) return fail('INVALID_CURSOR', 'cursor is not a cursor this API returned; pass nextCursor of the previous page.');
+      after = decoded;
+    }
+    const page = await this.store.repos.connections.listOwned(caller, { limit: query.limit, ...(after ? { after } : {}) });
+    return ok({ records: page.records, nextCursor: page.next ? encodeCursor(page.next) : null });
+  }
+
   /** Revokes the connection and every access token it has. Revoking twice is not an error. */
   async revoke(caller: Caller, connectionId: string): Promise<Result<ConnectionRecord>> {
     const repos = this.store.repos;
@@ -279,4 +323,14 @@ export class ConnectionService {
     }
     return ok(connection);
   }
+}
+
+// The same (createdAt, id) keyset cursor as the agent request and webhook delivery lists.
+function encodeCursor(c: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${c.createdAt.getTime()}.${c.id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
+  const m = /^(\d{1,15})\.(conn_[0-9a-f]{24})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return m ? { createdAt: new Date(Number(m[1])), id: m[2] } : null;
 }

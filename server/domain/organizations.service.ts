@@ -60,6 +60,11 @@ export class OrganizationService {
     return this.store.repos.organizations.list();
   }
 
+  /** By id only (the dashboard's membership rows name organizations by id). */
+  findById(organizationId: string) {
+    return this.store.repos.organizations.findById(organizationId);
+  }
+
   async find(idOrClientId: string) {
     const repo = this.store.repos.organizations;
     return (await repo.findByClientId(idOrClientId)) ?? (await repo.findById(idOrClientId));

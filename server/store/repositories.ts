@@ -105,11 +105,13 @@ export class ConnectionRepository {
   async setStatus(id: string, status: ConnectionStatus, now: Date) {
     await this.repo.update({ id }, { status, updatedAt: now });
   }
-  async setSession(id: string, sealedSession: string | null, now: Date) {
-    await this.repo.update({ id }, { sealedSession, updatedAt: now });
-  }
-  async touch(id: string, now: Date) {
-    await this.repo.update({ id }, { lastUsedAt: now });
+  /**
+   * A fresh sealed session (and, for a finished run, lastUsedAt), written only while the connection is ACTIVE:
+   * a revoke or LOGIN_REQUIRED that landed after the caller read the row wins. False when nothing was written.
+   */
+  async setSessionIfActive(id: string, sealedSession: string, now: Date, opts: { used?: boolean } = {}) {
+    const res = await this.repo.update({ id, status: 'ACTIVE' }, { sealedSession, updatedAt: now, ...(opts.used ? { lastUsedAt: now } : {}) });
+    return (res.affected ?? 0) === 1;
   }
   /** Update mode: a fresh sealed session (and credentials, or none) and ACTIVE again; false when it was revoked. */
   async reauthenticate(id: string, sealedSession: string, sealedCredentials: string | null, now: Date) {

@@ -179,6 +179,38 @@ it('reports a failing playbook step as PLAYBOOK_FAILED with the step and a scree
   expect(failed).toMatchObject({ tool: 'click', screenshot: expect.stringMatching(/^\/9j\//) });
 });
 
+describe('a revoke that races the end of a run', () => {
+  /**
+   * The revoke lands after the worker last read the connection (it saw ACTIVE) and before it writes the
+   * session back. The playbook revokes through the API mid-run; from then on every read of the connection
+   * returns what it was just before the revoke, so a worker that checks the status and then writes
+   * unconditionally sees ACTIVE. Only a write that is itself conditional keeps the session off the row.
+   */
+  it('leaves the revoked connection without a session (REVOKED, sealedSession null)', async () => {
+    const target = await connectOrbit(live, org, 'revoked-mid-run');
+    const connections = live.services.store.repos.connections;
+    const readRow = connections.findById.bind(connections);
+    const staleReads = jest.spyOn(connections, 'findById');
+    live.services.playbooks.register(
+      testPlaybook('test.revoke', /^test: revoke mid-run$/, async () => {
+        const beforeRevoke = await readRow(target.connectionId);
+        const revoked = await api(live, org, 'DELETE', `/api/connections/${target.connectionId}`);
+        if (revoked.status !== 200 || revoked.body.status !== 'REVOKED') throw new Error(`revoke: ${revoked.status} ${JSON.stringify(revoked.body)}`);
+        staleReads.mockImplementation(async (id: string) => (id === target.connectionId ? beforeRevoke : readRow(id)));
+        return { ok: true };
+      }),
+    );
+    try {
+      const record = await awaitRequest(live, org, await createRequest(live, org, body({ accessToken: target.accessToken, action: 'test: revoke mid-run', responseFormat: { ok: 'boolean' } })));
+      expect(record.status).toBe('COMPLETED');
+    } finally {
+      staleReads.mockRestore();
+    }
+    const row = await connections.findById(target.connectionId);
+    expect(row).toMatchObject({ status: 'REVOKED', sealedSession: null, sealedCredentials: null });
+  });
+});
+
 describe('dead provider session', () => {
   const killSiteSessions = async () => {
     await live.services.store.dataSource.query('DELETE FROM sandbox_sessions WHERE tenant = ?', [tenantFor(org.organizationId)]);

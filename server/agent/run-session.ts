@@ -1,0 +1,130 @@
+import type { Page } from 'playwright-core';
+import type { Logger } from 'pino';
+import type { ProviderSession } from '../domain/connections.service';
+import type { ProviderDefinition } from '../providers/catalogue';
+import { isProviderLoginPage } from '../providers/provider';
+import type { ConnectionRecord } from '../store';
+import { installNetworkGuard } from './network-guard';
+import { RunFailure } from './run-errors';
+import { pushStep, type RunState, timedStep } from './run-state';
+import { errorText, pageUrl } from './trace';
+import type { WorkerDeps } from './worker-deps';
+
+/**
+ * The provider session's side of a run: a fresh browser context loaded with the connection's unsealed
+ * session and fenced to the provider's domains, the starting URL, a silent re-login when the session died,
+ * and the session sealed back at the end. Every session write goes through the connection service, which
+ * writes only while the connection is still ACTIVE (a revoke during the run wins).
+ */
+type SessionDeps = Pick<WorkerDeps, 'connections' | 'browsers' | 'relogin'>;
+
+const CLOSE_TIMEOUT_MS = 5000;
+
+/** Opens the run's context and page (kept on `state` so the worker can screenshot and close them). */
+export async function openRunBrowser(
+  deps: SessionDeps,
+  state: RunState,
+  connection: ConnectionRecord,
+  provider: ProviderDefinition,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<Page> {
+  let storageState: ProviderSession | null;
+  try {
+    storageState = deps.connections.openSession(connection);
+  } catch {
+    throw new RunFailure('SESSION_UNREADABLE', 'The stored session of this connection could not be opened (was the encryption key changed?).');
+  }
+  signal.throwIfAborted();
+  const context = await deps.browsers.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...(storageState ? { storageState } : {}) });
+  state.context = context;
+  if (signal.aborted) throw signal.reason;
+  await installNetworkGuard(context, {
+    provider,
+    environment: state.record.environment,
+    mainFrame: () => state.page?.mainFrame(),
+    onBlocked: (b) => {
+      if (b.mainFrameNavigation && !state.blockedNavigation) state.blockedNavigation = b;
+      pushStep(state, {
+        tool: b.mainFrameNavigation ? 'navigate' : 'request',
+        target: `${b.resourceType} ${b.url.slice(0, 300)}`,
+        url: pageUrl(state.page),
+        durationMs: 0,
+        outcome: 'blocked',
+        error: `blocked: ${b.reason}`,
+      });
+    },
+  });
+  const page = await context.newPage();
+  state.page = page;
+  const stepTimeout = () => Math.max(1000, Math.min(20_000, deadline - Date.now()));
+  page.setDefaultTimeout(stepTimeout());
+  page.setDefaultNavigationTimeout(stepTimeout());
+  return page;
+}
+
+export async function openStartingUrl(state: RunState, page: Page, url: string) {
+  try {
+    await timedStep(state, 'navigate', 'starting URL', () => page.goto(url, { waitUntil: 'domcontentloaded' }));
+  } catch (err) {
+    if (state.blockedNavigation) {
+      const b = state.blockedNavigation;
+      throw new RunFailure('NAVIGATION_BLOCKED', `Loading the starting URL led outside the provider: ${b.url} was blocked (${b.reason}).`, { url: b.url });
+    }
+    throw new RunFailure('STARTING_URL_UNREACHABLE', `The starting URL could not be loaded: ${errorText(err)}`);
+  }
+}
+
+/** The starting URL landed on the sign-in page: log in again from the sealed credentials, or give up (LOGIN_REQUIRED). */
+export async function renewDeadSession(deps: SessionDeps, state: RunState, connection: ConnectionRecord, provider: ProviderDefinition, page: Page) {
+  const { record } = state;
+  let reason = 'no credentials are stored for silent re-login';
+  const credentials = deps.relogin ? deps.connections.openCredentials(connection) : null;
+  if (!deps.relogin) reason = 'silent re-login is not available';
+  if (credentials && deps.relogin) {
+    const relogin = deps.relogin;
+    const outcome = await timedStep(state, 'relogin', `${provider.name} sign-in with the stored credentials`, async () => {
+      const r = await relogin.relogin({ requestId: record.id, provider, organizationId: record.organizationId, environment: record.environment, credentials });
+      if (!r.ok) throw new Error(r.reason);
+      return r;
+    }).catch((err: unknown) => ({ ok: false as const, reason: errorText(err) }));
+    if (outcome.ok) {
+      await state.context!.clearCookies();
+      await state.context!.addCookies(outcome.storageState.cookies);
+      // Sealed at once: even if the run fails later, the connection keeps the fresh session (unless it was revoked meanwhile).
+      await deps.connections.saveSession(connection.id, outcome.storageState);
+      await openStartingUrl(state, page, record.startingUrl);
+      if (!isProviderLoginPage(provider, new URL(page.url()))) return;
+      reason = 'the provider still shows its sign-in page after re-login';
+    } else {
+      reason = outcome.reason;
+    }
+  }
+  state.sessionDead = true;
+  await deps.connections.markLoginRequired(connection.id);
+  throw new RunFailure(
+    'CONNECTION_LOGIN_REQUIRED',
+    `The ${provider.name} session of this connection ended and could not be renewed silently (${reason}); the connection is now LOGIN_REQUIRED. Send the user through the connect flow again (update mode).`,
+  );
+}
+
+/** Seals the context's session back onto the connection so it stays fresh (not when it is dead, nor onto a connection no longer ACTIVE). */
+export async function saveSessionBack(deps: SessionDeps, state: RunState, log: Logger) {
+  if (!state.context || state.sessionDead) return;
+  try {
+    const snapshot = await Promise.race([
+      state.context.storageState(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('storageState timed out')), CLOSE_TIMEOUT_MS)),
+    ]);
+    if (!(await deps.connections.saveSession(state.record.connectionId, snapshot, { used: true }))) {
+      log.info('the connection is no longer ACTIVE; its session was not written back');
+    }
+  } catch (err) {
+    log.warn({ err: errorText(err) }, 'could not seal the session back');
+  }
+}
+
+/** Closes the run's context, waiting at most a few seconds (a wedged browser must not hold the worker). */
+export async function closeRunBrowser(state: RunState) {
+  if (state.context) await Promise.race([state.context.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS))]);
+}

@@ -1,0 +1,46 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import type { AgentRequestRecord } from '../store';
+import type { BlockedRequest } from './network-guard';
+import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
+import { errorText, pageUrl } from './trace';
+
+/** One run's state, as the worker builds it up: what it ends with is written in one final write. */
+export interface RunState {
+  record: AgentRequestRecord;
+  trace: TraceStep[];
+  method: ExecutionMethod | null;
+  usage: ModelUsage | null;
+  context?: BrowserContext;
+  page?: Page;
+  blockedNavigation?: BlockedRequest;
+  /** The provider session is dead: do not seal this context's state back. */
+  sessionDead: boolean;
+}
+
+const MAX_TRACE_STEPS = 500;
+
+export function pushStep(state: RunState, step: TraceStep) {
+  if (state.trace.length < MAX_TRACE_STEPS) state.trace.push(step);
+}
+
+/** Times one worker-level step into the trace. */
+export async function timedStep<T>(state: RunState, tool: string, target: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    const v = await fn();
+    pushStep(state, { tool, target, url: pageUrl(state.page), durationMs: Math.round(performance.now() - t0), outcome: 'ok' });
+    return v;
+  } catch (err) {
+    pushStep(state, { tool, target, url: pageUrl(state.page), durationMs: Math.round(performance.now() - t0), outcome: 'error', error: errorText(err) });
+    throw err;
+  }
+}
+
+export function addUsage(a: ModelUsage | null, b: ModelUsage | undefined): ModelUsage | null {
+  if (!b) return a;
+  return {
+    calls: (a?.calls ?? 0) + b.calls,
+    promptTokens: (a?.promptTokens ?? 0) + b.promptTokens,
+    completionTokens: (a?.completionTokens ?? 0) + b.completionTokens,
+  };
+}

@@ -1,0 +1,60 @@
+import type { Logger } from 'pino';
+import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
+import type { Environment } from '../config';
+import type { Clock } from '../domain/clock';
+import type { ConnectionService } from '../domain/connections.service';
+import type { ProviderDefinition } from '../providers/catalogue';
+import type { AgentRequestRecord } from '../store';
+import type { AgentQueue } from './queue/queue';
+import type { ExecutionStrategy } from './run-context';
+import type { SilentRelogin } from './silent-relogin';
+
+/**
+ * Everything the worker touches, and nothing more: it never sees the store, the vault or the other
+ * services. Built from the composition root by createAgentWorker (server/agent/runtime.ts).
+ */
+export interface WorkerDeps {
+  /** Where claims come from, and where a request released on shutdown goes back to. */
+  queue: Pick<AgentQueue, 'start' | 'stop' | 'enqueue'>;
+  /** The agent request rows, changed only under the worker's lease. */
+  requests: AgentRequestLedger;
+  /** The connection a run works on: its status, its sealed session and credentials, LOGIN_REQUIRED. */
+  connections: Pick<ConnectionService, 'findForRun' | 'openSession' | 'saveSession' | 'openCredentials' | 'markLoginRequired'>;
+  /** The provider declaration of a request (allowed domains, sign-in page). */
+  providers: { get(providerId: string, environment: Environment): ProviderDefinition | undefined };
+  browsers: { newContext(options?: BrowserContextOptions): Promise<BrowserContext> };
+  clock: Clock;
+  /** In-process run signals: cancel requested here, and a request finished (wakes waiting readers, webhooks). */
+  events: { onCancelRequested(requestId: string, fn: () => void): () => void; finished(requestId: string): void };
+  settings: WorkerSettings;
+  logger: Logger;
+  /** Tried in order; the first that does not answer not_applicable decides. */
+  strategies: ExecutionStrategy[];
+  /** Renews a dead provider session from the sealed credentials; absent: the connection becomes LOGIN_REQUIRED. */
+  relogin?: SilentRelogin;
+}
+
+export interface WorkerSettings {
+  leaseSeconds: number;
+  /** Requests run at once by this worker. */
+  concurrency: number;
+  /** Whether the planner has a model (decides between MODEL_NOT_CONFIGURED and NO_STRATEGY). */
+  modelConfigured: boolean;
+  /** Lease renewal and cancel polling period (default: a third of the lease, at most 1 s). */
+  heartbeatMs?: number;
+}
+
+/** What a worker writes when a run ends. */
+export type AgentRequestOutcome = Pick<AgentRequestRecord, 'status' | 'result' | 'error' | 'completedAt' | 'executionTimeMs' | 'trace' | 'method' | 'modelUsage'>;
+
+/** The lease-guarded operations on agent request rows (AgentRequestRepository in server/store). */
+export interface AgentRequestLedger {
+  findById(id: string): Promise<AgentRequestRecord | null>;
+  /** Extends the lease; false when the worker lost it. */
+  renew(id: string, owner: string, leaseUntil: Date): Promise<boolean>;
+  cancelRequested(id: string): Promise<boolean>;
+  /** Gives the request back (PENDING, attempt not counted); false when the worker no longer holds it. */
+  release(id: string, owner: string): Promise<boolean>;
+  /** The final write; false when the worker no longer holds the lease. */
+  finish(id: string, owner: string, outcome: AgentRequestOutcome): Promise<boolean>;
+}

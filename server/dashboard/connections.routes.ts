@@ -1,0 +1,58 @@
+import type { Response, Router } from 'express';
+import {
+  callerFor,
+  ctxOf,
+  type DashboardDeps,
+  envOf,
+  locals,
+  nav,
+  notFound,
+  ownedInEitherEnvironment,
+  pageOrFirst,
+  PAGE_SIZE,
+  providerNames,
+  queryString,
+  wrap,
+} from './dashboard-kit';
+import { BASE, connectionsPage, revokeConfirmPage } from './views';
+
+/** An organization's connections per environment, and revoking one (through the same service as the API's DELETE). */
+export function mountConnectionPages(router: Router, deps: DashboardDeps) {
+  const { connections, catalogue } = deps;
+
+  router.get(
+    '/orgs/:orgId/connections',
+    wrap(async (req, res) => {
+      const org = locals(res).org;
+      const env = envOf(req.query.env) ?? 'sandbox';
+      const page = await pageOrFirst((cursor) => connections.list(callerFor(org, env), { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }), queryString(req, 'cursor'));
+      if (!page.ok) return notFound(res);
+      res.type('html').send(connectionsPage(ctxOf(res), org, nav(org, 'connections'), env, page.value.records, providerNames(catalogue, env), page.value.nextCursor));
+    }),
+  );
+
+  const ownedConnection = (res: Response, connectionId: string) =>
+    connectionId.length <= 64 ? ownedInEitherEnvironment(locals(res).org, (caller) => connections.get(caller, connectionId)) : Promise.resolve(null);
+
+  router.get(
+    '/orgs/:orgId/connections/:connectionId/revoke',
+    wrap(async (req, res) => {
+      const org = locals(res).org;
+      const connection = await ownedConnection(res, req.params.connectionId);
+      if (!connection) return notFound(res);
+      res.type('html').send(revokeConfirmPage(ctxOf(res), org, nav(org, 'connections'), connection, providerNames(catalogue, connection.environment)(connection.providerId)));
+    }),
+  );
+
+  router.post(
+    '/orgs/:orgId/connections/:connectionId/revoke',
+    wrap(async (req, res) => {
+      const org = locals(res).org;
+      const connection = await ownedConnection(res, req.params.connectionId);
+      if (!connection) return notFound(res);
+      const revoked = await connections.revoke(callerFor(org, connection.environment), connection.id);
+      if (!revoked.ok) return notFound(res);
+      res.redirect(303, `${BASE}/orgs/${org.id}/connections?env=${connection.environment}`);
+    }),
+  );
+}

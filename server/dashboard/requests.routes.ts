@@ -1,0 +1,60 @@
+import type { Response, Router } from 'express';
+import type { AgentRequestRecord } from '../store';
+import { ok } from '../domain/errors';
+import { callerFor, ctxOf, type DashboardDeps, locals, nav, notFound, ownedInEitherEnvironment, PAGE_SIZE, pageOrFirst, providerNames, queryString, wrap } from './dashboard-kit';
+import { parseRequestFilters } from './request-filters';
+import { requestDetailPage, requestLiveFragment, requestsPage } from './views';
+
+/** An organization's agent requests: the filtered list, a request's detail page and its live part. */
+export function mountRequestPages(router: Router, deps: DashboardDeps) {
+  const { agentRequests, catalogue } = deps;
+
+  router.get(
+    '/orgs/:orgId/requests',
+    wrap(async (req, res) => {
+      const org = locals(res).org;
+      const { filters, query } = parseRequestFilters(req);
+      const caller = callerFor(org, filters.env);
+      const page = query
+        ? await pageOrFirst((cursor) => agentRequests.list(caller, { ...query, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }), queryString(req, 'cursor'))
+        : ok({ records: [] as AgentRequestRecord[], nextCursor: null });
+      if (!page.ok) return notFound(res);
+      res.status(query ? 200 : 400).type('html').send(
+        requestsPage(
+          ctxOf(res),
+          org,
+          nav(org, 'requests'),
+          filters,
+          catalogue.list(filters.env).map((p) => ({ providerId: p.providerId, name: p.name })),
+          page.value.records,
+          providerNames(catalogue, filters.env),
+          page.value.nextCursor,
+          query ? undefined : 'Dates must be written YYYY-MM-DD.',
+        ),
+      );
+    }),
+  );
+
+  const ownedRequest = (res: Response, requestId: string) =>
+    requestId.length <= 64 ? ownedInEitherEnvironment(locals(res).org, (caller) => agentRequests.get(caller, requestId)) : Promise.resolve(null);
+
+  router.get(
+    '/orgs/:orgId/requests/:requestId',
+    wrap(async (req, res) => {
+      const org = locals(res).org;
+      const record = await ownedRequest(res, req.params.requestId);
+      if (!record) return notFound(res);
+      res.type('html').send(requestDetailPage(ctxOf(res), org, nav(org, 'requests'), record, providerNames(catalogue, record.environment)(record.providerId)));
+    }),
+  );
+
+  // The live part of the detail page (htmx polls it every 2 s while the request is PENDING or RUNNING).
+  router.get(
+    '/orgs/:orgId/requests/:requestId/live',
+    wrap(async (req, res) => {
+      const record = await ownedRequest(res, req.params.requestId);
+      if (!record) return notFound(res);
+      res.type('html').send(requestLiveFragment(locals(res).org, record).value);
+    }),
+  );
+}
