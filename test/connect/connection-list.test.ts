@@ -1,4 +1,4 @@
-import { ORBIT_PROVIDER_ID } from '../../server/providers/sandbox-orbit.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { describeEachStore } from '../support/app';
 
 /** The connection list the dashboard pages through: the caller's own connections only, newest first, opaque cursors. */
