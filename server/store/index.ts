@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { createDataSource, type DatabaseConfig } from './data-source';
 import { closePreparedSql } from './prepared-sql';
-import { buildRepositories } from './repositories';
+import { buildRepositories } from './repositories/agent-request.repository';
 import { INLINE_CHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 
-export type { AccessGrant, Owner } from './repositories';
+export type { AccessGrant, Owner } from './repositories/agent-request.repository';
 export * from './records';
 
 const MIGRATION_LOCK_KEY = 741_852_963;

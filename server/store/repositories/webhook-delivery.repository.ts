@@ -1,9 +1,9 @@
-import { preparedTable } from './prepared-table';
-import { insertRows } from './insert-rows';
+import { preparedTable } from '../prepared-table';
+import { insertRows } from '../insert-rows';
 import type { Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from './records';
-import type { Owner } from './repositories';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from '../records';
+import type { Owner } from './agent-request.repository';
 
 /**
  * Webhook endpoints, events and deliveries. Deliveries are their own queue: a dispatcher owns a row while it is

@@ -1,9 +1,9 @@
-import { preparedTable } from './prepared-table';
-import { insertRows } from './insert-rows';
+import { preparedTable } from '../prepared-table';
+import { insertRows } from '../insert-rows';
 import { type DataSource, LessThan, type Repository } from 'typeorm';
-import { preparedSql, type PreparedSql } from './prepared-sql';
+import { preparedSql, type PreparedSql } from '../prepared-sql';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { IdempotencyKeyRecord } from './records';
+import type { IdempotencyKeyRecord } from '../records';
 
 /** Claimed Idempotency-Keys. Every change is one conditional statement keyed by the claim id (no transactions). */
 export class IdempotencyKeyRepository {

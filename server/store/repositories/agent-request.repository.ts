@@ -1,10 +1,10 @@
-import { preparedSql } from './prepared-sql';
-import { preparedTable } from './prepared-table';
-import { insertRows } from './insert-rows';
+import { preparedSql } from '../prepared-sql';
+import { preparedTable } from '../prepared-table';
+import { insertRows } from '../insert-rows';
 import { type DataSource, In, IsNull, Not, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { IdempotencyKeyRepository, RateLimitBucketRepository } from './api-limits.repository';
-import type { Environment } from '../config';
+import { IdempotencyKeyRepository, RateLimitBucketRepository } from './rate-limit-bucket.repository';
+import type { Environment } from '../../config';
 import type {
   AccessTokenRecord,
   AgentRequestRecord,
@@ -27,8 +27,8 @@ import type {
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
   WebhookEventRecord,
-} from './records';
-import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookEventRepository } from './webhook.repositories';
+} from '../records';
+import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookEventRepository } from './webhook-delivery.repository';
 
 /**
  * The only code that issues queries. Each state change that must happen at most once is a single
