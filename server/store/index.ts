@@ -5,6 +5,7 @@ import { buildRepositories, type Repositories } from './repositories';
 import { INLINE_CHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 
 export type { AccessGrant, KeysetPage, KeysetPosition, Owner } from './repositories';
+export { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
 export * from './records';
 
 const MIGRATION_LOCK_KEY = 741_852_963;
