@@ -2,7 +2,8 @@ import { AGENT_REQUEST_LIST_LIMITS, AGENT_REQUEST_WAIT_MS_MAX, LIMITS } from '..
 import type { AgentQueue } from '../agent/queue/queue';
 import type { AgentRequestEvents } from './agent-request-events';
 import type { ProviderCatalogue } from '../providers/catalogue';
-import type { AgentRequestRecord, AgentRequestStatus, Store } from '../store';
+import type { AgentRequestRecord, AgentRequestStatus, KeysetPosition, Store } from '../store';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../store/keyset-cursor';
 import type { Clock } from './clock';
 import type { ConnectionService } from './connections.service';
 import type { Caller } from './context';
@@ -113,9 +114,9 @@ export class AgentRequestService {
 
   /** Newest first, one page at a time; the cursor is opaque to callers. */
   async list(caller: Caller, query: AgentRequestListQuery): Promise<Result<{ records: AgentRequestRecord[]; nextCursor: string | null }>> {
-    let after: { createdAt: Date; id: string } | undefined;
+    let after: KeysetPosition | undefined;
     if (query.cursor) {
-      const decoded = decodeCursor(query.cursor);
+      const decoded = decodeKeysetCursor(query.cursor, 'areq');
       if (!decoded) return fail('INVALID_CURSOR', 'cursor is not a cursor this API returned; pass nextCursor of the previous page.');
       after = decoded;
     }
@@ -127,7 +128,7 @@ export class AgentRequestService {
       ...(query.createdFrom ? { createdFrom: query.createdFrom } : {}),
       ...(query.createdBefore ? { createdBefore: query.createdBefore } : {}),
     });
-    return ok({ records: page.records, nextCursor: page.next ? encodeCursor(page.next) : null });
+    return ok({ records: page.records, nextCursor: page.next ? encodeKeysetCursor(page.next) : null });
   }
 
   /**
@@ -188,13 +189,4 @@ const WAIT_POLL_MS = 200;
 
 export function isFinalStatus(status: AgentRequestStatus): boolean {
   return FINAL_STATUSES.has(status);
-}
-
-function encodeCursor(c: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${c.createdAt.getTime()}.${c.id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
-  const m = /^(\d{1,15})\.(areq_[0-9a-f]{24})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return m ? { createdAt: new Date(Number(m[1])), id: m[2] } : null;
 }

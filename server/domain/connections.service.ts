@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import type { AppConfig, Environment } from '../config';
-import type { AccessGrant, ConnectionRecord, Store } from '../store';
+import { type AccessGrant, type ConnectionRecord, decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition, type Store } from '../store';
 import { type ResealReport, resealAll, type SealedPages, sealedValuesByKey } from '../vault/reseal';
 import type { Vault } from '../vault/vault';
 import type { Clock } from './clock';
@@ -250,14 +250,14 @@ export class ConnectionService {
 
   /** The caller's connections, newest first, one page at a time; the cursor is opaque to callers. */
   async list(caller: Caller, query: { limit: number; cursor?: string }): Promise<Result<{ records: ConnectionRecord[]; nextCursor: string | null }>> {
-    let after: { createdAt: Date; id: string } | undefined;
+    let after: KeysetPosition | undefined;
     if (query.cursor) {
-      const decoded = decodeCursor(query.cursor);
+      const decoded = decodeKeysetCursor(query.cursor, 'conn');
       if (!decoded) return fail('INVALID_CURSOR', 'cursor is not a cursor this API returned; pass nextCursor of the previous page.');
       after = decoded;
     }
     const page = await this.store.repos.connections.listOwned(caller, { limit: query.limit, ...(after ? { after } : {}) });
-    return ok({ records: page.records, nextCursor: page.next ? encodeCursor(page.next) : null });
+    return ok({ records: page.records, nextCursor: page.next ? encodeKeysetCursor(page.next) : null });
   }
 
   /** Revokes the connection and every access token it has. Revoking twice is not an error. */
@@ -323,14 +323,4 @@ export class ConnectionService {
     }
     return ok(connection);
   }
-}
-
-// The same (createdAt, id) keyset cursor as the agent request and webhook delivery lists.
-function encodeCursor(c: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${c.createdAt.getTime()}.${c.id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
-  const m = /^(\d{1,15})\.(conn_[0-9a-f]{24})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return m ? { createdAt: new Date(Number(m[1])), id: m[2] } : null;
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Caller } from './context';
 import type { Clock } from './clock';
 import type { DomainError } from './errors';
-import type { IdempotencyKeyRepository } from '../store/api-limits.repository';
+import type { IdempotencyKeyRepository } from '../store/repositories/idempotency-key.repository';
 import type { IdempotencyKeyRecord } from '../store/records';
 import type { Vault } from '../vault/vault';
 

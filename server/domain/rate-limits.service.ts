@@ -1,6 +1,6 @@
 import type { Caller } from './context';
 import type { Clock } from './clock';
-import type { RateLimitBucketRepository } from '../store/api-limits.repository';
+import type { RateLimitBucketRepository } from '../store/repositories/rate-limit-bucket.repository';
 
 export interface RateLimitSettings {
   /** Tokens added per second (may be fractional). */

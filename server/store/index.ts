@@ -1,10 +1,11 @@
 import type { DataSource } from 'typeorm';
 import { createDataSource, type DatabaseConfig } from './data-source';
 import { closePreparedSql } from './prepared-sql';
-import { buildRepositories } from './repositories';
+import { buildRepositories, type Repositories } from './repositories';
 import { INLINE_CHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 
-export type { AccessGrant, Owner } from './repositories';
+export type { AccessGrant, KeysetPage, KeysetPosition, Owner } from './repositories';
+export { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
 export * from './records';
 
 const MIGRATION_LOCK_KEY = 741_852_963;
@@ -30,7 +31,7 @@ async function migrate(ds: DataSource) {
 export class Store {
   private constructor(
     readonly dataSource: DataSource,
-    readonly repos: ReturnType<typeof buildRepositories>,
+    readonly repos: Repositories,
     private readonly checkpointer?: SqliteCheckpointer,
   ) {}
 

@@ -20,7 +20,10 @@ export class PreparedSql {
   private readonly statements = new Map<string, Promise<Statement>>();
   private closed = false;
 
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {
+    // Fails when the store opens (repositories build theirs then) rather than on the first request.
+    if (this.dialect === 'sqlite') sqliteDatabaseOf(ds);
+  }
 
   get dialect(): 'sqlite' | 'postgres' {
     return this.ds.options.type === 'postgres' ? 'postgres' : 'sqlite';
@@ -30,8 +33,10 @@ export class PreparedSql {
     if (this.dialect === 'postgres') {
       const runner = this.ds.createQueryRunner();
       try {
+        // TypeORM's structured result (a QueryResult whose records are pg's rows, always an array).
         const res = await runner.query(sql, params, true);
-        return { rows: Array.isArray(res.records) ? (res.records as Row[]) : [], affected: res.affected ?? 0 };
+        if (!Array.isArray(res?.records)) throw typeormInternalsChanged('QueryRunner.query(sql, params, true) no longer answers a QueryResult with records');
+        return { rows: res.records as Row[], affected: res.affected ?? 0 };
       } finally {
         await runner.release();
       }
@@ -66,7 +71,7 @@ export class PreparedSql {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       const text = sql.replace(/\$(\d+)/g, '?$1');
-      const db = (this.ds.driver as unknown as { databaseConnection: Database }).databaseConnection;
+      const db = sqliteDatabaseOf(this.ds);
       stmt = new Promise<Statement>((resolve, reject) => {
         const prepared: Statement = db.prepare(text, (err: Error | null) => (err ? reject(err) : resolve(prepared)));
       });
@@ -79,6 +84,25 @@ export class PreparedSql {
     }
     return stmt;
   }
+}
+
+/**
+ * The error for a TypeORM that no longer offers what the prepared statements rely on beyond its documented API
+ * (its SQLite driver's sqlite3 Database, its drivers' value conversions and column metadata). Those are pinned
+ * by test/store/typeorm-internals.test.ts; this is the same check at startup, so that an upgrade that slipped
+ * past the test stops the store from opening instead of corrupting or misreading rows.
+ */
+export function typeormInternalsChanged(what: string): Error {
+  return new Error(`TypeORM internals changed: ${what}. The store's prepared statements (server/store/prepared-sql.ts, prepared-table.ts) rely on it; see test/store/typeorm-internals.test.ts.`);
+}
+
+/** TypeORM's SQLite driver keeps its sqlite3 Database as `databaseConnection`: not public API, hence checked. */
+function sqliteDatabaseOf(ds: DataSource): Database {
+  const db = (ds.driver as unknown as { databaseConnection?: Partial<Database> } | undefined)?.databaseConnection;
+  if (!db || typeof db.prepare !== 'function') {
+    throw typeormInternalsChanged('the SQLite driver has no sqlite3 Database as driver.databaseConnection (or the data source is not initialized)');
+  }
+  return db as Database;
 }
 
 const byDataSource = new WeakMap<DataSource, PreparedSql>();

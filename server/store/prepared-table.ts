@@ -1,6 +1,9 @@
 import type { ObjectLiteral, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { preparedSql, type PreparedSql } from './prepared-sql';
+import { preparedSql, type PreparedSql, typeormInternalsChanged } from './prepared-sql';
+
+/** The driver methods PreparedTable converts values with: how TypeORM itself writes and reads each column. */
+const DRIVER_HOOKS = ['escape', 'preparePersistentValue', 'prepareHydratedValue'] as const;
 
 /**
  * Keyed lookups and single-row inserts of one entity through prepared statements (see PreparedSql),
@@ -17,6 +20,7 @@ export class PreparedTable<T extends ObjectLiteral> {
 
   constructor(private readonly repo: Repository<T>) {
     const driver = repo.manager.connection.driver;
+    assertMappable(repo);
     this.sql = preparedSql(repo.manager.connection);
     this.table = driver.escape(repo.metadata.tableName);
     for (const column of repo.metadata.columns) this.byProperty.set(column.propertyName, column);
@@ -98,6 +102,26 @@ export class PreparedTable<T extends ObjectLiteral> {
     const entity: Record<string, unknown> = {};
     for (const column of this.repo.metadata.columns) entity[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
     return entity as T;
+  }
+}
+
+/**
+ * What PreparedTable needs of TypeORM, checked when it is built (at startup): the driver's value conversions,
+ * which also apply column transformers, and for every column its property and database names.
+ */
+function assertMappable<T extends ObjectLiteral>(repo: Repository<T>) {
+  const driver = repo.manager.connection.driver as unknown as Record<string, unknown>;
+  for (const hook of DRIVER_HOOKS) {
+    if (typeof driver[hook] !== 'function') throw typeormInternalsChanged(`the ${repo.manager.connection.options.type} driver has no ${hook}()`);
+  }
+  const { tableName, columns, name } = repo.metadata;
+  if (typeof tableName !== 'string' || !tableName || !Array.isArray(columns) || columns.length === 0) {
+    throw typeormInternalsChanged(`entity metadata of ${name} has no tableName or columns`);
+  }
+  for (const column of columns) {
+    if (typeof column.propertyName !== 'string' || typeof column.databaseName !== 'string' || !column.databaseName) {
+      throw typeormInternalsChanged(`a column of ${name} has no propertyName or databaseName`);
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 import type { WebhookEventType } from '../../../contract/webhook-schemas';
 import { WEBHOOK_LIMITS } from '../../../contract/webhook-schemas';
 import type { AppConfig } from '../../config';
-import type { Store, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store';
+import type { KeysetPosition, Store, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
 import type { Vault } from '../../vault/vault';
 import { type ResealReport, resealAll, type SealedPages, sealedValuesByKey } from '../../vault/reseal';
 import type { Clock } from '../clock';
@@ -148,9 +149,9 @@ export class WebhookEndpointService {
   ): Promise<Result<{ records: WebhookDeliveryRecord[]; nextCursor: string | null }>> {
     const endpoint = await this.store.repos.webhookEndpoints.findOwned(webhookId, caller);
     if (!endpoint) return fail('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${webhookId}.`);
-    let after: { createdAt: Date; id: string } | undefined;
+    let after: KeysetPosition | undefined;
     if (query.cursor) {
-      const decoded = decodeCursor(query.cursor);
+      const decoded = decodeKeysetCursor(query.cursor, 'whdl');
       if (!decoded) return fail('INVALID_CURSOR', 'cursor is not a cursor this API returned; pass nextCursor of the previous page.');
       after = decoded;
     }
@@ -158,7 +159,7 @@ export class WebhookEndpointService {
       limit: query.limit ?? WEBHOOK_LIMITS.deliveryPageDefault,
       ...(after ? { after } : {}),
     });
-    return ok({ records: page.records, nextCursor: page.next ? encodeCursor(page.next) : null });
+    return ok({ records: page.records, nextCursor: page.next ? encodeKeysetCursor(page.next) : null });
   }
 
   /** Queues a new delivery of the same event to the same endpoint, due now, with the whole retry schedule. */
@@ -172,13 +173,4 @@ export class WebhookEndpointService {
     this.onQueued();
     return ok(delivery);
   }
-}
-
-function encodeCursor(c: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${c.createdAt.getTime()}.${c.id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
-  const m = /^(\d{1,15})\.(whdl_[0-9a-f]{24})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return m ? { createdAt: new Date(Number(m[1])), id: m[2] } : null;
 }

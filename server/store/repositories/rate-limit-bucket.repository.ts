@@ -1,45 +1,5 @@
-import { preparedTable } from './prepared-table';
-import { insertRows } from './insert-rows';
-import { type DataSource, LessThan, type Repository } from 'typeorm';
-import { preparedSql, type PreparedSql } from './prepared-sql';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { IdempotencyKeyRecord } from './records';
-
-/** Claimed Idempotency-Keys. Every change is one conditional statement keyed by the claim id (no transactions). */
-export class IdempotencyKeyRepository {
-  constructor(private readonly repo: Repository<IdempotencyKeyRecord>) {}
-
-  /** Inserts the claim; false when a row with this id already exists (another request holds or held the key). */
-  async claim(record: IdempotencyKeyRecord): Promise<boolean> {
-    try {
-      await insertRows(this.repo, record as unknown as QueryDeepPartialEntity<IdempotencyKeyRecord>);
-      return true;
-    } catch (err) {
-      if (await this.repo.existsBy({ id: record.id })) return false;
-      throw err;
-    }
-  }
-  findById(id: string) {
-    return preparedTable(this.repo).findOneBy({ id });
-  }
-  /** Replaces an expired or abandoned row with a new claim; false when someone else replaced it first. */
-  async takeOver(previousClaimId: string, record: IdempotencyKeyRecord): Promise<boolean> {
-    const { id, ...rest } = record;
-    const res = await this.repo.update({ id, claimId: previousClaimId }, rest as unknown as QueryDeepPartialEntity<IdempotencyKeyRecord>);
-    return (res.affected ?? 0) === 1;
-  }
-  async complete(id: string, claimId: string, responseStatus: number, sealedResponse: string) {
-    const res = await this.repo.update({ id, claimId, status: 'IN_PROGRESS' }, { status: 'DONE', responseStatus, sealedResponse });
-    return (res.affected ?? 0) === 1;
-  }
-  /** Gives the key up (the request failed on our side) so a retry runs again. */
-  async release(id: string, claimId: string) {
-    await this.repo.delete({ id, claimId, status: 'IN_PROGRESS' });
-  }
-  async deleteExpired(now: Date) {
-    await this.repo.delete({ expiresAt: LessThan(now) });
-  }
-}
+import type { DataSource } from 'typeorm';
+import { preparedSql, type PreparedSql } from '../prepared-sql';
 
 export interface BucketTake {
   allowed: boolean;
@@ -51,7 +11,8 @@ export interface BucketTake {
  * Token buckets in the database, so several API processes share one limit. Taking tokens is one
  * conditional UPDATE … RETURNING (refill by elapsed time, capped at the burst, minus n, only if at least
  * n are there): the row lock serialises concurrent callers on PostgreSQL, SQLite serialises writers itself.
- * It runs as a prepared statement (PreparedSql), once per lease of tokens (RateLimitService).
+ * It runs as a prepared statement (PreparedSql), once per lease of tokens (RateLimitService). The table has no
+ * TypeORM entity (nothing reads it but this SQL), hence no BaseRepository.
  */
 export class RateLimitBucketRepository {
   private readonly sql: PreparedSql;

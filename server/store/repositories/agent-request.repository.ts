@@ -1,0 +1,172 @@
+import type { AgentRequestRecord } from '../records';
+import { asRow, type KeysetPage, type KeysetPosition, type Owner, RecordRepository } from './base.repository';
+
+export type AgentRequestPage = KeysetPage<AgentRequestRecord>;
+
+const GRANTED_SQL =
+  'EXISTS (SELECT 1 FROM access_tokens t JOIN connections c ON c.id = t.connection_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL ' +
+  "AND t.organization_id = $2 AND t.environment = $3 AND c.id = $4 AND c.status = 'ACTIVE')";
+
+/** The final state a worker (or the lease sweeper) writes. */
+export type AgentRequestFinal = Pick<AgentRequestRecord, 'status' | 'result' | 'error' | 'completedAt' | 'executionTimeMs'> &
+  Partial<Pick<AgentRequestRecord, 'trace' | 'method' | 'modelUsage'>>;
+
+/** A partial agent request row for UPDATE (free-form JSON columns defeat TypeORM's deep-partial type). */
+const patchOf = asRow<AgentRequestRecord>;
+
+const CLAIMABLE_BARE =
+  "(status = 'PENDING' OR (status = 'RUNNING' AND lease_expires_at < :now AND attempts < :max AND cancel_requested_at IS NULL))";
+const CLAIMABLE =
+  "(r.status = 'PENDING' OR (r.status = 'RUNNING' AND r.lease_expires_at < :now AND r.attempts < :max AND r.cancel_requested_at IS NULL))";
+
+/**
+ * Agent requests are also the queue's source of truth: a worker owns a row while `lease_owner` is its id
+ * and `lease_expires_at` is in the future. Every transition is one conditional UPDATE.
+ */
+export class AgentRequestRepository extends RecordRepository<AgentRequestRecord> {
+  /**
+   * Inserts the request only if, at that moment, the access token (by hash) is unrevoked, belongs to the
+   * record's organization and environment, and its connection is the record's and ACTIVE: one statement
+   * instead of a lookup and an insert. False when any of that does not hold (nothing was written).
+   */
+  insertIfGranted(record: AgentRequestRecord, tokenHash: string) {
+    return this.table.insertWhere(record, GRANTED_SQL, [tokenHash, record.organizationId, record.environment, record.connectionId]);
+  }
+  findOwned(id: string, owner: Owner) {
+    return this.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
+  }
+  findById(id: string) {
+    return this.findOneBy({ id });
+  }
+
+  /** Newest first, one keyset page after the last record of the previous page. */
+  listOwned(
+    owner: Owner,
+    opts: {
+      status?: string;
+      limit: number;
+      after?: KeysetPosition;
+      /** Dashboard filters: one provider, and created in [createdFrom, createdBefore). */
+      providerId?: string;
+      createdFrom?: Date;
+      createdBefore?: Date;
+    },
+  ): Promise<AgentRequestPage> {
+    const qb = this.repo
+      .createQueryBuilder('r')
+      .where('r.organization_id = :org AND r.environment = :env', { org: owner.organizationId, env: owner.environment });
+    if (opts.status) qb.andWhere('r.status = :status', { status: opts.status });
+    if (opts.providerId) qb.andWhere('r.provider_id = :provider', { provider: opts.providerId });
+    if (opts.createdFrom) qb.andWhere('r.created_at >= :createdFrom', { createdFrom: opts.createdFrom });
+    if (opts.createdBefore) qb.andWhere('r.created_at < :createdBefore', { createdBefore: opts.createdBefore });
+    return this.keysetPage(qb, opts);
+  }
+
+  /** Requests a worker may claim: waiting ones, and running ones whose worker stopped renewing its lease. */
+  async claimable(now: Date, maxAttempts: number, limit: number): Promise<string[]> {
+    const rows = await this.repo
+      .createQueryBuilder('r')
+      .select('r.id', 'id')
+      .where(CLAIMABLE, { now, max: maxAttempts })
+      .orderBy('r.created_at', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
+  /** Takes the request for `owner` until `leaseUntil`; false when another worker has it or it ended. */
+  async claim(id: string, owner: string, now: Date, leaseUntil: Date, maxAttempts: number): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'RUNNING', leaseOwner: owner, leaseExpiresAt: leaseUntil, startedAt: now, attempts: () => 'attempts + 1' })
+      .where(`id = :id AND ${CLAIMABLE_BARE}`, { id, now, max: maxAttempts })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Extends the lease; false when the worker lost it (recovered by another worker, or finished elsewhere). */
+  async renew(id: string, owner: string, leaseUntil: Date): Promise<boolean> {
+    const res = await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, { leaseExpiresAt: leaseUntil });
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Writes progress (trace so far) while the lease is held. */
+  async saveProgress(id: string, owner: string, patch: Partial<Pick<AgentRequestRecord, 'trace' | 'method' | 'modelUsage'>>) {
+    await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, patchOf(patch));
+  }
+
+  /** The final write of the worker holding the lease; false when it no longer holds it. */
+  async finish(id: string, owner: string, final: AgentRequestFinal): Promise<boolean> {
+    const res = await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null }));
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Gives a claimed request back (graceful shutdown): waiting again, and this attempt does not count. */
+  async release(id: string, owner: string): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'PENDING', leaseOwner: null, leaseExpiresAt: null, attempts: () => 'attempts - 1' })
+      .where("id = :id AND lease_owner = :owner AND status = 'RUNNING'", { id, owner })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Cancels a request nobody runs yet; false when it is no longer PENDING. */
+  async cancelPending(id: string, now: Date, error: AgentRequestRecord['error']): Promise<boolean> {
+    const res = await this.repo.update(
+      { id, status: 'PENDING' },
+      patchOf({ status: 'CANCELED', error, cancelRequestedAt: now, completedAt: now, leaseOwner: null, leaseExpiresAt: null }),
+    );
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Flags a running request for cancellation; its worker sees the flag and stops. */
+  async requestCancel(id: string, now: Date): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ cancelRequestedAt: now })
+      .where("id = :id AND status = 'RUNNING' AND cancel_requested_at IS NULL", { id })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  async cancelRequested(id: string): Promise<boolean> {
+    const r = await this.repo.findOne({ where: { id }, select: { id: true, cancelRequestedAt: true } });
+    return !!r?.cancelRequestedAt;
+  }
+
+  /** Running requests whose lease ran out and that may not be claimed again (too many attempts, or cancel asked). */
+  async expiredUnrecoverable(now: Date, maxAttempts: number, limit = 50): Promise<AgentRequestRecord[]> {
+    return this.repo
+      .createQueryBuilder('r')
+      .where("r.status = 'RUNNING' AND r.lease_expires_at < :now AND (r.attempts >= :max OR r.cancel_requested_at IS NOT NULL)", { now, max: maxAttempts })
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Ends a request whose worker died; the condition makes sure nobody renewed or claimed it meanwhile. */
+  async failExpired(id: string, now: Date, final: AgentRequestFinal): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set(patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null }))
+      .where("id = :id AND status = 'RUNNING' AND lease_expires_at < :now", { id, now })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Waiting requests older than `before` (for engines that must make sure each one has a job). */
+  async pendingBefore(before: Date, limit = 100): Promise<string[]> {
+    const rows = await this.repo
+      .createQueryBuilder('r')
+      .select('r.id', 'id')
+      .where("r.status = 'PENDING' AND r.created_at < :before", { before })
+      .orderBy('r.created_at', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+}

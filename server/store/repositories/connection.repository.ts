@@ -1,0 +1,63 @@
+import { Not } from 'typeorm';
+import type { ConnectionRecord, ConnectionStatus } from '../records';
+import { type KeysetPage, type KeysetPosition, type Owner, RecordRepository } from './base.repository';
+
+export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
+  findOwned(id: string, owner: Owner) {
+    return this.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
+  }
+  findById(id: string) {
+    return this.findOneBy({ id });
+  }
+  async setStatus(id: string, status: ConnectionStatus, now: Date) {
+    await this.repo.update({ id }, { status, updatedAt: now });
+  }
+  /**
+   * A fresh sealed session (and, for a finished run, lastUsedAt), written only while the connection is ACTIVE:
+   * a revoke or LOGIN_REQUIRED that landed after the caller read the row wins. False when nothing was written.
+   */
+  async setSessionIfActive(id: string, sealedSession: string, now: Date, opts: { used?: boolean } = {}) {
+    const res = await this.repo.update({ id, status: 'ACTIVE' }, { sealedSession, updatedAt: now, ...(opts.used ? { lastUsedAt: now } : {}) });
+    return (res.affected ?? 0) === 1;
+  }
+  /** Update mode: a fresh sealed session (and credentials, or none) and ACTIVE again; false when it was revoked. */
+  async reauthenticate(id: string, sealedSession: string, sealedCredentials: string | null, now: Date) {
+    const res = await this.repo.update({ id, status: Not('REVOKED' as const) }, { sealedSession, sealedCredentials, status: 'ACTIVE', updatedAt: now });
+    return (res.affected ?? 0) === 1;
+  }
+  /** Connections that hold sealed values, in id order after `afterId` (batches for key rotation). */
+  listSealed(afterId: string, limit: number): Promise<Pick<ConnectionRecord, 'id' | 'sealedSession' | 'sealedCredentials'>[]> {
+    return this.repo
+      .createQueryBuilder('c')
+      .select(['c.id', 'c.sealedSession', 'c.sealedCredentials'])
+      .where('c.id > :afterId AND (c.sealed_session IS NOT NULL OR c.sealed_credentials IS NOT NULL)', { afterId })
+      .orderBy('c.id', 'ASC')
+      .take(limit)
+      .getMany();
+  }
+  /** Compare-and-set of one sealed column; false when it changed meanwhile (a login or a run sealed a new value). */
+  async replaceSealed(id: string, column: 'sealedSession' | 'sealedCredentials', expected: string, next: string) {
+    const res = await this.repo.update({ id, [column]: expected }, { [column]: next });
+    return (res.affected ?? 0) === 1;
+  }
+  /** Newest first (the dashboard's list), one keyset page after the last record of the previous page. */
+  listOwned(owner: Owner, opts: { limit: number; after?: KeysetPosition }): Promise<KeysetPage<ConnectionRecord>> {
+    const qb = this.repo
+      .createQueryBuilder('c')
+      .where('c.organization_id = :org AND c.environment = :env', { org: owner.organizationId, env: owner.environment });
+    return this.keysetPage(qb, opts);
+  }
+  /** Revokes and forgets the stored session and credentials in one statement; false when it was already revoked. */
+  async revoke(id: string, now: Date) {
+    const res = await this.repo.update(
+      { id, status: Not('REVOKED' as const) },
+      { status: 'REVOKED', sealedSession: null, sealedCredentials: null, revokedAt: now, updatedAt: now },
+    );
+    return (res.affected ?? 0) === 1;
+  }
+  /** ACTIVE → LOGIN_REQUIRED; false when it was not ACTIVE (already marked, or revoked). */
+  async markLoginRequired(id: string, now: Date) {
+    const res = await this.repo.update({ id, status: 'ACTIVE' }, { status: 'LOGIN_REQUIRED', updatedAt: now });
+    return (res.affected ?? 0) === 1;
+  }
+}
