@@ -8,6 +8,7 @@ import { sendError } from './api-error';
  * PostgreSQL cannot store U+0000 in text or jsonb, nor unpaired UTF-16 surrogates in jsonb: such strings
  * are refused at the edge (on both engines, so they behave alike) instead of failing as a 500 at the insert.
  */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what this pattern exists to find.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_MESSAGE = 'must not contain U+0000 or unpaired UTF-16 surrogates';
 

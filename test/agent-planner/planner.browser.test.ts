@@ -64,10 +64,10 @@ async function runContext(o: {
   context.setDefaultTimeout(10_000);
   contexts.push(context);
   // The worker's own network guard: the context is fenced to the provider's domains.
-  let mainPage: Page | undefined;
-  await installNetworkGuard(context, { provider, environment: 'sandbox', mainFrame: () => mainPage?.mainFrame(), onBlocked: () => undefined });
+  const main: { page?: Page } = {};
+  await installNetworkGuard(context, { provider, environment: 'sandbox', mainFrame: () => main.page?.mainFrame(), onBlocked: () => undefined });
   const page = await context.newPage();
-  mainPage = page;
+  main.page = page;
   const startingUrl = server.siteUrl(o.slug, o.path);
   await page.goto(startingUrl);
   const trace: TraceStep[] = [];

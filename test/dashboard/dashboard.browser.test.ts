@@ -53,12 +53,12 @@ async function api(method: string, pathname: string, creds: { clientId: string; 
     headers: { 'x-client-id': creds.clientId, 'x-client-secret': creds.secret, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 async function relayPost(base: string, pathname: string, body: unknown) {
   const res = await fetch(`${base}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 it('sign up → create org → copy credentials → relay → see the connection and the request; revoke; rotate', async () => {

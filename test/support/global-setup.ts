@@ -145,7 +145,7 @@ export default async function globalSetup() {
     await pg.start();
   } catch (err) {
     await pg.stop().catch(() => undefined);
-    throw new Error(`could not start embedded PostgreSQL (set SKIP_PG=1 to run without it): ${String(err)}\n${logs.slice(-20).join('')}`);
+    throw new Error(`could not start embedded PostgreSQL (set SKIP_PG=1 to run without it): ${String(err)}\n${logs.slice(-20).join('')}`, { cause: err });
   }
   globalThis.__AGENTLINK_TEST_PG__ = { pg, dataDir };
   process.env[PG_URL_ENV] = `postgres://postgres:${password}@127.0.0.1:${port}`;

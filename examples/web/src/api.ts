@@ -18,7 +18,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {

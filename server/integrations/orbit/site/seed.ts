@@ -1,7 +1,6 @@
 import type { SeedDoc } from '../../../sandbox/kit/site';
 import { TEST_USERS } from '../../../sandbox/test-users';
 import type { Comment, Follow, Message, Notification, Person, Post, Visibility } from './model';
-import { TEST_USER_PROFILES } from './test-user-profiles';
 
 
 export const SEED_PEOPLE: Person[] = [
