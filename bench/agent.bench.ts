@@ -19,26 +19,31 @@
  *     playbook is set aside while teaching and replaying, so the same action takes that path;
  *   - queue latency: accepted → RUNNING (startedAt − createdAt) with an idle worker.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { randomBytes } from 'node:crypto';
+
 import type { BrowserContext } from 'playwright-core';
+
 import { createAgentWorker } from '../server/agent/runtime';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { systemClock } from '../server/domain/clock';
-import { createLogger } from '../server/logger';
 import { ORBIT_PROVIDER_ID } from '../server/integrations/orbit/orbit.provider';
+import { createLogger } from '../server/logger';
 import { buildServices } from '../server/services';
 import { Store } from '../server/store';
 import { loadVault } from '../server/vault/keyring';
 import { startScriptedModelServer } from '../test/support/scripted-model-server';
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { runs: { type: 'string', default: '15' }, warmup: { type: 'string', default: '2' } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { runs: { type: 'string', default: '15' }, warmup: { type: 'string', default: '2' } },
+});
 const RUNS = Math.max(1, Number(values.runs));
 const WARMUP = Math.max(0, Number(values.warmup));
 
@@ -126,7 +131,12 @@ async function main() {
   // ---------- the playbook, through the API and the worker ----------
   const runOnce = async (method: 'PLAYBOOK' | 'REPLAY' | 'PLANNER') => {
     const t0 = performance.now();
-    const created = await call('POST', '/api/agent-requests', { accessToken: ex.access_token, action: ACTION, startingUrl, responseFormat: FORMAT });
+    const created = await call('POST', '/api/agent-requests', {
+      accessToken: ex.access_token,
+      action: ACTION,
+      startingUrl,
+      responseFormat: FORMAT,
+    });
     const record = await call('GET', `/api/agent-requests/${created.requestId}?waitMs=30000`);
     const wall = performance.now() - t0;
     if (record.status !== 'COMPLETED' || record.method !== method) {

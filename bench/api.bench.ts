@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+
 import { type ChildServer, cleanup, makeTempDir, startServer } from './api/child-servers';
 import { call, expectStatus, load, machineBusySeconds, type Measurement, sideBySide } from './api/measure';
 
@@ -115,7 +116,9 @@ async function main() {
   fs.mkdirSync(path.dirname(floorDb), { recursive: true });
 
   log('AgentLink API benchmark');
-  log(`  machine      ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${os.platform()} ${os.release()}`);
+  log(
+    `  machine      ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${os.platform()} ${os.release()}`,
+  );
   log(`  data         ${tempDir} (SQLite files for both servers, WAL)`);
   log(
     `  load         autocannon, ${opts.connections} connections; per endpoint and server: ${opts.warmup} s warm-up, ${opts.duration} s closed loop, ` +
@@ -166,7 +169,8 @@ async function main() {
   const exchanged = await call(agentlink.base, 'POST', '/api/connections/public_token/exchange', headers, {
     publicToken: created.json.publicToken,
   });
-  if (exchanged.status !== 200) throw new Error(`POST /api/connections/public_token/exchange: ${exchanged.status} ${JSON.stringify(exchanged.json)}`);
+  if (exchanged.status !== 200)
+    throw new Error(`POST /api/connections/public_token/exchange: ${exchanged.status} ${JSON.stringify(exchanged.json)}`);
   const accessToken = String(exchanged.json.access_token);
   log(`  organization ${clientId} (sandbox credentials), connection ${String(exchanged.json.connectionId)} on ${provider.slug}`);
   log('');
@@ -222,7 +226,12 @@ async function main() {
   }
   for (const e of endpoints) {
     progress(`${e.label}: ${opts.rate} req/s, ${opts.duration} s on each server in alternating ${opts.slice} s slices`);
-    const measured = await sideBySide(both, e.req, { seconds: opts.duration, slice: opts.slice, connections: opts.connections, overallRate: opts.rate });
+    const measured = await sideBySide(both, e.req, {
+      seconds: opts.duration,
+      slice: opts.slice,
+      connections: opts.connections,
+      overallRate: opts.rate,
+    });
     for (const [server, m] of measured) fixed.set(key(e.label, server), m);
   }
 
@@ -240,20 +249,47 @@ async function main() {
     f0(m.cpuUsPerReq),
     f0(m.otherPct),
   ];
-  const header = ['endpoint', 'server', 'req/s', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'non-2xx+err', 'srv CPU %', 'loop CPU %', 'CPU us/req', 'other CPU %'];
+  const header = [
+    'endpoint',
+    'server',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    '2xx',
+    'non-2xx+err',
+    'srv CPU %',
+    'loop CPU %',
+    'CPU us/req',
+    'other CPU %',
+  ];
 
   log('');
   log(`Closed loop (${opts.connections} connections, as fast as each server answers, ${opts.duration} s):`);
-  log(table(header, endpoints.flatMap((e) => [floor, agentlink].map((s) => row(e.label, s, closed.get(key(e.label, s))!)))));
+  log(
+    table(
+      header,
+      endpoints.flatMap((e) => [floor, agentlink].map((s) => row(e.label, s, closed.get(key(e.label, s))!))),
+    ),
+  );
   log('');
   log(`Fixed rate (${opts.rate} req/s offered via autocannon overallRate over ${opts.connections} connections, ${opts.duration} s):`);
-  log(table(header, endpoints.flatMap((e) => [floor, agentlink].map((s) => row(e.label, s, fixed.get(key(e.label, s))!)))));
   log(
-    '  (autocannon releases each connection\'s per-second quota at the start of every second, so the offered load comes as ' +
+    table(
+      header,
+      endpoints.flatMap((e) => [floor, agentlink].map((s) => row(e.label, s, fixed.get(key(e.label, s))!))),
+    ),
+  );
+  log(
+    "  (autocannon releases each connection's per-second quota at the start of every second, so the offered load comes as " +
       `bursts at concurrency ${Math.min(opts.connections, opts.rate)}; latencies are per 2xx response, full precision)`,
   );
-  log('  (srv CPU % = server process, all threads, in % of one core; loop CPU % = its main/event-loop thread; CPU us/req = process CPU per 2xx;');
-  log('   other CPU % = CPU used meanwhile by every other process on the machine, load generator excluded; kernel threads\n   writing the servers\' files to disk count here too)');
+  log(
+    '  (srv CPU % = server process, all threads, in % of one core; loop CPU % = its main/event-loop thread; CPU us/req = process CPU per 2xx;',
+  );
+  log(
+    "   other CPU % = CPU used meanwhile by every other process on the machine, load generator excluded; kernel threads\n   writing the servers' files to disk count here too)",
+  );
 
   const problems: string[] = [];
   for (const [k, m] of [...closed, ...fixed]) {
@@ -291,7 +327,9 @@ async function main() {
         `p99 at ${opts.rate} req/s ${f2(r.p99)} ms${kept ? '' : ` (only ${f0(r.rps)} req/s achieved)`} (target < ${TARGETS.p99Ms} ms): ${lOk ? 'PASS' : 'FAIL'}`,
     );
   }
-  log(`VERDICT overall: ${allMet ? 'PASS - AgentLink meets both targets on both endpoints' : 'FAIL - AgentLink misses at least one target'}`);
+  log(
+    `VERDICT overall: ${allMet ? 'PASS - AgentLink meets both targets on both endpoints' : 'FAIL - AgentLink misses at least one target'}`,
+  );
   return allMet || !opts.strict ? 0 : 1;
 }
 

@@ -1,4 +1,5 @@
 import { initClient } from '@ts-rest/core';
+
 import { contract } from '../contract';
 
 /**
@@ -37,9 +38,9 @@ export type AgentLinkClient = ReturnType<typeof createAgentLinkClient>;
 
 export { contract };
 export type { AgentLinkContract, RouteMetadata } from '../contract';
-export * from '../contract/schemas';
-export * from '../contract/response-format';
 export * from '../contract/error-codes';
+export * from '../contract/response-format';
+export * from '../contract/schemas';
 export * from '../contract/webhook-schemas';
-export { verifyWebhook, WebhookVerificationError } from './webhooks';
 export type { VerifyWebhookOptions, WebhookVerificationErrorCode } from './webhooks';
+export { verifyWebhook, WebhookVerificationError } from './webhooks';

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+
 import { WEBHOOK_SIGNATURE_TOLERANCE_SECONDS, type WebhookEvent } from '../contract/webhook-schemas';
 
 /**
@@ -15,11 +16,7 @@ import { WEBHOOK_SIGNATURE_TOLERANCE_SECONDS, type WebhookEvent } from '../contr
  * bounds replays. Delivery is at least once: deduplicate on event.eventId.
  */
 export type WebhookVerificationErrorCode =
-  | 'MISSING_SIGNATURE'
-  | 'MALFORMED_SIGNATURE'
-  | 'TIMESTAMP_OUT_OF_TOLERANCE'
-  | 'SIGNATURE_MISMATCH'
-  | 'INVALID_PAYLOAD';
+  'MISSING_SIGNATURE' | 'MALFORMED_SIGNATURE' | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'SIGNATURE_MISMATCH' | 'INVALID_PAYLOAD';
 
 export class WebhookVerificationError extends Error {
   constructor(

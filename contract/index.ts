@@ -1,11 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+
 import {
   AgentRequestAcceptedSchema,
   AgentRequestListSchema,
   AgentRequestSchema,
-  GetAgentRequestQuerySchema,
-  ListAgentRequestsQuerySchema,
   ConnectionSchema,
   CreateAgentRequestBodySchema,
   CreateLinkTokenBodySchema,
@@ -13,7 +12,9 @@ import {
   ErrorEnvelopeSchema,
   ExchangePublicTokenBodySchema,
   ExchangePublicTokenResponseSchema,
+  GetAgentRequestQuerySchema,
   LinkTokenSchema,
+  ListAgentRequestsQuerySchema,
   ProviderListSchema,
   SandboxPublicTokenSchema,
   SandboxResetSchema,
@@ -29,10 +30,10 @@ import {
   WebhookEndpointWithSecretSchema,
 } from './webhook-schemas';
 
+export * from './error-codes';
+export * from './response-format';
 export * from './schemas';
 export * from './webhook-schemas';
-export * from './response-format';
-export * from './error-codes';
 
 const c = initContract();
 
@@ -71,7 +72,7 @@ export const contract = c.router(
         path: '/api/providers',
         responses: { 200: ProviderListSchema },
         summary: 'List the providers of your environment',
-        description: 'The catalogue of providers that the credentials\' environment can connect to.',
+        description: "The catalogue of providers that the credentials' environment can connect to.",
         metadata: meta({ auth: 'client' }),
       },
     }),
@@ -218,7 +219,7 @@ export const contract = c.router(
         path: '/api/webhooks',
         responses: { 200: WebhookEndpointListSchema },
         summary: 'List webhook endpoints',
-        description: 'The endpoints of your organization in the credentials\' environment, oldest first (without secrets).',
+        description: "The endpoints of your organization in the credentials' environment, oldest first (without secrets).",
         metadata: meta({ auth: 'client' }),
       },
       getWebhookEndpoint: {
@@ -237,7 +238,8 @@ export const contract = c.router(
         body: UpdateWebhookEndpointBodySchema,
         responses: { 200: WebhookEndpointSchema },
         summary: 'Update a webhook endpoint',
-        description: 'Changes url, events, description or enabled. Errors: INVALID_FIELD, WEBHOOK_URL_NOT_ALLOWED, WEBHOOK_ENDPOINT_NOT_FOUND.',
+        description:
+          'Changes url, events, description or enabled. Errors: INVALID_FIELD, WEBHOOK_URL_NOT_ALLOWED, WEBHOOK_ENDPOINT_NOT_FOUND.',
         metadata: meta({ auth: 'client' }),
       },
       deleteWebhookEndpoint: {

@@ -83,7 +83,10 @@ export function checkResponseFormat(template: unknown): FormatIssue[] {
         return;
       }
       if (key.length > RESPONSE_FORMAT_LIMITS.maxKeyLength || !KEY_PATTERN.test(key)) {
-        issues.push({ path: [...path, key], message: `property name must match ${KEY_PATTERN} and be at most ${RESPONSE_FORMAT_LIMITS.maxKeyLength} characters` });
+        issues.push({
+          path: [...path, key],
+          message: `property name must match ${KEY_PATTERN} and be at most ${RESPONSE_FORMAT_LIMITS.maxKeyLength} characters`,
+        });
         continue;
       }
       visitNode(obj[key], [...path, key], depth);
@@ -116,7 +119,10 @@ export function checkResponseFormat(template: unknown): FormatIssue[] {
       visitObject(node, path, depth + 1);
       return;
     }
-    issues.push({ path, message: `must be a type descriptor string, an array of one template, or an object (got ${node === null ? 'null' : typeof node})` });
+    issues.push({
+      path,
+      message: `must be a type descriptor string, an array of one template, or an object (got ${node === null ? 'null' : typeof node})`,
+    });
   };
 
   visitObject(template, [], 1);

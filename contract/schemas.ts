@@ -1,5 +1,6 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+
 import { checkResponseFormat, RESPONSE_FORMAT_LIMITS } from './response-format';
 
 /** Bounds that the contract enforces at the edge; documented in the OpenAPI descriptions. */
@@ -18,14 +19,7 @@ export const LIMITS = {
 export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export const EnvironmentSchema = z.enum(ENVIRONMENTS);
 
-export const ERROR_TYPES = [
-  'INVALID_REQUEST',
-  'AUTHENTICATION_ERROR',
-  'NOT_FOUND',
-  'CONFLICT',
-  'RATE_LIMITED',
-  'API_ERROR',
-] as const;
+export const ERROR_TYPES = ['INVALID_REQUEST', 'AUTHENTICATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED', 'API_ERROR'] as const;
 
 export const ErrorEnvelopeSchema = extendApi(
   z.object({
@@ -43,7 +37,8 @@ export const ErrorEnvelopeSchema = extendApi(
       error: {
         type: 'INVALID_REQUEST',
         code: 'INVALID_FIELD',
-        message: 'responseFormat.profile.followers: unknown type "numbr"; expected one of string, number, integer, boolean, date, datetime, url, email',
+        message:
+          'responseFormat.profile.followers: unknown type "numbr"; expected one of string, number, integer, boolean, date, datetime, url, email',
         requestId: 'req_5f2c0f3a9d0e4b7c',
         details: [{ path: 'responseFormat.profile.followers', message: 'unknown type "numbr"' }],
       },
@@ -60,7 +55,7 @@ export const ProviderIdSchema = extendApi(z.string().uuid(), {
 });
 
 export const ClientUserIdSchema = extendApi(z.string().min(1).max(LIMITS.clientUserIdMax), {
-  description: "Your own identifier for the end user (1-256 characters). Opaque to AgentLink.",
+  description: 'Your own identifier for the end user (1-256 characters). Opaque to AgentLink.',
   example: 'user-42',
 });
 
@@ -98,7 +93,7 @@ export const CreateLinkTokenBodySchema = extendApi(
       }),
       rememberCredentials: extendApi(z.boolean().optional(), {
         description:
-          'Opt in to storing the end user\'s credentials, sealed (AES-256-GCM), for silent re-login when the session expires. ' +
+          "Opt in to storing the end user's credentials, sealed (AES-256-GCM), for silent re-login when the session expires. " +
           'Default false: the password is used for the login and never stored.',
       }),
     })
@@ -139,10 +134,10 @@ export const ConnectionSchema = extendApi(
 );
 export type Connection = z.infer<typeof ConnectionSchema>;
 
-export const ExchangePublicTokenBodySchema = extendApi(
-  z.object({ publicToken: z.string().min(1).max(LIMITS.tokenMax) }).strict(),
-  { title: 'ExchangePublicTokenRequest', example: { publicToken: 'public-sandbox-xxxxxxxx' } },
-);
+export const ExchangePublicTokenBodySchema = extendApi(z.object({ publicToken: z.string().min(1).max(LIMITS.tokenMax) }).strict(), {
+  title: 'ExchangePublicTokenRequest',
+  example: { publicToken: 'public-sandbox-xxxxxxxx' },
+});
 
 export const ExchangePublicTokenResponseSchema = extendApi(
   z.object({
@@ -270,8 +265,10 @@ export const AGENT_RUN_METHODS = ['PLAYBOOK', 'REPLAY', 'PLANNER'] as const;
 
 export const TraceStepSchema = extendApi(
   z.object({
-    tool: extendApi(z.string(), { description: 'What ran: navigate, click, type, extract, relogin, request (blocked) … or a playbook step name.' }),
-    target: extendApi(z.string().optional(), { description: "What it acted on, in words (\"button 'Post'\")." }),
+    tool: extendApi(z.string(), {
+      description: 'What ran: navigate, click, type, extract, relogin, request (blocked) … or a playbook step name.',
+    }),
+    target: extendApi(z.string().optional(), { description: 'What it acted on, in words ("button \'Post\'").' }),
     url: z.string(),
     durationMs: z.number().int(),
     outcome: z.enum(['ok', 'error', 'blocked']),

@@ -1,5 +1,6 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+
 import { AgentRequestSchema, ConnectionSchema, EnvironmentSchema } from './schemas';
 
 /**
@@ -30,7 +31,13 @@ export const WEBHOOK_HEADERS = {
   eventId: 'AgentLink-Event-Id',
   eventType: 'AgentLink-Event-Type',
 } as const;
-export const WEBHOOK_LIMITS = { endpointsMax: 20, urlMax: 2048, descriptionMax: 500, deliveryPageDefault: 20, deliveryPageMax: 100 } as const;
+export const WEBHOOK_LIMITS = {
+  endpointsMax: 20,
+  urlMax: 2048,
+  descriptionMax: 500,
+  deliveryPageDefault: 20,
+  deliveryPageMax: 100,
+} as const;
 
 const isoDate = (description: string) => extendApi(z.string(), { format: 'date-time', description });
 
@@ -70,7 +77,9 @@ export const UpdateWebhookEndpointBodySchema = extendApi(
       url: WebhookUrlSchema.optional(),
       events: WebhookEventListSchema.optional(),
       description: z.string().max(WEBHOOK_LIMITS.descriptionMax).nullable().optional(),
-      enabled: extendApi(z.boolean().optional(), { description: 'A disabled endpoint receives nothing; its pending deliveries end FAILED.' }),
+      enabled: extendApi(z.boolean().optional(), {
+        description: 'A disabled endpoint receives nothing; its pending deliveries end FAILED.',
+      }),
     })
     .strict()
     .refine((b) => Object.keys(b).length > 0, { message: 'give at least one of url, events, description, enabled' }),
@@ -109,7 +118,9 @@ export const WebhookDeliveryStatusSchema = z.enum(WEBHOOK_DELIVERY_STATUSES);
 export const WebhookDeliveryAttemptSchema = z.object({
   attempt: z.number().int(),
   at: isoDate('When the attempt started.'),
-  responseStatus: extendApi(z.number().int().nullable(), { description: 'HTTP status the receiver answered; null when there was no answer.' }),
+  responseStatus: extendApi(z.number().int().nullable(), {
+    description: 'HTTP status the receiver answered; null when there was no answer.',
+  }),
   error: extendApi(z.string().nullable(), { description: 'Why the attempt failed (connection refused, timeout, non-2xx …).' }),
   durationMs: z.number().int(),
 });

@@ -1,4 +1,5 @@
 import { generateOpenApi } from '@ts-rest/open-api';
+
 import { contract, type RouteMetadata } from '../contract';
 import { AGENT_RUN_ERRORS, ERROR_CATALOGUE } from '../contract/error-codes';
 

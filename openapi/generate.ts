@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { buildOpenApiDocument } from './document';
 
 /** npm run openapi: writes openapi/openapi.json from the contract. A test fails when the committed file is stale. */

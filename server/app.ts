@@ -1,19 +1,20 @@
-import express, { type Express } from 'express';
 import { createExpressEndpoints } from '@ts-rest/express';
-import swaggerUi from 'swagger-ui-express';
+import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import swaggerUi from 'swagger-ui-express';
+
 import { contract } from '../contract';
 import { buildOpenApiDocument } from '../openapi/document';
+import { connectWidget } from './connect/widget.routes';
+import { dashboardRouter } from './dashboard/dashboard.routes';
 import { clientAuth } from './http/auth';
-import { idempotency } from './http/idempotency';
-import { rateLimit } from './http/rate-limit';
 import { finalErrorHandler, notFoundHandler, validationErrorHandler } from './http/error-handler';
+import { idempotency } from './http/idempotency';
 import { jsonBody } from './http/json-body';
+import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { requestLog } from './http/request-log';
 import { apiRouter } from './routes/api.routes';
-import { connectWidget } from './connect/widget.routes';
-import { dashboardRouter } from './dashboard/dashboard.routes';
 import { sandboxSitesMiddleware } from './sandbox/sites';
 import type { Services } from './services';
 
@@ -49,7 +50,11 @@ export function createApp(services: Services, logger: Logger): Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
-  app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi, { customSiteTitle: 'AgentLink API', swaggerOptions: { persistAuthorization: true } }));
+  app.use(
+    '/docs',
+    swaggerUi.serve,
+    swaggerUi.setup(openapi, { customSiteTitle: 'AgentLink API', swaggerOptions: { persistAuthorization: true } }),
+  );
 
   app.use('/api', ...jsonBody(services.config.bodyLimitBytes));
   createExpressEndpoints(contract, apiRouter(services), app, {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+
 import { z } from 'zod';
 
 /**
@@ -6,9 +7,7 @@ import { z } from 'zod';
  * Nothing else in the code base reads process.env (Nango's rule): a typo here fails loudly
  * at boot instead of silently at the first request that needs the value.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -22,9 +21,24 @@ const EnvSchema = z.object({
     .optional(),
   AGENTLINK_ENCRYPTION_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  AGENTLINK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(256 * 1024),
-  AGENTLINK_LINK_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(30 * 60),
-  AGENTLINK_PUBLIC_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(30 * 60),
+  AGENTLINK_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(256 * 1024),
+  AGENTLINK_LINK_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .default(30 * 60),
+  AGENTLINK_PUBLIC_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .default(30 * 60),
   AGENTLINK_SANDBOX_HOST_SUFFIX: z
     .string()
     .regex(/^[a-z0-9.-]+$/i)
@@ -40,7 +54,10 @@ const EnvSchema = z.object({
   AGENTLINK_QUEUE: z.enum(['embedded', 'pg-boss']).optional(),
   AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),
-  BROWSER_WS_ENDPOINT: z.string().regex(/^wss?:\/\//, 'BROWSER_WS_ENDPOINT must be a ws:// or wss:// URL').optional(),
+  BROWSER_WS_ENDPOINT: z
+    .string()
+    .regex(/^wss?:\/\//, 'BROWSER_WS_ENDPOINT must be a ws:// or wss:// URL')
+    .optional(),
   AGENTLINK_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(100),
   AGENTLINK_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
 });
@@ -95,9 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     publicUrl: (e.AGENTLINK_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dataDir,
-    database: e.DATABASE_URL
-      ? { type: 'postgres', url: e.DATABASE_URL }
-      : { type: 'sqlite', file: path.join(dataDir, 'agentlink.sqlite') },
+    database: e.DATABASE_URL ? { type: 'postgres', url: e.DATABASE_URL } : { type: 'sqlite', file: path.join(dataDir, 'agentlink.sqlite') },
     encryptionKey: e.AGENTLINK_ENCRYPTION_KEY,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.AGENTLINK_BODY_LIMIT_BYTES,

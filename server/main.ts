@@ -1,12 +1,13 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { parseArgs } from 'node:util';
-import { createApp } from './app';
-import { createExpressServer } from './http/express-server';
+
 import { createAgentWorker } from './agent/runtime';
 import type { AgentWorker } from './agent/worker';
-import { ConfigError, loadConfig, type AppConfig, type Environment } from './config';
+import { createApp } from './app';
+import { type AppConfig, ConfigError, type Environment, loadConfig } from './config';
 import { systemClock } from './domain/clock';
 import { OrganizationService } from './domain/organizations.service';
+import { createExpressServer } from './http/express-server';
 import { createLogger } from './logger';
 import { buildServices } from './services';
 import { Store } from './store';
@@ -46,7 +47,12 @@ function describeWorker(config: AppConfig) {
 }
 
 /** Stops the worker first (running requests finish or go back to the queue), then the rest. */
-async function shutdownAll(parts: { worker?: AgentWorker; server?: http.Server; services: ReturnType<typeof buildServices>; store: Store }) {
+async function shutdownAll(parts: {
+  worker?: AgentWorker;
+  server?: http.Server;
+  services: ReturnType<typeof buildServices>;
+  store: Store;
+}) {
   if (parts.server) {
     const server = parts.server;
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -113,8 +119,15 @@ async function serve(config: AppConfig, args: string[] = []) {
     `  Health    ${base}/healthz`,
     `  Data      ${describeDatabase(config)}`,
     `  Worker    ${worker ? describeWorker(config) : 'none in this process (--role api): run `npm run agentlink -- worker`'}`,
-    ...(generatedKeyFile ? [`  Vault     generated a new encryption key in ${generatedKeyFile} (keep it with the data; set AGENTLINK_ENCRYPTION_KEY in production)`] : []),
-    `  Sandbox   ${services.catalogue.list('sandbox').map((p) => p.homeUrl).join('  ')}`,
+    ...(generatedKeyFile
+      ? [
+          `  Vault     generated a new encryption key in ${generatedKeyFile} (keep it with the data; set AGENTLINK_ENCRYPTION_KEY in production)`,
+        ]
+      : []),
+    `  Sandbox   ${services.catalogue
+      .list('sandbox')
+      .map((p) => p.homeUrl)
+      .join('  ')}`,
     '',
     `Create an organization (prints its Client ID and secrets once):`,
     `  npm run agentlink -- org create --name "Acme"`,
@@ -158,7 +171,13 @@ async function org(config: AppConfig, args: string[]) {
       const c = await orgs.create(name);
       print(
         json,
-        { organizationId: c.organization.id, name, clientId: c.clientId, sandboxSecret: c.sandboxSecret, productionSecret: c.productionSecret },
+        {
+          organizationId: c.organization.id,
+          name,
+          clientId: c.clientId,
+          sandboxSecret: c.sandboxSecret,
+          productionSecret: c.productionSecret,
+        },
         [
           `Created organization ${name} (${c.organization.id})`,
           `  Client ID          ${c.clientId}`,
@@ -174,7 +193,11 @@ async function org(config: AppConfig, args: string[]) {
     if (sub === 'list') {
       const list = await orgs.list();
       const rows = list.map((o) => ({ organizationId: o.id, name: o.name, clientId: o.clientId, createdAt: o.createdAt.toISOString() }));
-      print(json, rows, rows.length ? rows.map((r) => `${r.clientId}  ${r.organizationId}  ${r.createdAt}  ${r.name}`).join('\n') : 'No organizations yet.');
+      print(
+        json,
+        rows,
+        rows.length ? rows.map((r) => `${r.clientId}  ${r.organizationId}  ${r.createdAt}  ${r.name}`).join('\n') : 'No organizations yet.',
+      );
       return;
     }
     if (sub === 'rotate-secret') {

@@ -1,29 +1,29 @@
-import type { AppConfig } from './config';
-import type { Clock } from './domain/clock';
-import { AgentRequestService } from './domain/agent-requests.service';
-import { ConnectionService } from './domain/connections.service';
-import { LinkTokenService } from './domain/link-tokens.service';
-import { OrganizationService } from './domain/organizations.service';
-import { SandboxService } from './domain/sandbox.service';
-import { BrowserManager } from './browser/browser-manager';
-import { LinkSessionService } from './connect/link-session.service';
-import { LoginEngine } from './connect/login-engine';
-import { ProviderCatalogue } from './providers/catalogue';
-import { SiteSessions } from './sandbox/site-sessions';
-import { SimulatedSites } from './sandbox/simulated-sites';
-import { assembleIntegrations, INTEGRATIONS } from './integrations';
-import { AgentRequestEvents } from './domain/agent-request-events';
-import { buildQueue } from './agent/queue';
 import { PlaybookRegistry } from './agent/playbooks';
 import { modelPlaybookRouter } from './agent/playbooks/model-router';
-import { createLogger } from './logger';
+import { buildQueue } from './agent/queue';
+import { BrowserManager } from './browser/browser-manager';
+import type { AppConfig } from './config';
+import { LinkSessionService } from './connect/link-session.service';
+import { LoginEngine } from './connect/login-engine';
 import { DashboardAccountService } from './dashboard/accounts.service';
+import { AgentRequestEvents } from './domain/agent-request-events';
+import { AgentRequestService } from './domain/agent-requests.service';
+import type { Clock } from './domain/clock';
 import { systemClock } from './domain/clock';
+import { ConnectionService } from './domain/connections.service';
 import { IdempotencyService } from './domain/idempotency.service';
+import { LinkTokenService } from './domain/link-tokens.service';
+import { OrganizationService } from './domain/organizations.service';
 import { RateLimitService } from './domain/rate-limits.service';
+import { SandboxService } from './domain/sandbox.service';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher';
 import { WebhookEvents } from './domain/webhooks/events.service';
 import { WebhookEndpointService } from './domain/webhooks/webhook-endpoints.service';
+import { assembleIntegrations, INTEGRATIONS } from './integrations';
+import { createLogger } from './logger';
+import { ProviderCatalogue } from './providers/catalogue';
+import { SimulatedSites } from './sandbox/simulated-sites';
+import { SiteSessions } from './sandbox/site-sessions';
 import type { Store } from './store';
 import type { Vault } from './vault/vault';
 
@@ -36,10 +36,18 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const organizations = new OrganizationService(store, clock);
   // Webhooks: events are written where state changes; a dispatcher (started by the worker role) delivers them.
   const webhookLogger = createLogger(config.logLevel).child({ component: 'webhooks' });
-  const onWebhookError = (err: unknown, context: Record<string, unknown>) => webhookLogger.error({ err, ...context }, 'webhook event or delivery failed');
+  const onWebhookError = (err: unknown, context: Record<string, unknown>) =>
+    webhookLogger.error({ err, ...context }, 'webhook event or delivery failed');
   const webhookEvents = new WebhookEvents(store, clock, onWebhookError);
   const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
-  const webhookDispatcher = new WebhookDispatcher({ store, clock, endpoints: webhookEndpoints, pollMs: config.worker.pollMs, nodeEnv: config.nodeEnv, onError: onWebhookError });
+  const webhookDispatcher = new WebhookDispatcher({
+    store,
+    clock,
+    endpoints: webhookEndpoints,
+    pollMs: config.worker.pollMs,
+    nodeEnv: config.nodeEnv,
+    onError: onWebhookError,
+  });
   webhookEvents.onQueued(() => webhookDispatcher.wake());
   const connections = new ConnectionService(store, clock, vault, config, webhookEvents);
   const siteSessions = new SiteSessions(store, clock, config.sandboxHostSuffix);

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { loadConfig } from '../server/config';
 import { ManualClock } from '../server/domain/clock';
 import { OrganizationService } from '../server/domain/organizations.service';
@@ -21,7 +22,7 @@ function cli(dataDir: string, args: string[]): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), NODE_ENV: 'test', LOG_LEVEL: 'silent', AGENTLINK_DATA_DIR: dataDir };
   return new Promise((resolve) => {
     execFile(TSX, ['server/main.ts', ...args], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0;
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
@@ -58,7 +59,12 @@ describe('agentlink CLI (server/main.ts)', () => {
     expect(run.code).toBe(0);
     const rows = JSON.parse(run.stdout);
     expect(rows).toStrictEqual([
-      { organizationId: created.organizationId, name: 'CLI Test Org', clientId: created.clientId, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      {
+        organizationId: created.organizationId,
+        name: 'CLI Test Org',
+        clientId: created.clientId,
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
     ]);
     expect(run.stdout).not.toContain(created.sandboxSecret);
     expect(run.stdout).not.toContain(created.productionSecret);
@@ -81,8 +87,14 @@ describe('agentlink CLI (server/main.ts)', () => {
     try {
       const orgs = new OrganizationService(store, new ManualClock());
       expect((await orgs.authenticate(created.clientId, out.secret)).ok).toBe(true);
-      expect(await orgs.authenticate(created.clientId, created.sandboxSecret)).toMatchObject({ ok: false, error: { code: 'INVALID_CLIENT_CREDENTIALS' } });
-      expect(await orgs.authenticate(created.clientId, created.productionSecret)).toMatchObject({ ok: true, value: { environment: 'production' } });
+      expect(await orgs.authenticate(created.clientId, created.sandboxSecret)).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_CLIENT_CREDENTIALS' },
+      });
+      expect(await orgs.authenticate(created.clientId, created.productionSecret)).toMatchObject({
+        ok: true,
+        value: { environment: 'production' },
+      });
     } finally {
       await store.close();
     }

@@ -1,4 +1,4 @@
-import { createAgentLinkClient, type AgentLinkClient } from '../client';
+import { type AgentLinkClient, createAgentLinkClient } from '../client';
 import { createTestApp, type TestApp } from './support/app';
 import { createOrg, ORBIT_PROVIDER_ID, REQUEST_ID_PATTERN, type TestOrg } from './support/helpers';
 
@@ -39,7 +39,12 @@ describe('client/index.ts against a listening server', () => {
     const exchanged = await client.connections.exchangePublicToken({ body: { publicToken: pub.body.publicToken } });
     expect(exchanged.status).toBe(200);
     if (exchanged.status !== 200) return;
-    expect(exchanged.body).toMatchObject({ providerId: orbit.providerId, clientUserId: 'client-user', status: 'ACTIVE', environment: 'sandbox' });
+    expect(exchanged.body).toMatchObject({
+      providerId: orbit.providerId,
+      clientUserId: 'client-user',
+      status: 'ACTIVE',
+      environment: 'sandbox',
+    });
 
     const conn = await client.connections.getConnection({ params: { connectionId: exchanged.body.connectionId } });
     expect(conn.status).toBe(200);
@@ -76,7 +81,11 @@ describe('client/index.ts against a listening server', () => {
     const res = await client.connections.exchangePublicToken({ body: { publicToken: 'nope' } });
     expect(res.status).toBe(400);
     if (res.status !== 400) return;
-    expect(res.body.error).toMatchObject({ code: 'PUBLIC_TOKEN_MALFORMED', type: 'INVALID_REQUEST', requestId: res.headers.get('x-request-id') });
+    expect(res.body.error).toMatchObject({
+      code: 'PUBLIC_TOKEN_MALFORMED',
+      type: 'INVALID_REQUEST',
+      requestId: res.headers.get('x-request-id'),
+    });
   });
 
   it('sends the credentials it was given', async () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+
 import { ERROR_CATALOGUE } from '../contract/error-codes';
 import { OPENAPI_FILE, renderOpenApi } from '../openapi/generate';
 import { contractRoutes } from './support/contract-routes';

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { ServerMessage } from '../servers/protocol';
 
+import type { ServerMessage } from '../servers/protocol';
 
 export interface ChildServer {
   name: string;

@@ -1,8 +1,9 @@
 /** Measuring: CPU from /proc, autocannon slices, and side-by-side measurements of several servers. */
 import fs from 'node:fs';
-import autocannon from 'autocannon';
-import type { ChildServer } from './child-servers';
 
+import autocannon from 'autocannon';
+
+import type { ChildServer } from './child-servers';
 
 /** Fields after the command name of a /proc stat line (so fields[1] is ppid, [11] utime, [12] stime). */
 export function statFields(file: string): string[] | undefined {
@@ -114,7 +115,11 @@ export function percentile(sorted: Float64Array, p: number): number {
  * histogram rounds to whole ms, and with a rate it back-fills "coordinated omission" values assuming a 1 ms
  * interval), counting 2xx responses only.
  */
-export function load(server: ChildServer, req: Request, opts: { seconds: number; connections: number; overallRate?: number }): Promise<Slice> {
+export function load(
+  server: ChildServer,
+  req: Request,
+  opts: { seconds: number; connections: number; overallRate?: number },
+): Promise<Slice> {
   const latencies: number[] = [];
   const pid = server.child.pid;
   const cpu0 = cpuSeconds(pid);

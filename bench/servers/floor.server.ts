@@ -8,9 +8,11 @@
  *
  * Env: BENCH_PORT, BENCH_DB_FILE.
  */
-import http from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+
 import sqlite3 from 'sqlite3';
+
 import { exitWithParent, portFromEnv, send } from './protocol';
 
 const SCHEMA = [
@@ -69,8 +71,18 @@ async function main() {
       const id = `areq_${randomUUID().replace(/-/g, '')}`;
       const createdAt = new Date().toISOString();
       await run(db, INSERT_AGENT_REQUEST, [
-        id, 'org_floor', 'sandbox', 'conn_floor', 'provider_floor', String(b.action), String(b.startingUrl),
-        JSON.stringify(b.parameters ?? {}), JSON.stringify(b.responseFormat ?? {}), Number(b.timeoutMs ?? 300_000), 'PENDING', createdAt,
+        id,
+        'org_floor',
+        'sandbox',
+        'conn_floor',
+        'provider_floor',
+        String(b.action),
+        String(b.startingUrl),
+        JSON.stringify(b.parameters ?? {}),
+        JSON.stringify(b.responseFormat ?? {}),
+        Number(b.timeoutMs ?? 300_000),
+        'PENDING',
+        createdAt,
       ]);
       return [202, { requestId: id, status: 'PENDING', connectionId: 'conn_floor', providerId: 'provider_floor', createdAt }];
     },
@@ -79,8 +91,14 @@ async function main() {
       const linkToken = `link-sandbox-${randomBytes(32).toString('base64url')}`;
       const expiration = new Date(now.getTime() + 30 * 60_000).toISOString();
       await run(db, INSERT_LINK_TOKEN, [
-        `ltok_${randomUUID().replace(/-/g, '')}`, createHash('sha256').update(linkToken).digest('hex'), 'org_floor', 'sandbox',
-        String(b.clientUserId), typeof b.providerId === 'string' ? b.providerId : null, expiration, now.toISOString(),
+        `ltok_${randomUUID().replace(/-/g, '')}`,
+        createHash('sha256').update(linkToken).digest('hex'),
+        'org_floor',
+        'sandbox',
+        String(b.clientUserId),
+        typeof b.providerId === 'string' ? b.providerId : null,
+        expiration,
+        now.toISOString(),
       ]);
       return [200, { linkToken, expiration, environment: 'sandbox' }];
     },

@@ -5,9 +5,6 @@
  *
  * Types of the postMessage protocol come from contract/link-messages.ts, shared with the hosted widget.
  */
-export { useAgentLink, POPUP_WIDTH, POPUP_HEIGHT, POPUP_POLL_MS, POPUP_CLOSE_GRACE_MS } from './use-agent-link';
-export type { UseAgentLinkOptions, UseAgentLinkResult } from './use-agent-link';
-export { LINK_ERROR_CODES, LINK_EVENT_NAMES, LINK_MESSAGE_TYPES } from '../../contract/link-messages';
 export type {
   AgentLinkEnv,
   AgentLinkError,
@@ -16,3 +13,6 @@ export type {
   LinkEventName,
   LinkMessage,
 } from '../../contract/link-messages';
+export { LINK_ERROR_CODES, LINK_EVENT_NAMES, LINK_MESSAGE_TYPES } from '../../contract/link-messages';
+export type { UseAgentLinkOptions, UseAgentLinkResult } from './use-agent-link';
+export { POPUP_CLOSE_GRACE_MS, POPUP_HEIGHT, POPUP_POLL_MS, POPUP_WIDTH, useAgentLink } from './use-agent-link';

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+
 import {
-  LINK_MESSAGE_TYPES,
   type AgentLinkEnv,
   type AgentLinkError,
   type AgentLinkMetadata,
+  LINK_MESSAGE_TYPES,
   type LinkErrorCode,
   type LinkEventName,
   type LinkMessage,
@@ -50,8 +51,7 @@ export const POPUP_CLOSE_GRACE_MS = 250;
 export const OVERLAY_ATTRIBUTE = 'data-agentlink-overlay';
 
 type Config =
-  | { ok: true; linkToken: string; env: AgentLinkEnv; origin: string; widgetUrl: string }
-  | { ok: false; error: AgentLinkError | null };
+  { ok: true; linkToken: string; env: AgentLinkEnv; origin: string; widgetUrl: string } | { ok: false; error: AgentLinkError | null };
 
 const linkError = (code: LinkErrorCode, message: string): AgentLinkError => ({ code, message });
 
@@ -62,9 +62,16 @@ function resolveConfig(linkToken: string, backendUrl: string, env: AgentLinkEnv)
     return { ok: false, error: linkError('ENVIRONMENT_MISMATCH', `env must be "sandbox" or "production", not ${JSON.stringify(env)}.`) };
   }
   const tokenEnv = /^link-(sandbox|production)-/.exec(linkToken)?.[1];
-  if (!tokenEnv) return { ok: false, error: linkError('INVALID_LINK_TOKEN', 'linkToken is not a link token (expected "link-sandbox-…" or "link-production-…").') };
+  if (!tokenEnv)
+    return {
+      ok: false,
+      error: linkError('INVALID_LINK_TOKEN', 'linkToken is not a link token (expected "link-sandbox-…" or "link-production-…").'),
+    };
   if (tokenEnv !== env) {
-    return { ok: false, error: linkError('ENVIRONMENT_MISMATCH', `The link token belongs to the ${tokenEnv} environment, but env is "${env}".`) };
+    return {
+      ok: false,
+      error: linkError('ENVIRONMENT_MISMATCH', `The link token belongs to the ${tokenEnv} environment, but env is "${env}".`),
+    };
   }
   let url: URL;
   try {
@@ -73,7 +80,10 @@ function resolveConfig(linkToken: string, backendUrl: string, env: AgentLinkEnv)
     url = new URL('about:blank');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, error: linkError('INTERNAL_ERROR', `backendUrl must be an absolute http(s) address, got ${JSON.stringify(backendUrl)}.`) };
+    return {
+      ok: false,
+      error: linkError('INTERNAL_ERROR', `backendUrl must be an absolute http(s) address, got ${JSON.stringify(backendUrl)}.`),
+    };
   }
   const base = url.href.split(/[?#]/)[0].replace(/\/+$/, '');
   return { ok: true, linkToken, env, origin: url.origin, widgetUrl: `${base}/link` };
@@ -304,7 +314,6 @@ export function useAgentLink(options: UseAgentLinkOptions): UseAgentLinkResult {
       frame = mountOverlay(widgetUrl, () => fail(null));
     }
   }, [configKey]); // config and env are functions of configKey
-
 
   return {
     open,

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import express, { type Request, type Response } from 'express';
+
 import { UnknownStatusError } from '@ts-rest/core';
-import { createAgentLinkClient, type AgentLinkClient } from '../../client';
+import express, { type Request, type Response } from 'express';
+
+import { type AgentLinkClient, createAgentLinkClient } from '../../client';
 
 /**
  * A caller's backend relay (spec 4.5): the browser talks to this server, this server talks to AgentLink with the
@@ -90,7 +92,11 @@ async function relay(res: Response, call: () => Promise<Upstream>, onOk?: (upstr
       return;
     }
     res.status(502).json({
-      error: { type: 'API_ERROR', code: 'AGENTLINK_UNREACHABLE', message: `The relay could not reach AgentLink: ${(err as Error).message}` },
+      error: {
+        type: 'API_ERROR',
+        code: 'AGENTLINK_UNREACHABLE',
+        message: `The relay could not reach AgentLink: ${(err as Error).message}`,
+      },
     });
     return;
   }
@@ -135,7 +141,9 @@ export function createRelayApp(env: RelayEnv, options: RelayOptions = {}): expre
   // 4.3: the request body goes on unchanged, the response body comes back as received.
   app.post('/api/agent-requests', (req, res) =>
     relay(res, () =>
-      agentlink.agentRequests.createAgentRequest({ body: req.body as Parameters<AgentLinkClient['agentRequests']['createAgentRequest']>[0]['body'] }),
+      agentlink.agentRequests.createAgentRequest({
+        body: req.body as Parameters<AgentLinkClient['agentRequests']['createAgentRequest']>[0]['body'],
+      }),
     ),
   );
 

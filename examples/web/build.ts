@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { build } from 'esbuild';
 
 /** Bundles the example web app (src/main.tsx → app.js) and copies index.html into outDir (default examples/web/dist). */

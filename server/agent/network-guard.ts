@@ -1,6 +1,8 @@
 import dns from 'node:dns';
 import net from 'node:net';
+
 import type { BrowserContext, Frame } from 'playwright-core';
+
 import type { Environment } from '../config';
 import { hostMatchesDomain, isPrivateOrLocalHost } from '../domain/starting-url.policy';
 import type { ProviderDefinition } from '../providers/catalogue';
@@ -23,7 +25,11 @@ export type RequestVerdict = { ok: true } | { ok: false; reason: string };
 
 const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'about:']);
 
-export function checkRequestUrl(raw: string, provider: Pick<ProviderDefinition, 'allowedDomains' | 'homeUrl'>, environment: Environment): RequestVerdict {
+export function checkRequestUrl(
+  raw: string,
+  provider: Pick<ProviderDefinition, 'allowedDomains' | 'homeUrl'>,
+  environment: Environment,
+): RequestVerdict {
   let url: URL;
   try {
     url = new URL(raw);
@@ -56,7 +62,12 @@ async function resolvesToPrivate(host: string, cache: Map<string, Promise<boolea
 
 export async function installNetworkGuard(
   context: BrowserContext,
-  opts: { provider: ProviderDefinition; environment: Environment; mainFrame: () => Frame | undefined; onBlocked: (b: BlockedRequest) => void },
+  opts: {
+    provider: ProviderDefinition;
+    environment: Environment;
+    mainFrame: () => Frame | undefined;
+    onBlocked: (b: BlockedRequest) => void;
+  },
 ): Promise<void> {
   const dnsCache = new Map<string, Promise<boolean>>();
   await context.route('**/*', async (route) => {

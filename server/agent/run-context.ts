@@ -1,10 +1,11 @@
 import type { BrowserContext, Page } from 'playwright-core';
+
 import type { JsonSchema } from '../../contract/response-format';
 import type { ProviderDefinition } from '../providers/catalogue';
-import type { AgentRunMethod as ExecutionMethod, AgentModelUsage as ModelUsage, AgentTraceStep as TraceStep } from '../store/records';
+import type { AgentModelUsage as ModelUsage, AgentRunMethod as ExecutionMethod, AgentTraceStep as TraceStep } from '../store/records';
 
 // The trace, method and usage are stored on the agent request as they are: one definition, in the store's records.
-export type { AgentRunMethod as ExecutionMethod, AgentTraceStep as TraceStep, AgentModelUsage as ModelUsage } from '../store/records';
+export type { AgentRunMethod as ExecutionMethod, AgentModelUsage as ModelUsage, AgentTraceStep as TraceStep } from '../store/records';
 
 /**
  * What one execution strategy (playbook, replay, planner) gets and returns. The worker owns the

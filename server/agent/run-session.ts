@@ -1,5 +1,6 @@
-import type { Page } from 'playwright-core';
 import type { Logger } from 'pino';
+import type { Page } from 'playwright-core';
+
 import type { ProviderSession } from '../domain/connections.service';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
@@ -33,10 +34,17 @@ export async function openRunBrowser(
   try {
     storageState = deps.connections.openSession(connection);
   } catch {
-    throw new RunFailure('SESSION_UNREADABLE', 'The stored session of this connection could not be opened (was the encryption key changed?).');
+    throw new RunFailure(
+      'SESSION_UNREADABLE',
+      'The stored session of this connection could not be opened (was the encryption key changed?).',
+    );
   }
   signal.throwIfAborted();
-  const context = await deps.browsers.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...(storageState ? { storageState } : {}) });
+  const context = await deps.browsers.newContext({
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-US',
+    ...(storageState ? { storageState } : {}),
+  });
   state.context = context;
   if (signal.aborted) throw signal.reason;
   await installNetworkGuard(context, {
@@ -69,14 +77,22 @@ export async function openStartingUrl(state: RunState, page: Page, url: string) 
   } catch (err) {
     if (state.blockedNavigation) {
       const b = state.blockedNavigation;
-      throw new RunFailure('NAVIGATION_BLOCKED', `Loading the starting URL led outside the provider: ${b.url} was blocked (${b.reason}).`, { url: b.url });
+      throw new RunFailure('NAVIGATION_BLOCKED', `Loading the starting URL led outside the provider: ${b.url} was blocked (${b.reason}).`, {
+        url: b.url,
+      });
     }
     throw new RunFailure('STARTING_URL_UNREACHABLE', `The starting URL could not be loaded: ${errorText(err)}`);
   }
 }
 
 /** The starting URL landed on the sign-in page: log in again from the sealed credentials, or give up (LOGIN_REQUIRED). */
-export async function renewDeadSession(deps: SessionDeps, state: RunState, connection: ConnectionRecord, provider: ProviderDefinition, page: Page) {
+export async function renewDeadSession(
+  deps: SessionDeps,
+  state: RunState,
+  connection: ConnectionRecord,
+  provider: ProviderDefinition,
+  page: Page,
+) {
   const { record } = state;
   let reason = 'no credentials are stored for silent re-login';
   const credentials = deps.relogin ? deps.connections.openCredentials(connection) : null;
@@ -84,7 +100,13 @@ export async function renewDeadSession(deps: SessionDeps, state: RunState, conne
   if (credentials && deps.relogin) {
     const relogin = deps.relogin;
     const outcome = await timedStep(state, 'relogin', `${provider.name} sign-in with the stored credentials`, async () => {
-      const r = await relogin.relogin({ requestId: record.id, provider, organizationId: record.organizationId, environment: record.environment, credentials });
+      const r = await relogin.relogin({
+        requestId: record.id,
+        provider,
+        organizationId: record.organizationId,
+        environment: record.environment,
+        credentials,
+      });
       if (!r.ok) throw new Error(r.reason);
       return r;
     }).catch((err: unknown) => ({ ok: false as const, reason: errorText(err) }));
@@ -126,5 +148,6 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
 
 /** Closes the run's context, waiting at most a few seconds (a wedged browser must not hold the worker). */
 export async function closeRunBrowser(state: RunState) {
-  if (state.context) await Promise.race([state.context.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS))]);
+  if (state.context)
+    await Promise.race([state.context.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS))]);
 }

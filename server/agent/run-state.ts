@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+
 import type { AgentRequestRecord } from '../store';
 import type { BlockedRequest } from './network-guard';
 import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
@@ -31,7 +32,14 @@ export async function timedStep<T>(state: RunState, tool: string, target: string
     pushStep(state, { tool, target, url: pageUrl(state.page), durationMs: Math.round(performance.now() - t0), outcome: 'ok' });
     return v;
   } catch (err) {
-    pushStep(state, { tool, target, url: pageUrl(state.page), durationMs: Math.round(performance.now() - t0), outcome: 'error', error: errorText(err) });
+    pushStep(state, {
+      tool,
+      target,
+      url: pageUrl(state.page),
+      durationMs: Math.round(performance.now() - t0),
+      outcome: 'error',
+      error: errorText(err),
+    });
     throw err;
   }
 }

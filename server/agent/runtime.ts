@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
+
 import type { Services } from '../services';
 import { PlaybookStrategy } from './playbooks';
 import type { ExecutionStrategy } from './run-context';
-import { plannerStrategy, replayStrategy } from './strategies';
 import { LoginEngineRelogin } from './silent-relogin';
+import { plannerStrategy, replayStrategy } from './strategies';
 import { AgentWorker } from './worker';
 
 /**

@@ -1,6 +1,6 @@
+import type { Environment } from '../config';
 import type { StorageState } from '../connect/login-engine';
 import type { LoginEngine } from '../connect/login-engine';
-import type { Environment } from '../config';
 import type { LoginCredentials } from '../domain/connections.service';
 import type { ProviderDefinition } from '../providers/catalogue';
 
@@ -40,7 +40,10 @@ export class LoginEngineRelogin implements SilentRelogin {
       case 'mfa':
       case 'human_check':
         await this.engine.cancel(key);
-        return { ok: false, reason: outcome.kind === 'mfa' ? 'the provider asks for a verification code' : 'the provider asks for a human check' };
+        return {
+          ok: false,
+          reason: outcome.kind === 'mfa' ? 'the provider asks for a verification code' : 'the provider asks for a human check',
+        };
       case 'invalid_credentials':
         return { ok: false, reason: 'the provider no longer accepts the stored credentials' };
       case 'locked':

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
+
 import type { Environment } from '../config';
 import type { Clock } from '../domain/clock';
 import type { ConnectionService } from '../domain/connections.service';
@@ -45,7 +46,10 @@ export interface WorkerSettings {
 }
 
 /** What a worker writes when a run ends. */
-export type AgentRequestOutcome = Pick<AgentRequestRecord, 'status' | 'result' | 'error' | 'completedAt' | 'executionTimeMs' | 'trace' | 'method' | 'modelUsage'>;
+export type AgentRequestOutcome = Pick<
+  AgentRequestRecord,
+  'status' | 'result' | 'error' | 'completedAt' | 'executionTimeMs' | 'trace' | 'method' | 'modelUsage'
+>;
 
 /** The lease-guarded operations on agent request rows (AgentRequestRepository in server/store). */
 export interface AgentRequestLedger {

@@ -1,8 +1,8 @@
 import { compileResponseFormat } from '../../contract/response-format';
 import { isProviderLoginPage } from '../providers/provider';
 import type { AgentRequestError, AgentRequestStatus } from '../store';
-import { AgentTimeoutError } from './result/errors';
 import type { ClaimedRequest } from './queue/queue';
+import { AgentTimeoutError } from './result/errors';
 import type { ExecutionMethod, RunContext } from './run-context';
 import { RunAborted, RunFailure, untilAborted } from './run-errors';
 import { closeRunBrowser, openRunBrowser, openStartingUrl, renewDeadSession, saveSessionBack } from './run-session';
@@ -108,7 +108,14 @@ export class AgentWorker {
     if (final.status !== 'COMPLETED' && state.page && !state.trace.some((s) => s.screenshot)) {
       const screenshot = await failureScreenshot(state.page);
       if (screenshot) {
-        pushStep(state, { tool: 'end', target: final.error?.code ?? final.status, url: pageUrl(state.page), durationMs: 0, outcome: 'error', screenshot });
+        pushStep(state, {
+          tool: 'end',
+          target: final.error?.code ?? final.status,
+          url: pageUrl(state.page),
+          durationMs: 0,
+          outcome: 'error',
+          screenshot,
+        });
       }
     }
     await saveSessionBack(this.deps, state, log);
@@ -137,7 +144,10 @@ export class AgentWorker {
         modelUsage: state.usage,
       });
       if (written) events.finished(record.id);
-      log.info({ status: final.status, code: final.error?.code, method: state.method, ms: Date.now() - startedMs }, 'agent request finished');
+      log.info(
+        { status: final.status, code: final.error?.code, method: state.method, ms: Date.now() - startedMs },
+        'agent request finished',
+      );
     } catch (err) {
       log.error({ err }, 'could not write the outcome; the lease will expire and the request be recovered');
     }
@@ -147,17 +157,27 @@ export class AgentWorker {
     const reason = signal.aborted ? signal.reason : err;
     if (reason instanceof RunAborted) {
       if (reason.kind === 'TIMED_OUT') {
-        return { status: 'TIMED_OUT', error: { code: 'TIMED_OUT', message: `The request did not finish within its timeout of ${state.record.timeoutMs} ms.` } };
+        return {
+          status: 'TIMED_OUT',
+          error: { code: 'TIMED_OUT', message: `The request did not finish within its timeout of ${state.record.timeoutMs} ms.` },
+        };
       }
-      if (reason.kind === 'CANCELED') return { status: 'CANCELED', error: { code: 'CANCELED', message: 'The request was canceled while it ran.' } };
+      if (reason.kind === 'CANCELED')
+        return { status: 'CANCELED', error: { code: 'CANCELED', message: 'The request was canceled while it ran.' } };
       return { status: 'FAILED', error: { code: 'WORKER_LOST', message: reason.message } };
     }
     // A strategy's own deadline guard (server/agent/result/errors.ts) may fire a moment before our timer.
     if (err instanceof AgentTimeoutError) {
-      return { status: 'TIMED_OUT', error: { code: 'TIMED_OUT', message: `The request did not finish within its timeout of ${state.record.timeoutMs} ms.` } };
+      return {
+        status: 'TIMED_OUT',
+        error: { code: 'TIMED_OUT', message: `The request did not finish within its timeout of ${state.record.timeoutMs} ms.` },
+      };
     }
     if (err instanceof RunFailure) {
-      return { status: 'FAILED', error: { code: err.code, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) } };
+      return {
+        status: 'FAILED',
+        error: { code: err.code, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) },
+      };
     }
     this.deps.logger.error({ err, requestId: state.record.id }, 'agent run crashed');
     return { status: 'FAILED', error: { code: 'INTERNAL_ERROR', message: `The run stopped on an unexpected error: ${errorText(err)}` } };
@@ -167,9 +187,13 @@ export class AgentWorker {
     const { connections, providers } = this.deps;
     const { record } = state;
     const connection = await connections.findForRun(record.connectionId);
-    if (!connection || connection.status === 'REVOKED') throw new RunFailure('CONNECTION_REVOKED', 'The connection was revoked before the request ran.');
+    if (!connection || connection.status === 'REVOKED')
+      throw new RunFailure('CONNECTION_REVOKED', 'The connection was revoked before the request ran.');
     if (connection.status === 'LOGIN_REQUIRED') {
-      throw new RunFailure('CONNECTION_LOGIN_REQUIRED', 'The provider session of this connection ended; send the user through the connect flow again (update mode).');
+      throw new RunFailure(
+        'CONNECTION_LOGIN_REQUIRED',
+        'The provider session of this connection ended; send the user through the connect flow again (update mode).',
+      );
     }
     const provider = providers.get(record.providerId, record.environment);
     if (!provider) throw new RunFailure('INTERNAL_ERROR', `Provider ${record.providerId} is not in the catalogue.`);
@@ -209,10 +233,17 @@ export class AgentWorker {
         const b = state.blockedNavigation;
         return {
           status: 'FAILED',
-          error: { code: 'NAVIGATION_BLOCKED', message: `The run tried to leave ${provider.name}: ${b.url} was blocked (${b.reason}).`, details: { url: b.url, cause: { code: outcome.code, message: outcome.message } } },
+          error: {
+            code: 'NAVIGATION_BLOCKED',
+            message: `The run tried to leave ${provider.name}: ${b.url} was blocked (${b.reason}).`,
+            details: { url: b.url, cause: { code: outcome.code, message: outcome.message } },
+          },
         };
       }
-      return { status: 'FAILED', error: { code: outcome.code, message: outcome.message, ...(outcome.details === undefined ? {} : { details: outcome.details }) } };
+      return {
+        status: 'FAILED',
+        error: { code: outcome.code, message: outcome.message, ...(outcome.details === undefined ? {} : { details: outcome.details }) },
+      };
     }
     if (!this.deps.settings.modelConfigured) {
       return {

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+
 import { type BrowserOptions, launchBrowser } from './chromium';
 
 /**
@@ -15,9 +16,11 @@ export class BrowserManager {
       const launching = launchBrowser(this.options);
       this.browser = launching;
       launching
-        .then((b) => b.on('disconnected', () => {
-          if (this.browser === launching) this.browser = null;
-        }))
+        .then((b) =>
+          b.on('disconnected', () => {
+            if (this.browser === launching) this.browser = null;
+          }),
+        )
         .catch(() => {
           if (this.browser === launching) this.browser = null;
         });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
+
+import { type Browser, chromium, type LaunchOptions } from 'playwright-core';
 
 /**
  * Finding and starting Chromium. Resolution order: an explicit path (AGENTLINK_CHROMIUM_PATH, passed in

@@ -73,10 +73,7 @@ const OPEN_STATES: LinkSessionStatus[] = ['CONSENT', 'PROVIDER', 'CREDENTIALS', 
 const LOGIN_STATES: LinkSessionStatus[] = ['CREDENTIALS', 'MFA_TOTP', 'MFA_SMS', 'HUMAN_CHECK'];
 
 const CAPABILITIES: Record<WidgetProvider['category'] | 'any', string[]> = {
-  social: [
-    'See your profile, feed, connections and messages',
-    'Post, comment, react and send messages as you, when you ask it to',
-  ],
+  social: ['See your profile, feed, connections and messages', 'Post, comment, react and send messages as you, when you ask it to'],
   developer: [
     'See your repositories, issues, pull requests and notifications',
     'Open and comment on issues and star repositories as you, when you ask it to',
@@ -143,7 +140,13 @@ export class LinkSessionService {
       return this.fail('TOO_MANY_LINK_SESSIONS', 'This link was opened too many times. Start again from the app.', null);
     }
     if (refusal) {
-      await store.repos.linkSessions.insert({ ...session, status: 'FAILED', errorCode: refusal.code, errorMessage: refusal.message, completedAt: now });
+      await store.repos.linkSessions.insert({
+        ...session,
+        status: 'FAILED',
+        errorCode: refusal.code,
+        errorMessage: refusal.message,
+        completedAt: now,
+      });
       return this.fail(refusal.code, refusal.message, { linkSessionId: session.id, status: 'FAILED', retryable: false });
     }
     await store.repos.linkSessions.insert(session);
@@ -178,7 +181,8 @@ export class LinkSessionService {
       ]);
     }
     const provider = this.deps.catalogue.get(providerId, token.environment);
-    if (!provider) return this.fail('UNKNOWN_PROVIDER', `providerId ${providerId} is not a ${token.environment} provider.`, this.details(session, true));
+    if (!provider)
+      return this.fail('UNKNOWN_PROVIDER', `providerId ${providerId} is not a ${token.environment} provider.`, this.details(session, true));
     await this.move(session, ['PROVIDER', 'CREDENTIALS'], { status: 'CREDENTIALS', providerId });
     return ok(await this.view(await this.reload(session), token));
   }
@@ -197,7 +201,10 @@ export class LinkSessionService {
           retryable: false,
         });
       }
-      await this.deps.store.repos.linkSessions.transition(session.id, LOGIN_STATES, { attempts: session.attempts + 1, updatedAt: this.deps.clock.now() });
+      await this.deps.store.repos.linkSessions.transition(session.id, LOGIN_STATES, {
+        attempts: session.attempts + 1,
+        updatedAt: this.deps.clock.now(),
+      });
       const outcome = await this.deps.engine.start(session.id, {
         provider,
         organizationId: token.organizationId,
@@ -226,7 +233,11 @@ export class LinkSessionService {
   }
 
   /** The person left the widget; records how (the last error they saw, or the one the widget reports). */
-  async exit(linkToken: string, sessionId: string, errorCode?: string): Promise<Result<{ linkSessionId: string; status: LinkSessionStatus }>> {
+  async exit(
+    linkToken: string,
+    sessionId: string,
+    errorCode?: string,
+  ): Promise<Result<{ linkSessionId: string; status: LinkSessionStatus }>> {
     const auth = await this.authorize(linkToken, sessionId, { allowClosedToken: true });
     if (!auth.ok) return auth;
     const { session } = auth.value;
@@ -262,7 +273,12 @@ export class LinkSessionService {
   }
 
   /** Turns what the engine saw into the next step of the flow. */
-  private async follow(token: LinkTokenRecord, before: LinkSessionRecord, provider: ProviderDefinition, outcome: LoginOutcome): Promise<Result<LinkStepResult>> {
+  private async follow(
+    token: LinkTokenRecord,
+    before: LinkSessionRecord,
+    provider: ProviderDefinition,
+    outcome: LoginOutcome,
+  ): Promise<Result<LinkStepResult>> {
     const name = provider.name.replace(/\s*\(.*\)$/, '');
     // The person may have left (or the token expired) while the provider was working: nothing more happens.
     const session = await this.reload(before);
@@ -289,18 +305,36 @@ export class LinkSessionService {
       case 'invalid_credentials':
         return this.backToLogin(session, 'INVALID_CREDENTIALS', `${name} did not accept that username and password.`);
       case 'locked':
-        return this.backToLogin(session, 'ACCOUNT_LOCKED', `${name} says this account is locked. Unlock it on ${name}, or use a different account.`);
+        return this.backToLogin(
+          session,
+          'ACCOUNT_LOCKED',
+          `${name} says this account is locked. Unlock it on ${name}, or use a different account.`,
+        );
       case 'mfa_failed':
-        return this.backToLogin(session, 'MFA_FAILED', `${name} stopped accepting codes for this sign-in. Sign in again to get a new code.`, false);
+        return this.backToLogin(
+          session,
+          'MFA_FAILED',
+          `${name} stopped accepting codes for this sign-in. Sign in again to get a new code.`,
+          false,
+        );
       case 'expired':
         return this.backToLogin(session, 'LOGIN_TIMED_OUT', 'The verification step was not completed in time. Sign in again.', false);
       case 'unavailable':
-        return this.backToLogin(session, 'PROVIDER_UNAVAILABLE', `We could not complete the sign-in on ${name} right now. Try again in a moment.`);
+        return this.backToLogin(
+          session,
+          'PROVIDER_UNAVAILABLE',
+          `We could not complete the sign-in on ${name} right now. Try again in a moment.`,
+        );
     }
   }
 
   /** A failed sign-in: the flow goes back to the login form, with the error recorded. */
-  private async backToLogin(session: LinkSessionRecord, code: ErrorCode, message: string, retryable = true): Promise<Result<LinkStepResult>> {
+  private async backToLogin(
+    session: LinkSessionRecord,
+    code: ErrorCode,
+    message: string,
+    retryable = true,
+  ): Promise<Result<LinkStepResult>> {
     await this.move(session, LOGIN_STATES, { status: 'CREDENTIALS', errorCode: code, errorMessage: message });
     return this.fail(code, message, { linkSessionId: session.id, status: 'CREDENTIALS', retryable });
   }
@@ -347,7 +381,13 @@ export class LinkSessionService {
       });
     }
     const now = clock.now();
-    await this.move(session, LOGIN_STATES, { status: 'SUCCEEDED', connectionId: issued.connection.id, errorCode: null, errorMessage: null, completedAt: now });
+    await this.move(session, LOGIN_STATES, {
+      status: 'SUCCEEDED',
+      connectionId: issued.connection.id,
+      errorCode: null,
+      errorMessage: null,
+      completedAt: now,
+    });
     const view = await this.view(await this.reload(session), token);
     return ok({
       view,
@@ -380,7 +420,8 @@ export class LinkSessionService {
     const token = await store.repos.linkTokens.findByHash(hashToken(linkToken));
     if (!token) return this.fail('INVALID_LINK_TOKEN', 'This link is not valid.', null);
     const session = await store.repos.linkSessions.findById(sessionId);
-    if (!session || session.linkTokenId !== token.id) return this.fail('LINK_SESSION_NOT_FOUND', 'No such link session for this link.', null);
+    if (!session || session.linkTokenId !== token.id)
+      return this.fail('LINK_SESSION_NOT_FOUND', 'No such link session for this link.', null);
     if (!opts.allowClosedToken && OPEN_STATES.includes(session.status)) {
       const refusal = this.tokenRefusal(token, clock.now());
       if (refusal) {
@@ -402,7 +443,13 @@ export class LinkSessionService {
 
   private async end(session: LinkSessionRecord, status: 'FAILED' | 'EXITED', errorCode: string, errorMessage: string | null) {
     const now = this.deps.clock.now();
-    await this.deps.store.repos.linkSessions.transition(session.id, OPEN_STATES, { status, errorCode, errorMessage, completedAt: now, updatedAt: now });
+    await this.deps.store.repos.linkSessions.transition(session.id, OPEN_STATES, {
+      status,
+      errorCode,
+      errorMessage,
+      completedAt: now,
+      updatedAt: now,
+    });
   }
 
   private async reload(session: LinkSessionRecord): Promise<LinkSessionRecord> {

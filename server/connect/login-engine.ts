@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+
 import type { BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { hostMatchesDomain } from '../domain/starting-url.policy';
+
 import type { Environment } from '../config';
+import { hostMatchesDomain } from '../domain/starting-url.policy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { CodeStep, PageSignal, Target } from '../providers/login-recipe';
 
@@ -197,22 +199,30 @@ export class LoginEngine {
 
   /** Relays the person's code to the waiting code step. */
   async submitCode(key: string, code: string): Promise<LoginOutcome> {
-    return this.resume(key, (w) => w.step === 'totp' || w.step === 'sms', async (w) => {
-      const step = codeStep(w.provider, w.step as MfaMethod);
-      if (!step) return unavailable('the provider has no code step');
-      await locate(w.page, step.code).fill(code);
-      return this.act(w.page, w.provider, 'code', () => locate(w.page, step.submit).click());
-    });
+    return this.resume(
+      key,
+      (w) => w.step === 'totp' || w.step === 'sms',
+      async (w) => {
+        const step = codeStep(w.provider, w.step as MfaMethod);
+        if (!step) return unavailable('the provider has no code step');
+        await locate(w.page, step.code).fill(code);
+        return this.act(w.page, w.provider, 'code', () => locate(w.page, step.submit).click());
+      },
+    );
   }
 
   /** Relays the person's "I'm a person" confirmation to the waiting human check. */
   async confirmHuman(key: string): Promise<LoginOutcome> {
-    return this.resume(key, (w) => w.step === 'human_check', async (w) => {
-      const check = w.provider.login.humanCheck;
-      if (!check) return unavailable('the provider has no human check');
-      await locate(w.page, check.checkbox).click();
-      return this.act(w.page, w.provider, 'human', () => locate(w.page, check.submit).click());
-    });
+    return this.resume(
+      key,
+      (w) => w.step === 'human_check',
+      async (w) => {
+        const check = w.provider.login.humanCheck;
+        if (!check) return unavailable('the provider has no human check');
+        await locate(w.page, check.checkbox).click();
+        return this.act(w.page, w.provider, 'human', () => locate(w.page, check.submit).click());
+      },
+    );
   }
 
   /** Drops a waiting login (the person left, or started again). */
@@ -268,9 +278,12 @@ export class LoginEngine {
    */
   private async act(page: Page, provider: ProviderDefinition, phase: Phase, action: () => Promise<void>): Promise<LoginOutcome> {
     const marker = randomBytes(8).toString('hex');
-    await page.evaluate(([name, value]) => {
-      (globalThis as Record<string, unknown>)[name] = value;
-    }, [MARKER, marker] as const);
+    await page.evaluate(
+      ([name, value]) => {
+        (globalThis as Record<string, unknown>)[name] = value;
+      },
+      [MARKER, marker] as const,
+    );
     await action();
     await waitForNewDocument(page, marker, 3_000);
     return this.classify(page, provider, phase);

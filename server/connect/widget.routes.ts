@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z, type ZodTypeAny } from 'zod';
+
 import { LINK_ERROR_CODES } from '../../contract/link-messages';
 import { ENVIRONMENTS } from '../../contract/schemas';
 import type { Result } from '../domain/errors';
@@ -33,7 +35,14 @@ const Bodies = {
   start: z.object({ env: z.enum(ENVIRONMENTS).optional() }).strict(),
   provider: z.object({ providerId: z.string().uuid() }).strict(),
   credentials: z.object({ username: z.string().trim().min(1).max(256), password: z.string().min(1).max(1024) }).strict(),
-  mfa: z.object({ code: z.string().trim().regex(/^[0-9A-Za-z -]{1,16}$/, 'must be the code the provider asked for') }).strict(),
+  mfa: z
+    .object({
+      code: z
+        .string()
+        .trim()
+        .regex(/^[0-9A-Za-z -]{1,16}$/, 'must be the code the provider asked for'),
+    })
+    .strict(),
   humanCheck: z.object({ confirmed: z.literal(true) }).strict(),
   exit: z.object({ errorCode: z.enum(LINK_ERROR_CODES).optional() }).strict(),
 };

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+
 import type { Clock } from '../domain/clock';
 import type { IssuedCredentials, OrganizationService } from '../domain/organizations.service';
 import { decoySecretHash, hashSecret, verifySecret } from '../domain/secrets';
@@ -81,7 +82,11 @@ export class DashboardAccountService {
     return this.store.repos.dashboardUsers.findById(userId);
   }
 
-  async signUp(emailInput: string, password: string, previousSessionId: string | null): Promise<AccountResult<StartedSession & { user: DashboardUserRecord }>> {
+  async signUp(
+    emailInput: string,
+    password: string,
+    previousSessionId: string | null,
+  ): Promise<AccountResult<StartedSession & { user: DashboardUserRecord }>> {
     const email = normalizeEmail(emailInput);
     if (email.length > 320 || !EMAIL_PATTERN.test(email)) return failure('INVALID_EMAIL', 'Enter a valid email address.');
     if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
@@ -104,7 +109,11 @@ export class DashboardAccountService {
     return { ok: true, value: { user, ...(await this.replaceSession(previousSessionId, user.id)) } };
   }
 
-  async signIn(emailInput: string, password: string, previousSessionId: string | null): Promise<AccountResult<StartedSession & { user: DashboardUserRecord }>> {
+  async signIn(
+    emailInput: string,
+    password: string,
+    previousSessionId: string | null,
+  ): Promise<AccountResult<StartedSession & { user: DashboardUserRecord }>> {
     const email = normalizeEmail(emailInput).slice(0, 320);
     const throttle = this.store.repos.dashboardLoginThrottle;
     const now = this.clock.now();
@@ -155,7 +164,12 @@ export class DashboardAccountService {
   /** Creates an organization owned by the person; its secrets are in the answer and nowhere else. */
   async createOrganization(userId: string, name: string): Promise<IssuedCredentials> {
     const issued = await this.organizations.create(name);
-    await this.store.repos.orgMemberships.insert({ userId, organizationId: issued.organization.id, role: 'owner', createdAt: this.clock.now() });
+    await this.store.repos.orgMemberships.insert({
+      userId,
+      organizationId: issued.organization.id,
+      role: 'owner',
+      createdAt: this.clock.now(),
+    });
     return issued;
   }
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+
 import express, { type Router } from 'express';
 
 /** The UI toolkit (Pico CSS, htmx) comes from npm and is served by this process; plus a little CSS and JS of ours. */

@@ -1,4 +1,5 @@
 import type { RequestHandler, Response, Router } from 'express';
+
 import type { DashboardSessionRecord } from '../store';
 import { ctxOf, type DashboardDeps, field, locals, sessionCookies, wrap } from './dashboard-kit';
 import { authPage, BASE, messagePage } from './views';
@@ -35,10 +36,14 @@ export function mountAuthPages(router: Router, deps: DashboardDeps) {
         const email = field(req, 'email');
         const password = field(req, 'password');
         const previous = locals(res).session?.id ?? null;
-        const result = mode === 'sign-up' ? await accounts.signUp(email, password, previous) : await accounts.signIn(email, password, previous);
+        const result =
+          mode === 'sign-up' ? await accounts.signUp(email, password, previous) : await accounts.signIn(email, password, previous);
         if (!result.ok) {
           const status = result.code === 'LOCKED' ? 429 : mode === 'sign-in' ? 401 : 400;
-          return res.status(status).type('html').send(authPage(ctxOf(res), mode, { error: result.message, email }));
+          return res
+            .status(status)
+            .type('html')
+            .send(authPage(ctxOf(res), mode, { error: result.message, email }));
         }
         cookies.set(res, result.value.cookie, result.value.session.expiresAt);
         res.redirect(303, `${BASE}/orgs`);
@@ -61,5 +66,8 @@ export function mountAuthPages(router: Router, deps: DashboardDeps) {
 export const requireUser: RequestHandler = (req, res, next) => {
   if (locals(res).user) return next();
   if (req.method === 'GET') return res.redirect(303, `${BASE}/sign-in`);
-  res.status(401).type('html').send(messagePage(ctxOf(res), 'Sign in first', 'Your session ended; sign in again.', '401'));
+  res
+    .status(401)
+    .type('html')
+    .send(messagePage(ctxOf(res), 'Sign in first', 'Your session ended; sign in again.', '401'));
 };

@@ -1,4 +1,5 @@
 import type { Response, Router } from 'express';
+
 import {
   callerFor,
   ctxOf,
@@ -8,8 +9,8 @@ import {
   nav,
   notFound,
   ownedInEitherEnvironment,
-  pageOrFirst,
   PAGE_SIZE,
+  pageOrFirst,
   providerNames,
   queryString,
   wrap,
@@ -25,14 +26,31 @@ export function mountConnectionPages(router: Router, deps: DashboardDeps) {
     wrap(async (req, res) => {
       const org = locals(res).org;
       const env = envOf(req.query.env) ?? 'sandbox';
-      const page = await pageOrFirst((cursor) => connections.list(callerFor(org, env), { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }), queryString(req, 'cursor'));
+      const page = await pageOrFirst(
+        (cursor) => connections.list(callerFor(org, env), { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }),
+        queryString(req, 'cursor'),
+      );
       if (!page.ok) return notFound(res);
-      res.type('html').send(connectionsPage(ctxOf(res), org, nav(org, 'connections'), env, page.value.records, providerNames(catalogue, env), page.value.nextCursor));
+      res
+        .type('html')
+        .send(
+          connectionsPage(
+            ctxOf(res),
+            org,
+            nav(org, 'connections'),
+            env,
+            page.value.records,
+            providerNames(catalogue, env),
+            page.value.nextCursor,
+          ),
+        );
     }),
   );
 
   const ownedConnection = (res: Response, connectionId: string) =>
-    connectionId.length <= 64 ? ownedInEitherEnvironment(locals(res).org, (caller) => connections.get(caller, connectionId)) : Promise.resolve(null);
+    connectionId.length <= 64
+      ? ownedInEitherEnvironment(locals(res).org, (caller) => connections.get(caller, connectionId))
+      : Promise.resolve(null);
 
   router.get(
     '/orgs/:orgId/connections/:connectionId/revoke',
@@ -40,7 +58,17 @@ export function mountConnectionPages(router: Router, deps: DashboardDeps) {
       const org = locals(res).org;
       const connection = await ownedConnection(res, req.params.connectionId);
       if (!connection) return notFound(res);
-      res.type('html').send(revokeConfirmPage(ctxOf(res), org, nav(org, 'connections'), connection, providerNames(catalogue, connection.environment)(connection.providerId)));
+      res
+        .type('html')
+        .send(
+          revokeConfirmPage(
+            ctxOf(res),
+            org,
+            nav(org, 'connections'),
+            connection,
+            providerNames(catalogue, connection.environment)(connection.providerId),
+          ),
+        );
     }),
   );
 

@@ -1,5 +1,6 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { serialize as serializeCookie } from 'cookie';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
 import type { Environment } from '../config';
 import type { AgentRequestService } from '../domain/agent-requests.service';
 import type { ConnectionService } from '../domain/connections.service';
@@ -66,7 +67,10 @@ export const callerFor = (org: OrganizationRecord, environment: Environment): Ca
  * A page shows a resource of either environment of the organization: the service's own ownership check
  * (organization and environment, as for the API) is asked for each. Null when neither owns it.
  */
-export async function ownedInEitherEnvironment<T>(org: OrganizationRecord, find: (caller: Caller) => Promise<Result<T>>): Promise<T | null> {
+export async function ownedInEitherEnvironment<T>(
+  org: OrganizationRecord,
+  find: (caller: Caller) => Promise<Result<T>>,
+): Promise<T | null> {
   for (const environment of ['sandbox', 'production'] as const) {
     const found = await find(callerFor(org, environment));
     if (found.ok) return found.value;
@@ -75,7 +79,10 @@ export async function ownedInEitherEnvironment<T>(org: OrganizationRecord, find:
 }
 
 /** One page of a list; a cursor this dashboard did not hand out (INVALID_CURSOR) shows the first page, as a fresh visit would. */
-export async function pageOrFirst<T>(list: (cursor: string | undefined) => Promise<Result<T>>, cursor: string | undefined): Promise<Result<T>> {
+export async function pageOrFirst<T>(
+  list: (cursor: string | undefined) => Promise<Result<T>>,
+  cursor: string | undefined,
+): Promise<Result<T>> {
   const page = await list(cursor);
   return !page.ok && cursor && page.error.code === 'INVALID_CURSOR' ? list(undefined) : page;
 }
@@ -86,11 +93,15 @@ export const ctxOf = (res: Response): PageContext => {
 };
 
 export const notFound = (res: Response) =>
-  res.status(404).type('html').send(messagePage(ctxOf(res), 'Not found', 'There is nothing here, or you do not have access to it.', '404'));
+  res
+    .status(404)
+    .type('html')
+    .send(messagePage(ctxOf(res), 'Not found', 'There is nothing here, or you do not have access to it.', '404'));
 
 export const nav = (org: OrganizationRecord, active: Parameters<typeof orgNav>[1]) => orgNav(org, active, { webhooks: true });
 
-export const providerNames = (catalogue: DashboardDeps['catalogue'], env: Environment) => (id: string) => catalogue.get(id, env)?.name ?? id;
+export const providerNames = (catalogue: DashboardDeps['catalogue'], env: Environment) => (id: string) =>
+  catalogue.get(id, env)?.name ?? id;
 
 export function sessionCookies(secure: boolean) {
   return {

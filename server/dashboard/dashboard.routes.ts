@@ -1,8 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+
 import { parse as parseCookies } from 'cookie';
-import type { Services } from '../services';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+
 import { isExposedClientError } from '../http/error-handler';
+import type { Services } from '../services';
 import { dashboardAssets } from './assets';
 import { mountAuthPages, requireUser } from './auth.routes';
 import { mountConnectionPages } from './connections.routes';
@@ -79,9 +81,17 @@ export function buildDashboardRouter(deps: DashboardDeps): Router {
     const session = locals(res).session;
     const sent = field(req, '_csrf') || String(req.headers['x-csrf-token'] ?? '');
     if (!session || !sent || !tokensEqual(sent, session.csrfToken)) {
-      res.status(403).type('html').send(
-        messagePage(ctxOf(res), 'Request refused', 'The form was stale or did not come from this dashboard (CSRF check failed). Reload the page and try again.', '403'),
-      );
+      res
+        .status(403)
+        .type('html')
+        .send(
+          messagePage(
+            ctxOf(res),
+            'Request refused',
+            'The form was stale or did not come from this dashboard (CSRF check failed). Reload the page and try again.',
+            '403',
+          ),
+        );
       return;
     }
     next();
@@ -105,7 +115,10 @@ export function buildDashboardRouter(deps: DashboardDeps): Router {
         : err.status === 415
           ? 'The form was sent in an encoding this dashboard does not read. Go back and try again.'
           : 'The form could not be read. Go back and try again.';
-    res.status(err.status).type('html').send(messagePage(ctxOf(res), 'Form not accepted', message, String(err.status)));
+    res
+      .status(err.status)
+      .type('html')
+      .send(messagePage(ctxOf(res), 'Form not accepted', message, String(err.status)));
   });
   return router;
 }

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+
 import { ctxOf, type DashboardDeps, envOf, field, locals, nav, notFound, wrap } from './dashboard-kit';
 import { BASE, credentialsPage, messagePage, orgListPage, rotateConfirmPage } from './views';
 
@@ -19,16 +20,22 @@ export function mountOrganizationPages(router: Router, deps: DashboardDeps) {
       const user = locals(res).user!;
       const name = field(req, 'name').trim();
       if (name.length === 0 || name.length > 120) {
-        return res.status(400).type('html').send(orgListPage(ctxOf(res), await accounts.memberships(user.id), 'Give the organization a name of 1 to 120 characters.'));
+        return res
+          .status(400)
+          .type('html')
+          .send(orgListPage(ctxOf(res), await accounts.memberships(user.id), 'Give the organization a name of 1 to 120 characters.'));
       }
       const issued = await accounts.createOrganization(user.id, name);
       // The secrets are in this one answer and nowhere else (no redirect: they are never stored in plain text).
-      res.status(201).type('html').send(
-        credentialsPage(ctxOf(res), issued.organization, nav(issued.organization, 'overview'), {
-          secrets: { sandbox: issued.sandboxSecret, production: issued.productionSecret },
-          message: `Created ${name}. Copy both secrets now.`,
-        }),
-      );
+      res
+        .status(201)
+        .type('html')
+        .send(
+          credentialsPage(ctxOf(res), issued.organization, nav(issued.organization, 'overview'), {
+            secrets: { sandbox: issued.sandboxSecret, production: issued.productionSecret },
+            message: `Created ${name}. Copy both secrets now.`,
+          }),
+        );
     }),
   );
 
@@ -53,16 +60,22 @@ export function mountOrganizationPages(router: Router, deps: DashboardDeps) {
     wrap(async (req, res) => {
       const org = locals(res).org;
       if ((await accounts.roleIn(locals(res).user!.id, org.id)) !== 'owner') {
-        return res.status(403).type('html').send(messagePage(ctxOf(res), 'Owners only', 'Only an owner of the organization can add members.', '403'));
+        return res
+          .status(403)
+          .type('html')
+          .send(messagePage(ctxOf(res), 'Owners only', 'Only an owner of the organization can add members.', '403'));
       }
       const added = await accounts.addMember(org.id, field(req, 'email'));
-      res.status(added ? 200 : 400).type('html').send(
-        credentialsPage(ctxOf(res), org, nav(org, 'overview'), {
-          memberNotice: added
-            ? { text: `${field(req, 'email')} is a member of ${org.name}.`, kind: 'ok' }
-            : { text: 'No dashboard account has that email; ask them to sign up first.', kind: 'error' },
-        }),
-      );
+      res
+        .status(added ? 200 : 400)
+        .type('html')
+        .send(
+          credentialsPage(ctxOf(res), org, nav(org, 'overview'), {
+            memberNotice: added
+              ? { text: `${field(req, 'email')} is a member of ${org.name}.`, kind: 'ok' }
+              : { text: 'No dashboard account has that email; ask them to sign up first.', kind: 'error' },
+          }),
+        );
     }),
   );
 

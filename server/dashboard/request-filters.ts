@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+
 import type { AgentRequestListQuery } from '../domain/agent-requests.service';
 import type { AgentRequestStatus } from '../store';
 import { envOf, queryString } from './dashboard-kit';

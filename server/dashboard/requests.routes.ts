@@ -1,7 +1,21 @@
 import type { Response, Router } from 'express';
-import type { AgentRequestRecord } from '../store';
+
 import { ok } from '../domain/errors';
-import { callerFor, ctxOf, type DashboardDeps, locals, nav, notFound, ownedInEitherEnvironment, PAGE_SIZE, pageOrFirst, providerNames, queryString, wrap } from './dashboard-kit';
+import type { AgentRequestRecord } from '../store';
+import {
+  callerFor,
+  ctxOf,
+  type DashboardDeps,
+  locals,
+  nav,
+  notFound,
+  ownedInEitherEnvironment,
+  PAGE_SIZE,
+  pageOrFirst,
+  providerNames,
+  queryString,
+  wrap,
+} from './dashboard-kit';
 import { parseRequestFilters } from './request-filters';
 import { requestDetailPage, requestLiveFragment, requestsPage } from './views';
 
@@ -16,27 +30,35 @@ export function mountRequestPages(router: Router, deps: DashboardDeps) {
       const { filters, query } = parseRequestFilters(req);
       const caller = callerFor(org, filters.env);
       const page = query
-        ? await pageOrFirst((cursor) => agentRequests.list(caller, { ...query, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }), queryString(req, 'cursor'))
+        ? await pageOrFirst(
+            (cursor) => agentRequests.list(caller, { ...query, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }),
+            queryString(req, 'cursor'),
+          )
         : ok({ records: [] as AgentRequestRecord[], nextCursor: null });
       if (!page.ok) return notFound(res);
-      res.status(query ? 200 : 400).type('html').send(
-        requestsPage(
-          ctxOf(res),
-          org,
-          nav(org, 'requests'),
-          filters,
-          catalogue.list(filters.env).map((p) => ({ providerId: p.providerId, name: p.name })),
-          page.value.records,
-          providerNames(catalogue, filters.env),
-          page.value.nextCursor,
-          query ? undefined : 'Dates must be written YYYY-MM-DD.',
-        ),
-      );
+      res
+        .status(query ? 200 : 400)
+        .type('html')
+        .send(
+          requestsPage(
+            ctxOf(res),
+            org,
+            nav(org, 'requests'),
+            filters,
+            catalogue.list(filters.env).map((p) => ({ providerId: p.providerId, name: p.name })),
+            page.value.records,
+            providerNames(catalogue, filters.env),
+            page.value.nextCursor,
+            query ? undefined : 'Dates must be written YYYY-MM-DD.',
+          ),
+        );
     }),
   );
 
   const ownedRequest = (res: Response, requestId: string) =>
-    requestId.length <= 64 ? ownedInEitherEnvironment(locals(res).org, (caller) => agentRequests.get(caller, requestId)) : Promise.resolve(null);
+    requestId.length <= 64
+      ? ownedInEitherEnvironment(locals(res).org, (caller) => agentRequests.get(caller, requestId))
+      : Promise.resolve(null);
 
   router.get(
     '/orgs/:orgId/requests/:requestId',
@@ -44,7 +66,11 @@ export function mountRequestPages(router: Router, deps: DashboardDeps) {
       const org = locals(res).org;
       const record = await ownedRequest(res, req.params.requestId);
       if (!record) return notFound(res);
-      res.type('html').send(requestDetailPage(ctxOf(res), org, nav(org, 'requests'), record, providerNames(catalogue, record.environment)(record.providerId)));
+      res
+        .type('html')
+        .send(
+          requestDetailPage(ctxOf(res), org, nav(org, 'requests'), record, providerNames(catalogue, record.environment)(record.providerId)),
+        );
     }),
   );
 

@@ -1,6 +1,6 @@
 import type { Environment } from '../config';
-import type { AgentRequestRecord, ConnectionRecord, OrganizationRecord } from '../store';
 import { html, raw, type RawHtml } from '../sandbox/kit/html';
+import type { AgentRequestRecord, ConnectionRecord, OrganizationRecord } from '../store';
 
 /**
  * The dashboard's pages: server-rendered HTML styled by Pico CSS, with htmx for the live parts. Every
@@ -13,7 +13,13 @@ export interface PageContext {
   email?: string;
 }
 
-const fmt = (d: Date | null | undefined) => (d ? d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
+const fmt = (d: Date | null | undefined) =>
+  d
+    ? d
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')
+    : '—';
 
 export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrfToken}" />`;
 
@@ -38,15 +44,17 @@ export function layout(ctx: PageContext, title: string, body: RawHtml, opts: { n
           ${opts.nav ?? ''}
         </ul>
         <ul>
-          ${ctx.email
-            ? html`<li><small>${ctx.email}</small></li>
+          ${
+            ctx.email
+              ? html`<li><small>${ctx.email}</small></li>
                 <li>
                   <form method="post" action="${BASE}/sign-out" class="inline">
                     ${csrfField(ctx)}<button type="submit" class="secondary outline">Sign out</button>
                   </form>
                 </li>`
-            : html`<li><a href="${BASE}/sign-in">Sign in</a></li>
-                <li><a href="${BASE}/sign-up">Sign up</a></li>`}
+              : html`<li><a href="${BASE}/sign-in">Sign in</a></li>
+                <li><a href="${BASE}/sign-up">Sign up</a></li>`
+          }
         </ul>
       </nav>
     </header>
@@ -78,19 +86,29 @@ export function authPage(ctx: PageContext, mode: 'sign-in' | 'sign-up', opts: { 
         <button type="submit">${signUp ? 'Sign up' : 'Sign in'}</button>
       </form>
       <p>
-        ${signUp
-          ? html`Already have an account? <a href="${BASE}/sign-in">Sign in</a>`
-          : html`No account yet? <a href="${BASE}/sign-up">Sign up</a>`}
+        ${
+          signUp
+            ? html`Already have an account? <a href="${BASE}/sign-in">Sign in</a>`
+            : html`No account yet? <a href="${BASE}/sign-up">Sign up</a>`
+        }
       </p>
     </article>`,
   );
 }
 
 export function messagePage(ctx: PageContext, title: string, message: string, status?: string): string {
-  return layout(ctx, title, html`<article><h1>${status ? `${status} · ` : ''}${title}</h1><p>${message}</p><p><a href="${BASE}/orgs">Back to your organizations</a></p></article>`);
+  return layout(
+    ctx,
+    title,
+    html`<article><h1>${status ? `${status} · ` : ''}${title}</h1><p>${message}</p><p><a href="${BASE}/orgs">Back to your organizations</a></p></article>`,
+  );
 }
 
-export function orgNav(org: OrganizationRecord, active: 'overview' | 'connections' | 'requests' | 'webhooks', opts: { webhooks: boolean }): RawHtml {
+export function orgNav(
+  org: OrganizationRecord,
+  active: 'overview' | 'connections' | 'requests' | 'webhooks',
+  opts: { webhooks: boolean },
+): RawHtml {
   const item = (key: typeof active, label: string, href: string) =>
     html`<li><a href="${href}" ${active === key ? raw('aria-current="page"') : ''}>${label}</a></li>`;
   const base = `${BASE}/orgs/${org.id}`;
@@ -104,9 +122,10 @@ export function orgListPage(ctx: PageContext, orgs: { organization: Organization
     ctx,
     'Organizations',
     html`<h1>Your organizations</h1>
-      ${orgs.length === 0
-        ? html`<p>You do not belong to an organization yet. Create one to get API credentials.</p>`
-        : html`<table class="striped">
+      ${
+        orgs.length === 0
+          ? html`<p>You do not belong to an organization yet. Create one to get API credentials.</p>`
+          : html`<table class="striped">
             <thead><tr><th>Name</th><th>Client ID</th><th>Your role</th><th>Created</th></tr></thead>
             <tbody>
               ${orgs.map(
@@ -119,7 +138,8 @@ export function orgListPage(ctx: PageContext, orgs: { organization: Organization
                   </tr>`,
               )}
             </tbody>
-          </table>`}
+          </table>`
+      }
       <article>
         <h2>Create an organization</h2>
         ${notice(error)}
@@ -153,10 +173,12 @@ export function credentialsPage(
   const envRow = (env: Environment) =>
     html`<article>
       <header><strong>${env === 'sandbox' ? 'Sandbox' : 'Production'} secret</strong></header>
-      ${shown[env]
-        ? html`${secretBlock(`${env} secret`, `${env}-secret`, shown[env]!)}
+      ${
+        shown[env]
+          ? html`${secretBlock(`${env} secret`, `${env}-secret`, shown[env]!)}
             <p class="notice ok" role="status">Copy it now: it is shown this once and cannot be shown again.</p>`
-        : html`<p>Stored only as a hash; it cannot be shown again. Rotate it to get a new one (the current one stops working).</p>`}
+          : html`<p>Stored only as a hash; it cannot be shown again. Rotate it to get a new one (the current one stops working).</p>`
+      }
       <a role="button" class="secondary outline" href="${BASE}/orgs/${org.id}/secrets/${env}/rotate">Rotate ${env} secret</a>
     </article>`;
   return layout(
@@ -225,9 +247,10 @@ export function connectionsPage(
     'Connections',
     html`<h1>Connections</h1>
       ${envSwitch(base, env)}
-      ${rows.length === 0
-        ? html`<p>No ${env} connections yet.</p>`
-        : html`<table class="striped" data-testid="connections">
+      ${
+        rows.length === 0
+          ? html`<p>No ${env} connections yet.</p>`
+          : html`<table class="striped" data-testid="connections">
             <thead><tr><th>Connection</th><th>Provider</th><th>clientUserId</th><th>Status</th><th>Created</th><th>Last used</th><th></th></tr></thead>
             <tbody>
               ${rows.map(
@@ -242,13 +265,20 @@ export function connectionsPage(
                 </tr>`,
               )}
             </tbody>
-          </table>`}
+          </table>`
+      }
       ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ env, cursor: nextCursor }).toString()}">Older connections →</a></p>` : ''}`,
     { nav },
   );
 }
 
-export function revokeConfirmPage(ctx: PageContext, org: OrganizationRecord, nav: RawHtml, c: ConnectionRecord, providerName: string): string {
+export function revokeConfirmPage(
+  ctx: PageContext,
+  org: OrganizationRecord,
+  nav: RawHtml,
+  c: ConnectionRecord,
+  providerName: string,
+): string {
   const base = `${BASE}/orgs/${org.id}/connections`;
   return layout(
     ctx,
@@ -320,9 +350,10 @@ export function requestsPage(
         </div>
         <button type="submit" class="secondary">Filter</button>
       </form>
-      ${rows.length === 0
-        ? html`<p>No agent requests match.</p>`
-        : html`<table class="striped" data-testid="agent-requests">
+      ${
+        rows.length === 0
+          ? html`<p>No agent requests match.</p>`
+          : html`<table class="striped" data-testid="agent-requests">
             <thead><tr><th>Request</th><th>Status</th><th>Provider</th><th>Action</th><th>Created</th><th>Time</th></tr></thead>
             <tbody>
               ${rows.map(
@@ -336,7 +367,8 @@ export function requestsPage(
                 </tr>`,
               )}
             </tbody>
-          </table>`}
+          </table>`
+      }
       ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ ...keep, env: filters.env, cursor: nextCursor }).toString()}">Older requests →</a></p>` : ''}`,
     { nav },
   );
@@ -375,9 +407,10 @@ export function requestLiveFragment(org: OrganizationRecord, r: AgentRequestReco
     <h2>Error</h2>
     ${r.error ? html`<p class="notice error"><code>${r.error.code}</code> ${r.error.message}</p>` : html`<p>—</p>`}
     <h2>Trace (${(r.trace ?? []).length} steps)</h2>
-    ${(r.trace ?? []).length === 0
-      ? html`<p>No steps recorded yet.</p>`
-      : html`<table class="striped trace">
+    ${
+      (r.trace ?? []).length === 0
+        ? html`<p>No steps recorded yet.</p>`
+        : html`<table class="striped trace">
           <thead><tr><th>#</th><th>Tool</th><th>Target</th><th>URL</th><th>Outcome</th><th>Duration</th></tr></thead>
           <tbody>
             ${(r.trace ?? []).map(
@@ -389,19 +422,28 @@ export function requestLiveFragment(org: OrganizationRecord, r: AgentRequestReco
                   <td><span class="status outcome-${s.outcome}">${s.outcome}</span>${s.error ? html`<br /><small>${s.error}</small>` : ''}</td>
                   <td>${Math.round(s.durationMs)} ms</td>
                 </tr>
-                ${s.screenshot && SCREENSHOT.test(s.screenshot)
-                  ? html`<tr>
+                ${
+                  s.screenshot && SCREENSHOT.test(s.screenshot)
+                    ? html`<tr>
                       <td></td>
                       <td colspan="5"><img class="screenshot" alt="Screenshot of step ${i + 1}" src="data:image/jpeg;base64,${s.screenshot}" /></td>
                     </tr>`
-                  : ''}`,
+                    : ''
+                }`,
             )}
           </tbody>
-        </table>`}
+        </table>`
+    }
   </div>`;
 }
 
-export function requestDetailPage(ctx: PageContext, org: OrganizationRecord, nav: RawHtml, r: AgentRequestRecord, providerName: string): string {
+export function requestDetailPage(
+  ctx: PageContext,
+  org: OrganizationRecord,
+  nav: RawHtml,
+  r: AgentRequestRecord,
+  providerName: string,
+): string {
   return layout(
     ctx,
     `Agent request ${r.id}`,

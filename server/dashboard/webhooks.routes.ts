@@ -1,14 +1,29 @@
 import type { Request, Response, Router } from 'express';
+
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../contract/webhook-schemas';
 import type { NewWebhookEndpoint } from '../domain/webhooks/webhook-endpoints.service';
-import { callerFor, ctxOf, type DashboardDeps, envOf, field, fieldList, locals, nav, notFound, ownedInEitherEnvironment, queryString, wrap } from './dashboard-kit';
-import { webhookDeleteConfirmPage, webhookDetailPage, webhooksPage } from './webhooks.views';
+import {
+  callerFor,
+  ctxOf,
+  type DashboardDeps,
+  envOf,
+  field,
+  fieldList,
+  locals,
+  nav,
+  notFound,
+  ownedInEitherEnvironment,
+  queryString,
+  wrap,
+} from './dashboard-kit';
 import { BASE } from './views';
+import { webhookDeleteConfirmPage, webhookDetailPage, webhooksPage } from './webhooks.views';
 
 /** Webhooks: endpoints per environment (the signing secret shown once), deliveries with response codes, re-send. */
 export function mountWebhookPages(router: Router, deps: DashboardDeps) {
   const { webhooks } = deps;
-  const ownedEndpoint = (res: Response, webhookId: string) => ownedInEitherEnvironment(locals(res).org, (caller) => webhooks.get(caller, webhookId.slice(0, 64)));
+  const ownedEndpoint = (res: Response, webhookId: string) =>
+    ownedInEitherEnvironment(locals(res).org, (caller) => webhooks.get(caller, webhookId.slice(0, 64)));
 
   router.get(
     '/orgs/:orgId/webhooks',
@@ -28,12 +43,15 @@ export function mountWebhookPages(router: Router, deps: DashboardDeps) {
       const form = endpointForm(req);
       const created = 'error' in form ? null : await webhooks.create(caller, form);
       const error = 'error' in form ? form.error : created && !created.ok ? created.error.message : undefined;
-      res.status(error ? 400 : 201).type('html').send(
-        webhooksPage(ctxOf(res), org, nav(org, 'webhooks'), env, await webhooks.list(caller), {
-          ...(error ? { error } : {}),
-          ...(created?.ok ? { created: created.value } : {}),
-        }),
-      );
+      res
+        .status(error ? 400 : 201)
+        .type('html')
+        .send(
+          webhooksPage(ctxOf(res), org, nav(org, 'webhooks'), env, await webhooks.list(caller), {
+            ...(error ? { error } : {}),
+            ...(created?.ok ? { created: created.value } : {}),
+          }),
+        );
     }),
   );
 
@@ -47,7 +65,9 @@ export function mountWebhookPages(router: Router, deps: DashboardDeps) {
       const page = await webhooks.listDeliveries(callerFor(org, endpoint.environment), endpoint.id, cursor ? { cursor } : {});
       if (!page.ok) return notFound(res);
       const resent = req.query.resent === '1' ? 'A new delivery was queued; it shows up here with its own response code.' : undefined;
-      res.type('html').send(webhookDetailPage(ctxOf(res), org, nav(org, 'webhooks'), endpoint, page.value.records, page.value.nextCursor, resent));
+      res
+        .type('html')
+        .send(webhookDetailPage(ctxOf(res), org, nav(org, 'webhooks'), endpoint, page.value.records, page.value.nextCursor, resent));
     }),
   );
 

@@ -1,10 +1,16 @@
 import { WEBHOOK_EVENT_TYPES } from '../../contract/webhook-schemas';
 import type { Environment } from '../config';
-import type { OrganizationRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
 import { html, type RawHtml } from '../sandbox/kit/html';
+import type { OrganizationRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
 import { BASE, csrfField, envSwitch, layout, notice, type PageContext } from './views';
 
-const fmt = (d: Date | null | undefined) => (d ? d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
+const fmt = (d: Date | null | undefined) =>
+  d
+    ? d
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')
+    : '—';
 
 export function webhooksPage(
   ctx: PageContext,
@@ -20,8 +26,9 @@ export function webhooksPage(
     'Webhooks',
     html`<h1>Webhooks</h1>
       ${envSwitch(base, env)}
-      ${opts.created
-        ? html`<article>
+      ${
+        opts.created
+          ? html`<article>
             <p class="notice ok" role="status">Added ${opts.created.endpoint.url}. Its signing secret is shown this once:</p>
             <label
               >Signing secret
@@ -31,10 +38,12 @@ export function webhooksPage(
               </fieldset></label
             >
           </article>`
-        : ''}
-      ${endpoints.length === 0
-        ? html`<p>No ${env} webhook endpoints yet.</p>`
-        : html`<table class="striped" data-testid="webhook-endpoints">
+          : ''
+      }
+      ${
+        endpoints.length === 0
+          ? html`<p>No ${env} webhook endpoints yet.</p>`
+          : html`<table class="striped" data-testid="webhook-endpoints">
             <thead><tr><th>URL</th><th>Events</th><th>Enabled</th><th>Created</th></tr></thead>
             <tbody>
               ${endpoints.map(
@@ -46,7 +55,8 @@ export function webhooksPage(
                 </tr>`,
               )}
             </tbody>
-          </table>`}
+          </table>`
+      }
       <article>
         <h2>Add an endpoint (${env})</h2>
         ${notice(opts.error)}
@@ -86,9 +96,10 @@ export function webhookDetailPage(
         <code>${endpoint.id}</code> · ${endpoint.environment} · ${endpoint.enabled ? 'enabled' : 'disabled'} · events: ${endpoint.events.join(', ')}
       </p>
       <h2>Recent deliveries</h2>
-      ${deliveries.length === 0
-        ? html`<p>No deliveries yet.</p>`
-        : html`<table class="striped" data-testid="webhook-deliveries">
+      ${
+        deliveries.length === 0
+          ? html`<p>No deliveries yet.</p>`
+          : html`<table class="striped" data-testid="webhook-deliveries">
             <thead><tr><th>Delivery</th><th>Event</th><th>Status</th><th>Response</th><th>Attempts</th><th>Created</th><th></th></tr></thead>
             <tbody>
               ${deliveries.map(
@@ -107,7 +118,8 @@ export function webhookDetailPage(
                 </tr>`,
               )}
             </tbody>
-          </table>`}
+          </table>`
+      }
       ${nextCursor ? html`<p><a href="${base}/${endpoint.id}?${new URLSearchParams({ cursor: nextCursor }).toString()}">Older deliveries →</a></p>` : ''}
       <article>
         <header><strong>Delete this endpoint</strong></header>

@@ -1,9 +1,9 @@
 import { AGENT_REQUEST_LIST_LIMITS, AGENT_REQUEST_WAIT_MS_MAX, LIMITS } from '../../contract/schemas';
 import type { AgentQueue } from '../agent/queue/queue';
-import type { AgentRequestEvents } from './agent-request-events';
 import type { ProviderCatalogue } from '../providers/catalogue';
 import type { AgentRequestRecord, AgentRequestStatus, KeysetPosition, Store } from '../store';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../store/keyset-cursor';
+import type { AgentRequestEvents } from './agent-request-events';
 import type { Clock } from './clock';
 import type { ConnectionService } from './connections.service';
 import type { Caller } from './context';
@@ -78,7 +78,12 @@ export class AgentRequestService {
     return record;
   }
 
-  private newRecord(caller: Caller, input: AgentRequestInput, on: { connectionId: string; providerId: string }, startingUrl: URL): AgentRequestRecord {
+  private newRecord(
+    caller: Caller,
+    input: AgentRequestInput,
+    on: { connectionId: string; providerId: string },
+    startingUrl: URL,
+  ): AgentRequestRecord {
     return {
       id: newId('areq'),
       organizationId: caller.organizationId,
@@ -147,7 +152,9 @@ export class AgentRequestService {
     }
     const after = (await repo.findById(record.id))!;
     if (FINAL_STATUSES.has(after.status) && after.status !== 'CANCELED') {
-      return fail('AGENT_REQUEST_ALREADY_FINISHED', `Agent request ${requestId} already ended with status ${after.status}.`, { status: after.status });
+      return fail('AGENT_REQUEST_ALREADY_FINISHED', `Agent request ${requestId} already ended with status ${after.status}.`, {
+        status: after.status,
+      });
     }
     if (after.status === 'CANCELED' && record.status === 'CANCELED') {
       return fail('AGENT_REQUEST_ALREADY_FINISHED', `Agent request ${requestId} was already canceled.`, { status: after.status });

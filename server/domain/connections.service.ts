@@ -1,7 +1,8 @@
 import type { BrowserContext } from 'playwright-core';
+
 import type { AppConfig, Environment } from '../config';
 import { type AccessGrant, type ConnectionRecord, decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition, type Store } from '../store';
-import { type ResealReport, resealAll, type SealedPages, sealedValuesByKey } from '../vault/reseal';
+import { resealAll, type ResealReport, type SealedPages, sealedValuesByKey } from '../vault/reseal';
 import type { Vault } from '../vault/vault';
 import type { Clock } from './clock';
 import type { Caller } from './context';
@@ -59,7 +60,10 @@ const KNOWN_GRANTS_MAX = 10_000;
 
 export class ConnectionService {
   /** Token hash → its organization, environment, connection and provider (facts that never change for a token). */
-  private readonly grants = new Map<string, { organizationId: string; environment: Environment; connectionId: string; providerId: string }>();
+  private readonly grants = new Map<
+    string,
+    { organizationId: string; environment: Environment; connectionId: string; providerId: string }
+  >();
 
   constructor(
     private readonly store: Store,
@@ -163,8 +167,16 @@ export class ConnectionService {
       (await repo.listSealed(after, limit)).map((row) => ({
         id: row.id,
         values: [
-          { value: row.sealedSession, aad: sessionAad(row.id), replace: (next: string) => repo.replaceSealed(row.id, 'sealedSession', row.sealedSession!, next) },
-          { value: row.sealedCredentials, aad: credentialsAad(row.id), replace: (next: string) => repo.replaceSealed(row.id, 'sealedCredentials', row.sealedCredentials!, next) },
+          {
+            value: row.sealedSession,
+            aad: sessionAad(row.id),
+            replace: (next: string) => repo.replaceSealed(row.id, 'sealedSession', row.sealedSession!, next),
+          },
+          {
+            value: row.sealedCredentials,
+            aad: credentialsAad(row.id),
+            replace: (next: string) => repo.replaceSealed(row.id, 'sealedCredentials', row.sealedCredentials!, next),
+          },
         ],
       }));
   }
@@ -174,7 +186,10 @@ export class ConnectionService {
   }
 
   private sealCredentials(connectionId: string, credentials: LoginCredentials): string {
-    return this.vault.seal(JSON.stringify({ username: credentials.username, password: credentials.password }), credentialsAad(connectionId));
+    return this.vault.seal(
+      JSON.stringify({ username: credentials.username, password: credentials.password }),
+      credentialsAad(connectionId),
+    );
   }
 
   private async issuePublicToken(caller: Caller, connectionId: string, now: Date): Promise<{ publicToken: string; expiresAt: Date }> {
@@ -211,7 +226,8 @@ export class ConnectionService {
       return fail('PUBLIC_TOKEN_ORGANIZATION_MISMATCH', 'publicToken was issued to another organization.');
     }
     const now = this.clock.now();
-    if (token.exchangedAt) return fail('PUBLIC_TOKEN_ALREADY_USED', 'publicToken was already exchanged; each public token is exchangeable once.');
+    if (token.exchangedAt)
+      return fail('PUBLIC_TOKEN_ALREADY_USED', 'publicToken was already exchanged; each public token is exchangeable once.');
     if (token.expiresAt.getTime() <= now.getTime()) {
       return fail('PUBLIC_TOKEN_EXPIRED', 'publicToken expired; run the connect flow again for a new one.');
     }
@@ -249,7 +265,10 @@ export class ConnectionService {
   }
 
   /** The caller's connections, newest first, one page at a time; the cursor is opaque to callers. */
-  async list(caller: Caller, query: { limit: number; cursor?: string }): Promise<Result<{ records: ConnectionRecord[]; nextCursor: string | null }>> {
+  async list(
+    caller: Caller,
+    query: { limit: number; cursor?: string },
+  ): Promise<Result<{ records: ConnectionRecord[]; nextCursor: string | null }>> {
     let after: KeysetPosition | undefined;
     if (query.cursor) {
       const decoded = decodeKeysetCursor(query.cursor, 'conn');
@@ -302,7 +321,10 @@ export class ConnectionService {
 
   /** Resolves an access token to its usable connection, or says precisely why it cannot be used. */
   async resolveAccessToken(caller: Caller, accessToken: string): Promise<Result<AccessGrant['connection']>> {
-    const invalid = fail<AccessGrant['connection']>('INVALID_ACCESS_TOKEN', 'accessToken is not valid (unknown, revoked, or not issued to these credentials).');
+    const invalid = fail<AccessGrant['connection']>(
+      'INVALID_ACCESS_TOKEN',
+      'accessToken is not valid (unknown, revoked, or not issued to these credentials).',
+    );
     const parsed = parseToken(accessToken);
     if (!parsed || parsed.kind !== 'access') return invalid;
     if (parsed.environment !== caller.environment) {
@@ -313,13 +335,22 @@ export class ConnectionService {
     }
     const tokenHash = hashToken(accessToken);
     const grant = await this.store.repos.accessTokens.findGrant(tokenHash);
-    if (!grant || grant.revoked || grant.organizationId !== caller.organizationId || grant.environment !== caller.environment) return invalid;
+    if (!grant || grant.revoked || grant.organizationId !== caller.organizationId || grant.environment !== caller.environment)
+      return invalid;
     const { connection } = grant;
     if (this.grants.size >= KNOWN_GRANTS_MAX) this.grants.delete(this.grants.keys().next().value!);
-    this.grants.set(tokenHash, { organizationId: grant.organizationId, environment: grant.environment, connectionId: connection.id, providerId: connection.providerId });
+    this.grants.set(tokenHash, {
+      organizationId: grant.organizationId,
+      environment: grant.environment,
+      connectionId: connection.id,
+      providerId: connection.providerId,
+    });
     if (connection.status === 'REVOKED') return invalid;
     if (connection.status === 'LOGIN_REQUIRED') {
-      return fail('CONNECTION_LOGIN_REQUIRED', 'The provider session of this connection ended; send the user through the connect flow again (update mode).');
+      return fail(
+        'CONNECTION_LOGIN_REQUIRED',
+        'The provider session of this connection ended; send the user through the connect flow again (update mode).',
+      );
     }
     return ok(connection);
   }

@@ -1,6 +1,6 @@
 import type { AppConfig, Environment } from '../config';
-import type { Store } from '../store';
 import type { ProviderCatalogue } from '../providers/catalogue';
+import type { Store } from '../store';
 import type { Vault } from '../vault/vault';
 import type { Clock } from './clock';
 

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Caller } from './context';
-import type { Clock } from './clock';
-import type { DomainError } from './errors';
-import type { IdempotencyKeyRepository } from '../store/repositories/idempotency-key.repository';
+
 import type { IdempotencyKeyRecord } from '../store/records';
+import type { IdempotencyKeyRepository } from '../store/repositories/idempotency-key.repository';
 import type { Vault } from '../vault/vault';
+import type { Clock } from './clock';
+import type { Caller } from './context';
+import type { DomainError } from './errors';
 
 /** How long a key remembers its first response. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -46,7 +47,9 @@ function canonicalJson(value: unknown): string {
 }
 
 export function requestFingerprint(req: IdempotentRequest): string {
-  return createHash('sha256').update(`${req.method.toUpperCase()}\n${req.path}\n${canonicalJson(req.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${req.method.toUpperCase()}\n${req.path}\n${canonicalJson(req.body)}`)
+    .digest('hex');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

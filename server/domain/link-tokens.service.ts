@@ -33,8 +33,10 @@ export class LinkTokenService {
       // Update mode (Plaid): the flow re-authenticates this connection, so it fixes provider and end user.
       const connection = await this.store.repos.connections.findOwned(input.connectionId, caller);
       if (!connection) return fail('CONNECTION_NOT_FOUND', `No connection ${input.connectionId}.`);
-      if (connection.status === 'REVOKED') return fail('CONNECTION_REVOKED', 'The connection was revoked; create a new one instead (omit connectionId).');
-      const mismatch = (path: string, message: string) => fail<CreatedLinkToken>('INVALID_FIELD', `${path}: ${message}`, [{ path, message }]);
+      if (connection.status === 'REVOKED')
+        return fail('CONNECTION_REVOKED', 'The connection was revoked; create a new one instead (omit connectionId).');
+      const mismatch = (path: string, message: string) =>
+        fail<CreatedLinkToken>('INVALID_FIELD', `${path}: ${message}`, [{ path, message }]);
       if (input.clientUserId !== connection.clientUserId) return mismatch('clientUserId', 'must be the clientUserId of the connection');
       if (providerId && providerId !== connection.providerId) return mismatch('providerId', 'must be the providerId of the connection');
       providerId = connection.providerId;

@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
+
 import type { Environment } from '../config';
 import type { OrganizationRecord, Store } from '../store';
 import type { Clock } from './clock';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 import { newId } from './ids';
-import {
-  decoySecretHash,
-  generateClientId,
-  generateClientSecret,
-  hashSecret,
-  secretEnvironment,
-  verifySecret,
-} from './secrets';
+import { decoySecretHash, generateClientId, generateClientSecret, hashSecret, secretEnvironment, verifySecret } from './secrets';
 
 export interface IssuedCredentials {
   organization: OrganizationRecord;
@@ -71,7 +65,10 @@ export class OrganizationService {
   }
 
   /** Issues a new secret for one environment; the old one stops working immediately. */
-  async rotateSecret(idOrClientId: string, environment: Environment): Promise<Result<{ organization: OrganizationRecord; secret: string }>> {
+  async rotateSecret(
+    idOrClientId: string,
+    environment: Environment,
+  ): Promise<Result<{ organization: OrganizationRecord; secret: string }>> {
     const organization = await this.find(idOrClientId);
     if (!organization) return fail('INVALID_CLIENT_CREDENTIALS', `no organization ${idOrClientId}`);
     const secret = generateClientSecret(environment);

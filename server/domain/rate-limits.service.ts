@@ -1,6 +1,6 @@
-import type { Caller } from './context';
-import type { Clock } from './clock';
 import type { RateLimitBucketRepository } from '../store/repositories/rate-limit-bucket.repository';
+import type { Clock } from './clock';
+import type { Caller } from './context';
 
 export interface RateLimitSettings {
   /** Tokens added per second (may be fractional). */
@@ -95,7 +95,9 @@ export class RateLimitService {
     const s = this.settings!;
     const opts = { nowMs, ratePerSecond: s.perSecond, burst: s.burst };
     const leaseSize = Math.max(1, Math.min(LEASE_MAX, Math.floor(s.burst / 10)));
-    const seen = previous ? Math.min(s.burst, previous.bucketTokens + ((nowMs - (previous.expiresAtMs - LEASE_TTL_MS)) * s.perSecond) / 1000) : s.burst;
+    const seen = previous
+      ? Math.min(s.burst, previous.bucketTokens + ((nowMs - (previous.expiresAtMs - LEASE_TTL_MS)) * s.perSecond) / 1000)
+      : s.burst;
     if (leaseSize > 1 && seen >= leaseSize) {
       const lease = await this.buckets.take(key, { ...opts, count: leaseSize });
       if (lease.allowed) return { allowed: true, count: leaseSize, bucketTokens: lease.tokens };

@@ -28,7 +28,8 @@ export class SandboxService {
 
   /** Resets the organization's copy of every simulated site to its seed content. */
   async reset(caller: Caller): Promise<Result<{ providerIds: string[] }>> {
-    if (caller.environment !== 'sandbox') return fail('SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
+    if (caller.environment !== 'sandbox')
+      return fail('SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
     const providers = this.catalogue.list('sandbox');
     for (const p of providers) await this.sites.reset(caller, p.slug);
     return ok({ providerIds: providers.map((p) => p.providerId) });
@@ -38,7 +39,8 @@ export class SandboxService {
     caller: Caller,
     input: { providerId: string; clientUserId: string; username?: string },
   ): Promise<Result<{ publicToken: string; expiresAt: Date }>> {
-    if (caller.environment !== 'sandbox') return fail('SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
+    if (caller.environment !== 'sandbox')
+      return fail('SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
     const provider = this.catalogue.get(input.providerId, 'sandbox');
     if (!provider) return fail('UNKNOWN_PROVIDER', `providerId ${input.providerId} is not a sandbox provider; see GET /api/providers.`);
     const username = input.username ?? 'user_good';
@@ -53,7 +55,11 @@ export class SandboxService {
           return fail('SANDBOX_LOGIN_FAILED', `${provider.name} has no simulated site to sign in to; connect it through the widget.`);
       }
     }
-    const created = await this.connections.create(caller, { providerId: provider.providerId, clientUserId: input.clientUserId, session: minted.session });
+    const created = await this.connections.create(caller, {
+      providerId: provider.providerId,
+      clientUserId: input.clientUserId,
+      session: minted.session,
+    });
     return ok({ publicToken: created.publicToken, expiresAt: created.expiresAt });
   }
 }

@@ -1,5 +1,7 @@
 import net from 'node:net';
+
 import ipaddr from 'ipaddr.js';
+
 import type { Environment } from '../config';
 import type { ProviderDefinition } from '../providers/catalogue';
 
@@ -45,7 +47,10 @@ export function checkStartingUrl(raw: string, provider: ProviderDefinition, envi
     if (isPrivateOrLocalHost(hostname)) return { ok: false, reason: 'startingUrl must not point at a local or private host' };
   }
   if (!provider.allowedDomains.some((d) => hostMatchesDomain(hostname, d))) {
-    return { ok: false, reason: `startingUrl host ${hostname} is not one of ${provider.name}'s domains (${provider.allowedDomains.join(', ')})` };
+    return {
+      ok: false,
+      reason: `startingUrl host ${hostname} is not one of ${provider.name}'s domains (${provider.allowedDomains.join(', ')})`,
+    };
   }
   const home = new URL(provider.homeUrl);
   if (url.port && url.port !== home.port) {

@@ -1,10 +1,14 @@
 import type { Response } from 'express';
+
+import { ERROR_CATALOGUE } from '../../contract/error-codes';
 import type { ErrorEnvelope } from '../../contract/schemas';
 import type { DomainError, ErrorCode } from '../domain/errors';
-import { ERROR_CATALOGUE } from '../../contract/error-codes';
 
 /** Builds the one error envelope. The request id is the one the request-id middleware put on the response. */
-export function errorEnvelope(res: Response, error: DomainError): { status: (typeof ERROR_CATALOGUE)[ErrorCode]['status']; body: ErrorEnvelope } {
+export function errorEnvelope(
+  res: Response,
+  error: DomainError,
+): { status: (typeof ERROR_CATALOGUE)[ErrorCode]['status']; body: ErrorEnvelope } {
   const { status, type } = ERROR_CATALOGUE[error.code];
   return {
     status,

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+
 import type { RouteMetadata } from '../../contract';
 import type { Caller } from '../domain/context';
 import type { OrganizationService } from '../domain/organizations.service';

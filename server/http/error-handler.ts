@@ -1,7 +1,8 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
-import type { ZodError } from 'zod';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { ZodError } from 'zod';
+
 import { formatPath } from '../../contract/response-format';
 import { sendError } from './api-error';
 
@@ -49,7 +50,8 @@ export function isExposedClientError(err: unknown): err is { status: number; exp
 export function finalErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const type = (err as { type?: string }).type;
-    if (type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'The body is larger than the limit (see the API description).');
+    if (type === 'entity.too.large')
+      return sendError(res, 'PAYLOAD_TOO_LARGE', 'The body is larger than the limit (see the API description).');
     if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
       return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 JSON.');
     }
@@ -57,7 +59,9 @@ export function finalErrorHandler(logger: Logger): ErrorRequestHandler {
     const status = (err as { status?: unknown }).status;
     // Express could not percent-decode a path parameter (e.g. /api/connections/%E0%A4%A).
     if (err instanceof URIError && status === 400) {
-      return sendError(res, 'INVALID_FIELD', 'The URL path is not valid percent-encoding.', [{ path: 'params', message: 'is not valid percent-encoding' }]);
+      return sendError(res, 'INVALID_FIELD', 'The URL path is not valid percent-encoding.', [
+        { path: 'params', message: 'is not valid percent-encoding' },
+      ]);
     }
     // Any other client error of the body reader, e.g. a Content-Encoding: gzip body that is not gzip,
     // or too many urlencoded parameters ('parameters.too.many', 413).

@@ -1,4 +1,5 @@
 import http from 'node:http';
+
 import type { Express } from 'express';
 
 /**

@@ -1,8 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
+
 import type { RouteMetadata } from '../../contract';
 import { IDEMPOTENCY_KEY_PATTERN, type IdempotencyService } from '../domain/idempotency.service';
-import { callerOf } from './auth';
 import { sendError } from './api-error';
+import { callerOf } from './auth';
 
 type RoutedRequest = Request & { tsRestRoute?: { metadata?: unknown } };
 

@@ -1,6 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import getRawBody from 'raw-body';
 import sjson from 'secure-json-parse';
+
 import { formatPath } from '../../contract/response-format';
 import { sendError } from './api-error';
 

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+
 import { newId } from '../domain/ids';
 
 /** Every response carries x-request-id, and every error envelope quotes it. */

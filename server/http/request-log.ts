@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+
 import { redactUrl } from './redact-url';
 
 /** The logger handlers reach as `req.log`: bound to the request id, built on first use. */

@@ -38,7 +38,8 @@ function checkIntegration(integration: Integration, provider: ProviderDefinition
   const where = `integration ${integration.slug}`;
   if (seen.has(integration.slug)) throw new Error(`${where} is listed twice`);
   if (provider.slug !== integration.slug) throw new Error(`${where}: its provider's slug is ${provider.slug}`);
-  if (integration.site && integration.site.slug !== integration.slug) throw new Error(`${where}: its site's slug is ${integration.site.slug}`);
+  if (integration.site && integration.site.slug !== integration.slug)
+    throw new Error(`${where}: its site's slug is ${integration.site.slug}`);
   if (integration.site && provider.environment !== 'sandbox') throw new Error(`${where}: only sandbox providers have a simulated site`);
   for (const p of integration.playbooks) {
     if (p.providerSlug !== integration.slug) throw new Error(`${where}: playbook ${p.name} is for ${p.providerSlug}`);

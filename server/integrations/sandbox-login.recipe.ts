@@ -1,5 +1,5 @@
-import { sessionCookieName, tenantFor } from '../sandbox/site-sessions';
 import type { LoginRecipe } from '../providers/login-recipe';
+import { sessionCookieName, tenantFor } from '../sandbox/site-sessions';
 
 /**
  * The login recipe of the simulated sites. Every sandbox site uses the kit's sign-in pages

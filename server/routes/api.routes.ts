@@ -1,10 +1,11 @@
 import { initServer } from '@ts-rest/express';
+
 import { contract } from '../../contract';
-import type { Services } from '../services';
+import { presentAgentRequest, presentConnection, presentProvider } from '../domain/presenters';
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
+import type { Services } from '../services';
 import { webhookHandlers } from './webhooks.routes';
-import { presentAgentRequest, presentConnection, presentProvider } from '../domain/presenters';
 
 /** Thin handlers: the caller from auth, the body from the contract, a service call, a presenter. */
 export function apiRouter(services: Services) {
@@ -57,7 +58,13 @@ export function apiRouter(services: Services) {
         const r = result.value;
         return {
           status: 202,
-          body: { requestId: r.id, status: r.status, connectionId: r.connectionId, providerId: r.providerId, createdAt: r.createdAt.toISOString() },
+          body: {
+            requestId: r.id,
+            status: r.status,
+            connectionId: r.connectionId,
+            providerId: r.providerId,
+            createdAt: r.createdAt.toISOString(),
+          },
         };
       },
       listAgentRequests: async ({ query, res }) => {
@@ -96,7 +103,9 @@ export function apiRouter(services: Services) {
       },
       resetSandbox: async ({ res }) => {
         const result = await services.sandbox.reset(callerOf(res));
-        return result.ok ? { status: 200, body: { reset: true as const, providerIds: result.value.providerIds } } : errorEnvelope(res, result.error);
+        return result.ok
+          ? { status: 200, body: { reset: true as const, providerIds: result.value.providerIds } }
+          : errorEnvelope(res, result.error);
       },
     },
     webhooks: webhookHandlers(services),

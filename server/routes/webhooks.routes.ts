@@ -1,9 +1,10 @@
 import { initServer } from '@ts-rest/express';
+
 import { contract } from '../../contract';
-import type { Services } from '../services';
+import { presentWebhookDelivery, presentWebhookEndpoint } from '../domain/presenters';
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
-import { presentWebhookDelivery, presentWebhookEndpoint } from '../domain/presenters';
+import type { Services } from '../services';
 
 /** The webhooks group of the contract: endpoints, their secrets (shown once) and the delivery log. */
 export function webhookHandlers(services: Services) {

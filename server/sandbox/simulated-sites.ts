@@ -1,12 +1,11 @@
 import type { Store } from '../store';
-import type { SiteDefinition } from './kit/site';
 import { resetTenant } from './kit/seeding';
+import type { SiteDefinition } from './kit/site';
 import { type PlaywrightStorageState, type SandboxOwner, type SiteSessions, tenantFor } from './site-sessions';
 import { findTestUser } from './test-users';
 
 export type MintOutcome =
-  | { ok: true; session: PlaywrightStorageState }
-  | { ok: false; reason: 'NO_SITE' | 'UNKNOWN_TEST_USER' | 'LOCKED_TEST_USER' };
+  { ok: true; session: PlaywrightStorageState } | { ok: false; reason: 'NO_SITE' | 'UNKNOWN_TEST_USER' | 'LOCKED_TEST_USER' };
 
 /**
  * The simulated sites as the rest of the service sees them: sign a test user in without the login form, and

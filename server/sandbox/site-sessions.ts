@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+
 import type { SandboxSessionRecord, Store } from '../store';
 import type { KitClock } from './kit/site';
 import { EXPIRING_SESSION_SECONDS, findTestUser } from './test-users';

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+
 import type { Store } from '../store';
 import type { KitClock, SiteDefinition } from './kit/site';
 import { createSiteApp } from './kit/site-app';

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+
 import sqlite3 from 'sqlite3';
 import { DataSource } from 'typeorm';
+
 import type { AppConfig } from '../config';
 import { buildEntities } from './entities';
 import { migrations } from './migrations';

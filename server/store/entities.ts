@@ -1,26 +1,27 @@
 import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
+
+import { type Dialect, dialectTypes } from './dialect';
 import type {
   AccessTokenRecord,
   AgentRequestRecord,
   AgentTrajectoryRecord,
   ConnectionRecord,
+  DashboardLoginThrottleRecord,
+  DashboardSessionRecord,
+  DashboardUserRecord,
+  IdempotencyKeyRecord,
   LinkSessionRecord,
   LinkTokenRecord,
   OrganizationRecord,
+  OrgMembershipRecord,
   PublicTokenRecord,
   SandboxDocRecord,
   SandboxSessionRecord,
   SandboxTenantRecord,
-  DashboardUserRecord,
-  DashboardSessionRecord,
-  DashboardLoginThrottleRecord,
-  OrgMembershipRecord,
-  IdempotencyKeyRecord,
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
   WebhookEventRecord,
 } from './records';
-import { type Dialect, dialectTypes } from './dialect';
 
 /**
  * Entities are built per dialect (n8n's column helpers): the same record shapes map to JSONB and
@@ -346,7 +347,27 @@ export function buildEntities(dialect: Dialect) {
     },
   });
 
-  return { Organization, LinkToken, Connection, PublicToken, AccessToken, AgentRequest, SandboxSession, SandboxDoc, SandboxTenant, LinkSession, AgentTrajectory, DashboardUser, DashboardSession, DashboardLoginThrottle, OrgMembership, IdempotencyKey, WebhookEndpoint, WebhookEvent, WebhookDelivery };
+  return {
+    Organization,
+    LinkToken,
+    Connection,
+    PublicToken,
+    AccessToken,
+    AgentRequest,
+    SandboxSession,
+    SandboxDoc,
+    SandboxTenant,
+    LinkSession,
+    AgentTrajectory,
+    DashboardUser,
+    DashboardSession,
+    DashboardLoginThrottle,
+    OrgMembership,
+    IdempotencyKey,
+    WebhookEndpoint,
+    WebhookEvent,
+    WebhookDelivery,
+  };
 }
 
 export type Entities = ReturnType<typeof buildEntities>;

@@ -1,12 +1,13 @@
 import type { DataSource } from 'typeorm';
+
 import { createDataSource, type DatabaseConfig } from './data-source';
 import { closePreparedSql } from './prepared-sql';
 import { buildRepositories, type Repositories } from './repositories';
 import { INLINE_CHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
 
-export type { AccessGrant, KeysetPage, KeysetPosition, Owner } from './repositories';
 export { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
 export * from './records';
+export type { AccessGrant, KeysetPage, KeysetPosition, Owner } from './repositories';
 
 const MIGRATION_LOCK_KEY = 741_852_963;
 

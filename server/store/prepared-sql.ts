@@ -35,7 +35,8 @@ export class PreparedSql {
       try {
         // TypeORM's structured result (a QueryResult whose records are pg's rows, always an array).
         const res = await runner.query(sql, params, true);
-        if (!Array.isArray(res?.records)) throw typeormInternalsChanged('QueryRunner.query(sql, params, true) no longer answers a QueryResult with records');
+        if (!Array.isArray(res?.records))
+          throw typeormInternalsChanged('QueryRunner.query(sql, params, true) no longer answers a QueryResult with records');
         return { rows: res.records as Row[], affected: res.affected ?? 0 };
       } finally {
         await runner.release();
@@ -93,14 +94,18 @@ export class PreparedSql {
  * past the test stops the store from opening instead of corrupting or misreading rows.
  */
 export function typeormInternalsChanged(what: string): Error {
-  return new Error(`TypeORM internals changed: ${what}. The store's prepared statements (server/store/prepared-sql.ts, prepared-table.ts) rely on it; see test/store/typeorm-internals.test.ts.`);
+  return new Error(
+    `TypeORM internals changed: ${what}. The store's prepared statements (server/store/prepared-sql.ts, prepared-table.ts) rely on it; see test/store/typeorm-internals.test.ts.`,
+  );
 }
 
 /** TypeORM's SQLite driver keeps its sqlite3 Database as `databaseConnection`: not public API, hence checked. */
 function sqliteDatabaseOf(ds: DataSource): Database {
   const db = (ds.driver as unknown as { databaseConnection?: Partial<Database> } | undefined)?.databaseConnection;
   if (!db || typeof db.prepare !== 'function') {
-    throw typeormInternalsChanged('the SQLite driver has no sqlite3 Database as driver.databaseConnection (or the data source is not initialized)');
+    throw typeormInternalsChanged(
+      'the SQLite driver has no sqlite3 Database as driver.databaseConnection (or the data source is not initialized)',
+    );
   }
   return db as Database;
 }

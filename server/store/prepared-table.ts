@@ -1,6 +1,7 @@
 import type { ObjectLiteral, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { preparedSql, type PreparedSql, typeormInternalsChanged } from './prepared-sql';
+
+import { type PreparedSql, preparedSql, typeormInternalsChanged } from './prepared-sql';
 
 /** The driver methods PreparedTable converts values with: how TypeORM itself writes and reads each column. */
 const DRIVER_HOOKS = ['escape', 'preparePersistentValue', 'prepareHydratedValue'] as const;
@@ -52,7 +53,10 @@ export class PreparedTable<T extends ObjectLiteral> {
       text = `INSERT INTO ${this.table} (${names}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
       this.statements.set(key, text);
     }
-    await this.sql.query(text, columns.map((c) => this.toDatabase(c, record[c.propertyName])));
+    await this.sql.query(
+      text,
+      columns.map((c) => this.toDatabase(c, record[c.propertyName])),
+    );
   }
 
   /**
@@ -66,7 +70,8 @@ export class PreparedTable<T extends ObjectLiteral> {
     if (!text) {
       const offset = conditionParams.length;
       // PostgreSQL cannot infer the type of a bare parameter in a SELECT list: each one is cast to its column's type.
-      const value = (c: ColumnMetadata, i: number) => (this.sql.dialect === 'postgres' ? `CAST($${offset + i + 1} AS ${String(c.type)})` : `$${offset + i + 1}`);
+      const value = (c: ColumnMetadata, i: number) =>
+        this.sql.dialect === 'postgres' ? `CAST($${offset + i + 1} AS ${String(c.type)})` : `$${offset + i + 1}`;
       const names = columns.map((c) => this.escape(c.databaseName)).join(', ');
       // RETURNING counts the row on both engines (TypeORM reports no affected count for a PostgreSQL INSERT).
       text = `INSERT INTO ${this.table} (${names}) SELECT ${columns.map(value).join(', ')} WHERE ${condition} RETURNING ${this.escape(columns[0].databaseName)}`;
@@ -82,7 +87,8 @@ export class PreparedTable<T extends ObjectLiteral> {
       if (value === undefined) continue;
       const column = this.byProperty.get(property);
       if (!column) throw new Error(`${this.repo.metadata.name} has no column ${property}`);
-      if (use === 'where' && value === null) throw new Error(`${this.repo.metadata.name}.${property}: null is not looked up by PreparedTable`);
+      if (use === 'where' && value === null)
+        throw new Error(`${this.repo.metadata.name}.${property}: null is not looked up by PreparedTable`);
       columns.push(column);
     }
     if (columns.length === 0) throw new Error(`${this.repo.metadata.name}: no values to ${use}`);
@@ -100,7 +106,8 @@ export class PreparedTable<T extends ObjectLiteral> {
   private fromRow(row: Record<string, unknown>): T {
     const driver = this.repo.manager.connection.driver;
     const entity: Record<string, unknown> = {};
-    for (const column of this.repo.metadata.columns) entity[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
+    for (const column of this.repo.metadata.columns)
+      entity[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
     return entity as T;
   }
 }
@@ -112,7 +119,8 @@ export class PreparedTable<T extends ObjectLiteral> {
 function assertMappable<T extends ObjectLiteral>(repo: Repository<T>) {
   const driver = repo.manager.connection.driver as unknown as Record<string, unknown>;
   for (const hook of DRIVER_HOOKS) {
-    if (typeof driver[hook] !== 'function') throw typeormInternalsChanged(`the ${repo.manager.connection.options.type} driver has no ${hook}()`);
+    if (typeof driver[hook] !== 'function')
+      throw typeormInternalsChanged(`the ${repo.manager.connection.options.type} driver has no ${hook}()`);
   }
   const { tableName, columns, name } = repo.metadata;
   if (typeof tableName !== 'string' || !tableName || !Array.isArray(columns) || columns.length === 0) {

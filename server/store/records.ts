@@ -161,15 +161,7 @@ export interface SandboxTenantRecord {
  * go on, e.g. the link token expired) or EXITED (the person left); errorCode keeps the last error they saw.
  */
 export type LinkSessionStatus =
-  | 'CONSENT'
-  | 'PROVIDER'
-  | 'CREDENTIALS'
-  | 'MFA_TOTP'
-  | 'MFA_SMS'
-  | 'HUMAN_CHECK'
-  | 'SUCCEEDED'
-  | 'FAILED'
-  | 'EXITED';
+  'CONSENT' | 'PROVIDER' | 'CREDENTIALS' | 'MFA_TOTP' | 'MFA_SMS' | 'HUMAN_CHECK' | 'SUCCEEDED' | 'FAILED' | 'EXITED';
 
 export interface LinkSessionRecord {
   id: string;

@@ -40,7 +40,9 @@ export class SqliteCheckpointer {
     this.running = true;
     try {
       const row = await new Promise<{ log: number; checkpointed: number }>((resolve, reject) =>
-        this.db.get('PRAGMA wal_checkpoint(PASSIVE)', (err: Error | null, r: { log: number; checkpointed: number }) => (err ? reject(err) : resolve(r))),
+        this.db.get('PRAGMA wal_checkpoint(PASSIVE)', (err: Error | null, r: { log: number; checkpointed: number }) =>
+          err ? reject(err) : resolve(r),
+        ),
       );
       return { walPages: row.log, checkpointedPages: row.checkpointed };
     } finally {

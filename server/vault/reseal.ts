@@ -34,7 +34,7 @@ export type SealedPages = (after: string, limit: number) => Promise<{ id: string
 export async function resealAll(vault: Vault, pages: SealedPages, batchSize = 200): Promise<ResealReport> {
   const report = emptyResealReport();
   const primary = vault.primaryKeyId;
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const batch = await pages(after, batchSize);
     if (batch.length === 0) return report;
     for (const { value, aad, replace } of batch.flatMap((row) => row.values)) {
@@ -61,7 +61,7 @@ export async function resealAll(vault: Vault, pages: SealedPages, batchSize = 20
 /** How many stored sealed values each key id protects (for `vault status`). */
 export async function sealedValuesByKey(vault: Vault, pages: SealedPages): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const batch = await pages(after, 500);
     if (batch.length === 0) return counts;
     for (const { value } of batch.flatMap((row) => row.values)) {

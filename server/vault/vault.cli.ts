@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
+
 import type { AppConfig } from '../config';
 import { systemClock } from '../domain/clock';
 import { ConnectionService } from '../domain/connections.service';
-import { emptyResealReport, type ResealReport } from './reseal';
 import { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
 import { Store } from '../store';
 import { addPrimaryKey, loadVault } from './keyring';
+import { emptyResealReport, type ResealReport } from './reseal';
 import type { Vault } from './vault';
 
 /**
@@ -84,7 +85,11 @@ export async function vaultCommand(config: AppConfig, args: string[], out: Out, 
           ...reportLines(primaryKeyId, report),
           'Restart running AgentLink processes so they seal with the new key.',
         ];
-    out(json, { source: fromEnv ? 'env' : 'file', newKeyId: added?.keyId ?? null, primaryKeyId, keyIds, ...report, byKey }, text.join('\n'));
+    out(
+      json,
+      { source: fromEnv ? 'env' : 'file', newKeyId: added?.keyId ?? null, primaryKeyId, keyIds, ...report, byKey },
+      text.join('\n'),
+    );
     return;
   }
   if (sub === 'reseal') {

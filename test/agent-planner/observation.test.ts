@@ -1,12 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
+
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { elementLocator, Redactor, renderSnapshot, takeSnapshot, type PageSnapshot } from '../../server/agent/observation';
+
+import { elementLocator, type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../../server/agent/observation';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
-import { executeTool, type ToolContext } from '../../server/agent/tools';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
 import { ToolError } from '../../server/agent/result/errors';
+import { executeTool, type ToolContext } from '../../server/agent/tools';
 import { startBrowser } from '../support/live-server';
 
 /**
@@ -100,7 +102,8 @@ afterEach(async () => {
 
 const el = (s: PageSnapshot, role: string, name: string) => {
   const hits = s.elements.filter((e) => e.role === role && e.name === name);
-  if (hits.length !== 1) throw new Error(`${hits.length} × ${role} '${name}' in ${JSON.stringify(s.elements.map((e) => `${e.role} ${e.name}`))}`);
+  if (hits.length !== 1)
+    throw new Error(`${hits.length} × ${role} '${name}' in ${JSON.stringify(s.elements.map((e) => `${e.role} ${e.name}`))}`);
   return hits[0]!;
 };
 
@@ -135,7 +138,8 @@ describe('page observation', () => {
     expect(view).toMatch(/\[\d+\] button 'Save' disabled/);
     expect(view).toMatch(/-- region 'Team' --/);
     // Hidden, aria-hidden and type=hidden content is not part of the view; the listbox is closed.
-    for (const absent of ['Hidden button', 'Aria hidden button', 'decoration text', 'csrf-value', "option 'Green"]) expect(view).not.toContain(absent);
+    for (const absent of ['Hidden button', 'Aria hidden button', 'decoration text', 'csrf-value', "option 'Green"])
+      expect(view).not.toContain(absent);
 
     // An index names exactly the element it was given to.
     expect(await elementLocator(page, el(s, 'checkbox', 'Email me').index).getAttribute('id')).toBe('mail');
@@ -145,7 +149,9 @@ describe('page observation', () => {
   it('never shows a password, a cookie value or a token, and shows parameter values only as placeholders', async () => {
     const cookies = (await context.cookies()).map((c) => c.value);
     expect(cookies).toContain(COOKIE);
-    const s = await takeSnapshot(page, { redactor: new Redactor({ secrets: cookies, placeholders: [{ value: 'Ada Lovelace', placeholder: '{{parameters.name}}' }] }) });
+    const s = await takeSnapshot(page, {
+      redactor: new Redactor({ secrets: cookies, placeholders: [{ value: 'Ada Lovelace', placeholder: '{{parameters.name}}' }] }),
+    });
     const view = renderSnapshot(s);
     expect(view).not.toContain(COOKIE);
     expect(view).not.toContain('hunter2');
@@ -180,8 +186,15 @@ describe('tools on indices', () => {
   it('chooses in a custom listbox and a native select, and types a placeholder into a contenteditable', async () => {
     const params = { colour: 'green', country: 'dk', bio: 'Mathematician.\nFirst programmer.' };
     let s = await takeSnapshot(page);
-    const chose = await executeTool('select', { index: el(s, 'button', 'Favourite colour Red').index, option: '{{parameters.colour}}' }, toolContext(s, params));
-    expect(chose).toMatchObject({ message: "chose 'Green like grass' in button 'Favourite colour Red'", record: { option: '{{parameters.colour}}' } });
+    const chose = await executeTool(
+      'select',
+      { index: el(s, 'button', 'Favourite colour Red').index, option: '{{parameters.colour}}' },
+      toolContext(s, params),
+    );
+    expect(chose).toMatchObject({
+      message: "chose 'Green like grass' in button 'Favourite colour Red'",
+      record: { option: '{{parameters.colour}}' },
+    });
     s = await takeSnapshot(page);
     expect(el(s, 'button', 'Favourite colour Green').states.expanded).toBe(false);
 
@@ -194,16 +207,20 @@ describe('tools on indices', () => {
     expect(await page.locator('#bio').innerText()).toBe('Mathematician.\nFirst programmer.');
 
     s = await takeSnapshot(page);
-    await expect(executeTool('select', { index: el(s, 'button', 'Favourite colour Green').index, option: 'purple' }, toolContext(s))).rejects.toThrow(
-      /no option matches 'purple'; the options are 'Red', 'Green like grass', 'Blue'/,
-    );
-    await expect(executeTool('type', { index: el(s, 'textbox', 'Bio').index, text: '{{parameters.nope}}' }, toolContext(s))).rejects.toThrow(ToolError);
+    await expect(
+      executeTool('select', { index: el(s, 'button', 'Favourite colour Green').index, option: 'purple' }, toolContext(s)),
+    ).rejects.toThrow(/no option matches 'purple'; the options are 'Red', 'Green like grass', 'Blue'/);
+    await expect(
+      executeTool('type', { index: el(s, 'textbox', 'Bio').index, text: '{{parameters.nope}}' }, toolContext(s)),
+    ).rejects.toThrow(ToolError);
   });
 
   it('refuses navigation off the allowed domains and stale indices', async () => {
     const s = await takeSnapshot(page);
     await expect(executeTool('navigate', { url: 'http://example.com/' }, toolContext(s))).rejects.toMatchObject({ blocked: true });
-    await expect(executeTool('click', { index: 999 }, toolContext(s))).rejects.toThrow('there is no element [999] in the latest observation');
+    await expect(executeTool('click', { index: 999 }, toolContext(s))).rejects.toThrow(
+      'there is no element [999] in the latest observation',
+    );
     const clicked = await executeTool('click', { index: el(s, 'checkbox', 'Email me').index }, toolContext(s));
     expect(clicked.message).toBe("clicked checkbox 'Email me'");
     expect(await page.locator('#mail').isChecked()).toBe(false);
@@ -225,7 +242,9 @@ describe('result plans read from the live page', () => {
     const filled = { ...data, greeting: 'Hello there' };
     const all = await planResult(page, data, filled, slots, { constantsAllowed: false });
     expect(all.ok).toBe(true);
-    const firstTwo = await planResult(page, { members: data.members.slice(0, 2) }, { members: filled.members.slice(0, 2) }, slots, { constantsAllowed: false });
+    const firstTwo = await planResult(page, { members: data.members.slice(0, 2) }, { members: filled.members.slice(0, 2) }, slots, {
+      constantsAllowed: false,
+    });
     expect(firstTwo.ok).toBe(true);
 
     await page.evaluate(() => {
@@ -250,16 +269,33 @@ describe('result plans read from the live page', () => {
     });
     expect(firstTwo.ok && (await readResult(page, firstTwo.value, slots))).toEqual({
       ok: true,
-      value: { members: [{ name: 'Ada Lovelace', followers: 1204 }, { name: 'Alan Turing', followers: 1990 }] },
+      value: {
+        members: [
+          { name: 'Ada Lovelace', followers: 1204 },
+          { name: 'Alan Turing', followers: 1990 },
+        ],
+      },
     });
   });
 
   it('refuses what it cannot read back: values not on the page, yes/no answers of a read-only run', async () => {
     const slots = parameterSlots({});
-    expect(await planResult(page, { name: 'Nobody Here' }, { name: 'Nobody Here' }, slots, { constantsAllowed: false })).toEqual({ ok: false, reason: 'name: not found on the page' });
-    expect(await planResult(page, { ok: true }, { ok: true }, slots, { constantsAllowed: false })).toMatchObject({ ok: false, reason: expect.stringContaining('cannot be read back') });
-    expect(await planResult(page, { ok: true }, { ok: true }, slots, { constantsAllowed: true })).toEqual({ ok: true, value: { kind: 'object', properties: { ok: { kind: 'const', value: true } } } });
-    expect(await planResult(page, { members: [] }, { members: [] }, slots, { constantsAllowed: true })).toMatchObject({ ok: false, reason: expect.stringContaining('empty list') });
+    expect(await planResult(page, { name: 'Nobody Here' }, { name: 'Nobody Here' }, slots, { constantsAllowed: false })).toEqual({
+      ok: false,
+      reason: 'name: not found on the page',
+    });
+    expect(await planResult(page, { ok: true }, { ok: true }, slots, { constantsAllowed: false })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('cannot be read back'),
+    });
+    expect(await planResult(page, { ok: true }, { ok: true }, slots, { constantsAllowed: true })).toEqual({
+      ok: true,
+      value: { kind: 'object', properties: { ok: { kind: 'const', value: true } } },
+    });
+    expect(await planResult(page, { members: [] }, { members: [] }, slots, { constantsAllowed: true })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('empty list'),
+    });
   });
 });
 

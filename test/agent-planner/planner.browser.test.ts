@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
+
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+
 import { compileResponseFormat } from '../../contract/response-format';
-import { systemClock } from '../../server/domain/clock';
 import { installNetworkGuard } from '../../server/agent/network-guard';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
 import { AgentTimeoutError, plannerStrategy, replayStrategy, type StrategyDeps } from '../../server/agent/strategies';
+import { systemClock } from '../../server/domain/clock';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
-import { type ParsedObservation, type ScriptedModelServer, type ScriptTurn, startScriptedModelServer } from '../support/scripted-model-server';
+import {
+  type ParsedObservation,
+  type ScriptedModelServer,
+  type ScriptTurn,
+  startScriptedModelServer,
+} from '../support/scripted-model-server';
 
 /**
  * The planner for real: real Chromium on the simulated providers, with only the model scripted. The script
@@ -59,13 +66,22 @@ async function runContext(o: {
   timeoutMs?: number;
 }): Promise<Run> {
   const provider = server.services.catalogue.bySlug(o.slug, 'sandbox')!;
-  const state = await server.services.siteSessions.mint({ organizationId: o.organizationId, environment: 'sandbox' }, o.slug, o.username ?? 'user_good');
+  const state = await server.services.siteSessions.mint(
+    { organizationId: o.organizationId, environment: 'sandbox' },
+    o.slug,
+    o.username ?? 'user_good',
+  );
   const context = await browser.newContext({ storageState: state, viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
   contexts.push(context);
   // The worker's own network guard: the context is fenced to the provider's domains.
   const main: { page?: Page } = {};
-  await installNetworkGuard(context, { provider, environment: 'sandbox', mainFrame: () => main.page?.mainFrame(), onBlocked: () => undefined });
+  await installNetworkGuard(context, {
+    provider,
+    environment: 'sandbox',
+    mainFrame: () => main.page?.mainFrame(),
+    onBlocked: () => undefined,
+  });
   const page = await context.newPage();
   main.page = page;
   const startingUrl = server.siteUrl(o.slug, o.path);
@@ -112,25 +128,51 @@ describe('planner on the simulated providers', () => {
     };
     model.setScript((t) => {
       const o = obs(t);
-      if (new URL(o.url).pathname === '/in/user_good') return { tool: 'done', args: { success: true, data: { name: headingOf(o), followers: numberIn(o, /^([\d,]+) followers?$/m) } } };
+      if (new URL(o.url).pathname === '/in/user_good')
+        return { tool: 'done', args: { success: true, data: { name: headingOf(o), followers: numberIn(o, /^([\d,]+) followers?$/m) } } };
       return { tool: 'click', args: { index: o.find('link', 'Me') } };
     });
     const before = model.calls;
     const first = await runContext(request);
     const planned = await plannerStrategy(deps()).run(first.ctx);
 
-    expect(planned).toEqual({ status: 'completed', result: { name: 'Grace Goodwin', followers: expect.any(Number) }, usage: expect.objectContaining({ calls: 2 }) });
+    expect(planned).toEqual({
+      status: 'completed',
+      result: { name: 'Grace Goodwin', followers: expect.any(Number) },
+      usage: expect.objectContaining({ calls: 2 }),
+    });
     const followers = (planned as { result: { followers: number } }).result.followers;
     expect(followers).toBeGreaterThan(1000);
     expect(model.calls - before).toBe(2);
     if (planned.status === 'completed') expect(planned.usage!.promptTokens).toBeGreaterThan(100);
-    expect(first.trace.map((s) => [s.tool, s.outcome])).toEqual([['click', 'ok'], ['done', 'ok'], ['record-trajectory', 'ok']]);
+    expect(first.trace.map((s) => [s.tool, s.outcome])).toEqual([
+      ['click', 'ok'],
+      ['done', 'ok'],
+      ['record-trajectory', 'ok'],
+    ]);
     expect(first.trace[0]!.target).toBe("link 'Me' in navigation 'Main'");
     // The real protocol: model name, tools with parameter schemas, the key as a bearer token.
-    const body = JSON.parse(model.bodies[model.bodies.length - 1]!) as { model: string; tools: { function: { name: string; parameters: { properties: Record<string, unknown> } } }[] };
+    const body = JSON.parse(model.bodies[model.bodies.length - 1]!) as {
+      model: string;
+      tools: { function: { name: string; parameters: { properties: Record<string, unknown> } } }[];
+    };
     expect(body.model).toBe('scripted-test-model');
-    expect(body.tools.map((x) => x.function.name)).toEqual(['navigate', 'click', 'type', 'select', 'press', 'scroll', 'wait', 'extract', 'done', 'fail']);
-    expect(body.tools.find((x) => x.function.name === 'done')!.function.parameters.properties.data).toMatchObject({ type: 'object', required: ['name', 'followers'] });
+    expect(body.tools.map((x) => x.function.name)).toEqual([
+      'navigate',
+      'click',
+      'type',
+      'select',
+      'press',
+      'scroll',
+      'wait',
+      'extract',
+      'done',
+      'fail',
+    ]);
+    expect(body.tools.find((x) => x.function.name === 'done')!.function.parameters.properties.data).toMatchObject({
+      type: 'object',
+      required: ['name', 'followers'],
+    });
     expect(model.authorizations[model.authorizations.length - 1]).toBe('Bearer sk-test-key');
 
     // Someone follows Grace in between: a replay must read the new count from the page, not the recording.
@@ -142,7 +184,11 @@ describe('planner on the simulated providers', () => {
     const callsBeforeReplay = model.calls;
     const second = await runContext(request);
     const replayed = await replayStrategy(deps()).run(second.ctx);
-    expect(replayed).toEqual({ status: 'completed', result: { name: 'Grace Goodwin', followers: followers + 1 }, usage: { calls: 0, promptTokens: 0, completionTokens: 0 } });
+    expect(replayed).toEqual({
+      status: 'completed',
+      result: { name: 'Grace Goodwin', followers: followers + 1 },
+      usage: { calls: 0, promptTokens: 0, completionTokens: 0 },
+    });
     expect(model.calls).toBe(callsBeforeReplay);
     expect(second.trace.map((s) => [s.tool, s.target, s.outcome])).toEqual([
       ['click', "link 'Me' in navigation 'Main'", 'ok'],
@@ -170,7 +216,8 @@ describe('planner on the simulated providers', () => {
       if (!editor) return { tool: 'click', args: { index: o.find('button', 'Start a post') } };
       if (/value=''/.test(editor.rest)) return { tool: 'type', args: { index: editor.index, text: '{{parameters.text}}' } };
       const visibility = o.maybe('button', /^Who can see your post\?/)!;
-      if (visibility.name.endsWith('Public')) return { tool: 'select', args: { index: visibility.index, option: '{{parameters.visibility}}' } };
+      if (visibility.name.endsWith('Public'))
+        return { tool: 'select', args: { index: visibility.index, option: '{{parameters.visibility}}' } };
       return { tool: 'click', args: { index: o.find('button', 'Post') } };
     });
     const before = model.calls;
@@ -198,9 +245,19 @@ describe('planner on the simulated providers', () => {
     const callsBeforeReplay = model.calls;
     const second = await runContext(request('Second post, written by the replay'));
     const replayed = await replayStrategy(deps()).run(second.ctx);
-    expect(replayed).toEqual({ status: 'completed', result: { posted: true, text: 'Second post, written by the replay' }, usage: { calls: 0, promptTokens: 0, completionTokens: 0 } });
+    expect(replayed).toEqual({
+      status: 'completed',
+      result: { posted: true, text: 'Second post, written by the replay' },
+      usage: { calls: 0, promptTokens: 0, completionTokens: 0 },
+    });
     expect(model.calls).toBe(callsBeforeReplay);
-    expect(second.trace.map((s) => [s.tool, s.outcome])).toEqual([['click', 'ok'], ['type', 'ok'], ['select', 'ok'], ['click', 'ok'], ['extract', 'ok']]);
+    expect(second.trace.map((s) => [s.tool, s.outcome])).toEqual([
+      ['click', 'ok'],
+      ['type', 'ok'],
+      ['select', 'ok'],
+      ['click', 'ok'],
+      ['extract', 'ok'],
+    ]);
     await check(second.page, 'Second post, written by the replay');
   });
 
@@ -226,8 +283,14 @@ describe('planner on the simulated providers', () => {
     });
     const first = await runContext(request);
     const planned = await plannerStrategy(deps()).run(first.ctx);
-    expect(planned).toMatchObject({ status: 'completed', result: { repositories: [{ name: 'openfoundry/atlas' }, { name: 'openfoundry/pipeline-kit' }, { name: 'kestrel-labs/kestrel' }] } });
-    expect(first.trace.map((s) => [s.tool, s.outcome, s.error])).toEqual([['done', 'ok', undefined], ['record-trajectory', 'ok', undefined]]);
+    expect(planned).toMatchObject({
+      status: 'completed',
+      result: { repositories: [{ name: 'openfoundry/atlas' }, { name: 'openfoundry/pipeline-kit' }, { name: 'kestrel-labs/kestrel' }] },
+    });
+    expect(first.trace.map((s) => [s.tool, s.outcome, s.error])).toEqual([
+      ['done', 'ok', undefined],
+      ['record-trajectory', 'ok', undefined],
+    ]);
     const before = (planned as { result: { repositories: { name: string; stars: number }[] } }).result.repositories;
 
     // Star (or unstar, if the seed stars it) the third one: the replay must read the new count.
@@ -278,7 +341,10 @@ describe('planner on the simulated providers', () => {
     });
     turns.length = 0;
     const replayed = await replayStrategy(deps(), { resolveWaitMs: 500 }).run(second.ctx);
-    expect(replayed).toMatchObject({ status: 'not_applicable', reason: expect.stringMatching(/^the replay stopped at step 3 \(click button 'Post' in dialog 'Create a post'\)/) });
+    expect(replayed).toMatchObject({
+      status: 'not_applicable',
+      reason: expect.stringMatching(/^the replay stopped at step 3 \(click button 'Post' in dialog 'Create a post'\)/),
+    });
     const continued = await plannerStrategy(deps()).run(second.ctx);
     expect(continued).toMatchObject({ status: 'completed', result: { posted: true }, usage: { calls: 2 } });
     expect(turns.map((t) => t.history.length)).toEqual([0, 1]);
@@ -322,7 +388,9 @@ describe('planner on the simulated providers', () => {
     const second = await runContext(request);
     const replayed = await replayStrategy(deps(), { resolveWaitMs: 500 }).run(second.ctx);
     expect(replayed.status).toBe('not_applicable');
-    expect((replayed as { reason: string }).reason).toMatch(/^the replay stopped at step 1 \(click button 'Star'.*\): button 'Star'.* is not on the page$/);
+    expect((replayed as { reason: string }).reason).toMatch(
+      /^the replay stopped at step 1 \(click button 'Star'.*\): button 'Star'.* is not on the page$/,
+    );
     expect(model.calls).toBe(callsBefore);
     const fallback = await plannerStrategy(deps()).run(second.ctx);
     expect(fallback).toMatchObject({ status: 'completed', result: { starred: true, stars: 24 }, usage: { calls: 1 } });
@@ -355,7 +423,12 @@ describe('planner failure paths', () => {
     const run = await readProfile();
     const before = model.calls;
     const out = await plannerStrategy(deps()).run(run.ctx);
-    expect(out).toMatchObject({ status: 'failed', code: 'MODEL_ERROR', message: 'the model endpoint answered HTTP 500: upstream overloaded', usage: { calls: 2 } });
+    expect(out).toMatchObject({
+      status: 'failed',
+      code: 'MODEL_ERROR',
+      message: 'the model endpoint answered HTTP 500: upstream overloaded',
+      usage: { calls: 2 },
+    });
     expect(model.calls - before).toBe(2);
   });
 
@@ -378,7 +451,10 @@ describe('planner failure paths', () => {
     expect(out).toMatchObject({
       status: 'failed',
       code: 'RESULT_SCHEMA_MISMATCH',
-      details: expect.arrayContaining([{ path: '/extra', message: 'is not a property of the response format' }, { path: '/name', message: 'must be string' }]),
+      details: expect.arrayContaining([
+        { path: '/extra', message: 'is not a property of the response format' },
+        { path: '/name', message: 'must be string' },
+      ]),
     });
     expect(model.calls - before).toBe(2);
     expect(turns[1]!.lastUser).toContain('/name: must be string');
@@ -389,7 +465,10 @@ describe('planner failure paths', () => {
     model.setScript((t) => {
       k += 1;
       if (k === 1) return { tool: 'done', args: { success: true, data: { name: ['not', 'a', 'string'] } } };
-      return { tool: 'done', args: { success: true, data: { name: /^# (.+)$/m.exec(t.messages.map((m) => m.content ?? '').join('\n'))?.[1] } } };
+      return {
+        tool: 'done',
+        args: { success: true, data: { name: /^# (.+)$/m.exec(t.messages.map((m) => m.content ?? '').join('\n'))?.[1] } },
+      };
     });
     const repaired = await plannerStrategy(deps(), { recorder: null }).run((await readProfile()).ctx);
     expect(repaired).toMatchObject({ status: 'completed', result: { name: 'Grace Goodwin' }, usage: { calls: 2 } });

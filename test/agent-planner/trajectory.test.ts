@@ -1,5 +1,5 @@
 import { parameterSlots } from '../../server/agent/planner/placeholders';
-import { TRAJECTORY_VERSION, type Trajectory, trajectoryKey } from '../../server/agent/replay/trajectory';
+import { type Trajectory, TRAJECTORY_VERSION, trajectoryKey } from '../../server/agent/replay/trajectory';
 import { TrajectoryStore } from '../../server/agent/replay/trajectory-store';
 import { describeEachStore } from '../support/app';
 
@@ -20,7 +20,13 @@ describe('trajectory keys', () => {
     const base = key('Follow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2');
     expect(base.startPath).toBe('/network?page=2');
     const variants = [
-      trajectoryKey({ scope: 'org_test:sandbox', providerId: 'other', action: 'Follow Ada Lovelace', startingUrl: 'http://orbit.sandbox.localhost:4000/network?page=2', slots: parameterSlots({ name: 'Ada Lovelace' }) }),
+      trajectoryKey({
+        scope: 'org_test:sandbox',
+        providerId: 'other',
+        action: 'Follow Ada Lovelace',
+        startingUrl: 'http://orbit.sandbox.localhost:4000/network?page=2',
+        slots: parameterSlots({ name: 'Ada Lovelace' }),
+      }),
       key('Unfollow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
       key('Follow Ada Lovelace', { person: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
       key('Follow Ada Lovelace', { name: 'Ada Lovelace', count: 2 }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
@@ -30,11 +36,15 @@ describe('trajectory keys', () => {
     // Numbers are shown to the model, so a different count is a different run.
     expect(key('Like the first 3 posts', { count: 3 }).key).not.toBe(key('Like the first 5 posts', { count: 5 }).key);
     // The same host on another port (another deployment) is the same path.
-    expect(key('Open it', {}, 'http://orbit.sandbox.localhost:5000/in/ada/').key).toBe(key('Open it', {}, 'http://orbit.sandbox.localhost:4000/in/ada').key);
+    expect(key('Open it', {}, 'http://orbit.sandbox.localhost:5000/in/ada/').key).toBe(
+      key('Open it', {}, 'http://orbit.sandbox.localhost:4000/in/ada').key,
+    );
   });
 
   it('put string parameters of the starting path as placeholders', () => {
-    expect(key('Open the profile', { username: 'ada-l' }, 'http://orbit.sandbox.localhost:4000/in/ada-l').startPath).toBe('/in/{{parameters.username}}');
+    expect(key('Open the profile', { username: 'ada-l' }, 'http://orbit.sandbox.localhost:4000/in/ada-l').startPath).toBe(
+      '/in/{{parameters.username}}',
+    );
   });
 });
 
@@ -52,10 +62,15 @@ describeEachStore('trajectory store', (t) => {
     const k = key('Post "x"', { text: 'x' });
     expect(await store.find(k.key, 'schema-a')).toEqual({ hit: false, reason: 'no trajectory was recorded for this action yet' });
 
-    const first = trajectory([{ tool: 'click', target: { role: 'button', name: 'Start a post', scope: null, tag: 'button', nth: 0, count: 1 }, args: {} }]);
+    const first = trajectory([
+      { tool: 'click', target: { role: 'button', name: 'Start a post', scope: null, tag: 'button', nth: 0, count: 1 }, args: {} },
+    ]);
     await store.save({ key: k.key, providerId: PROVIDER, actionTemplate: k.actionTemplate, schemaHash: 'schema-a', trajectory: first });
     expect(await store.find(k.key, 'schema-a')).toEqual({ hit: true, trajectory: first });
-    expect(await store.find(k.key, 'schema-b')).toEqual({ hit: false, reason: 'the recorded trajectory was learned for another responseFormat' });
+    expect(await store.find(k.key, 'schema-b')).toEqual({
+      hit: false,
+      reason: 'the recorded trajectory was learned for another responseFormat',
+    });
 
     await store.markReplayed(k.key);
     await store.markReplayed(k.key);
@@ -64,9 +79,18 @@ describeEachStore('trajectory store', (t) => {
     const second = trajectory([{ tool: 'navigate', args: { url: '/new' } }]);
     await store.save({ key: k.key, providerId: PROVIDER, actionTemplate: k.actionTemplate, schemaHash: 'schema-b', trajectory: second });
     expect(await store.find(k.key, 'schema-b')).toEqual({ hit: true, trajectory: second });
-    expect(await t.store.repos.agentTrajectories.findById(k.key)).toMatchObject({ replayCount: 0, lastReplayedAt: null, actionTemplate: 'post "{{parameters.text}}"' });
+    expect(await t.store.repos.agentTrajectories.findById(k.key)).toMatchObject({
+      replayCount: 0,
+      lastReplayedAt: null,
+      actionTemplate: 'post "{{parameters.text}}"',
+    });
 
-    await t.store.dataSource.createQueryBuilder().update('agent_trajectories').set({ version: TRAJECTORY_VERSION + 1 }).where('id = :id', { id: k.key }).execute();
+    await t.store.dataSource
+      .createQueryBuilder()
+      .update('agent_trajectories')
+      .set({ version: TRAJECTORY_VERSION + 1 })
+      .where('id = :id', { id: k.key })
+      .execute();
     expect(await store.find(k.key, 'schema-b')).toMatchObject({ hit: false, reason: expect.stringContaining('version') });
   });
 });

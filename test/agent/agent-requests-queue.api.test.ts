@@ -1,5 +1,15 @@
 import { describeEachStore, pgQuery } from '../support/app';
-import { agentRequestBody, connectSandbox, createOrg, expectError, get, post, sandboxHeaders, type Connected, type TestOrg } from '../support/helpers';
+import {
+  agentRequestBody,
+  type Connected,
+  connectSandbox,
+  createOrg,
+  expectError,
+  get,
+  post,
+  sandboxHeaders,
+  type TestOrg,
+} from '../support/helpers';
 
 /**
  * The queue side of the agent request API without a worker: cancel, list with cursor pagination and status
@@ -103,8 +113,14 @@ describeEachStore('agent request queue API', (t) => {
 
   it('refuses bad list queries', async () => {
     expectError(await get(t, '/api/agent-requests?cursor=nonsense', sandboxHeaders(org)), 'INVALID_CURSOR');
-    expectError(await get(t, '/api/agent-requests?limit=0', sandboxHeaders(org)), 'INVALID_FIELD', { message: /^query\.limit: /, details: expect.any(Array) });
-    expectError(await get(t, '/api/agent-requests?status=DONE', sandboxHeaders(org)), 'INVALID_FIELD', { message: /^query\.status: /, details: expect.any(Array) });
+    expectError(await get(t, '/api/agent-requests?limit=0', sandboxHeaders(org)), 'INVALID_FIELD', {
+      message: /^query\.limit: /,
+      details: expect.any(Array),
+    });
+    expectError(await get(t, '/api/agent-requests?status=DONE', sandboxHeaders(org)), 'INVALID_FIELD', {
+      message: /^query\.status: /,
+      details: expect.any(Array),
+    });
   });
 
   it('waitMs holds the answer until the wait runs out, and returns early when the request ends', async () => {
@@ -120,13 +136,20 @@ describeEachStore('agent request queue API', (t) => {
     const ended = await waiting;
     expect(ended.body.status).toBe('CANCELED');
     expect(Date.now() - t1).toBeLessThan(3000);
-    expectError(await get(t, `/api/agent-requests/${id}?waitMs=30001`, sandboxHeaders(org)), 'INVALID_FIELD', { message: /^query\.waitMs: /, details: expect.any(Array) });
+    expectError(await get(t, `/api/agent-requests/${id}?waitMs=30001`, sandboxHeaders(org)), 'INVALID_FIELD', {
+      message: /^query\.waitMs: /,
+      details: expect.any(Array),
+    });
   });
 
   it('on PostgreSQL, each accepted request has its pg-boss job', async () => {
     if (t.dialect !== 'postgres') return;
     const id = await create();
-    const jobs = await pgQuery<{ n: string }>(t, "SELECT COUNT(*) AS n FROM agentlink_pgboss.job WHERE name = 'agent-requests' AND singleton_key = $1", [id]);
+    const jobs = await pgQuery<{ n: string }>(
+      t,
+      "SELECT COUNT(*) AS n FROM agentlink_pgboss.job WHERE name = 'agent-requests' AND singleton_key = $1",
+      [id],
+    );
     expect(Number(jobs[0].n)).toBe(1);
   });
 });

@@ -18,7 +18,13 @@ export async function liveOrg(live: LiveServer, name = 'Agent Test Org'): Promis
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
-export async function api(live: LiveServer, org: LiveOrg, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+export async function api(
+  live: LiveServer,
+  org: LiveOrg,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${live.baseUrl}${path}`, {
     method,
     headers: org.headers,
@@ -28,7 +34,11 @@ export async function api(live: LiveServer, org: LiveOrg, method: string, path: 
 }
 
 /** A sandbox connection made with POST /api/sandbox/public_token/create (a real, minted site session). */
-export async function connectOrbit(live: LiveServer, org: LiveOrg, clientUserId = 'user-1'): Promise<{ accessToken: string; connectionId: string }> {
+export async function connectOrbit(
+  live: LiveServer,
+  org: LiveOrg,
+  clientUserId = 'user-1',
+): Promise<{ accessToken: string; connectionId: string }> {
   const pt = await api(live, org, 'POST', '/api/sandbox/public_token/create', { providerId: ORBIT_PROVIDER_ID, clientUserId });
   if (pt.status !== 200) throw new Error(`public token: ${pt.status} ${JSON.stringify(pt.body)}`);
   const ex = await api(live, org, 'POST', '/api/connections/public_token/exchange', { publicToken: pt.body.publicToken });

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
+
 import { Client } from 'pg';
 import { z } from 'zod';
+
 import { createAgentWorker } from '../../server/agent/runtime';
 import type { AgentWorker } from '../../server/agent/worker';
 import { systemClock } from '../../server/domain/clock';
@@ -54,7 +56,12 @@ maybe('pg-boss queue', () => {
     await admin.query(`CREATE DATABASE ${database}`);
     await admin.end();
     live = await startLiveServer({
-      env: { DATABASE_URL: pgUrl(database), AGENTLINK_WORKER_CONCURRENCY: '2', AGENTLINK_WORKER_POLL_MS: '500', AGENTLINK_LEASE_SECONDS: '10' },
+      env: {
+        DATABASE_URL: pgUrl(database),
+        AGENTLINK_WORKER_CONCURRENCY: '2',
+        AGENTLINK_WORKER_POLL_MS: '500',
+        AGENTLINK_LEASE_SECONDS: '10',
+      },
     });
     expect(live.services.queue.engine).toBe('pg-boss');
     live.services.playbooks.register(countingPlaybook('one'));
@@ -86,7 +93,14 @@ maybe('pg-boss queue', () => {
     const conn = await connectOrbit(live, org);
     const ids: string[] = [];
     for (let i = 0; i < N; i++) {
-      ids.push(await createRequest(live, org, { accessToken: conn.accessToken, action: 'test: count', startingUrl: live.siteUrl('orbit', '/'), responseFormat: { ok: 'boolean' } }));
+      ids.push(
+        await createRequest(live, org, {
+          accessToken: conn.accessToken,
+          action: 'test: count',
+          startingUrl: live.siteUrl('orbit', '/'),
+          responseFormat: { ok: 'boolean' },
+        }),
+      );
     }
     const records = await Promise.all(ids.map((id) => awaitRequest(live, org, id, 30_000)));
     for (const r of records) expect(r).toMatchObject({ status: 'COMPLETED', result: { ok: true }, method: 'PLAYBOOK' });
@@ -102,7 +116,12 @@ maybe('pg-boss queue', () => {
     await Promise.all([first!.stop({ graceMs: 0 }), second!.worker.stop({ graceMs: 0 })]);
     const org = await liveOrg(live, 'Recovery Org');
     const conn = await connectOrbit(live, org);
-    const id = await createRequest(live, org, { accessToken: conn.accessToken, action: 'test: count', startingUrl: live.siteUrl('orbit', '/'), responseFormat: { ok: 'boolean' } });
+    const id = await createRequest(live, org, {
+      accessToken: conn.accessToken,
+      action: 'test: count',
+      startingUrl: live.siteUrl('orbit', '/'),
+      responseFormat: { ok: 'boolean' },
+    });
     // A worker took the job and the row, then vanished: its lease has run out and its job is gone.
     const now = new Date();
     expect(await live.services.store.repos.agentRequests.claim(id, 'dead-worker', now, new Date(now.getTime() - 1000), 2)).toBe(true);

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+
 import { z } from 'zod';
+
 import { createAgentWorker } from '../../server/agent/runtime';
 import type { AgentWorker } from '../../server/agent/worker';
 import { createLogger } from '../../server/logger';
@@ -70,7 +72,12 @@ function startChildWorker(): { proc: ChildProcess; lines: string[] } {
 
 it('recovers the requests of a worker killed with SIGKILL: re-run once, else WORKER_LOST, within a bounded time', async () => {
   const conn = await connectOrbit(live, org);
-  const body = { accessToken: conn.accessToken, action: 'test: slow', startingUrl: live.siteUrl('orbit', '/'), responseFormat: { ok: 'boolean' } };
+  const body = {
+    accessToken: conn.accessToken,
+    action: 'test: slow',
+    startingUrl: live.siteUrl('orbit', '/'),
+    responseFormat: { ok: 'boolean' },
+  };
   const rerun = await createRequest(live, org, body);
   const lost = await createRequest(live, org, body);
   // `lost` already used one attempt on a worker that died before: this is its last.

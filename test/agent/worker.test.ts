@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { Playbook } from '../../server/agent/playbooks';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { tenantFor } from '../../server/sandbox/site-sessions';
@@ -50,7 +51,9 @@ beforeAll(async () => {
   pb.register(testPlaybook('test.wrong', /^test: wrong shape$/, async () => ({ name: 42, followers: 'many' })));
   pb.register(
     testPlaybook('test.broken', /^test: missing button$/, async (ctx) => {
-      await ctx.step('click', "button 'Does not exist'", () => ctx.page.getByRole('button', { name: 'Does not exist' }).click({ timeout: 500 }));
+      await ctx.step('click', "button 'Does not exist'", () =>
+        ctx.page.getByRole('button', { name: 'Does not exist' }).click({ timeout: 500 }),
+      );
       return { ok: true };
     }),
   );
@@ -80,14 +83,28 @@ it('runs the Orbit profile playbook end to end: COMPLETED, result shaped like re
     method: 'PLAYBOOK',
     error: null,
     modelUsage: null,
-    result: { name: 'Grace Goodwin', username: 'user_good', headline: expect.stringMatching(/\S/), followers: expect.any(Number), following: expect.any(Number) },
+    result: {
+      name: 'Grace Goodwin',
+      username: 'user_good',
+      headline: expect.stringMatching(/\S/),
+      followers: expect.any(Number),
+      following: expect.any(Number),
+    },
   });
   expect(Number.isInteger(record.result.followers)).toBe(true);
   expect(record.startedAt).toEqual(expect.any(String));
   expect(new Date(record.completedAt).getTime()).toBeGreaterThanOrEqual(new Date(record.startedAt).getTime());
   expect(record.executionTimeMs).toBeGreaterThan(0);
-  expect(record.trace.map((s: { tool: string; outcome: string }) => `${s.tool}:${s.outcome}`)).toEqual(['navigate:ok', 'navigate:ok', 'extract:ok', 'done:ok']);
-  for (const step of record.trace) expect(step).toEqual(expect.objectContaining({ url: expect.stringContaining('orbit.sandbox.localhost'), durationMs: expect.any(Number) }));
+  expect(record.trace.map((s: { tool: string; outcome: string }) => `${s.tool}:${s.outcome}`)).toEqual([
+    'navigate:ok',
+    'navigate:ok',
+    'extract:ok',
+    'done:ok',
+  ]);
+  for (const step of record.trace)
+    expect(step).toEqual(
+      expect.objectContaining({ url: expect.stringContaining('orbit.sandbox.localhost'), durationMs: expect.any(Number) }),
+    );
   // The session was sealed back and the connection marked used.
   const after = await live.services.store.repos.connections.findById(conn.connectionId);
   expect(after?.sealedSession).not.toBe(before?.sealedSession);
@@ -97,13 +114,24 @@ it('runs the Orbit profile playbook end to end: COMPLETED, result shaped like re
 
 it('fits the result to other key names (aliases) and nested objects', async () => {
   const responseFormat = { profile: { fullName: 'string', handle: 'string' }, followerCount: 'string' };
-  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'Please get my own Orbit profile', responseFormat })));
+  const record = await awaitRequest(
+    live,
+    org,
+    await createRequest(live, org, body({ action: 'Please get my own Orbit profile', responseFormat })),
+  );
   expect(record.status).toBe('COMPLETED');
-  expect(record.result).toEqual({ profile: { fullName: 'Grace Goodwin', handle: 'user_good' }, followerCount: expect.stringMatching(/^\d+$/) });
+  expect(record.result).toEqual({
+    profile: { fullName: 'Grace Goodwin', handle: 'user_good' },
+    followerCount: expect.stringMatching(/^\d+$/),
+  });
 });
 
 it('fails at once with MODEL_NOT_CONFIGURED when no playbook (and no replay) covers the action', async () => {
-  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'Archive every conversation older than a year' })));
+  const record = await awaitRequest(
+    live,
+    org,
+    await createRequest(live, org, body({ action: 'Archive every conversation older than a year' })),
+  );
   expect(record.status).toBe('FAILED');
   expect(record.error.code).toBe('MODEL_NOT_CONFIGURED');
   expect(record.error.message).toMatch(/AGENTLINK_MODEL_BASE_URL/);
@@ -112,7 +140,11 @@ it('fails at once with MODEL_NOT_CONFIGURED when no playbook (and no replay) cov
 
 it('falls through when the playbook cannot fill the responseFormat (asks for posts)', async () => {
   const responseFormat = { name: 'string', posts: [{ text: 'string' }] };
-  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'Read my profile and my latest posts', responseFormat })));
+  const record = await awaitRequest(
+    live,
+    org,
+    await createRequest(live, org, body({ action: 'Read my profile and my latest posts', responseFormat })),
+  );
   expect(record.error.code).toBe('MODEL_NOT_CONFIGURED');
   expect(record.method).toBeNull();
 });
@@ -132,7 +164,10 @@ it('times out: a hanging run ends TIMED_OUT after its timeoutMs, and the worker 
 
 it('cancels a running request: the worker stops it and writes CANCELED', async () => {
   const requestId = await createRequest(live, org, body({ action: 'test: hang forever' }));
-  await eventually(async () => started.has(requestId), (v) => v);
+  await eventually(
+    async () => started.has(requestId),
+    (v) => v,
+  );
   const res = await api(live, org, 'POST', `/api/agent-requests/${requestId}/cancel`);
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ requestId, status: expect.stringMatching(/^(RUNNING|CANCELED)$/) });
@@ -146,7 +181,11 @@ it('cancels a running request: the worker stops it and writes CANCELED', async (
 });
 
 it('blocks and records navigation outside the allowed domains (NAVIGATION_BLOCKED)', async () => {
-  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'test: leave the site', responseFormat: { ok: 'boolean' } })));
+  const record = await awaitRequest(
+    live,
+    org,
+    await createRequest(live, org, body({ action: 'test: leave the site', responseFormat: { ok: 'boolean' } })),
+  );
   expect(record.status).toBe('FAILED');
   expect(record.error).toMatchObject({ code: 'NAVIGATION_BLOCKED', details: { url: 'http://evil.example.com/steal' } });
   expect(record.trace).toContainEqual(
@@ -155,26 +194,52 @@ it('blocks and records navigation outside the allowed domains (NAVIGATION_BLOCKE
 });
 
 it('blocks foreign sub-resources and records them, without failing the run', async () => {
-  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'test: load a foreign image', responseFormat: { ok: 'boolean' } })));
+  const record = await awaitRequest(
+    live,
+    org,
+    await createRequest(live, org, body({ action: 'test: load a foreign image', responseFormat: { ok: 'boolean' } })),
+  );
   expect(record.status).toBe('COMPLETED');
   expect(record.trace).toContainEqual(
-    expect.objectContaining({ tool: 'request', outcome: 'blocked', target: expect.stringContaining('tracker.example.net'), error: expect.stringMatching(/not an allowed domain/) }),
+    expect.objectContaining({
+      tool: 'request',
+      outcome: 'blocked',
+      target: expect.stringContaining('tracker.example.net'),
+      error: expect.stringMatching(/not an allowed domain/),
+    }),
   );
 });
 
 it('fails a playbook result that does not match responseFormat with RESULT_SCHEMA_MISMATCH and every mismatch', async () => {
-  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'test: wrong shape', responseFormat: { name: 'string', followers: 'integer' } })));
+  const record = await awaitRequest(
+    live,
+    org,
+    await createRequest(live, org, body({ action: 'test: wrong shape', responseFormat: { name: 'string', followers: 'integer' } })),
+  );
   expect(record.status).toBe('FAILED');
   expect(record.method).toBe('PLAYBOOK');
   expect(record.error).toMatchObject({
     code: 'RESULT_SCHEMA_MISMATCH',
-    details: { playbook: 'test.wrong', errors: expect.arrayContaining([{ path: '/name', message: 'must be string' }, { path: '/followers', message: 'must be integer' }]) },
+    details: {
+      playbook: 'test.wrong',
+      errors: expect.arrayContaining([
+        { path: '/name', message: 'must be string' },
+        { path: '/followers', message: 'must be integer' },
+      ]),
+    },
   });
 });
 
 it('reports a failing playbook step as PLAYBOOK_FAILED with the step and a screenshot', async () => {
-  const record = await awaitRequest(live, org, await createRequest(live, org, body({ action: 'test: missing button', responseFormat: { ok: 'boolean' } })));
-  expect(record.error).toMatchObject({ code: 'PLAYBOOK_FAILED', details: { playbook: 'test.broken', step: { tool: 'click', target: "button 'Does not exist'" } } });
+  const record = await awaitRequest(
+    live,
+    org,
+    await createRequest(live, org, body({ action: 'test: missing button', responseFormat: { ok: 'boolean' } })),
+  );
+  expect(record.error).toMatchObject({
+    code: 'PLAYBOOK_FAILED',
+    details: { playbook: 'test.broken', step: { tool: 'click', target: "button 'Does not exist'" } },
+  });
   const failed = record.trace.find((s: { outcome: string }) => s.outcome === 'error');
   expect(failed).toMatchObject({ tool: 'click', screenshot: expect.stringMatching(/^\/9j\//) });
 });
@@ -195,13 +260,22 @@ describe('a revoke that races the end of a run', () => {
       testPlaybook('test.revoke', /^test: revoke mid-run$/, async () => {
         const beforeRevoke = await readRow(target.connectionId);
         const revoked = await api(live, org, 'DELETE', `/api/connections/${target.connectionId}`);
-        if (revoked.status !== 200 || revoked.body.status !== 'REVOKED') throw new Error(`revoke: ${revoked.status} ${JSON.stringify(revoked.body)}`);
+        if (revoked.status !== 200 || revoked.body.status !== 'REVOKED')
+          throw new Error(`revoke: ${revoked.status} ${JSON.stringify(revoked.body)}`);
         staleReads.mockImplementation(async (id: string) => (id === target.connectionId ? beforeRevoke : readRow(id)));
         return { ok: true };
       }),
     );
     try {
-      const record = await awaitRequest(live, org, await createRequest(live, org, body({ accessToken: target.accessToken, action: 'test: revoke mid-run', responseFormat: { ok: 'boolean' } })));
+      const record = await awaitRequest(
+        live,
+        org,
+        await createRequest(
+          live,
+          org,
+          body({ accessToken: target.accessToken, action: 'test: revoke mid-run', responseFormat: { ok: 'boolean' } }),
+        ),
+      );
       expect(record.status).toBe('COMPLETED');
     } finally {
       staleReads.mockRestore();

@@ -2,6 +2,7 @@ import { LIMITS } from '../../contract/schemas';
 import { describeEachStore } from '../support/app';
 import {
   agentRequestBody,
+  type Connected,
   connectProduction,
   connectSandbox,
   createOrg,
@@ -15,7 +16,6 @@ import {
   productionAgentRequestBody,
   productionHeaders,
   sandboxHeaders,
-  type Connected,
   type TestOrg,
 } from '../support/helpers';
 
@@ -39,7 +39,10 @@ describeEachStore('agent requests', (t) => {
       createdAt: t.clock.now().toISOString(),
     });
 
-    const record = await t.store.repos.agentRequests.findOwned(res.body.requestId, { organizationId: org.organizationId, environment: 'sandbox' });
+    const record = await t.store.repos.agentRequests.findOwned(res.body.requestId, {
+      organizationId: org.organizationId,
+      environment: 'sandbox',
+    });
     // Every field a worker reads to run it (the record may carry more, e.g. the run's trace).
     expect(record).toMatchObject({
       id: res.body.requestId,
@@ -72,14 +75,18 @@ describeEachStore('agent requests', (t) => {
     const c = await connectSandbox(t, org, { clientUserId: 'repeat-user' });
     const findGrant = jest.spyOn(t.store.repos.accessTokens, 'findGrant');
     try {
-      for (let i = 0; i < 3; i++) expect((await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, c.accessToken))).status).toBe(202);
+      for (let i = 0; i < 3; i++)
+        expect((await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, c.accessToken))).status).toBe(202);
       expect(findGrant).toHaveBeenCalledTimes(1);
       // Another organization presenting the token never rides on this process's memory of it.
       const other = await createOrg(t, 'Repeat Other Co');
       expectError(await post(t, '/api/agent-requests', sandboxHeaders(other), agentRequestBody(t, c.accessToken)), 'INVALID_ACCESS_TOKEN');
 
       await t.store.repos.connections.setStatus(c.connectionId, 'LOGIN_REQUIRED', t.clock.now());
-      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, c.accessToken)), 'CONNECTION_LOGIN_REQUIRED');
+      expectError(
+        await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, c.accessToken)),
+        'CONNECTION_LOGIN_REQUIRED',
+      );
       await t.store.repos.connections.setStatus(c.connectionId, 'ACTIVE', t.clock.now());
       expect((await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, c.accessToken))).status).toBe(202);
 
@@ -122,7 +129,12 @@ describeEachStore('agent requests', (t) => {
   it('keeps parameters and responseFormat exactly (unicode, nesting, nulls, numbers)', async () => {
     const parameters = { text: 'héllo ✓ 日本', n: 1.5, big: 12345678901, flag: false, none: null, nested: { list: [1, { a: 'b' }] } };
     const responseFormat = { a: { b: { c: ['integer? - maybe'] } }, d: 'email', e: 'url - home page' };
-    const created = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { parameters, responseFormat }));
+    const created = await post(
+      t,
+      '/api/agent-requests',
+      sandboxHeaders(org),
+      agentRequestBody(t, conn.accessToken, { parameters, responseFormat }),
+    );
     expect(created.status).toBe(202);
     const res = await get(t, `/api/agent-requests/${created.body.requestId}`, sandboxHeaders(org));
     expect(res.body.parameters).toStrictEqual(parameters);
@@ -130,14 +142,23 @@ describeEachStore('agent requests', (t) => {
   });
 
   it('normalizes the startingUrl it stores', async () => {
-    const created = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { startingUrl: 'HTTP://Orbit.Sandbox.Localhost:4000/me?tab=posts' }));
+    const created = await post(
+      t,
+      '/api/agent-requests',
+      sandboxHeaders(org),
+      agentRequestBody(t, conn.accessToken, { startingUrl: 'HTTP://Orbit.Sandbox.Localhost:4000/me?tab=posts' }),
+    );
     expect(created.status).toBe(202);
     const res = await get(t, `/api/agent-requests/${created.body.requestId}`, sandboxHeaders(org));
     expect(res.body.startingUrl).toBe('http://orbit.sandbox.localhost:4000/me?tab=posts');
   });
 
   it('accepts the default port and subpaths of the provider', async () => {
-    for (const startingUrl of ['http://orbit.sandbox.localhost/feed', 'https://orbit.sandbox.localhost/', orbitUrl(t, '/u/someone?x=1#top')]) {
+    for (const startingUrl of [
+      'http://orbit.sandbox.localhost/feed',
+      'https://orbit.sandbox.localhost/',
+      orbitUrl(t, '/u/someone?x=1#top'),
+    ]) {
       const res = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { startingUrl }));
       expect({ startingUrl, status: res.status }).toEqual({ startingUrl, status: 202 });
     }
@@ -172,15 +193,32 @@ describeEachStore('agent requests', (t) => {
 
     it('refuses local and private hosts in production', async () => {
       const prod = await connectProduction(t, org, { clientUserId: 'prod-url' });
-      for (const startingUrl of ['https://127.0.0.1/', 'https://[::1]/', 'https://10.0.0.1/', 'https://169.254.169.254/latest/meta-data', 'https://localhost/', 'https://github.com.internal/']) {
-        const res = await post(t, '/api/agent-requests', productionHeaders(org), productionAgentRequestBody(prod.accessToken, { startingUrl }));
+      for (const startingUrl of [
+        'https://127.0.0.1/',
+        'https://[::1]/',
+        'https://10.0.0.1/',
+        'https://169.254.169.254/latest/meta-data',
+        'https://localhost/',
+        'https://github.com.internal/',
+      ]) {
+        const res = await post(
+          t,
+          '/api/agent-requests',
+          productionHeaders(org),
+          productionAgentRequestBody(prod.accessToken, { startingUrl }),
+        );
         expectError(res, 'STARTING_URL_NOT_ALLOWED', { details: { field: 'startingUrl' } });
       }
     });
 
     it('stores nothing for a refused request', async () => {
       const before = await t.store.dataSource.query('SELECT COUNT(*) AS n FROM agent_requests');
-      await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { startingUrl: 'https://evil.example.com/' }));
+      await post(
+        t,
+        '/api/agent-requests',
+        sandboxHeaders(org),
+        agentRequestBody(t, conn.accessToken, { startingUrl: 'https://evil.example.com/' }),
+      );
       const after = await t.store.dataSource.query('SELECT COUNT(*) AS n FROM agent_requests');
       expect(Number(after[0].n)).toBe(Number(before[0].n));
     });
@@ -205,19 +243,32 @@ describeEachStore('agent requests', (t) => {
     it('names each missing field', async () => {
       const res = await post(t, '/api/agent-requests', sandboxHeaders(org), {});
       const err = expectError(res, 'INVALID_FIELD', { message: /^accessToken: Required$/, details: expect.any(Array) });
-      expect((err.details as { path: string }[]).map((d) => d.path).sort()).toEqual(['accessToken', 'action', 'responseFormat', 'startingUrl']);
+      expect((err.details as { path: string }[]).map((d) => d.path).sort()).toEqual([
+        'accessToken',
+        'action',
+        'responseFormat',
+        'startingUrl',
+      ]);
     });
 
     it('refuses a blank action and bad timeouts', async () => {
-      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { action: '   ' })), 'INVALID_FIELD', {
-        message: /^action: /,
-        details: [{ path: 'action', message: expect.any(String) }],
-      });
+      expectError(
+        await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { action: '   ' })),
+        'INVALID_FIELD',
+        {
+          message: /^action: /,
+          details: [{ path: 'action', message: expect.any(String) }],
+        },
+      );
       for (const timeoutMs of [1000, LIMITS.timeoutMsMax + 1, 6000.5, '60000']) {
-        expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { timeoutMs })), 'INVALID_FIELD', {
-          message: /^timeoutMs: /,
-          details: [{ path: 'timeoutMs', message: expect.any(String) }],
-        });
+        expectError(
+          await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { timeoutMs })),
+          'INVALID_FIELD',
+          {
+            message: /^timeoutMs: /,
+            details: [{ path: 'timeoutMs', message: expect.any(String) }],
+          },
+        );
       }
     });
   });

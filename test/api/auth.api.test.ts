@@ -1,16 +1,8 @@
 import fs from 'node:fs';
+
 import { OrganizationService } from '../../server/domain/organizations.service';
 import { describeEachStore, pgQuery, type TestApp } from '../support/app';
-import {
-  connectSandbox,
-  createOrg,
-  expectError,
-  get,
-  post,
-  productionHeaders,
-  sandboxHeaders,
-  type TestOrg,
-} from '../support/helpers';
+import { connectSandbox, createOrg, expectError, get, post, productionHeaders, sandboxHeaders, type TestOrg } from '../support/helpers';
 
 /** Everything the database holds, as text: the SQLite file and its WAL, or every row of every table on PostgreSQL. */
 async function databaseText(t: TestApp): Promise<string> {
@@ -88,8 +80,14 @@ describeEachStore('authentication and secrets', (t) => {
 
   it("refuses one organization's secret with another's client id", async () => {
     const other = await createOrg(t, 'Auth Other');
-    expectError(await get(t, '/api/providers', { 'x-client-id': other.clientId, 'x-client-secret': org.sandboxSecret }), 'INVALID_CLIENT_CREDENTIALS');
-    expectError(await get(t, '/api/providers', { 'x-client-id': org.clientId, 'x-client-secret': other.productionSecret }), 'INVALID_CLIENT_CREDENTIALS');
+    expectError(
+      await get(t, '/api/providers', { 'x-client-id': other.clientId, 'x-client-secret': org.sandboxSecret }),
+      'INVALID_CLIENT_CREDENTIALS',
+    );
+    expectError(
+      await get(t, '/api/providers', { 'x-client-id': org.clientId, 'x-client-secret': other.productionSecret }),
+      'INVALID_CLIENT_CREDENTIALS',
+    );
   });
 
   it('rotating a secret makes the old one fail at once and the new one work; the other environment is untouched', async () => {

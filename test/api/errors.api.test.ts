@@ -1,15 +1,19 @@
 import { gzipSync } from 'node:zlib';
+
 import request from 'supertest';
+
 import { ERROR_CATALOGUE, type ErrorCode } from '../../contract/error-codes';
 import { hashToken } from '../../server/domain/tokens';
 import { describeEachStore } from '../support/app';
 import { contractRoutes } from '../support/contract-routes';
 import {
   agentRequestBody,
+  type Connected,
   connectSandbox,
   createOrg,
   del,
   exchange,
+  type ExpectedError,
   expectError as expectErrorBase,
   get,
   GITHUB_PROVIDER_ID,
@@ -20,10 +24,8 @@ import {
   REQUEST_ID_PATTERN,
   sandboxHeaders,
   sandboxPublicToken,
-  withoutRequestId,
-  type Connected,
-  type ExpectedError,
   type TestOrg,
+  withoutRequestId,
 } from '../support/helpers';
 
 type Res = request.Response;
@@ -98,11 +100,36 @@ describeEachStore('error envelope', (t) => {
     });
 
     it('INVALID_CLIENT_CREDENTIALS: a wrong secret and an unknown client id give the same answer', async () => {
-      const wrongSecret = await post(t, '/api/link-token', { 'x-client-id': org.clientId, 'x-client-secret': `sk_sandbox_${'a'.repeat(43)}` }, { clientUserId: 'u' });
-      const unknownId = await post(t, '/api/link-token', { 'x-client-id': 'cli_000000000000000000000000', 'x-client-secret': org.sandboxSecret }, { clientUserId: 'u' });
-      const otherEnvSecret = await post(t, '/api/link-token', { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret.replace('sk_sandbox_', 'sk_production_') }, { clientUserId: 'u' });
-      const malformed = await post(t, '/api/link-token', { 'x-client-id': org.clientId, 'x-client-secret': 'hunter2' }, { clientUserId: 'u' });
-      const longId = await post(t, '/api/link-token', { 'x-client-id': 'c'.repeat(500), 'x-client-secret': 's'.repeat(5000) }, { clientUserId: 'u' });
+      const wrongSecret = await post(
+        t,
+        '/api/link-token',
+        { 'x-client-id': org.clientId, 'x-client-secret': `sk_sandbox_${'a'.repeat(43)}` },
+        { clientUserId: 'u' },
+      );
+      const unknownId = await post(
+        t,
+        '/api/link-token',
+        { 'x-client-id': 'cli_000000000000000000000000', 'x-client-secret': org.sandboxSecret },
+        { clientUserId: 'u' },
+      );
+      const otherEnvSecret = await post(
+        t,
+        '/api/link-token',
+        { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret.replace('sk_sandbox_', 'sk_production_') },
+        { clientUserId: 'u' },
+      );
+      const malformed = await post(
+        t,
+        '/api/link-token',
+        { 'x-client-id': org.clientId, 'x-client-secret': 'hunter2' },
+        { clientUserId: 'u' },
+      );
+      const longId = await post(
+        t,
+        '/api/link-token',
+        { 'x-client-id': 'c'.repeat(500), 'x-client-secret': 's'.repeat(5000) },
+        { clientUserId: 'u' },
+      );
       for (const res of [wrongSecret, unknownId, otherEnvSecret, malformed, longId]) {
         expectError(res, 'INVALID_CLIENT_CREDENTIALS', { message: 'The client credentials are not valid.' });
         expect(withoutRequestId(res.body)).toStrictEqual(withoutRequestId(wrongSecret.body));
@@ -119,17 +146,29 @@ describeEachStore('error envelope', (t) => {
   describe('transport', () => {
     it('MALFORMED_JSON for a body that is not JSON', async () => {
       for (const body of ['{"clientUserId":', '{clientUserId: "u"}', "{'a':1}", '{"a":1}}', 'undefined']) {
-        expectError(await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(body), 'MALFORMED_JSON', {
-          message: 'The body is not valid JSON.',
-        });
+        expectError(
+          await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(body),
+          'MALFORMED_JSON',
+          {
+            message: 'The body is not valid JSON.',
+          },
+        );
       }
     });
 
     it('MALFORMED_JSON for a body that cannot be decoded (bad Content-Encoding data)', async () => {
-      const res = await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json', 'content-encoding': 'gzip' }).send('{"clientUserId":"u"}');
+      const res = await raw('post', '/api/link-token', {
+        ...sandboxHeaders(org),
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      }).send('{"clientUserId":"u"}');
       expectError(res, 'MALFORMED_JSON');
       // A real gzip body is fine.
-      const ok = await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json', 'content-encoding': 'gzip' })
+      const ok = await raw('post', '/api/link-token', {
+        ...sandboxHeaders(org),
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      })
         // superagent would JSON-encode a Buffer sent as application/json; send the bytes as they are.
         .serialize((b: unknown) => b as string)
         .send(gzipSync(Buffer.from('{"clientUserId":"u"}')));
@@ -143,7 +182,10 @@ describeEachStore('error envelope', (t) => {
         expect({ type, status: res.status }).toStrictEqual({ type, status: 200 });
       }
       // An end user's name in ISO-8859-1 bytes, declared as such, is decoded as ISO-8859-1 (not as broken UTF-8).
-      const latin1 = await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json; charset=iso-8859-1' })
+      const latin1 = await raw('post', '/api/link-token', {
+        ...sandboxHeaders(org),
+        'content-type': 'application/json; charset=iso-8859-1',
+      })
         .serialize((b: unknown) => b as string)
         .send(Buffer.from('{"clientUserId":"Zo\u00eb"}', 'latin1'));
       expect(latin1.status).toBe(200);
@@ -163,54 +205,88 @@ describeEachStore('error envelope', (t) => {
         ['application/xml', '<a/>'],
       ];
       for (const [type, body] of cases) {
-        expectError(await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': type }).send(body), 'UNSUPPORTED_MEDIA_TYPE', {
-          message: 'Send the body as JSON with Content-Type: application/json.',
-        });
+        expectError(
+          await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': type }).send(body),
+          'UNSUPPORTED_MEDIA_TYPE',
+          {
+            message: 'Send the body as JSON with Content-Type: application/json.',
+          },
+        );
       }
       expectError(
-        await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json; charset=klingon' }).send('{"clientUserId":"u"}'),
+        await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json; charset=klingon' }).send(
+          '{"clientUserId":"u"}',
+        ),
         'UNSUPPORTED_MEDIA_TYPE',
         { message: 'Send the body as UTF-8 JSON.' },
       );
       expectError(
-        await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json', 'content-encoding': 'compress' }).send('{"clientUserId":"u"}'),
+        await raw('post', '/api/link-token', {
+          ...sandboxHeaders(org),
+          'content-type': 'application/json',
+          'content-encoding': 'compress',
+        }).send('{"clientUserId":"u"}'),
         'UNSUPPORTED_MEDIA_TYPE',
       );
     });
 
     it('PAYLOAD_TOO_LARGE (413) for a body over 256 KiB, even without credentials', async () => {
       const big = JSON.stringify({ clientUserId: 'u', pad: 'x'.repeat(256 * 1024) });
-      expectError(await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(big), 'PAYLOAD_TOO_LARGE');
+      expectError(
+        await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(big),
+        'PAYLOAD_TOO_LARGE',
+      );
       expectError(await raw('post', '/api/link-token', { 'content-type': 'application/json' }).send(big), 'PAYLOAD_TOO_LARGE');
       // Just under the limit is read (and then refused for its unknown field, not its size).
       const under = JSON.stringify({ clientUserId: 'u', pad: 'x'.repeat(256 * 1024 - 40) });
       expect(Buffer.byteLength(under)).toBeLessThanOrEqual(256 * 1024);
-      expectError(await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(under), 'INVALID_FIELD', {
-        message: 'body: unknown field(s): pad',
-        details: [{ path: 'body', message: 'unknown field(s): pad' }],
-      });
+      expectError(
+        await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(under),
+        'INVALID_FIELD',
+        {
+          message: 'body: unknown field(s): pad',
+          details: [{ path: 'body', message: 'unknown field(s): pad' }],
+        },
+      );
     });
 
     it('ROUTE_NOT_FOUND for unknown paths and methods', async () => {
-      expectError(await get(t, '/api/nope', sandboxHeaders(org)), 'ROUTE_NOT_FOUND', { message: 'No route GET /api/nope. See /docs for the API.' });
-      expectError(await post(t, '/api/providers', sandboxHeaders(org), {}), 'ROUTE_NOT_FOUND', { message: 'No route POST /api/providers. See /docs for the API.' });
+      expectError(await get(t, '/api/nope', sandboxHeaders(org)), 'ROUTE_NOT_FOUND', {
+        message: 'No route GET /api/nope. See /docs for the API.',
+      });
+      expectError(await post(t, '/api/providers', sandboxHeaders(org), {}), 'ROUTE_NOT_FOUND', {
+        message: 'No route POST /api/providers. See /docs for the API.',
+      });
       expectError(await get(t, '/api/connections', sandboxHeaders(org)), 'ROUTE_NOT_FOUND');
       expectError(await get(t, '/definitely/not/here'), 'ROUTE_NOT_FOUND');
     });
 
     it('INVALID_FIELD for a path that is not valid percent-encoding or holds a NUL', async () => {
-      expectError(await get(t, '/api/connections/%E0%A4%A', sandboxHeaders(org)), 'INVALID_FIELD', { details: [{ path: 'params', message: expect.any(String) }] });
-      expectError(await get(t, '/api/agent-requests/areq%00x', sandboxHeaders(org)), 'INVALID_FIELD', { details: [{ path: 'params', message: expect.any(String) }] });
+      expectError(await get(t, '/api/connections/%E0%A4%A', sandboxHeaders(org)), 'INVALID_FIELD', {
+        details: [{ path: 'params', message: expect.any(String) }],
+      });
+      expectError(await get(t, '/api/agent-requests/areq%00x', sandboxHeaders(org)), 'INVALID_FIELD', {
+        details: [{ path: 'params', message: expect.any(String) }],
+      });
     });
   });
 
   describe('body validation', () => {
     it('INVALID_FIELD for a body that is not an object', async () => {
-      for (const [body, got] of [['[1,2]', 'array'], ['"text"', 'string'], ['42', 'number'], ['null', 'null']]) {
-        expectError(await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(body), 'INVALID_FIELD', {
-          message: `body: expected a JSON object, got ${got}`,
-          details: [{ path: 'body', message: `expected a JSON object, got ${got}` }],
-        });
+      for (const [body, got] of [
+        ['[1,2]', 'array'],
+        ['"text"', 'string'],
+        ['42', 'number'],
+        ['null', 'null'],
+      ]) {
+        expectError(
+          await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(body),
+          'INVALID_FIELD',
+          {
+            message: `body: expected a JSON object, got ${got}`,
+            details: [{ path: 'body', message: `expected a JSON object, got ${got}` }],
+          },
+        );
       }
       expectError(await raw('post', '/api/link-token', sandboxHeaders(org)), 'INVALID_FIELD', {
         message: 'body: expected a JSON object, got undefined',
@@ -219,18 +295,30 @@ describeEachStore('error envelope', (t) => {
     });
 
     it('INVALID_FIELD for unknown fields, on every endpoint with a body', async () => {
-      expectError(await post(t, '/api/link-token', sandboxHeaders(org), { clientUserId: 'u', redirectUri: 'x', extra: 1 }), 'INVALID_FIELD', {
-        message: 'body: unknown field(s): redirectUri, extra',
-        details: [{ path: 'body', message: 'unknown field(s): redirectUri, extra' }],
-      });
-      expectError(await post(t, '/api/connections/public_token/exchange', sandboxHeaders(org), { publicToken: 'x', public_token: 'x' }), 'INVALID_FIELD', {
-        message: 'body: unknown field(s): public_token',
-        details: [{ path: 'body', message: 'unknown field(s): public_token' }],
-      });
-      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { webhook: 'https://x' })), 'INVALID_FIELD', {
-        message: 'body: unknown field(s): webhook',
-        details: [{ path: 'body', message: 'unknown field(s): webhook' }],
-      });
+      expectError(
+        await post(t, '/api/link-token', sandboxHeaders(org), { clientUserId: 'u', redirectUri: 'x', extra: 1 }),
+        'INVALID_FIELD',
+        {
+          message: 'body: unknown field(s): redirectUri, extra',
+          details: [{ path: 'body', message: 'unknown field(s): redirectUri, extra' }],
+        },
+      );
+      expectError(
+        await post(t, '/api/connections/public_token/exchange', sandboxHeaders(org), { publicToken: 'x', public_token: 'x' }),
+        'INVALID_FIELD',
+        {
+          message: 'body: unknown field(s): public_token',
+          details: [{ path: 'body', message: 'unknown field(s): public_token' }],
+        },
+      );
+      expectError(
+        await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { webhook: 'https://x' })),
+        'INVALID_FIELD',
+        {
+          message: 'body: unknown field(s): webhook',
+          details: [{ path: 'body', message: 'unknown field(s): webhook' }],
+        },
+      );
     });
 
     it('INVALID_FIELD for a wrong type, naming the path', async () => {
@@ -238,10 +326,14 @@ describeEachStore('error envelope', (t) => {
         message: 'clientUserId: Expected string, received number',
         details: [{ path: 'clientUserId', message: 'Expected string, received number' }],
       });
-      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { parameters: [1] })), 'INVALID_FIELD', {
-        message: 'parameters: Expected object, received array',
-        details: [{ path: 'parameters', message: 'Expected object, received array' }],
-      });
+      expectError(
+        await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { parameters: [1] })),
+        'INVALID_FIELD',
+        {
+          message: 'parameters: Expected object, received array',
+          details: [{ path: 'parameters', message: 'Expected object, received array' }],
+        },
+      );
     });
 
     it('FORBIDDEN_PROPERTY_NAME for __proto__ and constructor.prototype anywhere', async () => {
@@ -257,16 +349,25 @@ describeEachStore('error envelope', (t) => {
       ];
       for (const body of bodies) {
         const path = body.includes('accessToken') ? '/api/agent-requests' : '/api/link-token';
-        expectError(await raw('post', path, { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(body), 'FORBIDDEN_PROPERTY_NAME', {
-          message: 'Property names __proto__ and constructor.prototype are not allowed.',
-        });
+        expectError(
+          await raw('post', path, { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(body),
+          'FORBIDDEN_PROPERTY_NAME',
+          {
+            message: 'Property names __proto__ and constructor.prototype are not allowed.',
+          },
+        );
       }
       expect(({} as Record<string, unknown>).admin).toBeUndefined();
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
 
     it('accepts a plain "constructor" key inside parameters', async () => {
-      const res = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { parameters: { constructor: 'fine', prototype: 'fine' } }));
+      const res = await post(
+        t,
+        '/api/agent-requests',
+        sandboxHeaders(org),
+        agentRequestBody(t, conn.accessToken, { parameters: { constructor: 'fine', prototype: 'fine' } }),
+      );
       expect(res.status).toBe(202);
     });
 
@@ -276,7 +377,12 @@ describeEachStore('error envelope', (t) => {
         details: [{ path: 'clientUserId', message: 'must not contain U+0000 or unpaired UTF-16 surrogates' }],
       });
       expectError(
-        await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { parameters: { list: ['ok', 'bad\ud800'] } })),
+        await post(
+          t,
+          '/api/agent-requests',
+          sandboxHeaders(org),
+          agentRequestBody(t, conn.accessToken, { parameters: { list: ['ok', 'bad\ud800'] } }),
+        ),
         'INVALID_FIELD',
         { details: [{ path: 'parameters.list[1]', message: expect.any(String) }] },
       );
@@ -286,7 +392,12 @@ describeEachStore('error envelope', (t) => {
 
     describe('responseFormat (INVALID_FIELD with the exact path)', () => {
       const cases: [string, unknown, string, RegExp][] = [
-        ['an unknown leaf type in an array element', { posts: [{ title: 'strng - Title' }] }, 'responseFormat.posts[0].title', /unknown type "strng"/],
+        [
+          'an unknown leaf type in an array element',
+          { posts: [{ title: 'strng - Title' }] },
+          'responseFormat.posts[0].title',
+          /unknown type "strng"/,
+        ],
         ['a non-string leaf', { profile: { followers: 42 } }, 'responseFormat.profile.followers', /got number/],
         ['a null leaf', { a: null }, 'responseFormat.a', /got null/],
         ['an empty template', {}, 'responseFormat', /at least one property/],
@@ -295,7 +406,12 @@ describeEachStore('error envelope', (t) => {
         ['an empty array', { tags: [] }, 'responseFormat.tags', /exactly one/],
         ['a bad property name', { 'has space': 'string' }, 'responseFormat.has space', /property name/],
         ['a descriptor without type', { a: ' - no type' }, 'responseFormat.a', /expected "<type>"/],
-        ['too deep', { a: { b: { c: { d: { e: { f: { g: { h: { i: 'string' } } } } } } } } }, 'responseFormat.a.b.c.d.e.f.g.h.i', /deeper than 8/],
+        [
+          'too deep',
+          { a: { b: { c: { d: { e: { f: { g: { h: { i: 'string' } } } } } } } } },
+          'responseFormat.a.b.c.d.e.f.g.h.i',
+          /deeper than 8/,
+        ],
       ];
       it.each(cases)('refuses %s', async (_label, responseFormat, path, message) => {
         const res = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { responseFormat }));
@@ -304,58 +420,104 @@ describeEachStore('error envelope', (t) => {
       });
 
       it('lists every bad path', async () => {
-        const res = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, {
-          responseFormat: { a: 'strin', b: [{ c: 1 }], d: 'number - fine' },
-        }));
+        const res = await post(
+          t,
+          '/api/agent-requests',
+          sandboxHeaders(org),
+          agentRequestBody(t, conn.accessToken, {
+            responseFormat: { a: 'strin', b: [{ c: 1 }], d: 'number - fine' },
+          }),
+        );
         const err = expectError(res, 'INVALID_FIELD', { details: expect.any(Array) });
         expect((err.details as { path: string }[]).map((d) => d.path)).toEqual(['responseFormat.a', 'responseFormat.b[0].c']);
       });
 
       it('refuses a responseFormat that is not an object', async () => {
         for (const responseFormat of ['string', ['string'], 3]) {
-          expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { responseFormat })), 'INVALID_FIELD', {
-            details: [{ path: 'responseFormat', message: expect.any(String) }],
-          });
+          expectError(
+            await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { responseFormat })),
+            'INVALID_FIELD',
+            {
+              details: [{ path: 'responseFormat', message: expect.any(String) }],
+            },
+          );
         }
       });
 
       it('refuses a responseFormat over 16 KiB', async () => {
         const responseFormat = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, `string - ${'d'.repeat(450)}`]));
-        expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { responseFormat })), 'INVALID_FIELD', {
-          details: [{ path: 'responseFormat', message: expect.stringMatching(/at most 16384 bytes/) }],
-        });
+        expectError(
+          await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { responseFormat })),
+          'INVALID_FIELD',
+          {
+            details: [{ path: 'responseFormat', message: expect.stringMatching(/at most 16384 bytes/) }],
+          },
+        );
       });
     });
 
     it('INVALID_FIELD for parameters over 64 KiB or nested too deep', async () => {
       const big = { blob: 'x'.repeat(64 * 1024) };
-      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { parameters: big })), 'INVALID_FIELD', {
-        message: /^parameters: must be at most 65536 bytes as JSON \(got 655\d\d\)$/,
-        details: [{ path: 'parameters', message: expect.stringMatching(/^must be at most 65536 bytes/) }],
-      });
+      expectError(
+        await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { parameters: big })),
+        'INVALID_FIELD',
+        {
+          message: /^parameters: must be at most 65536 bytes as JSON \(got 655\d\d\)$/,
+          details: [{ path: 'parameters', message: expect.stringMatching(/^must be at most 65536 bytes/) }],
+        },
+      );
       let deep: Record<string, unknown> = { leaf: 1 };
       for (let i = 0; i < 10; i += 1) deep = { n: deep };
-      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { parameters: deep })), 'INVALID_FIELD', {
-        message: 'parameters: must be nested at most 10 levels deep',
-        details: [{ path: 'parameters', message: 'must be nested at most 10 levels deep' }],
-      });
+      expectError(
+        await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { parameters: deep })),
+        'INVALID_FIELD',
+        {
+          message: 'parameters: must be nested at most 10 levels deep',
+          details: [{ path: 'parameters', message: 'must be nested at most 10 levels deep' }],
+        },
+      );
       // A hostile nesting depth is a 400 too, not a stack overflow.
       const base = JSON.stringify(agentRequestBody(t, conn.accessToken));
       const hostile = base.replace('"parameters":{', `"parameters":{"x":${'['.repeat(50_000)}${']'.repeat(50_000)},`);
-      expectError(await raw('post', '/api/agent-requests', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(hostile), 'INVALID_FIELD', {
-        details: [{ path: 'parameters', message: 'must be nested at most 10 levels deep' }],
-      });
+      expectError(
+        await raw('post', '/api/agent-requests', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(hostile),
+        'INVALID_FIELD',
+        {
+          details: [{ path: 'parameters', message: 'must be nested at most 10 levels deep' }],
+        },
+      );
     });
   });
 
   describe('domain errors', () => {
     it('UNKNOWN_PROVIDER, SANDBOX_ONLY, UNKNOWN_TEST_USER, SANDBOX_LOGIN_FAILED', async () => {
-      expectError(await post(t, '/api/link-token', sandboxHeaders(org), { clientUserId: 'u', providerId: GITHUB_PROVIDER_ID }), 'UNKNOWN_PROVIDER');
-      expectError(await post(t, '/api/sandbox/public_token/create', productionHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'u' }), 'SANDBOX_ONLY', {
-        message: 'This endpoint exists only in the sandbox environment; use sandbox credentials.',
-      });
-      expectError(await post(t, '/api/sandbox/public_token/create', sandboxHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'u', username: 'user_bad' }), 'UNKNOWN_TEST_USER');
-      expectError(await post(t, '/api/sandbox/public_token/create', sandboxHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'u', username: 'user_locked' }), 'SANDBOX_LOGIN_FAILED');
+      expectError(
+        await post(t, '/api/link-token', sandboxHeaders(org), { clientUserId: 'u', providerId: GITHUB_PROVIDER_ID }),
+        'UNKNOWN_PROVIDER',
+      );
+      expectError(
+        await post(t, '/api/sandbox/public_token/create', productionHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'u' }),
+        'SANDBOX_ONLY',
+        {
+          message: 'This endpoint exists only in the sandbox environment; use sandbox credentials.',
+        },
+      );
+      expectError(
+        await post(t, '/api/sandbox/public_token/create', sandboxHeaders(org), {
+          providerId: ORBIT_PROVIDER_ID,
+          clientUserId: 'u',
+          username: 'user_bad',
+        }),
+        'UNKNOWN_TEST_USER',
+      );
+      expectError(
+        await post(t, '/api/sandbox/public_token/create', sandboxHeaders(org), {
+          providerId: ORBIT_PROVIDER_ID,
+          clientUserId: 'u',
+          username: 'user_locked',
+        }),
+        'SANDBOX_LOGIN_FAILED',
+      );
     });
 
     it('every PUBLIC_TOKEN_* code and CONNECTION_REVOKED', async () => {
@@ -368,29 +530,55 @@ describeEachStore('error envelope', (t) => {
       const expiring = await sandboxPublicToken(t, org);
       t.clock.advance(30 * 60_000);
       expectError(await exchange(t, sandboxHeaders(org), expiring), 'PUBLIC_TOKEN_EXPIRED');
-      const created = await t.services.connections.create({ organizationId: org.organizationId, environment: 'sandbox' }, { providerId: ORBIT_PROVIDER_ID, clientUserId: 'r' });
+      const created = await t.services.connections.create(
+        { organizationId: org.organizationId, environment: 'sandbox' },
+        { providerId: ORBIT_PROVIDER_ID, clientUserId: 'r' },
+      );
       await del(t, `/api/connections/${created.connection.id}`, sandboxHeaders(org));
       expectError(await exchange(t, sandboxHeaders(org), created.publicToken), 'CONNECTION_REVOKED');
     });
 
     it('INVALID_ACCESS_TOKEN, ACCESS_TOKEN_ENVIRONMENT_MISMATCH, CONNECTION_LOGIN_REQUIRED, STARTING_URL_NOT_ALLOWED', async () => {
-      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, `access-sandbox-${'Q'.repeat(43)}`)), 'INVALID_ACCESS_TOKEN', {
-        message: 'accessToken is not valid (unknown, revoked, or not issued to these credentials).',
-      });
-      expectError(await post(t, '/api/agent-requests', productionHeaders(org), productionAgentRequestBody(conn.accessToken)), 'ACCESS_TOKEN_ENVIRONMENT_MISMATCH');
-      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { startingUrl: 'gopher://orbit.sandbox.localhost/' })), 'STARTING_URL_NOT_ALLOWED', {
-        message: 'startingUrl must use http or https',
-        details: { field: 'startingUrl' },
-      });
+      expectError(
+        await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, `access-sandbox-${'Q'.repeat(43)}`)),
+        'INVALID_ACCESS_TOKEN',
+        {
+          message: 'accessToken is not valid (unknown, revoked, or not issued to these credentials).',
+        },
+      );
+      expectError(
+        await post(t, '/api/agent-requests', productionHeaders(org), productionAgentRequestBody(conn.accessToken)),
+        'ACCESS_TOKEN_ENVIRONMENT_MISMATCH',
+      );
+      expectError(
+        await post(
+          t,
+          '/api/agent-requests',
+          sandboxHeaders(org),
+          agentRequestBody(t, conn.accessToken, { startingUrl: 'gopher://orbit.sandbox.localhost/' }),
+        ),
+        'STARTING_URL_NOT_ALLOWED',
+        {
+          message: 'startingUrl must use http or https',
+          details: { field: 'startingUrl' },
+        },
+      );
       const tired = await connectSandbox(t, org, { clientUserId: 'tired' });
       await t.store.repos.connections.setStatus(tired.connectionId, 'LOGIN_REQUIRED', t.clock.now());
-      expectError(await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, tired.accessToken)), 'CONNECTION_LOGIN_REQUIRED');
+      expectError(
+        await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, tired.accessToken)),
+        'CONNECTION_LOGIN_REQUIRED',
+      );
     });
 
     it('CONNECTION_NOT_FOUND and AGENT_REQUEST_NOT_FOUND (404)', async () => {
-      expectError(await get(t, '/api/connections/conn_doesnotexist', sandboxHeaders(org)), 'CONNECTION_NOT_FOUND', { message: 'No connection conn_doesnotexist.' });
+      expectError(await get(t, '/api/connections/conn_doesnotexist', sandboxHeaders(org)), 'CONNECTION_NOT_FOUND', {
+        message: 'No connection conn_doesnotexist.',
+      });
       expectError(await del(t, '/api/connections/conn_doesnotexist', sandboxHeaders(org)), 'CONNECTION_NOT_FOUND');
-      expectError(await get(t, '/api/agent-requests/areq_doesnotexist', sandboxHeaders(org)), 'AGENT_REQUEST_NOT_FOUND', { message: 'No agent request areq_doesnotexist.' });
+      expectError(await get(t, '/api/agent-requests/areq_doesnotexist', sandboxHeaders(org)), 'AGENT_REQUEST_NOT_FOUND', {
+        message: 'No agent request areq_doesnotexist.',
+      });
     });
   });
 
@@ -415,13 +603,19 @@ describeEachStore('error envelope', (t) => {
       // Every route of the contract (new ones included), with odd path parameters.
       const params = ['%20', 'z'.repeat(80), '..%2F..%2Fetc', 'conn_x'];
       const routes = contractRoutes().flatMap((r) =>
-        r.path.includes(':') ? params.map((p) => [r.method.toLowerCase(), r.path.replace(/:[A-Za-z]+/g, p)] as const) : [[r.method.toLowerCase(), r.path] as const],
+        r.path.includes(':')
+          ? params.map((p) => [r.method.toLowerCase(), r.path.replace(/:[A-Za-z]+/g, p)] as const)
+          : [[r.method.toLowerCase(), r.path] as const],
       );
       expect(routes.length).toBeGreaterThanOrEqual(8);
       for (const [method, path] of routes) {
         for (const body of bodies) {
           for (const headers of [sandboxHeaders(org), productionHeaders(org)]) {
-            const res = await request(t.server)[method as 'get' | 'post' | 'put' | 'patch' | 'delete'](path).set(headers).set('content-type', 'application/json').send(JSON.stringify(body));
+            const res = await request(t.server)
+              [method as 'get' | 'post' | 'put' | 'patch' | 'delete'](path)
+              .set(headers)
+              .set('content-type', 'application/json')
+              .send(JSON.stringify(body));
             expect({ path, body, status: res.status < 500 }).toEqual({ path, body, status: true });
             if (res.status >= 400) {
               expect(res.body.error.requestId).toBe(res.headers['x-request-id']);

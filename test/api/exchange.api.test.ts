@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import { describeEachStore } from '../support/app';
 import {
   connectSandbox,
@@ -37,7 +38,12 @@ describeEachStore('public token exchange', (t) => {
     });
     // Stored only as a hash, bound to the org, the environment and the connection.
     const stored = await t.store.repos.accessTokens.findByHash(createHash('sha256').update(res.body.access_token).digest('hex'));
-    expect(stored).toMatchObject({ organizationId: org.organizationId, environment: 'sandbox', connectionId: res.body.connectionId, revokedAt: null });
+    expect(stored).toMatchObject({
+      organizationId: org.organizationId,
+      environment: 'sandbox',
+      connectionId: res.body.connectionId,
+      revokedAt: null,
+    });
     const pt = await t.store.repos.publicTokens.findByHash(createHash('sha256').update(publicToken).digest('hex'));
     expect(pt?.exchangedAt?.getTime()).toBe(t.clock.now().getTime());
   });
@@ -56,7 +62,9 @@ describeEachStore('public token exchange', (t) => {
     for (const r of results.filter((x) => x.status !== 200)) expectError(r, 'PUBLIC_TOKEN_ALREADY_USED');
     // Only one access token exists for the connection, and it works.
     const count = await t.store.dataSource.query(
-      t.dialect === 'postgres' ? 'SELECT COUNT(*)::int AS n FROM access_tokens WHERE connection_id = $1' : 'SELECT COUNT(*) AS n FROM access_tokens WHERE connection_id = ?',
+      t.dialect === 'postgres'
+        ? 'SELECT COUNT(*)::int AS n FROM access_tokens WHERE connection_id = $1'
+        : 'SELECT COUNT(*) AS n FROM access_tokens WHERE connection_id = ?',
       [winners[0].body.connectionId],
     );
     expect(Number(count[0].n)).toBe(1);

@@ -1,15 +1,15 @@
 import { describeEachStore, type TestApp } from '../support/app';
 import {
   agentRequestBody,
+  type Connected,
   connectSandbox,
   createOrg,
   expectError,
   post,
   sandboxHeaders,
   sandboxPublicToken,
-  withoutRequestId,
-  type Connected,
   type TestOrg,
+  withoutRequestId,
 } from '../support/helpers';
 
 async function count(t: TestApp, table: 'link_tokens' | 'agent_requests' | 'connections', organizationId: string): Promise<number> {
@@ -52,7 +52,10 @@ describeEachStore('idempotency keys', (t) => {
   it('answers IDEMPOTENCY_KEY_REUSED (409) for the same key with another body or path', async () => {
     await post(t, '/api/link-token', withKey(org, 'reuse-1'), { clientUserId: 'u-1' }).expect(200);
     expectError(await post(t, '/api/link-token', withKey(org, 'reuse-1'), { clientUserId: 'u-other' }), 'IDEMPOTENCY_KEY_REUSED');
-    expectError(await post(t, '/api/agent-requests', withKey(org, 'reuse-1'), agentRequestBody(t, conn.accessToken)), 'IDEMPOTENCY_KEY_REUSED');
+    expectError(
+      await post(t, '/api/agent-requests', withKey(org, 'reuse-1'), agentRequestBody(t, conn.accessToken)),
+      'IDEMPOTENCY_KEY_REUSED',
+    );
   });
 
   it('creates one agent request for ten concurrent duplicates, all answered alike', async () => {
@@ -80,7 +83,12 @@ describeEachStore('idempotency keys', (t) => {
     const other = await createOrg(t, 'Other Idempotent Co');
     const a = await post(t, '/api/link-token', withKey(org, 'shared-key'), { clientUserId: 'u-a' });
     const b = await post(t, '/api/link-token', withKey(other, 'shared-key'), { clientUserId: 'u-b' });
-    const prod = await post(t, '/api/link-token', { 'x-client-id': org.clientId, 'x-client-secret': org.productionSecret, 'Idempotency-Key': 'shared-key' }, { clientUserId: 'u-c' });
+    const prod = await post(
+      t,
+      '/api/link-token',
+      { 'x-client-id': org.clientId, 'x-client-secret': org.productionSecret, 'Idempotency-Key': 'shared-key' },
+      { clientUserId: 'u-c' },
+    );
     for (const r of [a, b, prod]) {
       expect(r.status).toBe(200);
       expect(r.headers['idempotent-replayed']).toBeUndefined();

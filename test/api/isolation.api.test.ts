@@ -12,10 +12,10 @@ import {
   expectError,
   get,
   GITHUB_PROVIDER_ID,
+  type Headers,
   ORBIT_PROVIDER_ID,
   post,
   productionAgentRequestBody,
-  type Headers,
   type TestOrg,
 } from '../support/helpers';
 
@@ -42,7 +42,9 @@ interface Owned {
   agentRequestId: string;
 }
 
-const PAIRS = CALLERS.flatMap((owner) => CALLERS.filter((c) => c !== owner).map((caller) => [owner.label, caller.label, owner, caller] as const));
+const PAIRS = CALLERS.flatMap((owner) =>
+  CALLERS.filter((c) => c !== owner).map((caller) => [owner.label, caller.label, owner, caller] as const),
+);
 
 describeEachStore('isolation between organizations and environments', (t) => {
   const owned = new Map<string, Owned>();
@@ -55,7 +57,8 @@ describeEachStore('isolation between organizations and environments', (t) => {
       const headers = credentials(org, spec.env);
       headersOf.set(spec.label, headers);
       const clientUserId = `secret-user-of-${spec.org}-${spec.env}`;
-      const connected = spec.env === 'sandbox' ? await connectSandbox(t, org, { clientUserId }) : await connectProduction(t, org, { clientUserId });
+      const connected =
+        spec.env === 'sandbox' ? await connectSandbox(t, org, { clientUserId }) : await connectProduction(t, org, { clientUserId });
       const body = spec.env === 'sandbox' ? agentRequestBody(t, connected.accessToken) : productionAgentRequestBody(connected.accessToken);
       const areq = await post(t, '/api/agent-requests', headers, body);
       expect(areq.status).toBe(202);
@@ -63,8 +66,15 @@ describeEachStore('isolation between organizations and environments', (t) => {
       const fresh =
         spec.env === 'sandbox'
           ? (await post(t, '/api/sandbox/public_token/create', headers, { providerId: ORBIT_PROVIDER_ID, clientUserId })).body.publicToken
-          : (await productionPublicToken(org, clientUserId));
-      owned.set(spec.label, { headers, clientUserId, publicToken: fresh, accessToken: connected.accessToken, connectionId: connected.connectionId, agentRequestId: areq.body.requestId });
+          : await productionPublicToken(org, clientUserId);
+      owned.set(spec.label, {
+        headers,
+        clientUserId,
+        publicToken: fresh,
+        accessToken: connected.accessToken,
+        connectionId: connected.connectionId,
+        agentRequestId: areq.body.requestId,
+      });
     }
   }, 60_000);
 
@@ -109,7 +119,9 @@ describeEachStore('isolation between organizations and environments', (t) => {
       const read = await get(t, `/api/connections/${o.connectionId}`, h);
       expectError(read, 'CONNECTION_NOT_FOUND', { message: `No connection ${o.connectionId}.` });
       expectNoData(read, o);
-      expectError(await del(t, `/api/connections/${o.connectionId}`, h), 'CONNECTION_NOT_FOUND', { message: `No connection ${o.connectionId}.` });
+      expectError(await del(t, `/api/connections/${o.connectionId}`, h), 'CONNECTION_NOT_FOUND', {
+        message: `No connection ${o.connectionId}.`,
+      });
       const mine = await get(t, `/api/connections/${o.connectionId}`, o.headers);
       expect(mine.status).toBe(200);
       expect(mine.body.status).toBe('ACTIVE');
@@ -127,7 +139,12 @@ describeEachStore('isolation between organizations and environments', (t) => {
     it('still owns everything: reads its records, uses its access token, exchanges its public token', async () => {
       const o = owned.get(spec.label)!;
       const conn = await get(t, `/api/connections/${o.connectionId}`, o.headers);
-      expect(conn.body).toMatchObject({ connectionId: o.connectionId, clientUserId: o.clientUserId, environment: spec.env, status: 'ACTIVE' });
+      expect(conn.body).toMatchObject({
+        connectionId: o.connectionId,
+        clientUserId: o.clientUserId,
+        environment: spec.env,
+        status: 'ACTIVE',
+      });
       const areq = await get(t, `/api/agent-requests/${o.agentRequestId}`, o.headers);
       expect(areq.body).toMatchObject({ requestId: o.agentRequestId, connectionId: o.connectionId, environment: spec.env });
       const body = spec.env === 'sandbox' ? agentRequestBody(t, o.accessToken) : productionAgentRequestBody(o.accessToken);

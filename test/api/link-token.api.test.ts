@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import { CLOCK_START, describeEachStore } from '../support/app';
 import {
   createOrg,
@@ -107,10 +108,17 @@ describeEachStore('providers and link tokens', (t) => {
     });
 
     it('rejects a provider of the other environment as UNKNOWN_PROVIDER', async () => {
-      expectError(await post(t, '/api/link-token', sandboxHeaders(org), { clientUserId: 'u', providerId: GITHUB_PROVIDER_ID }), 'UNKNOWN_PROVIDER', {
-        message: new RegExp(GITHUB_PROVIDER_ID),
-      });
-      expectError(await post(t, '/api/link-token', productionHeaders(org), { clientUserId: 'u', providerId: ORBIT_PROVIDER_ID }), 'UNKNOWN_PROVIDER');
+      expectError(
+        await post(t, '/api/link-token', sandboxHeaders(org), { clientUserId: 'u', providerId: GITHUB_PROVIDER_ID }),
+        'UNKNOWN_PROVIDER',
+        {
+          message: new RegExp(GITHUB_PROVIDER_ID),
+        },
+      );
+      expectError(
+        await post(t, '/api/link-token', productionHeaders(org), { clientUserId: 'u', providerId: ORBIT_PROVIDER_ID }),
+        'UNKNOWN_PROVIDER',
+      );
     });
 
     it('validates clientUserId', async () => {

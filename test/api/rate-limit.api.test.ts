@@ -1,13 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import pino from 'pino';
 import request, { type Response } from 'supertest';
+
 import { createApp } from '../../server/app';
 import { buildServices } from '../../server/services';
 import { Store } from '../../server/store';
 import { loadVault } from '../../server/vault/keyring';
 import { describeEachStore, type TestApp } from '../support/app';
-import { createOrg, expectError, get, productionHeaders, sandboxHeaders, type Headers, type TestOrg } from '../support/helpers';
+import { createOrg, expectError, get, type Headers, productionHeaders, sandboxHeaders, type TestOrg } from '../support/helpers';
 
 const BURST = 30;
 

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import request from 'supertest';
+
 import { createApp } from '../../server/app';
 import { describeEachStore } from '../support/app';
 import { createOrg, sandboxHeaders } from '../support/helpers';

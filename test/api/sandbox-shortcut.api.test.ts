@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import { sessionAad } from '../../server/domain/connections.service';
 import { tenantFor } from '../../server/sandbox/site-sessions';
 import { describeEachStore } from '../support/app';
@@ -68,16 +69,24 @@ describeEachStore('sandbox public token shortcut', (t) => {
   });
 
   it('rejects an unknown test user (UNKNOWN_TEST_USER)', async () => {
-    expectError(await post(t, PATH, sandboxHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'sb-5', username: 'user_nobody' }), 'UNKNOWN_TEST_USER', {
-      message: /user_nobody/,
-    });
+    expectError(
+      await post(t, PATH, sandboxHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'sb-5', username: 'user_nobody' }),
+      'UNKNOWN_TEST_USER',
+      {
+        message: /user_nobody/,
+      },
+    );
   });
 
   it('cannot log in user_locked (SANDBOX_LOGIN_FAILED) and creates nothing', async () => {
     const before = await t.store.dataSource.query('SELECT COUNT(*) AS n FROM connections');
-    expectError(await post(t, PATH, sandboxHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'sb-6', username: 'user_locked' }), 'SANDBOX_LOGIN_FAILED', {
-      message: /locked/,
-    });
+    expectError(
+      await post(t, PATH, sandboxHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'sb-6', username: 'user_locked' }),
+      'SANDBOX_LOGIN_FAILED',
+      {
+        message: /locked/,
+      },
+    );
     const after = await t.store.dataSource.query('SELECT COUNT(*) AS n FROM connections');
     expect(Number(after[0].n)).toBe(Number(before[0].n));
   });
@@ -95,9 +104,13 @@ describeEachStore('sandbox public token shortcut', (t) => {
       message: 'providerId: Required',
       details: [{ path: 'providerId', message: 'Required' }],
     });
-    expectError(await post(t, PATH, sandboxHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'sb-7', password: 'pass_good' }), 'INVALID_FIELD', {
-      message: 'body: unknown field(s): password',
-      details: [{ path: 'body', message: 'unknown field(s): password' }],
-    });
+    expectError(
+      await post(t, PATH, sandboxHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'sb-7', password: 'pass_good' }),
+      'INVALID_FIELD',
+      {
+        message: 'body: unknown field(s): password',
+        details: [{ path: 'body', message: 'unknown field(s): password' }],
+      },
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import { ConnectionService, credentialsAad, sessionAad } from '../../server/domain/connections.service';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import type { LinkSessionRecord } from '../../server/store';
@@ -45,16 +46,30 @@ describeEachStore('connect flow storage', (t) => {
     await repo.insert(record);
     expect(await repo.transition(record.id, ['CONSENT'], { status: 'PROVIDER' })).toBe(true);
     expect(await repo.transition(record.id, ['CONSENT'], { status: 'CREDENTIALS' })).toBe(false);
-    expect(await repo.transition(record.id, ['PROVIDER', 'CREDENTIALS'], { status: 'CREDENTIALS', providerId: ORBIT_PROVIDER_ID, attempts: 1 })).toBe(true);
-    expect(await repo.findById(record.id)).toMatchObject({ status: 'CREDENTIALS', providerId: ORBIT_PROVIDER_ID, attempts: 1, completedAt: null });
+    expect(
+      await repo.transition(record.id, ['PROVIDER', 'CREDENTIALS'], { status: 'CREDENTIALS', providerId: ORBIT_PROVIDER_ID, attempts: 1 }),
+    ).toBe(true);
+    expect(await repo.findById(record.id)).toMatchObject({
+      status: 'CREDENTIALS',
+      providerId: ORBIT_PROVIDER_ID,
+      attempts: 1,
+      completedAt: null,
+    });
     expect(await repo.listForLinkToken('ltok_x')).toHaveLength(1);
   });
 
   it('update mode re-authenticates a connection (ACTIVE again), but never a revoked one', async () => {
-    const created = await t.services.connections.create(caller(), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'u2', session: { cookies: [], origins: [] } });
+    const created = await t.services.connections.create(caller(), {
+      providerId: ORBIT_PROVIDER_ID,
+      clientUserId: 'u2',
+      session: { cookies: [], origins: [] },
+    });
     const id = created.connection.id;
     await t.store.repos.connections.setStatus(id, 'LOGIN_REQUIRED', t.clock.now());
-    const again = await t.services.connections.reauthenticate(caller(), id, { session: { cookies: [{ name: 'n' }], origins: [] }, credentials: { username: 'user_good', password: 'pass_good' } });
+    const again = await t.services.connections.reauthenticate(caller(), id, {
+      session: { cookies: [{ name: 'n' }], origins: [] },
+      credentials: { username: 'user_good', password: 'pass_good' },
+    });
     if (!again.ok) throw new Error(again.error.message);
     expect(again.value.connection).toMatchObject({ id, status: 'ACTIVE' });
     expect(again.value.publicToken).toMatch(/^public-sandbox-/);

@@ -11,8 +11,14 @@ describeEachStore('connection list', (t) => {
       ids.push((await t.services.connections.create(mine, { providerId: ORBIT_PROVIDER_ID, clientUserId: `u${i}` })).connection.id);
       t.clock.advance(1000);
     }
-    await t.services.connections.create({ ...mine, environment: 'production' }, { providerId: ORBIT_PROVIDER_ID, clientUserId: 'other-env' });
-    await t.services.connections.create({ ...mine, organizationId: 'org_list_other' }, { providerId: ORBIT_PROVIDER_ID, clientUserId: 'other-org' });
+    await t.services.connections.create(
+      { ...mine, environment: 'production' },
+      { providerId: ORBIT_PROVIDER_ID, clientUserId: 'other-env' },
+    );
+    await t.services.connections.create(
+      { ...mine, organizationId: 'org_list_other' },
+      { providerId: ORBIT_PROVIDER_ID, clientUserId: 'other-org' },
+    );
 
     const seen: string[] = [];
     let cursor: string | undefined;

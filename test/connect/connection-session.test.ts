@@ -8,9 +8,30 @@ import { describeEachStore } from '../support/app';
  */
 describeEachStore('connection sessions', (t) => {
   const caller = { organizationId: 'org_session_test', environment: 'sandbox' as const };
-  const session = (value: string) => ({ cookies: [{ name: 'sid', value, domain: 'orbit.sandbox.localhost', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' as const }], origins: [] });
+  const session = (value: string) => ({
+    cookies: [
+      {
+        name: 'sid',
+        value,
+        domain: 'orbit.sandbox.localhost',
+        path: '/',
+        expires: -1,
+        httpOnly: true,
+        secure: false,
+        sameSite: 'Lax' as const,
+      },
+    ],
+    origins: [],
+  });
   const connect = async (clientUserId: string) =>
-    (await t.services.connections.create(caller, { providerId: ORBIT_PROVIDER_ID, clientUserId, session: session('first'), credentials: { username: 'user_good', password: 'pass_good' } })).connection;
+    (
+      await t.services.connections.create(caller, {
+        providerId: ORBIT_PROVIDER_ID,
+        clientUserId,
+        session: session('first'),
+        credentials: { username: 'user_good', password: 'pass_good' },
+      })
+    ).connection;
 
   it('seals a fresh session onto an ACTIVE connection and opens it again; a finished run marks it used', async () => {
     const connection = await connect('fresh');
@@ -31,7 +52,12 @@ describeEachStore('connection sessions', (t) => {
     expect(read.status).toBe('ACTIVE');
     expect((await t.services.connections.revoke(caller, connection.id)).ok).toBe(true);
     expect(await t.services.connections.saveSession(read.id, session('live'), { used: true })).toBe(false);
-    expect(await t.store.repos.connections.findById(connection.id)).toMatchObject({ status: 'REVOKED', sealedSession: null, sealedCredentials: null, lastUsedAt: null });
+    expect(await t.store.repos.connections.findById(connection.id)).toMatchObject({
+      status: 'REVOKED',
+      sealedSession: null,
+      sealedCredentials: null,
+      lastUsedAt: null,
+    });
   });
 
   it('writes nothing onto a connection that became LOGIN_REQUIRED (the dead session stays as it was)', async () => {

@@ -1,9 +1,9 @@
+import { MAX_LOGIN_ATTEMPTS, MAX_SESSIONS_PER_LINK_TOKEN } from '../../server/connect/link-session.service';
+import { LoginEngine } from '../../server/connect/login-engine';
 import { ManualClock } from '../../server/domain/clock';
 import { hashToken } from '../../server/domain/tokens';
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
-import { MAX_LOGIN_ATTEMPTS, MAX_SESSIONS_PER_LINK_TOKEN } from '../../server/connect/link-session.service';
-import { LoginEngine } from '../../server/connect/login-engine';
 import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
@@ -49,7 +49,8 @@ async function call(method: string, path: string, opts: { headers?: Record<strin
 }
 
 function expectError(res: Res, status: number, code: string, details?: Record<string, unknown>) {
-  if (res.status !== status || res.body?.error?.code !== code) throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== status || res.body?.error?.code !== code)
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
   expect(res.body.error.requestId).toBe(res.headers.get('x-request-id'));
   if (details) expect(res.body.error.details).toMatchObject(details);
 }
@@ -111,7 +112,13 @@ describe('update mode: a link token for an existing connection re-authenticates 
 
     const w = widget(token);
     const started = await w.start('sandbox');
-    expect(started.body).toMatchObject({ mode: 'update', status: 'CONSENT', providerFixed: true, providers: [], provider: { providerId: ORBIT_PROVIDER_ID } });
+    expect(started.body).toMatchObject({
+      mode: 'update',
+      status: 'CONSENT',
+      providerFixed: true,
+      providers: [],
+      provider: { providerId: ORBIT_PROVIDER_ID },
+    });
     expect((await w.consent()).body).toMatchObject({ status: 'CREDENTIALS' });
     const done = await w.credentials('user_good');
     expect(done.status).toBe(200);
@@ -123,8 +130,11 @@ describe('update mode: a link token for an existing connection re-authenticates 
     expect(await server.services.store.dataSource.getRepository('Connection').countBy({ clientUserId: 'update-user' })).toBe(1);
     // The new public token names the same connection; the old access token works again.
     expect((await exchange(done.body.success.publicToken)).body.connectionId).toBe(connectionId);
-    expect((await server.services.connections.resolveAccessToken({ organizationId: record.organizationId, environment: 'sandbox' }, accessToken)).ok).toBe(true);
-    expect((await repos.linkSessions.findById(w.id))).toMatchObject({ status: 'SUCCEEDED', mode: 'update', connectionId });
+    expect(
+      (await server.services.connections.resolveAccessToken({ organizationId: record.organizationId, environment: 'sandbox' }, accessToken))
+        .ok,
+    ).toBe(true);
+    expect(await repos.linkSessions.findById(w.id)).toMatchObject({ status: 'SUCCEEDED', mode: 'update', connectionId });
   });
 
   it('POST /api/link-token checks the connection of update mode', async () => {
@@ -134,7 +144,9 @@ describe('update mode: a link token for an existing connection re-authenticates 
 
     expectError(await post({ clientUserId: 'check-user', connectionId: 'conn_nope' }), 404, 'CONNECTION_NOT_FOUND');
     expectError(await post({ clientUserId: 'check-user', connectionId }, prodCreds), 404, 'CONNECTION_NOT_FOUND');
-    expectError(await post({ clientUserId: 'someone-else', connectionId }), 400, 'INVALID_FIELD', [{ path: 'clientUserId', message: 'must be the clientUserId of the connection' }] as never);
+    expectError(await post({ clientUserId: 'someone-else', connectionId }), 400, 'INVALID_FIELD', [
+      { path: 'clientUserId', message: 'must be the clientUserId of the connection' },
+    ] as never);
     expectError(await post({ clientUserId: 'check-user', connectionId, providerId: FORGEHUB_PROVIDER_ID }), 400, 'INVALID_FIELD');
     expectError(await post({ clientUserId: 'check-user', rememberCredentials: 'yes' }), 400, 'INVALID_FIELD');
     await call('DELETE', `/api/connections/${connectionId}`, { headers: creds });
@@ -155,7 +167,12 @@ describe('the widget API', () => {
     const results = await Promise.all([a.credentials('user_good'), b.credentials('user_good')]);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 409]);
-    expectError(results.find((r) => r.status === 409)!, 409, 'LINK_TOKEN_ALREADY_USED', { status: 'FAILED', retryable: false });
+    expectError(
+      results.find((r) => r.status === 409)!,
+      409,
+      'LINK_TOKEN_ALREADY_USED',
+      { status: 'FAILED', retryable: false },
+    );
     expect(await server.services.store.dataSource.getRepository('Connection').countBy({ clientUserId: 'race-user' })).toBe(1);
   });
 
@@ -165,7 +182,14 @@ describe('the widget API', () => {
     const prodToken = await linkToken({}, prodCreds);
     expectError(await widget(prodToken).start('sandbox'), 400, 'LINK_TOKEN_ENVIRONMENT_MISMATCH');
     expectError(await call('POST', '/link/api/sessions', { body: {} }), 400, 'INVALID_LINK_TOKEN');
-    expectError(await call('POST', '/link/api/sessions', { headers: { authorization: 'Bearer link-sandbox-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, body: {} }), 400, 'INVALID_LINK_TOKEN');
+    expectError(
+      await call('POST', '/link/api/sessions', {
+        headers: { authorization: 'Bearer link-sandbox-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+        body: {},
+      }),
+      400,
+      'INVALID_LINK_TOKEN',
+    );
 
     const mine = widget(sandboxToken);
     await mine.start();
@@ -178,7 +202,12 @@ describe('the widget API', () => {
     const token = await linkToken();
     const w = widget(token);
     const started = await w.start();
-    expect(started.body).toMatchObject({ status: 'CONSENT', organization: { name: 'Flow Test Org' }, providerFixed: false, environment: 'sandbox' });
+    expect(started.body).toMatchObject({
+      status: 'CONSENT',
+      organization: { name: 'Flow Test Org' },
+      providerFixed: false,
+      environment: 'sandbox',
+    });
     expect(started.body.providers.map((p: { providerId: string }) => p.providerId)).toEqual([ORBIT_PROVIDER_ID, FORGEHUB_PROVIDER_ID]);
     expectError(await w.credentials('user_good'), 409, 'LINK_STEP_NOT_ALLOWED', { status: 'CONSENT' });
     expectError(await w.mfa('123456'), 409, 'LINK_STEP_NOT_ALLOWED');
@@ -214,8 +243,15 @@ describe('the widget API', () => {
     await w.start();
     await w.consent();
     clock.advance(31 * 60_000);
-    expectError(await w.provider(ORBIT_PROVIDER_ID), 400, 'LINK_TOKEN_EXPIRED', { linkSessionId: w.id, status: 'FAILED', retryable: false });
-    expect(await server.services.store.repos.linkSessions.findById(w.id)).toMatchObject({ status: 'FAILED', errorCode: 'LINK_TOKEN_EXPIRED' });
+    expectError(await w.provider(ORBIT_PROVIDER_ID), 400, 'LINK_TOKEN_EXPIRED', {
+      linkSessionId: w.id,
+      status: 'FAILED',
+      retryable: false,
+    });
+    expect(await server.services.store.repos.linkSessions.findById(w.id)).toMatchObject({
+      status: 'FAILED',
+      errorCode: 'LINK_TOKEN_EXPIRED',
+    });
   });
 
   it(`after ${MAX_LOGIN_ATTEMPTS} sign-in attempts the session is closed`, async () => {
@@ -223,7 +259,8 @@ describe('the widget API', () => {
     await w.start();
     await w.consent();
     await w.provider(ORBIT_PROVIDER_ID);
-    for (let i = 0; i < MAX_LOGIN_ATTEMPTS; i++) expectError(await w.credentials('user_locked', 'x'), 400, 'ACCOUNT_LOCKED', { status: 'CREDENTIALS', retryable: true });
+    for (let i = 0; i < MAX_LOGIN_ATTEMPTS; i++)
+      expectError(await w.credentials('user_locked', 'x'), 400, 'ACCOUNT_LOCKED', { status: 'CREDENTIALS', retryable: true });
     expectError(await w.credentials('user_good'), 429, 'TOO_MANY_LOGIN_ATTEMPTS', { status: 'FAILED' });
   });
 
@@ -262,7 +299,13 @@ describe('the login engine', () => {
       { newContext: () => opened.then(() => Promise.reject(new Error('no browser in this test'))) },
       { maxConcurrentStarts: 1, startQueueTimeoutMs: 50 },
     );
-    const input = { provider: {} as ProviderDefinition, organizationId: 'org', environment: 'sandbox' as const, username: 'u', password: 'p' };
+    const input = {
+      provider: {} as ProviderDefinition,
+      organizationId: 'org',
+      environment: 'sandbox' as const,
+      username: 'u',
+      password: 'p',
+    };
     const first = engine.start('a', input);
     expect(await engine.start('b', input)).toEqual({ kind: 'unavailable', reason: 'too many sign-ins are running at once' });
     release();

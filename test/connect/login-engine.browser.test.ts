@@ -1,8 +1,9 @@
 import { authenticator } from 'otplib';
+
 import { LoginEngine, type LoginInput, type LoginOutcome, type StorageState } from '../../server/connect/login-engine';
-import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
+import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { sessionCookieName, tenantFor } from '../../server/sandbox/site-sessions';
 import { SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
 import { type LiveServer, startLiveServer } from '../support/live-server';
@@ -168,7 +169,10 @@ describe('login engine: the steps around the happy paths', () => {
     const short = new LoginEngine(server.services.browsers, { pendingTtlMs: 300, maxPending: 1 });
     try {
       expect(await short.start('a', login(orbit(), 'user_sms'))).toMatchObject({ kind: 'mfa' });
-      expect(await short.start('b', login(orbit(), 'user_sms'))).toEqual({ kind: 'unavailable', reason: 'too many sign-ins are waiting for an answer' });
+      expect(await short.start('b', login(orbit(), 'user_sms'))).toEqual({
+        kind: 'unavailable',
+        reason: 'too many sign-ins are waiting for an answer',
+      });
       await new Promise((r) => setTimeout(r, 700));
       expect(short.pendingCount).toBe(0);
       expect(await short.submitCode('a', SANDBOX_SMS_CODE)).toEqual({ kind: 'expired' });
@@ -180,15 +184,26 @@ describe('login engine: the steps around the happy paths', () => {
   it('unreachable or unrecognisable sign-in pages are unavailable', async () => {
     const quick = new LoginEngine(server.services.browsers, { stepTimeoutMs: 1_500 });
     const refused: ProviderDefinition = { ...orbit(), loginUrl: 'http://127.0.0.1:1/login', allowedDomains: ['127.0.0.1'] };
-    expect(await quick.start('x', login(refused, 'user_good'))).toEqual({ kind: 'unavailable', reason: 'the sign-in page could not be reached' });
+    expect(await quick.start('x', login(refused, 'user_good'))).toEqual({
+      kind: 'unavailable',
+      reason: 'the sign-in page could not be reached',
+    });
 
     // A page without the recipe's form (the service's own health check, on an allowed host).
-    const noForm: ProviderDefinition = { ...orbit(), loginUrl: `${server.baseUrl}/healthz`, allowedDomains: ['localhost'], login: { ...orbit().login, startUrl: undefined } };
+    const noForm: ProviderDefinition = {
+      ...orbit(),
+      loginUrl: `${server.baseUrl}/healthz`,
+      allowedDomains: ['localhost'],
+      login: { ...orbit().login, startUrl: undefined },
+    };
     expect(await quick.start('y', login(noForm, 'user_good'))).toEqual({ kind: 'unavailable', reason: 'the sign-in form was not found' });
 
     // A sign-in page outside the provider's allowed domains is never used.
     const elsewhere: ProviderDefinition = { ...orbit(), allowedDomains: ['example.org'] };
-    expect(await quick.start('z', login(elsewhere, 'user_good'))).toEqual({ kind: 'unavailable', reason: 'the sign-in page is outside the provider’s domains' });
+    expect(await quick.start('z', login(elsewhere, 'user_good'))).toEqual({
+      kind: 'unavailable',
+      reason: 'the sign-in page is outside the provider’s domains',
+    });
     expect(quick.pendingCount).toBe(0);
   });
 });

@@ -1,16 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
+
 import { createApp } from '../../server/app';
-import { loadConfig, type AppConfig } from '../../server/config';
+import { type AppConfig, loadConfig } from '../../server/config';
 import { systemClock } from '../../server/domain/clock';
 import { credentialsAad, sessionAad } from '../../server/domain/connections.service';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { createLogger } from '../../server/logger';
 import { main } from '../../server/main';
-import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { buildServices, type Services } from '../../server/services';
 import { Store } from '../../server/store';
 import { keyFilePath, loadVault, readKeys } from '../../server/vault/keyring';
@@ -56,7 +57,10 @@ async function call(method: string, p: string, opts: { headers?: Record<string, 
 }
 
 function databaseFiles(): string[] {
-  return fs.readdirSync(dataDir).filter((f) => f.startsWith('agentlink.sqlite')).map((f) => path.join(dataDir, f));
+  return fs
+    .readdirSync(dataDir)
+    .filter((f) => f.startsWith('agentlink.sqlite'))
+    .map((f) => path.join(dataDir, f));
 }
 
 function expectNoSecretIn(what: string, haystack: string) {
@@ -71,7 +75,13 @@ beforeAll(async () => {
   const port = (httpServer.address() as AddressInfo).port;
   base = `http://localhost:${port}`;
   // No AGENTLINK_ENCRYPTION_KEY: the embedded default generates a key file in the data folder.
-  config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug', PORT: String(port), AGENTLINK_PUBLIC_URL: base, AGENTLINK_DATA_DIR: dataDir });
+  config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'debug',
+    PORT: String(port),
+    AGENTLINK_PUBLIC_URL: base,
+    AGENTLINK_DATA_DIR: dataDir,
+  });
   store = await Store.open(config.database);
   const loaded = loadVault(config);
   generatedKeyFile = loaded.generatedKeyFile;
@@ -122,7 +132,9 @@ describe('secrets at rest', () => {
     expect((await call('POST', s('provider'), { headers: bearer, body: { providerId: ORBIT_PROVIDER_ID } })).status).toBe(200);
 
     const wrong = await call('POST', s('credentials'), { headers: bearer, body: { username: 'user_sms', password: WRONG_PASSWORD } });
-    expect(wrong.json).toMatchObject({ error: { code: 'INVALID_CREDENTIALS', details: { linkSessionId: sessionId, status: 'CREDENTIALS', retryable: true } } });
+    expect(wrong.json).toMatchObject({
+      error: { code: 'INVALID_CREDENTIALS', details: { linkSessionId: sessionId, status: 'CREDENTIALS', retryable: true } },
+    });
     const mfa = await call('POST', s('credentials'), { headers: bearer, body: { username: 'user_sms', password: 'pass_good' } });
     expect(mfa.json).toMatchObject({ view: { status: 'MFA_SMS', mfa: { method: 'sms' } } });
     const done = await call('POST', s('mfa'), { headers: bearer, body: { code: '123456' } });
@@ -131,14 +143,19 @@ describe('secrets at rest', () => {
     expect(success.metadata.linkSessionId).toBe(sessionId);
     secrets.publicToken = success.publicToken;
 
-    const exchanged = await call('POST', '/api/connections/public_token/exchange', { headers: creds, body: { publicToken: success.publicToken } });
+    const exchanged = await call('POST', '/api/connections/public_token/exchange', {
+      headers: creds,
+      body: { publicToken: success.publicToken },
+    });
     expect(exchanged.status).toBe(200);
     secrets.accessToken = exchanged.json.access_token as string;
     connectionId = exchanged.json.connectionId as string;
 
     // What was sealed: the browser session (its cookie values are secrets too) and, opted in, the credentials.
     const connection = (await store.repos.connections.findById(connectionId))!;
-    const state = JSON.parse(services.vault.open(connection.sealedSession!, sessionAad(connectionId))) as { cookies: { name: string; value: string }[] };
+    const state = JSON.parse(services.vault.open(connection.sealedSession!, sessionAad(connectionId))) as {
+      cookies: { name: string; value: string }[];
+    };
     expect(state.cookies.map((c) => c.name)).toContain('orbit_sid');
     for (const c of state.cookies) secrets[`cookie ${c.name}`] = c.value;
     expect(services.connections.openCredentials(connection)).toEqual({ username: 'user_sms', password: 'pass_good' });
@@ -200,7 +217,10 @@ describe('npm run agentlink -- vault rotate-key', () => {
     const before = await sealedValues();
     const [oldKey] = readKeys(dataDir);
     const oldVault = new Vault([oldKey]);
-    const plain = { session: oldVault.open(before.session, sessionAad(connectionId)), credentials: oldVault.open(before.credentials, credentialsAad(connectionId)) };
+    const plain = {
+      session: oldVault.open(before.session, sessionAad(connectionId)),
+      credentials: oldVault.open(before.credentials, credentialsAad(connectionId)),
+    };
 
     const out = await cli(['vault', 'rotate-key', '--json']);
     expect(out).toMatchObject({ source: 'file', scanned: 2, resealed: 2, current: 0, failed: 0, skipped: 0 });

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+
 import { authenticator } from 'otplib';
 import type { BrowserContext, Page } from 'playwright-core';
+
 import type { AgentLinkMetadata } from '../../contract/link-messages';
 import { ManualClock } from '../../server/domain/clock';
 import { hashToken } from '../../server/domain/tokens';
@@ -67,7 +69,12 @@ beforeAll(async () => {
   clock = new ManualClock(Date.now());
   server = await startLiveServer({ clock });
   const created = await server.services.organizations.create('Acme Assistant');
-  org = { organizationId: created.organization.id, name: 'Acme Assistant', clientId: created.clientId, sandboxSecret: created.sandboxSecret };
+  org = {
+    organizationId: created.organization.id,
+    name: 'Acme Assistant',
+    clientId: created.clientId,
+    sandboxSecret: created.sandboxSecret,
+  };
   ({ server: openerServer, origin: openerOrigin } = await serve(OPENER_HTML));
   ({ server: elsewhereServer, origin: elsewhereOrigin } = await serve(ELSEWHERE_HTML));
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -172,9 +179,20 @@ describe('connect widget opened at /link?token=…', () => {
     const token = await tokenRecord(usedToken);
     expect(token.usedAt).not.toBeNull();
     const [session] = await sessionsOf(usedToken);
-    expect(session).toMatchObject({ status: 'SUCCEEDED', providerId: ORBIT_PROVIDER_ID, connectionId: token.connectionId, errorCode: null, attempts: 1 });
+    expect(session).toMatchObject({
+      status: 'SUCCEEDED',
+      providerId: ORBIT_PROVIDER_ID,
+      connectionId: token.connectionId,
+      errorCode: null,
+      attempts: 1,
+    });
     const connection = await server.services.store.repos.connections.findById(token.connectionId!);
-    expect(connection).toMatchObject({ status: 'ACTIVE', providerId: ORBIT_PROVIDER_ID, clientUserId: 'end-user-1', sealedCredentials: null });
+    expect(connection).toMatchObject({
+      status: 'ACTIVE',
+      providerId: ORBIT_PROVIDER_ID,
+      clientUserId: 'end-user-1',
+      sealedCredentials: null,
+    });
     expect(connection!.sealedSession).toMatch(/^v1\./);
   });
 
@@ -258,7 +276,12 @@ describe('connect widget opened at /link?token=…', () => {
     const linkToken = await createLinkToken();
     await page.goto(api(`/link?token=${linkToken}`));
     await heading(page, /uses AgentLink/).waitFor();
-    const focused = () => page.evaluate(() => ({ tag: document.activeElement?.tagName, text: document.activeElement?.textContent?.trim(), id: document.activeElement?.id }));
+    const focused = () =>
+      page.evaluate(() => ({
+        tag: document.activeElement?.tagName,
+        text: document.activeElement?.textContent?.trim(),
+        id: document.activeElement?.id,
+      }));
     expect(await focused()).toMatchObject({ tag: 'H1' });
     await page.keyboard.press('Tab');
     expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Continue' });
@@ -284,7 +307,12 @@ describe('connect widget opened at /link?token=…', () => {
   });
 
   it('at phone width (390×844) every screen fits without horizontal scrolling', async () => {
-    const phone = await server.services.browsers.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const phone = await server.services.browsers.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     try {
       const p = await phone.newPage();
       const linkToken = await createLinkToken();
@@ -300,7 +328,10 @@ describe('connect widget opened at /link?token=…', () => {
       await p.getByRole('button', { name: 'Continue' }).click();
       await heading(p, 'Select your account provider').waitFor();
       await shot('2-picker');
-      await p.getByRole('list', { name: 'Providers' }).getByRole('button', { name: /^Orbit/ }).click();
+      await p
+        .getByRole('list', { name: 'Providers' })
+        .getByRole('button', { name: /^Orbit/ })
+        .click();
       await heading(p, 'Sign in to Orbit').waitFor();
       await shot('3-credentials');
       await signIn(p, 'user_sms');

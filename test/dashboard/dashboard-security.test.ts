@@ -1,4 +1,5 @@
 import request, { type Response } from 'supertest';
+
 import { describeEachStore, type TestApp } from '../support/app';
 
 /** The dashboard's defences, over HTTP: CSRF, session fixation, lockout, membership checks, password storage. */
@@ -108,7 +109,12 @@ describeEachStore('dashboard security', (t: TestApp) => {
       expect((await t.services.organizations.authenticate(clientId, sandboxSecret)).ok).toBe(true);
       const forgedRevoke = await post(alice, `/dashboard/orgs/${orgId}/connections/conn_x/revoke`, {}, 'wrong');
       expect(forgedRevoke.status).toBe(403);
-      const forgedWebhook = await post(alice, `/dashboard/orgs/${orgId}/webhooks`, { env: 'sandbox', url: 'https://example.com/hook', events: 'CONNECTION.CREATED' }, null);
+      const forgedWebhook = await post(
+        alice,
+        `/dashboard/orgs/${orgId}/webhooks`,
+        { env: 'sandbox', url: 'https://example.com/hook', events: 'CONNECTION.CREATED' },
+        null,
+      );
       expect(forgedWebhook.status).toBe(403);
       expect(await t.services.webhookEndpoints.list({ organizationId: orgId, environment: 'sandbox' })).toEqual([]);
     });
@@ -118,7 +124,10 @@ describeEachStore('dashboard security', (t: TestApp) => {
       const res = await post(anon, '/dashboard/sign-up', { email: newEmail(), password: PASSWORD }, null);
       expect(res.status).toBe(403);
       expect(sessionCookie(res)).toBeUndefined();
-      const noSession = await http().post('/dashboard/sign-in').type('form').send({ email: 'a@example.com', password: PASSWORD, _csrf: 'x' });
+      const noSession = await http()
+        .post('/dashboard/sign-in')
+        .type('form')
+        .send({ email: 'a@example.com', password: PASSWORD, _csrf: 'x' });
       expect(noSession.status).toBe(403);
     });
   });
@@ -210,7 +219,9 @@ describeEachStore('dashboard security', (t: TestApp) => {
       await post(await visit(), '/dashboard/sign-in', { email, password: 'wrong password!' });
       const throttleRows = async () => Number((await t.store.dataSource.query('SELECT COUNT(*) AS n FROM dashboard_login_throttle'))[0].n);
       const expiredSessions = async () =>
-        (await t.store.dataSource.getRepository('DashboardSession').find()).filter((s) => (s.expiresAt as Date).getTime() <= t.clock.now().getTime()).length;
+        (await t.store.dataSource.getRepository('DashboardSession').find()).filter(
+          (s) => (s.expiresAt as Date).getTime() <= t.clock.now().getTime(),
+        ).length;
       expect(await throttleRows()).toBeGreaterThan(0);
       t.clock.advance(3 * 3600_000);
       expect(await expiredSessions()).toBeGreaterThan(0);
@@ -226,7 +237,15 @@ describeEachStore('dashboard security', (t: TestApp) => {
       const bob = await signUp();
       const { orgId, sandboxSecret } = await createOrg(alice, 'Alice Co');
       const clientId = (await t.services.organizations.find(orgId))!.clientId;
-      for (const path of ['', '/connections', '/requests', '/webhooks', '/secrets/sandbox/rotate', '/requests/areq_x', '/connections/conn_x/revoke']) {
+      for (const path of [
+        '',
+        '/connections',
+        '/requests',
+        '/webhooks',
+        '/secrets/sandbox/rotate',
+        '/requests/areq_x',
+        '/connections/conn_x/revoke',
+      ]) {
         const res = await page(bob, `/dashboard/orgs/${orgId}${path}`);
         expect(res.status).toBe(404);
         expect(res.text).not.toContain('Alice Co');
@@ -263,7 +282,9 @@ describeEachStore('dashboard security', (t: TestApp) => {
     const email = `Mixed.Case-${Date.now()}@Example.com`;
     await signUp(email);
     const rows: { email: string; password_hash: string }[] = await t.store.dataSource.query(
-      t.dialect === 'postgres' ? 'SELECT email, password_hash FROM dashboard_users WHERE email = $1' : 'SELECT email, password_hash FROM dashboard_users WHERE email = ?',
+      t.dialect === 'postgres'
+        ? 'SELECT email, password_hash FROM dashboard_users WHERE email = $1'
+        : 'SELECT email, password_hash FROM dashboard_users WHERE email = ?',
       [email.toLowerCase()],
     );
     expect(rows).toHaveLength(1);

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+
 import { createRelayApp } from '../../examples/relay/server';
 import { ORBIT_PROVIDER_ID } from '../support/helpers';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
@@ -57,7 +59,11 @@ async function api(method: string, pathname: string, creds: { clientId: string; 
 }
 
 async function relayPost(base: string, pathname: string, body: unknown) {
-  const res = await fetch(`${base}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
@@ -83,7 +89,13 @@ it('sign up → create org → copy credentials → relay → see the connection
   // The Copy button puts the secret on the clipboard.
   await page.getByTestId('sandbox-secret').locator('..').getByRole('button', { name: 'Copy' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sandboxSecret);
-  const orgUrl = new URL(await page.getByRole('link', { name: 'Credentials' }).getAttribute('href').then((h) => h!), live.baseUrl).toString();
+  const orgUrl = new URL(
+    await page
+      .getByRole('link', { name: 'Credentials' })
+      .getAttribute('href')
+      .then((h) => h!),
+    live.baseUrl,
+  ).toString();
 
   // A webhook endpoint (a receiver on loopback that answers 503 once, then 200).
   const received: string[] = [];
@@ -104,7 +116,10 @@ it('sign up → create org → copy credentials → relay → see the connection
   expect(await page.getByTestId('webhook-secret').inputValue()).not.toBe('');
 
   // The example relay runs with the copied credentials.
-  const relay = createRelayApp({ AGENTLINK_CLIENT_ID: clientId, AGENTLINK_CLIENT_SECRET: sandboxSecret, AGENTLINK_BASE_URL: live.baseUrl }, { webDir });
+  const relay = createRelayApp(
+    { AGENTLINK_CLIENT_ID: clientId, AGENTLINK_CLIENT_SECRET: sandboxSecret, AGENTLINK_BASE_URL: live.baseUrl },
+    { webDir },
+  );
   relayServer = http.createServer(relay);
   await new Promise<void>((resolve) => relayServer!.listen(0, '127.0.0.1', resolve));
   const relayUrl = `http://127.0.0.1:${(relayServer.address() as AddressInfo).port}`;
@@ -112,7 +127,10 @@ it('sign up → create org → copy credentials → relay → see the connection
   const linkToken = await relayPost(relayUrl, '/api/link-token', { clientUserId: 'dash-user-1', providerId: ORBIT_PROVIDER_ID });
   expect(linkToken).toMatchObject({ status: 200, body: { linkToken: expect.stringMatching(/^link-sandbox-/) } });
   const creds = { clientId, secret: sandboxSecret };
-  const publicToken = await api('POST', '/api/sandbox/public_token/create', creds, { providerId: ORBIT_PROVIDER_ID, clientUserId: 'dash-user-1' });
+  const publicToken = await api('POST', '/api/sandbox/public_token/create', creds, {
+    providerId: ORBIT_PROVIDER_ID,
+    clientUserId: 'dash-user-1',
+  });
   expect(publicToken.status).toBe(200);
   const exchanged = await relayPost(relayUrl, '/api/exchange', { publicToken: publicToken.body.publicToken });
   expect(exchanged.status).toBe(200);
@@ -153,7 +171,9 @@ it('sign up → create org → copy credentials → relay → see the connection
   const now = new Date();
   expect(await repo.claim(requestId, 'test-worker', now, new Date(now.getTime() + 60_000), 3)).toBe(true);
   await page.getByTestId('request-status').getByText('RUNNING').waitFor();
-  const screenshot = (await page.screenshot({ type: 'jpeg', quality: 30, clip: { x: 0, y: 0, width: 200, height: 120 } })).toString('base64');
+  const screenshot = (await page.screenshot({ type: 'jpeg', quality: 30, clip: { x: 0, y: 0, width: 200, height: 120 } })).toString(
+    'base64',
+  );
   await repo.finish(requestId, 'test-worker', {
     status: 'FAILED',
     result: null,
@@ -164,7 +184,15 @@ it('sign up → create org → copy credentials → relay → see the connection
     modelUsage: { calls: 3, promptTokens: 1500, completionTokens: 120 },
     trace: [
       { tool: 'goto', url: live.siteUrl('orbit', '/me'), durationMs: 210, outcome: 'ok' },
-      { tool: 'click', target: '[7] Profile', url: live.siteUrl('orbit', '/me'), durationMs: 95, outcome: 'error', error: 'element gone', screenshot },
+      {
+        tool: 'click',
+        target: '[7] Profile',
+        url: live.siteUrl('orbit', '/me'),
+        durationMs: 95,
+        outcome: 'error',
+        error: 'element gone',
+        screenshot,
+      },
     ],
   });
   await page.getByTestId('request-status').getByText('FAILED').waitFor();

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+
 import { authenticator } from 'otplib';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
+
 import { createRelayApp } from '../../examples/relay/server';
 import { buildWebApp } from '../../examples/web/build';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
@@ -88,7 +90,10 @@ async function connectOrbitAsMfaUser(w: Page | Frame) {
   await heading(w, 'Example Co uses AgentLink to connect your account').waitFor();
   await w.getByRole('button', { name: 'Continue' }).click();
   await heading(w, 'Select your account provider').waitFor();
-  await w.getByRole('list', { name: 'Providers' }).getByRole('button', { name: /^Orbit/ }).click();
+  await w
+    .getByRole('list', { name: 'Providers' })
+    .getByRole('button', { name: /^Orbit/ })
+    .click();
   await heading(w, 'Sign in to Orbit').waitFor();
   await w.getByLabel('Username or email').fill('user_mfa');
   await w.getByLabel('Password').fill('pass_good');
@@ -128,10 +133,12 @@ it('popup: connect Orbit as user_mfa, exchange through the relay, see the connec
   const requestId = (await page.getByTestId('agent-request').locator('code').first().textContent())!;
   const record = await live.services.store.repos.agentRequests.findById(requestId);
   expect(record).toMatchObject({ action: 'Read my profile', startingUrl: live.siteUrl('orbit', '/me') });
-  expect(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT']).toContain(await page.getByTestId('agent-status').textContent());
+  expect(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT']).toContain(
+    await page.getByTestId('agent-status').textContent(),
+  );
 });
 
-it("closing the widget with its Close button shows USER_CLOSED in the app", async () => {
+it('closing the widget with its Close button shows USER_CLOSED in the app', async () => {
   const popup = await clickConnectForPopup();
   await heading(popup, /uses AgentLink/).waitFor();
   const closed = popup.waitForEvent('close');
@@ -174,6 +181,8 @@ it('env mismatch: a sandbox link token with ?env=production is refused by the ho
   await page.goto(`${appUrl}/?env=production`);
   const alert = page.getByTestId('link-error');
   await alert.waitFor();
-  expect(await alert.textContent()).toBe('ENVIRONMENT_MISMATCH: The link token belongs to the sandbox environment, but env is "production".');
+  expect(await alert.textContent()).toBe(
+    'ENVIRONMENT_MISMATCH: The link token belongs to the sandbox environment, but env is "production".',
+  );
   expect(await page.getByRole('button', { name: 'Connect account' }).isDisabled()).toBe(true);
 });

@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import request from 'supertest';
+
 import type express from 'express';
-import { createAgentLinkClient, type AgentLinkClient } from '../../client';
+import request from 'supertest';
+
+import { type AgentLinkClient, createAgentLinkClient } from '../../client';
 import { createRelayApp, RelayConfigError } from '../../examples/relay/server';
 import { ORBIT_PROVIDER_ID } from '../support/helpers';
-import { startLiveServer, type LiveServer } from '../support/live-server';
+import { type LiveServer, startLiveServer } from '../support/live-server';
 
 /** The example caller backend (examples/relay) in front of a real AgentLink listening on loopback. */
 describe('examples/relay against a real AgentLink', () => {
@@ -40,7 +42,12 @@ describe('examples/relay against a real AgentLink', () => {
   function expectEnvelope(res: request.Response, status: number, code: string) {
     expect(res.status).toBe(status);
     expect(res.body).toEqual({
-      error: expect.objectContaining({ type: expect.any(String), code, message: expect.any(String), requestId: expect.stringMatching(/^req_/) }),
+      error: expect.objectContaining({
+        type: expect.any(String),
+        code,
+        message: expect.any(String),
+        requestId: expect.stringMatching(/^req_/),
+      }),
     });
     expect(res.headers['x-agentlink-request-id']).toBe(res.body.error.requestId);
   }
@@ -55,7 +62,9 @@ describe('examples/relay against a real AgentLink', () => {
     it('forwards providerId', async () => {
       const ok = await request(relay).post('/api/link-token').send({ clientUserId: 'relay-user', providerId: ORBIT_PROVIDER_ID });
       expect(ok.status).toBe(200);
-      const unknown = await request(relay).post('/api/link-token').send({ clientUserId: 'relay-user', providerId: '00000000-0000-4000-8000-000000000000' });
+      const unknown = await request(relay)
+        .post('/api/link-token')
+        .send({ clientUserId: 'relay-user', providerId: '00000000-0000-4000-8000-000000000000' });
       expectEnvelope(unknown, 400, 'UNKNOWN_PROVIDER');
     });
 
@@ -141,7 +150,9 @@ describe('examples/relay against a real AgentLink', () => {
     });
 
     it('passes an unknown access token and an unknown request id through', async () => {
-      const bad = await request(relay).post('/api/agent-requests').send({ ...agentBody(), accessToken: 'access-sandbox-unknown' });
+      const bad = await request(relay)
+        .post('/api/agent-requests')
+        .send({ ...agentBody(), accessToken: 'access-sandbox-unknown' });
       expect(bad.status).toBeGreaterThanOrEqual(400);
       expect(bad.body.error.code).toMatch(/^(INVALID_ACCESS_TOKEN|INVALID_FIELD)$/);
       const missing = await request(relay).get('/api/agent-requests/areq_doesnotexist');
@@ -174,7 +185,7 @@ describe('examples/relay against a real AgentLink', () => {
     expect(() => createRelayApp({ ...env, AGENTLINK_BASE_URL: 'ftp://x' })).toThrow(/AGENTLINK_BASE_URL/);
   });
 
-  it('serves the web app with AgentLink\'s address filled in, or says how to build it', async () => {
+  it("serves the web app with AgentLink's address filled in, or says how to build it", async () => {
     const missing = await request(relay).get('/');
     expect(missing.status).toBe(503);
     expect(missing.text).toContain('npm run example:build');

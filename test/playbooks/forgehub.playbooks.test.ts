@@ -1,8 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
+
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
+import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from './playbook-support';
-import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 
 /**
  * The ForgeHub playbooks: routing by text (no browser), then each playbook for real, end to end: a live
@@ -13,7 +14,8 @@ jest.setTimeout(90_000);
 
 const registry = builtInPlaybooks();
 const forgehub = builtInCatalogue('http://localhost:3000').bySlug('forgehub', 'sandbox')!;
-const route = (action: string, parameters: unknown = {}) => registry.route({ action, provider: forgehub, parameters, signal: new AbortController().signal });
+const route = (action: string, parameters: unknown = {}) =>
+  registry.route({ action, provider: forgehub, parameters, signal: new AbortController().signal });
 const routed = async (action: string, parameters: unknown = {}) => (await route(action, parameters)).playbook?.name ?? null;
 
 describe('routing (text match, no browser)', () => {
@@ -68,11 +70,26 @@ describe('routing (text match, no browser)', () => {
       playbook: { name: 'forgehub.create-repository' },
       params: { name: 'demo', visibility: 'private', description: 'Demo' },
     });
-    for (const bad of [{}, { name: 'bad name' }, { name: 'x'.repeat(101) }, { name: 'demo', visibility: 'internal' }, { name: 'demo', license: 'MIT' }]) {
-      expect(await route('Create a repository', bad)).toEqual({ playbook: null, reason: expect.stringMatching(/^playbook forgehub\.create-repository matches, but its parameters do not fit/) });
+    for (const bad of [
+      {},
+      { name: 'bad name' },
+      { name: 'x'.repeat(101) },
+      { name: 'demo', visibility: 'internal' },
+      { name: 'demo', license: 'MIT' },
+    ]) {
+      expect(await route('Create a repository', bad)).toEqual({
+        playbook: null,
+        reason: expect.stringMatching(/^playbook forgehub\.create-repository matches, but its parameters do not fit/),
+      });
     }
-    expect(await route('Open an issue', { repo: 'openfoundry/atlas', subject: 'Hi', description: 'Body' })).toMatchObject({ params: { repository: 'openfoundry/atlas', title: 'Hi', body: 'Body' } });
-    for (const bad of [{ repository: 'openfoundry/atlas' }, { repository: 'atlas', title: 'Hi' }, { repository: 'openfoundry/atlas', title: 'Hi', assignee: 'me' }]) {
+    expect(await route('Open an issue', { repo: 'openfoundry/atlas', subject: 'Hi', description: 'Body' })).toMatchObject({
+      params: { repository: 'openfoundry/atlas', title: 'Hi', body: 'Body' },
+    });
+    for (const bad of [
+      { repository: 'openfoundry/atlas' },
+      { repository: 'atlas', title: 'Hi' },
+      { repository: 'openfoundry/atlas', title: 'Hi', assignee: 'me' },
+    ]) {
       expect((await route('Open an issue', bad)).playbook).toBeNull();
     }
     expect(await route('List my repositories', { limit: '5', q: 'dot' })).toMatchObject({ params: { limit: 5, query: 'dot' } });
@@ -104,7 +121,13 @@ describe('end to end against the simulated ForgeHub', () => {
     for (const name of names) {
       // From the page (Chromium resolves *.localhost; Node does not): the form post, following the redirect.
       const landed = await page.evaluate(
-        async ({ csrf, name }) => (await fetch('/new', { method: 'POST', body: new URLSearchParams({ _csrf: csrf, name, description: `Repository ${name}`, visibility: 'public' }) })).url,
+        async ({ csrf, name }) =>
+          (
+            await fetch('/new', {
+              method: 'POST',
+              body: new URLSearchParams({ _csrf: csrf, name, description: `Repository ${name}`, visibility: 'public' }),
+            })
+          ).url,
         { csrf, name },
       );
       expect(new URL(landed).pathname).toBe(`/user_good/${name}`);
@@ -112,7 +135,17 @@ describe('end to end against the simulated ForgeHub', () => {
   }
 
   const repoFormat = {
-    repositories: [{ name: 'string', fullName: 'string', description: 'string?', visibility: 'string', stars: 'integer', language: 'string?', url: 'url' }],
+    repositories: [
+      {
+        name: 'string',
+        fullName: 'string',
+        description: 'string?',
+        visibility: 'string',
+        stars: 'integer',
+        language: 'string?',
+        url: 'url',
+      },
+    ],
     count: 'integer',
   };
 
@@ -122,8 +155,24 @@ describe('end to end against the simulated ForgeHub', () => {
     const result = expectPlaybookResult(record, repoFormat, 'forgehub.list-my-repositories');
     expect(result).toEqual({
       repositories: [
-        { name: 'dotfiles', fullName: 'user_good/dotfiles', description: 'My dotfiles: zsh, tmux and neovim configuration.', visibility: 'public', stars: 3, language: 'Shell', url: start('/user_good/dotfiles') },
-        { name: 'notes', fullName: 'user_good/notes', description: 'Private notes and drafts.', visibility: 'private', stars: 0, language: 'Markdown', url: start('/user_good/notes') },
+        {
+          name: 'dotfiles',
+          fullName: 'user_good/dotfiles',
+          description: 'My dotfiles: zsh, tmux and neovim configuration.',
+          visibility: 'public',
+          stars: 3,
+          language: 'Shell',
+          url: start('/user_good/dotfiles'),
+        },
+        {
+          name: 'notes',
+          fullName: 'user_good/notes',
+          description: 'Private notes and drafts.',
+          visibility: 'private',
+          stars: 0,
+          language: 'Markdown',
+          url: start('/user_good/notes'),
+        },
       ],
       count: 2,
     });
@@ -132,29 +181,68 @@ describe('end to end against the simulated ForgeHub', () => {
     const page = await siteAs(live, contexts, org.organizationId, 'forgehub', '/');
     const names = Array.from({ length: 12 }, (_, i) => `extra-${String(i + 1).padStart(2, '0')}`);
     await createRepos(page, names);
-    const all = await runAction(live, org, { action: 'Show my repos', startingUrl: start('/repositories'), responseFormat: { repos: [{ fullName: 'string', private: 'boolean' }], total: 'integer' } });
-    const listed = expectPlaybookResult(all, { repos: [{ fullName: 'string', private: 'boolean' }], total: 'integer' }, 'forgehub.list-my-repositories');
+    const all = await runAction(live, org, {
+      action: 'Show my repos',
+      startingUrl: start('/repositories'),
+      responseFormat: { repos: [{ fullName: 'string', private: 'boolean' }], total: 'integer' },
+    });
+    const listed = expectPlaybookResult(
+      all,
+      { repos: [{ fullName: 'string', private: 'boolean' }], total: 'integer' },
+      'forgehub.list-my-repositories',
+    );
     expect(listed.total).toBe(14);
     expect(all.trace.filter((s: { tool: string; target: string }) => s.tool === 'click' && /Next/.test(s.target))).toHaveLength(1);
     await page.goto(start('/user_good?tab=repositories'));
-    const onProfile = (await page.getByRole('list', { name: 'Repositories' }).getByRole('heading').allInnerTexts()).map((t) => collapsed(t).replace(/ (Public|Private)$/, ''));
+    const onProfile = (await page.getByRole('list', { name: 'Repositories' }).getByRole('heading').allInnerTexts()).map((t) =>
+      collapsed(t).replace(/ (Public|Private)$/, ''),
+    );
     expect(listed.repos.map((r: { fullName: string }) => r.fullName).sort()).toEqual(onProfile.sort());
-    expect(listed.repos.filter((r: { private: boolean }) => r.private).map((r: { fullName: string }) => r.fullName)).toEqual(['user_good/notes']);
+    expect(listed.repos.filter((r: { private: boolean }) => r.private).map((r: { fullName: string }) => r.fullName)).toEqual([
+      'user_good/notes',
+    ]);
 
     // A limit, a query, and the visibility named in the action.
-    const some = await runAction(live, org, { action: 'List my repositories', startingUrl: start('/'), parameters: { limit: 3 }, responseFormat: { names: ['string'] } });
-    expect(expectPlaybookResult(some, { names: ['string'] }, 'forgehub.list-my-repositories').names).toEqual(listed.repos.slice(0, 3).map((r: { fullName: string }) => r.fullName.split('/')[1]));
-    const query = await runAction(live, org, { action: 'Find my repositories', startingUrl: start('/'), parameters: { query: 'extra-1' }, responseFormat: { names: ['string'] } });
-    expect(expectPlaybookResult(query, { names: ['string'] }, 'forgehub.list-my-repositories').names.sort()).toEqual(['extra-10', 'extra-11', 'extra-12']);
-    const privateOnes = await runAction(live, org, { action: 'List my private repositories', startingUrl: start('/'), responseFormat: repoFormat });
-    expect(expectPlaybookResult(privateOnes, repoFormat, 'forgehub.list-my-repositories').repositories.map((r: { name: string }) => r.name)).toEqual(['notes']);
+    const some = await runAction(live, org, {
+      action: 'List my repositories',
+      startingUrl: start('/'),
+      parameters: { limit: 3 },
+      responseFormat: { names: ['string'] },
+    });
+    expect(expectPlaybookResult(some, { names: ['string'] }, 'forgehub.list-my-repositories').names).toEqual(
+      listed.repos.slice(0, 3).map((r: { fullName: string }) => r.fullName.split('/')[1]),
+    );
+    const query = await runAction(live, org, {
+      action: 'Find my repositories',
+      startingUrl: start('/'),
+      parameters: { query: 'extra-1' },
+      responseFormat: { names: ['string'] },
+    });
+    expect(expectPlaybookResult(query, { names: ['string'] }, 'forgehub.list-my-repositories').names.sort()).toEqual([
+      'extra-10',
+      'extra-11',
+      'extra-12',
+    ]);
+    const privateOnes = await runAction(live, org, {
+      action: 'List my private repositories',
+      startingUrl: start('/'),
+      responseFormat: repoFormat,
+    });
+    expect(
+      expectPlaybookResult(privateOnes, repoFormat, 'forgehub.list-my-repositories').repositories.map((r: { name: string }) => r.name),
+    ).toEqual(['notes']);
   });
 
-  it('forgehub.create-repository creates a private repository (form, visibility listbox) and it is listed; a taken name fails with ForgeHub\'s message', async () => {
+  it("forgehub.create-repository creates a private repository (form, visibility listbox) and it is listed; a taken name fails with ForgeHub's message", async () => {
     const org = await connectedOrg(live, FORGEHUB_PROVIDER_ID, 'Create repo org');
     const responseFormat = { name: 'string', fullName: 'string', url: 'url', visibility: 'string', description: 'string?' };
     const parameters = { name: 'playbook-demo', description: 'Made by the create-repository playbook', visibility: 'private' };
-    const record = await runAction(live, org, { action: 'Create a new private repository', startingUrl: start('/'), parameters, responseFormat });
+    const record = await runAction(live, org, {
+      action: 'Create a new private repository',
+      startingUrl: start('/'),
+      parameters,
+      responseFormat,
+    });
     const result = expectPlaybookResult(record, responseFormat, 'forgehub.create-repository');
     expect(result).toEqual({
       name: 'playbook-demo',
@@ -173,18 +261,34 @@ describe('end to end against the simulated ForgeHub', () => {
     expect(await other.getByRole('heading', { name: '404' }).count()).toBe(1);
 
     // Public by default, with a README.
-    const second = await runAction(live, org, { action: 'Create a repository', startingUrl: start('/'), parameters: { name: 'second.repo', readme: true }, responseFormat });
-    expect(expectPlaybookResult(second, responseFormat, 'forgehub.create-repository')).toMatchObject({ fullName: 'user_good/second.repo', visibility: 'public', description: null });
+    const second = await runAction(live, org, {
+      action: 'Create a repository',
+      startingUrl: start('/'),
+      parameters: { name: 'second.repo', readme: true },
+      responseFormat,
+    });
+    expect(expectPlaybookResult(second, responseFormat, 'forgehub.create-repository')).toMatchObject({
+      fullName: 'user_good/second.repo',
+      visibility: 'public',
+      description: null,
+    });
     await page.goto(start('/user_good/second.repo'));
     expect(await page.getByText('README.md').count()).toBe(1);
 
     // The same name again: ForgeHub refuses, and the request fails naming ForgeHub's message.
-    const again = await runAction(live, org, { action: 'Create a new private repository', startingUrl: start('/'), parameters, responseFormat });
+    const again = await runAction(live, org, {
+      action: 'Create a new private repository',
+      startingUrl: start('/'),
+      parameters,
+      responseFormat,
+    });
     expect(again.status).toBe('FAILED');
     expect(again.method).toBe('PLAYBOOK');
     expect(again.error).toMatchObject({
       code: 'PLAYBOOK_FAILED',
-      message: expect.stringContaining('ForgeHub did not create the repository: There is a problem with your repository. The repository user_good/playbook-demo already exists on this account.'),
+      message: expect.stringContaining(
+        'ForgeHub did not create the repository: There is a problem with your repository. The repository user_good/playbook-demo already exists on this account.',
+      ),
       details: { playbook: 'forgehub.create-repository', step: { tool: 'click', target: "button 'Create repository'" } },
     });
     await page.goto(start('/repositories?q=playbook-demo'));
@@ -202,7 +306,12 @@ describe('end to end against the simulated ForgeHub', () => {
       responseFormat,
     });
     const result = expectPlaybookResult(record, responseFormat, 'forgehub.open-issue');
-    expect(result).toEqual({ number: 29, title: 'Leader does not rejoin after restart', url: start('/openfoundry/atlas/issues/29'), state: 'open' });
+    expect(result).toEqual({
+      number: 29,
+      title: 'Leader does not rejoin after restart',
+      url: start('/openfoundry/atlas/issues/29'),
+      state: 'open',
+    });
 
     const page = await siteAs(live, contexts, org.organizationId, 'forgehub', '/openfoundry/atlas/issues');
     const first = page.getByRole('list', { name: 'Open issues' }).getByRole('listitem').first();
@@ -225,18 +334,37 @@ describe('end to end against the simulated ForgeHub', () => {
       link: start('/tobiasw/tiny-lisp/issues/2'),
     });
     await page.goto(start('/tobiasw/tiny-lisp/issues'));
-    expect(collapsed(await page.getByRole('list', { name: 'Open issues' }).getByRole('listitem').first().innerText())).toMatch(/^Support tail calls in let forms #2/);
+    expect(collapsed(await page.getByRole('list', { name: 'Open issues' }).getByRole('listitem').first().innerText())).toMatch(
+      /^Support tail calls in let forms #2/,
+    );
 
     // A repository that does not exist (for this user): fails with a clear message.
-    const missing = await runAction(live, org, { action: 'Open an issue', startingUrl: start('/'), parameters: { repository: 'nobody/nothing', title: 'Hello' }, responseFormat });
-    expect(missing.error).toMatchObject({ code: 'PLAYBOOK_FAILED', message: expect.stringContaining('ForgeHub has no repository nobody/nothing that this account can see') });
+    const missing = await runAction(live, org, {
+      action: 'Open an issue',
+      startingUrl: start('/'),
+      parameters: { repository: 'nobody/nothing', title: 'Hello' },
+      responseFormat,
+    });
+    expect(missing.error).toMatchObject({
+      code: 'PLAYBOOK_FAILED',
+      message: expect.stringContaining('ForgeHub has no repository nobody/nothing that this account can see'),
+    });
   });
 
   it('forgehub.star-repository stars a repository, is a no-op when starred already, and the star shows on the site', async () => {
     const org = await connectedOrg(live, FORGEHUB_PROVIDER_ID, 'Star repo org');
     const responseFormat = { repository: 'string', starred: 'boolean', stars: 'integer' };
-    const record = await runAction(live, org, { action: 'Star tobiasw/tiny-lisp', startingUrl: start('/'), parameters: { repository: 'tobiasw/tiny-lisp' }, responseFormat });
-    expect(expectPlaybookResult(record, responseFormat, 'forgehub.star-repository')).toEqual({ repository: 'tobiasw/tiny-lisp', starred: true, stars: 403 });
+    const record = await runAction(live, org, {
+      action: 'Star tobiasw/tiny-lisp',
+      startingUrl: start('/'),
+      parameters: { repository: 'tobiasw/tiny-lisp' },
+      responseFormat,
+    });
+    expect(expectPlaybookResult(record, responseFormat, 'forgehub.star-repository')).toEqual({
+      repository: 'tobiasw/tiny-lisp',
+      starred: true,
+      stars: 403,
+    });
 
     const page = await siteAs(live, contexts, org.organizationId, 'forgehub', '/stars');
     expect(await page.getByRole('list', { name: 'Starred repositories' }).getByRole('link', { name: 'tobiasw/tiny-lisp' }).count()).toBe(1);
@@ -249,13 +377,18 @@ describe('end to end against the simulated ForgeHub', () => {
       startingUrl: start('/tobiasw/tiny-lisp'),
       responseFormat: { starred: 'boolean', stars: 'integer', alreadyStarred: 'boolean' },
     });
-    expect(expectPlaybookResult(again, { starred: 'boolean', stars: 'integer', alreadyStarred: 'boolean' }, 'forgehub.star-repository')).toEqual({ starred: true, stars: 403, alreadyStarred: true });
+    expect(
+      expectPlaybookResult(again, { starred: 'boolean', stars: 'integer', alreadyStarred: 'boolean' }, 'forgehub.star-repository'),
+    ).toEqual({ starred: true, stars: 403, alreadyStarred: true });
     expect(again.trace.some((s: { target: string }) => s.target === "button 'Star'")).toBe(false);
     await page.reload();
     expect(collapsed(await page.getByRole('button', { name: 'Unstar' }).locator('..').innerText())).toContain('403');
 
     // Not on ForgeHub: a clear failure.
     const missing = await runAction(live, org, { action: 'Star nobody/nothing', startingUrl: start('/'), responseFormat });
-    expect(missing.error).toMatchObject({ code: 'PLAYBOOK_FAILED', message: expect.stringContaining('ForgeHub has no repository nobody/nothing that this account can see') });
+    expect(missing.error).toMatchObject({
+      code: 'PLAYBOOK_FAILED',
+      message: expect.stringContaining('ForgeHub has no repository nobody/nothing that this account can see'),
+    });
   });
 });

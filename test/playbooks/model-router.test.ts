@@ -1,6 +1,6 @@
 import { modelPlaybookRouter } from '../../server/agent/playbooks/model-router';
-import { type ScriptedModelServer, startScriptedModelServer } from '../support/scripted-model-server';
 import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
+import { type ScriptedModelServer, startScriptedModelServer } from '../support/scripted-model-server';
 
 const orbit = builtInCatalogue('http://localhost:4000').bySlug('orbit', 'sandbox')!;
 const UNMATCHED = 'Tell me who I am on this site and how many people follow me';

@@ -1,10 +1,11 @@
 import type { BrowserContext } from 'playwright-core';
+
 import { shapeListToFormat } from '../../server/agent/playbooks/shape-list';
-import { resolveRecipient } from '../../server/integrations/orbit/playbooks/send-message.playbook';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
+import { resolveRecipient } from '../../server/integrations/orbit/playbooks/send-message.playbook';
+import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from './playbook-support';
-import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 
 /**
  * The Orbit playbooks: routing by text (no browser), then each playbook for real, end to end: a live
@@ -15,7 +16,8 @@ jest.setTimeout(90_000);
 
 const registry = builtInPlaybooks();
 const orbit = builtInCatalogue('http://localhost:3000').bySlug('orbit', 'sandbox')!;
-const route = (action: string, parameters: unknown = {}) => registry.route({ action, provider: orbit, parameters, signal: new AbortController().signal });
+const route = (action: string, parameters: unknown = {}) =>
+  registry.route({ action, provider: orbit, parameters, signal: new AbortController().signal });
 const routed = async (action: string, parameters: unknown = {}) => {
   const r = await route(action, parameters);
   return r.playbook ? r.playbook.name : null;
@@ -69,16 +71,32 @@ describe('routing (text match, no browser)', () => {
   });
 
   it('fills inputs from the parameters (with common aliases) and refuses parameters that do not fit', async () => {
-    expect(await route('Create a post', { content: ' Hello ', audience: 'Connections' })).toMatchObject({ playbook: { name: 'orbit.create-post' }, params: { text: 'Hello', visibility: 'connections' } });
-    expect(await route('Create a post', { text: 'Hello', visibility: 'everyone' })).toMatchObject({ params: { text: 'Hello', visibility: 'public' } });
-    for (const bad of [{}, { text: '   ' }, { text: 'x'.repeat(3001) }, { text: 'Hi', visibility: 'secret' }, { text: 'Hi', hashtags: ['a'] }]) {
-      expect(await route('Create a post', bad)).toEqual({ playbook: null, reason: expect.stringMatching(/^playbook orbit\.create-post matches, but its parameters do not fit/) });
+    expect(await route('Create a post', { content: ' Hello ', audience: 'Connections' })).toMatchObject({
+      playbook: { name: 'orbit.create-post' },
+      params: { text: 'Hello', visibility: 'connections' },
+    });
+    expect(await route('Create a post', { text: 'Hello', visibility: 'everyone' })).toMatchObject({
+      params: { text: 'Hello', visibility: 'public' },
+    });
+    for (const bad of [
+      {},
+      { text: '   ' },
+      { text: 'x'.repeat(3001) },
+      { text: 'Hi', visibility: 'secret' },
+      { text: 'Hi', hashtags: ['a'] },
+    ]) {
+      expect(await route('Create a post', bad)).toEqual({
+        playbook: null,
+        reason: expect.stringMatching(/^playbook orbit\.create-post matches, but its parameters do not fit/),
+      });
     }
     expect(await route('Read my feed', { limit: '25' })).toMatchObject({ playbook: { name: 'orbit.read-my-feed' }, params: { limit: 25 } });
     for (const bad of [{ limit: 51 }, { limit: 0 }, { limit: 2.5 }, { since: 'yesterday' }]) {
       expect((await route('Read my feed', bad)).playbook).toBeNull();
     }
-    expect(await route('Send a message to Priya', { to: 'priya-nair', message: 'Hi there' })).toMatchObject({ params: { recipient: 'priya-nair', text: 'Hi there' } });
+    expect(await route('Send a message to Priya', { to: 'priya-nair', message: 'Hi there' })).toMatchObject({
+      params: { recipient: 'priya-nair', text: 'Hi there' },
+    });
     for (const bad of [{ recipient: 'priya-nair' }, { text: 'Hi' }, { recipient: 'priya-nair', text: 'Hi', attachment: 'cv.pdf' }]) {
       expect((await route('Send a message to Priya', bad)).playbook).toBeNull();
     }
@@ -114,7 +132,9 @@ describe('routing (text match, no browser)', () => {
     });
     expect(shapeListToFormat(read, { feed: { texts: ['string'] } })).toEqual({ feed: { texts: ['a', 'b'] } });
     expect(() => shapeListToFormat(read, { text: 'string' })).toThrow(/has no list/);
-    expect(() => shapeListToFormat(read, { posts: [{ title: 'string' }] })).toThrow(/responseFormat\.posts\[0\]\.title is not something this playbook reads/);
+    expect(() => shapeListToFormat(read, { posts: [{ title: 'string' }] })).toThrow(
+      /responseFormat\.posts\[0\]\.title is not something this playbook reads/,
+    );
     expect(() => shapeListToFormat(read, { posts: [{ text: 'string' }], cursor: 'string' })).toThrow(/responseFormat\.cursor/);
   });
 });
@@ -139,9 +159,21 @@ describe('end to end against the simulated Orbit', () => {
     const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Create post org');
     const text = 'Hello from the create-post playbook 👋';
     const responseFormat = { postId: 'string', url: 'url', text: 'string', visibility: 'string', postedAt: 'datetime', author: 'string' };
-    const record = await runAction(live, org, { action: 'Write a post saying hello to everyone', startingUrl: start('/'), parameters: { text }, responseFormat });
+    const record = await runAction(live, org, {
+      action: 'Write a post saying hello to everyone',
+      startingUrl: start('/'),
+      parameters: { text },
+      responseFormat,
+    });
     const result = expectPlaybookResult(record, responseFormat, 'orbit.create-post');
-    expect(result).toEqual({ postId: expect.stringMatching(/^\d+$/), url: start(`/posts/${result.postId}`), text, visibility: 'public', postedAt: expect.any(String), author: 'Grace Goodwin' });
+    expect(result).toEqual({
+      postId: expect.stringMatching(/^\d+$/),
+      url: start(`/posts/${result.postId}`),
+      text,
+      visibility: 'public',
+      postedAt: expect.any(String),
+      author: 'Grace Goodwin',
+    });
     expect(Math.abs(Date.parse(result.postedAt) - Date.parse(record.completedAt))).toBeLessThan(60_000);
     expect(record.trace.map((s: { tool: string }) => s.tool)).toEqual(['navigate', 'extract', 'click', 'select', 'type', 'click', 'done']);
 
@@ -165,7 +197,12 @@ describe('end to end against the simulated Orbit', () => {
       responseFormat,
     });
     const result = expectPlaybookResult(record, responseFormat, 'orbit.create-post');
-    expect(result).toEqual({ id: expect.stringMatching(/^\d+$/), content: text, audience: 'connections', link: start(`/posts/${result.id}`) });
+    expect(result).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      content: text,
+      audience: 'connections',
+      link: start(`/posts/${result.id}`),
+    });
 
     const mine = await siteAs(live, contexts, org.organizationId, 'orbit', '/me');
     const card = mine.getByRole('article').first();
@@ -180,16 +217,29 @@ describe('end to end against the simulated Orbit', () => {
   it('orbit.read-my-feed reads the feed with "Load more" as needed, and the items are what the site shows', async () => {
     const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Read feed org');
     const responseFormat = {
-      posts: [{ author: 'string', text: 'string', likes: 'integer', comments: 'integer', reposts: 'integer', postedAt: 'datetime', url: 'url' }],
+      posts: [
+        { author: 'string', text: 'string', likes: 'integer', comments: 'integer', reposts: 'integer', postedAt: 'datetime', url: 'url' },
+      ],
       count: 'integer',
     };
-    const record = await runAction(live, org, { action: 'Read my feed', startingUrl: start('/'), parameters: { limit: 15 }, responseFormat });
+    const record = await runAction(live, org, {
+      action: 'Read my feed',
+      startingUrl: start('/'),
+      parameters: { limit: 15 },
+      responseFormat,
+    });
     const result = expectPlaybookResult(record, responseFormat, 'orbit.read-my-feed');
     expect(result.count).toBe(15);
     expect(result.posts).toHaveLength(15);
     expect(record.trace.filter((s: { target?: string }) => s.target === "button 'Load more posts'")).toHaveLength(1);
     // The newest seeded post (Priya Nair, 14 minutes old): 212 likes, 2 comments, 18 reposts.
-    expect(result.posts[0]).toMatchObject({ author: 'Priya Nair', likes: 212, comments: 2, reposts: 18, text: expect.stringMatching(/^We moved our nightly batch to incremental models/) });
+    expect(result.posts[0]).toMatchObject({
+      author: 'Priya Nair',
+      likes: 212,
+      comments: 2,
+      reposts: 18,
+      text: expect.stringMatching(/^We moved our nightly batch to incremental models/),
+    });
     for (const p of result.posts) expect(p.url).toMatch(/^http:\/\/orbit\.sandbox\.localhost:\d+\/posts\/\d+$/);
     const times = result.posts.map((p: { postedAt: string }) => Date.parse(p.postedAt));
     expect(times.every((t: number) => Number.isFinite(t))).toBe(true);
@@ -206,11 +256,22 @@ describe('end to end against the simulated Orbit', () => {
     });
 
     // Default limit (10) from an action with no parameters, as a list of leaves.
-    const texts = await runAction(live, org, { action: 'What is on my timeline?', startingUrl: start('/me'), responseFormat: { texts: ['string'] } });
-    expect(expectPlaybookResult(texts, { texts: ['string'] }, 'orbit.read-my-feed').texts).toEqual(result.posts.slice(0, 10).map((p: { text: string }) => p.text));
+    const texts = await runAction(live, org, {
+      action: 'What is on my timeline?',
+      startingUrl: start('/me'),
+      responseFormat: { texts: ['string'] },
+    });
+    expect(expectPlaybookResult(texts, { texts: ['string'] }, 'orbit.read-my-feed').texts).toEqual(
+      result.posts.slice(0, 10).map((p: { text: string }) => p.text),
+    );
 
     // More than the playbook reads: not applicable, so (without a model) the request fails with MODEL_NOT_CONFIGURED.
-    const tooMany = await runAction(live, org, { action: 'Read my feed', startingUrl: start('/'), parameters: { limit: 80 }, responseFormat });
+    const tooMany = await runAction(live, org, {
+      action: 'Read my feed',
+      startingUrl: start('/'),
+      parameters: { limit: 80 },
+      responseFormat,
+    });
     expect(tooMany.status).toBe('FAILED');
     expect(tooMany.error.code).toBe('MODEL_NOT_CONFIGURED');
     expect(tooMany.method).toBeNull();
@@ -220,7 +281,12 @@ describe('end to end against the simulated Orbit', () => {
     const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Send message org');
     const responseFormat = { recipient: 'string', text: 'string', sentAt: 'datetime' };
     const text = 'Thanks for the call, Priya! Talk soon.';
-    const record = await runAction(live, org, { action: 'Send a message to Priya', startingUrl: start('/'), parameters: { recipient: 'Priya Nair', text }, responseFormat });
+    const record = await runAction(live, org, {
+      action: 'Send a message to Priya',
+      startingUrl: start('/'),
+      parameters: { recipient: 'Priya Nair', text },
+      responseFormat,
+    });
     const result = expectPlaybookResult(record, responseFormat, 'orbit.send-message');
     expect(result).toEqual({ recipient: 'Priya Nair', text, sentAt: expect.any(String) });
 
@@ -236,20 +302,35 @@ describe('end to end against the simulated Orbit', () => {
       parameters: { to: 'lena-fischer', message: 'Loved your post about focus styles.' },
       responseFormat: { to: 'string', username: 'string', message: 'string', conversationUrl: 'url' },
     });
-    expect(expectPlaybookResult(second, { to: 'string', username: 'string', message: 'string', conversationUrl: 'url' }, 'orbit.send-message')).toEqual({
+    expect(
+      expectPlaybookResult(second, { to: 'string', username: 'string', message: 'string', conversationUrl: 'url' }, 'orbit.send-message'),
+    ).toEqual({
       to: 'Lena Fischer',
       username: 'lena-fischer',
       message: 'Loved your post about focus styles.',
       conversationUrl: start('/messaging/lena-fischer'),
     });
     await page.goto(start('/messaging'));
-    expect(collapsed(await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().innerText())).toContain('You: Loved your post about focus styles.');
+    expect(collapsed(await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().innerText())).toContain(
+      'You: Loved your post about focus styles.',
+    );
 
     // Nobody by that name: the request fails with the playbook's reason, and nothing is sent.
-    const nobody = await runAction(live, org, { action: 'Send a message to Nobody', startingUrl: start('/'), parameters: { recipient: 'Nobody Atall', text: 'Hello?' }, responseFormat });
+    const nobody = await runAction(live, org, {
+      action: 'Send a message to Nobody',
+      startingUrl: start('/'),
+      parameters: { recipient: 'Nobody Atall', text: 'Hello?' },
+      responseFormat,
+    });
     expect(nobody.status).toBe('FAILED');
-    expect(nobody.error).toMatchObject({ code: 'PLAYBOOK_FAILED', message: expect.stringContaining('nobody called "Nobody Atall" can be messaged on Orbit') });
-    expect(nobody.error.details).toEqual({ playbook: 'orbit.send-message', step: { tool: 'extract', target: `recipient "Nobody Atall" in list 'People'` } });
+    expect(nobody.error).toMatchObject({
+      code: 'PLAYBOOK_FAILED',
+      message: expect.stringContaining('nobody called "Nobody Atall" can be messaged on Orbit'),
+    });
+    expect(nobody.error.details).toEqual({
+      playbook: 'orbit.send-message',
+      step: { tool: 'extract', target: `recipient "Nobody Atall" in list 'People'` },
+    });
     expect(nobody.trace.find((s: { outcome: string }) => s.outcome === 'error')).toMatchObject({ screenshot: expect.any(String) });
   });
 });

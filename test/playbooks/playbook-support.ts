@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+
 import { compileResponseFormat } from '../../contract/response-format';
 import { validateResult } from '../../server/agent/result/validate';
 import type { LiveServer } from '../support/live-server';
@@ -17,8 +18,18 @@ export interface TestOrg {
   accessToken: string;
 }
 
-export async function api(live: LiveServer, org: Pick<TestOrg, 'headers'>, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${live.baseUrl}${path}`, { method, headers: org.headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+export async function api(
+  live: LiveServer,
+  org: Pick<TestOrg, 'headers'>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${live.baseUrl}${path}`, {
+    method,
+    headers: org.headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -39,7 +50,13 @@ const FINAL = new Set(['COMPLETED', 'FAILED', 'TIMED_OUT', 'CANCELED']);
 export async function runAction(
   live: LiveServer,
   org: TestOrg,
-  body: { action: string; startingUrl: string; responseFormat: Record<string, unknown>; parameters?: Record<string, unknown>; timeoutMs?: number },
+  body: {
+    action: string;
+    startingUrl: string;
+    responseFormat: Record<string, unknown>;
+    parameters?: Record<string, unknown>;
+    timeoutMs?: number;
+  },
 ): Promise<Json> {
   const created = await api(live, org, 'POST', '/api/agent-requests', { accessToken: org.accessToken, ...body });
   if (created.status !== 202) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
@@ -69,7 +86,14 @@ export function expectPlaybookResult(record: Json, responseFormat: Record<string
 }
 
 /** A browser context signed in to the organization's copy of a site as `username`, on `path`. */
-export async function siteAs(live: LiveServer, contexts: BrowserContext[], organizationId: string, slug: 'orbit' | 'forgehub', path: string, username = 'user_good'): Promise<Page> {
+export async function siteAs(
+  live: LiveServer,
+  contexts: BrowserContext[],
+  organizationId: string,
+  slug: 'orbit' | 'forgehub',
+  path: string,
+  username = 'user_good',
+): Promise<Page> {
   const storageState = await live.services.siteSessions.mint({ organizationId, environment: 'sandbox' }, slug, username);
   const context = await live.services.browsers.newContext({ storageState, viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);

@@ -1,13 +1,8 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import { version as reactVersion } from 'react';
-import {
-  POPUP_CLOSE_GRACE_MS,
-  POPUP_POLL_MS,
-  useAgentLink,
-  type AgentLinkMetadata,
-  type UseAgentLinkOptions,
-} from '../../client/react';
+
+import { type AgentLinkMetadata, POPUP_CLOSE_GRACE_MS, POPUP_POLL_MS, useAgentLink, type UseAgentLinkOptions } from '../../client/react';
 
 // The same file runs against React 19 (project "agentlink") and React 18 (project "react18", see jest.config.js).
 const BACKEND = 'http://agentlink.test:4000';
@@ -367,7 +362,13 @@ describe(`useAgentLink (React ${reactVersion})`, () => {
 
   it('drives a component: the button is disabled until ready, then opens the widget', () => {
     function Connect({ linkToken }: { linkToken: string }) {
-      const { open, ready } = useAgentLink({ linkToken, backendUrl: BACKEND, env: 'sandbox', onSuccess: () => undefined, onError: () => undefined });
+      const { open, ready } = useAgentLink({
+        linkToken,
+        backendUrl: BACKEND,
+        env: 'sandbox',
+        onSuccess: () => undefined,
+        onError: () => undefined,
+      });
       return (
         <button type="button" disabled={!ready} onClick={() => open()}>
           Connect account

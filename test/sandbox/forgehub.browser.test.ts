@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+
 import { tenantFor } from '../../server/sandbox/site-sessions';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 
@@ -206,7 +207,10 @@ describe('ForgeHub in a browser', () => {
   it('opens an issue with the editor, comments, closes it after confirming, and reopens it', async () => {
     await signIn();
     await page.goto(url('/openfoundry/pipeline-kit'));
-    await page.getByRole('navigation', { name: 'Repository' }).getByRole('link', { name: /Issues/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Repository' })
+      .getByRole('link', { name: /Issues/ })
+      .click();
     await page.getByRole('button', { name: 'New issue' }).click();
     const dialog = page.getByRole('dialog', { name: 'New issue in openfoundry/pipeline-kit' });
     await visible(dialog);
@@ -239,7 +243,9 @@ describe('ForgeHub in a browser', () => {
 
     await page.getByLabel('Add a comment').fill('Reproduced with the sample pipeline as well.');
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
-    await visible(page.getByRole('article', { name: 'Comment by user_good' }).filter({ hasText: 'Reproduced with the sample pipeline as well.' }));
+    await visible(
+      page.getByRole('article', { name: 'Comment by user_good' }).filter({ hasText: 'Reproduced with the sample pipeline as well.' }),
+    );
     await visible(page.getByText('2 comments'));
 
     // Closing asks first; Cancel leaves the issue open.
@@ -256,7 +262,10 @@ describe('ForgeHub in a browser', () => {
     await visible(page.getByText('Closed', { exact: true }));
     await visible(page.getByText('user_good closed this as completed'));
 
-    await page.getByRole('navigation', { name: 'Repository' }).getByRole('link', { name: /Issues/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Repository' })
+      .getByRole('link', { name: /Issues/ })
+      .click();
     const open = page.getByRole('list', { name: 'Open issues' });
     await visible(open);
     expect(await open.getByRole('link', { name: 'Scheduler crashes on leap day' }).count()).toBe(0);
@@ -269,7 +278,10 @@ describe('ForgeHub in a browser', () => {
     await visible(toast('Issue #3 reopened.'));
     await visible(page.getByText('Open', { exact: true }));
     await visible(page.getByText('user_good reopened this'));
-    await page.getByRole('navigation', { name: 'Repository' }).getByRole('link', { name: /Issues/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Repository' })
+      .getByRole('link', { name: /Issues/ })
+      .click();
     await visible(open.getByRole('link', { name: 'Scheduler crashes on leap day' }));
   });
 
@@ -374,7 +386,12 @@ describe('ForgeHub in a browser', () => {
     const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
       page.evaluate(
         async ([p, b, h]) => {
-          const r = await fetch(p, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...h }, body: new URLSearchParams(b).toString(), redirect: 'manual' });
+          const r = await fetch(p, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', ...h },
+            body: new URLSearchParams(b).toString(),
+            redirect: 'manual',
+          });
           return { status: r.status, text: await r.text() };
         },
         [path, body, headers] as const,
@@ -426,7 +443,9 @@ describe('ForgeHub in a browser', () => {
       await b.goto(url('/stars'));
       await expectCount(b.getByRole('list', { name: 'Starred repositories' }).getByRole('listitem'), 3);
       await b.goto(url('/'));
-      expect(await b.getByRole('complementary', { name: 'Your repositories' }).getByRole('link', { name: 'user_good/tenant-a-only' }).count()).toBe(0);
+      expect(
+        await b.getByRole('complementary', { name: 'Your repositories' }).getByRole('link', { name: 'user_good/tenant-a-only' }).count(),
+      ).toBe(0);
     } finally {
       for (const ctx of contexts) await ctx.close();
     }

@@ -1,8 +1,9 @@
 import { authenticator } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+
 import { ManualClock } from '../../server/domain/clock';
-import { builtInIntegrations } from '../support/integrations';
 import { EXPIRING_SESSION_SECONDS, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
+import { builtInIntegrations } from '../support/integrations';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 
 /**

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+
 import { tenantFor } from '../../server/sandbox/site-sessions';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 
@@ -115,9 +116,12 @@ describe('Orbit social network', () => {
     expect(await mine.getAttribute('aria-label')).toBe('Post by Grace Goodwin');
     expect(await text(mine)).toContain('Shipping the new onboarding flow next week. Connections first, before the public launch!');
     expect(await text(mine)).toContain('Connections');
-    expect(await mine.locator('div', { hasText: /^Shipping/ }).last().innerText()).toBe(
-      'Shipping the new onboarding flow next week.\nConnections first, before the public launch!',
-    );
+    expect(
+      await mine
+        .locator('div', { hasText: /^Shipping/ })
+        .last()
+        .innerText(),
+    ).toBe('Shipping the new onboarding flow next week.\nConnections first, before the public launch!');
 
     // On the author's profile (via Me) and on the post's own page.
     await page.getByRole('link', { name: 'Me', exact: true }).click();
@@ -193,7 +197,10 @@ describe('Orbit social network', () => {
     await page.goto(orbit('/me'));
     await page.getByRole('article', { name: 'Grace Goodwin reposted a post by Priya Nair' }).waitFor();
 
-    await page.getByRole('article', { name: 'Grace Goodwin reposted a post by Priya Nair' }).getByRole('button', { name: 'Undo repost' }).click();
+    await page
+      .getByRole('article', { name: 'Grace Goodwin reposted a post by Priya Nair' })
+      .getByRole('button', { name: 'Undo repost' })
+      .click();
     await toast(page, 'Repost removed.').waitFor();
     expect(await page.getByRole('article', { name: /reposted a post/ }).count()).toBe(0);
   });
@@ -210,7 +217,9 @@ describe('Orbit social network', () => {
     await pagination.getByRole('link', { name: 'Page 2' }).click();
     await page.getByRole('link', { name: 'Lena Fischer' }).waitFor();
     expect(pathOf(page)).toBe('/network?page=2');
-    expect(await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+    expect(
+      await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: 'Page 2' }).getAttribute('aria-current'),
+    ).toBe('page');
     expect(await text(page.getByText(/^Showing/))).toContain('Showing 9–16 of 24');
     await page.getByRole('link', { name: 'Next ›' }).click();
     await page.waitForURL(/page=3/);
@@ -274,7 +283,10 @@ describe('Orbit social network', () => {
     await conversations.getByRole('link', { name: /Priya Nair/ }).click();
     await page.getByRole('region', { name: 'Conversation with Priya Nair' }).waitFor();
     expect(await text(page.getByRole('list', { name: 'Messages' }))).toContain('Perfect, I will send an invite for 3pm.');
-    await page.getByRole('link', { name: /Messaging/ }).filter({ hasText: 'new' }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('link', { name: /Messaging/ })
+      .filter({ hasText: 'new' })
+      .waitFor({ state: 'detached' });
 
     // A new conversation from a profile's Message button.
     await page.goto(orbit('/in/noah-kim'));
@@ -284,7 +296,11 @@ describe('Orbit social network', () => {
     expect(await text(thread)).toContain('This is the beginning of your conversation with Noah Kim.');
     await page.getByLabel('Write a message').fill('Hi Noah, loved your post about native dialogs!');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'loved your post about native dialogs' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Messages' })
+      .getByRole('listitem')
+      .filter({ hasText: 'loved your post about native dialogs' })
+      .waitFor();
     expect(await text(page.getByRole('list', { name: 'Messages' }).getByRole('listitem').last())).toContain('Grace Goodwin');
 
     // Enter sends too (Shift+Enter would add a line).
@@ -326,7 +342,10 @@ describe('Orbit social network', () => {
     await toast(sasha, 'Comment posted.').waitFor();
 
     const page = await signedIn(org.organization.id, 'user_good', '/');
-    await page.getByRole('link', { name: /Notifications/ }).filter({ hasText: '4 new' }).waitFor();
+    await page
+      .getByRole('link', { name: /Notifications/ })
+      .filter({ hasText: '4 new' })
+      .waitFor();
     const served = await openNotifications(page);
     expect(served).not.toContain('Sasha Mendes');
     const list = page.getByRole('list', { name: 'Notifications' });
@@ -341,7 +360,10 @@ describe('Orbit social network', () => {
     expect(await items.count()).toBe(6);
 
     // Opening the page marks them read: the badge goes away and a reload shows them as read.
-    await page.getByRole('link', { name: /Notifications/ }).filter({ hasText: 'new' }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('link', { name: /Notifications/ })
+      .filter({ hasText: 'new' })
+      .waitFor({ state: 'detached' });
     await page.reload();
     await list.waitFor();
     expect(await text(list)).not.toContain('Unread');
@@ -349,7 +371,9 @@ describe('Orbit social network', () => {
     // A notification leads to the post.
     await items.filter({ hasText: 'Congrats on the launch!' }).getByRole('link').click();
     await page.getByRole('heading', { name: 'Comments' }).waitFor();
-    expect(await text(page.getByRole('list').filter({ hasText: 'Congrats on the launch!' }).getByRole('listitem').last())).toContain('Sasha Mendes');
+    expect(await text(page.getByRole('list').filter({ hasText: 'Congrats on the launch!' }).getByRole('listitem').last())).toContain(
+      'Sasha Mendes',
+    );
   });
 
   it('loads older posts with "Load more" until the feed is caught up', async () => {
@@ -391,7 +415,11 @@ describe('Orbit social network', () => {
       const form = { 'content-type': 'application/x-www-form-urlencoded' };
       const noToken = await fetch('/posts', { method: 'POST', headers: form, body: 'text=Forged+post+without+a+token&visibility=public' });
       const noHeader = await fetch(like, { method: 'POST', headers: { accept: 'application/json' } });
-      const wrong = await fetch('/posts', { method: 'POST', headers: { ...form, 'x-csrf-token': 'not-the-token' }, body: 'text=Forged+with+a+wrong+token' });
+      const wrong = await fetch('/posts', {
+        method: 'POST',
+        headers: { ...form, 'x-csrf-token': 'not-the-token' },
+        body: 'text=Forged+with+a+wrong+token',
+      });
       return [noToken.status, noHeader.status, wrong.status];
     });
     expect(statuses).toEqual([403, 403, 403]);
@@ -411,7 +439,9 @@ describe('Orbit social network', () => {
 
     await page.reload();
     expect(await page.getByText(/Forged/).count()).toBe(0);
-    expect(await page.getByRole('article').first().getByRole('button', { name: 'Like', exact: true }).getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByRole('article').first().getByRole('button', { name: 'Like', exact: true }).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
 
     // With the page's token the same fetch is accepted (the client's own requests do exactly this).
     const ok = await page.evaluate(async () => {

@@ -1,4 +1,5 @@
 import request from 'supertest';
+
 import { describeEachStore, type TestApp } from '../support/app';
 
 /** The simulated sites answer bad request bodies as client errors (4xx pages), never as 500. */

@@ -94,13 +94,23 @@ describeEachStore('keyset pagination', (t) => {
     const pages = await allPages((after) => t.store.repos.connections.listOwned(owner, { limit: 2, after }));
     expect(pages).toStrictEqual([expected.slice(0, 2), expected.slice(2, 4), expected.slice(4, 6)]);
     expect((await allPages((after) => t.store.repos.connections.listOwned(owner, { limit: 4, after }))).flat()).toStrictEqual(expected);
-    expect(await t.store.repos.connections.listOwned({ ...owner, organizationId: 'org_none' }, { limit: 2 })).toStrictEqual({ records: [], next: null });
+    expect(await t.store.repos.connections.listOwned({ ...owner, organizationId: 'org_none' }, { limit: 2 })).toStrictEqual({
+      records: [],
+      next: null,
+    });
   });
 
   it('pages agent requests with their filters applied before the page is cut', async () => {
     const org = { ...owner, organizationId: 'org_keyset_areq' };
     const ids: AgentRequestRecord[] = [];
-    for (const [s, status] of [[1, 'PENDING'], [1, 'COMPLETED'], [2, 'PENDING'], [2, 'PENDING'], [4, 'FAILED'], [5, 'PENDING']] as const) {
+    for (const [s, status] of [
+      [1, 'PENDING'],
+      [1, 'COMPLETED'],
+      [2, 'PENDING'],
+      [2, 'PENDING'],
+      [4, 'FAILED'],
+      [5, 'PENDING'],
+    ] as const) {
       const record: AgentRequestRecord = {
         id: newId('areq'),
         ...org,
@@ -133,10 +143,14 @@ describeEachStore('keyset pagination', (t) => {
     const pages = await allPages((after) => t.store.repos.agentRequests.listOwned(org, { status: 'PENDING', limit: 3, after }));
     expect(pages).toStrictEqual([pending.slice(0, 3), pending.slice(3)]);
     const window = newestFirst(ids.filter((r) => r.createdAt >= at(2) && r.createdAt < at(5)));
-    expect((await allPages((after) => t.store.repos.agentRequests.listOwned(org, { createdFrom: at(2), createdBefore: at(5), limit: 1, after }))).flat()).toStrictEqual(window);
+    expect(
+      (
+        await allPages((after) => t.store.repos.agentRequests.listOwned(org, { createdFrom: at(2), createdBefore: at(5), limit: 1, after }))
+      ).flat(),
+    ).toStrictEqual(window);
   });
 
-  it('pages one endpoint\'s webhook deliveries', async () => {
+  it("pages one endpoint's webhook deliveries", async () => {
     const event: WebhookEventRecord = { id: newId('evt'), ...owner, type: 'AGENT_REQUEST.COMPLETED', payload: '{}', createdAt: at(0) };
     const endpointId = newId('whk');
     const deliveries = [1, 2, 2, 2, 3].map((s) => newDelivery(endpointId, event, at(s)));

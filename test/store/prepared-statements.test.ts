@@ -1,4 +1,5 @@
 import type { Repository } from 'typeorm';
+
 import { newId } from '../../server/domain/ids';
 import { hashToken } from '../../server/domain/tokens';
 import type { AgentRequestRecord, WebhookEndpointRecord } from '../../server/store';
@@ -125,7 +126,12 @@ describeEachStore('prepared statements', (t) => {
     const hash = hashToken(conn.accessToken);
     const grant = (await t.store.repos.accessTokens.findGrant(hash))!;
     const repo = t.store.repos.agentRequests;
-    const on = { organizationId: grant.organizationId, environment: 'sandbox' as const, connectionId: conn.connectionId, providerId: conn.providerId };
+    const on = {
+      organizationId: grant.organizationId,
+      environment: 'sandbox' as const,
+      connectionId: conn.connectionId,
+      providerId: conn.providerId,
+    };
     const ok = agentRequest(on);
     expect(await repo.insertIfGranted(ok, hash)).toBe(true);
     expect(await repo.findById(ok.id)).toStrictEqual(ok);

@@ -50,7 +50,9 @@ describeEachStore('rate limit leases', (t) => {
     const who = caller();
     const clock = new ManualClock(Date.now());
     // Three "processes": separate services (separate leases) on the one bucket.
-    const processes = [0, 1, 2].map(() => countingBuckets()).map((b) => ({ ...b, limits: new RateLimitService(b.repo, clock, settings(35)) }));
+    const processes = [0, 1, 2]
+      .map(() => countingBuckets())
+      .map((b) => ({ ...b, limits: new RateLimitService(b.repo, clock, settings(35)) }));
     const decisions = (await Promise.all(processes.map((p) => Promise.all(Array.from({ length: 30 }, () => p.limits.take(who)))))).flat();
     expect(decisions.filter((d) => d?.allowed)).toHaveLength(35);
     for (const d of decisions.filter((x) => !x?.allowed)) {

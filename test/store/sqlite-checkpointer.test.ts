@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { loadConfig } from '../../server/config';
 import { newId } from '../../server/domain/ids';
 import { Store } from '../../server/store';

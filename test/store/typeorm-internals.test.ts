@@ -1,6 +1,7 @@
 import sqlite3 from 'sqlite3';
 import { DataSource, type DataSourceOptions, EntitySchema, type Repository, type ValueTransformer } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+
 import { newId } from '../../server/domain/ids';
 import type { AccessTokenRecord, ConnectionRecord, OrganizationRecord } from '../../server/store';
 import { dialectTypes } from '../../server/store/dialect';
@@ -83,7 +84,9 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
       await t.store.dataSource.query('CREATE TEMP TABLE internals_connection_probe (n integer)');
       try {
         await t.store.dataSource.query('INSERT INTO internals_connection_probe (n) VALUES (42)');
-        const rows = await new Promise<object[]>((resolve, reject) => db.all('SELECT n FROM internals_connection_probe', (err, r: object[]) => (err ? reject(err) : resolve(r))));
+        const rows = await new Promise<object[]>((resolve, reject) =>
+          db.all('SELECT n FROM internals_connection_probe', (err, r: object[]) => (err ? reject(err) : resolve(r))),
+        );
         expect(rows.map((r) => ({ ...r }))).toStrictEqual([{ n: 42 }]);
       } finally {
         await t.store.dataSource.query('DROP TABLE internals_connection_probe');
@@ -191,7 +194,10 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
       const rows: { name: string }[] =
         t.dialect === 'sqlite'
           ? await t.store.dataSource.query(`SELECT name FROM pragma_table_info('${metadata.tableName}')`)
-          : await t.store.dataSource.query('SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1', [metadata.tableName]);
+          : await t.store.dataSource.query(
+              'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
+              [metadata.tableName],
+            );
       expect({ table: metadata.tableName, columns: metadata.columns.map((c) => c.databaseName).sort() }).toStrictEqual({
         table: metadata.tableName,
         columns: rows.map((r) => r.name).sort(),
@@ -261,7 +267,12 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
 
     beforeAll(async () => {
       // The test database, with one more entity that has transformers (the store's entities have none).
-      ds = new DataSource({ ...t.store.dataSource.options, entities: [probeEntity(t.dialect)], migrations: [], synchronize: true } as DataSourceOptions);
+      ds = new DataSource({
+        ...t.store.dataSource.options,
+        entities: [probeEntity(t.dialect)],
+        migrations: [],
+        synchronize: true,
+      } as DataSourceOptions);
       await ds.initialize();
       repo = ds.getRepository<ProbeRecord>('InternalsProbe');
     });
@@ -292,7 +303,12 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
       await repo.insert(asProbeRow(written));
       // Stored as TypeORM stores it: the transformers' output, in the driver's representation.
       const raw = async (id: string) =>
-        ((await ds.query(`SELECT amount_cents, tag_list, is_enabled FROM typeorm_internals_probe WHERE id = ${t.dialect === 'sqlite' ? '?' : '$1'}`, [id])) as object[]).map((r) => ({ ...r }));
+        (
+          (await ds.query(
+            `SELECT amount_cents, tag_list, is_enabled FROM typeorm_internals_probe WHERE id = ${t.dialect === 'sqlite' ? '?' : '$1'}`,
+            [id],
+          )) as object[]
+        ).map((r) => ({ ...r }));
       expect(await raw(record.id)).toStrictEqual([{ amount_cents: 1234, tag_list: 'a,b', is_enabled: t.dialect === 'sqlite' ? 1 : true }]);
       expect(await raw(record.id)).toStrictEqual(await raw(written.id));
     });
@@ -330,13 +346,16 @@ describe('startup checks of the TypeORM internals', () => {
   it('refuses a repository whose driver lacks the value conversions or whose columns lack database names', () => {
     const connection = (driver: object) => ({ driver, options: { type: 'sqlite' } });
     const metadata = (columns: object[]) => ({ name: 'Fake', tableName: 'fakes', columns });
-    const repo = (driver: object, columns: object[]) => ({ manager: { connection: connection(driver) }, metadata: metadata(columns) }) as unknown as Repository<{ id: string }>;
+    const repo = (driver: object, columns: object[]) =>
+      ({ manager: { connection: connection(driver) }, metadata: metadata(columns) }) as unknown as Repository<{ id: string }>;
     const column = { propertyName: 'id', databaseName: 'id' };
     const fn = () => undefined;
-    expect(() => preparedTable(repo({ escape: fn, prepareHydratedValue: fn }, [column]))).toThrow(/^TypeORM internals changed: the sqlite driver has no preparePersistentValue\(\)/);
-    expect(() => preparedTable(repo({ escape: fn, preparePersistentValue: fn }, [column]))).toThrow(/has no prepareHydratedValue\(\)/);
-    expect(() => preparedTable(repo({ escape: fn, preparePersistentValue: fn, prepareHydratedValue: fn }, [{ propertyName: 'id', name: 'id' }]))).toThrow(
-      /TypeORM internals changed: a column of Fake has no propertyName or databaseName/,
+    expect(() => preparedTable(repo({ escape: fn, prepareHydratedValue: fn }, [column]))).toThrow(
+      /^TypeORM internals changed: the sqlite driver has no preparePersistentValue\(\)/,
     );
+    expect(() => preparedTable(repo({ escape: fn, preparePersistentValue: fn }, [column]))).toThrow(/has no prepareHydratedValue\(\)/);
+    expect(() =>
+      preparedTable(repo({ escape: fn, preparePersistentValue: fn, prepareHydratedValue: fn }, [{ propertyName: 'id', name: 'id' }])),
+    ).toThrow(/TypeORM internals changed: a column of Fake has no propertyName or databaseName/);
   });
 });

@@ -1,14 +1,16 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+
 import type { Express } from 'express';
-import pino from 'pino';
 import { Client } from 'pg';
+import pino from 'pino';
+
 import { createApp } from '../../server/app';
-import { loadConfig, type AppConfig } from '../../server/config';
+import { type AppConfig, loadConfig } from '../../server/config';
 import { ManualClock } from '../../server/domain/clock';
 import { createExpressServer } from '../../server/http/express-server';
 import { buildServices, type Services } from '../../server/services';

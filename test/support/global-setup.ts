@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { resolveChromiumPath } from '../../server/browser/chromium';
 import { PG_URL_ENV } from './pg-env';
 
@@ -20,7 +21,6 @@ interface PgInstance {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __AGENTLINK_TEST_PG__: { pg: PgInstance; dataDir: string } | undefined;
 }
 
@@ -136,7 +136,18 @@ export default async function globalSetup() {
     persistent: false,
     createPostgresUser: true,
     // Only the loopback interface; durability does not matter for a throwaway test cluster.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', `unix_socket_directories=`],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      `unix_socket_directories=`,
+    ],
     onLog: (m: string) => logs.push(m),
     onError: (m: unknown) => logs.push(String(m)),
   });
@@ -145,7 +156,9 @@ export default async function globalSetup() {
     await pg.start();
   } catch (err) {
     await pg.stop().catch(() => undefined);
-    throw new Error(`could not start embedded PostgreSQL (set SKIP_PG=1 to run without it): ${String(err)}\n${logs.slice(-20).join('')}`, { cause: err });
+    throw new Error(`could not start embedded PostgreSQL (set SKIP_PG=1 to run without it): ${String(err)}\n${logs.slice(-20).join('')}`, {
+      cause: err,
+    });
   }
   globalThis.__AGENTLINK_TEST_PG__ = { pg, dataDir };
   process.env[PG_URL_ENV] = `postgres://postgres:${password}@127.0.0.1:${port}`;

@@ -1,8 +1,9 @@
 import request, { type Response } from 'supertest';
+
 import { ERROR_CATALOGUE, type ErrorCode } from '../../contract/error-codes';
 import type { Environment } from '../../server/config';
-import { githubProvider } from '../../server/integrations/github/github.provider';
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
+import { githubProvider } from '../../server/integrations/github/github.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import type { TestApp } from './app';
 
@@ -24,7 +25,13 @@ let orgCounter = 0;
 /** Creates an organization through the service (as the CLI does) and returns its one-time credentials. */
 export async function createOrg(t: TestApp, name = `Org ${++orgCounter}`): Promise<TestOrg> {
   const c = await t.services.organizations.create(name);
-  return { organizationId: c.organization.id, name, clientId: c.clientId, sandboxSecret: c.sandboxSecret, productionSecret: c.productionSecret };
+  return {
+    organizationId: c.organization.id,
+    name,
+    clientId: c.clientId,
+    sandboxSecret: c.sandboxSecret,
+    productionSecret: c.productionSecret,
+  };
 }
 
 export type Headers = Record<string, string>;
@@ -90,7 +97,16 @@ export function withoutRequestId(body: { error: Record<string, unknown> }) {
 }
 
 /** Internal fields that must never leave in an API response (presenters whitelist fields). */
-const INTERNAL_KEYS = ['organizationId', 'tokenHash', 'sealedSession', 'sealedCredentials', 'leaseOwner', 'leaseExpiresAt', 'attempts', 'id'];
+const INTERNAL_KEYS = [
+  'organizationId',
+  'tokenHash',
+  'sealedSession',
+  'sealedCredentials',
+  'leaseOwner',
+  'leaseExpiresAt',
+  'attempts',
+  'id',
+];
 
 export function expectNoInternals(body: Record<string, unknown>) {
   expect(Object.keys(body).filter((k) => INTERNAL_KEYS.includes(k))).toEqual([]);
@@ -152,7 +168,12 @@ export async function connectProduction(t: TestApp, org: TestOrg, opts: { client
   );
   const res = await exchange(t, productionHeaders(org), created.publicToken);
   if (res.status !== 200) throw new Error(`exchange: ${res.status} ${JSON.stringify(res.body)}`);
-  return { publicToken: created.publicToken, accessToken: res.body.access_token, connectionId: res.body.connectionId, providerId: GITHUB_PROVIDER_ID };
+  return {
+    publicToken: created.publicToken,
+    accessToken: res.body.access_token,
+    connectionId: res.body.connectionId,
+    providerId: GITHUB_PROVIDER_ID,
+  };
 }
 
 export function agentRequestBody(t: TestApp, accessToken: string, overrides: Record<string, unknown> = {}) {

@@ -1,13 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
+
 import type { Browser } from 'playwright-core';
-import { createApp } from '../../server/app';
+
 import { createAgentWorker } from '../../server/agent/runtime';
 import type { AgentWorker } from '../../server/agent/worker';
+import { createApp } from '../../server/app';
 import { launchBrowser } from '../../server/browser/chromium';
 import { loadConfig } from '../../server/config';
 import { type Clock, systemClock } from '../../server/domain/clock';

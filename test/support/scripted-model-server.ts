@@ -76,7 +76,8 @@ export function parseObservation(text: string): ParsedObservation | null {
     const m = ELEMENT_LINE.exec(line);
     if (m) elements.push({ index: Number(m[1]), role: m[2]!, name: m[3]!.replace(/\\(.)/g, '$1'), rest: m[4]!.trim(), line });
   }
-  const matches = (e: ObservedLine, role: string, name: string | RegExp) => e.role === role && (typeof name === 'string' ? e.name === name : name.test(e.name));
+  const matches = (e: ObservedLine, role: string, name: string | RegExp) =>
+    e.role === role && (typeof name === 'string' ? e.name === name : name.test(e.name));
   return {
     url,
     text: view,
@@ -127,7 +128,11 @@ export async function startScriptedModelServer(initial?: Script): Promise<Script
     }
     const message =
       'tool' in r
-        ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${calls}`, type: 'function', function: { name: r.tool, arguments: JSON.stringify(r.args) } }] }
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: `call_${calls}`, type: 'function', function: { name: r.tool, arguments: JSON.stringify(r.args) } }],
+          }
         : { role: 'assistant', content: r.content };
     const completion = JSON.stringify(message).length;
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -138,7 +143,11 @@ export async function startScriptedModelServer(initial?: Script): Promise<Script
         created: Math.floor(Date.now() / 1000),
         model: String(body.model ?? 'scripted'),
         choices: [{ index: 0, message, finish_reason: 'tool' in r ? 'tool_calls' : 'stop' }],
-        usage: { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: Math.ceil(completion / 4), total_tokens: Math.ceil((promptChars + completion) / 4) },
+        usage: {
+          prompt_tokens: Math.ceil(promptChars / 4),
+          completion_tokens: Math.ceil(completion / 4),
+          total_tokens: Math.ceil((promptChars + completion) / 4),
+        },
       }),
     );
   };

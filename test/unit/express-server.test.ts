@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import express from 'express';
+
 import { createExpressServer } from '../../server/http/express-server';
 
 /** createExpressServer: requests and responses are born with the app's prototypes, and Express works as ever. */
@@ -17,7 +19,10 @@ describe('createExpressServer', () => {
     const a = express();
     a.use(express.json());
     a.post('/echo/:id', (req, res) => {
-      res.status(201).set('x-echo', req.get('x-in') ?? '').json({ id: req.params.id, body: req.body, query: req.query, ip: req.ip });
+      res
+        .status(201)
+        .set('x-echo', req.get('x-in') ?? '')
+        .json({ id: req.params.id, body: req.body, query: req.query, ip: req.ip });
     });
     return a;
   }
@@ -45,7 +50,11 @@ describe('createExpressServer', () => {
     const answer = async (server: http.Server) => {
       const base = await serve(server);
       try {
-        const res = await fetch(`${base}/echo/42?x=1`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-in': 'hi' }, body: '{"a":[1,2]}' });
+        const res = await fetch(`${base}/echo/42?x=1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-in': 'hi' },
+          body: '{"a":[1,2]}',
+        });
         return { status: res.status, echo: res.headers.get('x-echo'), body: await res.json() };
       } finally {
         await close(server);

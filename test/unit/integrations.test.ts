@@ -27,8 +27,16 @@ describe('the integration list', () => {
     ['listed twice', [orbit, orbit], /listed twice/],
     ['a provider under another slug', [{ ...orbit, slug: 'orbit2', site: undefined, playbooks: [] }], /provider's slug is orbit/],
     ['a site under another slug', [{ ...github, site: orbit.site }], /site's slug is orbit|only sandbox providers/],
-    ['a site on a production provider', [{ ...github, slug: 'github', site: { ...orbit.site!, slug: 'github' } }], /only sandbox providers have a simulated site/],
-    ['a playbook for another provider', [{ ...github, playbooks: [orbit.playbooks[0] as Playbook<unknown>] }], /playbook orbit\.\S+ is for orbit/],
+    [
+      'a site on a production provider',
+      [{ ...github, slug: 'github', site: { ...orbit.site!, slug: 'github' } }],
+      /only sandbox providers have a simulated site/,
+    ],
+    [
+      'a playbook for another provider',
+      [{ ...github, playbooks: [orbit.playbooks[0] as Playbook<unknown>] }],
+      /playbook orbit\.\S+ is for orbit/,
+    ],
   ])('refuses %s', (_name, list, message) => {
     expect(() => assembleIntegrations(list, origins)).toThrow(message);
   });

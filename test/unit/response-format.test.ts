@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+
 import {
   checkResponseFormat,
   compileResponseFormat,
@@ -29,7 +30,11 @@ describe('parseLeaf', () => {
   });
 
   it('trims, keeps dashes inside the description, and ignores an empty description', () => {
-    expect(parseLeaf('  number?  -  Follower count - approx.  ')).toStrictEqual({ type: 'number', nullable: true, description: 'Follower count - approx.' });
+    expect(parseLeaf('  number?  -  Follower count - approx.  ')).toStrictEqual({
+      type: 'number',
+      nullable: true,
+      description: 'Follower count - approx.',
+    });
     expect(parseLeaf('string -')).toStrictEqual({ type: 'string', nullable: false });
     expect(parseLeaf('string - multi\nline')).toStrictEqual({ type: 'string', nullable: false, description: 'multi\nline' });
   });
@@ -52,7 +57,15 @@ describe('parseLeaf', () => {
 describe('checkResponseFormat: valid templates', () => {
   const valid: [string, unknown][] = [
     ['one leaf', { name: 'string' }],
-    ['every leaf type, nullable or not, with descriptions', Object.fromEntries(LEAF_TYPES.flatMap((t) => [[t, `${t} - a ${t}`], [`${t}Maybe`, `${t}?`]]))],
+    [
+      'every leaf type, nullable or not, with descriptions',
+      Object.fromEntries(
+        LEAF_TYPES.flatMap((t) => [
+          [t, `${t} - a ${t}`],
+          [`${t}Maybe`, `${t}?`],
+        ]),
+      ),
+    ],
     ['nested objects', { profile: { name: 'string', stats: { followers: 'integer', ratio: 'number?' } } }],
     ['an array of objects', { posts: [{ title: 'string - Title', postedAt: 'datetime? - When' }] }],
     ['an array of leaves', { tags: ['string'] }],
@@ -60,8 +73,16 @@ describe('checkResponseFormat: valid templates', () => {
     ['keys with _ $ -', { _id: 'string', $ref: 'string', 'kebab-case': 'string', a1: 'string' }],
     ['exactly the maximum depth (8 nested objects)', nested(RESPONSE_FORMAT_LIMITS.maxDepth)],
     ['the maximum depth through arrays', { a: [{ b: [{ c: [{ d: ['string'] }] }] }] }],
-    ['exactly the maximum keys per object', Object.fromEntries(Array.from({ length: RESPONSE_FORMAT_LIMITS.maxKeysPerObject }, (_, i) => [`k${i}`, 'string']))],
-    ['exactly the maximum keys in all', Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`o${i}`, Object.fromEntries(Array.from({ length: 49 }, (_, j) => [`k${j}`, 'string']))]))],
+    [
+      'exactly the maximum keys per object',
+      Object.fromEntries(Array.from({ length: RESPONSE_FORMAT_LIMITS.maxKeysPerObject }, (_, i) => [`k${i}`, 'string'])),
+    ],
+    [
+      'exactly the maximum keys in all',
+      Object.fromEntries(
+        Array.from({ length: 4 }, (_, i) => [`o${i}`, Object.fromEntries(Array.from({ length: 49 }, (_, j) => [`k${j}`, 'string']))]),
+      ),
+    ],
     ['a key of maximum length', { ['k'.repeat(RESPONSE_FORMAT_LIMITS.maxKeyLength)]: 'string' }],
     ['a leaf of maximum length', { a: `string - ${'d'.repeat(RESPONSE_FORMAT_LIMITS.maxLeafLength - 9)}` }],
   ];
@@ -70,7 +91,9 @@ describe('checkResponseFormat: valid templates', () => {
   });
 
   it('counts 200 keys in all as the limit (4 × (1 + 49) = 200)', () => {
-    const t = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`o${i}`, Object.fromEntries(Array.from({ length: 49 }, (_, j) => [`k${j}`, 'string']))]));
+    const t = Object.fromEntries(
+      Array.from({ length: 4 }, (_, i) => [`o${i}`, Object.fromEntries(Array.from({ length: 49 }, (_, j) => [`k${j}`, 'string']))]),
+    );
     expect(checkResponseFormat(t)).toEqual([]);
     (t.o3 as Record<string, string>).k49 = 'string';
     expect(checkResponseFormat(t)).toEqual([{ path: ['o3', 'k49'], message: expect.stringMatching(/more than 200 properties/) }]);
@@ -93,12 +116,32 @@ describe('checkResponseFormat: invalid templates name the exact path', () => {
     ['a null leaf', { a: null }, ['a'], /got null/],
     ['a bad key', { 'bad key': 'string' }, ['bad key'], /property name must match/],
     ['a key starting with a digit', { '1a': 'string' }, ['1a'], /property name must match/],
-    ['a key too long', { ['k'.repeat(RESPONSE_FORMAT_LIMITS.maxKeyLength + 1)]: 'string' }, ['k'.repeat(RESPONSE_FORMAT_LIMITS.maxKeyLength + 1)], /at most 100 characters/],
+    [
+      'a key too long',
+      { ['k'.repeat(RESPONSE_FORMAT_LIMITS.maxKeyLength + 1)]: 'string' },
+      ['k'.repeat(RESPONSE_FORMAT_LIMITS.maxKeyLength + 1)],
+      /at most 100 characters/,
+    ],
     ['a leaf too long', { a: `string - ${'d'.repeat(RESPONSE_FORMAT_LIMITS.maxLeafLength)}` }, ['a'], /at most 500 characters/],
-    ['one level too deep', nested(RESPONSE_FORMAT_LIMITS.maxDepth + 1), ['l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l7', 'l8', 'l9'], /deeper than 8/],
+    [
+      'one level too deep',
+      nested(RESPONSE_FORMAT_LIMITS.maxDepth + 1),
+      ['l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l7', 'l8', 'l9'],
+      /deeper than 8/,
+    ],
     ['too deep through arrays', { a: [{ b: [{ c: [{ d: [['string']] }] }] }] }, ['a', 0, 'b', 0, 'c', 0, 'd', 0, 0], /deeper than 8/],
-    ['too many keys in one object', Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'string'])), [], /at most 50 properties/],
-    ['over 16 KiB', Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, `string - ${'d'.repeat(450)}`])), [], /at most 16384 bytes/],
+    [
+      'too many keys in one object',
+      Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'string'])),
+      [],
+      /at most 50 properties/,
+    ],
+    [
+      'over 16 KiB',
+      Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, `string - ${'d'.repeat(450)}`])),
+      [],
+      /at most 16384 bytes/,
+    ],
   ];
   it.each(invalid)('refuses %s', (_label, template, path, message) => {
     const issues = checkResponseFormat(template);

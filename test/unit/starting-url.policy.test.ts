@@ -1,8 +1,8 @@
 import { checkStartingUrl, hostMatchesDomain, isPrivateOrLocalHost } from '../../server/domain/starting-url.policy';
-import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { githubProvider as github } from '../../server/integrations/github/github.provider';
-import { xProvider as x } from '../../server/integrations/x/x.provider';
 import { orbitProvider } from '../../server/integrations/orbit/orbit.provider';
+import { xProvider as x } from '../../server/integrations/x/x.provider';
+import type { ProviderDefinition } from '../../server/providers/catalogue';
 
 const orbit = orbitProvider({ publicUrl: 'http://localhost:4000', sandboxHostSuffix: 'sandbox.localhost' });
 
@@ -88,16 +88,35 @@ describe('checkStartingUrl', () => {
 
 describe('isPrivateOrLocalHost', () => {
   it.each([
-    '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1',
-    '::1', '[::1]', 'fe80::1', 'fc00::1', '::ffff:10.0.0.1',
-    'localhost', 'LOCALHOST', 'a.localhost', 'db.internal', 'nas.local', 'router.home.arpa', 'x.localdomain',
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '::1',
+    '[::1]',
+    'fe80::1',
+    'fc00::1',
+    '::ffff:10.0.0.1',
+    'localhost',
+    'LOCALHOST',
+    'a.localhost',
+    'db.internal',
+    'nas.local',
+    'router.home.arpa',
+    'x.localdomain',
   ])('%s is local or private', (host) => {
     expect(isPrivateOrLocalHost(host)).toBe(true);
   });
 
-  it.each(['github.com', '140.82.112.3', '8.8.8.8', '2606:4700::1111', 'internal.example.com', 'localhost.example.com'])('%s is public', (host) => {
-    expect(isPrivateOrLocalHost(host)).toBe(false);
-  });
+  it.each(['github.com', '140.82.112.3', '8.8.8.8', '2606:4700::1111', 'internal.example.com', 'localhost.example.com'])(
+    '%s is public',
+    (host) => {
+      expect(isPrivateOrLocalHost(host)).toBe(false);
+    },
+  );
 });
 
 describe('hostMatchesDomain', () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import { newId } from '../../server/domain/ids';
 import {
   decoySecretHash,

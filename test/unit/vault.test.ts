@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { keyFilePath, keysFromEnv, loadVault } from '../../server/vault/keyring';
 import { keyIdFor, Vault, VaultError, type VaultKey } from '../../server/vault/vault';
 

@@ -2,7 +2,13 @@ import { verifyWebhook, WebhookVerificationError, type WebhookVerificationErrorC
 import { computeWebhookSignature, generateWebhookSecret, webhookSignatureHeader } from '../../server/domain/webhooks/signature';
 
 const secret = generateWebhookSecret();
-const body = JSON.stringify({ eventId: 'evt_1', type: 'CONNECTION.CREATED', createdAt: '2026-01-01T12:00:00.000Z', environment: 'sandbox', object: { connectionId: 'conn_1' } });
+const body = JSON.stringify({
+  eventId: 'evt_1',
+  type: 'CONNECTION.CREATED',
+  createdAt: '2026-01-01T12:00:00.000Z',
+  environment: 'sandbox',
+  object: { connectionId: 'conn_1' },
+});
 const t = 1_767_268_800; // 2026-01-01T12:00:00Z
 const now = new Date(t * 1000);
 
@@ -31,7 +37,9 @@ describe('verifyWebhook', () => {
     const header = webhookSignatureHeader(secret, t, body);
     expect(codeOf(() => verifyWebhook({ payload: body.replace('conn_1', 'conn_2'), header, secret, now }))).toBe('SIGNATURE_MISMATCH');
     expect(codeOf(() => verifyWebhook({ payload: body, header, secret: generateWebhookSecret(), now }))).toBe('SIGNATURE_MISMATCH');
-    expect(codeOf(() => verifyWebhook({ payload: body, header: header.replace(`t=${t}`, `t=${t + 1}`), secret, now }))).toBe('SIGNATURE_MISMATCH');
+    expect(codeOf(() => verifyWebhook({ payload: body, header: header.replace(`t=${t}`, `t=${t + 1}`), secret, now }))).toBe(
+      'SIGNATURE_MISMATCH',
+    );
   });
 
   it('refuses timestamps outside the tolerance (default 300 s), both ways', () => {
@@ -52,6 +60,8 @@ describe('verifyWebhook', () => {
 
   it('refuses a signed payload that is not JSON', () => {
     const raw = 'not json';
-    expect(codeOf(() => verifyWebhook({ payload: raw, header: webhookSignatureHeader(secret, t, raw), secret, now }))).toBe('INVALID_PAYLOAD');
+    expect(codeOf(() => verifyWebhook({ payload: raw, header: webhookSignatureHeader(secret, t, raw), secret, now }))).toBe(
+      'INVALID_PAYLOAD',
+    );
   });
 });

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import request from 'supertest';
-import { verifyWebhook, WebhookVerificationError, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../client';
+
+import { verifyWebhook, WEBHOOK_RETRY_SCHEDULE_SECONDS, WebhookVerificationError } from '../../client';
 import { WebhookDispatcher } from '../../server/domain/webhooks/dispatcher';
 import { describeEachStore, type TestApp } from '../support/app';
 import { connectSandbox, createOrg, get, post, sandboxHeaders, type TestOrg } from '../support/helpers';
@@ -83,7 +85,13 @@ describeEachStore('webhook delivery', (t) => {
     receiver = new Receiver();
     await receiver.start();
     // No jitter, short timeout: the schedule is exact and a hanging receiver costs little.
-    dispatcher = new WebhookDispatcher({ store: t.store, clock: t.clock, endpoints: t.services.webhookEndpoints, random: () => 0, timeoutMs: 2000 });
+    dispatcher = new WebhookDispatcher({
+      store: t.store,
+      clock: t.clock,
+      endpoints: t.services.webhookEndpoints,
+      random: () => 0,
+      timeoutMs: 2000,
+    });
   });
   afterEach(async () => {
     await dispatcher.stop();
@@ -158,7 +166,9 @@ describeEachStore('webhook delivery', (t) => {
     expect(log.flatMap((d) => d.attemptLog.map((x) => x.attempt))).toEqual(expect.arrayContaining([1, 2, 3]));
 
     // Every event reached the receiver with a valid signature; nothing lost, only duplicates of failed attempts.
-    const verified = receiver.received.map((r) => verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret, now: t.clock.now() }));
+    const verified = receiver.received.map((r) =>
+      verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret, now: t.clock.now() }),
+    );
     const objects = new Set(verified.map((e) => (e.object as { connectionId: string }).connectionId));
     expect(objects).toEqual(new Set([a.connectionId, b.connectionId]));
     expect(receiver.received).toHaveLength(5);
@@ -204,7 +214,12 @@ describeEachStore('webhook delivery', (t) => {
     t.clock.advance(7 * 24 * 3600 * 1000);
     expect(await dispatcher.tick()).toBe(0);
     const [failed] = await deliveries(t, org, webhookId);
-    expect(failed).toMatchObject({ status: 'FAILED', attempts: WEBHOOK_RETRY_SCHEDULE_SECONDS.length + 1, lastResponseStatus: 503, nextAttemptAt: null });
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      attempts: WEBHOOK_RETRY_SCHEDULE_SECONDS.length + 1,
+      lastResponseStatus: 503,
+      nextAttemptAt: null,
+    });
     expect(failed.attemptLog).toHaveLength(WEBHOOK_RETRY_SCHEDULE_SECONDS.length + 1);
 
     receiver.status = () => 200;
@@ -213,7 +228,11 @@ describeEachStore('webhook delivery', (t) => {
     expect(resent.body).toMatchObject({ status: 'PENDING', attempts: 0, eventId: failed.eventId, webhookId });
     expect(await dispatcher.tick()).toBe(1);
     const log = await deliveries(t, org, webhookId);
-    expect(log.find((x) => x.deliveryId === resent.body.deliveryId)).toMatchObject({ status: 'SUCCEEDED', attempts: 1, lastResponseStatus: 200 });
+    expect(log.find((x) => x.deliveryId === resent.body.deliveryId)).toMatchObject({
+      status: 'SUCCEEDED',
+      attempts: 1,
+      lastResponseStatus: 200,
+    });
     expect(new Set(receiver.received.map((r) => r.headers['agentlink-event-id']))).toEqual(new Set([failed.eventId]));
   });
 
@@ -224,7 +243,9 @@ describeEachStore('webhook delivery', (t) => {
     const [pending] = await deliveries(t, org, webhookId);
     const now = t.clock.now();
     // Another dispatcher claimed it and died.
-    expect(await t.store.repos.webhookDeliveries.claim(pending.deliveryId, 'dead-dispatcher', now, new Date(now.getTime() + 40_000))).toBe(true);
+    expect(await t.store.repos.webhookDeliveries.claim(pending.deliveryId, 'dead-dispatcher', now, new Date(now.getTime() + 40_000))).toBe(
+      true,
+    );
     expect(await dispatcher.tick()).toBe(0);
     t.clock.advance(41_000);
     expect(await dispatcher.tick()).toBe(1);
@@ -240,7 +261,13 @@ describeEachStore('webhook delivery', (t) => {
     const org = await createOrg(t);
     await register(t, org, receiver.url);
     for (let i = 0; i < 5; i += 1) await connectSandbox(t, org, { clientUserId: `user-${i}` });
-    const second = new WebhookDispatcher({ store: t.store, clock: t.clock, endpoints: t.services.webhookEndpoints, random: () => 0, timeoutMs: 2000 });
+    const second = new WebhookDispatcher({
+      store: t.store,
+      clock: t.clock,
+      endpoints: t.services.webhookEndpoints,
+      random: () => 0,
+      timeoutMs: 2000,
+    });
     const [x, y] = await Promise.all([dispatcher.tick(), second.tick()]);
     expect(x + y).toBe(5);
     expect(receiver.received).toHaveLength(5);
@@ -253,8 +280,12 @@ describeEachStore('webhook delivery', (t) => {
     const rotated = await post(t, `/api/webhooks/${webhookId}/rotate-secret`, sandboxHeaders(org));
     await dispatcher.tick();
     const r = receiver.received[0];
-    expect(() => verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret, now: t.clock.now() })).toThrow(WebhookVerificationError);
-    expect(verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret: rotated.body.secret, now: t.clock.now() }).type).toBe('CONNECTION.CREATED');
+    expect(() => verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret, now: t.clock.now() })).toThrow(
+      WebhookVerificationError,
+    );
+    expect(
+      verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret: rotated.body.secret, now: t.clock.now() }).type,
+    ).toBe('CONNECTION.CREATED');
   });
 
   it('never blocks the request path: the API answers before a slow receiver does', async () => {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { WebhookDispatcher } from '../../server/domain/webhooks/dispatcher';
 import { describeEachStore } from '../support/app';
 import { connectProduction, createOrg, get, post, productionHeaders } from '../support/helpers';
@@ -30,7 +31,10 @@ describeEachStore('webhook delivery: resolved addresses', (t) => {
   it('refuses a production endpoint whose host resolves to loopback, records it as failed, and connects nowhere', async () => {
     const org = await createOrg(t);
     const headers = productionHeaders(org);
-    const created = await post(t, '/api/webhooks', headers, { url: `https://hooks.example.com:${port}/agentlink`, events: ['CONNECTION.CREATED'] });
+    const created = await post(t, '/api/webhooks', headers, {
+      url: `https://hooks.example.com:${port}/agentlink`,
+      events: ['CONNECTION.CREATED'],
+    });
     expect(created.status).toBe(201);
     const resolved: string[] = [];
     const resolve = async (host: string) => {
@@ -40,7 +44,14 @@ describeEachStore('webhook delivery: resolved addresses', (t) => {
         { address: '127.0.0.1', family: 4 },
       ];
     };
-    const dispatcher = new WebhookDispatcher({ store: t.store, clock: t.clock, endpoints: t.services.webhookEndpoints, random: () => 0, timeoutMs: 2000, resolve });
+    const dispatcher = new WebhookDispatcher({
+      store: t.store,
+      clock: t.clock,
+      endpoints: t.services.webhookEndpoints,
+      random: () => 0,
+      timeoutMs: 2000,
+      resolve,
+    });
     try {
       await connectProduction(t, org);
       expect(await dispatcher.tick()).toBe(1);
@@ -52,7 +63,12 @@ describeEachStore('webhook delivery: resolved addresses', (t) => {
     expect(hits).toBe(0);
     const log = await get(t, `/api/webhooks/${created.body.webhookId}/deliveries`, headers);
     expect(log.status).toBe(200);
-    const [d] = log.body.data as { status: string; lastResponseStatus: number | null; lastError: string; attemptLog: { error: string }[] }[];
+    const [d] = log.body.data as {
+      status: string;
+      lastResponseStatus: number | null;
+      lastError: string;
+      attemptLog: { error: string }[];
+    }[];
     expect(d).toMatchObject({ status: 'PENDING', lastResponseStatus: null });
     expect(d.lastError).toBe('address not allowed: hooks.example.com resolves to 127.0.0.1 (loopback)');
     expect(d.attemptLog[0].error).toBe(d.lastError);

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+
 import { verifyWebhook } from '../../client';
-import { loadConfig, type AppConfig } from '../../server/config';
+import { type AppConfig, loadConfig } from '../../server/config';
 import { systemClock } from '../../server/domain/clock';
 import { WebhookDispatcher } from '../../server/domain/webhooks/dispatcher';
 import { webhookSecretAad } from '../../server/domain/webhooks/signature';
@@ -76,7 +77,10 @@ it('re-seals webhook signing secrets under the new key, counts them in vault sta
     const org = await services.organizations.create('Webhook Vault Org');
     organizationId = org.organization.id;
     const caller = { organizationId, environment: 'sandbox' as const };
-    const created = await services.webhookEndpoints.create(caller, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, events: ['CONNECTION.CREATED'] });
+    const created = await services.webhookEndpoints.create(caller, {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      events: ['CONNECTION.CREATED'],
+    });
     if (!created.ok) throw new Error(JSON.stringify(created));
     ({ secret } = created.value);
     webhookId = created.value.endpoint.id;
@@ -103,7 +107,13 @@ it('re-seals webhook signing secrets under the new key, counts them in vault sta
     // A delivery signed with the re-sealed secret verifies with the secret the customer was given.
     const services = buildServices({ config, store, clock: systemClock, vault });
     await services.webhookEvents.emit({ organizationId, environment: 'sandbox' }, 'CONNECTION.CREATED', { connectionId: 'conn_test' });
-    const dispatcher = new WebhookDispatcher({ store, clock: systemClock, endpoints: services.webhookEndpoints, random: () => 0, timeoutMs: 2000 });
+    const dispatcher = new WebhookDispatcher({
+      store,
+      clock: systemClock,
+      endpoints: services.webhookEndpoints,
+      random: () => 0,
+      timeoutMs: 2000,
+    });
     expect(await dispatcher.tick()).toBe(1);
     expect(received).toHaveLength(1);
     const event = verifyWebhook({ payload: received[0].body, header: received[0].headers['agentlink-signature'], secret });

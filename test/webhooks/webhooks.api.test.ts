@@ -1,4 +1,5 @@
 import request from 'supertest';
+
 import { describeEachStore, type TestApp } from '../support/app';
 import {
   agentRequestBody,
@@ -8,18 +9,27 @@ import {
   del,
   expectError,
   get,
+  type Headers,
   post,
   productionHeaders,
   sandboxHeaders,
-  type Headers,
   type TestOrg,
 } from '../support/helpers';
 
 const HTTPS_URL = 'https://hooks.example.com/agentlink';
-const ALL_EVENTS = ['AGENT_REQUEST.COMPLETED', 'AGENT_REQUEST.FAILED', 'CONNECTION.CREATED', 'CONNECTION.LOGIN_REQUIRED', 'CONNECTION.REVOKED'];
+const ALL_EVENTS = [
+  'AGENT_REQUEST.COMPLETED',
+  'AGENT_REQUEST.FAILED',
+  'CONNECTION.CREATED',
+  'CONNECTION.LOGIN_REQUIRED',
+  'CONNECTION.REVOKED',
+];
 
 function patch(t: TestApp, path: string, headers: Headers, body: unknown) {
-  return request(t.server).patch(path).set(headers).send(body as object);
+  return request(t.server)
+    .patch(path)
+    .set(headers)
+    .send(body as object);
 }
 
 async function createEndpoint(t: TestApp, headers: Headers, body: Record<string, unknown> = {}) {
@@ -32,7 +42,12 @@ async function createEndpoint(t: TestApp, headers: Headers, body: Record<string,
 async function storedEvents(t: TestApp, org: TestOrg, environment: 'sandbox' | 'production' = 'sandbox') {
   await t.services.webhookEvents.idle();
   const rows = await t.store.repos.webhookEvents.listOwned({ organizationId: org.organizationId, environment });
-  return rows.reverse().map((r) => JSON.parse(r.payload) as { eventId: string; type: string; createdAt: string; environment: string; object: Record<string, unknown> });
+  return rows
+    .reverse()
+    .map(
+      (r) =>
+        JSON.parse(r.payload) as { eventId: string; type: string; createdAt: string; environment: string; object: Record<string, unknown> },
+    );
 }
 
 describeEachStore('webhook endpoints API', (t) => {
@@ -50,7 +65,11 @@ describeEachStore('webhook endpoints API', (t) => {
   });
 
   it('creates an endpoint and shows its signing secret only once', async () => {
-    const res = await post(t, '/api/webhooks', sandboxHeaders(org), { url: HTTPS_URL, events: ['CONNECTION.CREATED'], description: 'main' });
+    const res = await post(t, '/api/webhooks', sandboxHeaders(org), {
+      url: HTTPS_URL,
+      events: ['CONNECTION.CREATED'],
+      description: 'main',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toStrictEqual({
       webhookId: expect.stringMatching(/^whk_[0-9a-f]{24}$/),
@@ -91,7 +110,12 @@ describeEachStore('webhook endpoints API', (t) => {
       enabled: false,
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ webhookId, url: 'https://hooks.example.com/v2', events: ['AGENT_REQUEST.FAILED'], enabled: false });
+    expect(updated.body).toMatchObject({
+      webhookId,
+      url: 'https://hooks.example.com/v2',
+      events: ['AGENT_REQUEST.FAILED'],
+      enabled: false,
+    });
 
     const empty = await patch(t, `/api/webhooks/${webhookId}`, sandboxHeaders(org), {});
     expectError(empty, 'INVALID_FIELD', { details: expect.anything() });
@@ -120,7 +144,10 @@ describeEachStore('webhook endpoints API', (t) => {
       const list = await get(t, '/api/webhooks', headers);
       expect(list.body.data.map((e: { webhookId: string }) => e.webhookId)).not.toContain(webhookId);
     }
-    expectError(await post(t, '/api/webhook-deliveries/whdl_000000000000000000000000/resend', sandboxHeaders(org)), 'WEBHOOK_DELIVERY_NOT_FOUND');
+    expectError(
+      await post(t, '/api/webhook-deliveries/whdl_000000000000000000000000/resend', sandboxHeaders(org)),
+      'WEBHOOK_DELIVERY_NOT_FOUND',
+    );
   });
 
   it('accepts https anywhere and http only to loopback (outside NODE_ENV=production)', async () => {
@@ -133,33 +160,52 @@ describeEachStore('webhook endpoints API', (t) => {
       expect(res.status).toBe(201);
     }
     // Production endpoints never point at loopback or private networks, not even over https.
-    for (const url of ['http://127.0.0.1:9/x', 'https://127.0.0.1/x', 'https://localhost/x', 'https://10.1.2.3/x', 'https://192.168.0.1/x']) {
-      expectError(await post(t, '/api/webhooks', productionHeaders(org), { url, events: ['CONNECTION.CREATED'] }), 'WEBHOOK_URL_NOT_ALLOWED');
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'https://127.0.0.1/x',
+      'https://localhost/x',
+      'https://10.1.2.3/x',
+      'https://192.168.0.1/x',
+    ]) {
+      expectError(
+        await post(t, '/api/webhooks', productionHeaders(org), { url, events: ['CONNECTION.CREATED'] }),
+        'WEBHOOK_URL_NOT_ALLOWED',
+      );
     }
     const prod = await post(t, '/api/webhooks', productionHeaders(org), { url: HTTPS_URL, events: ['CONNECTION.CREATED'] });
     expect(prod.status).toBe(201);
     expect(prod.body.environment).toBe('production');
     // The same rule on update.
     const { webhookId } = await createEndpoint(t, sandboxHeaders(org));
-    expectError(await patch(t, `/api/webhooks/${webhookId}`, sandboxHeaders(org), { url: 'http://hooks.example.com/' }), 'WEBHOOK_URL_NOT_ALLOWED');
+    expectError(
+      await patch(t, `/api/webhooks/${webhookId}`, sandboxHeaders(org), { url: 'http://hooks.example.com/' }),
+      'WEBHOOK_URL_NOT_ALLOWED',
+    );
   });
 
   it('caps endpoints at 20 per organization and environment (409 WEBHOOK_ENDPOINT_LIMIT), counting each environment apart', async () => {
     const capped = await createOrg(t);
-    for (let i = 0; i < 20; i += 1) expect((await post(t, '/api/webhooks', sandboxHeaders(capped), { url: `${HTTPS_URL}/${i}`, events: ['CONNECTION.CREATED'] })).status).toBe(201);
+    for (let i = 0; i < 20; i += 1)
+      expect(
+        (await post(t, '/api/webhooks', sandboxHeaders(capped), { url: `${HTTPS_URL}/${i}`, events: ['CONNECTION.CREATED'] })).status,
+      ).toBe(201);
     const over = await post(t, '/api/webhooks', sandboxHeaders(capped), { url: HTTPS_URL, events: ['CONNECTION.CREATED'] });
     expectError(over, 'WEBHOOK_ENDPOINT_LIMIT');
     expect(over.status).toBe(409);
     expect((await get(t, '/api/webhooks', sandboxHeaders(capped))).body.data).toHaveLength(20);
     // The other environment has its own 20; deleting one frees a place.
-    expect((await post(t, '/api/webhooks', productionHeaders(capped), { url: HTTPS_URL, events: ['CONNECTION.CREATED'] })).status).toBe(201);
+    expect((await post(t, '/api/webhooks', productionHeaders(capped), { url: HTTPS_URL, events: ['CONNECTION.CREATED'] })).status).toBe(
+      201,
+    );
     const first = (await get(t, '/api/webhooks', sandboxHeaders(capped))).body.data[0] as { webhookId: string };
     expect((await del(t, `/api/webhooks/${first.webhookId}`, sandboxHeaders(capped))).status).toBeLessThan(300);
     expect((await post(t, '/api/webhooks', sandboxHeaders(capped), { url: HTTPS_URL, events: ['CONNECTION.CREATED'] })).status).toBe(201);
   });
 
   it('validates events', async () => {
-    expectError(await post(t, '/api/webhooks', sandboxHeaders(org), { url: HTTPS_URL, events: [] }), 'INVALID_FIELD', { details: expect.anything() });
+    expectError(await post(t, '/api/webhooks', sandboxHeaders(org), { url: HTTPS_URL, events: [] }), 'INVALID_FIELD', {
+      details: expect.anything(),
+    });
     expectError(await post(t, '/api/webhooks', sandboxHeaders(org), { url: HTTPS_URL, events: ['CONNECTION.DELETED'] }), 'INVALID_FIELD', {
       details: expect.anything(),
     });
@@ -248,7 +294,11 @@ describeEachStore('webhook events', (t) => {
     const repo = t.store.repos.agentRequests;
 
     // The worker's path: claim with a lease, write the final status, signal that it finished.
-    const finish = async (final: { status: 'COMPLETED' | 'FAILED' | 'TIMED_OUT'; result?: unknown; error?: { code: string; message: string } }) => {
+    const finish = async (final: {
+      status: 'COMPLETED' | 'FAILED' | 'TIMED_OUT';
+      result?: unknown;
+      error?: { code: string; message: string };
+    }) => {
       t.clock.advance(1000);
       const created = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken));
       expect(created.status).toBe(202);

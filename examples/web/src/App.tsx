@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { useAgentLink, type AgentLinkEnv, type AgentLinkError, type AgentLinkMetadata } from '../../../client/react';
-import { relay, RelayCallError, TERMINAL_STATUSES, type AgentRequestRecord, type ExchangeResult, type Provider } from './api';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+
+import { type AgentLinkEnv, type AgentLinkError, type AgentLinkMetadata, useAgentLink } from '../../../client/react';
+import { type AgentRequestRecord, type ExchangeResult, type Provider, relay, RelayCallError, TERMINAL_STATUSES } from './api';
 
 export interface AppProps {
   /** AgentLink's address, for the widget ({backendUrl}/link). */
@@ -210,7 +211,9 @@ function AgentRequestForm({ connection }: { connection: ExchangeResult }) {
               <strong>{record.error.code}</strong>: {record.error.message}
             </p>
           )}
-          {record.result !== undefined && record.result !== null && <pre data-testid="agent-result">{JSON.stringify(record.result, null, 2)}</pre>}
+          {record.result !== undefined && record.result !== null && (
+            <pre data-testid="agent-result">{JSON.stringify(record.result, null, 2)}</pre>
+          )}
         </div>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+
 import type { AgentLinkEnv } from '../../../client/react';
 import { App } from './App';
 
@@ -11,6 +12,11 @@ const env: AgentLinkEnv = query.get('env') === 'production' ? 'production' : 'sa
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App backendUrl={backendUrl} env={env} clientUserId={query.get('user') || 'demo-user'} providerId={query.get('providerId') || undefined} />
+    <App
+      backendUrl={backendUrl}
+      env={env}
+      clientUserId={query.get('user') || 'demo-user'}
+      providerId={query.get('providerId') || undefined}
+    />
   </StrictMode>,
 );

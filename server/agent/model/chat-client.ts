@@ -105,7 +105,12 @@ export class ChatClient {
     let text: string;
     let status: number;
     try {
-      const res = await this.fetchImpl(`${this.config.baseUrl}/chat/completions`, { method: 'POST', headers, body: JSON.stringify(body), signal });
+      const res = await this.fetchImpl(`${this.config.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal,
+      });
       status = res.status;
       text = await res.text();
     } catch (err) {
@@ -126,7 +131,8 @@ export class ChatClient {
 
   private parse(json: unknown): ChatReply {
     if (!isObject(json)) throw new ModelBadResponseError('the model endpoint answered JSON that is not a chat completion object');
-    if (isObject(json.error)) throw new ModelError(`the model endpoint answered an error: ${snippet(String(json.error.message ?? 'unknown error'))}`);
+    if (isObject(json.error))
+      throw new ModelError(`the model endpoint answered an error: ${snippet(String(json.error.message ?? 'unknown error'))}`);
     const usage = json.usage;
     if (isObject(usage)) {
       if (typeof usage.prompt_tokens === 'number') this.usage.promptTokens += usage.prompt_tokens;
@@ -135,7 +141,8 @@ export class ChatClient {
     const choice = Array.isArray(json.choices) ? json.choices[0] : undefined;
     if (!isObject(choice) || !isObject(choice.message)) throw new ModelBadResponseError('the chat completion has no choices[0].message');
     const m = choice.message;
-    if (m.content !== undefined && m.content !== null && typeof m.content !== 'string') throw new ModelBadResponseError('message.content is neither a string nor null');
+    if (m.content !== undefined && m.content !== null && typeof m.content !== 'string')
+      throw new ModelBadResponseError('message.content is neither a string nor null');
     let toolCalls: ToolCall[] | undefined;
     if (m.tool_calls !== undefined && m.tool_calls !== null) {
       if (!Array.isArray(m.tool_calls)) throw new ModelBadResponseError('message.tool_calls is not an array');
@@ -152,7 +159,11 @@ export class ChatClient {
       });
     }
     return {
-      message: { role: 'assistant', content: (m.content as string | null | undefined) ?? null, ...(toolCalls?.length ? { tool_calls: toolCalls } : {}) },
+      message: {
+        role: 'assistant',
+        content: (m.content as string | null | undefined) ?? null,
+        ...(toolCalls?.length ? { tool_calls: toolCalls } : {}),
+      },
       finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
     };
   }

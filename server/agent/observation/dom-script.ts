@@ -37,4 +37,3 @@ switch (op) {
 }
 throw new Error('unknown operation ' + op);
 }`;
-

@@ -1,17 +1,17 @@
-export { Redactor, SECRET_MASK, TOKEN_MASK, type Placeholder } from './redact';
+export { type Placeholder, Redactor, SECRET_MASK, TOKEN_MASK } from './redact';
+export { renderElement, renderSnapshot } from './render';
 export {
   describeElement,
   elementLocator,
+  type ElementStates,
   extractText,
   INDEX_ATTRIBUTE,
+  type ObservedElement,
   OPTION_ATTRIBUTE,
+  type PageSnapshot,
   quote,
   runDom,
-  takeSnapshot,
-  type ElementStates,
-  type ObservedElement,
-  type PageSnapshot,
   type SnapshotLine,
   type SnapshotOptions,
+  takeSnapshot,
 } from './snapshot';
-export { renderElement, renderSnapshot } from './render';

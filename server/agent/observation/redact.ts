@@ -17,7 +17,8 @@ export const TOKEN_MASK = '[token]';
 const SUBSTRING_SECRET_LENGTH = 6;
 const WORD_SECRET_LENGTH = 3;
 const MIN_PLACEHOLDER_VALUE_LENGTH = 3;
-const TOKEN_PATTERN = /(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])/g;
+const TOKEN_PATTERN =
+  /(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])/g;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const WORD = /[\p{L}\p{N}_]/u;
@@ -36,7 +37,9 @@ export class Redactor {
   private readonly placeholders: { pattern: RegExp; placeholder: string }[];
 
   constructor(opts: { secrets?: Iterable<string>; placeholders?: Placeholder[] } = {}) {
-    const all = [...new Set([...(opts.secrets ?? [])].filter((s) => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
+    const all = [...new Set([...(opts.secrets ?? [])].filter((s) => typeof s === 'string' && s.length > 0))].sort(
+      (a, b) => b.length - a.length,
+    );
     this.secrets = all.filter((s) => s.length >= SUBSTRING_SECRET_LENGTH);
     this.wordSecrets = all.filter((s) => s.length >= WORD_SECRET_LENGTH && s.length < SUBSTRING_SECRET_LENGTH).map((s) => wholeWord(s));
     this.wholeSecrets = new Set(all.filter((s) => s.length < WORD_SECRET_LENGTH));

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+
 import { DOM_SCRIPT } from './dom-script';
 import { Redactor } from './redact';
 
@@ -113,7 +114,12 @@ export function quote(s: string): string {
 }
 
 /** Visible text of one element (by index) or of the main region, redacted and bounded. */
-export async function extractText(page: Page, index: number | undefined, redactor: Redactor, maxChars = 4000): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+export async function extractText(
+  page: Page,
+  index: number | undefined,
+  redactor: Redactor,
+  maxChars = 4000,
+): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
   const res = await runDom<{ ok: true; text: string } | { ok: false; error: string }>(page, 'extractText', { index, maxChars });
   return res.ok ? { ok: true, text: redactor.text(res.text) } : res;
 }

@@ -1,10 +1,11 @@
-import { Redactor, renderSnapshot, takeSnapshot, type PageSnapshot } from '../observation';
 import type { ChatClient, ChatMessage, ToolCall } from '../model/chat-client';
+import { type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../observation';
+import { describeDescriptor, descriptorOf, type TrajectoryStep } from '../replay/trajectory';
 import { AgentError, errorMessage, guard, isFatal, ModelBadResponseError, ModelError, ToolError } from '../result/errors';
 import { type ResultIssue, validateResult } from '../result/validate';
-import { descriptorOf, describeDescriptor, type TrajectoryStep } from '../replay/trajectory';
 import type { ModelUsage, RunContext, RunOutcome } from '../run-context';
-import { fillDeep, observationPlaceholders, parameterSlots, type ParameterSlot, templateOf, UnknownPlaceholderError } from './placeholders';
+import { executeTool, type ParsedCall, parseToolCall, type ToolContext, toolDefinitions } from '../tools';
+import { fillDeep, observationPlaceholders, type ParameterSlot, parameterSlots, templateOf, UnknownPlaceholderError } from './placeholders';
 import {
   buildOmittedObservation,
   buildRepairPrompt,
@@ -14,7 +15,6 @@ import {
   EXTRA_TOOL_CALLS_RESULT,
   NO_TOOL_CALL_FEEDBACK,
 } from './prompts';
-import { executeTool, parseToolCall, type ParsedCall, type ToolContext, toolDefinitions } from '../tools';
 import { traceStep } from './trace';
 
 /**
@@ -142,7 +142,10 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
       guard(ctx);
       if (lastObservation >= 0) messages[lastObservation] = { role: 'user', content: buildOmittedObservation(step - 1, lastUrl) };
       lastUrl = snapshot.url;
-      messages.push({ role: 'user', content: buildStepPrompt({ step, maxSteps: options.maxSteps, observation: renderSnapshot(snapshot), feedback }) });
+      messages.push({
+        role: 'user',
+        content: buildStepPrompt({ step, maxSteps: options.maxSteps, observation: renderSnapshot(snapshot), feedback }),
+      });
       lastObservation = messages.length - 1;
       feedback = undefined;
 
@@ -164,7 +167,12 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
         }
         if (parsed.name === 'done') {
           const finished = await finish(parsed.args, call);
-          await traceStep(ctx, { tool: 'done', started, outcome: finished.outcome.status === 'completed' ? 'ok' : 'error', ...(finished.outcome.status === 'failed' ? { error: finished.outcome.message } : {}) });
+          await traceStep(ctx, {
+            tool: 'done',
+            started,
+            outcome: finished.outcome.status === 'completed' ? 'ok' : 'error',
+            ...(finished.outcome.status === 'failed' ? { error: finished.outcome.message } : {}),
+          });
           return finished;
         }
         const tc: ToolContext = { page: ctx.page, snapshot, slots, redactor, allowedDomains: ctx.provider.allowedDomains, run: ctx };
@@ -172,17 +180,34 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
         guard(ctx);
         messages.push({ role: 'tool', tool_call_id: call.id, content: result.message });
         if (result.record && parsed.name !== 'extract') {
-          steps.push({ tool: parsed.name, ...(result.target ? { target: descriptorOf(result.target, snapshot) } : {}), args: result.record });
+          steps.push({
+            tool: parsed.name,
+            ...(result.target ? { target: descriptorOf(result.target, snapshot) } : {}),
+            args: result.record,
+          });
         }
-        await traceStep(ctx, { tool: parsed.name, ...(result.target ? { target: describeDescriptor(descriptorOf(result.target, snapshot)) } : {}), started, outcome: 'ok' });
+        await traceStep(ctx, {
+          tool: parsed.name,
+          ...(result.target ? { target: describeDescriptor(descriptorOf(result.target, snapshot)) } : {}),
+          started,
+          outcome: 'ok',
+        });
         consecutiveFailures = 0;
       } catch (caught) {
         if (isFatal(caught, ctx) || (caught instanceof AgentError && !(caught instanceof ToolError))) throw caught;
         // The one error funnel: whatever failed in this step (also an unexpected page error) is fed back.
-        const err = caught instanceof ToolError ? caught : new ToolError(errorMessage(caught).split('\n')[0]!.slice(0, 300), false, { cause: caught });
+        const err =
+          caught instanceof ToolError
+            ? caught
+            : new ToolError(errorMessage(caught).split('\n')[0]!.slice(0, 300), false, { cause: caught });
         consecutiveFailures += 1;
         if (call) messages.push({ role: 'tool', tool_call_id: call.id, content: `Error: ${err.message}` });
-        await traceStep(ctx, { tool: parsed?.name ?? call?.function.name ?? '(none)', started, outcome: err.blocked ? 'blocked' : 'error', error: err.message });
+        await traceStep(ctx, {
+          tool: parsed?.name ?? call?.function.name ?? '(none)',
+          started,
+          outcome: err.blocked ? 'blocked' : 'error',
+          error: err.message,
+        });
         if (consecutiveFailures >= options.maxConsecutiveFailures) {
           return failed('TOO_MANY_FAILURES', `${consecutiveFailures} actions in a row failed; the last: ${err.message}`);
         }

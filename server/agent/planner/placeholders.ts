@@ -87,7 +87,9 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function templateOf(text: string, slots: ParameterSlot[]): string {
   let out = text;
-  const byLength = [...slots].filter((s) => s.kind === 'string' && s.value.trim().length > 0).sort((a, b) => b.value.length - a.value.length);
+  const byLength = [...slots]
+    .filter((s) => s.kind === 'string' && s.value.trim().length > 0)
+    .sort((a, b) => b.value.length - a.value.length);
   for (const s of byLength) {
     const pre = /^[\p{L}\p{N}_]/u.test(s.value) ? '(?<![\\p{L}\\p{N}_])' : '';
     const post = /[\p{L}\p{N}_]$/u.test(s.value) ? '(?![\\p{L}\\p{N}_])' : '';

@@ -100,7 +100,8 @@ export function buildRepairPrompt(errors: ResultIssue[]): string {
   ].join('\n');
 }
 
-export const NO_TOOL_CALL_FEEDBACK = 'you answered without calling a tool. Every turn must be exactly one tool call (use done or fail to finish).';
+export const NO_TOOL_CALL_FEEDBACK =
+  'you answered without calling a tool. Every turn must be exactly one tool call (use done or fail to finish).';
 export const EXTRA_TOOL_CALLS_RESULT = 'Not executed: only one tool call is run per turn. Call it again next turn if it is still needed.';
 
 export interface PlaybookRoutingPromptInput {

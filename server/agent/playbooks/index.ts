@@ -1,3 +1,3 @@
 export * from './registry';
+export { parseCount, shapeToFormat } from './shape';
 export { PlaybookStrategy } from './strategy';
-export { shapeToFormat, parseCount } from './shape';

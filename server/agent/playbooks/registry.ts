@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+
 import type { ProviderDefinition } from '../../providers/catalogue';
 import type { RunContext } from '../run-context';
 
@@ -72,12 +73,14 @@ export type PlaybookModelRouter = (input: {
   signal: AbortSignal;
 }) => Promise<string | null>;
 
-export type PlaybookRoute =
-  | { playbook: Playbook<unknown>; params: unknown; via: 'text' | 'model' }
-  | { playbook: null; reason: string };
+export type PlaybookRoute = { playbook: Playbook<unknown>; params: unknown; via: 'text' | 'model' } | { playbook: null; reason: string };
 
 export function normaliseAction(action: string): string {
-  return action.toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, ' ').trim();
+  return action
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export class PlaybookRegistry {

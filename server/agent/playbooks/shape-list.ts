@@ -49,7 +49,12 @@ function convertLeaf(value: unknown, leaf: string): unknown {
 }
 
 /** One item fitted to the list's template element; list-valued item fields may fill `["string"]` leaves. */
-export function shapeItem(item: Record<string, unknown>, template: Record<string, unknown>, aliases: FieldAliases, where: string): Record<string, unknown> {
+export function shapeItem(
+  item: Record<string, unknown>,
+  template: Record<string, unknown>,
+  aliases: FieldAliases,
+  where: string,
+): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
   for (const [key, node] of Object.entries(template)) if (!Array.isArray(node)) plain[key] = node;
   const shaped = Object.keys(plain).length ? shapeToFormat(item, plain, aliases, where) : {};
@@ -86,7 +91,8 @@ export function shapeListToFormat(read: ListRead, format: Record<string, unknown
       } else if (typeof element === 'string') {
         const fields = read.items.length ? Object.keys(read.items[0]!) : [];
         const field = fieldFor(key, fields, aliases);
-        if (!field && read.items.length) throw new PlaybookNotApplicable(`responseFormat.${where} names no field this playbook reads (it reads ${fields.join(', ')})`);
+        if (!field && read.items.length)
+          throw new PlaybookNotApplicable(`responseFormat.${where} names no field this playbook reads (it reads ${fields.join(', ')})`);
         out[key] = field ? read.items.map((item) => convertLeaf(item[field], element)) : [];
       } else {
         throw new PlaybookNotApplicable(`responseFormat.${where} is a list of lists, which this playbook does not read`);

@@ -12,7 +12,12 @@ export type FieldAliases = Record<string, string[]>;
 
 const norm = (key: string) => key.toLowerCase().replace(/[_\-\s]/g, '');
 
-export function shapeToFormat(fields: Record<string, unknown>, format: Record<string, unknown>, aliases: FieldAliases = {}, path = ''): Record<string, unknown> {
+export function shapeToFormat(
+  fields: Record<string, unknown>,
+  format: Record<string, unknown>,
+  aliases: FieldAliases = {},
+  path = '',
+): Record<string, unknown> {
   const lookup = new Map<string, string>();
   for (const field of Object.keys(fields)) {
     lookup.set(norm(field), field);
@@ -27,7 +32,10 @@ export function shapeToFormat(fields: Record<string, unknown>, format: Record<st
     }
     if (typeof node !== 'string') throw new PlaybookNotApplicable(`responseFormat.${where} is a list, which this playbook does not read`);
     const field = lookup.get(norm(key));
-    if (!field) throw new PlaybookNotApplicable(`responseFormat.${where} is not something this playbook reads (it reads ${Object.keys(fields).join(', ')})`);
+    if (!field)
+      throw new PlaybookNotApplicable(
+        `responseFormat.${where} is not something this playbook reads (it reads ${Object.keys(fields).join(', ')})`,
+      );
     out[key] = convert(fields[field], node);
   }
   return out;

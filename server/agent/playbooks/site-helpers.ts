@@ -1,5 +1,6 @@
 import type { Page, Response } from 'playwright-core';
 import { z } from 'zod';
+
 import type { PlaybookContext } from './registry';
 
 /**
@@ -11,8 +12,7 @@ import type { PlaybookContext } from './registry';
 export const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** For comparing names: lower case, accents removed, whitespace collapsed, a leading @ dropped. */
-export const fold = (text: string) =>
-  collapse(text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()).replace(/^@/, '');
+export const fold = (text: string) => collapse(text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()).replace(/^@/, '');
 
 /** An absolute URL on the provider's site. */
 export const siteUrl = (ctx: PlaybookContext<unknown>, path: string) => new URL(path, ctx.provider.homeUrl).toString();
@@ -23,7 +23,12 @@ export const pathOf = (page: Page) => {
 };
 
 /** Loads a path of the provider's site as one traced step; fails on an error status unless `allow404`. */
-export async function openPath(ctx: PlaybookContext<unknown>, path: string, target: string, opts: { notFound?: string } = {}): Promise<Response | null> {
+export async function openPath(
+  ctx: PlaybookContext<unknown>,
+  path: string,
+  target: string,
+  opts: { notFound?: string } = {},
+): Promise<Response | null> {
   return ctx.step('navigate', target, async () => {
     const res = await ctx.page.goto(siteUrl(ctx, path), { waitUntil: 'domcontentloaded' });
     if (res && res.status() === 404 && opts.notFound) throw new Error(opts.notFound);

@@ -69,7 +69,13 @@ export class PlaybookStrategy implements ExecutionStrategy {
         details: { playbook: playbook.name, errors: check.errors },
       };
     }
-    ctx.record({ tool: 'done', target: `playbook ${playbook.name} (${route.via} match)`, url: pageUrl(ctx.page), durationMs: 0, outcome: 'ok' });
+    ctx.record({
+      tool: 'done',
+      target: `playbook ${playbook.name} (${route.via} match)`,
+      url: pageUrl(ctx.page),
+      durationMs: 0,
+      outcome: 'ok',
+    });
     return { status: 'completed', result };
   }
 }

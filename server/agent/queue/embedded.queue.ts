@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+
 import type { AgentRequestEvents } from '../../domain/agent-request-events';
 import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+
 import type { Logger } from 'pino';
+
 import type { AppConfig } from '../../config';
 import type { AgentRequestEvents } from '../../domain/agent-request-events';
 import type { Clock } from '../../domain/clock';

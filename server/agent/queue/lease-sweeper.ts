@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../domain/clock';
+
 import type { AgentRequestEvents } from '../../domain/agent-request-events';
+import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
 
 /**
@@ -8,7 +9,10 @@ import type { Store } from '../../store';
  * with WORKER_LOST; a request whose cancel was asked becomes CANCELED. (Requests with attempts left are
  * claimed again by the engines.) Every worker process runs the sweep; the conditional UPDATE decides.
  */
-export async function sweepExpiredLeases(deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger }, maxAttempts: number) {
+export async function sweepExpiredLeases(
+  deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger },
+  maxAttempts: number,
+) {
   const now = deps.clock.now();
   const repo = deps.store.repos.agentRequests;
   for (const r of await repo.expiredUnrecoverable(now, maxAttempts)) {

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
+
 import { LIMITS } from '../../../contract/schemas';
 import type { AgentRequestEvents } from '../../domain/agent-request-events';
 import type { Clock } from '../../domain/clock';
@@ -62,7 +63,12 @@ export class PgBossQueue implements AgentQueue {
           await lock.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK_KEY]);
           await boss.start();
           if (!(await boss.getQueue(PG_BOSS_QUEUE))) {
-            await boss.createQueue(PG_BOSS_QUEUE, { name: PG_BOSS_QUEUE, policy: 'short', retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS });
+            await boss.createQueue(PG_BOSS_QUEUE, {
+              name: PG_BOSS_QUEUE,
+              policy: 'short',
+              retryLimit: 0,
+              expireInSeconds: JOB_EXPIRE_SECONDS,
+            });
           }
         } catch (err) {
           await boss.stop({ graceful: false, close: true, wait: false }).catch(() => undefined);
@@ -99,7 +105,13 @@ export class PgBossQueue implements AgentQueue {
           const requestId = job.data?.requestId;
           if (typeof requestId !== 'string') continue;
           const now = this.deps.clock.now();
-          const won = await repo.claim(requestId, this.workerId, now, new Date(now.getTime() + this.settings.leaseMs), this.settings.maxAttempts);
+          const won = await repo.claim(
+            requestId,
+            this.workerId,
+            now,
+            new Date(now.getTime() + this.settings.leaseMs),
+            this.settings.maxAttempts,
+          );
           if (!won) continue; // canceled, finished, or another worker holds it
           const task = handler({ requestId, owner: this.workerId }).catch((err) =>
             this.deps.logger?.error({ err, requestId }, 'agent request handler failed'),

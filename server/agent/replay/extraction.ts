@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
+
 import type { Page } from 'playwright-core';
+
 import { runDom } from '../observation';
 import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
 import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
@@ -32,7 +34,13 @@ export interface PlanOptions {
 
 const pathText = (path: (string | number)[]) => (path.length ? path.join('.') : '(result)');
 
-export async function planResult(page: Page, raw: unknown, filled: unknown, slots: ParameterSlot[], opts: PlanOptions): Promise<Bound<ResultPlan>> {
+export async function planResult(
+  page: Page,
+  raw: unknown,
+  filled: unknown,
+  slots: ParameterSlot[],
+  opts: PlanOptions,
+): Promise<Bound<ResultPlan>> {
   const visit = async (r: unknown, f: unknown, path: (string | number)[]): Promise<Bound<ResultPlan>> => {
     if (typeof r === 'string' && hasPlaceholder(r)) return { ok: true, value: { kind: 'template', template: r } };
     if (f === null || typeof f === 'boolean' || f === '') {
@@ -71,13 +79,17 @@ export async function planResult(page: Page, raw: unknown, filled: unknown, slot
     const rows: ({ forms: string[]; kind: 'string' | 'number' } | null)[][] = [];
     for (let i = 0; i < items.length; i++) {
       const leaves = leavesOf(items[i], []);
-      if (leaves.map((l) => l.key.join('.')).join('|') !== shape.join('|')) return fail(`${pathText([...path, i])} does not have the shape of the first item`);
+      if (leaves.map((l) => l.key.join('.')).join('|') !== shape.join('|'))
+        return fail(`${pathText([...path, i])} does not have the shape of the first item`);
       const row: ({ forms: string[]; kind: 'string' | 'number' } | null)[] = [];
       for (const l of leaves) {
         const rawLeaf = l.key.reduce<unknown>((acc, k) => (acc as Record<string, unknown> | undefined)?.[k], r[i]);
-        if (Array.isArray(l.value)) return fail(`${pathText([...path, i, ...l.key])}: lists inside list items cannot be traced to the page`);
-        if (typeof rawLeaf === 'string' && hasPlaceholder(rawLeaf)) return fail(`${pathText([...path, i, ...l.key])}: parameters inside list items are not supported`);
-        if (typeof l.value !== 'string' && typeof l.value !== 'number') return fail(`${pathText([...path, i, ...l.key])} is ${JSON.stringify(l.value)}, a value that cannot be read back from a list`);
+        if (Array.isArray(l.value))
+          return fail(`${pathText([...path, i, ...l.key])}: lists inside list items cannot be traced to the page`);
+        if (typeof rawLeaf === 'string' && hasPlaceholder(rawLeaf))
+          return fail(`${pathText([...path, i, ...l.key])}: parameters inside list items are not supported`);
+        if (typeof l.value !== 'string' && typeof l.value !== 'number')
+          return fail(`${pathText([...path, i, ...l.key])} is ${JSON.stringify(l.value)}, a value that cannot be read back from a list`);
         if (l.value === '') return fail(`${pathText([...path, i, ...l.key])} is empty`);
         row.push(formsOf(l.value));
       }

@@ -1,11 +1,11 @@
 import { type PageSnapshot, takeSnapshot } from '../observation';
 import { redactorFor } from '../planner/loop';
 import type { ParameterSlot } from '../planner/placeholders';
-import { executeTool, parseToolCall, settle, type ToolContext } from '../tools';
 import { traceStep } from '../planner/trace';
 import { errorMessage, guard, isFatal, remaining, ToolError } from '../result/errors';
 import { validateResult } from '../result/validate';
 import type { RunContext } from '../run-context';
+import { executeTool, parseToolCall, settle, type ToolContext } from '../tools';
 import { readResult } from './extraction';
 import { describeDescriptor, describeStep, resolveDescriptor, type Trajectory, type TrajectoryStep } from './trajectory';
 
@@ -15,9 +15,7 @@ import { describeDescriptor, describeStep, resolveDescriptor, type Trajectory, t
  * read from the final page through the recorded plan and validated. Anything that differs stops the replay
  * with the reason and the steps already done, so the planner can take over from the current page.
  */
-export type ReplayResult =
-  | { ok: true; result: unknown }
-  | { ok: false; reason: string; done: TrajectoryStep[] };
+export type ReplayResult = { ok: true; result: unknown } | { ok: false; reason: string; done: TrajectoryStep[] };
 
 export interface ReplayOptions {
   slots: ParameterSlot[];
@@ -53,14 +51,27 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
           break;
         }
         if (Date.now() >= until) {
-          await traceStep(ctx, { tool: step.tool, target: describeDescriptor(step.target), started, outcome: 'error', error: found.reason });
+          await traceStep(ctx, {
+            tool: step.tool,
+            target: describeDescriptor(step.target),
+            started,
+            outcome: 'error',
+            error: found.reason,
+          });
           return diverged(n + 1, step, found.reason);
         }
         await ctx.page.waitForTimeout(remaining(ctx, 250));
         guard(ctx);
       }
     }
-    const tc: ToolContext = { page: ctx.page, snapshot, slots: opts.slots, redactor, allowedDomains: ctx.provider.allowedDomains, run: ctx };
+    const tc: ToolContext = {
+      page: ctx.page,
+      snapshot,
+      slots: opts.slots,
+      redactor,
+      allowedDomains: ctx.provider.allowedDomains,
+      run: ctx,
+    };
     try {
       const call = parseToolCall(step.tool, JSON.stringify({ ...step.args, ...(index === undefined ? {} : { index }) }));
       if (call.name === 'done' || call.name === 'fail') throw new ToolError(`a trajectory cannot contain ${call.name}`);
@@ -69,7 +80,13 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
     } catch (err) {
       if (isFatal(err, ctx)) throw err;
       const reason = errorMessage(err);
-      await traceStep(ctx, { tool: step.tool, ...(step.target ? { target: describeDescriptor(step.target) } : {}), started, outcome: err instanceof ToolError && err.blocked ? 'blocked' : 'error', error: reason });
+      await traceStep(ctx, {
+        tool: step.tool,
+        ...(step.target ? { target: describeDescriptor(step.target) } : {}),
+        started,
+        outcome: err instanceof ToolError && err.blocked ? 'blocked' : 'error',
+        error: reason,
+      });
       return diverged(n + 1, step, reason);
     }
     await traceStep(ctx, { tool: step.tool, ...(step.target ? { target: describeDescriptor(step.target) } : {}), started, outcome: 'ok' });

@@ -1,11 +1,9 @@
 import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
-import { TRAJECTORY_VERSION, type Trajectory } from './trajectory';
+import { type Trajectory, TRAJECTORY_VERSION } from './trajectory';
 
 /** Trajectories in the database, behind the store's repository. A wrong version or result schema is a miss. */
-export type TrajectoryLookup =
-  | { hit: true; trajectory: Trajectory }
-  | { hit: false; reason: string };
+export type TrajectoryLookup = { hit: true; trajectory: Trajectory } | { hit: false; reason: string };
 
 export class TrajectoryStore {
   constructor(
@@ -16,7 +14,8 @@ export class TrajectoryStore {
   async find(key: string, schemaHash: string): Promise<TrajectoryLookup> {
     const row = await this.store.repos.agentTrajectories.findById(key);
     if (!row) return { hit: false, reason: 'no trajectory was recorded for this action yet' };
-    if (row.version !== TRAJECTORY_VERSION) return { hit: false, reason: `the recorded trajectory has version ${row.version}, not ${TRAJECTORY_VERSION}` };
+    if (row.version !== TRAJECTORY_VERSION)
+      return { hit: false, reason: `the recorded trajectory has version ${row.version}, not ${TRAJECTORY_VERSION}` };
     if (row.schemaHash !== schemaHash) return { hit: false, reason: 'the recorded trajectory was learned for another responseFormat' };
     const t = row.trajectory as unknown as Trajectory;
     if (!t || !Array.isArray(t.steps) || !t.result) return { hit: false, reason: 'the recorded trajectory is unreadable' };

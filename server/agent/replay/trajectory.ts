@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import { describeElement, type ObservedElement, type PageSnapshot, quote } from '../observation';
 import { normalizedActionTemplate, type ParameterSlot, templateOf } from '../planner/placeholders';
 import type { PageToolName } from '../tools';
@@ -75,7 +76,17 @@ function sameElement(a: Pick<ObservedElement, 'role' | 'name' | 'scope'>, b: Pic
 /** The robust description of an observed element. */
 export function descriptorOf(el: ObservedElement, snapshot: PageSnapshot): ElementDescriptor {
   const same = snapshot.elements.filter((e) => sameElement(e, el));
-  return { role: el.role, name: el.name, scope: el.scope, tag: el.tag, nth: Math.max(0, same.findIndex((e) => e.index === el.index)), count: same.length };
+  return {
+    role: el.role,
+    name: el.name,
+    scope: el.scope,
+    tag: el.tag,
+    nth: Math.max(
+      0,
+      same.findIndex((e) => e.index === el.index),
+    ),
+    count: same.length,
+  };
 }
 
 export function describeDescriptor(d: ElementDescriptor): string {
@@ -86,14 +97,18 @@ export function describeDescriptor(d: ElementDescriptor): string {
  * Finds a described element in a live snapshot: exactly one element with that role, name and scope, or, when
  * the recording saw several, the same number of them and the same position.
  */
-export function resolveDescriptor(d: ElementDescriptor, snapshot: PageSnapshot): { ok: true; el: ObservedElement } | { ok: false; reason: string } {
+export function resolveDescriptor(
+  d: ElementDescriptor,
+  snapshot: PageSnapshot,
+): { ok: true; el: ObservedElement } | { ok: false; reason: string } {
   const same = snapshot.elements.filter((e) => sameElement(e, d));
   if (same.length === 0) return { ok: false, reason: `${describeDescriptor(d)} is not on the page` };
   if (d.count <= 1) {
     if (same.length > 1) return { ok: false, reason: `${describeDescriptor(d)} is no longer unique (${same.length} match)` };
     return { ok: true, el: same[0]! };
   }
-  if (same.length !== d.count) return { ok: false, reason: `${describeDescriptor(d)}: ${same.length} elements match instead of ${d.count}` };
+  if (same.length !== d.count)
+    return { ok: false, reason: `${describeDescriptor(d)}: ${same.length} elements match instead of ${d.count}` };
   return { ok: true, el: same[d.nth]! };
 }
 
@@ -132,7 +147,11 @@ export function parameterKeyParts(slots: ParameterSlot[]): string[] {
 }
 
 /** `scope` is the owner (organization:environment): one organization's learned steps never replay for another. */
-export function trajectoryKey(i: { scope: string; providerId: string; action: string; startingUrl: string; slots: ParameterSlot[] }): { key: string; actionTemplate: string; startPath: string } {
+export function trajectoryKey(i: { scope: string; providerId: string; action: string; startingUrl: string; slots: ParameterSlot[] }): {
+  key: string;
+  actionTemplate: string;
+  startPath: string;
+} {
   const actionTemplate = normalizedActionTemplate(i.action, i.slots);
   const startPath = normalizeStartPath(i.startingUrl, i.slots);
   const key = createHash('sha256')

@@ -19,7 +19,10 @@ const STRATEGY_FAILURE_CODES = [
 
 export type AgentFailureCode = (typeof STRATEGY_FAILURE_CODES)[number];
 
-export const AGENT_FAILURE_CODES = Object.fromEntries(STRATEGY_FAILURE_CODES.map((c) => [c, AGENT_RUN_ERRORS[c]])) as Record<AgentFailureCode, string>;
+export const AGENT_FAILURE_CODES = Object.fromEntries(STRATEGY_FAILURE_CODES.map((c) => [c, AGENT_RUN_ERRORS[c]])) as Record<
+  AgentFailureCode,
+  string
+>;
 
 export class AgentError extends Error {
   constructor(
@@ -43,7 +46,11 @@ export class AgentTimeoutError extends AgentError {
 
 /** The model endpoint failed (HTTP error, network error, its own timeout). */
 export class ModelError extends AgentError {
-  constructor(message: string, readonly status?: number, options: { cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    readonly status?: number,
+    options: { cause?: unknown } = {},
+  ) {
     super('MODEL_ERROR', message, options);
   }
 }
@@ -57,7 +64,11 @@ export class ModelBadResponseError extends AgentError {
 
 /** One action failed (element gone, navigation blocked, bad arguments). Recoverable: fed back to the model. */
 export class ToolError extends AgentError {
-  constructor(message: string, readonly blocked = false, options: { cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    readonly blocked = false,
+    options: { cause?: unknown } = {},
+  ) {
     super('TOOL_ERROR', message, options);
   }
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+
 import type { JsonSchema } from '../../../contract/response-format';
 
 /**

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+
 import type { AppConfig } from '../../config';
 import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
@@ -8,7 +9,7 @@ import { parameterSlots } from '../planner/placeholders';
 import { traceStep } from '../planner/trace';
 import { planResult } from '../replay/extraction';
 import { replayTrajectory } from '../replay/replayer';
-import { describeStep, TRAJECTORY_VERSION, type Trajectory, trajectoryKey, type TrajectoryStep } from '../replay/trajectory';
+import { describeStep, type Trajectory, TRAJECTORY_VERSION, trajectoryKey, type TrajectoryStep } from '../replay/trajectory';
 import { TrajectoryStore } from '../replay/trajectory-store';
 import { schemaHash } from '../result/validate';
 import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
@@ -55,7 +56,16 @@ export interface PlannerStrategyOptions {
 
 function keyOf(ctx: RunContext) {
   const slots = parameterSlots(ctx.parameters);
-  return { slots, ...trajectoryKey({ scope: `${ctx.owner.organizationId}:${ctx.owner.environment}`, providerId: ctx.provider.providerId, action: ctx.action, startingUrl: ctx.startingUrl, slots }) };
+  return {
+    slots,
+    ...trajectoryKey({
+      scope: `${ctx.owner.organizationId}:${ctx.owner.environment}`,
+      providerId: ctx.provider.providerId,
+      action: ctx.action,
+      startingUrl: ctx.startingUrl,
+      slots,
+    }),
+  };
 }
 
 export function trajectoryRecorder(deps: StrategyDeps): TrajectoryRecorder {
@@ -75,7 +85,13 @@ export function trajectoryRecorder(deps: StrategyDeps): TrajectoryRecorder {
       steps: completion.steps,
       result: plan.value,
     };
-    await trajectories.save({ key, providerId: ctx.provider.providerId, actionTemplate, schemaHash: schemaHash(ctx.resultSchema), trajectory });
+    await trajectories.save({
+      key,
+      providerId: ctx.provider.providerId,
+      actionTemplate,
+      schemaHash: schemaHash(ctx.resultSchema),
+      trajectory,
+    });
     await traceStep(ctx, { tool: 'record-trajectory', started, outcome: 'ok' });
     return { saved: true };
   };
@@ -97,7 +113,12 @@ export function plannerStrategy(deps: StrategyDeps, opts: PlannerStrategyOptions
           await recorder(ctx, run.completion);
         } catch (err) {
           // A trajectory that cannot be stored never fails the request that already completed.
-          await traceStep(ctx, { tool: 'record-trajectory', started: Date.now(), outcome: 'error', error: String((err as Error)?.message ?? err) });
+          await traceStep(ctx, {
+            tool: 'record-trajectory',
+            started: Date.now(),
+            outcome: 'error',
+            error: String((err as Error)?.message ?? err),
+          });
         }
       }
       return run.outcome;
@@ -118,7 +139,11 @@ export function replayStrategy(deps: StrategyDeps, opts: ReplayStrategyOptions =
       const { slots, key } = keyOf(ctx);
       const found = await trajectories.find(key, schemaHash(ctx.resultSchema));
       if (!found.hit) return { status: 'not_applicable', reason: found.reason };
-      const res = await replayTrajectory(ctx, found.trajectory, { slots, secrets: opts.secrets?.(ctx) ?? [], resolveWaitMs: opts.resolveWaitMs });
+      const res = await replayTrajectory(ctx, found.trajectory, {
+        slots,
+        secrets: opts.secrets?.(ctx) ?? [],
+        resolveWaitMs: opts.resolveWaitMs,
+      });
       if (res.ok) {
         await trajectories.markReplayed(key);
         return { status: 'completed', result: res.result, usage: { ...ZERO_USAGE } };
@@ -129,6 +154,6 @@ export function replayStrategy(deps: StrategyDeps, opts: ReplayStrategyOptions =
   };
 }
 
-export { AGENT_FAILURE_CODES, AgentTimeoutError, type AgentFailureCode } from '../result/errors';
 export { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from '../planner/loop';
-export { validateResult, type ResultCheck, type ResultIssue } from '../result/validate';
+export { AGENT_FAILURE_CODES, type AgentFailureCode, AgentTimeoutError } from '../result/errors';
+export { type ResultCheck, type ResultIssue, validateResult } from '../result/validate';

@@ -3,10 +3,12 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
+
 import ipaddr from 'ipaddr.js';
+
 import { WEBHOOK_HEADERS, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../../contract/webhook-schemas';
-import type { Store, WebhookDeliveryAttemptRecord, WebhookDeliveryRecord } from '../../store';
 import type { AppConfig } from '../../config';
+import type { Store, WebhookDeliveryAttemptRecord, WebhookDeliveryRecord } from '../../store';
 import type { Clock } from '../clock';
 import { isPrivateOrLocalHost } from '../starting-url.policy';
 import { webhookSignatureHeader } from './signature';
@@ -140,7 +142,13 @@ export class WebhookDispatcher {
     const log = [...(delivery.attemptLog ?? [])];
     // Attempts whose dispatcher stopped before recording them (their lease ran out).
     while (log.length < delivery.attempts - 1) {
-      log.push({ attempt: log.length + 1, at: delivery.updatedAt.toISOString(), responseStatus: null, error: 'the dispatcher stopped during this attempt', durationMs: 0 });
+      log.push({
+        attempt: log.length + 1,
+        at: delivery.updatedAt.toISOString(),
+        responseStatus: null,
+        error: 'the dispatcher stopped during this attempt',
+        durationMs: 0,
+      });
     }
     const endpoint = await repos.webhookEndpoints.findById(delivery.endpointId);
     const event = await repos.webhookEvents.findById(delivery.eventId);
@@ -158,7 +166,9 @@ export class WebhookDispatcher {
     try {
       const url = new URL(endpoint.url);
       // Where the rules forbid local and private targets, the checked address is the one we connect to (no DNS rebind).
-      const pinned = targetsMustBePublic(endpoint.environment, this.opts.nodeEnv ?? 'development') ? await this.publicAddress(url.hostname) : undefined;
+      const pinned = targetsMustBePublic(endpoint.environment, this.opts.nodeEnv ?? 'development')
+        ? await this.publicAddress(url.hostname)
+        : undefined;
       const status = await postOnce(url, event.payload, this.timeoutMs, pinned, {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
@@ -221,7 +231,13 @@ const defaultResolve = (hostname: string) => dns.promises.lookup(hostname, { all
  * One POST, no redirects followed, no connection reuse; resolves with the status once the response head arrives.
  * With `pinned`, the socket connects to that address whatever DNS says now (TLS still verifies the host name).
  */
-function postOnce(url: URL, body: string, timeoutMs: number, pinned: { address: string; family: number } | undefined, headers: Record<string, string>): Promise<number> {
+function postOnce(
+  url: URL,
+  body: string,
+  timeoutMs: number,
+  pinned: { address: string; family: number } | undefined,
+  headers: Record<string, string>,
+): Promise<number> {
   const lookup: LookupFunction | undefined = pinned
     ? (_host, options, callback) => {
         if (options?.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);

@@ -1,8 +1,8 @@
 import type { WebhookEventType } from '../../../contract/webhook-schemas';
-import { presentAgentRequest, presentConnection } from '../presenters';
 import type { ConnectionRecord, Owner, Store, WebhookDeliveryRecord, WebhookEventRecord } from '../../store';
 import type { Clock } from '../clock';
 import { newId } from '../ids';
+import { presentAgentRequest, presentConnection } from '../presenters';
 
 /**
  * Emitting an event only writes rows: one `webhook_events` row (with the exact body every delivery sends) and one

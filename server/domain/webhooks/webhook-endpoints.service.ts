@@ -3,8 +3,8 @@ import { WEBHOOK_LIMITS } from '../../../contract/webhook-schemas';
 import type { AppConfig } from '../../config';
 import type { KeysetPosition, Store, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
+import { resealAll, type ResealReport, type SealedPages, sealedValuesByKey } from '../../vault/reseal';
 import type { Vault } from '../../vault/vault';
-import { type ResealReport, resealAll, type SealedPages, sealedValuesByKey } from '../../vault/reseal';
 import type { Clock } from '../clock';
 import type { Caller } from '../context';
 import { fail, ok, type Result } from '../errors';
@@ -47,7 +47,10 @@ export class WebhookEndpointService {
     const verdict = checkWebhookUrl(input.url, caller.environment, this.config.nodeEnv);
     if (!verdict.ok) return fail('WEBHOOK_URL_NOT_ALLOWED', verdict.reason);
     if ((await this.store.repos.webhookEndpoints.countOwned(caller)) >= WEBHOOK_LIMITS.endpointsMax) {
-      return fail('WEBHOOK_ENDPOINT_LIMIT', `At most ${WEBHOOK_LIMITS.endpointsMax} webhook endpoints per organization and environment; delete one first.`);
+      return fail(
+        'WEBHOOK_ENDPOINT_LIMIT',
+        `At most ${WEBHOOK_LIMITS.endpointsMax} webhook endpoints per organization and environment; delete one first.`,
+      );
     }
     const now = this.clock.now();
     const id = newId('whk');
@@ -113,7 +116,10 @@ export class WebhookEndpointService {
   async rotateSecret(caller: Caller, webhookId: string): Promise<Result<EndpointWithSecret>> {
     const repo = this.store.repos.webhookEndpoints;
     const secret = generateWebhookSecret();
-    const done = await repo.update(webhookId, caller, { sealedSecret: this.vault.seal(secret, webhookSecretAad(webhookId)), updatedAt: this.clock.now() });
+    const done = await repo.update(webhookId, caller, {
+      sealedSecret: this.vault.seal(secret, webhookSecretAad(webhookId)),
+      updatedAt: this.clock.now(),
+    });
     if (!done) return fail('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${webhookId}.`);
     return ok({ endpoint: (await repo.findOwned(webhookId, caller))!, secret });
   }

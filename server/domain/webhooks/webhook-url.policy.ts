@@ -1,5 +1,7 @@
 import net from 'node:net';
+
 import ipaddr from 'ipaddr.js';
+
 import type { AppConfig, Environment } from '../../config';
 import { isPrivateOrLocalHost } from '../starting-url.policy';
 
@@ -11,7 +13,10 @@ import { isPrivateOrLocalHost } from '../starting-url.policy';
 export type WebhookUrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   return net.isIP(host) !== 0 && ipaddr.process(host).range() === 'loopback';
 }
@@ -34,11 +39,17 @@ export function checkWebhookUrl(raw: string, environment: Environment, nodeEnv: 
   if (url.protocol === 'http:' && !(loopback && nodeEnv !== 'production')) {
     return {
       ok: false,
-      reason: nodeEnv === 'production' ? 'url must use https' : 'url must use https (plain http is accepted only for loopback hosts in development)',
+      reason:
+        nodeEnv === 'production'
+          ? 'url must use https'
+          : 'url must use https (plain http is accepted only for loopback hosts in development)',
     };
   }
   if (targetsMustBePublic(environment, nodeEnv) && isPrivateOrLocalHost(url.hostname)) {
-    return { ok: false, reason: `url must not point at a local or private host${environment === 'production' ? ' for production endpoints' : ''}` };
+    return {
+      ok: false,
+      reason: `url must not point at a local or private host${environment === 'production' ? ' for production endpoints' : ''}`,
+    };
   }
   return { ok: true, url };
 }

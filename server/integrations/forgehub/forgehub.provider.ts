@@ -1,4 +1,4 @@
-import { type ProviderDefinition, type SandboxOrigins, sandboxOrigin } from '../../providers/provider';
+import { type ProviderDefinition, sandboxOrigin, type SandboxOrigins } from '../../providers/provider';
 import { sandboxLoginRecipe } from '../sandbox-login.recipe';
 
 export const FORGEHUB_PROVIDER_ID = '9b2e7a40-3c6d-4f7e-8b1a-2e5c9d4f6a02';

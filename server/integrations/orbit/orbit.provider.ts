@@ -1,4 +1,4 @@
-import { type ProviderDefinition, type SandboxOrigins, sandboxOrigin } from '../../providers/provider';
+import { type ProviderDefinition, sandboxOrigin, type SandboxOrigins } from '../../providers/provider';
 import { sandboxLoginRecipe } from '../sandbox-login.recipe';
 
 export const ORBIT_PROVIDER_ID = '5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11';

@@ -1,5 +1,5 @@
-import type { ProviderDefinition } from '../../providers/provider';
 import type { LoginRecipe } from '../../providers/login-recipe';
+import type { ProviderDefinition } from '../../providers/provider';
 
 /**
  * X, a real provider of the production environment: production reaches only its domains; the sandbox

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import type { Store } from '../../store';
 import type { KitClock, SiteDefinition } from './site';
 

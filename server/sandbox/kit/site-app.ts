@@ -1,13 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response } from 'express';
+
 import * as cookie from 'cookie';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { authenticator } from 'otplib';
+
 import type { Store } from '../../store';
-import { PUBLIC_TENANT, type SiteSessions, sessionCookieName } from '../site-sessions';
+import { PUBLIC_TENANT, sessionCookieName, type SiteSessions } from '../site-sessions';
 import { findTestUser, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET, type TestUser } from '../test-users';
 import { html, raw, type RawHtml } from './html';
-import type { Doc, KitClock, SiteDefinition, SiteDocs, SiteKit, SiteUser } from './site';
 import { ensureSeeded } from './seeding';
+import type { Doc, KitClock, SiteDefinition, SiteDocs, SiteKit, SiteUser } from './site';
 
 /**
  * Builds the Express app of one simulated provider site: login with every sandbox test user's behaviour
@@ -84,7 +86,15 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
       },
       insert: async <T extends Record<string, unknown>>(kind: string, data: T) => {
         const now = clock.now();
-        const r = await repo.insert({ id: `${kind.slice(0, 3)}_${randomBytes(8).toString('hex')}`, tenant, site: site.slug, kind, data, createdAt: now, updatedAt: now });
+        const r = await repo.insert({
+          id: `${kind.slice(0, 3)}_${randomBytes(8).toString('hex')}`,
+          tenant,
+          site: site.slug,
+          kind,
+          data,
+          createdAt: now,
+          updatedAt: now,
+        });
         return toDoc<T>(r);
       },
       update: async (id, data) => repo.update(tenant, site.slug, id, data, clock.now()),
@@ -136,9 +146,15 @@ ${content}
     return !!expected && sent === expected;
   };
 
-  const loginForm = (req: Request, res: Response, status: number, opts: { error?: string; username?: string; tenant?: string; next?: string } = {}) => {
+  const loginForm = (
+    req: Request,
+    res: Response,
+    status: number,
+    opts: { error?: string; username?: string; tenant?: string; next?: string } = {},
+  ) => {
     const token = preCsrf(req, res);
-    const tenant = opts.tenant ?? (typeof req.query.tenant === 'string' && TENANT_PATTERN.test(req.query.tenant) ? req.query.tenant : PUBLIC_TENANT);
+    const tenant =
+      opts.tenant ?? (typeof req.query.tenant === 'string' && TENANT_PATTERN.test(req.query.tenant) ? req.query.tenant : PUBLIC_TENANT);
     const next = safeNext(opts.next ?? req.query.next, site.homePath);
     authPage(
       res,
@@ -165,7 +181,15 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
     }
     const value = randomBytes(24).toString('base64url');
     const now = clock.now();
-    await repo.insert({ id: sha(value).slice(0, 64), tenant: '__auth', site: site.slug, kind: 'login_challenge', data: c as unknown as Record<string, unknown>, createdAt: now, updatedAt: now });
+    await repo.insert({
+      id: sha(value).slice(0, 64),
+      tenant: '__auth',
+      site: site.slug,
+      kind: 'login_challenge',
+      data: c as unknown as Record<string, unknown>,
+      createdAt: now,
+      updatedAt: now,
+    });
     res.cookie(chalName, value, cookieOpts);
   };
   const loadChallenge = async (res: Response): Promise<{ id: string; c: Challenge } | null> => {
@@ -209,15 +233,27 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
     try {
       const tenant = typeof req.body?.tenant === 'string' && TENANT_PATTERN.test(req.body.tenant) ? req.body.tenant : PUBLIC_TENANT;
       const nextPath = safeNext(req.body?.next, site.homePath);
-      const username = String(req.body?.username ?? '').trim().slice(0, 100);
+      const username = String(req.body?.username ?? '')
+        .trim()
+        .slice(0, 100);
       const password = String(req.body?.password ?? '').slice(0, 200);
-      if (!checkPreCsrf(req, res)) return loginForm(req, res, 403, { error: 'Your sign-in form expired. Please try again.', username, tenant, next: nextPath });
+      if (!checkPreCsrf(req, res))
+        return loginForm(req, res, 403, { error: 'Your sign-in form expired. Please try again.', username, tenant, next: nextPath });
       const user = findTestUser(username);
       if (user?.behaviour === 'locked') return lockedPage(res);
       const passwordOk = !!user && user.password === password;
       const expiresAt = new Date(clock.now().getTime() + CHALLENGE_SECONDS * 1000).toISOString();
       if (user?.behaviour === 'captcha') {
-        await saveChallenge(res, { username, tenant, next: nextPath, step: 'captcha', passwordOk, humanNonce: randomBytes(12).toString('hex'), attempts: 0, expiresAt });
+        await saveChallenge(res, {
+          username,
+          tenant,
+          next: nextPath,
+          step: 'captcha',
+          passwordOk,
+          humanNonce: randomBytes(12).toString('hex'),
+          attempts: 0,
+          expiresAt,
+        });
         return res.redirect(303, '/login/verify');
       }
       if (!user || !passwordOk) {
@@ -321,12 +357,21 @@ b.addEventListener('click',go);b.addEventListener('keydown',function(e){if(e.key
       const human = String(req.body?.human ?? '');
       if (!checkPreCsrf(req, res) || !ch.c.humanNonce || human !== ch.c.humanNonce) {
         await dropChallenge(res, ch.id);
-        return loginForm(req, res, 401, { error: 'We could not verify that you are human. Please try again.', tenant: ch.c.tenant, next: ch.c.next });
+        return loginForm(req, res, 401, {
+          error: 'We could not verify that you are human. Please try again.',
+          tenant: ch.c.tenant,
+          next: ch.c.next,
+        });
       }
       await dropChallenge(res, ch.id);
       const user = findTestUser(ch.c.username);
       if (!user || !ch.c.passwordOk) {
-        return loginForm(req, res, 401, { error: 'Incorrect username or password.', username: ch.c.username, tenant: ch.c.tenant, next: ch.c.next });
+        return loginForm(req, res, 401, {
+          error: 'Incorrect username or password.',
+          username: ch.c.username,
+          tenant: ch.c.tenant,
+          next: ch.c.next,
+        });
       }
       await startSession(res, user, ch.c.tenant, ch.c.next);
     } catch (err) {
@@ -351,7 +396,10 @@ b.addEventListener('click',go);b.addEventListener('keydown',function(e){if(e.key
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         const sent = (typeof req.body?._csrf === 'string' && req.body._csrf) || req.get('x-csrf-token');
         if (sent !== session.csrfToken) {
-          return res.status(403).type('html').send('<!doctype html><title>Forbidden</title><h1>Your session has expired</h1><p>Reload the page and try again.</p>');
+          return res
+            .status(403)
+            .type('html')
+            .send('<!doctype html><title>Forbidden</title><h1>Your session has expired</h1><p>Reload the page and try again.</p>');
         }
       }
       next();
@@ -376,7 +424,10 @@ b.addEventListener('click',go);b.addEventListener('keydown',function(e){if(e.key
   app.use(pages);
 
   app.use((req, res) => {
-    res.status(404).type('html').send(`<!doctype html><title>Not found</title><h1>Page not found</h1><p><a href="${site.homePath}">Go home</a></p>`);
+    res
+      .status(404)
+      .type('html')
+      .send(`<!doctype html><title>Not found</title><h1>Page not found</h1><p><a href="${site.homePath}">Go home</a></p>`);
   });
   // A bug in a simulated site must not take the service down; the page says so like a real site would.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
@@ -385,7 +436,10 @@ b.addEventListener('click',go);b.addEventListener('keydown',function(e){if(e.key
     const { status, expose } = (err ?? {}) as { status?: unknown; expose?: unknown };
     if (expose === true && typeof status === 'number' && status >= 400 && status < 500) {
       const title = status === 413 ? 'Request too large' : status === 415 ? 'Unsupported request' : 'Bad request';
-      res.status(status).type('html').send(`<!doctype html><title>${title}</title><h1>${title}</h1><p>The request could not be read. Please go back and try again.</p>`);
+      res
+        .status(status)
+        .type('html')
+        .send(`<!doctype html><title>${title}</title><h1>${title}</h1><p>The request could not be read. Please go back and try again.</p>`);
       return;
     }
     res.status(500).type('html').send('<!doctype html><title>Error</title><h1>Something went wrong</h1><p>Please try again.</p>');

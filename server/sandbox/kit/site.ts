@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+
 import type { RawHtml } from './html';
 
 /** The kit's time source (the service's clock fits it); declared here so the kit imports nothing of domain/. */

@@ -1,4 +1,5 @@
 import { type MigrationInterface, type QueryRunner, TableColumn, TableIndex } from 'typeorm';
+
 import { dialectOf, dialectTypes } from '../dialect';
 
 /**
@@ -18,7 +19,10 @@ export class AgentRuns1763700300000 implements MigrationInterface {
     ]);
     await q.createIndex(
       'agent_requests',
-      new TableIndex({ name: 'ix_agent_requests_owner_status_created', columnNames: ['organization_id', 'environment', 'status', 'created_at'] }),
+      new TableIndex({
+        name: 'ix_agent_requests_owner_status_created',
+        columnNames: ['organization_id', 'environment', 'status', 'created_at'],
+      }),
     );
   }
 

@@ -1,4 +1,5 @@
 import { type MigrationInterface, type QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
+
 import { dialectOf, dialectTypes } from '../dialect';
 
 /**

@@ -1,4 +1,5 @@
 import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
+
 import { dialectOf, dialectTypes } from '../dialect';
 
 /**

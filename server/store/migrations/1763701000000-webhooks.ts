@@ -1,4 +1,5 @@
 import { type MigrationInterface, type QueryRunner, Table, TableIndex } from 'typeorm';
+
 import { dialectOf, dialectTypes } from '../dialect';
 
 /**
@@ -27,7 +28,10 @@ export class Webhooks1763701000000 implements MigrationInterface {
         ],
       }),
     );
-    await q.createIndex('webhook_endpoints', new TableIndex({ name: 'idx_webhook_endpoints_owner', columnNames: ['organization_id', 'environment'] }));
+    await q.createIndex(
+      'webhook_endpoints',
+      new TableIndex({ name: 'idx_webhook_endpoints_owner', columnNames: ['organization_id', 'environment'] }),
+    );
     await q.createTable(
       new Table({
         name: 'webhook_events',
@@ -65,8 +69,14 @@ export class Webhooks1763701000000 implements MigrationInterface {
         ],
       }),
     );
-    await q.createIndex('webhook_deliveries', new TableIndex({ name: 'idx_webhook_deliveries_due', columnNames: ['status', 'next_attempt_at'] }));
-    await q.createIndex('webhook_deliveries', new TableIndex({ name: 'idx_webhook_deliveries_endpoint', columnNames: ['endpoint_id', 'created_at'] }));
+    await q.createIndex(
+      'webhook_deliveries',
+      new TableIndex({ name: 'idx_webhook_deliveries_due', columnNames: ['status', 'next_attempt_at'] }),
+    );
+    await q.createIndex(
+      'webhook_deliveries',
+      new TableIndex({ name: 'idx_webhook_deliveries_endpoint', columnNames: ['endpoint_id', 'created_at'] }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -8,4 +8,13 @@ import { ApiLimits1763700950000 } from './1763700950000-api-limits';
 import { Webhooks1763701000000 } from './1763701000000-webhooks';
 
 /** Every migration in order; a new one is appended here. */
-export const migrations = [InitialSchema1763700000000, SandboxSites1763700100000, AgentRuns1763700300000, LinkSessions1763700400000, AgentTrajectories1763700500000, DashboardAccounts1763700800000, ApiLimits1763700950000, Webhooks1763701000000];
+export const migrations = [
+  InitialSchema1763700000000,
+  SandboxSites1763700100000,
+  AgentRuns1763700300000,
+  LinkSessions1763700400000,
+  AgentTrajectories1763700500000,
+  DashboardAccounts1763700800000,
+  ApiLimits1763700950000,
+  Webhooks1763701000000,
+];

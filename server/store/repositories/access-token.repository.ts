@@ -1,4 +1,5 @@
 import { IsNull } from 'typeorm';
+
 import type { Environment } from '../../config';
 import type { AccessTokenRecord, ConnectionRecord, ConnectionStatus } from '../records';
 import { RecordRepository } from './base.repository';
@@ -26,7 +27,12 @@ export class AccessTokenRepository extends RecordRepository<AccessTokenRecord> {
       organizationId: String(r.organization_id),
       environment: r.environment as Environment,
       revoked: Number(r.revoked) === 1,
-      connection: { id: String(r.connection_id), providerId: String(r.provider_id), clientUserId: String(r.client_user_id), status: r.status as ConnectionStatus },
+      connection: {
+        id: String(r.connection_id),
+        providerId: String(r.provider_id),
+        clientUserId: String(r.client_user_id),
+        status: r.status as ConnectionStatus,
+      },
     };
   }
   findByHash(tokenHash: string) {

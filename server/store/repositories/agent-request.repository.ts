@@ -98,7 +98,10 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
 
   /** The final write of the worker holding the lease; false when it no longer holds it. */
   async finish(id: string, owner: string, final: AgentRequestFinal): Promise<boolean> {
-    const res = await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null }));
+    const res = await this.repo.update(
+      { id, leaseOwner: owner, status: 'RUNNING' },
+      patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null }),
+    );
     return (res.affected ?? 0) === 1;
   }
 
@@ -142,7 +145,10 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
   async expiredUnrecoverable(now: Date, maxAttempts: number, limit = 50): Promise<AgentRequestRecord[]> {
     return this.repo
       .createQueryBuilder('r')
-      .where("r.status = 'RUNNING' AND r.lease_expires_at < :now AND (r.attempts >= :max OR r.cancel_requested_at IS NOT NULL)", { now, max: maxAttempts })
+      .where("r.status = 'RUNNING' AND r.lease_expires_at < :now AND (r.attempts >= :max OR r.cancel_requested_at IS NOT NULL)", {
+        now,
+        max: maxAttempts,
+      })
       .limit(limit)
       .getMany();
   }

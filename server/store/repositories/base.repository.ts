@@ -1,8 +1,9 @@
 import type { ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+
 import type { Environment } from '../../config';
-import { preparedSql, type PreparedSql } from '../prepared-sql';
-import { preparedTable, type PreparedTable } from '../prepared-table';
+import { type PreparedSql, preparedSql } from '../prepared-sql';
+import { type PreparedTable, preparedTable } from '../prepared-table';
 
 /**
  * The shared pieces of every repository: keyed lookups and inserts through prepared statements (the
@@ -61,7 +62,12 @@ export abstract class BaseRepository<T extends ObjectLiteral> {
   protected async insertRows(rows: T | T[]): Promise<void> {
     if (!Array.isArray(rows)) return this.table.insert(rows);
     if (rows.length === 0) return;
-    await this.repo.createQueryBuilder().insert().values(rows.map(asRow<T>)).updateEntity(false).execute();
+    await this.repo
+      .createQueryBuilder()
+      .insert()
+      .values(rows.map(asRow<T>))
+      .updateEntity(false)
+      .execute();
   }
 
   /**
@@ -78,7 +84,11 @@ export abstract class BaseRepository<T extends ObjectLiteral> {
         keysetId: opts.after.id,
       });
     }
-    const rows = await qb.orderBy(createdAt, 'DESC').addOrderBy(id, 'DESC').take(opts.limit + 1).getMany();
+    const rows = await qb
+      .orderBy(createdAt, 'DESC')
+      .addOrderBy(id, 'DESC')
+      .take(opts.limit + 1)
+      .getMany();
     const records = rows.slice(0, opts.limit);
     const last = records[records.length - 1];
     return { records, next: rows.length > opts.limit && last ? { createdAt: last.createdAt as Date, id: last.id as string } : null };

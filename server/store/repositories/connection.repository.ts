@@ -1,4 +1,5 @@
 import { Not } from 'typeorm';
+
 import type { ConnectionRecord, ConnectionStatus } from '../records';
 import { type KeysetPage, type KeysetPosition, type Owner, RecordRepository } from './base.repository';
 
@@ -17,12 +18,18 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
    * a revoke or LOGIN_REQUIRED that landed after the caller read the row wins. False when nothing was written.
    */
   async setSessionIfActive(id: string, sealedSession: string, now: Date, opts: { used?: boolean } = {}) {
-    const res = await this.repo.update({ id, status: 'ACTIVE' }, { sealedSession, updatedAt: now, ...(opts.used ? { lastUsedAt: now } : {}) });
+    const res = await this.repo.update(
+      { id, status: 'ACTIVE' },
+      { sealedSession, updatedAt: now, ...(opts.used ? { lastUsedAt: now } : {}) },
+    );
     return (res.affected ?? 0) === 1;
   }
   /** Update mode: a fresh sealed session (and credentials, or none) and ACTIVE again; false when it was revoked. */
   async reauthenticate(id: string, sealedSession: string, sealedCredentials: string | null, now: Date) {
-    const res = await this.repo.update({ id, status: Not('REVOKED' as const) }, { sealedSession, sealedCredentials, status: 'ACTIVE', updatedAt: now });
+    const res = await this.repo.update(
+      { id, status: Not('REVOKED' as const) },
+      { sealedSession, sealedCredentials, status: 'ACTIVE', updatedAt: now },
+    );
     return (res.affected ?? 0) === 1;
   }
   /** Connections that hold sealed values, in id order after `afterId` (batches for key rotation). */

@@ -1,4 +1,5 @@
 import { LessThan } from 'typeorm';
+
 import type { IdempotencyKeyRecord } from '../records';
 import { asRow, BaseRepository } from './base.repository';
 

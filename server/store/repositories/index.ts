@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+
 import type {
   AccessTokenRecord,
   AgentRequestRecord,
@@ -30,8 +31,8 @@ import { DashboardUserRepository } from './dashboard-user.repository';
 import { IdempotencyKeyRepository } from './idempotency-key.repository';
 import { LinkSessionRepository } from './link-session.repository';
 import { LinkTokenRepository } from './link-token.repository';
-import { OrganizationRepository } from './organization.repository';
 import { OrgMembershipRepository } from './org-membership.repository';
+import { OrganizationRepository } from './organization.repository';
 import { PublicTokenRepository } from './public-token.repository';
 import { RateLimitBucketRepository } from './rate-limit-bucket.repository';
 import { SandboxDocRepository } from './sandbox-doc.repository';

@@ -1,4 +1,5 @@
 import { In } from 'typeorm';
+
 import type { LinkSessionRecord, LinkSessionStatus } from '../records';
 import { RecordRepository } from './base.repository';
 

@@ -1,4 +1,5 @@
 import { IsNull } from 'typeorm';
+
 import type { PublicTokenRecord } from '../records';
 import { RecordRepository } from './base.repository';
 

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { preparedSql, type PreparedSql } from '../prepared-sql';
+
+import { type PreparedSql, preparedSql } from '../prepared-sql';
 
 export interface BucketTake {
   allowed: boolean;
@@ -64,4 +65,5 @@ const TAKE_SQL =
   `updated_at_ms = CASE WHEN ${NOW} > updated_at_ms THEN ${NOW} ELSE updated_at_ms END ` +
   `WHERE bucket_key = $1 AND ${CAPPED} >= ${COUNT} RETURNING tokens`;
 const PEEK_SQL = `SELECT ${CAPPED} AS tokens FROM rate_limit_buckets WHERE bucket_key = $1`;
-const INSERT_SQL = 'INSERT INTO rate_limit_buckets (bucket_key, tokens, updated_at_ms) VALUES ($1, $2, $3) ON CONFLICT (bucket_key) DO NOTHING';
+const INSERT_SQL =
+  'INSERT INTO rate_limit_buckets (bucket_key, tokens, updated_at_ms) VALUES ($1, $2, $3) ON CONFLICT (bucket_key) DO NOTHING';

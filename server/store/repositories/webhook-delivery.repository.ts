@@ -61,7 +61,10 @@ export class WebhookDeliveryRepository extends BaseRepository<WebhookDeliveryRec
   async finishAttempt(
     id: string,
     owner: string,
-    outcome: Pick<WebhookDeliveryRecord, 'status' | 'nextAttemptAt' | 'lastResponseStatus' | 'lastError' | 'attemptLog' | 'updatedAt' | 'completedAt'>,
+    outcome: Pick<
+      WebhookDeliveryRecord,
+      'status' | 'nextAttemptAt' | 'lastResponseStatus' | 'lastError' | 'attemptLog' | 'updatedAt' | 'completedAt'
+    >,
   ): Promise<boolean> {
     const res = await this.repo.update(
       { id, leaseOwner: owner, status: 'DELIVERING' },

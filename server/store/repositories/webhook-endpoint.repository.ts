@@ -16,7 +16,13 @@ export class WebhookEndpointRepository extends RecordRepository<WebhookEndpointR
   }
   /** Endpoints in id order after `afterId`, with their sealed secrets (batches for key rotation). */
   listSealed(afterId: string, limit: number): Promise<Pick<WebhookEndpointRecord, 'id' | 'sealedSecret'>[]> {
-    return this.repo.createQueryBuilder('w').select(['w.id', 'w.sealedSecret']).where('w.id > :afterId', { afterId }).orderBy('w.id', 'ASC').take(limit).getMany();
+    return this.repo
+      .createQueryBuilder('w')
+      .select(['w.id', 'w.sealedSecret'])
+      .where('w.id > :afterId', { afterId })
+      .orderBy('w.id', 'ASC')
+      .take(limit)
+      .getMany();
   }
   /** Compare-and-set of the sealed secret; false when it changed meanwhile (a rotation) or the endpoint is gone. */
   async replaceSealed(id: string, expected: string, next: string) {
@@ -32,8 +38,15 @@ export class WebhookEndpointRepository extends RecordRepository<WebhookEndpointR
       order: { createdAt: 'ASC', id: 'ASC' },
     });
   }
-  async update(id: string, owner: Owner, changes: Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'enabled' | 'sealedSecret' | 'updatedAt'>>) {
-    const res = await this.repo.update({ id, organizationId: owner.organizationId, environment: owner.environment }, asRow<WebhookEndpointRecord>(changes));
+  async update(
+    id: string,
+    owner: Owner,
+    changes: Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'enabled' | 'sealedSecret' | 'updatedAt'>>,
+  ) {
+    const res = await this.repo.update(
+      { id, organizationId: owner.organizationId, environment: owner.environment },
+      asRow<WebhookEndpointRecord>(changes),
+    );
     return (res.affected ?? 0) === 1;
   }
   async delete(id: string, owner: Owner) {

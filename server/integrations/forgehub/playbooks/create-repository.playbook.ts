@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { readRepositoryPage, REPO_PAGE_ALIASES } from './repository-pages';
+
 import type { Playbook } from '../../../agent/playbooks/registry';
 import { shapeToFormat } from '../../../agent/playbooks/shape';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { readRepositoryPage, REPO_PAGE_ALIASES } from './repository-pages';
 
 /**
  * ForgeHub: create a repository for the signed-in user. Follows ../site/pages/repositories.ts:
@@ -12,7 +13,12 @@ import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from 
  * the form again with an alert, and the playbook fails with that alert's text.
  */
 const paramsSchema = withParamAliases(
-  { name: ['repository', 'repo', 'repoName', 'repositoryName', 'title'], description: ['about', 'summary', 'desc'], visibility: ['privacy', 'access'], readme: ['addReadme', 'withReadme', 'initReadme'] },
+  {
+    name: ['repository', 'repo', 'repoName', 'repositoryName', 'title'],
+    description: ['about', 'summary', 'desc'],
+    visibility: ['privacy', 'access'],
+    readme: ['addReadme', 'withReadme', 'initReadme'],
+  },
   z
     .object({
       name: z
@@ -22,9 +28,7 @@ const paramsSchema = withParamAliases(
         .max(100)
         .regex(/^[A-Za-z0-9._-]+$/, 'repository names hold only letters, digits, hyphens, underscores and periods'),
       description: z.string().trim().max(350).optional(),
-      visibility: z
-        .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['public', 'private']))
-        .optional(),
+      visibility: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['public', 'private'])).optional(),
       private: z.boolean().optional(),
       readme: z.boolean().optional(),
     })
@@ -47,7 +51,15 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
   parameters: paramsSchema as unknown as z.ZodType<ForgehubCreateRepoParams>,
   async run(ctx) {
     const { page, params } = ctx;
-    const visibility = params.visibility ?? (params.private === true ? 'private' : params.private === false ? 'public' : /\bprivate (?:repository|repo)\b/.test(ctx.action.toLowerCase()) ? 'private' : 'public');
+    const visibility =
+      params.visibility ??
+      (params.private === true
+        ? 'private'
+        : params.private === false
+          ? 'public'
+          : /\bprivate (?:repository|repo)\b/.test(ctx.action.toLowerCase())
+            ? 'private'
+            : 'public');
     if (params.visibility && params.private !== undefined && (params.visibility === 'private') !== params.private) {
       throw new Error('parameters.visibility and parameters.private disagree');
     }
@@ -68,10 +80,16 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
       const listbox = page.getByRole('listbox', { name: /^Visibility/ });
       await listbox.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
       await listbox.getByRole('option', { name: new RegExp(`^${LABEL[visibility]}\\b`) }).click();
-      await until(`the visibility to read '${LABEL[visibility]}'`, async () => collapse(await chooser.innerText()) === LABEL[visibility], waitBudget(ctx, 5000));
+      await until(
+        `the visibility to read '${LABEL[visibility]}'`,
+        async () => collapse(await chooser.innerText()) === LABEL[visibility],
+        waitBudget(ctx, 5000),
+      );
     });
     if (params.readme !== undefined) {
-      await ctx.step('check', "checkbox 'Add a README file'", () => page.getByRole('checkbox', { name: /Add a README file/ }).setChecked(params.readme!));
+      await ctx.step('check', "checkbox 'Add a README file'", () =>
+        page.getByRole('checkbox', { name: /Add a README file/ }).setChecked(params.readme!),
+      );
     }
 
     await ctx.step('click', "button 'Create repository'", async () => {
@@ -91,7 +109,8 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
 
     const repo = await ctx.step('extract', 'the new repository page', async () => {
       const r = await readRepositoryPage(page);
-      if (r.name.toLowerCase() !== params.name.toLowerCase()) throw new Error(`ForgeHub opened ${r.fullName} instead of the new repository`);
+      if (r.name.toLowerCase() !== params.name.toLowerCase())
+        throw new Error(`ForgeHub opened ${r.fullName} instead of the new repository`);
       if (r.visibility !== visibility) throw new Error(`the repository was created ${r.visibility}, not ${visibility}`);
       return r;
     });

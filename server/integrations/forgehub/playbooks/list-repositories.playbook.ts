@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { type ForgeRepoRow, readRepoRows, REPO_FIELD_ALIASES, signedInUser } from './repository-pages';
+
 import type { Playbook } from '../../../agent/playbooks/registry';
 import { shapeListToFormat } from '../../../agent/playbooks/shape-list';
 import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { type ForgeRepoRow, readRepoRows, REPO_FIELD_ALIASES, signedInUser } from './repository-pages';
 
 /**
  * ForgeHub: list the repositories the signed-in user owns. Follows ../site/pages/repositories.ts:
@@ -14,21 +15,30 @@ import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../
 const LIST_MAX = 100;
 
 const paramsSchema = withParamAliases(
-  { limit: ['count', 'max', 'n', 'first', 'top'], query: ['q', 'search', 'filter', 'keyword', 'keywords', 'term'], visibility: ['type', 'privacy'] },
+  {
+    limit: ['count', 'max', 'n', 'first', 'top'],
+    query: ['q', 'search', 'filter', 'keyword', 'keywords', 'term'],
+    visibility: ['type', 'privacy'],
+  },
   z
     .object({
       limit: z
         .preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().int().min(1).max(LIST_MAX))
         .optional(),
       query: z.string().trim().max(100).optional(),
-      visibility: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['public', 'private', 'all'])).optional(),
+      visibility: z
+        .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['public', 'private', 'all']))
+        .optional(),
     })
     .strict(),
 );
 
 export type ForgehubListReposParams = z.infer<typeof paramsSchema>;
 
-const EXTRA_ALIASES = { count: ['total', 'length', 'size', 'numRepositories', 'repositoryCount', 'returned'], owner: ['username', 'user', 'login', 'me'] };
+const EXTRA_ALIASES = {
+  count: ['total', 'length', 'size', 'numRepositories', 'repositoryCount', 'returned'],
+  owner: ['username', 'user', 'login', 'me'],
+};
 
 export const forgehubListMyRepositories: Playbook<ForgehubListReposParams> = {
   providerSlug: 'forgehub',
@@ -45,7 +55,10 @@ export const forgehubListMyRepositories: Playbook<ForgehubListReposParams> = {
     const { page, params } = ctx;
     const origin = new URL(ctx.provider.homeUrl).origin;
     const limit = params.limit ?? LIST_MAX;
-    const visibility = params.visibility ?? /\bmy (?:own )?(?:forgehub )?(public|private) (?:repositories|repos)\b/i.exec(ctx.action)?.[1]?.toLowerCase() ?? 'all';
+    const visibility =
+      params.visibility ??
+      /\bmy (?:own )?(?:forgehub )?(public|private) (?:repositories|repos)\b/i.exec(ctx.action)?.[1]?.toLowerCase() ??
+      'all';
 
     let me = await signedInUser(page).catch(() => null);
     if (!me) {
@@ -79,7 +92,12 @@ export const forgehubListMyRepositories: Playbook<ForgehubListReposParams> = {
     }
     const shown = items.slice(0, limit);
     return shapeListToFormat(
-      { items: shown.map((r) => ({ ...r })), itemAliases: REPO_FIELD_ALIASES, extras: { count: shown.length, owner: me }, extraAliases: EXTRA_ALIASES },
+      {
+        items: shown.map((r) => ({ ...r })),
+        itemAliases: REPO_FIELD_ALIASES,
+        extras: { count: shown.length, owner: me },
+        extraAliases: EXTRA_ALIASES,
+      },
       ctx.responseFormat,
     );
   },

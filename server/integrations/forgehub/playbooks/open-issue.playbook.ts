@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { repositoryOf } from './repository-pages';
+
 import type { Playbook } from '../../../agent/playbooks/registry';
 import { shapeToFormat } from '../../../agent/playbooks/shape';
 import { collapse, openPath, pathOf, REPOSITORY_NAME, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { repositoryOf } from './repository-pages';
 
 /**
  * ForgeHub: open an issue in a repository. Follows ../site/pages/issues.ts: the issue list
@@ -55,7 +56,9 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
     const { page, params } = ctx;
     const { owner, name } = repositoryOf(ctx);
     const base = `/${owner}/${name}`;
-    await openPath(ctx, `${base}/issues`, `issues of ${owner}/${name}`, { notFound: `ForgeHub has no repository ${owner}/${name} that this account can see` });
+    await openPath(ctx, `${base}/issues`, `issues of ${owner}/${name}`, {
+      notFound: `ForgeHub has no repository ${owner}/${name} that this account can see`,
+    });
 
     const dialog = page.getByRole('dialog', { name: /^New issue in / });
     await ctx.step('click', "button 'New issue'", async () => {
@@ -109,7 +112,9 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
           author: (sub?.querySelector('a strong') as HTMLElement | null)?.innerText.trim() ?? '',
           createdAt: sub?.querySelector('time')?.getAttribute('datetime') ?? null,
           body: bodyEl?.innerText ?? '',
-          fullName: (document.querySelector('main a[href$="/issues"][aria-current="page"]')?.getAttribute('href') ?? '').replace(/\/issues$/, '').slice(1),
+          fullName: (document.querySelector('main a[href$="/issues"][aria-current="page"]')?.getAttribute('href') ?? '')
+            .replace(/\/issues$/, '')
+            .slice(1),
         };
       });
       const title = collapse(read.heading.replace(read.numberText, ''));

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { PlaybookNotApplicable, type PlaybookContext } from '../../../agent/playbooks/registry';
+
+import { type PlaybookContext, PlaybookNotApplicable } from '../../../agent/playbooks/registry';
 import { parseCount } from '../../../agent/playbooks/shape';
 import { REPOSITORY_NAME } from '../../../agent/playbooks/site-helpers';
 
@@ -61,9 +62,17 @@ export async function readRepoRows(rows: Locator, origin: string): Promise<Forge
         href: link?.getAttribute('href') ?? null,
         fullName: link?.innerText.trim() ?? '',
         labels: h3 ? Array.from(h3.querySelectorAll('span')).map((s) => (s as HTMLElement).innerText.trim()) : [],
-        description: body ? ((Array.from(body.children).find((c) => c.tagName === 'P') as HTMLElement | undefined)?.innerText.trim() ?? null) : null,
-        topics: body ? Array.from(body.querySelectorAll('a[href^="/repositories?q="]')).map((a) => (a as HTMLElement).innerText.trim()) : [],
-        meta: meta ? Array.from(meta.children).filter((c) => c.tagName === 'SPAN').map((s) => (s as HTMLElement).innerText.trim()) : [],
+        description: body
+          ? ((Array.from(body.children).find((c) => c.tagName === 'P') as HTMLElement | undefined)?.innerText.trim() ?? null)
+          : null,
+        topics: body
+          ? Array.from(body.querySelectorAll('a[href^="/repositories?q="]')).map((a) => (a as HTMLElement).innerText.trim())
+          : [],
+        meta: meta
+          ? Array.from(meta.children)
+              .filter((c) => c.tagName === 'SPAN')
+              .map((s) => (s as HTMLElement).innerText.trim())
+          : [],
         updatedAt: time?.getAttribute('datetime') ?? null,
       };
     }),
@@ -97,7 +106,10 @@ export async function readRepoRows(rows: Locator, origin: string): Promise<Forge
  * repository page the run is on ("star this repository"). None of these: the playbook does not apply.
  */
 export function repositoryOf(ctx: PlaybookContext<{ repository?: string }>): { owner: string; name: string } {
-  const candidates = [ctx.params.repository, /(?:^|[\s"'“(])([A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9._-]+?)(?=[\s"'”),.!?:;]*(?:\s|$))/.exec(ctx.action)?.[1]];
+  const candidates = [
+    ctx.params.repository,
+    /(?:^|[\s"'“(])([A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9._-]+?)(?=[\s"'”),.!?:;]*(?:\s|$))/.exec(ctx.action)?.[1],
+  ];
   for (const c of candidates) {
     const v = c?.trim().replace(/\.git$/, '');
     if (v && REPOSITORY_NAME.test(v)) {
@@ -138,11 +150,19 @@ export async function readRepositoryPage(page: Page): Promise<ForgeRepoPage> {
   await page.getByRole('navigation', { name: 'Repository' }).waitFor({ state: 'visible' });
   // Runs in the page: no named inner functions (a transpiler's helpers would not exist there).
   const raw = await page.evaluate(() => {
-    const form = Array.from(document.querySelectorAll('main form')).find((f) => /\/(un)?star$/.test(f.getAttribute('action') ?? '')) ?? null;
+    const form =
+      Array.from(document.querySelectorAll('main form')).find((f) => /\/(un)?star$/.test(f.getAttribute('action') ?? '')) ?? null;
     const top = form?.parentElement?.parentElement ?? null;
-    const about = Array.from(document.querySelectorAll('main aside')).find((a) => /^About\b/.test((a.querySelector('h2') as HTMLElement | null)?.innerText.trim() ?? '')) ?? null;
+    const about =
+      Array.from(document.querySelectorAll('main aside')).find((a) =>
+        /^About\b/.test((a.querySelector('h2') as HTMLElement | null)?.innerText.trim() ?? ''),
+      ) ?? null;
     return {
-      heads: top ? Array.from(top.children).filter((c) => c.tagName === 'SPAN').map((s) => (s as HTMLElement).innerText.trim()) : [],
+      heads: top
+        ? Array.from(top.children)
+            .filter((c) => c.tagName === 'SPAN')
+            .map((s) => (s as HTMLElement).innerText.trim())
+        : [],
       pressed: form?.querySelector('button')?.getAttribute('aria-pressed') ?? null,
       count: form?.querySelector('span')?.textContent ?? '',
       description: (about?.querySelector('p') as HTMLElement | null)?.innerText.trim() ?? null,
@@ -151,7 +171,8 @@ export async function readRepositoryPage(page: Page): Promise<ForgeRepoPage> {
   });
   const [owner, name] = decodeURIComponent(new URL(page.url()).pathname).split('/').slice(1, 3) as [string, string];
   const fullName = (raw.heads[0] ?? '').replace(/\s+/g, '');
-  if (!REPOSITORY_NAME.test(fullName) || fullName.toLowerCase() !== `${owner}/${name}`.toLowerCase()) throw new Error(`the repository header reads "${raw.heads[0] ?? ''}"`);
+  if (!REPOSITORY_NAME.test(fullName) || fullName.toLowerCase() !== `${owner}/${name}`.toLowerCase())
+    throw new Error(`the repository header reads "${raw.heads[0] ?? ''}"`);
   const vis = raw.heads.find((t) => t === 'Public' || t === 'Private');
   if (!vis) throw new Error('the repository header shows no visibility');
   const stat = (re: RegExp) => {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { readRepositoryPage, repositoryOf } from './repository-pages';
+
 import type { Playbook } from '../../../agent/playbooks/registry';
 import { shapeToFormat } from '../../../agent/playbooks/shape';
 import { openPath, pathOf, REPOSITORY_NAME, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { readRepositoryPage, repositoryOf } from './repository-pages';
 
 /**
  * ForgeHub: star a repository. Follows ../site/parts.ts (starControl): a repository's page
@@ -29,7 +30,8 @@ const FIELD_ALIASES = {
 export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
   providerSlug: 'forgehub',
   name: 'forgehub.star-repository',
-  description: 'Stars a ForgeHub repository (parameter: repository "owner/name"; already starred = no change) and returns the star state and count.',
+  description:
+    'Stars a ForgeHub repository (parameter: repository "owner/name"; already starred = no change) and returns the star state and count.',
   match: [
     /^(?:please )?star\s+(?!counts?\b|ratings?\b)[^.?!]+/,
     /\b(?:and|then|also|to|please|go) (?:star|favou?rite)\s+(?:it|them|this|that|the|repo|repository|project|[a-z0-9][a-z0-9_.-]*\/[a-z0-9._-]+)\b/,
@@ -40,13 +42,17 @@ export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
     const { page } = ctx;
     const { owner, name } = repositoryOf(ctx);
     if (pathOf(page).toLowerCase() !== `/${owner}/${name}`.toLowerCase()) {
-      await openPath(ctx, `/${owner}/${name}`, `repository ${owner}/${name}`, { notFound: `ForgeHub has no repository ${owner}/${name} that this account can see` });
+      await openPath(ctx, `/${owner}/${name}`, `repository ${owner}/${name}`, {
+        notFound: `ForgeHub has no repository ${owner}/${name} that this account can see`,
+      });
     }
     const before = await ctx.step('extract', 'star state', () => readRepositoryPage(page));
     if (!before.starred) {
       await ctx.step('click', "button 'Star'", async () => {
         await page.getByRole('button', { name: 'Star', exact: true, pressed: false }).click();
-        await page.getByRole('button', { name: 'Unstar', exact: true, pressed: true }).waitFor({ state: 'visible', timeout: waitBudget(ctx) });
+        await page
+          .getByRole('button', { name: 'Unstar', exact: true, pressed: true })
+          .waitFor({ state: 'visible', timeout: waitBudget(ctx) });
       });
     }
     const after = await ctx.step('extract', 'star state after starring', async () => {

@@ -7,17 +7,44 @@ import { cx } from '../../../sandbox/kit/site-app';
  */
 const K = Object.fromEntries(
   [
-    'fh-toasts', 'fh-toast', 'fh-toast-err', 'fh-toast-x', 'fh-badge',
-    'fh-dd', 'fh-dd-btn', 'fh-dd-list', 'fh-dd-value', 'fh-dd-active',
-    'fh-dlg-open', 'fh-dlg-close',
-    'fh-editor', 'fh-ed', 'fh-ed-empty', 'fh-issue-form', 'fh-title-err',
-    'fh-more-btn', 'fh-more-count',
-    'fh-notifs', 'fh-notifs-list', 'fh-spinner', 'fh-mark-form', 'fh-markall-form', 'fh-notif', 'fh-notif-unread', 'fh-notif-read', 'fh-unread-count',
-    'fh-filter', 'fh-icon', 'fh-once',
+    'fh-toasts',
+    'fh-toast',
+    'fh-toast-err',
+    'fh-toast-x',
+    'fh-badge',
+    'fh-dd',
+    'fh-dd-btn',
+    'fh-dd-list',
+    'fh-dd-value',
+    'fh-dd-active',
+    'fh-dlg-open',
+    'fh-dlg-close',
+    'fh-editor',
+    'fh-ed',
+    'fh-ed-empty',
+    'fh-issue-form',
+    'fh-title-err',
+    'fh-more-btn',
+    'fh-more-count',
+    'fh-notifs',
+    'fh-notifs-list',
+    'fh-spinner',
+    'fh-mark-form',
+    'fh-markall-form',
+    'fh-notif',
+    'fh-notif-unread',
+    'fh-notif-read',
+    'fh-unread-count',
+    'fh-filter',
+    'fh-icon',
+    'fh-once',
   ].map((n) => [n.replace(/^fh-/, '').replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase()), cx(n)]),
 );
 
-const CHECK_ICON = '<svg class="' + cx('fh-icon') + '" viewBox="0 0 16 16" width="16" height="16" fill="currentColor" aria-hidden="true"><path d="M13.78 4.22a.75.75 0 0 1 0 1.06l-7.25 7.25a.75.75 0 0 1-1.06 0L2.22 9.28a.751.751 0 0 1 .018-1.042.751.751 0 0 1 1.042-.018L6 10.94l6.72-6.72a.75.75 0 0 1 1.06 0Z"/></svg>';
+const CHECK_ICON =
+  '<svg class="' +
+  cx('fh-icon') +
+  '" viewBox="0 0 16 16" width="16" height="16" fill="currentColor" aria-hidden="true"><path d="M13.78 4.22a.75.75 0 0 1 0 1.06l-7.25 7.25a.75.75 0 0 1-1.06 0L2.22 9.28a.751.751 0 0 1 .018-1.042.751.751 0 0 1 1.042-.018L6 10.94l6.72-6.72a.75.75 0 0 1 1.06 0Z"/></svg>';
 
 export const clientScript = `
 (function(){

@@ -183,7 +183,15 @@ export class Forge {
     const existing = await this.issues(r.data);
     const number = existing.reduce((m, d) => Math.max(m, d.data.number), 0) + 1;
     this.invalidate('issue');
-    const doc = await this.docs.insert('issue', { repo: keyOf(r.data), number, title, body, author: this.me, state: 'open', labels: [] } satisfies Issue);
+    const doc = await this.docs.insert('issue', {
+      repo: keyOf(r.data),
+      number,
+      title,
+      body,
+      author: this.me,
+      state: 'open',
+      labels: [],
+    } satisfies Issue);
     await this.touchRepo(r);
     return doc;
   }

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+
 import { html, type RawHtml } from '../../../sandbox/kit/html';
 import type { Doc, SiteKit } from '../../../sandbox/kit/site';
 import { Forge, fullName, type Repo } from './model';

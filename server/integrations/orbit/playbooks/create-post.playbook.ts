@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { type OrbitPostCard, POST_FIELD_ALIASES, readPostCards } from './post-cards';
+
 import type { Playbook } from '../../../agent/playbooks/registry';
 import { shapeToFormat } from '../../../agent/playbooks/shape';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { type OrbitPostCard, POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
 /**
  * Orbit: publish a post as the signed-in user. Follows ../site/pages/home.ts: the home feed's
@@ -41,7 +42,8 @@ const LABEL = { public: 'Public', connections: 'Connections' } as const;
 export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
   providerSlug: 'orbit',
   name: 'orbit.create-post',
-  description: 'Publishes a post on Orbit as the signed-in user (parameters: text, visibility public|connections) and returns it as the feed shows it.',
+  description:
+    'Publishes a post on Orbit as the signed-in user (parameters: text, visibility public|connections) and returns it as the feed shows it.',
   match: [
     /\b(create|write|publish|make|compose|draft|put up|send out|share)\s+(?:(?:a|an|my|new|short|quick|public|orbit|linkedin)\s+)*(post|status update)\b/,
     /\b(share|publish|post)\s+(?:a|an)\s+(?:(?:short|quick|new|status)\s+)*update\b/,
@@ -74,7 +76,11 @@ export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
       const listbox = dialog.getByRole('listbox');
       await listbox.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
       await listbox.getByRole('option', { name: new RegExp(`^${LABEL[visibility]}\\b`) }).click();
-      await until(`the audience to read '${LABEL[visibility]}'`, async () => collapse(await chooser.innerText()).startsWith(LABEL[visibility]), waitBudget(ctx, 5000));
+      await until(
+        `the audience to read '${LABEL[visibility]}'`,
+        async () => collapse(await chooser.innerText()).startsWith(LABEL[visibility]),
+        waitBudget(ctx, 5000),
+      );
     });
 
     await ctx.step('type', "textbox 'Text editor for creating content'", async () => {
@@ -101,7 +107,8 @@ export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
         waitBudget(ctx),
       );
       if ('error' in found) throw new Error(`Orbit did not publish the post: ${found.error}`);
-      if (found.visibility && found.visibility !== visibility) throw new Error(`the post was published to ${found.visibility}, not ${visibility}`);
+      if (found.visibility && found.visibility !== visibility)
+        throw new Error(`the post was published to ${found.visibility}, not ${visibility}`);
       return found;
     });
 

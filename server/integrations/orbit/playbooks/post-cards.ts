@@ -1,4 +1,5 @@
 import type { Locator } from 'playwright-core';
+
 import { parseCount } from '../../../agent/playbooks/shape';
 
 /**

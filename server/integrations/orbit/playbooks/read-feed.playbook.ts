@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
-import { PlaybookNotApplicable, type Playbook } from '../../../agent/playbooks/registry';
+
+import { type Playbook, PlaybookNotApplicable } from '../../../agent/playbooks/registry';
 import { shapeListToFormat } from '../../../agent/playbooks/shape-list';
 import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
 /**
  * Orbit: read the signed-in user's home feed, newest first. Follows ../site/pages/home.ts: the
@@ -17,7 +18,10 @@ const count = z.preprocess(
   z.number().int().min(1).max(FEED_MAX, `at most ${FEED_MAX} posts are read at once`),
 );
 
-const paramsSchema = withParamAliases({ limit: ['count', 'max', 'maxPosts', 'number', 'n', 'top', 'first'] }, z.object({ limit: count.optional() }).strict());
+const paramsSchema = withParamAliases(
+  { limit: ['count', 'max', 'maxPosts', 'number', 'n', 'top', 'first'] },
+  z.object({ limit: count.optional() }).strict(),
+);
 
 export type OrbitReadFeedParams = z.infer<typeof paramsSchema>;
 
@@ -55,7 +59,8 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
     const loadMore = page.getByRole('button', { name: 'Load more posts' });
     const caughtUp = page.getByText("You're all caught up");
 
-    if (pathOf(page) !== '/' || (await page.getByRole('heading', { name: 'Home feed' }).count()) === 0) await openPath(ctx, '/', 'home feed (/)');
+    if (pathOf(page) !== '/' || (await page.getByRole('heading', { name: 'Home feed' }).count()) === 0)
+      await openPath(ctx, '/', 'home feed (/)');
     await ctx.step('wait', 'the first posts of the feed', async () => {
       await until('the feed to show posts', async () => (await articles.count()) > 0 || (await caughtUp.count()) > 0, waitBudget(ctx));
     });
@@ -88,7 +93,12 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
       return { items: cards.slice(0, limit), hasMore: cards.length > limit || (await loadMore.count()) > 0 };
     });
     return shapeListToFormat(
-      { items: items.map((c) => ({ ...c })), itemAliases: POST_FIELD_ALIASES, extras: { count: items.length, hasMore }, extraAliases: FEED_ALIASES },
+      {
+        items: items.map((c) => ({ ...c })),
+        itemAliases: POST_FIELD_ALIASES,
+        extras: { count: items.length, hasMore },
+        extraAliases: FEED_ALIASES,
+      },
       ctx.responseFormat,
     );
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { Playbook } from '../../../agent/playbooks/registry';
 import { parseCount, shapeToFormat } from '../../../agent/playbooks/shape';
 
@@ -21,7 +22,8 @@ const FIELDS_ALIASES = {
 export const orbitReadMyProfile: Playbook<Record<string, never>> = {
   providerSlug: 'orbit',
   name: 'orbit.read-my-profile',
-  description: "Reads the signed-in user's own Orbit profile: name, username, headline, location, about, followers, following, profile URL.",
+  description:
+    "Reads the signed-in user's own Orbit profile: name, username, headline, location, about, followers, following, profile URL.",
   match: [
     /\b(read|get|fetch|show|open|extract|return|give me|look up|view|what is|what's)\b[^.?!]*\bmy (own )?(orbit )?profile\b/,
     /^(my )?(own )?(orbit )?profile( details| info(rmation)?| data)?[.!]?$/,
@@ -30,7 +32,8 @@ export const orbitReadMyProfile: Playbook<Record<string, never>> = {
   async run(ctx) {
     const { page } = ctx;
     const onOwnProfile = async () =>
-      /^\/in\/[^/]+\/?$/.test(new URL(page.url()).pathname) && (await page.locator('nav[aria-label="Main"] a[href="/me"][aria-current="page"]').count()) > 0;
+      /^\/in\/[^/]+\/?$/.test(new URL(page.url()).pathname) &&
+      (await page.locator('nav[aria-label="Main"] a[href="/me"][aria-current="page"]').count()) > 0;
     if (!(await onOwnProfile())) {
       await ctx.step('navigate', 'my profile (/me)', async () => {
         await page.goto(new URL('/me', ctx.provider.homeUrl).toString(), { waitUntil: 'domcontentloaded' });

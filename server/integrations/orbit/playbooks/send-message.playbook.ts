@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { Playbook } from '../../../agent/playbooks/registry';
 import { shapeToFormat } from '../../../agent/playbooks/shape';
 import { collapse, fold, openPath, pathOf, siteUrl, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
@@ -37,7 +38,10 @@ export function resolveRecipient(wanted: string, people: Person[]): Person {
   const exact = people.filter((p) => fold(p.username) === w || fold(p.name) === w);
   if (exact.length === 1) return exact[0]!;
   const words = w.split(' ');
-  const partial = exact.length > 1 ? exact : people.filter((p) => words.every((part) => fold(p.name).split(' ').includes(part) || fold(p.username).includes(part)));
+  const partial =
+    exact.length > 1
+      ? exact
+      : people.filter((p) => words.every((part) => fold(p.name).split(' ').includes(part) || fold(p.username).includes(part)));
   if (partial.length === 1) return partial[0]!;
   if (partial.length === 0) throw new Error(`nobody called "${wanted}" can be messaged on Orbit`);
   throw new Error(`"${wanted}" could be ${partial.map((p) => `${p.name} (${p.username})`).join(', ')}; give the username`);
@@ -56,7 +60,8 @@ const FIELD_ALIASES = {
 export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
   providerSlug: 'orbit',
   name: 'orbit.send-message',
-  description: 'Sends a direct message on Orbit (parameters: recipient as username or display name, text) and returns it as the conversation shows it.',
+  description:
+    'Sends a direct message on Orbit (parameters: recipient as username or display name, text) and returns it as the conversation shows it.',
   match: [
     /\b(send|write|compose|drop|shoot)\b (?:(?:a|an|the|new|direct|private|quick|short|personal|orbit)\s+)*(message|dm|pm|note|reply|inmail)\b/,
     /^(?:please )?(?:message|dm|pm|ping|text)\s+(?!me\b|from\b)[@a-z\u00c0-\u024f][^.?!]*/,
@@ -74,12 +79,19 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
       await dialog.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
     });
     const person = await ctx.step('extract', `recipient "${params.recipient}" in list 'People'`, async () => {
-      const people: Person[] = await dialog.getByRole('list', { name: 'People' }).locator('a[href^="/messaging/"]').evaluateAll((links) =>
-        links.map((l) => ({
-          username: decodeURIComponent((l.getAttribute('href') ?? '').split('/')[2] ?? ''),
-          name: ((l.querySelector('span span') as HTMLElement | null)?.innerText ?? (l as HTMLElement).innerText.split('\n')[0] ?? '').trim(),
-        })),
-      );
+      const people: Person[] = await dialog
+        .getByRole('list', { name: 'People' })
+        .locator('a[href^="/messaging/"]')
+        .evaluateAll((links) =>
+          links.map((l) => ({
+            username: decodeURIComponent((l.getAttribute('href') ?? '').split('/')[2] ?? ''),
+            name: (
+              (l.querySelector('span span') as HTMLElement | null)?.innerText ??
+              (l as HTMLElement).innerText.split('\n')[0] ??
+              ''
+            ).trim(),
+          })),
+        );
       return resolveRecipient(params.recipient, people);
     });
 
@@ -90,7 +102,10 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
     });
 
     const thread = page.getByRole('region', { name: `Conversation with ${person.name}` });
-    const bubbles = thread.getByRole('list', { name: 'Messages' }).locator('li').filter({ has: page.locator('time') });
+    const bubbles = thread
+      .getByRole('list', { name: 'Messages' })
+      .locator('li')
+      .filter({ has: page.locator('time') });
     const before = await ctx.step('extract', `messages with ${person.name} before sending`, async () => {
       await thread.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
       return bubbles.count();
@@ -111,7 +126,8 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
         text: (li.querySelector('p') as HTMLElement | null)?.innerText ?? '',
         sentAt: li.querySelector('time')?.getAttribute('datetime') ?? null,
       }));
-      if (collapse(read.text) !== collapse(params.text)) throw new Error(`the newest message in the conversation reads "${collapse(read.text).slice(0, 80)}", not the text sent`);
+      if (collapse(read.text) !== collapse(params.text))
+        throw new Error(`the newest message in the conversation reads "${collapse(read.text).slice(0, 80)}", not the text sent`);
       if (read.from === person.name) throw new Error(`the newest message in the conversation is from ${person.name}`);
       return read;
     });

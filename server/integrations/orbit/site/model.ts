@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+
 import type { Doc, SiteDocs } from '../../../sandbox/kit/site';
 import { TEST_USERS } from '../../../sandbox/test-users';
 import { TEST_USER_PROFILES } from './test-user-profiles';
@@ -96,7 +97,16 @@ export async function loadPeople(docs: SiteDocs): Promise<Map<string, Person>> {
 
 export function personOf(people: Map<string, Person>, username: string): Person {
   return (
-    people.get(username) ?? { username, name: username, headline: '', location: '', about: '', followers: 0, following: 0, color: '#94a3b8' }
+    people.get(username) ?? {
+      username,
+      name: username,
+      headline: '',
+      location: '',
+      about: '',
+      followers: 0,
+      following: 0,
+      color: '#94a3b8',
+    }
   );
 }
 

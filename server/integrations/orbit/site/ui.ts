@@ -1,5 +1,5 @@
-import type { Doc } from '../../../sandbox/kit/site';
 import { html, raw, type RawHtml } from '../../../sandbox/kit/html';
+import type { Doc } from '../../../sandbox/kit/site';
 import { C } from './classes';
 import type { Person, Post, Visibility, World } from './model';
 
@@ -7,11 +7,18 @@ export const fmt = (n: number) => n.toLocaleString('en-US');
 export const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 export const firstName = (name: string) => name.split(' ')[0] ?? name;
 
-const cls = (...names: (keyof typeof C | false | undefined)[]) => names.filter(Boolean).map((n) => C[n as keyof typeof C]).join(' ');
+const cls = (...names: (keyof typeof C | false | undefined)[]) =>
+  names
+    .filter(Boolean)
+    .map((n) => C[n as keyof typeof C])
+    .join(' ');
 export { cls };
 
 export function initials(name: string) {
-  const parts = name.replace(/[^\p{L}\s-]/gu, '').split(/[\s-]+/).filter(Boolean);
+  const parts = name
+    .replace(/[^\p{L}\s-]/gu, '')
+    .split(/[\s-]+/)
+    .filter(Boolean);
   return ((parts[0]?.[0] ?? '?') + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase();
 }
 
@@ -35,15 +42,19 @@ export function timeTag(date: Date, now: Date): RawHtml {
 
 const ICONS = {
   home: '<path d="M12 3 2 11h3v10h6v-6h2v6h6V11h3z"/>',
-  network: '<path d="M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm7 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM1 20c0-3.3 3.6-6 8-6s8 2.7 8 6v1H1zm17.5-6.9c2.6.4 4.5 2.1 4.5 4.4V20h-4.5c0-2.6-1-4.8-3-6.2.9-.4 1.9-.7 3-.7z"/>',
+  network:
+    '<path d="M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm7 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM1 20c0-3.3 3.6-6 8-6s8 2.7 8 6v1H1zm17.5-6.9c2.6.4 4.5 2.1 4.5 4.4V20h-4.5c0-2.6-1-4.8-3-6.2.9-.4 1.9-.7 3-.7z"/>',
   messaging: '<path d="M20 3H4a2 2 0 0 0-2 2v15l4-4h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2zM7 9h10v2H7zm0 3h7v2H7z"/>',
-  notifications: '<path d="M12 22a2.5 2.5 0 0 0 2.5-2.5h-5A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5-6.7V3.5a2 2 0 0 0-4 0v.8A7 7 0 0 0 5 11v5l-2 2v1h18v-1z"/>',
+  notifications:
+    '<path d="M12 22a2.5 2.5 0 0 0 2.5-2.5h-5A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5-6.7V3.5a2 2 0 0 0-4 0v.8A7 7 0 0 0 5 11v5l-2 2v1h18v-1z"/>',
   me: '<path d="M12 12a5 5 0 1 0 0-10 5 5 0 0 0 0 10zm0 2c-5 0-9 2.5-9 6v2h18v-2c0-3.5-4-6-9-6z"/>',
   like: '<path d="M2 21h4V9H2zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3a1.5 1.5 0 0 0-.5-1L13.2 1 6.6 7.6A2 2 0 0 0 6 9v10a2 2 0 0 0 2 2h9a2 2 0 0 0 1.8-1.2l3-7.1.2-.7z"/>',
   comment: '<path d="M7 9h10v1.5H7zm0 3h7v1.5H7zM20 3H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h3v3.5L12.7 19H20a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2z"/>',
   repost: '<path d="M7 7h10v3l4-4-4-4v3H5v6h2zm10 10H7v-3l-4 4 4 4v-3h12v-6h-2z"/>',
-  globe: '<path d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm6.9 6h-3a15.7 15.7 0 0 0-1.3-3.9A8 8 0 0 1 18.9 8zM12 4c.8 1.2 1.5 2.5 1.9 4h-3.8c.4-1.5 1.1-2.8 1.9-4zM4.3 14a8.2 8.2 0 0 1 0-4h3.4a16.6 16.6 0 0 0 0 4zm.8 2h3a15.7 15.7 0 0 0 1.3 3.9A8 8 0 0 1 5.1 16zm3-8h-3a8 8 0 0 1 4.3-3.9C7.9 5.3 7.5 6.6 7.1 8zM12 20c-.8-1.2-1.5-2.5-1.9-4h3.8c-.4 1.5-1.1 2.8-1.9 4zm2.3-6H9.7a14.7 14.7 0 0 1 0-4h4.6a14.7 14.7 0 0 1 0 4zm.3 5.9c.6-1.2 1-2.5 1.3-3.9h3a8 8 0 0 1-4.3 3.9zm1.7-5.9a16.6 16.6 0 0 0 0-4h3.4a8.2 8.2 0 0 1 0 4z"/>',
-  people: '<path d="M8 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zm8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM1 19c0-2.8 3.1-5 7-5s7 2.2 7 5v1H1zm15-5c3 0 7 1.4 7 4v2h-6v-1c0-2-.4-3.6-1-5z"/>',
+  globe:
+    '<path d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm6.9 6h-3a15.7 15.7 0 0 0-1.3-3.9A8 8 0 0 1 18.9 8zM12 4c.8 1.2 1.5 2.5 1.9 4h-3.8c.4-1.5 1.1-2.8 1.9-4zM4.3 14a8.2 8.2 0 0 1 0-4h3.4a16.6 16.6 0 0 0 0 4zm.8 2h3a15.7 15.7 0 0 0 1.3 3.9A8 8 0 0 1 5.1 16zm3-8h-3a8 8 0 0 1 4.3-3.9C7.9 5.3 7.5 6.6 7.1 8zM12 20c-.8-1.2-1.5-2.5-1.9-4h3.8c-.4 1.5-1.1 2.8-1.9 4zm2.3-6H9.7a14.7 14.7 0 0 1 0-4h4.6a14.7 14.7 0 0 1 0 4zm.3 5.9c.6-1.2 1-2.5 1.3-3.9h3a8 8 0 0 1-4.3 3.9zm1.7-5.9a16.6 16.6 0 0 0 0-4h3.4a8.2 8.2 0 0 1 0 4z"/>',
+  people:
+    '<path d="M8 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zm8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM1 19c0-2.8 3.1-5 7-5s7 2.2 7 5v1H1zm15-5c3 0 7 1.4 7 4v2h-6v-1c0-2-.4-3.6-1-5z"/>',
 };
 export type IconName = keyof typeof ICONS;
 export const icon = (name: IconName, className?: string) =>

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+
 import { html, type RawHtml } from '../../../../sandbox/kit/html';
 import type { Doc, SiteKit } from '../../../../sandbox/kit/site';
 import { type Activity, fullName } from '../model';
@@ -7,7 +8,9 @@ import { ago, avatar, cx, h, icon, lang } from '../ui';
 
 function activityLine(a: Activity): RawHtml {
   const repo = html`<a href="${`/${a.repo}`}">${a.repo}</a>`;
-  const issue = a.number ? html`<a href="${`/${a.repo}/issues/${a.number}`}">${a.title ?? `#${a.number}`}</a> <span class="${cx('fh-muted')}">${`${a.repo}#${a.number}`}</span>` : '';
+  const issue = a.number
+    ? html`<a href="${`/${a.repo}/issues/${a.number}`}">${a.title ?? `#${a.number}`}</a> <span class="${cx('fh-muted')}">${`${a.repo}#${a.number}`}</span>`
+    : '';
   const who = html`<a href="${`/${a.actor}`}"><strong>${a.actor}</strong></a>`;
   switch (a.type) {
     case 'created_repo':
@@ -43,10 +46,12 @@ export function dashboardRoutes(router: Router, kit: SiteKit) {
       const mine = await forge.ownedBy(forge.me);
       const feed = (await forge.activity()).slice(0, 20);
       const explore = [];
-      for (const d of (await forge.repos()).filter((d) => d.data.owner !== forge.me)) explore.push({ d, stars: await forge.starCount(d.data) });
+      for (const d of (await forge.repos()).filter((d) => d.data.owner !== forge.me))
+        explore.push({ d, stars: await forge.starCount(d.data) });
       explore.sort((a, b) => b.stars - a.stars);
 
-      const item = (a: Doc<Activity>) => html`<li class="${cx('fh-feed-item')}">${avatar(a.data.actor, 32)}<div><p>${icon(ACTIVITY_ICON[a.data.type], cx('fh-muted'))} ${activityLine(a.data)}</p><p class="${cx('fh-muted')} ${cx('fh-small')}">${ago(a.createdAt, now)}</p></div></li>`;
+      const item = (a: Doc<Activity>) =>
+        html`<li class="${cx('fh-feed-item')}">${avatar(a.data.actor, 32)}<div><p>${icon(ACTIVITY_ICON[a.data.type], cx('fh-muted'))} ${activityLine(a.data)}</p><p class="${cx('fh-muted')} ${cx('fh-small')}">${ago(a.createdAt, now)}</p></div></li>`;
 
       kit.page(req, res, {
         title: 'Dashboard',
@@ -62,9 +67,12 @@ export function dashboardRoutes(router: Router, kit: SiteKit) {
   ${mine.length ? '' : html`<p class="${cx('fh-muted')}">You don't have any repositories yet. <a href="/new">Create one</a>.</p>`}
   <h2 class="${cx('fh-small')}" style="margin-top:24px">Explore repositories</h2>
   <ul class="${cx('fh-list')}">
-    ${explore.slice(0, 3).map(
-      ({ d, stars }) => html`<li class="${cx('fh-box-row')}" style="padding:10px 0"><a href="${`/${d.data.owner}/${d.data.name}`}"><strong>${fullName(d.data)}</strong></a><p class="${cx('fh-muted')} ${cx('fh-small')}" style="margin:4px 0">${d.data.description}</p><div class="${cx('fh-repo-meta')}">${icon('star')} ${stars.toLocaleString('en-US')} ${lang(d.data.language)}</div></li>`,
-    )}
+    ${explore
+      .slice(0, 3)
+      .map(
+        ({ d, stars }) =>
+          html`<li class="${cx('fh-box-row')}" style="padding:10px 0"><a href="${`/${d.data.owner}/${d.data.name}`}"><strong>${fullName(d.data)}</strong></a><p class="${cx('fh-muted')} ${cx('fh-small')}" style="margin:4px 0">${d.data.description}</p><div class="${cx('fh-repo-meta')}">${icon('star')} ${stars.toLocaleString('en-US')} ${lang(d.data.language)}</div></li>`,
+      )}
   </ul>
 </aside>
 <section aria-labelledby="${cx('fh-feed-h')}">

@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+
 import { html, type RawHtml } from '../../../../sandbox/kit/html';
 import type { Doc, SiteKit } from '../../../../sandbox/kit/site';
 import { findTestUser } from '../../../../sandbox/test-users';
@@ -32,7 +33,14 @@ function issueItem(r: Repo, d: Doc<Issue>, comments: number, now: Date): RawHtml
 }
 
 /** The issue composer: a title and a contenteditable body with a small Markdown toolbar. */
-function composer(kit: SiteKit, res: Response, r: Repo, form: { title: string; body: string }, errors: { title?: string; body?: string }, idp: string): RawHtml {
+function composer(
+  kit: SiteKit,
+  res: Response,
+  r: Repo,
+  form: { title: string; body: string },
+  errors: { title?: string; body?: string },
+  idp: string,
+): RawHtml {
   const titleErrId = cx(`${idp}-title-err`);
   return html`<form method="post" action="${`/${r.owner}/${r.name}/issues`}" class="${cx('fh-issue-form')}" novalidate>
   ${kit.csrfField(res)}
@@ -100,7 +108,10 @@ export function issueRoutes(router: Router, kit: SiteKit) {
       const slice = list.slice(offset, offset + PAGE);
       const shown = offset + slice.length;
       const summary = `Showing ${shown} of ${plural(list.length, `${state} issue`)}`;
-      const nextUrl = shown < list.length ? `${base}/issues?${new URLSearchParams({ state, ...(q ? { q } : {}), offset: String(shown) }).toString()}` : null;
+      const nextUrl =
+        shown < list.length
+          ? `${base}/issues?${new URLSearchParams({ state, ...(q ? { q } : {}), offset: String(shown) }).toString()}`
+          : null;
       const items = slice.map((d) => issueItem(r, d, counts.get(d.data.number) ?? 0, now));
 
       if (wantsJson(req)) {
@@ -129,11 +140,13 @@ export function issueRoutes(router: Router, kit: SiteKit) {
       <a href="${tabHref('closed')}"${state === 'closed' ? html` aria-current="page"` : ''}>${icon('check')}${closedCount} Closed</a>
     </nav>
   </div>
-  ${list.length
-    ? html`<ul id="${cx('fh-issue-list')}" class="${cx('fh-list')}" aria-label="${`${state === 'open' ? 'Open' : 'Closed'} issues`}">${items}</ul>
+  ${
+    list.length
+      ? html`<ul id="${cx('fh-issue-list')}" class="${cx('fh-list')}" aria-label="${`${state === 'open' ? 'Open' : 'Closed'} issues`}">${items}</ul>
 <div class="${cx('fh-more')}"><p class="${cx('fh-muted')} ${cx('fh-more-count')}" aria-live="polite" style="margin:0">${summary}</p>
 ${nextUrl ? html`<button type="button" class="${cx('fh-btn')} ${cx('fh-more-btn')}" aria-controls="${cx('fh-issue-list')}" data-next="${nextUrl}">Load more</button>` : ''}</div>`
-    : html`<div class="${cx('fh-blank')}">${icon('issue', cx('fh-blank-icon'))}<h3>${q ? 'No results matched your search.' : state === 'open' ? 'There aren’t any open issues.' : 'There aren’t any closed issues.'}</h3></div>`}
+      : html`<div class="${cx('fh-blank')}">${icon('issue', cx('fh-blank-icon'))}<h3>${q ? 'No results matched your search.' : state === 'open' ? 'There aren’t any open issues.' : 'There aren’t any closed issues.'}</h3></div>`
+  }
 </div>
 <dialog id="${cx('fh-new-issue-dialog')}" class="${cx('fh-dialog')}" aria-labelledby="${cx('fh-new-issue-h')}">
   <div class="${cx('fh-dialog-head')}"><h2 id="${cx('fh-new-issue-h')}">New issue in ${fullName(r)}</h2><button type="button" class="${cx('fh-dialog-x')} ${cx('fh-dlg-close')}" aria-label="Close dialog">×</button></div>
@@ -143,7 +156,15 @@ ${nextUrl ? html`<button type="button" class="${cx('fh-btn')} ${cx('fh-more-btn'
     }),
   );
 
-  const newIssuePage = async (req: Request, res: Response, forge: Forge, repo: Doc<Repo>, form: { title: string; body: string }, errors: { title?: string; body?: string }, status = 200) => {
+  const newIssuePage = async (
+    req: Request,
+    res: Response,
+    forge: Forge,
+    repo: Doc<Repo>,
+    form: { title: string; body: string },
+    errors: { title?: string; body?: string },
+    status = 200,
+  ) => {
     kit.page(
       req,
       res,
@@ -177,12 +198,15 @@ ${nextUrl ? html`<button type="button" class="${cx('fh-btn')} ${cx('fh-more-btn'
       const { forge, repo } = loaded;
       const r = repo.data;
       const title = String(req.body?.title ?? '').trim();
-      const body = String(req.body?.body ?? '').replace(/\r\n?/g, '\n').trim();
+      const body = String(req.body?.body ?? '')
+        .replace(/\r\n?/g, '\n')
+        .trim();
       const errors: { title?: string; body?: string } = {};
       if (!title) errors.title = 'Title can’t be blank.';
       else if (title.length > TITLE_MAX) errors.title = `Title is too long (maximum is ${TITLE_MAX} characters).`;
       if (body.length > BODY_MAX) errors.body = 'Description is too long.';
-      if (Object.keys(errors).length) return newIssuePage(req, res, forge, repo, { title: title.slice(0, TITLE_MAX), body: body.slice(0, BODY_MAX) }, errors, 422);
+      if (Object.keys(errors).length)
+        return newIssuePage(req, res, forge, repo, { title: title.slice(0, TITLE_MAX), body: body.slice(0, BODY_MAX) }, errors, 422);
 
       const issue = await forge.createIssue(repo, title, body);
       const n = issue.data.number;
@@ -214,7 +238,15 @@ ${nextUrl ? html`<button type="button" class="${cx('fh-btn')} ${cx('fh-more-btn'
   };
   const canManage = (forge: Forge, r: Repo, i: Issue) => forge.me.toLowerCase() === r.owner.toLowerCase() || forge.me === i.author;
 
-  const issuePage = async (req: Request, res: Response, forge: Forge, repo: Doc<Repo>, issue: Doc<Issue>, commentError?: string, draft = '') => {
+  const issuePage = async (
+    req: Request,
+    res: Response,
+    forge: Forge,
+    repo: Doc<Repo>,
+    issue: Doc<Issue>,
+    commentError?: string,
+    draft = '',
+  ) => {
     const r = repo.data;
     const i = issue.data;
     const base = `/${r.owner}/${r.name}/issues/${i.number}`;
@@ -225,7 +257,13 @@ ${nextUrl ? html`<button type="button" class="${cx('fh-btn')} ${cx('fh-more-btn'
     const names = new Map<string, string>();
     for (const u of new Set([i.author, ...timeline.map((c) => c.data.author)])) names.set(u, await forge.displayName(u));
 
-    const commentBox = (id: string, author: string, when: Date, body: string, isAuthor: boolean) => html`<div class="${cx('fh-comment')}" id="${id}">
+    const commentBox = (
+      id: string,
+      author: string,
+      when: Date,
+      body: string,
+      isAuthor: boolean,
+    ) => html`<div class="${cx('fh-comment')}" id="${id}">
   <a href="${`/${author}`}" aria-hidden="true" tabindex="-1">${avatar(author, 40, names.get(author))}</a>
   <article class="${cx('fh-comment-box')}" aria-label="${`Comment by ${author}`}">
     <header class="${cx('fh-comment-head')}"><a href="${`/${author}`}">${author}</a> commented ${ago(when, now)}${isAuthor ? html` <span class="${cx('fh-label')} ${cx('fh-vis')}">Author</span>` : ''}</header>
@@ -264,13 +302,16 @@ ${nextUrl ? html`<button type="button" class="${cx('fh-btn')} ${cx('fh-more-btn'
         <button type="submit" class="${cx('fh-btn')} ${cx('fh-btn-primary')}">Comment</button>
       </div>
     </form>
-    ${manage && i.state === 'closed'
-      ? html`<form method="post" action="${`${base}/reopen`}" class="${cx('fh-actions')}">${kit.csrfField(res)}<button type="submit" class="${cx('fh-btn')}">${icon('issue', cx('fh-io'))}Reopen issue</button></form>`
-      : ''}
+    ${
+      manage && i.state === 'closed'
+        ? html`<form method="post" action="${`${base}/reopen`}" class="${cx('fh-actions')}">${kit.csrfField(res)}<button type="submit" class="${cx('fh-btn')}">${icon('issue', cx('fh-io'))}Reopen issue</button></form>`
+        : ''
+    }
   </div>
 </div>
-${manage && i.state === 'open'
-  ? html`<dialog id="${cx('fh-close-dialog')}" class="${cx('fh-dialog')} ${cx('fh-dialog-sm')}" aria-labelledby="${cx('fh-close-h')}" aria-describedby="${cx('fh-close-d')}">
+${
+  manage && i.state === 'open'
+    ? html`<dialog id="${cx('fh-close-dialog')}" class="${cx('fh-dialog')} ${cx('fh-dialog-sm')}" aria-labelledby="${cx('fh-close-h')}" aria-describedby="${cx('fh-close-d')}">
   <div class="${cx('fh-dialog-head')}"><h2 id="${cx('fh-close-h')}">Close issue #${i.number}?</h2><button type="button" class="${cx('fh-dialog-x')} ${cx('fh-dlg-close')}" aria-label="Close dialog">×</button></div>
   <div class="${cx('fh-dialog-body')}"><p id="${cx('fh-close-d')}" style="margin:0">“${i.title}” will be marked as completed. People can still comment, and it can be reopened later.</p></div>
   <form method="post" action="${`${base}/close`}" class="${cx('fh-dialog-foot')}">
@@ -279,7 +320,8 @@ ${manage && i.state === 'open'
     <button type="submit" class="${cx('fh-btn')} ${cx('fh-btn-danger')}">Close issue</button>
   </form>
 </dialog>`
-  : ''}`,
+    : ''
+}`,
       },
       commentError ? 422 : 200,
     );
@@ -299,11 +341,19 @@ ${manage && i.state === 'open'
       const l = await loadIssue(req, res);
       if (!l) return;
       const { forge, repo, issue } = l;
-      const body = String(req.body?.body ?? '').replace(/\r\n?/g, '\n').trim();
+      const body = String(req.body?.body ?? '')
+        .replace(/\r\n?/g, '\n')
+        .trim();
       if (!body) return issuePage(req, res, forge, repo, issue, 'Comment can’t be blank.');
       if (body.length > BODY_MAX) return issuePage(req, res, forge, repo, issue, 'Comment is too long.', body.slice(0, BODY_MAX));
       const c = await forge.addComment({ repo: issue.data.repo, number: issue.data.number, author: forge.me, body });
-      await forge.record({ actor: forge.me, type: 'commented', repo: fullName(repo.data), number: issue.data.number, title: issue.data.title });
+      await forge.record({
+        actor: forge.me,
+        type: 'commented',
+        repo: fullName(repo.data),
+        number: issue.data.number,
+        title: issue.data.title,
+      });
       await notifyInvolved(forge, repo.data, issue.data, 'commented', forge.me);
       res.redirect(303, `/${repo.data.owner}/${repo.data.name}/issues/${issue.data.number}#comment-${c.id}`);
     }),
@@ -320,7 +370,15 @@ ${manage && i.state === 'open'
         const i = issue.data;
         const url = `/${r.owner}/${r.name}/issues/${i.number}`;
         if (!canManage(forge, r, i)) {
-          kit.page(req, res, { title: 'Forbidden', body: html`<div class="${cx('fh-404')}"><h1>403</h1><p>Only the author of the issue and the owner of ${fullName(r)} can ${action} it.</p><p><a href="${url}">Back to the issue</a></p></div>` }, 403);
+          kit.page(
+            req,
+            res,
+            {
+              title: 'Forbidden',
+              body: html`<div class="${cx('fh-404')}"><h1>403</h1><p>Only the author of the issue and the owner of ${fullName(r)} can ${action} it.</p><p><a href="${url}">Back to the issue</a></p></div>`,
+            },
+            403,
+          );
           return;
         }
         const target: IssueState = action === 'close' ? 'closed' : 'open';
@@ -332,8 +390,20 @@ ${manage && i.state === 'open'
             delete next.closedBy;
           }
           await forge.setIssue(issue, next);
-          await forge.addComment({ repo: i.repo, number: i.number, author: forge.me, body: '', event: action === 'close' ? 'closed' : 'reopened' });
-          await forge.record({ actor: forge.me, type: action === 'close' ? 'closed_issue' : 'reopened_issue', repo: fullName(r), number: i.number, title: i.title });
+          await forge.addComment({
+            repo: i.repo,
+            number: i.number,
+            author: forge.me,
+            body: '',
+            event: action === 'close' ? 'closed' : 'reopened',
+          });
+          await forge.record({
+            actor: forge.me,
+            type: action === 'close' ? 'closed_issue' : 'reopened_issue',
+            repo: fullName(r),
+            number: i.number,
+            title: i.title,
+          });
           await notifyInvolved(forge, r, i, action === 'close' ? 'closed' : 'reopened', forge.me);
         }
         kit.flash(res, action === 'close' ? `Issue #${i.number} closed.` : `Issue #${i.number} reopened.`);

@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+
 import { html, type RawHtml } from '../../../../sandbox/kit/html';
 import type { Doc, SiteKit } from '../../../../sandbox/kit/site';
 import type { Notice, NoticeAction, NoticeReason } from '../model';
@@ -8,8 +9,19 @@ import { ago, blankslate, cx, h, icon, wantsJson } from '../ui';
 /** The inbox is served by a slower backend than the page: the list arrives after the page, behind a spinner. */
 const INBOX_LATENCY_MS = 350;
 
-const REASON: Record<NoticeReason, string> = { author: 'Author', owner: 'Owner', comment: 'Commented', subscribed: 'Subscribed', mention: 'Mention' };
-const ACTION: Record<NoticeAction, string> = { opened: 'opened this issue', commented: 'commented', closed: 'closed this issue', reopened: 'reopened this issue' };
+const REASON: Record<NoticeReason, string> = {
+  author: 'Author',
+  owner: 'Owner',
+  comment: 'Commented',
+  subscribed: 'Subscribed',
+  mention: 'Mention',
+};
+const ACTION: Record<NoticeAction, string> = {
+  opened: 'opened this issue',
+  commented: 'commented',
+  closed: 'closed this issue',
+  reopened: 'reopened this issue',
+};
 
 function item(kit: SiteKit, res: Response, d: Doc<Notice>, now: Date): RawHtml {
   const n = d.data;
@@ -48,11 +60,18 @@ export function notificationRoutes(router: Router, kit: SiteKit) {
         const now = kit.now();
         const list = shown.length
           ? html`<ul class="${cx('fh-list')} ${cx('fh-box')}" aria-label="Notifications">${shown.map((d) => item(kit, res, d, now))}</ul>`
-          : blankslate(filter === 'unread' ? 'All caught up!' : 'No notifications', filter === 'unread' ? 'Take a break, write some code, do what you do best.' : 'Notifications about issues you take part in show up here.', 'bell');
+          : blankslate(
+              filter === 'unread' ? 'All caught up!' : 'No notifications',
+              filter === 'unread'
+                ? 'Take a break, write some code, do what you do best.'
+                : 'Notifications about issues you take part in show up here.',
+              'bell',
+            );
         res.json({ html: list.value, unread: notices.filter((n) => n.data.unread).length });
         return;
       }
-      const tab = (f: string, label: string) => html`<a href="${f === 'all' ? '/notifications' : `/notifications?filter=${f}`}"${filter === f ? html` aria-current="page"` : ''}>${label}</a>`;
+      const tab = (f: string, label: string) =>
+        html`<a href="${f === 'all' ? '/notifications' : `/notifications?filter=${f}`}"${filter === f ? html` aria-current="page"` : ''}>${label}</a>`;
       kit.page(req, res, {
         title: 'Notifications',
         active: 'notifications',
@@ -90,7 +109,13 @@ export function notificationRoutes(router: Router, kit: SiteKit) {
     h(async (req, res) => {
       const forge = forgeFor(kit, res);
       const n = (await forge.notices()).find((d) => d.id === req.params.id);
-      if (!n) return kit.page(req, res, { title: 'Page not found', body: blankslate('Notification not found', 'It may have been removed.', 'bell') }, 404);
+      if (!n)
+        return kit.page(
+          req,
+          res,
+          { title: 'Page not found', body: blankslate('Notification not found', 'It may have been removed.', 'bell') },
+          404,
+        );
       if (n.data.unread) await forge.markRead(n);
       await done(req, res, 'Marked as read');
     }),

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+
 import { html } from '../../../../sandbox/kit/html';
 import type { SiteKit } from '../../../../sandbox/kit/site';
 import { forgeFor, repoRow, starControl } from '../parts';
@@ -19,9 +20,15 @@ export function starsRoutes(router: Router, kit: SiteKit) {
         title: 'Your stars',
         active: 'stars',
         body: html`<div class="${cx('fh-pagehead')}"><h1>Your stars</h1><span class="${cx('fh-muted')}">${plural(starred.length, 'repository', 'repositories')}</span></div>
-${starred.length
-  ? html`<ul class="${cx('fh-list')}" aria-label="Starred repositories">${rows}</ul>`
-  : blankslate('You haven’t starred any repositories yet', html`Starring a repository makes it easy to find again. <a href="/repositories">Explore repositories</a>.`, 'star')}`,
+${
+  starred.length
+    ? html`<ul class="${cx('fh-list')}" aria-label="Starred repositories">${rows}</ul>`
+    : blankslate(
+        'You haven’t starred any repositories yet',
+        html`Starring a repository makes it easy to find again. <a href="/repositories">Explore repositories</a>.`,
+        'star',
+      )
+}`,
       });
     }),
   );
@@ -55,15 +62,20 @@ export function profileRoutes(router: Router, kit: SiteKit) {
       } else if (tab === 'stars') {
         const rows = [];
         for (const { repo } of starred) rows.push(repoRow(repo, await forge.starCount(repo.data), now));
-        content = starred.length ? html`<ul class="${cx('fh-list')}" aria-label="Starred repositories">${rows}</ul>` : blankslate(`${u} hasn’t starred any repositories yet.`, '', 'star');
+        content = starred.length
+          ? html`<ul class="${cx('fh-list')}" aria-label="Starred repositories">${rows}</ul>`
+          : blankslate(`${u} hasn’t starred any repositories yet.`, '', 'star');
       } else {
         const popular = [...counts].sort((a, b) => b.stars - a.stars).slice(0, 6);
         content = html`<h2 style="font-size:16px;font-weight:400;margin:0 0 8px">Popular repositories</h2>
-${popular.length
-  ? html`<div class="${cx('fh-cards')}">${popular.map(
-      ({ d, stars }) => html`<div class="${cx('fh-card')}"><div><a href="${`/${d.data.owner}/${d.data.name}`}"><strong>${d.data.name}</strong></a> <span class="${cx('fh-label')} ${cx('fh-vis')}">${d.data.visibility === 'private' ? 'Private' : 'Public'}</span></div><p>${d.data.description}</p><div class="${cx('fh-repo-meta')}">${lang(d.data.language)}<span>${icon('star')} ${stars.toLocaleString('en-US')}</span></div></div>`,
-    )}</div>`
-  : blankslate(`${u} doesn’t have any public repositories yet.`, '')}`;
+${
+  popular.length
+    ? html`<div class="${cx('fh-cards')}">${popular.map(
+        ({ d, stars }) =>
+          html`<div class="${cx('fh-card')}"><div><a href="${`/${d.data.owner}/${d.data.name}`}"><strong>${d.data.name}</strong></a> <span class="${cx('fh-label')} ${cx('fh-vis')}">${d.data.visibility === 'private' ? 'Private' : 'Public'}</span></div><p>${d.data.description}</p><div class="${cx('fh-repo-meta')}">${lang(d.data.language)}<span>${icon('star')} ${stars.toLocaleString('en-US')}</span></div></div>`,
+      )}</div>`
+    : blankslate(`${u} doesn’t have any public repositories yet.`, '')
+}`;
       }
       const tabLink = (t: string, label: string, n?: number) =>
         html`<a href="${t === 'overview' ? `/${u}` : `/${u}?tab=${t}`}"${tab === t ? html` aria-current="page"` : ''}>${label}${n === undefined ? '' : html` <span class="${cx('fh-counter')}">${n}</span>`}</a>`;
@@ -76,11 +88,13 @@ ${popular.length
   ${avatar(u, 232, person.name)}
   <h1 class="${cx('fh-profile-name')}">${person.name}</h1>
   <p class="${cx('fh-profile-login')}">${u}</p>
-  ${self
-    ? ''
-    : person.isOrg
+  ${
+    self
       ? ''
-      : html`<form method="post" action="${`/${u}/${iFollow ? 'unfollow' : 'follow'}`}">${kit.csrfField(res)}<button type="submit" class="${cx('fh-btn')}" style="width:100%;justify-content:center">${iFollow ? 'Unfollow' : 'Follow'}</button></form>`}
+      : person.isOrg
+        ? ''
+        : html`<form method="post" action="${`/${u}/${iFollow ? 'unfollow' : 'follow'}`}">${kit.csrfField(res)}<button type="submit" class="${cx('fh-btn')}" style="width:100%;justify-content:center">${iFollow ? 'Unfollow' : 'Follow'}</button></form>`
+  }
   ${person.bio ? html`<p>${person.bio}</p>` : ''}
   <dl class="${cx('fh-stats')}" aria-label="Profile counts">
     <div><dt class="${cx('fh-sr')}">Followers</dt><dd style="margin:0">${icon('people')} <strong>${followers.length}</strong> ${followers.length === 1 ? 'follower' : 'followers'}</dd></div>
@@ -122,4 +136,3 @@ ${popular.length
     );
   }
 }
-

@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+
 import { html, type RawHtml } from '../../../../sandbox/kit/html';
 import type { Doc, SiteKit } from '../../../../sandbox/kit/site';
 import { type Forge, fullName, type Repo } from '../model';
@@ -17,7 +18,14 @@ export async function loadRepo(kit: SiteKit, req: Request, res: Response): Promi
 }
 
 /** Header shared by a repository's pages: name, visibility, star control, tabs. */
-export async function repoHead(kit: SiteKit, req: Request, res: Response, forge: Forge, repo: Doc<Repo>, tab: 'code' | 'issues'): Promise<RawHtml> {
+export async function repoHead(
+  kit: SiteKit,
+  req: Request,
+  res: Response,
+  forge: Forge,
+  repo: Doc<Repo>,
+  tab: 'code' | 'issues',
+): Promise<RawHtml> {
   const r = repo.data;
   const base = `/${r.owner}/${r.name}`;
   const starred = !!(await forge.starOf(r));
@@ -67,10 +75,12 @@ git push -u origin main</pre></div></div>`;
   <div>
     ${readme}
     <h2 style="font-size:16px;margin:24px 0 8px">Recent open issues</h2>
-    ${open.length
-      ? html`<ul class="${cx('fh-box')} ${cx('fh-list')}">${open.slice(0, 5).map((i) => html`<li class="${cx('fh-issue-item')}">${icon('issue', cx('fh-io'))}<div><a class="${cx('fh-issue-title')}" href="${`/${r.owner}/${r.name}/issues/${i.data.number}`}">${i.data.title}</a><div class="${cx('fh-issue-meta')}">#${i.data.number} opened ${ago(i.createdAt, now)} by ${i.data.author}</div></div></li>`)}</ul>
+    ${
+      open.length
+        ? html`<ul class="${cx('fh-box')} ${cx('fh-list')}">${open.slice(0, 5).map((i) => html`<li class="${cx('fh-issue-item')}">${icon('issue', cx('fh-io'))}<div><a class="${cx('fh-issue-title')}" href="${`/${r.owner}/${r.name}/issues/${i.data.number}`}">${i.data.title}</a><div class="${cx('fh-issue-meta')}">#${i.data.number} opened ${ago(i.createdAt, now)} by ${i.data.author}</div></div></li>`)}</ul>
          <p><a href="${`/${r.owner}/${r.name}/issues`}">View all ${plural(open.length, 'open issue')}</a></p>`
-      : blankslate('No open issues', html`<a href="${`/${r.owner}/${r.name}/issues/new`}">Open the first one</a>.`, 'issue')}
+        : blankslate('No open issues', html`<a href="${`/${r.owner}/${r.name}/issues/new`}">Open the first one</a>.`, 'issue')
+    }
   </div>
   <aside class="${cx('fh-about')}" aria-labelledby="${cx('fh-about-h')}">
     <h2 id="${cx('fh-about-h')}">About</h2>

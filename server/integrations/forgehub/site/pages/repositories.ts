@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+
 import { html } from '../../../../sandbox/kit/html';
 import type { SiteKit } from '../../../../sandbox/kit/site';
 import { fullName, type Repo, type Visibility } from '../model';
@@ -28,7 +29,8 @@ export function repositoryRoutes(router: Router, kit: SiteKit) {
       const slice = hits.slice((page - 1) * PER_PAGE, page * PER_PAGE);
       const rows = [];
       for (const d of slice) rows.push(repoRow(d, await forge.starCount(d.data), kit.now()));
-      const href = (p: number) => `/repositories?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) }).toString()}`;
+      const href = (p: number) =>
+        `/repositories?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) }).toString()}`;
       const from = hits.length ? (page - 1) * PER_PAGE + 1 : 0;
 
       kit.page(req, res, {
@@ -127,19 +129,27 @@ ${count ? html`<div class="${cx('fh-error-summary')}" role="alert"><strong>${cou
     h(async (req, res) => {
       const forge = forgeFor(kit, res);
       const form: Form = {
-        name: String(req.body?.name ?? '').trim().slice(0, 200),
-        description: String(req.body?.description ?? '').trim().slice(0, 1000),
+        name: String(req.body?.name ?? '')
+          .trim()
+          .slice(0, 200),
+        description: String(req.body?.description ?? '')
+          .trim()
+          .slice(0, 1000),
         visibility: req.body?.visibility === 'private' ? 'private' : 'public',
         readme: req.body?.readme === '1' || req.body?.readme === 'on',
       };
       const errors: Errors = {};
       if (!form.name) errors.name = 'Repository name is required.';
       else if (form.name.length > 100) errors.name = 'Repository name is too long (maximum is 100 characters).';
-      else if (!NAME_RE.test(form.name)) errors.name = 'Repository names can only contain letters, numbers, hyphens (-), underscores (_) and periods (.).';
-      else if (form.name === '.' || form.name === '..' || form.name.toLowerCase().endsWith('.git')) errors.name = `The name “${form.name}” is reserved.`;
-      else if (await forge.nameTaken(forge.me, form.name)) errors.name = `The repository ${forge.me}/${form.name} already exists on this account.`;
+      else if (!NAME_RE.test(form.name))
+        errors.name = 'Repository names can only contain letters, numbers, hyphens (-), underscores (_) and periods (.).';
+      else if (form.name === '.' || form.name === '..' || form.name.toLowerCase().endsWith('.git'))
+        errors.name = `The name “${form.name}” is reserved.`;
+      else if (await forge.nameTaken(forge.me, form.name))
+        errors.name = `The repository ${forge.me}/${form.name} already exists on this account.`;
       if (form.description.length > 350) errors.description = 'Description is too long (maximum is 350 characters).';
-      if (req.body?.visibility !== 'public' && req.body?.visibility !== 'private') errors.visibility = 'Choose whether the repository is public or private.';
+      if (req.body?.visibility !== 'public' && req.body?.visibility !== 'private')
+        errors.visibility = 'Choose whether the repository is public or private.';
       if (Object.keys(errors).length) return render(req, res, form, errors, 422);
 
       const repo: Repo = {

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
+
+import { html } from '../../../../sandbox/kit/html';
 import type { SiteKit } from '../../../../sandbox/kit/site';
 import { findTestUser } from '../../../../sandbox/test-users';
-import { html } from '../../../../sandbox/kit/html';
 import { C } from '../classes';
 import { cls } from '../ui';
 
@@ -25,7 +26,6 @@ export const wantsJson = (req: Request) => (req.get('accept') ?? '').includes('a
 export function notFound(req: Request, res: Response, kit: SiteKit, title: string, message: string) {
   kit.page(req, res, { title, body: notFoundBody(title, message) }, 404);
 }
-
 
 const notFoundBody = (title: string, message: string) =>
   html`<section class="${cls('card', 'pad')}"><div class="${C.empty}"><h1 class="${C.heading}">${title}</h1><p>${message}</p><p><a class="${cls('btn', 'btnPrimary')}" href="/">Go to your feed</a></p></div></section>`;

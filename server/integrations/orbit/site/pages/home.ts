@@ -1,9 +1,10 @@
 import type { Router } from 'express';
+
 import { html, type RawHtml } from '../../../../sandbox/kit/html';
 import type { Doc, SiteKit } from '../../../../sandbox/kit/site';
 import { C } from '../classes';
 import { newPostKey, type Post, type Visibility, World } from '../model';
-import { avatar, cls, followControl, fmt, postCard } from '../ui';
+import { avatar, cls, fmt, followControl, postCard } from '../ui';
 import { h, isMember, text } from './common';
 
 export const FEED_PAGE_SIZE = 10;
@@ -60,7 +61,9 @@ export function homeRoutes(router: Router, kit: SiteKit) {
       const csrf = kit.csrfField(res);
       const now = kit.now();
       const { items, next } = feedPage(w, undefined);
-      const suggestions = [...w.people.values()].filter((p) => p.username !== w.viewer && !w.following.has(p.username) && !isMember(p.username)).slice(0, 3);
+      const suggestions = [...w.people.values()]
+        .filter((p) => p.username !== w.viewer && !w.following.has(p.username) && !isMember(p.username))
+        .slice(0, 3);
       const myPosts = w.posts.filter((p) => p.data.author === w.viewer).length;
       const body = html`<div class="${C.home}">
 <aside class="${C.side}" aria-label="Your profile summary"><div class="${cls('card', 'meCard')}"><div class="${C.cover}"></div>${avatar(me)}

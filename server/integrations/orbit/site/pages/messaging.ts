@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+
 import { html, type RawHtml } from '../../../../sandbox/kit/html';
 import type { Doc, SiteKit } from '../../../../sandbox/kit/site';
 import { C } from '../classes';
@@ -59,7 +60,8 @@ ${pane}
 <div class="${C.dialogHead}"><h2 id="new-message-title">New message</h2><button type="button" class="${C.dialogClose}" aria-label="Dismiss">×</button></div>
 <div class="${C.dialogBody}"><label for="picker" class="${C.srOnly}">Type a name</label><input id="picker" class="${C.pickerInput}" type="text" placeholder="Type a name" autocomplete="off" aria-controls="picker-list" autofocus>
 <ul class="${C.pickerList}" id="picker-list" aria-label="People">${contacts.map(
-    (p) => html`<li><a href="/messaging/${p.username}">${avatar(p, 'sm')}<span><span class="${C.postName}">${p.name}</span><br><span class="${cls('muted', 'small')}">${p.headline}</span></span></a></li>`,
+    (p) =>
+      html`<li><a href="/messaging/${p.username}">${avatar(p, 'sm')}<span><span class="${C.postName}">${p.name}</span><br><span class="${cls('muted', 'small')}">${p.headline}</span></span></a></li>`,
   )}</ul></div></div>`;
   kit.page(req, res, { title: selected ? `${personOf(people, selected).name} | Messaging` : 'Messaging', body, active: 'messaging' });
 }
@@ -86,7 +88,9 @@ export function messagingRoutes(router: Router, kit: SiteKit) {
       const [people, messages] = await Promise.all([loadPeople(docs), docs.list<Message>('message')]);
       const other = USERNAME.test(username) && username !== viewer ? people.get(username) : undefined;
       if (!other) return notFound(req, res, kit, 'Conversation not found', 'You can only message people on Orbit.');
-      const thread = messages.filter((m) => (m.data.from === viewer && m.data.to === username) || (m.data.from === username && m.data.to === viewer));
+      const thread = messages.filter(
+        (m) => (m.data.from === viewer && m.data.to === username) || (m.data.from === username && m.data.to === viewer),
+      );
       for (const m of thread) {
         if (m.data.to === viewer && !m.data.read) {
           m.data.read = true;

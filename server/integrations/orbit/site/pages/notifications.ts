@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+
 import { html } from '../../../../sandbox/kit/html';
 import type { SiteKit } from '../../../../sandbox/kit/site';
 import { C } from '../classes';
@@ -55,7 +56,9 @@ export function notificationRoutes(router: Router, kit: SiteKit) {
     '/badges',
     h(async (_req, res) => {
       const viewer = kit.user(res).username;
-      const notifications = (await kit.docs(res).list<Notification>('notification')).filter((n) => n.data.to === viewer && !n.data.read).length;
+      const notifications = (await kit.docs(res).list<Notification>('notification')).filter(
+        (n) => n.data.to === viewer && !n.data.read,
+      ).length;
       res.json({ notifications, messages: await unreadMessages(kit, res) });
     }),
   );

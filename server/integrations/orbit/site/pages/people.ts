@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+
 import { html } from '../../../../sandbox/kit/html';
 import type { SiteKit } from '../../../../sandbox/kit/site';
 import { C } from '../classes';
@@ -24,7 +25,9 @@ export function peopleRoutes(router: Router, kit: SiteKit) {
       const back = `/in/${person.username}`;
       const posts = w.visiblePosts(person.username);
       const followsYou = !self && w.isFollowing(person.username, w.viewer);
-      const also = [...w.people.values()].filter((p) => p.username !== person.username && p.username !== w.viewer && !isMember(p.username)).slice(0, 4);
+      const also = [...w.people.values()]
+        .filter((p) => p.username !== person.username && p.username !== w.viewer && !isMember(p.username))
+        .slice(0, 4);
       const body = html`<div class="${C.profileLayout}"><div>
 <section class="${C.card}" aria-label="Profile"><div class="${C.profileHead}"><div class="${C.cover}"></div>${avatar(person, 'lg')}</div>
 <div class="${C.profileBody}"><h1 class="${C.profileName}">${person.name}</h1>
@@ -56,16 +59,29 @@ ${posts.length ? posts.map((d) => postCard(w, d, { csrf, back, now })) : html`<d
       const docs = kit.docs(res);
       const w = await World.load(docs, kit.user(res).username);
       const person = USERNAME.test(username) ? w.people.get(username) : undefined;
-      if (!person || person.username === w.viewer) return notFound(req, res, kit, 'This profile is not available', 'You cannot follow this person.');
+      if (!person || person.username === w.viewer)
+        return notFound(req, res, kit, 'This profile is not available', 'You cannot follow this person.');
       const me = w.person(w.viewer);
       if (!w.following.has(person.username)) {
         await docs.insert<Follow>('follow', { follower: w.viewer, followee: person.username });
         if (isMember(person.username)) {
-          await notify(docs, { to: person.username, actor: w.viewer, type: 'follow', text: `${me.name} started following you`, link: `/in/${w.viewer}` });
+          await notify(docs, {
+            to: person.username,
+            actor: w.viewer,
+            type: 'follow',
+            text: `${me.name} started following you`,
+            link: `/in/${w.viewer}`,
+          });
         } else if (person.followsBack && !w.isFollowing(person.username, w.viewer)) {
           // Seeded people who "follow back" do so at once, and the viewer is told about it.
           await docs.insert<Follow>('follow', { follower: person.username, followee: w.viewer });
-          await notify(docs, { to: w.viewer, actor: person.username, type: 'follow', text: `${person.name} followed you back`, link: `/in/${person.username}` });
+          await notify(docs, {
+            to: w.viewer,
+            actor: person.username,
+            type: 'follow',
+            text: `${person.name} followed you back`,
+            link: `/in/${person.username}`,
+          });
         }
       }
       kit.flash(res, `You're now following ${person.name}.`);
@@ -116,7 +132,12 @@ ${pager(page, pages, (n) => `/network?page=${n}`)}
       const csrf = kit.csrfField(res);
       const needle = q.toLowerCase();
       const people = needle ? [...w.people.values()].filter((p) => `${p.name} ${p.headline}`.toLowerCase().includes(needle)) : [];
-      const posts = needle ? w.visiblePosts().filter((p) => !p.data.repostOf && p.data.text.toLowerCase().includes(needle)).slice(0, 20) : [];
+      const posts = needle
+        ? w
+            .visiblePosts()
+            .filter((p) => !p.data.repostOf && p.data.text.toLowerCase().includes(needle))
+            .slice(0, 20)
+        : [];
       const back = `/search?q=${encodeURIComponent(q)}`;
       const body = html`<section class="${C.card}" aria-labelledby="people-results"><div class="${C.pad}"><h1 class="${C.heading}" id="people-results">People matching “${q}”</h1></div>
 ${people.length ? html`<ul class="${C.peopleGrid}" style="list-style:none;margin:0">${people.map((p) => personCard(w, p, csrf, back))}</ul>` : html`<p class="${C.empty}">No people found.</p>`}</section>

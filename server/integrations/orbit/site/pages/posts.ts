@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+
 import { html } from '../../../../sandbox/kit/html';
 import type { Doc, SiteKit } from '../../../../sandbox/kit/site';
 import { C } from '../classes';
@@ -17,7 +18,13 @@ async function loadPost(req: Request, res: Response, kit: SiteKit): Promise<{ w:
 }
 
 const missing = (req: Request, res: Response, kit: SiteKit) =>
-  notFound(req, res, kit, 'This post cannot be displayed', 'It may have been deleted, or its author shares it with their connections only.');
+  notFound(
+    req,
+    res,
+    kit,
+    'This post cannot be displayed',
+    'It may have been deleted, or its author shares it with their connections only.',
+  );
 
 export function postRoutes(router: Router, kit: SiteKit) {
   router.get(
@@ -66,7 +73,13 @@ ${c.data.likedByAuthor ? html`<span class="${C.likedByAuthor}">♥ Liked by ${au
       const likes = liked ? [...post.data.likes, w.viewer] : post.data.likes.filter((u) => u !== w.viewer);
       await docs.update<Post>(post.id, { ...post.data, likes });
       if (liked && isMember(post.data.author)) {
-        await notify(docs, { to: post.data.author, actor: w.viewer, type: 'like', text: `${w.person(w.viewer).name} liked your post`, link: `/posts/${post.data.key}` });
+        await notify(docs, {
+          to: post.data.author,
+          actor: w.viewer,
+          type: 'like',
+          text: `${w.person(w.viewer).name} liked your post`,
+          link: `/posts/${post.data.key}`,
+        });
       }
       const count = post.data.baseLikes + likes.length;
       if (wantsJson(req)) return void res.json({ liked, likes: count, label: plural(count, 'like') });
@@ -97,7 +110,13 @@ ${c.data.likedByAuthor ? html`<span class="${C.likedByAuthor}">♥ Liked by ${au
           repostOf: post.data.key,
         });
         if (isMember(post.data.author)) {
-          await notify(docs, { to: post.data.author, actor: w.viewer, type: 'repost', text: `${w.person(w.viewer).name} reposted your post`, link: `/posts/${post.data.key}` });
+          await notify(docs, {
+            to: post.data.author,
+            actor: w.viewer,
+            type: 'repost',
+            text: `${w.person(w.viewer).name} reposted your post`,
+            link: `/posts/${post.data.key}`,
+          });
         }
         kit.flash(res, `Reposted ${firstName(w.person(post.data.author).name)}'s post to your followers.`);
       }
@@ -122,12 +141,29 @@ ${c.data.likedByAuthor ? html`<span class="${C.likedByAuthor}">♥ Liked by ${au
       const me = w.person(w.viewer);
       // Some seeded people like the comments left on their posts, right away (as if they were online).
       const likedByAuthor = !isMember(author.username) && !!author.likesComments && author.username !== w.viewer;
-      await docs.insert<Comment>('comment', { postKey: post.data.key, author: w.viewer, text: body, ...(likedByAuthor ? { likedByAuthor } : {}) });
+      await docs.insert<Comment>('comment', {
+        postKey: post.data.key,
+        author: w.viewer,
+        text: body,
+        ...(likedByAuthor ? { likedByAuthor } : {}),
+      });
       if (likedByAuthor) {
-        await notify(docs, { to: w.viewer, actor: author.username, type: 'like', text: `${author.name} liked your comment: "${body.slice(0, 80)}"`, link: back });
+        await notify(docs, {
+          to: w.viewer,
+          actor: author.username,
+          type: 'like',
+          text: `${author.name} liked your comment: "${body.slice(0, 80)}"`,
+          link: back,
+        });
       }
       if (isMember(author.username)) {
-        await notify(docs, { to: author.username, actor: w.viewer, type: 'comment', text: `${me.name} commented on your post: "${body.slice(0, 80)}"`, link: back });
+        await notify(docs, {
+          to: author.username,
+          actor: w.viewer,
+          type: 'comment',
+          text: `${me.name} commented on your post: "${body.slice(0, 80)}"`,
+          link: back,
+        });
       }
       kit.flash(res, 'Comment posted.');
       res.redirect(303, `${back}#comments`);
