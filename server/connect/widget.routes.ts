@@ -22,6 +22,13 @@ import type { Services } from '../services';
 const ASSETS = path.join(__dirname, 'widget');
 const asset = (name: string) => fs.readFileSync(path.join(ASSETS, name), 'utf8');
 
+/**
+ * The widget's script, written as parts (one concern each) and served as one file: the parts share one function
+ * scope, as they did when they were a single file, and there is still no build step.
+ */
+const WIDGET_SCRIPT_PARTS = ['widget-kit.js', 'widget-sign-in.js', 'widget-outcomes.js', 'widget-bridge.js'];
+const widgetScript = () => `(function () {\n'use strict';\n${WIDGET_SCRIPT_PARTS.map(asset).join('\n')}})();\n`;
+
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *",
@@ -87,7 +94,7 @@ const wrap =
 export function connectWidget(services: Services): Router {
   const router = express.Router();
   const page = asset('widget.html');
-  const script = asset('widget.js');
+  const script = widgetScript();
   const styles = asset('widget.css');
   const flow = services.linkSessions;
 
