@@ -56,6 +56,13 @@ module.exports = {
       to: { path: '^(server/(http|routes|dashboard|connect)/|node_modules/(express|@ts-rest/express)/)' },
     },
     {
+      name: 'egress-stands-low',
+      severity: 'error',
+      comment: 'The egress policy (server/egress/) is asked by domain/, agent/ and connect/; it knows only the provider declaration type.',
+      from: { path: '^server/egress/' },
+      to: { path: '^server/(domain|agent|connect|http|routes|dashboard|integrations|sandbox|store|browser)/' },
+    },
+    {
       name: 'store-never-imports-services',
       severity: 'error',
       comment: 'The store is the bottom layer: entities, repositories, migrations.',

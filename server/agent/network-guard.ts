@@ -1,17 +1,14 @@
-import dns from 'node:dns';
-import net from 'node:net';
+import type { BrowserContext, Frame, Request } from 'playwright-core';
 
-import type { BrowserContext, Frame } from 'playwright-core';
-
-import type { Environment } from '../config';
-import { hostMatchesDomain, isPrivateOrLocalHost } from '../domain/starting-url.policy';
-import type { ProviderDefinition } from '../providers/catalogue';
+import type { EgressPolicy } from '../egress/egress-policy';
+import type { EgressBlock } from '../egress/egress-proxy';
+import type { ProviderDefinition } from '../providers/provider';
 
 /**
- * Keeps an agent's browser context on the provider: every request (navigations, scripts, images, XHR …)
- * must go to one of the provider's allowed domains on the provider's port; data:, blob: and about: stay
- * inside the page. In production, private and loopback addresses are refused always, including host names
- * that resolve to one. Blocked requests are aborted and reported, so the trace shows them.
+ * The page-level half of an agent run's fence. The guarantee is the context's egress proxy (server/egress/), which
+ * sees every connection, redirect hops included. Here, Playwright's routing adds what only it can see: the frame and
+ * kind of each request, so the trace says what was refused and whether the run tried to leave the provider; and in
+ * read mode, the method of every request (also inside https tunnels) and each WebSocket message the page sends.
  */
 export interface BlockedRequest {
   url: string;
@@ -21,74 +18,110 @@ export interface BlockedRequest {
   reason: string;
 }
 
-export type RequestVerdict = { ok: true } | { ok: false; reason: string };
+export type RunMode = 'read' | 'read_write';
 
-const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'about:']);
+/** Requests that only read: everything else is a write in read mode. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const REPORTED_MAX = 500;
 
-export function checkRequestUrl(
-  raw: string,
-  provider: Pick<ProviderDefinition, 'allowedDomains' | 'homeUrl'>,
-  environment: Environment,
-): RequestVerdict {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: 'not a URL' };
-  }
-  if (LOCAL_SCHEMES.has(url.protocol)) return { ok: true };
-  if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return { ok: false, reason: `${url.protocol} URLs are not allowed` };
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (environment === 'production' && isPrivateOrLocalHost(host)) return { ok: false, reason: 'private or loopback address' };
-  if (!provider.allowedDomains.some((d) => hostMatchesDomain(host, d))) return { ok: false, reason: `${host} is not an allowed domain` };
-  const homePort = new URL(provider.homeUrl).port;
-  if (url.port && url.port !== homePort) return { ok: false, reason: `port ${url.port} is not the provider's` };
-  return { ok: true };
+/**
+ * One report per blocked URL (the proxy, the router and a retrying browser may each see the same refusal), except
+ * that a report naming a top-frame navigation always goes through: it decides how the run fails.
+ */
+export function blockReporter(onBlocked: (b: BlockedRequest) => void) {
+  const seen = new Map<string, boolean>();
+  return (b: BlockedRequest) => {
+    const before = seen.get(b.url);
+    if (before !== undefined && (before || !b.mainFrameNavigation)) return;
+    if (seen.size < REPORTED_MAX) seen.set(b.url, b.mainFrameNavigation);
+    onBlocked(b);
+  };
 }
 
-/** Production only: host names are resolved once per context, and refused when any address is private. */
-async function resolvesToPrivate(host: string, cache: Map<string, Promise<boolean>>): Promise<boolean> {
-  if (net.isIP(host)) return isPrivateOrLocalHost(host);
-  let pending = cache.get(host);
-  if (!pending) {
-    pending = dns.promises
-      .lookup(host, { all: true })
-      .then((addrs) => addrs.some((a) => isPrivateOrLocalHost(a.address)))
-      .catch(() => false); // unresolvable: the browser's own lookup fails too
-    cache.set(host, pending);
+/** The proxy's refusals, in the trace's terms. */
+export function fromProxy(block: EgressBlock): BlockedRequest {
+  return { url: block.url, resourceType: block.kind, mainFrameNavigation: false, reason: block.reason };
+}
+
+/** Whether a write is one the provider declared its session refresh needs (allowed even in read mode). */
+function isSessionRefresh(refresh: ProviderDefinition['sessionRefresh'], method: string, url: string): boolean {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return false;
   }
-  return pending;
+  return (refresh ?? []).some((r) => r.method.toUpperCase() === method && r.path === path);
 }
 
 export async function installNetworkGuard(
   context: BrowserContext,
   opts: {
-    provider: ProviderDefinition;
-    environment: Environment;
+    policy: EgressPolicy;
+    /** The provider's declared session-refresh writes (allowed in read mode). */
+    sessionRefresh?: ProviderDefinition['sessionRefresh'];
+    mode?: RunMode;
     mainFrame: () => Frame | undefined;
-    onBlocked: (b: BlockedRequest) => void;
+    report: (b: BlockedRequest) => void;
   },
 ): Promise<void> {
-  const dnsCache = new Map<string, Promise<boolean>>();
+  const readOnly = opts.mode === 'read';
+  const isMainNavigation = (request: Request) => {
+    try {
+      return request.isNavigationRequest() && request.frame() === opts.mainFrame();
+    } catch {
+      return false; // a request of a worker or a closed frame
+    }
+  };
+  const reason = (request: Request): string | null => {
+    const url = request.url();
+    const verdict = opts.policy.checkUrl(url, { pageLocal: true, webSockets: true });
+    if (!verdict.ok) return verdict.reason;
+    const method = request.method().toUpperCase();
+    if (readOnly && !READ_METHODS.has(method) && !isSessionRefresh(opts.sessionRefresh, method, url)) {
+      return `read mode: ${method} requests are not sent`;
+    }
+    return null;
+  };
+
   await context.route('**/*', async (route) => {
     const request = route.request();
-    const url = request.url();
-    let verdict = checkRequestUrl(url, opts.provider, opts.environment);
-    if (verdict.ok && opts.environment === 'production') {
-      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-      if (await resolvesToPrivate(host, dnsCache)) verdict = { ok: false, reason: 'resolves to a private or loopback address' };
-    }
-    if (verdict.ok) {
+    const why = reason(request);
+    if (!why) {
       await route.fallback().catch(() => undefined);
       return;
     }
-    let mainFrameNavigation = false;
-    try {
-      mainFrameNavigation = request.isNavigationRequest() && request.frame() === opts.mainFrame();
-    } catch {
-      // a request of a service worker or a closed frame
-    }
-    opts.onBlocked({ url, resourceType: request.resourceType(), mainFrameNavigation, reason: verdict.reason });
+    opts.report({ url: request.url(), resourceType: request.resourceType(), mainFrameNavigation: isMainNavigation(request), reason: why });
     await route.abort('blockedbyclient').catch(() => undefined);
   });
+
+  // Redirect hops never reach the router; the proxy refuses them, and this names them in the trace with their frame.
+  context.on('request', (request) => {
+    if (!request.redirectedFrom()) return;
+    const verdict = opts.policy.checkUrl(request.url(), { pageLocal: true, webSockets: true });
+    if (!verdict.ok) {
+      opts.report({
+        url: request.url(),
+        resourceType: request.resourceType(),
+        mainFrameNavigation: isMainNavigation(request),
+        reason: `redirect: ${verdict.reason}`,
+      });
+    }
+  });
+
+  if (readOnly) {
+    // The page may open WebSockets (reading a feed) but nothing it sends on them reaches the provider.
+    await context.routeWebSocket(/.*/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((message) => ws.send(message));
+      ws.onMessage(() => {
+        opts.report({
+          url: `${ws.url()}#send`,
+          resourceType: 'websocket',
+          mainFrameNavigation: false,
+          reason: 'read mode: WebSocket messages are not sent',
+        });
+      });
+    });
+  }
 }

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 import type { JsonSchema } from '../../contract/response-format';
+import { EgressPolicy } from '../egress/egress-policy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { AgentModelUsage as ModelUsage, AgentRunMethod as ExecutionMethod, AgentTraceStep as TraceStep } from '../store/records';
 
@@ -40,4 +41,9 @@ export type RunOutcome =
 export interface ExecutionStrategy {
   readonly method: ExecutionMethod;
   run(ctx: RunContext): Promise<RunOutcome>;
+}
+
+/** The run's egress policy (the navigate tool asks it, as the browser's proxy does). */
+export function egressOf(ctx: Pick<RunContext, 'provider' | 'owner'>): EgressPolicy {
+  return EgressPolicy.forProvider(ctx.provider, ctx.owner.environment);
 }

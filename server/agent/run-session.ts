@@ -2,10 +2,12 @@ import type { Logger } from 'pino';
 import type { Page } from 'playwright-core';
 
 import type { ProviderSession } from '../domain/connections.service';
+import { EgressPolicy } from '../egress/egress-policy';
+import { openFencedContext } from '../egress/fenced-context';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
-import { installNetworkGuard } from './network-guard';
+import { blockReporter, fromProxy, installNetworkGuard } from './network-guard';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
 import { errorText, pageUrl } from './trace';
@@ -40,28 +42,32 @@ export async function openRunBrowser(
     );
   }
   signal.throwIfAborted();
-  const context = await deps.browsers.newContext({
-    viewport: { width: 1280, height: 900 },
-    locale: 'en-US',
-    ...(storageState ? { storageState } : {}),
+  const policy = EgressPolicy.forProvider(provider, state.record.environment);
+  const report = blockReporter((b) => {
+    if (b.mainFrameNavigation && !state.blockedNavigation) state.blockedNavigation = b;
+    pushStep(state, {
+      tool: b.mainFrameNavigation ? 'navigate' : 'request',
+      target: `${b.resourceType} ${b.url.slice(0, 300)}`,
+      url: pageUrl(state.page),
+      durationMs: 0,
+      outcome: 'blocked',
+      error: `blocked: ${b.reason}`,
+    });
+  });
+  // Every connection of the context goes through its egress proxy (redirect hops included); the guard adds the trace and read mode.
+  const context = await openFencedContext(deps.browsers, {
+    policy,
+    onBlocked: (b) => report(fromProxy(b)),
+    options: { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...(storageState ? { storageState } : {}) },
   });
   state.context = context;
   if (signal.aborted) throw signal.reason;
   await installNetworkGuard(context, {
-    provider,
-    environment: state.record.environment,
+    policy,
+    sessionRefresh: provider.sessionRefresh,
+    mode: state.mode,
     mainFrame: () => state.page?.mainFrame(),
-    onBlocked: (b) => {
-      if (b.mainFrameNavigation && !state.blockedNavigation) state.blockedNavigation = b;
-      pushStep(state, {
-        tool: b.mainFrameNavigation ? 'navigate' : 'request',
-        target: `${b.resourceType} ${b.url.slice(0, 300)}`,
-        url: pageUrl(state.page),
-        durationMs: 0,
-        outcome: 'blocked',
-        error: `blocked: ${b.reason}`,
-      });
-    },
+    report,
   });
   const page = await context.newPage();
   state.page = page;

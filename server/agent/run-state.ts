@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 import type { AgentRequestRecord } from '../store';
-import type { BlockedRequest } from './network-guard';
+import type { BlockedRequest, RunMode } from './network-guard';
 import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
 import { errorText, pageUrl } from './trace';
 
@@ -14,6 +14,8 @@ export interface RunState {
   context?: BrowserContext;
   page?: Page;
   blockedNavigation?: BlockedRequest;
+  /** `read`: the browser's state-changing requests are blocked at the network (default read_write). */
+  mode?: RunMode;
   /** The provider session is dead: do not seal this context's state back. */
   sessionDead: boolean;
 }

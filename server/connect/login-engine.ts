@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 
 import type { Environment } from '../config';
-import { hostMatchesDomain } from '../domain/starting-url.policy';
+import { EgressPolicy } from '../egress/egress-policy';
+import { openFencedContext } from '../egress/fenced-context';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { CodeStep, PageSignal, Target } from '../providers/login-recipe';
 
@@ -156,7 +157,12 @@ export class LoginEngine {
     const recipe = provider.login;
     let context: BrowserContext;
     try {
-      context = await this.browsers.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+      // The sign-in page is fenced like an agent run: every connection through the provider's egress proxy.
+      context = await openFencedContext(this.browsers, {
+        policy: EgressPolicy.forProvider(provider, provider.environment),
+        onBlocked: () => undefined,
+        options: { viewport: { width: 1280, height: 900 }, locale: 'en-US' },
+      });
     } catch {
       return unavailable('the browser could not start');
     }
@@ -166,6 +172,9 @@ export class LoginEngine {
       page.setDefaultTimeout(this.stepTimeoutMs);
       page.setDefaultNavigationTimeout(this.stepTimeoutMs);
       const startUrl = recipe.startUrl?.(provider.loginUrl, input) ?? provider.loginUrl;
+      if (!EgressPolicy.forProvider(provider, provider.environment).checkUrl(startUrl).ok) {
+        return unavailable('the sign-in page is outside the provider’s domains');
+      }
       let status: number | undefined;
       try {
         status = (await page.goto(startUrl, { waitUntil: 'domcontentloaded' }))?.status();
@@ -324,14 +333,9 @@ export function locate(page: Page, target: Target): Locator {
   return page.locator(target.css).first();
 }
 
+/** The provider's own environment decides: a production provider is never reached on a local address. */
 function onAllowedHost(page: Page, provider: ProviderDefinition): boolean {
-  let host: string;
-  try {
-    host = new URL(page.url()).hostname;
-  } catch {
-    return false;
-  }
-  return provider.allowedDomains.some((d) => hostMatchesDomain(host, d));
+  return EgressPolicy.forProvider(provider, provider.environment).checkUrl(page.url()).ok;
 }
 
 async function visible(locator: Locator): Promise<boolean> {

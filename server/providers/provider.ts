@@ -12,8 +12,13 @@ export interface ProviderDefinition {
   environment: Environment;
   homeUrl: string;
   loginUrl: string;
-  /** Host names the agent and the login engine may visit: the name itself and its subdomains. */
+  /**
+   * Host names the agent and the login engine may reach, exactly (on homeUrl's scheme and port); `*.example.com`
+   * means any subdomain of example.com, only where the provider truly needs it. Enforced by server/egress/.
+   */
   allowedDomains: string[];
+  /** Writes a read-mode run may still send because the provider's session refresh needs them (exact method and path). */
+  sessionRefresh?: { method: string; path: string }[];
   logoSvg: string;
   /** How the login engine signs in to this provider (fields by role and label, success and failure signals). */
   login: LoginRecipe;

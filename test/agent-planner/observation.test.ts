@@ -9,6 +9,7 @@ import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
 import { ToolError } from '../../server/agent/result/errors';
 import { executeTool, type ToolContext } from '../../server/agent/tools';
+import { EgressPolicy } from '../../server/egress/egress-policy';
 import { startBrowser } from '../support/live-server';
 
 /**
@@ -113,7 +114,7 @@ function toolContext(snapshot: PageSnapshot, parameters: Record<string, unknown>
     snapshot,
     slots: parameterSlots(parameters),
     redactor: new Redactor(),
-    allowedDomains: ['127.0.0.1'],
+    egress: EgressPolicy.forProvider({ name: 'Fixture', homeUrl: `${origin}/`, allowedDomains: ['127.0.0.1'] }, 'sandbox'),
     run: { signal: new AbortController().signal, deadline: Date.now() + 20_000 },
   };
 }

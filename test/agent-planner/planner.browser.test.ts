@@ -7,6 +7,8 @@ import { installNetworkGuard } from '../../server/agent/network-guard';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
 import { AgentTimeoutError, plannerStrategy, replayStrategy, type StrategyDeps } from '../../server/agent/strategies';
 import { systemClock } from '../../server/domain/clock';
+import { EgressPolicy } from '../../server/egress/egress-policy';
+import { openFencedContext } from '../../server/egress/fenced-context';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 import {
   type ParsedObservation,
@@ -71,17 +73,17 @@ async function runContext(o: {
     o.slug,
     o.username ?? 'user_good',
   );
-  const context = await browser.newContext({ storageState: state, viewport: { width: 1280, height: 900 } });
+  // The worker's own fence: the context's traffic goes through its egress proxy, and the network guard reports.
+  const policy = EgressPolicy.forProvider(provider, 'sandbox');
+  const context = await openFencedContext(browser, {
+    policy,
+    onBlocked: () => undefined,
+    options: { storageState: state, viewport: { width: 1280, height: 900 } },
+  });
   context.setDefaultTimeout(10_000);
   contexts.push(context);
-  // The worker's own network guard: the context is fenced to the provider's domains.
   const main: { page?: Page } = {};
-  await installNetworkGuard(context, {
-    provider,
-    environment: 'sandbox',
-    mainFrame: () => main.page?.mainFrame(),
-    onBlocked: () => undefined,
-  });
+  await installNetworkGuard(context, { policy, mainFrame: () => main.page?.mainFrame(), report: () => undefined });
   const page = await context.newPage();
   main.page = page;
   const startingUrl = server.siteUrl(o.slug, o.path);

@@ -153,14 +153,22 @@ describeEachStore('agent requests', (t) => {
     expect(res.body.startingUrl).toBe('http://orbit.sandbox.localhost:4000/me?tab=posts');
   });
 
-  it('accepts the default port and subpaths of the provider', async () => {
-    for (const startingUrl of [
-      'http://orbit.sandbox.localhost/feed',
-      'https://orbit.sandbox.localhost/',
-      orbitUrl(t, '/u/someone?x=1#top'),
-    ]) {
+  it("accepts subpaths of the provider's exact origin only (not its default port or another scheme)", async () => {
+    const accepted = await post(
+      t,
+      '/api/agent-requests',
+      sandboxHeaders(org),
+      agentRequestBody(t, conn.accessToken, { startingUrl: orbitUrl(t, '/u/someone?x=1#top') }),
+    );
+    expect(accepted.status).toBe(202);
+    // Exact origins: the default port may be another program on this machine, https another site.
+    for (const startingUrl of ['http://orbit.sandbox.localhost/feed', 'https://orbit.sandbox.localhost/']) {
       const res = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken, { startingUrl }));
-      expect({ startingUrl, status: res.status }).toEqual({ startingUrl, status: 202 });
+      expect({ startingUrl, status: res.status, code: res.body.error?.code }).toEqual({
+        startingUrl,
+        status: 400,
+        code: 'STARTING_URL_NOT_ALLOWED',
+      });
     }
   });
 

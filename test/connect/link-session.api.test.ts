@@ -300,7 +300,13 @@ describe('the login engine', () => {
       { maxConcurrentStarts: 1, startQueueTimeoutMs: 50 },
     );
     const input = {
-      provider: {} as ProviderDefinition,
+      // The fields the engine's egress fence reads (it is built before the browser is asked for a context).
+      provider: {
+        name: 'P',
+        environment: 'sandbox',
+        homeUrl: 'http://p.localhost:1/',
+        allowedDomains: ['p.localhost'],
+      } as ProviderDefinition,
       organizationId: 'org',
       environment: 'sandbox' as const,
       username: 'u',

@@ -183,7 +183,12 @@ describe('login engine: the steps around the happy paths', () => {
 
   it('unreachable or unrecognisable sign-in pages are unavailable', async () => {
     const quick = new LoginEngine(server.services.browsers, { stepTimeoutMs: 1_500 });
-    const refused: ProviderDefinition = { ...orbit(), loginUrl: 'http://127.0.0.1:1/login', allowedDomains: ['127.0.0.1'] };
+    const refused: ProviderDefinition = {
+      ...orbit(),
+      homeUrl: 'http://127.0.0.1:1/',
+      loginUrl: 'http://127.0.0.1:1/login',
+      allowedDomains: ['127.0.0.1'],
+    };
     expect(await quick.start('x', login(refused, 'user_good'))).toEqual({
       kind: 'unavailable',
       reason: 'the sign-in page could not be reached',
@@ -192,6 +197,8 @@ describe('login engine: the steps around the happy paths', () => {
     // A page without the recipe's form (the service's own health check, on an allowed host).
     const noForm: ProviderDefinition = {
       ...orbit(),
+      // Loopback is reachable only on the provider's own host and port: here the service itself is that provider.
+      homeUrl: `${server.baseUrl}/`,
       loginUrl: `${server.baseUrl}/healthz`,
       allowedDomains: ['localhost'],
       login: { ...orbit().login, startUrl: undefined },

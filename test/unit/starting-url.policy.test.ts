@@ -26,7 +26,6 @@ describe('checkStartingUrl', () => {
     ['https://gist.github.com/', 'https://gist.github.com/'],
     ['HTTPS://GitHub.COM/Path', 'https://github.com/Path'],
     ['https://github.com:443/', 'https://github.com/'],
-    ['http://github.com/', 'http://github.com/'],
   ])('allows %s in production', (raw, normalized) => {
     const v = checkStartingUrl(raw, github, 'production');
     expect(v.ok && v.url.toString()).toBe(normalized);
@@ -51,6 +50,10 @@ describe('checkStartingUrl', () => {
     ['a look-alike suffix', 'https://github.com.evil.com/', /not one of/],
     ['a look-alike prefix', 'https://evilgithub.com/', /not one of/],
     ['a wrong port', 'https://github.com:8443/', /port 8443/],
+    // Exact origins (the egress policy's rules): the provider's scheme, and only the hosts it lists.
+    ['plain http for an https provider', 'http://github.com/', /port 80 is not GitHub's/],
+    ['an unlisted subdomain', 'https://evil.github.com/', /not one of/],
+    ['a trailing dot', 'https://github.com./', /not one of/],
     ['the other provider', 'https://x.com/', /not one of/],
   ])('refuses %s', (_label, raw, reason) => {
     expect(reasonOf(raw, github, 'production')).toMatch(reason);
@@ -77,7 +80,11 @@ describe('checkStartingUrl', () => {
 
   it('the sandbox, by design, reaches its simulated sites on localhost names', () => {
     expect(reasonOf('http://orbit.sandbox.localhost:4000/me', orbit, 'sandbox')).toBe('ok');
-    expect(reasonOf('http://orbit.sandbox.localhost/me', orbit, 'sandbox')).toBe('ok');
+    // Exact origins: the default port, a subdomain and a trailing dot are other sites (another program on port 80,
+    // or AgentLink itself answering an unknown host name).
+    expect(reasonOf('http://orbit.sandbox.localhost/me', orbit, 'sandbox')).toMatch(/port 80 /);
+    expect(reasonOf('http://x.orbit.sandbox.localhost:4000/me', orbit, 'sandbox')).toMatch(/not one of/);
+    expect(reasonOf('http://orbit.sandbox.localhost.:4000/me', orbit, 'sandbox')).toMatch(/not one of/);
     expect(reasonOf('http://orbit.sandbox.localhost:4001/me', orbit, 'sandbox')).toMatch(/port 4001/);
     expect(reasonOf('http://127.0.0.1:4000/', orbit, 'sandbox')).toMatch(/not one of/);
     expect(reasonOf('http://localhost:4000/', orbit, 'sandbox')).toMatch(/not one of/);
@@ -120,10 +127,14 @@ describe('isPrivateOrLocalHost', () => {
 });
 
 describe('hostMatchesDomain', () => {
-  it('matches the domain and its subdomains, case-insensitively, with a trailing dot', () => {
+  it('matches exact hosts only; subdomains only through an explicit wildcard', () => {
     expect(hostMatchesDomain('github.com', 'github.com')).toBe(true);
-    expect(hostMatchesDomain('API.GitHub.com', 'github.com')).toBe(true);
-    expect(hostMatchesDomain('github.com.', 'github.com')).toBe(true);
+    expect(hostMatchesDomain('github.com', 'GitHub.COM.')).toBe(true);
+    expect(hostMatchesDomain('api.github.com', 'github.com')).toBe(false);
+    expect(hostMatchesDomain('github.com.', 'github.com')).toBe(false);
+    expect(hostMatchesDomain('api.github.com', '*.github.com')).toBe(true);
+    expect(hostMatchesDomain('github.com', '*.github.com')).toBe(false);
+    expect(hostMatchesDomain('xn--bcher-kva.example', 'bücher.example')).toBe(true);
     expect(hostMatchesDomain('notgithub.com', 'github.com')).toBe(false);
     expect(hostMatchesDomain('github.com.evil', 'github.com')).toBe(false);
     expect(hostMatchesDomain('com', 'github.com')).toBe(false);

@@ -28,7 +28,7 @@ describeEachStore('webhook delivery: resolved addresses', (t) => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('refuses a production endpoint whose host resolves to loopback, records it as failed, and connects nowhere', async () => {
+  it('refuses a production endpoint whose host resolves to loopback, fails the delivery at once, and connects nowhere', async () => {
     const org = await createOrg(t);
     const headers = productionHeaders(org);
     const created = await post(t, '/api/webhooks', headers, {
@@ -69,7 +69,8 @@ describeEachStore('webhook delivery: resolved addresses', (t) => {
       lastError: string;
       attemptLog: { error: string }[];
     }[];
-    expect(d).toMatchObject({ status: 'PENDING', lastResponseStatus: null });
+    // Fails at once: an endpoint resolving inward is not an outage to retry for days.
+    expect(d).toMatchObject({ status: 'FAILED', lastResponseStatus: null });
     expect(d.lastError).toBe('address not allowed: hooks.example.com resolves to 127.0.0.1 (loopback)');
     expect(d.attemptLog[0].error).toBe(d.lastError);
   });

@@ -3,7 +3,7 @@ import { type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../ob
 import { describeDescriptor, descriptorOf, type TrajectoryStep } from '../replay/trajectory';
 import { AgentError, errorMessage, guard, isFatal, ModelBadResponseError, ModelError, ToolError } from '../result/errors';
 import { type ResultIssue, validateResult } from '../result/validate';
-import type { ModelUsage, RunContext, RunOutcome } from '../run-context';
+import { egressOf, type ModelUsage, type RunContext, type RunOutcome } from '../run-context';
 import { executeTool, type ParsedCall, parseToolCall, type ToolContext, toolDefinitions } from '../tools';
 import { fillDeep, observationPlaceholders, type ParameterSlot, parameterSlots, templateOf, UnknownPlaceholderError } from './placeholders';
 import {
@@ -175,7 +175,7 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
           });
           return finished;
         }
-        const tc: ToolContext = { page: ctx.page, snapshot, slots, redactor, allowedDomains: ctx.provider.allowedDomains, run: ctx };
+        const tc: ToolContext = { page: ctx.page, snapshot, slots, redactor, egress: egressOf(ctx), run: ctx };
         const result = await executeTool(parsed.name, parsed.args, tc);
         guard(ctx);
         messages.push({ role: 'tool', tool_call_id: call.id, content: result.message });

@@ -4,7 +4,7 @@ import type { ParameterSlot } from '../planner/placeholders';
 import { traceStep } from '../planner/trace';
 import { errorMessage, guard, isFatal, remaining, ToolError } from '../result/errors';
 import { validateResult } from '../result/validate';
-import type { RunContext } from '../run-context';
+import { egressOf, type RunContext } from '../run-context';
 import { executeTool, parseToolCall, settle, type ToolContext } from '../tools';
 import { readResult } from './extraction';
 import { describeDescriptor, describeStep, resolveDescriptor, type Trajectory, type TrajectoryStep } from './trajectory';
@@ -69,7 +69,7 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
       snapshot,
       slots: opts.slots,
       redactor,
-      allowedDomains: ctx.provider.allowedDomains,
+      egress: egressOf(ctx),
       run: ctx,
     };
     try {

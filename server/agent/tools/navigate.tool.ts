@@ -1,6 +1,5 @@
 import { z } from 'zod';
 
-import { hostMatchesDomain } from '../../domain/starting-url.policy';
 import { quote } from '../observation';
 import { ToolError } from '../result/errors';
 import { act, fill, pageTool, templated, timeout } from './page-tool';
@@ -20,8 +19,10 @@ export const navigateTool = pageTool({
       throw new ToolError(`${quote(template)} is not a URL`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolError('only http and https URLs can be opened', true);
-    if (!tc.allowedDomains.some((d) => hostMatchesDomain(url.hostname, d))) {
-      throw new ToolError(`${url.hostname} is outside this provider's site (${tc.allowedDomains.join(', ')}); navigation blocked`, true);
+    // The run's egress policy decides (exact scheme, host and port), as it does for the browser's own traffic.
+    const verdict = tc.egress.checkUrl(url);
+    if (!verdict.ok) {
+      throw new ToolError(`${url.host} is outside this provider's site (${tc.egress.describe()}); navigation blocked`, true);
     }
     const current = new URL(tc.page.url());
     await act('navigation', () => tc.page.goto(url.toString(), { waitUntil: 'domcontentloaded', timeout: timeout(tc) }));

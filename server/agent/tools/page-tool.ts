@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { z } from 'zod';
 
+import type { EgressPolicy } from '../../egress/egress-policy';
 import { describeElement, elementLocator, type ObservedElement, type PageSnapshot, type Redactor } from '../observation';
 import { fillPlaceholders, type ParameterSlot, UnknownPlaceholderError } from '../planner/placeholders';
 import { remaining, ToolError } from '../result/errors';
@@ -17,7 +18,8 @@ export interface ToolContext {
   snapshot: PageSnapshot;
   slots: ParameterSlot[];
   redactor: Redactor;
-  allowedDomains: string[];
+  /** Where the run may go (the same policy as the browser's egress proxy). */
+  egress: EgressPolicy;
   run: { signal: AbortSignal; deadline: number };
 }
 

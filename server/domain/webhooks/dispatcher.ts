@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import net, { type LookupFunction } from 'node:net';
-
-import ipaddr from 'ipaddr.js';
+import type { LookupFunction } from 'node:net';
 
 import { WEBHOOK_HEADERS, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../../contract/webhook-schemas';
 import type { AppConfig } from '../../config';
+import { isNonPublicHost } from '../../egress/addresses';
+import { publicOnly, resolveChecked } from '../../egress/resolve';
 import type { Store, WebhookDeliveryAttemptRecord, WebhookDeliveryRecord } from '../../store';
 import type { Clock } from '../clock';
-import { isPrivateOrLocalHost } from '../starting-url.policy';
 import { webhookSignatureHeader } from './signature';
 import type { WebhookEndpointService } from './webhook-endpoints.service';
 import { targetsMustBePublic } from './webhook-url.policy';
@@ -163,6 +162,8 @@ export class WebhookDispatcher {
     const t0 = performance.now();
     let responseStatus: number | null = null;
     let error: string | null = null;
+    // An endpoint that resolves to a non-public address is not a passing outage: the delivery fails at once, no retries.
+    let refused = false;
     try {
       const url = new URL(endpoint.url);
       // Where the rules forbid local and private targets, the checked address is the one we connect to (no DNS rebind).
@@ -179,29 +180,24 @@ export class WebhookDispatcher {
       responseStatus = status;
       if (status < 200 || status > 299) error = `the endpoint answered HTTP ${status}`;
     } catch (err) {
-      error = err instanceof AddressNotAllowedError ? err.message.slice(0, ERROR_MAX) : describeFetchError(err, this.timeoutMs);
+      refused = err instanceof AddressNotAllowedError;
+      error = refused ? (err as Error).message.slice(0, ERROR_MAX) : describeFetchError(err, this.timeoutMs);
     }
     const durationMs = Math.round(performance.now() - t0);
     log.push({ attempt: delivery.attempts, at: startedAt.toISOString(), responseStatus, error, durationMs });
-    await this.record(delivery, log, { ok: error === null, final: false, responseStatus, error });
+    await this.record(delivery, log, { ok: error === null, final: refused, responseStatus, error });
   }
 
   /** Resolves the host and returns one address to connect to; throws AddressNotAllowedError when any is not public unicast. */
   private async publicAddress(hostname: string): Promise<{ address: string; family: number }> {
     const host = hostname.replace(/^\[|\]$/g, '');
     const refuse = (why: string) => new AddressNotAllowedError(`address not allowed: ${host} ${why}`);
-    if (isPrivateOrLocalHost(host)) throw refuse('is a local or private host');
-    const addresses = net.isIP(host)
-      ? [{ address: host, family: net.isIP(host) }]
-      : await (this.opts.resolve ?? defaultResolve)(host).catch((err: { code?: string; message?: string }) => {
-          throw new Error(`could not resolve ${host}: ${err?.code ?? err?.message ?? String(err)}`);
-        });
-    if (addresses.length === 0) throw new Error(`could not resolve ${host}`);
-    for (const { address } of addresses) {
-      const range = net.isIP(address) ? ipaddr.process(address).range() : 'invalid';
-      if (range !== 'unicast') throw refuse(`resolves to ${address} (${range})`);
-    }
-    return addresses[0];
+    if (isNonPublicHost(host)) throw refuse('is a local or private host');
+    // The egress module's rule: one lookup, every address checked, the checked one returned to connect to.
+    const resolved = await resolveChecked(host, publicOnly, this.opts.resolve ?? defaultResolve);
+    if (resolved.ok) return { address: resolved.address, family: resolved.family };
+    if (resolved.unresolved) throw new Error(resolved.reason);
+    throw new AddressNotAllowedError(`address not allowed: ${resolved.reason}`);
   }
 
   private async record(

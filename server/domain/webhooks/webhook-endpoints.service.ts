@@ -1,6 +1,7 @@
 import type { WebhookEventType } from '../../../contract/webhook-schemas';
 import { WEBHOOK_LIMITS } from '../../../contract/webhook-schemas';
 import type { AppConfig } from '../../config';
+import type { Resolver } from '../../egress/resolve';
 import type { KeysetPosition, Store, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
 import { resealAll, type ResealReport, type SealedPages, sealedValuesByKey } from '../../vault/reseal';
@@ -11,7 +12,7 @@ import { fail, ok, type Result } from '../errors';
 import { newId } from '../ids';
 import { newDelivery } from './events.service';
 import { generateWebhookSecret, webhookSecretAad } from './signature';
-import { checkWebhookUrl } from './webhook-url.policy';
+import { checkWebhookTarget } from './webhook-url.policy';
 
 export interface EndpointWithSecret {
   endpoint: WebhookEndpointRecord;
@@ -41,10 +42,12 @@ export class WebhookEndpointService {
     private readonly config: Pick<AppConfig, 'nodeEnv'>,
     /** Nudges a local dispatcher when a delivery is queued (resend). */
     private readonly onQueued: () => void = () => undefined,
+    /** Resolves endpoint hosts at registration (default: the system's resolver); injectable for tests. */
+    private readonly resolver?: Resolver,
   ) {}
 
   async create(caller: Caller, input: NewWebhookEndpoint): Promise<Result<EndpointWithSecret>> {
-    const verdict = checkWebhookUrl(input.url, caller.environment, this.config.nodeEnv);
+    const verdict = await checkWebhookTarget(input.url, caller.environment, this.config.nodeEnv, this.resolver);
     if (!verdict.ok) return fail('WEBHOOK_URL_NOT_ALLOWED', verdict.reason);
     if ((await this.store.repos.webhookEndpoints.countOwned(caller)) >= WEBHOOK_LIMITS.endpointsMax) {
       return fail(
@@ -86,7 +89,7 @@ export class WebhookEndpointService {
     if (!existing) return fail('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${webhookId}.`);
     let url: string | undefined;
     if (changes.url !== undefined) {
-      const verdict = checkWebhookUrl(changes.url, caller.environment, this.config.nodeEnv);
+      const verdict = await checkWebhookTarget(changes.url, caller.environment, this.config.nodeEnv, this.resolver);
       if (!verdict.ok) return fail('WEBHOOK_URL_NOT_ALLOWED', verdict.reason);
       url = verdict.url.toString();
     }

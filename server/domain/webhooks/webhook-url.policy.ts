@@ -3,7 +3,8 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 import type { AppConfig, Environment } from '../../config';
-import { isPrivateOrLocalHost } from '../starting-url.policy';
+import { isNonPublicHost } from '../../egress/addresses';
+import { publicOnly, resolveChecked, type Resolver, systemResolver } from '../../egress/resolve';
 
 /**
  * Where deliveries may go. https only; plain http only to a loopback host (localhost, 127.0.0.0/8, ::1) and only
@@ -45,11 +46,30 @@ export function checkWebhookUrl(raw: string, environment: Environment, nodeEnv: 
           : 'url must use https (plain http is accepted only for loopback hosts in development)',
     };
   }
-  if (targetsMustBePublic(environment, nodeEnv) && isPrivateOrLocalHost(url.hostname)) {
+  if (targetsMustBePublic(environment, nodeEnv) && isNonPublicHost(url.hostname)) {
     return {
       ok: false,
       reason: `url must not point at a local or private host${environment === 'production' ? ' for production endpoints' : ''}`,
     };
   }
   return { ok: true, url };
+}
+
+/**
+ * Registration: the URL's rules, then, where targets must be public, the host resolved and every address checked
+ * (the egress module's rule), so an endpoint that points inward is refused now rather than retried for days. A
+ * name that does not resolve yet is accepted: each delivery resolves again and fails at once on a non-public address.
+ */
+export async function checkWebhookTarget(
+  raw: string,
+  environment: Environment,
+  nodeEnv: AppConfig['nodeEnv'],
+  resolver: Resolver = systemResolver,
+): Promise<WebhookUrlVerdict> {
+  const verdict = checkWebhookUrl(raw, environment, nodeEnv);
+  if (!verdict.ok || !targetsMustBePublic(environment, nodeEnv)) return verdict;
+  const resolved = await resolveChecked(verdict.url.hostname, publicOnly, resolver);
+  if (!resolved.ok && !resolved.unresolved)
+    return { ok: false, reason: `url must not point at a local or private address: ${resolved.reason}` };
+  return verdict;
 }

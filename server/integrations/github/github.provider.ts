@@ -40,7 +40,8 @@ export const githubProvider: ProviderDefinition = {
   environment: 'production',
   homeUrl: 'https://github.com/',
   loginUrl: 'https://github.com/login',
-  allowedDomains: ['github.com'],
+  // Exact hosts: the site, gists, its API, and the asset and avatar hosts its pages load.
+  allowedDomains: ['github.com', 'gist.github.com', 'api.github.com', 'github.githubassets.com', 'avatars.githubusercontent.com'],
   login: GITHUB_LOGIN,
   logoSvg:
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#24292f"/><circle cx="32" cy="30" r="14" fill="#fff"/></svg>',

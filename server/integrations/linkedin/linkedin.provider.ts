@@ -40,7 +40,8 @@ export const linkedinProvider: ProviderDefinition = {
   environment: 'production',
   homeUrl: 'https://www.linkedin.com/',
   loginUrl: 'https://www.linkedin.com/login',
-  allowedDomains: ['linkedin.com'],
+  // Exact hosts: the site (and its bare name, which redirects to www), and the static and media hosts its pages load.
+  allowedDomains: ['www.linkedin.com', 'linkedin.com', 'static.licdn.com', 'media.licdn.com'],
   login: LINKEDIN_LOGIN,
   logoSvg:
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#0a66c2"/><text x="14" y="46" font-family="Arial" font-weight="700" font-size="34" fill="#fff">in</text></svg>',

@@ -41,7 +41,8 @@ export const xProvider: ProviderDefinition = {
   environment: 'production',
   homeUrl: 'https://x.com/',
   loginUrl: 'https://x.com/i/flow/login',
-  allowedDomains: ['x.com', 'twitter.com'],
+  // Exact hosts: the site under both names, its API, and the script and media hosts its pages load.
+  allowedDomains: ['x.com', 'twitter.com', 'api.x.com', 'abs.twimg.com', 'pbs.twimg.com'],
   login: X_LOGIN,
   logoSvg:
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#000"/><path d="M18 16 L46 48 M46 16 L18 48" stroke="#fff" stroke-width="5"/></svg>',

@@ -1,0 +1,143 @@
+import net from 'node:net';
+
+import type { Environment } from '../config';
+import type { ProviderDefinition } from '../providers/provider';
+import { isNonPublicHost, nonPublicRange } from './addresses';
+
+/**
+ * The one place that decides where a browser context working for a provider may connect: the starting URL, the
+ * `navigate` tool, every request of an agent run or a sign-in (through the egress proxy), all ask this module.
+ *
+ * Matching is exact: scheme (ws/wss count as http/https), host and port, with default ports made explicit. A
+ * provider's `allowedDomains` are exact host names; `*.example.com` (any subdomain of example.com, not the name
+ * itself) only where a provider declares it. Host names are compared in WHATWG URL's canonical form (lower case,
+ * IDN as punycode, IPv4 in dotted decimal). In production nothing reaches a local or private address.
+ */
+export type DenialKind = 'invalid' | 'scheme' | 'credentials' | 'host' | 'port' | 'non-public';
+export type EgressVerdict = { ok: true } | { ok: false; kind: DenialKind; reason: string };
+
+export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allowedDomains'>;
+
+interface AllowedOrigin {
+  /** `http:` or `https:` (WebSockets are matched as their HTTP scheme). */
+  scheme: string;
+  /** Exact host, or `.example.com` for the wildcard `*.example.com`. */
+  host: string;
+  wildcard: boolean;
+  port: number;
+}
+
+const WEB_SCHEME: Record<string, string> = { 'http:': 'http:', 'https:': 'https:', 'ws:': 'http:', 'wss:': 'https:' };
+const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
+/** Schemes whose requests never leave the page (inline data, the page's own blobs, blank documents). */
+const PAGE_LOCAL = new Set(['data:', 'blob:', 'about:']);
+
+const deny = (kind: DenialKind, reason: string): EgressVerdict => ({ ok: false, kind, reason });
+
+/** A declared host name in canonical form (lower case, punycode, no trailing dot). */
+export function canonicalHostName(name: string): string {
+  const bare = name.trim().replace(/\.$/, '');
+  const host = new URL(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}/`).hostname;
+  return host.replace(/^\[|\]$/g, '');
+}
+
+/** Does `host` (canonical) match a declared entry: the exact name, or for `*.example.com` a subdomain of it? */
+export function hostMatchesDomain(host: string, declared: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (declared.startsWith('*.')) return h.endsWith(`.${canonicalHostName(declared.slice(2))}`);
+  return h === canonicalHostName(declared);
+}
+
+export class EgressPolicy {
+  readonly origins: readonly AllowedOrigin[];
+  private readonly home: { host: string; port: number };
+
+  private constructor(
+    private readonly provider: EgressProvider,
+    readonly environment: Environment,
+  ) {
+    const home = new URL(provider.homeUrl);
+    const scheme = WEB_SCHEME[home.protocol];
+    const port = home.port ? Number(home.port) : DEFAULT_PORT[scheme];
+    this.home = { host: home.hostname.replace(/^\[|\]$/g, ''), port };
+    this.origins = provider.allowedDomains.map((d) => {
+      const wildcard = d.startsWith('*.');
+      return { scheme, port, wildcard, host: wildcard ? `.${canonicalHostName(d.slice(2))}` : canonicalHostName(d) };
+    });
+  }
+
+  static forProvider(provider: EgressProvider, environment: Environment): EgressPolicy {
+    return new EgressPolicy(provider, environment);
+  }
+
+  /** The allowed origins, for messages (`http://orbit.sandbox.localhost:4000`). */
+  describe(): string {
+    return this.origins.map((o) => `${o.scheme}//${o.wildcard ? `*${o.host}` : o.host}:${o.port}`).join(', ');
+  }
+
+  /**
+   * May the browser request this URL? `pageLocal` (browser traffic only) lets data:, blob: and about: through: they
+   * never leave the page. The starting URL and the navigate tool accept http(s) only.
+   */
+  checkUrl(input: string | URL, opts: { pageLocal?: boolean; webSockets?: boolean } = {}): EgressVerdict {
+    let url: URL;
+    try {
+      url = typeof input === 'string' ? new URL(input) : input;
+    } catch {
+      return deny('invalid', 'not an absolute URL');
+    }
+    if (opts.pageLocal && PAGE_LOCAL.has(url.protocol)) return { ok: true };
+    const scheme = WEB_SCHEME[url.protocol];
+    const webSocket = url.protocol === 'ws:' || url.protocol === 'wss:';
+    if (!scheme || (webSocket && !opts.webSockets)) return deny('scheme', `${url.protocol} URLs are not allowed`);
+    if (url.username || url.password) return deny('credentials', 'URLs carrying credentials are not allowed');
+    const port = url.port ? Number(url.port) : DEFAULT_PORT[scheme];
+    return this.checkHostPort(url.hostname, port, scheme);
+  }
+
+  /** May the browser open a tunnel (CONNECT host:port, for https and WebSockets) to this authority? */
+  checkTunnel(authority: string): EgressVerdict {
+    let url: URL;
+    try {
+      url = new URL(`http://${authority}`);
+    } catch {
+      return deny('invalid', 'not a host:port');
+    }
+    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || !/:\d+$/.test(authority)) {
+      return deny('invalid', 'not a host:port');
+    }
+    return this.checkHostPort(url.hostname, url.port ? Number(url.port) : 80, null);
+  }
+
+  private checkHostPort(hostname: string, port: number, scheme: string | null): EgressVerdict {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    // A trailing dot names the same DNS entry but another site to virtual hosts (it reached our own dashboard): refused, not stripped.
+    if (host.endsWith('.')) return deny('host', `${host} is not written in its canonical form (trailing dot)`);
+    if (this.environment === 'production' && isNonPublicHost(host)) return deny('non-public', `${host} is a local or private host`);
+    const sameHost = this.origins.filter((o) => (o.wildcard ? host.endsWith(o.host) : host === o.host));
+    if (sameHost.length === 0) return deny('host', `${host} is not an allowed domain of ${this.provider.name}`);
+    if (!sameHost.some((o) => o.port === port)) return deny('port', `port ${port} is not ${this.provider.name}'s`);
+    if (scheme && !sameHost.some((o) => o.port === port && o.scheme === scheme)) {
+      return deny(
+        'scheme',
+        `${scheme.slice(0, -1)} is not the scheme of ${this.provider.name}'s site (${sameHost[0].scheme.slice(0, -1)})`,
+      );
+    }
+    return { ok: true };
+  }
+
+  /**
+   * The address rule for one connection to an allowed host:port, as a function of each resolved address (null:
+   * may connect). Production: public addresses only. Sandbox: a local address only for exactly the provider's
+   * own host and port (its simulated site on this machine), never for anything else.
+   */
+  addressRule(hostname: string, port: number): (address: string) => string | null {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    if (this.environment === 'production') return nonPublicRange;
+    const isHome = host === this.home.host && port === this.home.port;
+    return (address) => {
+      const range = nonPublicRange(address);
+      return range && !isHome ? `${range}, and only ${this.home.host}:${this.home.port} may be local` : null;
+    };
+  }
+}
