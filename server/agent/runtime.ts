@@ -8,13 +8,19 @@ import { plannerStrategy, replayStrategy } from './strategies';
 import { AgentWorker } from './worker';
 
 /**
- * Builds this process's agent worker: the three ways in order (playbook, then replay and planner from the
- * planner's strategies), and silent re-login through the connect flow's login engine. The worker itself
+ * Builds this process's agent worker: the three ways in order (a playbook matched by text, a replay, a
+ * playbook the model routes to, then the planner), and silent re-login through the connect flow's login engine. The worker itself
  * gets only the narrow dependencies of WorkerDeps, picked here from the composition root.
  */
 export function agentStrategies(services: Services): ExecutionStrategy[] {
   const deps = { store: services.store, config: services.config, clock: services.clock };
-  return [new PlaybookStrategy(services.playbooks), replayStrategy(deps), plannerStrategy(deps)];
+  // Text-matched playbook → replay → model-routed playbook → planner: a replay costs no model call.
+  return [
+    new PlaybookStrategy(services.playbooks, 'text'),
+    replayStrategy(deps),
+    ...(services.config.model ? [new PlaybookStrategy(services.playbooks, 'model')] : []),
+    plannerStrategy(deps),
+  ];
 }
 
 export function createAgentWorker(

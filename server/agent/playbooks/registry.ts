@@ -112,19 +112,28 @@ export class PlaybookRegistry {
   }
 
   /** Finds the playbook for an action: by text first (the longest match wins), then by the model if installed. */
-  async route(input: { action: string; provider: ProviderDefinition; parameters: unknown; signal: AbortSignal }): Promise<PlaybookRoute> {
+  async route(input: {
+    action: string;
+    provider: ProviderDefinition;
+    parameters: unknown;
+    signal: AbortSignal;
+    /** Only one of the two ways (the worker asks the model only after a replay had its chance); default both. */
+    by?: 'text' | 'model';
+  }): Promise<PlaybookRoute> {
     const candidates = this.list(input.provider.slug);
     if (candidates.length === 0) return { playbook: null, reason: `no playbooks for ${input.provider.slug}` };
+    if (input.by === 'model' && !this.modelRouter)
+      return { playbook: null, reason: 'no model is configured to route the action to a playbook' };
     const text = normaliseAction(input.action);
     let best: { playbook: Playbook<unknown>; length: number } | null = null;
-    for (const playbook of candidates) {
+    for (const playbook of input.by === 'model' ? [] : candidates) {
       for (const pattern of playbook.match) {
         const m = pattern.exec(text);
         if (m && (!best || m[0].length > best.length)) best = { playbook, length: m[0].length };
       }
     }
     let chosen: { playbook: Playbook<unknown>; via: 'text' | 'model' } | null = best ? { playbook: best.playbook, via: 'text' } : null;
-    if (!chosen && this.modelRouter) {
+    if (!chosen && this.modelRouter && input.by !== 'text') {
       const name = await this.modelRouter({
         action: input.action,
         provider: input.provider,

@@ -11,10 +11,20 @@ import { type PlaybookContext, PlaybookNotApplicable, type PlaybookRegistry, Pla
 export class PlaybookStrategy implements ExecutionStrategy {
   readonly method = 'PLAYBOOK' as const;
 
-  constructor(private readonly registry: PlaybookRegistry) {}
+  constructor(
+    private readonly registry: PlaybookRegistry,
+    /** Which way this strategy routes: by text alone, by the model alone, or both (default). */
+    private readonly by?: 'text' | 'model',
+  ) {}
 
   async run(ctx: RunContext): Promise<RunOutcome> {
-    const route = await this.registry.route({ action: ctx.action, provider: ctx.provider, parameters: ctx.parameters, signal: ctx.signal });
+    const route = await this.registry.route({
+      action: ctx.action,
+      provider: ctx.provider,
+      parameters: ctx.parameters,
+      signal: ctx.signal,
+      ...(this.by ? { by: this.by } : {}),
+    });
     if (!route.playbook) return { status: 'not_applicable', reason: route.reason };
     const playbook = route.playbook;
     const pctx: PlaybookContext<unknown> = {
