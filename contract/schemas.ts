@@ -214,6 +214,14 @@ export const ResponseFormatSchema = extendApi(
   },
 );
 
+export const AGENT_RUN_MODES = ['read', 'read_write'] as const;
+export const AgentRunModeSchema = extendApi(z.enum(AGENT_RUN_MODES), {
+  description:
+    '`read`: the run may only read. The browser sends no state-changing request (methods other than GET/HEAD/OPTIONS, ' +
+    'form submissions, WebSocket messages): they are blocked at the network and shown in the trace, and no playbook that ' +
+    'writes is chosen. `read_write` (default): the run may change things on the provider.',
+});
+
 export const CreateAgentRequestBodySchema = extendApi(
   z
     .object({
@@ -230,6 +238,7 @@ export const CreateAgentRequestBodySchema = extendApi(
       timeoutMs: extendApi(z.number().int().min(LIMITS.timeoutMsMin).max(LIMITS.timeoutMsMax).optional(), {
         description: `Time budget for the run (default ${LIMITS.timeoutMsDefault} ms).`,
       }),
+      mode: AgentRunModeSchema.optional(),
     })
     .strict(),
   {
@@ -295,6 +304,7 @@ export const AgentRequestSchema = extendApi(
     parameters: z.record(z.unknown()),
     responseFormat: z.record(z.unknown()),
     timeoutMs: z.number().int(),
+    mode: AgentRunModeSchema,
     result: z.unknown().nullable(),
     error: AgentRequestErrorSchema.nullable(),
     createdAt: isoDate('When the request was accepted.'),

@@ -73,7 +73,7 @@ export class AgentWorker {
     const deadline = startedMs + record.timeoutMs;
     const controller = new AbortController();
     this.running.set(record.id, controller);
-    const state: RunState = { record, trace: [], method: null, usage: null, sessionDead: false };
+    const state: RunState = { record, trace: [], method: null, usage: null, sessionDead: false, mode: record.mode };
 
     const timeout = setTimeout(() => controller.abort(new RunAborted('TIMED_OUT')), record.timeoutMs);
     const offCancel = events.onCancelRequested(record.id, () => controller.abort(new RunAborted('CANCELED')));

@@ -1,7 +1,7 @@
 import { AGENT_REQUEST_LIST_LIMITS, AGENT_REQUEST_WAIT_MS_MAX, LIMITS } from '../../contract/schemas';
 import type { AgentQueue } from '../agent/queue/queue';
 import type { ProviderCatalogue } from '../providers/catalogue';
-import type { AgentRequestRecord, AgentRequestStatus, KeysetPosition, Store } from '../store';
+import type { AgentRequestRecord, AgentRequestStatus, AgentRunMode, KeysetPosition, Store } from '../store';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../store/keyset-cursor';
 import type { AgentRequestEvents } from './agent-request-events';
 import type { Clock } from './clock';
@@ -18,6 +18,7 @@ export interface AgentRequestInput {
   parameters: Record<string, unknown>;
   responseFormat: Record<string, unknown>;
   timeoutMs?: number;
+  mode?: AgentRunMode;
 }
 
 export interface AgentRequestListQuery {
@@ -95,6 +96,7 @@ export class AgentRequestService {
       parameters: input.parameters,
       responseFormat: input.responseFormat,
       timeoutMs: input.timeoutMs ?? LIMITS.timeoutMsDefault,
+      mode: input.mode ?? 'read_write',
       status: 'PENDING',
       result: null,
       error: null,

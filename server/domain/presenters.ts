@@ -50,6 +50,7 @@ export function presentAgentRequest(r: AgentRequestRecord): AgentRequest {
     parameters: r.parameters,
     responseFormat: r.responseFormat,
     timeoutMs: r.timeoutMs,
+    mode: r.mode,
     result: r.result ?? null,
     error: r.error ?? null,
     createdAt: r.createdAt.toISOString(),

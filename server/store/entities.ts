@@ -136,6 +136,7 @@ export function buildEntities(dialect: Dialect) {
       parameters: json('parameters'),
       responseFormat: json('response_format'),
       timeoutMs: int('timeout_ms'),
+      mode: { ...str('mode', { length: 16 }), default: 'read_write' },
       status: str('status', { length: 32 }),
       result: json('result', true),
       error: json('error', true),

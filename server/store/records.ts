@@ -90,6 +90,9 @@ export interface AgentTraceStep {
 
 export type AgentRunMethod = 'PLAYBOOK' | 'REPLAY' | 'PLANNER';
 
+/** read: the browser may send no state-changing request (enforced at the network); read_write: the default. */
+export type AgentRunMode = 'read' | 'read_write';
+
 export interface AgentModelUsage {
   calls: number;
   promptTokens: number;
@@ -107,6 +110,7 @@ export interface AgentRequestRecord {
   parameters: Record<string, unknown>;
   responseFormat: Record<string, unknown>;
   timeoutMs: number;
+  mode: AgentRunMode;
   status: AgentRequestStatus;
   result: unknown | null;
   error: AgentRequestError | null;

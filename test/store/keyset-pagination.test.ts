@@ -121,6 +121,7 @@ describeEachStore('keyset pagination', (t) => {
         parameters: {},
         responseFormat: {},
         timeoutMs: 60_000,
+        mode: 'read',
         status,
         result: null,
         error: null,

@@ -20,6 +20,7 @@ function agentRequest(overrides: Partial<AgentRequestRecord> = {}): AgentRequest
     parameters: { text: 'héllo ✓', nested: { n: 1.5, list: [true, null, 'x'] } },
     responseFormat: { posts: [{ title: 'string' }] },
     timeoutMs: 60_000,
+    mode: 'read_write',
     status: 'COMPLETED',
     result: { posts: [{ title: 'First' }] },
     error: null,

@@ -6,6 +6,7 @@ import { AgentTrajectories1763700500000 } from './1763700500000-agent-trajectori
 import { DashboardAccounts1763700800000 } from './1763700800000-dashboard-accounts';
 import { ApiLimits1763700950000 } from './1763700950000-api-limits';
 import { Webhooks1763701000000 } from './1763701000000-webhooks';
+import { AgentRequestMode1763701100000 } from './1763701100000-agent-request-mode';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   DashboardAccounts1763700800000,
   ApiLimits1763700950000,
   Webhooks1763701000000,
+  AgentRequestMode1763701100000,
 ];
