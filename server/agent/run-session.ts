@@ -53,6 +53,7 @@ export async function openRunBrowser(
     mainFrame: () => state.page?.mainFrame(),
     onBlocked: (b) => {
       if (b.mainFrameNavigation && !state.blockedNavigation) state.blockedNavigation = b;
+      state.integrity.taint('BLOCKED_REQUEST', `${b.resourceType} ${b.url.slice(0, 200)}: ${b.reason}`);
       pushStep(state, {
         tool: b.mainFrameNavigation ? 'navigate' : 'request',
         target: `${b.resourceType} ${b.url.slice(0, 300)}`,

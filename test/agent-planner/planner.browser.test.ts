@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { compileResponseFormat } from '../../contract/response-format';
 import { installNetworkGuard } from '../../server/agent/network-guard';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
+import { RunIntegrity } from '../../server/agent/run-integrity';
 import { AgentTimeoutError, plannerStrategy, replayStrategy, type StrategyDeps } from '../../server/agent/strategies';
 import { systemClock } from '../../server/domain/clock';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
@@ -76,11 +77,12 @@ async function runContext(o: {
   contexts.push(context);
   // The worker's own network guard: the context is fenced to the provider's domains.
   const main: { page?: Page } = {};
+  const integrity = new RunIntegrity();
   await installNetworkGuard(context, {
     provider,
     environment: 'sandbox',
     mainFrame: () => main.page?.mainFrame(),
-    onBlocked: () => undefined,
+    onBlocked: (b) => integrity.taint('BLOCKED_REQUEST', b.url),
   });
   const page = await context.newPage();
   main.page = page;
@@ -101,6 +103,8 @@ async function runContext(o: {
     signal: new AbortController().signal,
     deadline: Date.now() + (o.timeoutMs ?? 45_000),
     record: (s) => trace.push(s),
+    integrity,
+    secrets: [],
   };
   return { ctx, trace, page, cookie: state.cookies[0]!.value };
 }
