@@ -4,6 +4,7 @@ import type { JsonSchema } from '../../contract/response-format';
 import { EgressPolicy } from '../egress/egress-policy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { AgentModelUsage as ModelUsage, AgentRunMethod as ExecutionMethod, AgentTraceStep as TraceStep } from '../store/records';
+import type { RunIntegrity } from './run-integrity';
 
 // The trace, method and usage are stored on the agent request as they are: one definition, in the store's records.
 export type { AgentRunMethod as ExecutionMethod, AgentModelUsage as ModelUsage, AgentTraceStep as TraceStep } from '../store/records';
@@ -30,6 +31,13 @@ export interface RunContext {
   deadline: number;
   /** Appends a step to the request's trace. */
   record(step: TraceStep): void;
+  /** Whether the run stayed clean (only clean runs are recorded for replay), and where parameters went. */
+  integrity: RunIntegrity;
+  /**
+   * Strings no model, trace or trajectory may ever hold: the connection's stored credentials (for silent
+   * re-login). They are never parameters, so the planner can never fill them in anywhere.
+   */
+  secrets: readonly string[];
 }
 
 export type RunOutcome =

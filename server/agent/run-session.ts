@@ -45,6 +45,8 @@ export async function openRunBrowser(
   const policy = EgressPolicy.forProvider(provider, state.record.environment);
   const report = blockReporter((b) => {
     if (b.mainFrameNavigation && !state.blockedNavigation) state.blockedNavigation = b;
+    // A run that was blocked anywhere is never recorded for replay.
+    state.integrity.taint('BLOCKED_REQUEST', `${b.resourceType} ${b.url.slice(0, 200)}: ${b.reason}`);
     pushStep(state, {
       tool: b.mainFrameNavigation ? 'navigate' : 'request',
       target: `${b.resourceType} ${b.url.slice(0, 300)}`,

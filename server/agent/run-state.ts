@@ -2,7 +2,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 import type { AgentRequestRecord } from '../store';
 import type { BlockedRequest, RunMode } from './network-guard';
+import { Redactor } from './observation';
 import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
+import { RunIntegrity } from './run-integrity';
 import { errorText, pageUrl } from './trace';
 
 /** One run's state, as the worker builds it up: what it ends with is written in one final write. */
@@ -18,12 +20,47 @@ export interface RunState {
   mode?: RunMode;
   /** The provider session is dead: do not seal this context's state back. */
   sessionDead: boolean;
+  /** Blocked requests, refusals and injection markers of this run (a tainted run is never recorded for replay). */
+  integrity: RunIntegrity;
+  /** The connection's stored credentials: masked in every trace entry, shown to no model. */
+  secrets: string[];
+  /** Masks `secrets` in trace entries (set with them). */
+  masker?: Redactor;
+}
+
+export function newRunState(record: AgentRequestRecord): RunState {
+  return {
+    record,
+    trace: [],
+    method: null,
+    usage: null,
+    sessionDead: false,
+    mode: record.mode,
+    integrity: new RunIntegrity(),
+    secrets: [],
+  };
+}
+
+/** Sets the run's secrets: from now on no trace entry holds them. */
+export function setSecrets(state: RunState, secrets: string[]): void {
+  state.secrets = secrets.filter((s) => typeof s === 'string' && s.length > 0);
+  state.masker = state.secrets.length ? new Redactor({ secrets: state.secrets }) : undefined;
+}
+
+function masked(step: TraceStep, m: Redactor): TraceStep {
+  return {
+    ...step,
+    tool: m.maskSecrets(step.tool),
+    ...(step.target === undefined ? {} : { target: m.maskSecrets(step.target) }),
+    ...(step.url === undefined ? {} : { url: m.maskSecrets(step.url) }),
+    ...(step.error === undefined ? {} : { error: m.maskSecrets(step.error) }),
+  };
 }
 
 const MAX_TRACE_STEPS = 500;
 
 export function pushStep(state: RunState, step: TraceStep) {
-  if (state.trace.length < MAX_TRACE_STEPS) state.trace.push(step);
+  if (state.trace.length < MAX_TRACE_STEPS) state.trace.push(state.masker ? masked(step, state.masker) : step);
 }
 
 /** Times one worker-level step into the trace. */

@@ -6,7 +6,7 @@ import { AgentTimeoutError } from './result/errors';
 import type { ExecutionMethod, RunContext } from './run-context';
 import { RunAborted, RunFailure, untilAborted } from './run-errors';
 import { closeRunBrowser, openRunBrowser, openStartingUrl, renewDeadSession, saveSessionBack } from './run-session';
-import { addUsage, pushStep, type RunState } from './run-state';
+import { addUsage, newRunState, pushStep, type RunState, setSecrets } from './run-state';
 import { errorText, failureScreenshot, pageUrl } from './trace';
 import type { WorkerDeps } from './worker-deps';
 
@@ -24,6 +24,16 @@ interface Final {
   status: Exclude<AgentRequestStatus, 'PENDING' | 'RUNNING'>;
   result?: unknown;
   error?: AgentRequestError;
+}
+
+/** The connection's stored credentials as strings to mask (both halves: the sign-in name is a credential and PII). */
+function storedCredentials(deps: WorkerDeps, connection: Parameters<WorkerDeps['connections']['openCredentials']>[0]): string[] {
+  try {
+    const c = deps.connections.openCredentials(connection);
+    return c ? [c.username, c.password] : [];
+  } catch {
+    return []; // unreadable credentials cannot be shown to anyone either; silent re-login reports them
+  }
 }
 
 export class AgentWorker {
@@ -73,7 +83,7 @@ export class AgentWorker {
     const deadline = startedMs + record.timeoutMs;
     const controller = new AbortController();
     this.running.set(record.id, controller);
-    const state: RunState = { record, trace: [], method: null, usage: null, sessionDead: false, mode: record.mode };
+    const state: RunState = newRunState(record);
 
     const timeout = setTimeout(() => controller.abort(new RunAborted('TIMED_OUT')), record.timeoutMs);
     const offCancel = events.onCancelRequested(record.id, () => controller.abort(new RunAborted('CANCELED')));
@@ -197,6 +207,7 @@ export class AgentWorker {
     }
     const provider = providers.get(record.providerId, record.environment);
     if (!provider) throw new RunFailure('INTERNAL_ERROR', `Provider ${record.providerId} is not in the catalogue.`);
+    setSecrets(state, storedCredentials(this.deps, connection));
 
     const page = await openRunBrowser(this.deps, state, connection, provider, deadline, signal);
     await openStartingUrl(state, page, record.startingUrl);
@@ -216,6 +227,8 @@ export class AgentWorker {
       signal,
       deadline,
       record: (step) => pushStep(state, step),
+      integrity: state.integrity,
+      secrets: state.secrets,
     };
     const skipped: { method: ExecutionMethod; reason: string }[] = [];
     for (const strategy of this.deps.strategies) {

@@ -8,6 +8,7 @@ import { elementLocator, type PageSnapshot, Redactor, renderSnapshot, takeSnapsh
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
 import { ToolError } from '../../server/agent/result/errors';
+import { RunIntegrity } from '../../server/agent/run-integrity';
 import { executeTool, type ToolContext } from '../../server/agent/tools';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { startBrowser } from '../support/live-server';
@@ -116,6 +117,8 @@ function toolContext(snapshot: PageSnapshot, parameters: Record<string, unknown>
     redactor: new Redactor(),
     egress: EgressPolicy.forProvider({ name: 'Fixture', homeUrl: `${origin}/`, allowedDomains: ['127.0.0.1'] }, 'sandbox'),
     run: { signal: new AbortController().signal, deadline: Date.now() + 20_000 },
+    integrity: new RunIntegrity(),
+    secrets: [],
   };
 }
 

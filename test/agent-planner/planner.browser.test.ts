@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { compileResponseFormat } from '../../contract/response-format';
 import { installNetworkGuard } from '../../server/agent/network-guard';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
+import { RunIntegrity } from '../../server/agent/run-integrity';
 import { AgentTimeoutError, plannerStrategy, replayStrategy, type StrategyDeps } from '../../server/agent/strategies';
 import { systemClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';
@@ -83,7 +84,12 @@ async function runContext(o: {
   context.setDefaultTimeout(10_000);
   contexts.push(context);
   const main: { page?: Page } = {};
-  await installNetworkGuard(context, { policy, mainFrame: () => main.page?.mainFrame(), report: () => undefined });
+  const integrity = new RunIntegrity();
+  await installNetworkGuard(context, {
+    policy,
+    mainFrame: () => main.page?.mainFrame(),
+    report: (b) => integrity.taint('BLOCKED_REQUEST', b.url),
+  });
   const page = await context.newPage();
   main.page = page;
   const startingUrl = server.siteUrl(o.slug, o.path);
@@ -103,6 +109,8 @@ async function runContext(o: {
     signal: new AbortController().signal,
     deadline: Date.now() + (o.timeoutMs ?? 45_000),
     record: (s) => trace.push(s),
+    integrity,
+    secrets: [],
   };
   return { ctx, trace, page, cookie: state.cookies[0]!.value };
 }

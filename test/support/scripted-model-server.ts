@@ -66,10 +66,13 @@ export interface ScriptedModelServer {
 /** "[12] button 'Post' disabled", optionally inside a heading: "### [14] link 'openfoundry/atlas'". */
 const ELEMENT_LINE = /^(?:#{1,6} )?\[(\d+)\] (\S+) '((?:[^'\\]|\\.)*)'(.*)$/;
 
+/** The page block of a step prompt: between the opening and closing line with the run's random boundary. */
+const PAGE_BLOCK = /^<untrusted_page_content boundary="([0-9a-f]+)">\n([\s\S]*?)\n<\/untrusted_page_content boundary="\1">$/m;
+
 export function parseObservation(text: string): ParsedObservation | null {
-  const at = text.indexOf('Current page:\n');
-  if (at < 0) return null;
-  const view = text.slice(at + 'Current page:\n'.length);
+  const block = PAGE_BLOCK.exec(text);
+  if (!block) return null;
+  const view = block[2]!;
   const url = /^URL: (.*)$/m.exec(view)?.[1] ?? '';
   const elements: ObservedLine[] = [];
   for (const line of view.split('\n')) {

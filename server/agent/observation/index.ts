@@ -1,5 +1,5 @@
 export { type Placeholder, Redactor, SECRET_MASK, TOKEN_MASK } from './redact';
-export { renderElement, renderSnapshot } from './render';
+export { renderElement, type RenderOptions, renderSnapshot } from './render';
 export {
   describeElement,
   elementLocator,
@@ -15,3 +15,13 @@ export {
   type SnapshotOptions,
   takeSnapshot,
 } from './snapshot';
+export {
+  closeTag,
+  escapeText,
+  type InjectionMarker,
+  newBoundary,
+  openTag,
+  PAGE_TEXT_MARK,
+  UNTRUSTED_TAG,
+  untrustedBlock,
+} from './untrusted';

@@ -1,10 +1,14 @@
+import { defusePlaceholders } from './untrusted';
+
 /**
  * What the model must never read. Applied to every string of an observation before it leaves this module:
- *   1. secrets (cookie values, credentials) of any length → "[secret]": 6+ characters wherever they appear,
- *      3 to 5 characters only as a whole word ("abc" not inside "abcdef"), 1 or 2 characters only as a whole
- *      string (a field value or text that is exactly the secret), so short values do not mangle the page
- *   2. parameter values → their placeholder ("{{parameters.text}}"), so values reach the model only by name
- *   3. anything that looks like a token (32+ characters of base64url with upper, lower case and digits) → "[token]"
+ *   1. secrets (cookie values, the connection's stored credentials given by the worker) of any length →
+ *      "[secret]": 6+ characters wherever they appear, 3 to 5 characters only as a whole word ("abc" not inside
+ *      "abcdef"), 1 or 2 characters only as a whole string (a field value or text that is exactly the secret),
+ *      so short values do not mangle the page
+ *   2. placeholder syntax the page itself wrote is broken up ("{{" → "{ {"): only step 3 makes placeholders
+ *   3. parameter values → their placeholder ("{{parameters.text}}"), so values reach the model only by name
+ *   4. anything that looks like a token (32+ characters of base64url with upper, lower case and digits) → "[token]"
  */
 export interface Placeholder {
   value: string;
@@ -53,11 +57,22 @@ export class Redactor {
   }
 
   text(s: string): string {
+    let out = defusePlaceholders(this.maskSecrets(s));
+    for (const p of this.placeholders) out = out.replace(p.pattern, p.placeholder);
+    return out.replace(TOKEN_PATTERN, TOKEN_MASK);
+  }
+
+  /** Step 1 only: for text that is ours but may quote a secret (trace entries, error messages). */
+  maskSecrets(s: string): string {
     if (this.wholeSecrets.has(s) || this.wholeSecrets.has(s.trim())) return SECRET_MASK;
     let out = s;
     for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(SECRET_MASK);
     for (const pattern of this.wordSecrets) out = out.replace(pattern, SECRET_MASK);
-    for (const p of this.placeholders) out = out.replace(p.pattern, p.placeholder);
-    return out.replace(TOKEN_PATTERN, TOKEN_MASK);
+    return out;
+  }
+
+  /** Whether a text holds any secret (a stored trajectory must not). */
+  holdsSecret(s: string): boolean {
+    return this.maskSecrets(s) !== s;
   }
 }

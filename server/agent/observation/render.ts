@@ -1,4 +1,5 @@
 import { type ElementStates, type ObservedElement, type PageSnapshot, quote } from './snapshot';
+import { escapeInline, escapeOneLine, escapeText, type InjectionMarker } from './untrusted';
 
 /**
  * The compact text the model reads:
@@ -11,7 +12,19 @@ import { type ElementStates, type ObservedElement, type PageSnapshot, quote } fr
  *   # Home feed
  *   [9] button 'Start a post' haspopup=dialog
  *   Grace Goodwin · Product Manager
+ *
+ * Every string in it came from the page, so each is escaped (./untrusted.ts): page text cannot start a line the
+ * way an element or one of our messages does, cannot name the untrusted block's boundary, and cannot carry a
+ * placeholder. What had to be escaped is reported in `markers`.
  */
+export interface RenderOptions {
+  maxChars?: number;
+  /** The run's boundary (escaped wherever page text contains it). */
+  boundary?: string;
+  /** Receives the injection markers found while escaping. */
+  markers?: InjectionMarker[];
+}
+
 function states(s: ElementStates): string[] {
   const out: string[] = [];
   if (s.checked !== undefined) out.push(s.checked === 'mixed' ? 'mixed' : s.checked ? 'checked' : 'unchecked');
@@ -28,25 +41,32 @@ function states(s: ElementStates): string[] {
   return out;
 }
 
-export function renderElement(e: ObservedElement): string {
-  const parts = [`[${e.index}] ${e.role} ${quote(e.name)}`];
-  if (e.value !== undefined) parts.push(`value=${quote(e.value.replace(/\n/g, '\\n'))}`);
-  parts.push(...states(e.states));
-  if (e.options?.length) parts.push(`options=[${e.options.map(quote).join(', ')}]`);
+/** A role or state the page may have spelled itself (role="…", aria-haspopup="…"): one word, nothing else. */
+const token = (s: string) => s.replace(/[^\w=-]/g, '_');
+
+export function renderElement(e: ObservedElement, esc: (s: string) => string = (s) => s): string {
+  const parts = [`[${e.index}] ${token(e.role)} ${quote(esc(e.name))}`];
+  if (e.value !== undefined) parts.push(`value=${quote(esc(e.value).replace(/\n/g, '\\n'))}`);
+  parts.push(...states(e.states).map(token));
+  if (e.options?.length) parts.push(`options=[${e.options.map((o) => quote(esc(o))).join(', ')}]`);
   return parts.join(' ');
 }
 
-export function renderSnapshot(s: PageSnapshot, opts: { maxChars?: number } = {}): string {
+export function renderSnapshot(s: PageSnapshot, opts: RenderOptions = {}): string {
+  const boundary = opts.boundary ?? '';
+  const markers = opts.markers ?? [];
+  const inline = (v: string) => escapeInline(v, boundary, markers);
+  const oneLine = (v: string) => escapeOneLine(v, boundary, markers);
   const byIndex = new Map(s.elements.map((e) => [e.index, e]));
-  const head = [`URL: ${s.url}`, `Title: ${s.title}`];
+  const head = [`URL: ${oneLine(s.url)}`, `Title: ${oneLine(s.title)}`];
   if (s.modal) head.push('A modal dialog is open: only its content is shown.');
   const body: string[] = [];
   for (const line of s.lines) {
     if (line.k === 'e') {
       const e = byIndex.get(line.i);
-      if (e) body.push(line.h ? `${'#'.repeat(line.h)} ${renderElement(e)}` : renderElement(e));
-    } else if (line.k === 's') body.push(`-- ${line.s} --`);
-    else body.push(line.h ? `${'#'.repeat(line.h)} ${line.s}` : line.s);
+      if (e) body.push(line.h ? `${'#'.repeat(line.h)} ${renderElement(e, inline)}` : renderElement(e, inline));
+    } else if (line.k === 's') body.push(`-- ${oneLine(line.s)} --`);
+    else for (const l of escapeText(line.s, boundary, markers)) body.push(line.h ? `${'#'.repeat(line.h)} ${l}` : l);
   }
   if (s.truncated.elements) body.push(`(${s.truncated.elements} more interactive elements not shown)`);
   if (s.truncated.text) body.push('(page text truncated)');

@@ -109,8 +109,12 @@ export function describeElement(e: Pick<ObservedElement, 'role' | 'name'>): stri
   return `${e.role} ${quote(e.name)}`;
 }
 
+/** Quotes a page string on one line: a name holding a line break must not start a line of its own. */
 export function quote(s: string): string {
-  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return `'${s
+    .replace(/\\/g, '\\\\')
+    .replace(/'/g, "\\'")
+    .replace(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/g, '\\n')}'`;
 }
 
 /** Visible text of one element (by index) or of the main region, redacted and bounded. */

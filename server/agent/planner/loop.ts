@@ -1,13 +1,15 @@
 import type { ChatClient, ChatMessage, ToolCall } from '../model/chat-client';
-import { type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../observation';
+import { escapeText, type InjectionMarker, newBoundary, type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../observation';
 import { describeDescriptor, descriptorOf, type TrajectoryStep } from '../replay/trajectory';
 import { AgentError, errorMessage, guard, isFatal, ModelBadResponseError, ModelError, ToolError } from '../result/errors';
 import { type ResultIssue, validateResult } from '../result/validate';
 import { egressOf, type ModelUsage, type RunContext, type RunOutcome } from '../run-context';
+import type { RunIntegrity } from '../run-integrity';
 import { executeTool, type ParsedCall, parseToolCall, type ToolContext, toolDefinitions } from '../tools';
 import { fillDeep, observationPlaceholders, type ParameterSlot, parameterSlots, templateOf, UnknownPlaceholderError } from './placeholders';
 import {
   buildOmittedObservation,
+  buildQuotedToolResult,
   buildRepairPrompt,
   buildStepPrompt,
   buildSystemPrompt,
@@ -26,6 +28,10 @@ import { traceStep } from './trace';
  * — and one error funnel: whatever goes wrong in a step (bad arguments, element gone, blocked navigation)
  * becomes the feedback of the next observation, counted against a limit of consecutive failures. Steps and
  * time are bounded; the deadline and the cancel signal are checked between awaits.
+ *
+ * Page content is untrusted: every observation and every quoted page text goes to the model escaped, inside a
+ * block whose boundary is random per run (observation/untrusted.ts). What had to be escaped, and every refusal
+ * of a tool, is noted in ctx.integrity: the run may finish, but it is never recorded for replay.
  */
 export interface PlannerOptions {
   maxSteps: number;
@@ -63,6 +69,14 @@ function usageOf(client: ChatClient): ModelUsage {
   return { ...client.usage };
 }
 
+/** Notes injection markers found in page content: the run is tainted, and a parameter the page asked for is never filled. */
+export function noteMarkers(integrity: RunIntegrity, markers: InjectionMarker[]): void {
+  for (const m of markers) {
+    integrity.taint('INJECTION_MARKER', `${m.kind.replace('_', ' ')}: ${m.text}`);
+    if (m.parameter) integrity.markInjected(m.parameter);
+  }
+}
+
 /** What the model must not read on this page: the context's cookie values, given secrets, string parameter values. */
 export async function redactorFor(ctx: Pick<RunContext, 'context'>, slots: ParameterSlot[], secrets: string[]): Promise<Redactor> {
   const cookies = await ctx.context.cookies().catch(() => []);
@@ -82,7 +96,10 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
   const slots = parameterSlots(ctx.parameters);
   const tools = toolDefinitions(ctx.resultSchema);
   const steps: TrajectoryStep[] = [...(input.handover?.steps ?? [])];
-  const secrets = input.secrets ?? [];
+  // The connection's stored credentials (from the worker) are always masked, whatever the caller of runPlanner adds.
+  const secrets = [...ctx.secrets, ...(input.secrets ?? [])];
+  const boundary = newBoundary();
+  const { integrity } = ctx;
 
   let redactor = await redactorFor(ctx, slots, secrets);
   const messages: ChatMessage[] = [
@@ -95,13 +112,14 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
         resultSchema: ctx.resultSchema,
         hiddenParameters: slots.filter((s) => s.kind === 'string').map((s) => s.placeholder),
         shownParameters: slots.filter((s) => s.kind !== 'string').map((s) => ({ placeholder: s.placeholder, value: s.value })),
+        boundary,
       }),
     },
     {
       role: 'user',
       content: buildTaskPrompt({
         action: templateOf(ctx.action, slots),
-        startingUrl: redactor.text(templateOf(ctx.startingUrl, slots)),
+        startingUrl: templateOf(redactor.text(ctx.startingUrl), slots),
         alreadyDone: input.handover?.described,
       }),
     },
@@ -142,10 +160,10 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
       guard(ctx);
       if (lastObservation >= 0) messages[lastObservation] = { role: 'user', content: buildOmittedObservation(step - 1, lastUrl) };
       lastUrl = snapshot.url;
-      messages.push({
-        role: 'user',
-        content: buildStepPrompt({ step, maxSteps: options.maxSteps, observation: renderSnapshot(snapshot), feedback }),
-      });
+      const markers: InjectionMarker[] = [];
+      const observation = renderSnapshot(snapshot, { boundary, markers });
+      noteMarkers(integrity, markers);
+      messages.push({ role: 'user', content: buildStepPrompt({ step, maxSteps: options.maxSteps, observation, boundary, feedback }) });
       lastObservation = messages.length - 1;
       feedback = undefined;
 
@@ -175,10 +193,16 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
           });
           return finished;
         }
-        const tc: ToolContext = { page: ctx.page, snapshot, slots, redactor, egress: egressOf(ctx), run: ctx };
+        const tc: ToolContext = { page: ctx.page, snapshot, slots, redactor, egress: egressOf(ctx), run: ctx, integrity, secrets };
         const result = await executeTool(parsed.name, parsed.args, tc);
         guard(ctx);
-        messages.push({ role: 'tool', tool_call_id: call.id, content: result.message });
+        let content = result.message;
+        if (result.quoted !== undefined) {
+          const quotedMarkers: InjectionMarker[] = [];
+          content = buildQuotedToolResult(result.message, escapeText(result.quoted, boundary, quotedMarkers), boundary);
+          noteMarkers(integrity, quotedMarkers);
+        }
+        messages.push({ role: 'tool', tool_call_id: call.id, content });
         if (result.record && parsed.name !== 'extract') {
           steps.push({
             tool: parsed.name,
@@ -201,6 +225,7 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
             ? caught
             : new ToolError(errorMessage(caught).split('\n')[0]!.slice(0, 300), false, { cause: caught });
         consecutiveFailures += 1;
+        if (err.blocked) integrity.taint('POLICY_REFUSAL', err.message);
         if (call) messages.push({ role: 'tool', tool_call_id: call.id, content: `Error: ${err.message}` });
         await traceStep(ctx, {
           tool: parsed?.name ?? call?.function.name ?? '(none)',

@@ -52,6 +52,16 @@ export function fillPlaceholders(template: string, slots: ParameterSlot[]): stri
   });
 }
 
+/** The parameter names a template uses, each once. */
+export function placeholderNames(template: string): string[] {
+  return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
+}
+
+/** The parameter name when the whole template is one placeholder ("{{parameters.url}}"), else null. */
+export function solePlaceholder(template: string): string | null {
+  return /^\s*\{\{\s*parameters\.([A-Za-z0-9_$.-]+)\s*\}\}\s*$/.exec(template)?.[1] ?? null;
+}
+
 export function hasPlaceholder(s: string): boolean {
   PLACEHOLDER.lastIndex = 0;
   const found = PLACEHOLDER.test(s);

@@ -38,7 +38,8 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
     const step = trajectory.steps[n]!;
     guard(ctx);
     const started = Date.now();
-    const redactor = await redactorFor(ctx, opts.slots, opts.secrets ?? []);
+    const secrets = [...ctx.secrets, ...(opts.secrets ?? [])];
+    const redactor = await redactorFor(ctx, opts.slots, secrets);
     let snapshot = EMPTY;
     let index: number | undefined;
     if (step.target) {
@@ -71,6 +72,8 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
       redactor,
       egress: egressOf(ctx),
       run: ctx,
+      integrity: ctx.integrity,
+      secrets,
     };
     try {
       const call = parseToolCall(step.tool, JSON.stringify({ ...step.args, ...(index === undefined ? {} : { index }) }));
@@ -80,6 +83,7 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
     } catch (err) {
       if (isFatal(err, ctx)) throw err;
       const reason = errorMessage(err);
+      if (err instanceof ToolError && err.blocked) ctx.integrity.taint('POLICY_REFUSAL', reason);
       await traceStep(ctx, {
         tool: step.tool,
         ...(step.target ? { target: describeDescriptor(step.target) } : {}),

@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config';
 import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
 import { ChatClient } from '../model/chat-client';
+import { Redactor } from '../observation';
 import { type PlannerCompletion, type PlannerOptions, runPlanner } from '../planner/loop';
 import { parameterSlots } from '../planner/placeholders';
 import { traceStep } from '../planner/trace';
@@ -22,7 +23,9 @@ import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
  *                    Anything that differs → not_applicable, and the steps it already did are handed to
  *                    the planner, which continues from the current page.
  *   plannerStrategy  the LLM loop. Without config.model it fails at once with MODEL_NOT_CONFIGURED. A
- *                    completed run is recorded as a trajectory (when its result can be traced to the page).
+ *                    completed run is recorded as a trajectory (when its result can be traced to the page)
+ *                    only when it is clean (ctx.integrity: no blocked request, no refusal, no injection
+ *                    marker), because a replay repeats it later with no model to notice an attack.
  *
  * Both take the same RunContext object in turn (the worker's), and the hand-over is keyed by its page.
  */
@@ -85,6 +88,12 @@ export function trajectoryRecorder(deps: StrategyDeps): TrajectoryRecorder {
       steps: completion.steps,
       result: plan.value,
     };
+    // Belt and braces: a stored credential read off a page (a name, a bound prefix) never reaches the store.
+    if (ctx.secrets.length && new Redactor({ secrets: ctx.secrets }).holdsSecret(JSON.stringify(trajectory))) {
+      const reason = 'the trajectory would hold a stored credential';
+      await traceStep(ctx, { tool: 'record-trajectory', started, outcome: 'blocked', error: `not recorded for replay: ${reason}` });
+      return { saved: false, reason };
+    }
     await trajectories.save({
       key,
       providerId: ctx.provider.providerId,
@@ -108,7 +117,14 @@ export function plannerStrategy(deps: StrategyDeps, opts: PlannerStrategyOptions
       handovers.delete(ctx.page);
       const client = new ChatClient(model, opts.fetch ? { fetch: opts.fetch } : {});
       const run = await runPlanner(ctx, { client, options: opts.planner, secrets: opts.secrets?.(ctx) ?? [], handover });
-      if (run.outcome.status === 'completed' && run.completion && recorder) {
+      if (run.outcome.status === 'completed' && run.completion && recorder && !ctx.integrity.clean) {
+        await traceStep(ctx, {
+          tool: 'record-trajectory',
+          started: Date.now(),
+          outcome: 'blocked',
+          error: `not recorded for replay: ${ctx.integrity.summary()}`,
+        });
+      } else if (run.outcome.status === 'completed' && run.completion && recorder) {
         try {
           await recorder(ctx, run.completion);
         } catch (err) {

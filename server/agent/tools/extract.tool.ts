@@ -13,6 +13,6 @@ export const extractTool = pageTool({
     if (args.index !== undefined) await target(tc, Number(args.index));
     const res = await extractText(tc.page, args.index === undefined ? undefined : Number(args.index), tc.redactor, MAX_TEXT);
     if (!res.ok) throw new ToolError(res.error);
-    return { message: res.text || '(no visible text)' };
+    return res.text ? { message: 'The visible text:', quoted: res.text } : { message: '(no visible text)' };
   },
 });

@@ -2,18 +2,20 @@ import { z } from 'zod';
 
 import { quote } from '../observation';
 import { ToolError } from '../result/errors';
-import { act, fill, pageTool, templated, timeout } from './page-tool';
+import { act, fillUrl, pageTool, templated, timeout } from './page-tool';
 
 export const navigateTool = pageTool({
   name: 'navigate',
   description:
     "Open a URL in the current tab. Only the provider's own site can be opened; relative paths are resolved against the current page.",
-  params: z.object({ url: templated('Absolute URL or path.') }).strict(),
+  params: z
+    .object({ url: templated('Absolute URL or path. A parameter only as the whole URL, and only when its value is itself a URL.') })
+    .strict(),
   async execute(args, tc) {
     const template = String(args.url);
     let url: URL;
     try {
-      url = new URL(fill(template, tc), tc.page.url());
+      url = new URL(fillUrl(template, tc), tc.page.url());
     } catch (err) {
       if (err instanceof ToolError) throw err;
       throw new ToolError(`${quote(template)} is not a URL`);

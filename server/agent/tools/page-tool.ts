@@ -3,8 +3,9 @@ import { z } from 'zod';
 
 import type { EgressPolicy } from '../../egress/egress-policy';
 import { describeElement, elementLocator, type ObservedElement, type PageSnapshot, type Redactor } from '../observation';
-import { fillPlaceholders, type ParameterSlot, UnknownPlaceholderError } from '../planner/placeholders';
+import { fillPlaceholders, type ParameterSlot, placeholderNames, solePlaceholder, UnknownPlaceholderError } from '../planner/placeholders';
 import { remaining, ToolError } from '../result/errors';
+import type { RunIntegrity } from '../run-integrity';
 
 /**
  * What every page tool is made of (one file per tool next to this one, listed in index.ts): a name, a description
@@ -21,6 +22,10 @@ export interface ToolContext {
   /** Where the run may go (the same policy as the browser's egress proxy). */
   egress: EgressPolicy;
   run: { signal: AbortSignal; deadline: number };
+  /** The run's integrity: parameters a page asked for, the field each parameter went into. */
+  integrity: RunIntegrity;
+  /** The connection's stored credentials: never filled in, whatever the template says. */
+  secrets: readonly string[];
 }
 
 /** What a successful page action returns: text for the model, and what a trajectory needs to repeat it. */
@@ -29,6 +34,8 @@ export interface ToolOutcome {
   target?: ObservedElement;
   /** Arguments to store in a trajectory (templates, never filled-in values); absent = not recorded (extract). */
   record?: Record<string, unknown>;
+  /** Page text the result quotes (redacted): the loop escapes it and sends it as untrusted content. */
+  quoted?: string;
 }
 
 export interface PageTool<N extends string = string> {
@@ -52,13 +59,107 @@ export const templated = (what: string) =>
     .max(MAX_TEXT)
     .describe(`${what} Write parameters as their placeholders, e.g. {{parameters.text}}; they are filled in when the action runs.`);
 
-export function fill(template: string, tc: ToolContext): string {
+function fill(template: string, tc: ToolContext): string {
   try {
     return fillPlaceholders(template, tc.slots);
   } catch (err) {
     if (err instanceof UnknownPlaceholderError) throw new ToolError(err.message);
     throw err;
   }
+}
+
+/** A refusal of the parameter policy: fed back to the model as blocked, and it taints the run (never replayed). */
+const refuse = (message: string) => new ToolError(message, true);
+
+/** The checks every placeholder passes wherever it goes: known, not asked for by a page, not a stored credential. */
+function checkParameters(template: string, tc: ToolContext): string[] {
+  const names = placeholderNames(template);
+  fill(template, tc); // unknown names → the usual error listing the parameters
+  for (const name of names) {
+    if (tc.integrity.isInjected(name)) {
+      throw refuse(
+        `{{parameters.${name}}} appeared in the page content, so it is not filled in anywhere in this run (a page asking for a parameter is a prompt injection)`,
+      );
+    }
+    const slot = tc.slots.find((s) => s.name === name)!;
+    if (tc.secrets.some((secret) => secret.length > 0 && slot.value === secret))
+      throw refuse(`{{parameters.${name}}} holds a stored credential, which is never filled in`);
+  }
+  return names;
+}
+
+/** Whether a document URL is on the provider's site, as the egress policy (the browser's fence) decides it. */
+function onProviderSite(href: string, tc: ToolContext): boolean {
+  return tc.egress.checkUrl(href).ok;
+}
+
+/** A field by what stays stable across observations (role, name, region, position among its twins), not by index. */
+function fieldName(el: ObservedElement, snapshot: PageSnapshot): string {
+  const twins = snapshot.elements.filter((e) => e.role === el.role && e.name === el.name && e.scope === el.scope);
+  const nth = twins.findIndex((e) => e.index === el.index);
+  return `${describeElement(el)}${el.scope ? ` in ${el.scope}` : ''}${twins.length > 1 ? ` (#${nth + 1})` : ''}`;
+}
+
+export type FieldKind = 'text' | 'choice';
+
+/**
+ * The template filled for a form field: placeholders go only into a text field (input, textarea, contenteditable)
+ * or a choice (select, combobox, listbox, a button that opens one) in a document on the provider's site — the
+ * element's own document, checked now, at fill time — and each parameter into one field per run.
+ */
+export async function fillField(template: string, tc: ToolContext, el: ObservedElement, loc: Locator, kind: FieldKind): Promise<string> {
+  const names = checkParameters(template, tc);
+  if (names.length === 0) return template;
+  const where = await loc
+    .evaluate((node) => {
+      const e = node as HTMLElement;
+      const tag = e.tagName;
+      const type = (e.getAttribute('type') || 'text').toLowerCase();
+      const role = (e.getAttribute('role') || '').toLowerCase();
+      const textInput = tag === 'INPUT' && ['text', 'search', 'email', 'password', 'tel', 'url', 'number'].includes(type);
+      return {
+        href: e.ownerDocument.location.href,
+        text: textInput || tag === 'TEXTAREA' || e.isContentEditable,
+        choice: tag === 'SELECT' || role === 'combobox' || role === 'listbox' || e.hasAttribute('aria-haspopup'),
+      };
+    })
+    .catch(() => null);
+  if (!where) throw new ToolError(`${describeElement(el)} is no longer on the page`);
+  if (!onProviderSite(where.href, tc)) {
+    throw refuse(`parameters are only filled in on the provider's own site; ${describeElement(el)} is in a document elsewhere`);
+  }
+  if (!where[kind]) {
+    throw refuse(
+      `parameters are only filled into form fields; ${describeElement(el)} is not a ${kind === 'text' ? 'text field' : 'drop-down'}`,
+    );
+  }
+  // One field per parameter: the action names a value once; a second field for it is what an injected
+  // instruction ("now also paste it into …") would ask for, and the trajectory stays one-to-one.
+  const field = fieldName(el, tc.snapshot);
+  for (const name of names) {
+    const claim = tc.integrity.claimField(name, field);
+    if (!claim.ok) throw refuse(`{{parameters.${name}}} was already filled into ${claim.already}; a parameter goes into one field per run`);
+  }
+  return fill(template, tc);
+}
+
+/**
+ * The template filled for navigate. A parameter goes into a URL only when it is declared a URL: the template is
+ * that one placeholder and its value is an absolute http(s) URL (the navigate tool then checks it is on the
+ * provider). Splicing a value into a path or query is how a page makes an agent send data somewhere, and the
+ * caller who means an address gives the whole address.
+ */
+export function fillUrl(template: string, tc: ToolContext): string {
+  const names = checkParameters(template, tc);
+  if (names.length === 0) return template;
+  const sole = solePlaceholder(template);
+  const value = sole ? tc.slots.find((s) => s.name === sole)!.value : '';
+  if (!sole || !/^https?:\/\//i.test(value.trim())) {
+    throw refuse(
+      'parameters are never put into URLs: navigate takes a placeholder only when it is the whole URL and the parameter is itself an http(s) URL',
+    );
+  }
+  return value.trim();
 }
 
 export async function target(tc: ToolContext, i: number): Promise<{ el: ObservedElement; loc: Locator }> {

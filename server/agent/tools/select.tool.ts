@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { describeElement, OPTION_ATTRIBUTE, quote, runDom } from '../observation';
 import { remaining, ToolError } from '../result/errors';
-import { act, elementIndex, fill, pageTool, settle, target, templated, timeout } from './page-tool';
+import { act, elementIndex, fillField, pageTool, settle, target, templated, timeout } from './page-tool';
 
 export const selectTool = pageTool({
   name: 'select',
@@ -12,7 +12,7 @@ export const selectTool = pageTool({
   async execute(args, tc) {
     const { el, loc } = await target(tc, Number(args.index));
     const template = String(args.option);
-    const option = fill(template, tc);
+    const option = await fillField(template, tc, el, loc, 'choice');
     let chosen: string;
     if (el.tag === 'select') {
       const options = await loc.evaluate((s) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { describeElement, quote } from '../observation';
-import { act, elementIndex, fill, pageTool, settle, target, templated, timeout } from './page-tool';
+import { act, elementIndex, fillField, pageTool, settle, target, templated, timeout } from './page-tool';
 
 export const typeTool = pageTool({
   name: 'type',
@@ -17,7 +17,7 @@ export const typeTool = pageTool({
   async execute(args, tc) {
     const { el, loc } = await target(tc, Number(args.index));
     const template = String(args.text);
-    const value = fill(template, tc);
+    const value = await fillField(template, tc, el, loc, 'text');
     await act(`typing into ${describeElement(el)}`, async () => {
       await loc.fill(value, { timeout: timeout(tc) });
       if (args.submit) await loc.press('Enter', { timeout: timeout(tc) });

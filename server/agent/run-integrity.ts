@@ -1,0 +1,64 @@
+/**
+ * Whether a run stayed clean, and the per-run rules on where parameters may go. A run is tainted by a blocked
+ * request (the network fence refused something), a policy refusal (a tool refused navigation off the provider
+ * or a parameter where it does not belong) or an injection marker (page content carrying our placeholder
+ * syntax, our boundary, or text shaped like our element or feedback lines). A tainted run may still finish,
+ * but it is never recorded for replay: a trajectory is repeated later without any model to notice the attack.
+ */
+export type TaintKind = 'BLOCKED_REQUEST' | 'POLICY_REFUSAL' | 'INJECTION_MARKER';
+
+export interface Taint {
+  kind: TaintKind;
+  detail: string;
+}
+
+const MAX_TAINTS = 20;
+const LABEL: Record<TaintKind, string> = {
+  BLOCKED_REQUEST: 'a request was blocked',
+  POLICY_REFUSAL: 'a policy refused an action',
+  INJECTION_MARKER: 'the page content carried an injection marker',
+};
+
+export class RunIntegrity {
+  private readonly list: Taint[] = [];
+  /** Parameters whose placeholder appeared in page content: a page asked for them, so they are never filled in. */
+  private readonly injected = new Set<string>();
+  /** The one field each parameter went into (by element description). */
+  private readonly fields = new Map<string, string>();
+
+  taint(kind: TaintKind, detail: string): void {
+    const d = detail.slice(0, 300);
+    if (this.list.length < MAX_TAINTS && !this.list.some((t) => t.kind === kind && t.detail === d)) this.list.push({ kind, detail: d });
+  }
+
+  get clean(): boolean {
+    return this.list.length === 0;
+  }
+
+  get taints(): readonly Taint[] {
+    return this.list;
+  }
+
+  /** One line for the trace: why this run is not recorded for replay. */
+  summary(): string {
+    return this.list.map((t) => `${LABEL[t.kind]} (${t.detail})`).join('; ');
+  }
+
+  markInjected(parameter: string): void {
+    this.injected.add(parameter);
+  }
+
+  isInjected(parameter: string): boolean {
+    return this.injected.has(parameter);
+  }
+
+  /** Claims `field` for a parameter: true the first time and again for the same field, false for any other field. */
+  claimField(parameter: string, field: string): { ok: true } | { ok: false; already: string } {
+    const had = this.fields.get(parameter);
+    if (had === undefined) {
+      this.fields.set(parameter, field);
+      return { ok: true };
+    }
+    return had === field ? { ok: true } : { ok: false, already: had };
+  }
+}
