@@ -21,6 +21,8 @@ export interface RunContext {
   startingUrl: string;
   parameters: Record<string, unknown>;
   responseFormat: Record<string, unknown>;
+  /** `read`: the browser's state-changing requests are blocked at the network, and no playbook that writes runs. */
+  mode: 'read' | 'read_write';
   /** JSON Schema compiled from responseFormat; the result must validate against it. */
   resultSchema: JsonSchema;
   provider: ProviderDefinition;

@@ -220,6 +220,7 @@ export class AgentWorker {
       startingUrl: record.startingUrl,
       parameters: record.parameters,
       responseFormat: record.responseFormat,
+      mode: record.mode,
       resultSchema: compileResponseFormat(record.responseFormat),
       provider,
       context: state.context!,
@@ -253,9 +254,11 @@ export class AgentWorker {
           },
         };
       }
+      // Without a model, say what the earlier ways found (a playbook refused for a read request, a parameter it lacked …).
+      const details = outcome.details ?? (outcome.code === 'MODEL_NOT_CONFIGURED' && skipped.length ? { skipped } : undefined);
       return {
         status: 'FAILED',
-        error: { code: outcome.code, message: outcome.message, ...(outcome.details === undefined ? {} : { details: outcome.details }) },
+        error: { code: outcome.code, message: outcome.message, ...(details === undefined ? {} : { details }) },
       };
     }
     if (!this.deps.settings.modelConfigured) {

@@ -102,6 +102,7 @@ async function runContext(o: {
     startingUrl,
     parameters: o.parameters ?? {},
     responseFormat: o.responseFormat,
+    mode: 'read_write',
     resultSchema: compileResponseFormat(o.responseFormat),
     provider,
     context,

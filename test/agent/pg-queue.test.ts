@@ -41,6 +41,7 @@ maybe('pg-boss queue', () => {
     providerSlug: 'orbit',
     name: 'test.count',
     description: 'counts its runs',
+    writes: false,
     match: [/^test: count$/],
     parameters: z.unknown(),
     run: async (ctx: { requestId: string }) => {

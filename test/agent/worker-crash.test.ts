@@ -103,6 +103,7 @@ it('recovers the requests of a worker killed with SIGKILL: re-run once, else WOR
     providerSlug: 'orbit',
     name: 'test.slow',
     description: 'finishes at once in this process',
+    writes: false,
     match: [/^test: slow$/],
     parameters: z.unknown(),
     run: async () => ({ ok: true }),

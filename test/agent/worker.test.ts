@@ -24,6 +24,7 @@ const testPlaybook = (name: string, pattern: RegExp, run: Playbook<unknown>['run
   providerSlug: 'orbit',
   name,
   description: `test playbook ${name}`,
+  writes: false,
   match: [pattern],
   parameters: z.unknown(),
   run: async (ctx) => {

@@ -56,6 +56,7 @@ export async function runAction(
     responseFormat: Record<string, unknown>;
     parameters?: Record<string, unknown>;
     timeoutMs?: number;
+    mode?: 'read' | 'read_write';
   },
 ): Promise<Json> {
   const created = await api(live, org, 'POST', '/api/agent-requests', { accessToken: org.accessToken, ...body });

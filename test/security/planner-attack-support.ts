@@ -127,6 +127,7 @@ export async function attackRun(
     startingUrl,
     parameters: o.parameters ?? {},
     responseFormat: o.responseFormat,
+    mode: 'read_write',
     resultSchema: compileResponseFormat(o.responseFormat),
     provider,
     context,

@@ -26,6 +26,8 @@ export interface Playbook<P = unknown> {
   name: string;
   /** What it does, in one sentence (shown to the model router and in traces). */
   description: string;
+  /** Whether it changes anything on the provider: a request in read mode never runs a playbook that writes. */
+  writes: boolean;
   /** The action matches when any pattern matches its normalised text (lower case, single spaces). */
   match: RegExp[];
   /** The request's parameters must satisfy this schema for the playbook to apply. */
@@ -119,8 +121,13 @@ export class PlaybookRegistry {
     signal: AbortSignal;
     /** Only one of the two ways (the worker asks the model only after a replay had its chance); default both. */
     by?: 'text' | 'model';
+    /** `read`: playbooks that write are not candidates (the model router never sees them either). */
+    mode?: 'read' | 'read_write';
   }): Promise<PlaybookRoute> {
-    const candidates = this.list(input.provider.slug);
+    const all = this.list(input.provider.slug);
+    const candidates = input.mode === 'read' ? all.filter((p) => !p.writes) : all;
+    if (candidates.length === 0 && all.length > 0)
+      return { playbook: null, reason: `every ${input.provider.slug} playbook writes, and this request is read-only` };
     if (candidates.length === 0) return { playbook: null, reason: `no playbooks for ${input.provider.slug}` };
     if (input.by === 'model' && !this.modelRouter)
       return { playbook: null, reason: 'no model is configured to route the action to a playbook' };
@@ -142,6 +149,12 @@ export class PlaybookRegistry {
       });
       const picked = name ? candidates.find((p) => p.name === name) : undefined;
       if (picked) chosen = { playbook: picked, via: 'model' };
+    }
+    if (!chosen && input.mode === 'read' && all.some((p) => p.writes && p.match.some((m) => m.test(text)))) {
+      return {
+        playbook: null,
+        reason: `the ${input.provider.slug} playbook that matches the action writes, and this request is read-only`,
+      };
     }
     if (!chosen) return { playbook: null, reason: `no ${input.provider.slug} playbook matches the action` };
     const parsed = chosen.playbook.parameters.safeParse(input.parameters ?? {});

@@ -23,6 +23,7 @@ export class PlaybookStrategy implements ExecutionStrategy {
       provider: ctx.provider,
       parameters: ctx.parameters,
       signal: ctx.signal,
+      mode: ctx.mode,
       ...(this.by ? { by: this.by } : {}),
     });
     if (!route.playbook) return { status: 'not_applicable', reason: route.reason };

@@ -44,6 +44,7 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
   name: 'forgehub.create-repository',
   description:
     'Creates a repository for the signed-in ForgeHub user (parameters: name, description, visibility public|private, readme) and returns it as its new page shows it.',
+  writes: true,
   match: [
     /\b(create|make|add|set up|setup|start|init|initiali[sz]e|open)\b (?:(?:a|an|the|me a|my|new|empty|public|private|forgehub|git)\s+)*(repository|repo)\b/,
     /^(?:please )?new (?:forgehub )?(?:repository|repo)\b/,

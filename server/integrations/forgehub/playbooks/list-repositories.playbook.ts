@@ -45,6 +45,7 @@ export const forgehubListMyRepositories: Playbook<ForgehubListReposParams> = {
   name: 'forgehub.list-my-repositories',
   description:
     'Lists the repositories the signed-in ForgeHub user owns (parameters: limit, query, visibility public|private|all): name, full name, description, visibility, stars, forks, language, topics, URL, last update.',
+  writes: false,
   match: [
     /\b(list|show|get|fetch|read|return|give me|find|display|enumerate|what are|which are|search|look up|collect|count)\b[^.?!]*\bmy (?:own )?(?:forgehub |git )?(?:public |private )?(?:repositories|repos)\b/,
     /^(?:my )?(?:own )?(?:forgehub )?(?:public |private )?(?:repositories|repos)[.!]?$/,

@@ -47,6 +47,7 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
   name: 'forgehub.open-issue',
   description:
     'Opens an issue in a ForgeHub repository (parameters: repository "owner/name", title, body) and returns it as its page shows it: number, title, URL, state.',
+  writes: true,
   match: [
     /\b(open|create|file|submit|raise|report|add|write|log|start)\b (?:(?:a|an|new|bug|github|forgehub)\s+)*(issue|bug report|bug|ticket|feature request)\b(?! (?:list|tracker)\b)(?!\s*#?\d)/,
     /^(?:please )?new (?:forgehub )?issue\b/,

@@ -32,6 +32,7 @@ export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
   name: 'forgehub.star-repository',
   description:
     'Stars a ForgeHub repository (parameter: repository "owner/name"; already starred = no change) and returns the star state and count.',
+  writes: true,
   match: [
     /^(?:please )?star\s+(?!counts?\b|ratings?\b)[^.?!]+/,
     /\b(?:and|then|also|to|please|go) (?:star|favou?rite)\s+(?:it|them|this|that|the|repo|repository|project|[a-z0-9][a-z0-9_.-]*\/[a-z0-9._-]+)\b/,

@@ -44,6 +44,7 @@ export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
   name: 'orbit.create-post',
   description:
     'Publishes a post on Orbit as the signed-in user (parameters: text, visibility public|connections) and returns it as the feed shows it.',
+  writes: true,
   match: [
     /\b(create|write|publish|make|compose|draft|put up|send out|share)\s+(?:(?:a|an|my|new|short|quick|public|orbit|linkedin)\s+)*(post|status update)\b/,
     /\b(share|publish|post)\s+(?:a|an)\s+(?:(?:short|quick|new|status)\s+)*update\b/,

@@ -41,6 +41,7 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
   name: 'orbit.read-my-feed',
   description:
     "Reads the posts of the signed-in user's Orbit home feed, newest first (parameter: limit, at most 50, default 10): author, text, likes, comments, reposts, time, URL.",
+  writes: false,
   match: [
     /\b(read|get|fetch|show|list|return|give me|scrape|extract|check|see|load|open|browse|scroll|summari[sz]e|what'?s (?:in|on)|what is (?:in|on))\b[^.?!]*\bmy (?:home |news |orbit |main )?(?:feed|timeline)\b/,
     /\b(?:latest|recent|newest|top|last|first) (?:\d+ )?posts (?:in|on|from) my (?:home |news |orbit )?(?:feed|timeline)\b/,

@@ -24,6 +24,7 @@ export const orbitReadMyProfile: Playbook<Record<string, never>> = {
   name: 'orbit.read-my-profile',
   description:
     "Reads the signed-in user's own Orbit profile: name, username, headline, location, about, followers, following, profile URL.",
+  writes: false,
   match: [
     /\b(read|get|fetch|show|open|extract|return|give me|look up|view|what is|what's)\b[^.?!]*\bmy (own )?(orbit )?profile\b/,
     /^(my )?(own )?(orbit )?profile( details| info(rmation)?| data)?[.!]?$/,

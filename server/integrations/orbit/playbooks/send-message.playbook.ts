@@ -62,6 +62,7 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
   name: 'orbit.send-message',
   description:
     'Sends a direct message on Orbit (parameters: recipient as username or display name, text) and returns it as the conversation shows it.',
+  writes: true,
   match: [
     /\b(send|write|compose|drop|shoot)\b (?:(?:a|an|the|new|direct|private|quick|short|personal|orbit)\s+)*(message|dm|pm|note|reply|inmail)\b/,
     /^(?:please )?(?:message|dm|pm|ping|text)\s+(?!me\b|from\b)[@a-z\u00c0-\u024f][^.?!]*/,
