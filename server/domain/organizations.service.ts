@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 
 import type { Environment } from '../config';
 import type { OrganizationRecord, Store } from '../store';
+import { type AuthFailureSettings, AuthFailureThrottle, UnknownClientIds } from './auth-failures';
 import type { Clock } from './clock';
+import { ConcurrencyLimit, QueueFullError } from './concurrency-limit';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 import { newId } from './ids';
-import { decoySecretHash, generateClientId, generateClientSecret, hashSecret, secretEnvironment, verifySecret } from './secrets';
+import { generateClientId, generateClientSecret, hashSecret, secretEnvironment, verifySecret } from './secrets';
 
 export interface IssuedCredentials {
   organization: OrganizationRecord;
@@ -16,6 +18,15 @@ export interface IssuedCredentials {
 }
 
 const VERIFIED_CACHE_MAX = 10_000;
+/** scrypt verifications running at once: half of libuv's default pool of 4, so the SQLite driver and DNS keep theirs. */
+const VERIFY_CONCURRENCY = 2;
+/** Verifications waiting beyond this are shed with a 429 instead of queueing without end. */
+const VERIFY_QUEUE_MAX = 64;
+
+export interface AuthenticateOptions {
+  /** The request's source address (req.ip), for the per-address failure budget. */
+  address?: string;
+}
 
 /**
  * Organizations and their client credentials.
@@ -24,14 +35,26 @@ const VERIFIED_CACHE_MAX = 10_000;
  * is remembered as (client id, SHA-256 of the secret) → the stored hash it matched; each call still
  * reads the organization row and uses the memory only if that stored hash is unchanged. So a rotation
  * takes effect at once in every process, and a wrong secret always pays the full scrypt price.
+ *
+ * That price is what an attacker would make us pay: failures are counted per client id and per source address
+ * and, over budget, answered AUTHENTICATION_THROTTLED before any hash; unknown client ids are remembered for a
+ * minute; and at most two verifications run at once. A secret already verified skips all of this (it costs
+ * no hash), so a flood against a client id does not lock its owner out.
  */
 export class OrganizationService {
   private readonly verified = new Map<string, string>();
+  private readonly failures: AuthFailureThrottle;
+  private readonly unknownIds: UnknownClientIds;
+  private readonly verifications = new ConcurrencyLimit(VERIFY_CONCURRENCY, VERIFY_QUEUE_MAX);
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+    authFailures?: AuthFailureSettings,
+  ) {
+    this.failures = new AuthFailureThrottle(clock, authFailures);
+    this.unknownIds = new UnknownClientIds(clock);
+  }
 
   async create(name: string): Promise<IssuedCredentials> {
     const now = this.clock.now();
@@ -47,6 +70,7 @@ export class OrganizationService {
       updatedAt: now,
     };
     await this.store.repos.organizations.insert(organization);
+    this.unknownIds.forget(organization.clientId);
     return { organization, clientId: organization.clientId, sandboxSecret, productionSecret };
   }
 
@@ -76,25 +100,68 @@ export class OrganizationService {
     return ok({ organization, secret });
   }
 
-  /** Same answer, and comparable time, for an unknown client id and a wrong secret. */
-  async authenticate(clientId: string | undefined, secret: string | undefined): Promise<Result<Caller>> {
+  /**
+   * An unknown client id and a wrong secret get the same answer. They no longer take comparable time: an
+   * unknown id costs no hash at all (a decoy scrypt per unknown id was free CPU for an attacker), which is
+   * safe because client ids are 96 random bits, not something one can enumerate, and the secret is the credential.
+   */
+  async authenticate(clientId: string | undefined, secret: string | undefined, opts: AuthenticateOptions = {}): Promise<Result<Caller>> {
     if (!clientId || !secret) {
       return fail('MISSING_CLIENT_CREDENTIALS', 'Send your Client ID in x-client-id and your Client Secret in x-client-secret.');
     }
     const invalid = fail<Caller>('INVALID_CLIENT_CREDENTIALS', 'The client credentials are not valid.');
+    // Over-long ids are not counted under their own key: they cannot exist, and must not grow the counters.
+    const idKey = clientId.length <= 64 ? clientId : undefined;
     const environment = secretEnvironment(secret);
-    const organization = clientId.length <= 64 ? await this.store.repos.organizations.findCredentials(clientId) : null;
-    if (!environment || !organization) {
-      await verifySecret(secret.slice(0, 256), await decoySecretHash());
+    const cacheKey = environment && idKey ? `${clientId}:${createHash('sha256').update(secret).digest('hex')}` : undefined;
+    const remembered = cacheKey === undefined ? undefined : this.verified.get(cacheKey);
+    if (remembered === undefined) {
+      const throttled = this.throttled(idKey, opts.address);
+      if (throttled) return throttled;
+    }
+    if (!environment || !idKey || this.unknownIds.has(idKey)) {
+      this.failures.recordFailure(idKey, opts.address);
+      return invalid;
+    }
+    const organization = await this.store.repos.organizations.findCredentials(idKey);
+    if (!organization) {
+      this.unknownIds.add(idKey);
+      this.failures.recordFailure(idKey, opts.address);
       return invalid;
     }
     const storedHash = environment === 'sandbox' ? organization.sandboxSecretHash : organization.productionSecretHash;
-    const cacheKey = `${clientId}:${createHash('sha256').update(secret).digest('hex')}`;
-    if (this.verified.get(cacheKey) !== storedHash) {
-      if (!(await verifySecret(secret, storedHash))) return invalid;
+    if (remembered !== storedHash) {
+      // A remembered secret whose hash changed (rotated) is checked like any other, budget included.
+      if (remembered !== undefined) {
+        const throttled = this.throttled(idKey, opts.address);
+        if (throttled) return throttled;
+      }
+      let matches: boolean;
+      try {
+        matches = await this.verifications.run(() => verifySecret(secret, storedHash));
+      } catch (err) {
+        if (err instanceof QueueFullError) return this.throttledResult(1);
+        throw err;
+      }
+      if (!matches) {
+        this.failures.recordFailure(idKey, opts.address);
+        return invalid;
+      }
       if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(cacheKey, storedHash);
+      this.verified.set(cacheKey!, storedHash);
+      this.failures.recordSuccess(idKey);
     }
     return ok({ organizationId: organization.id, environment });
+  }
+
+  private throttled(clientId: string | undefined, address: string | undefined): Result<Caller> | null {
+    const retryAfterSeconds = this.failures.retryAfter(clientId, address);
+    return retryAfterSeconds === null ? null : this.throttledResult(retryAfterSeconds);
+  }
+
+  private throttledResult(retryAfterSeconds: number): Result<Caller> {
+    return fail('AUTHENTICATION_THROTTLED', `Too many failed authentications; retry after ${retryAfterSeconds} second(s).`, {
+      retryAfterSeconds,
+    });
   }
 }

@@ -13,8 +13,14 @@ export function clientAuth(organizations: OrganizationService) {
     const meta = req.tsRestRoute?.metadata as RouteMetadata | undefined;
     if (meta?.auth !== 'client') return next();
     try {
-      const result = await organizations.authenticate(header(req, 'x-client-id'), header(req, 'x-client-secret'));
-      if (!result.ok) return sendError(res, result.error.code, result.error.message);
+      const result = await organizations.authenticate(header(req, 'x-client-id'), header(req, 'x-client-secret'), { address: req.ip });
+      if (!result.ok) {
+        const { code, message, details } = result.error;
+        if (code === 'AUTHENTICATION_THROTTLED') {
+          res.setHeader('Retry-After', String((details as { retryAfterSeconds: number }).retryAfterSeconds));
+        }
+        return sendError(res, code, message, details);
+      }
       if (meta.sandboxOnly && result.value.environment !== 'sandbox') {
         return sendError(res, 'SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
       }
