@@ -53,9 +53,14 @@ export class AuthFailureThrottle {
     }
   }
 
-  /** A success with the client id's real secret clears its count (the address keeps its own). */
-  recordSuccess(clientId: string): void {
+  /**
+   * The failure recorded (in advance) for a verification that then succeeded is taken back: the client id's count
+   * is cleared (its owner holds the secret) and the address gets its one back.
+   */
+  recordSuccess(clientId: string, address: string | undefined): void {
     this.windows.delete(`id:${clientId}`);
+    const w = address ? this.windows.get(`ip:${address}`) : undefined;
+    if (w && w.count > 0) w.count -= 1;
   }
 
   private keys(clientId: string | undefined, address: string | undefined): [string, number][] {

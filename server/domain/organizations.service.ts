@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 
 import type { Environment } from '../config';
 import type { OrganizationRecord, Store } from '../store';
@@ -18,10 +19,18 @@ export interface IssuedCredentials {
 }
 
 const VERIFIED_CACHE_MAX = 10_000;
-/** scrypt verifications running at once: half of libuv's default pool of 4, so the SQLite driver and DNS keep theirs. */
-const VERIFY_CONCURRENCY = 2;
+/**
+ * scrypt verifications running at once: at most 2 of libuv's default pool of 4 threads (the SQLite driver, file I/O
+ * and DNS keep theirs), and 1 on a machine of 2 cores or fewer, so a core stays free for the event loop.
+ */
+const VERIFY_CONCURRENCY = Math.max(1, Math.min(2, Math.floor(os.availableParallelism() / 2)));
 /** Verifications waiting beyond this are shed with a 429 instead of queueing without end. */
 const VERIFY_QUEUE_MAX = 64;
+
+const INVALID = fail<Caller>('INVALID_CLIENT_CREDENTIALS', 'The client credentials are not valid.');
+
+const storedHashOf = (o: { sandboxSecretHash: string; productionSecretHash: string }, environment: Environment) =>
+  environment === 'sandbox' ? o.sandboxSecretHash : o.productionSecretHash;
 
 export interface AuthenticateOptions {
   /** The request's source address (req.ip), for the per-address failure budget. */
@@ -43,6 +52,8 @@ export interface AuthenticateOptions {
  */
 export class OrganizationService {
   private readonly verified = new Map<string, string>();
+  /** Checks of a secret under way, by cache key, so parallel calls with the same secret share one hash. */
+  private readonly pending = new Map<string, Promise<Result<Caller>>>();
   private readonly failures: AuthFailureThrottle;
   private readonly unknownIds: UnknownClientIds;
   private readonly verifications = new ConcurrencyLimit(VERIFY_CONCURRENCY, VERIFY_QUEUE_MAX);
@@ -109,48 +120,62 @@ export class OrganizationService {
     if (!clientId || !secret) {
       return fail('MISSING_CLIENT_CREDENTIALS', 'Send your Client ID in x-client-id and your Client Secret in x-client-secret.');
     }
-    const invalid = fail<Caller>('INVALID_CLIENT_CREDENTIALS', 'The client credentials are not valid.');
     // Over-long ids are not counted under their own key: they cannot exist, and must not grow the counters.
     const idKey = clientId.length <= 64 ? clientId : undefined;
     const environment = secretEnvironment(secret);
     const cacheKey = environment && idKey ? `${clientId}:${createHash('sha256').update(secret).digest('hex')}` : undefined;
     const remembered = cacheKey === undefined ? undefined : this.verified.get(cacheKey);
-    if (remembered === undefined) {
-      const throttled = this.throttled(idKey, opts.address);
-      if (throttled) return throttled;
+    if (remembered !== undefined) {
+      // The hot path: one row read, no hash, no budget.
+      const organization = await this.store.repos.organizations.findCredentials(idKey!);
+      if (organization && storedHashOf(organization, environment!) === remembered) {
+        return ok({ organizationId: organization.id, environment: environment! });
+      }
+      this.verified.delete(cacheKey!); // rotated: checked again below like any new secret, budget included
     }
-    if (!environment || !idKey || this.unknownIds.has(idKey)) {
-      this.failures.recordFailure(idKey, opts.address);
-      return invalid;
+    // The same secret already being checked (a client's first burst of parallel calls): wait for that one answer
+    // instead of spending a hash and a share of the budget per call.
+    const pending = cacheKey === undefined ? undefined : this.pending.get(cacheKey);
+    if (pending) return pending;
+    const throttled = this.throttled(idKey, opts.address);
+    if (throttled) return throttled;
+    // Counted as a failure now, before any await, and taken back on success: concurrent guesses cannot all slip
+    // under the budget while the first ones are still being checked.
+    this.failures.recordFailure(idKey, opts.address);
+    if (!environment || !idKey || !cacheKey || this.unknownIds.has(idKey)) return INVALID;
+    const attempt = this.checkSecret(idKey, secret, environment, cacheKey, opts.address);
+    this.pending.set(cacheKey, attempt);
+    try {
+      return await attempt;
+    } finally {
+      this.pending.delete(cacheKey);
     }
-    const organization = await this.store.repos.organizations.findCredentials(idKey);
+  }
+
+  private async checkSecret(
+    clientId: string,
+    secret: string,
+    environment: Environment,
+    cacheKey: string,
+    address: string | undefined,
+  ): Promise<Result<Caller>> {
+    const organization = await this.store.repos.organizations.findCredentials(clientId);
     if (!organization) {
-      this.unknownIds.add(idKey);
-      this.failures.recordFailure(idKey, opts.address);
-      return invalid;
+      this.unknownIds.add(clientId);
+      return INVALID;
     }
-    const storedHash = environment === 'sandbox' ? organization.sandboxSecretHash : organization.productionSecretHash;
-    if (remembered !== storedHash) {
-      // A remembered secret whose hash changed (rotated) is checked like any other, budget included.
-      if (remembered !== undefined) {
-        const throttled = this.throttled(idKey, opts.address);
-        if (throttled) return throttled;
-      }
-      let matches: boolean;
-      try {
-        matches = await this.verifications.run(() => verifySecret(secret, storedHash));
-      } catch (err) {
-        if (err instanceof QueueFullError) return this.throttledResult(1);
-        throw err;
-      }
-      if (!matches) {
-        this.failures.recordFailure(idKey, opts.address);
-        return invalid;
-      }
-      if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(cacheKey!, storedHash);
-      this.failures.recordSuccess(idKey);
+    const storedHash = storedHashOf(organization, environment);
+    let matches: boolean;
+    try {
+      matches = await this.verifications.run(() => verifySecret(secret, storedHash));
+    } catch (err) {
+      if (err instanceof QueueFullError) return this.throttledResult(1);
+      throw err;
     }
+    if (!matches) return INVALID;
+    if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(cacheKey, storedHash);
+    this.failures.recordSuccess(clientId, address);
     return ok({ organizationId: organization.id, environment });
   }
 
