@@ -22,7 +22,11 @@ function inlineStyleHashes(page: string): string[] {
  * otherwise sit in localStorage on the origin the dashboard shares).
  */
 export function apiDocs(openapi: JsonObject): Router {
-  const options: SwaggerUiOptions = { customSiteTitle: 'AgentLink API', swaggerOptions: { persistAuthorization: false } };
+  // BaseLayout: no top bar, whose "Explore" box loads any URL's spec and whose logo is an inline <style> the CSP refuses.
+  const options: SwaggerUiOptions = {
+    customSiteTitle: 'AgentLink API',
+    swaggerOptions: { persistAuthorization: false, layout: 'BaseLayout' },
+  };
   const page = swaggerUi.generateHTML(openapi, options);
   const csp = [
     "default-src 'none'",
