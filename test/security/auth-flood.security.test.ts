@@ -12,8 +12,8 @@ import { createOrg, expectError, type Headers, sandboxHeaders, type TestOrg } fr
  * any scrypt; unknown client ids never cost a hash. Timing is measured by `npm run bench:auth-flood`, not here.
  * The app trusts X-Forwarded-For so that "another address" can be played on loopback.
  */
-const PER_CLIENT_ID = 5;
-const PER_ADDRESS = 8;
+const PER_CLIENT_ID = 3;
+const PER_ADDRESS = 5;
 const WINDOW_SECONDS = 60;
 
 let t: TestApp;
