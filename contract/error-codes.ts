@@ -19,6 +19,12 @@ export const ERROR_CATALOGUE = {
     type: 'AUTHENTICATION_ERROR',
     description: 'The client id and secret do not match an organization.',
   },
+  AUTHENTICATION_THROTTLED: {
+    status: 429,
+    type: 'RATE_LIMITED',
+    description:
+      'Too many failed authentications for this client id or from this address (before any secret is checked); wait Retry-After seconds.',
+  },
   UNKNOWN_PROVIDER: {
     status: 400,
     type: 'INVALID_REQUEST',

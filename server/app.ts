@@ -1,12 +1,13 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import swaggerUi from 'swagger-ui-express';
+import type { JsonObject } from 'swagger-ui-express';
 
 import { contract } from '../contract';
 import { buildOpenApiDocument } from '../openapi/document';
 import { connectWidget } from './connect/widget.routes';
 import { dashboardRouter } from './dashboard/dashboard.routes';
+import { apiDocs } from './http/api-docs';
 import { clientAuth } from './http/auth';
 import { finalErrorHandler, notFoundHandler, validationErrorHandler } from './http/error-handler';
 import { idempotency } from './http/idempotency';
@@ -38,6 +39,7 @@ export function createApp(services: Services, logger: Logger): Express {
       store: services.store,
       clock: services.clock,
       sessions: services.siteSessions,
+      tenantTokens: services.tenantTokens,
       hostSuffix: services.config.sandboxHostSuffix,
     }),
   );
@@ -50,11 +52,7 @@ export function createApp(services: Services, logger: Logger): Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
-  app.use(
-    '/docs',
-    swaggerUi.serve,
-    swaggerUi.setup(openapi, { customSiteTitle: 'AgentLink API', swaggerOptions: { persistAuthorization: true } }),
-  );
+  app.use('/docs', apiDocs(openapi as unknown as JsonObject));
 
   app.use('/api', ...jsonBody(services.config.bodyLimitBytes));
   createExpressEndpoints(contract, apiRouter(services), app, {

@@ -60,6 +60,14 @@ const EnvSchema = z.object({
     .optional(),
   AGENTLINK_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(100),
   AGENTLINK_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
+  AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID: z.coerce.number().int().min(1).max(100_000).default(10),
+  AGENTLINK_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(50),
+  AGENTLINK_AUTH_FAILURE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(60),
 });
 
 export type Environment = 'sandbox' | 'production';
@@ -94,6 +102,8 @@ export interface AppConfig {
   };
   /** Token bucket per organization and environment on the client API; null = no limit (either setting 0). */
   rateLimit: { perSecond: number; burst: number } | null;
+  /** Failed client authentications allowed per client id and per source address in a window, before 429 AUTHENTICATION_THROTTLED. */
+  authFailures: { perClientId: number; perAddress: number; windowSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -145,5 +155,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.AGENTLINK_RATE_LIMIT_PER_SECOND > 0 && e.AGENTLINK_RATE_LIMIT_BURST > 0
         ? { perSecond: e.AGENTLINK_RATE_LIMIT_PER_SECOND, burst: e.AGENTLINK_RATE_LIMIT_BURST }
         : null,
+    authFailures: {
+      perClientId: e.AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID,
+      perAddress: e.AGENTLINK_AUTH_FAILURES_PER_ADDRESS,
+      windowSeconds: e.AGENTLINK_AUTH_FAILURE_WINDOW_SECONDS,
+    },
   };
 }

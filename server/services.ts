@@ -24,6 +24,7 @@ import { createLogger } from './logger';
 import { ProviderCatalogue } from './providers/catalogue';
 import { SimulatedSites } from './sandbox/simulated-sites';
 import { SiteSessions } from './sandbox/site-sessions';
+import { TenantTokens } from './sandbox/tenant-tokens';
 import type { Store } from './store';
 import type { Vault } from './vault/vault';
 
@@ -31,9 +32,16 @@ import type { Vault } from './vault/vault';
 export function buildServices(deps: { config: AppConfig; store: Store; clock: Clock; vault: Vault }) {
   const { config, store, clock, vault } = deps;
   // One folder per provider (server/integrations/): the catalogue, the playbooks and the simulated sites come from that list.
-  const integrations = assembleIntegrations(INTEGRATIONS, { publicUrl: config.publicUrl, sandboxHostSuffix: config.sandboxHostSuffix });
+  // Tickets into an organization's copy of the sandbox sites, signed with a key derived from the vault's (the kit
+  // is handed the signer here, so it imports nothing of domain/ or providers/).
+  const tenantTokens = new TenantTokens(vault.deriveKey('sandbox-tenant-tokens'), clock);
+  const integrations = assembleIntegrations(INTEGRATIONS, {
+    publicUrl: config.publicUrl,
+    sandboxHostSuffix: config.sandboxHostSuffix,
+    sandboxTenantToken: (organizationId, siteSlug) => tenantTokens.issue(organizationId, siteSlug),
+  });
   const catalogue = new ProviderCatalogue(integrations.providers);
-  const organizations = new OrganizationService(store, clock);
+  const organizations = new OrganizationService(store, clock, config.authFailures);
   // Webhooks: events are written where state changes; a dispatcher (started by the worker role) delivers them.
   const webhookLogger = createLogger(config.logLevel).child({ component: 'webhooks' });
   const onWebhookError = (err: unknown, context: Record<string, unknown>) =>
@@ -72,6 +80,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     organizations,
     connections,
     siteSessions,
+    tenantTokens,
     sandboxSites,
     /** The simulated provider websites (served by host name in app.ts). */
     sites: integrations.sites,

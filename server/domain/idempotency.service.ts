@@ -33,17 +33,40 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
-/** JSON with object keys sorted at every level, so the same body always hashes the same. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value as Record<string, unknown>)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
+/**
+ * JSON with object keys sorted at every level, so the same body always hashes the same. Iterative, with an
+ * explicit stack: a recursive walk overflows the call stack on a body nested a few thousand levels deep.
+ */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  // Each entry is either a value still to write or a literal piece of punctuation.
+  const stack: ({ value: unknown } | { text: string })[] = [{ value }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if ('text' in item) {
+      out.push(item.text);
+      continue;
+    }
+    const v = item.value;
+    if (Array.isArray(v)) {
+      const parts: ({ value: unknown } | { text: string })[] = [{ text: '[' }];
+      v.forEach((child, i) => parts.push(...(i > 0 ? [{ text: ',' }] : []), { value: child }));
+      parts.push({ text: ']' });
+      for (let i = parts.length - 1; i >= 0; i -= 1) stack.push(parts[i]);
+    } else if (v && typeof v === 'object') {
+      const record = v as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .sort()
+        .filter((k) => record[k] !== undefined);
+      const parts: ({ value: unknown } | { text: string })[] = [{ text: '{' }];
+      keys.forEach((k, i) => parts.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(k)}:` }, { value: record[k] }));
+      parts.push({ text: '}' });
+      for (let i = parts.length - 1; i >= 0; i -= 1) stack.push(parts[i]);
+    } else {
+      out.push(JSON.stringify(v ?? null));
+    }
   }
-  return JSON.stringify(value ?? null);
+  return out.join('');
 }
 
 export function requestFingerprint(req: IdempotentRequest): string {

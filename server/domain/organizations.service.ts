@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 
 import type { Environment } from '../config';
 import type { OrganizationRecord, Store } from '../store';
+import { type AuthFailureSettings, AuthFailureThrottle, UnknownClientIds } from './auth-failures';
 import type { Clock } from './clock';
+import { ConcurrencyLimit, QueueFullError } from './concurrency-limit';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 import { newId } from './ids';
-import { decoySecretHash, generateClientId, generateClientSecret, hashSecret, secretEnvironment, verifySecret } from './secrets';
+import { generateClientId, generateClientSecret, hashSecret, secretEnvironment, verifySecret } from './secrets';
 
 export interface IssuedCredentials {
   organization: OrganizationRecord;
@@ -16,6 +19,23 @@ export interface IssuedCredentials {
 }
 
 const VERIFIED_CACHE_MAX = 10_000;
+/**
+ * scrypt verifications running at once: at most 2 of libuv's default pool of 4 threads (the SQLite driver, file I/O
+ * and DNS keep theirs), and 1 on a machine of 2 cores or fewer, so a core stays free for the event loop.
+ */
+const VERIFY_CONCURRENCY = Math.max(1, Math.min(2, Math.floor(os.availableParallelism() / 2)));
+/** Verifications waiting beyond this are shed with a 429 instead of queueing without end. */
+const VERIFY_QUEUE_MAX = 64;
+
+const INVALID = fail<Caller>('INVALID_CLIENT_CREDENTIALS', 'The client credentials are not valid.');
+
+const storedHashOf = (o: { sandboxSecretHash: string; productionSecretHash: string }, environment: Environment) =>
+  environment === 'sandbox' ? o.sandboxSecretHash : o.productionSecretHash;
+
+export interface AuthenticateOptions {
+  /** The request's source address (req.ip), for the per-address failure budget. */
+  address?: string;
+}
 
 /**
  * Organizations and their client credentials.
@@ -24,14 +44,28 @@ const VERIFIED_CACHE_MAX = 10_000;
  * is remembered as (client id, SHA-256 of the secret) → the stored hash it matched; each call still
  * reads the organization row and uses the memory only if that stored hash is unchanged. So a rotation
  * takes effect at once in every process, and a wrong secret always pays the full scrypt price.
+ *
+ * That price is what an attacker would make us pay: failures are counted per client id and per source address
+ * and, over budget, answered AUTHENTICATION_THROTTLED before any hash; unknown client ids are remembered for a
+ * minute; and at most two verifications run at once. A secret already verified skips all of this (it costs
+ * no hash), so a flood against a client id does not lock its owner out.
  */
 export class OrganizationService {
   private readonly verified = new Map<string, string>();
+  /** Checks of a secret under way, by cache key, so parallel calls with the same secret share one hash. */
+  private readonly pending = new Map<string, Promise<Result<Caller>>>();
+  private readonly failures: AuthFailureThrottle;
+  private readonly unknownIds: UnknownClientIds;
+  private readonly verifications = new ConcurrencyLimit(VERIFY_CONCURRENCY, VERIFY_QUEUE_MAX);
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+    authFailures?: AuthFailureSettings,
+  ) {
+    this.failures = new AuthFailureThrottle(clock, authFailures);
+    this.unknownIds = new UnknownClientIds(clock);
+  }
 
   async create(name: string): Promise<IssuedCredentials> {
     const now = this.clock.now();
@@ -47,6 +81,7 @@ export class OrganizationService {
       updatedAt: now,
     };
     await this.store.repos.organizations.insert(organization);
+    this.unknownIds.forget(organization.clientId);
     return { organization, clientId: organization.clientId, sandboxSecret, productionSecret };
   }
 
@@ -76,25 +111,82 @@ export class OrganizationService {
     return ok({ organization, secret });
   }
 
-  /** Same answer, and comparable time, for an unknown client id and a wrong secret. */
-  async authenticate(clientId: string | undefined, secret: string | undefined): Promise<Result<Caller>> {
+  /**
+   * An unknown client id and a wrong secret get the same answer. They no longer take comparable time: an
+   * unknown id costs no hash at all (a decoy scrypt per unknown id was free CPU for an attacker), which is
+   * safe because client ids are 96 random bits, not something one can enumerate, and the secret is the credential.
+   */
+  async authenticate(clientId: string | undefined, secret: string | undefined, opts: AuthenticateOptions = {}): Promise<Result<Caller>> {
     if (!clientId || !secret) {
       return fail('MISSING_CLIENT_CREDENTIALS', 'Send your Client ID in x-client-id and your Client Secret in x-client-secret.');
     }
-    const invalid = fail<Caller>('INVALID_CLIENT_CREDENTIALS', 'The client credentials are not valid.');
+    // Over-long ids are not counted under their own key: they cannot exist, and must not grow the counters.
+    const idKey = clientId.length <= 64 ? clientId : undefined;
     const environment = secretEnvironment(secret);
-    const organization = clientId.length <= 64 ? await this.store.repos.organizations.findCredentials(clientId) : null;
-    if (!environment || !organization) {
-      await verifySecret(secret.slice(0, 256), await decoySecretHash());
-      return invalid;
+    const cacheKey = environment && idKey ? `${clientId}:${createHash('sha256').update(secret).digest('hex')}` : undefined;
+    const remembered = cacheKey === undefined ? undefined : this.verified.get(cacheKey);
+    if (remembered !== undefined) {
+      // The hot path: one row read, no hash, no budget.
+      const organization = await this.store.repos.organizations.findCredentials(idKey!);
+      if (organization && storedHashOf(organization, environment!) === remembered) {
+        return ok({ organizationId: organization.id, environment: environment! });
+      }
+      this.verified.delete(cacheKey!); // rotated: checked again below like any new secret, budget included
     }
-    const storedHash = environment === 'sandbox' ? organization.sandboxSecretHash : organization.productionSecretHash;
-    const cacheKey = `${clientId}:${createHash('sha256').update(secret).digest('hex')}`;
-    if (this.verified.get(cacheKey) !== storedHash) {
-      if (!(await verifySecret(secret, storedHash))) return invalid;
-      if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(cacheKey, storedHash);
+    // The same secret already being checked (a client's first burst of parallel calls): wait for that one answer
+    // instead of spending a hash and a share of the budget per call.
+    const pending = cacheKey === undefined ? undefined : this.pending.get(cacheKey);
+    if (pending) return pending;
+    const throttled = this.throttled(idKey, opts.address);
+    if (throttled) return throttled;
+    // Counted as a failure now, before any await, and taken back on success: concurrent guesses cannot all slip
+    // under the budget while the first ones are still being checked.
+    this.failures.recordFailure(idKey, opts.address);
+    if (!environment || !idKey || !cacheKey || this.unknownIds.has(idKey)) return INVALID;
+    const attempt = this.checkSecret(idKey, secret, environment, cacheKey, opts.address);
+    this.pending.set(cacheKey, attempt);
+    try {
+      return await attempt;
+    } finally {
+      this.pending.delete(cacheKey);
     }
+  }
+
+  private async checkSecret(
+    clientId: string,
+    secret: string,
+    environment: Environment,
+    cacheKey: string,
+    address: string | undefined,
+  ): Promise<Result<Caller>> {
+    const organization = await this.store.repos.organizations.findCredentials(clientId);
+    if (!organization) {
+      this.unknownIds.add(clientId);
+      return INVALID;
+    }
+    const storedHash = storedHashOf(organization, environment);
+    let matches: boolean;
+    try {
+      matches = await this.verifications.run(() => verifySecret(secret, storedHash));
+    } catch (err) {
+      if (err instanceof QueueFullError) return this.throttledResult(1);
+      throw err;
+    }
+    if (!matches) return INVALID;
+    if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(cacheKey, storedHash);
+    this.failures.recordSuccess(clientId, address);
     return ok({ organizationId: organization.id, environment });
+  }
+
+  private throttled(clientId: string | undefined, address: string | undefined): Result<Caller> | null {
+    const retryAfterSeconds = this.failures.retryAfter(clientId, address);
+    return retryAfterSeconds === null ? null : this.throttledResult(retryAfterSeconds);
+  }
+
+  private throttledResult(retryAfterSeconds: number): Result<Caller> {
+    return fail('AUTHENTICATION_THROTTLED', `Too many failed authentications; retry after ${retryAfterSeconds} second(s).`, {
+      retryAfterSeconds,
+    });
   }
 }

@@ -3,8 +3,13 @@ import type { Response } from 'express';
 import { ERROR_CATALOGUE } from '../../contract/error-codes';
 import type { ErrorEnvelope } from '../../contract/schemas';
 import type { DomainError, ErrorCode } from '../domain/errors';
+import { redactSecrets, redactSecretsDeep } from './secret-shapes';
 
-/** Builds the one error envelope. The request id is the one the request-id middleware put on the response. */
+/**
+ * Builds the one error envelope. The request id is the one the request-id middleware put on the response.
+ * Messages and details often quote what the caller sent (an id, a path); anything in them shaped like one of our
+ * tokens or secrets is redacted here, once for every error, so no handler can echo one by accident.
+ */
 export function errorEnvelope(
   res: Response,
   error: DomainError,
@@ -16,9 +21,9 @@ export function errorEnvelope(
       error: {
         type,
         code: error.code,
-        message: error.message,
+        message: redactSecrets(error.message),
         requestId: String(res.locals.requestId ?? ''),
-        ...(error.details === undefined ? {} : { details: error.details }),
+        ...(error.details === undefined ? {} : { details: redactSecretsDeep(error.details) }),
       },
     },
   };

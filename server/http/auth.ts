@@ -7,14 +7,30 @@ import { sendError } from './api-error';
 
 type RoutedRequest = Request & { tsRestRoute?: { metadata?: unknown } };
 
+/**
+ * A throttled answer is held back this long (a timer, no CPU): a client that retries at once, in a loop, is slowed to
+ * a few requests a second per connection instead of spending the event loop on a stream of cheap 429s.
+ */
+export const THROTTLED_ANSWER_DELAY_MS = 250;
+
 /** Reads the route's metadata (from the contract) and authenticates the client credentials it asks for. */
 export function clientAuth(organizations: OrganizationService) {
   return async (req: RoutedRequest, res: Response, next: NextFunction) => {
     const meta = req.tsRestRoute?.metadata as RouteMetadata | undefined;
     if (meta?.auth !== 'client') return next();
     try {
-      const result = await organizations.authenticate(header(req, 'x-client-id'), header(req, 'x-client-secret'));
-      if (!result.ok) return sendError(res, result.error.code, result.error.message);
+      const result = await organizations.authenticate(header(req, 'x-client-id'), header(req, 'x-client-secret'), { address: req.ip });
+      if (!result.ok) {
+        const { code, message, details } = result.error;
+        if (code === 'AUTHENTICATION_THROTTLED') {
+          res.setHeader('Retry-After', String((details as { retryAfterSeconds: number }).retryAfterSeconds));
+          setTimeout(() => {
+            if (!res.writableEnded && !res.destroyed) sendError(res, code, message, details);
+          }, THROTTLED_ANSWER_DELAY_MS).unref();
+          return;
+        }
+        return sendError(res, code, message, details);
+      }
       if (meta.sandboxOnly && result.value.environment !== 'sandbox') {
         return sendError(res, 'SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
       }

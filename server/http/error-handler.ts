@@ -5,6 +5,7 @@ import type { ZodError } from 'zod';
 
 import { formatPath } from '../../contract/response-format';
 import { sendError } from './api-error';
+import { redactUrl } from './redact-url';
 
 interface FieldIssue {
   path: string;
@@ -71,7 +72,7 @@ export function finalErrorHandler(logger: Logger): ErrorRequestHandler {
       if (err.status === 400) return sendError(res, 'MALFORMED_JSON', 'The body could not be read; check its Content-Encoding.');
       return sendError(res, 'INVALID_FIELD', typeof err.message === 'string' && err.message ? err.message : 'The request is not valid.');
     }
-    logger.error({ err, requestId: res.locals.requestId, method: req.method, path: req.path }, 'unhandled error');
+    logger.error({ err, requestId: res.locals.requestId, method: req.method, path: redactUrl(req.path) }, 'unhandled error');
     if (res.headersSent) return;
     sendError(res, 'INTERNAL_ERROR', 'Something went wrong on our side; quote the requestId if you contact support.');
   };

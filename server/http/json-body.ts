@@ -13,30 +13,47 @@ import { sendError } from './api-error';
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_MESSAGE = 'must not contain U+0000 or unpaired UTF-16 surrogates';
 
-/** Path of the first key or string value holding an unstorable character; iterative (bodies may nest deeply). */
-function findUnstorable(value: unknown): (string | number)[] | null {
+/**
+ * How deep a body may nest. The deepest valid body (agent request parameters, 10 levels, inside the request) is
+ * far shallower; anything deeper is refused here, before idempotency fingerprints or validation walk it.
+ */
+export const BODY_MAX_DEPTH = 64;
+const TOO_DEEP_MESSAGE = `must be nested at most ${BODY_MAX_DEPTH} levels deep`;
+
+type BodyProblem = { kind: 'unstorable'; path: (string | number)[] } | { kind: 'too-deep'; path: (string | number)[] };
+
+/**
+ * One iterative walk (bodies may nest deeply): the first key or string value holding an unstorable character,
+ * or the top-level field under which the body nests deeper than BODY_MAX_DEPTH.
+ */
+function findProblem(value: unknown): BodyProblem | null {
   interface Frame {
     value: unknown;
     key?: string | number;
     parent?: Frame;
+    depth: number;
   }
   const pathOf = (f: Frame | undefined, last?: string | number) => {
     const path: (string | number)[] = last === undefined ? [] : [last];
     for (let p = f; p && p.key !== undefined; p = p.parent) path.unshift(p.key);
     return path;
   };
-  const stack: Frame[] = [{ value }];
+  const stack: Frame[] = [{ value, depth: 0 }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
     const v = frame.value;
     if (typeof v === 'string') {
-      if (UNSTORABLE.test(v)) return pathOf(frame);
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push({ value: item, key: i, parent: frame }));
-    } else if (typeof v === 'object' && v !== null) {
+      if (UNSTORABLE.test(v)) return { kind: 'unstorable', path: pathOf(frame) };
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) continue;
+    if (frame.depth >= BODY_MAX_DEPTH) return { kind: 'too-deep', path: pathOf(frame).slice(0, 1) };
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ value: item, key: i, parent: frame, depth: frame.depth + 1 }));
+    } else {
       for (const [k, child] of Object.entries(v)) {
-        if (UNSTORABLE.test(k)) return pathOf(frame, k);
-        stack.push({ value: child, key: k, parent: frame });
+        if (UNSTORABLE.test(k)) return { kind: 'unstorable', path: pathOf(frame, k) };
+        stack.push({ value: child, key: k, parent: frame, depth: frame.depth + 1 });
       }
     }
   }
@@ -100,10 +117,11 @@ export function jsonBody(limit: number): RequestHandler[] {
       }
       return sendError(res, 'MALFORMED_JSON', 'The body is not valid JSON.');
     }
-    const bad = findUnstorable(req.body);
+    const bad = findProblem(req.body);
     if (bad) {
-      const path = bad.length === 0 ? 'body' : formatPath('', bad).replace(/^\./, '');
-      return sendError(res, 'INVALID_FIELD', `${path}: ${UNSTORABLE_MESSAGE}`, [{ path, message: UNSTORABLE_MESSAGE }]);
+      const path = bad.path.length === 0 ? 'body' : formatPath('', bad.path).replace(/^\./, '');
+      const message = bad.kind === 'unstorable' ? UNSTORABLE_MESSAGE : TOO_DEEP_MESSAGE;
+      return sendError(res, 'INVALID_FIELD', `${path}: ${message}`, [{ path, message }]);
     }
     next();
   };

@@ -1,16 +1,18 @@
 import type { LoginRecipe } from '../providers/login-recipe';
-import { sessionCookieName, tenantFor } from '../sandbox/site-sessions';
+import type { SandboxOrigins } from '../providers/provider';
+import { sessionCookieName } from '../sandbox/site-sessions';
 
 /**
  * The login recipe of the simulated sites. Every sandbox site uses the kit's sign-in pages
  * (server/sandbox/kit/site-app.ts), so they share this recipe; only the session cookie's name differs.
- * The login lands in the organization's own copy of the site (?tenant=…).
+ * The login lands in the organization's own copy of the site: the start URL carries a ticket the service signed
+ * (?tenant_token=…); the site would not take a bare tenant name from anyone.
  */
-export function sandboxLoginRecipe(slug: string): LoginRecipe {
+export function sandboxLoginRecipe(slug: string, origins: Pick<SandboxOrigins, 'sandboxTenantToken'> = {}): LoginRecipe {
   return {
     startUrl: (loginUrl, { organizationId }) => {
       const url = new URL(loginUrl);
-      url.searchParams.set('tenant', tenantFor(organizationId));
+      if (origins.sandboxTenantToken) url.searchParams.set('tenant_token', origins.sandboxTenantToken(organizationId, slug));
       return url.toString();
     },
     usernameLabel: 'Username or email',

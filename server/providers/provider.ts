@@ -41,6 +41,11 @@ export function isProviderLoginPage(provider: Pick<ProviderDefinition, 'loginUrl
 export interface SandboxOrigins {
   publicUrl: string;
   sandboxHostSuffix: string;
+  /**
+   * A signed, expiring ticket into the organization's copy of a simulated site (the sandbox kit's TenantTokens,
+   * handed over at the composition root). Without it the login engine lands in the site's public copy.
+   */
+  sandboxTenantToken?: (organizationId: string, siteSlug: string) => string;
 }
 
 export function sandboxOrigin(slug: string, o: SandboxOrigins): { origin: string; host: string } {

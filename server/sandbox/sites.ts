@@ -4,6 +4,7 @@ import type { Store } from '../store';
 import type { KitClock, SiteDefinition } from './kit/site';
 import { createSiteApp } from './kit/site-app';
 import type { SiteSessions } from './site-sessions';
+import type { TenantTokens } from './tenant-tokens';
 
 /**
  * Serves the simulated provider sites by host name: `<slug>.<suffix>` (e.g. orbit.sandbox.localhost) gets
@@ -12,7 +13,7 @@ import type { SiteSessions } from './site-sessions';
  */
 export function sandboxSitesMiddleware(
   sites: SiteDefinition[],
-  deps: { store: Store; clock: KitClock; sessions: SiteSessions; hostSuffix: string },
+  deps: { store: Store; clock: KitClock; sessions: SiteSessions; tenantTokens: TenantTokens; hostSuffix: string },
 ): RequestHandler {
   const byHost = new Map(sites.map((s) => [`${s.slug}.${deps.hostSuffix}`, createSiteApp(s, deps)]));
   return (req, res, next) => {

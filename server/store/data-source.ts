@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 
 import sqlite3 from 'sqlite3';
 import { DataSource } from 'typeorm';
 
 import type { AppConfig } from '../config';
+import { ensurePrivateDir, ensurePrivateFile, restrictFile } from '../private-files';
 import { buildEntities } from './entities';
 import { migrations } from './migrations';
 
@@ -23,7 +23,13 @@ export function createDataSource(database: DatabaseConfig): DataSource {
       extra: { max: 20 },
     });
   }
-  if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
+  if (database.file !== ':memory:') {
+    // SQLite gives its -wal and -shm files the mode of the database file, so creating that one 0600 first covers
+    // all three; existing files from before are tightened here too.
+    ensurePrivateDir(path.dirname(database.file));
+    ensurePrivateFile(database.file);
+    for (const suffix of ['-wal', '-shm', '-journal']) restrictFile(`${database.file}${suffix}`);
+  }
   return new DataSource({
     type: 'sqlite',
     // TypeORM calls driver.verbose(), which makes sqlite3 capture a stack trace on every query (a large

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { ensurePrivateDir, PRIVATE_FILE_MODE, restrictFile } from '../private-files';
 import { keyIdFor, Vault, VaultError, type VaultKey } from './vault';
 
 /**
@@ -43,9 +44,11 @@ function readKeyFile(file: string): VaultKey[] {
 /** Writes the key file whole (temp file + rename); with `exclusive`, never replaces an existing one. */
 export function writeKeyFile(file: string, keys: VaultKey[], exclusive = false): boolean {
   const body: KeyFile = { keys: keys.map((k) => ({ id: k.id, key: k.key.toString('base64'), createdAt: new Date().toISOString() })) };
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensurePrivateDir(path.dirname(file));
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(body, null, 2), { mode: 0o600 });
+  fs.writeFileSync(tmp, JSON.stringify(body, null, 2), { mode: PRIVATE_FILE_MODE });
+  // writeFileSync's mode passes through the umask; this does not.
+  fs.chmodSync(tmp, PRIVATE_FILE_MODE);
   try {
     if (!exclusive) {
       fs.renameSync(tmp, file);
@@ -77,7 +80,8 @@ export function addPrimaryKey(dataDir: string): { keyId: string; keyIds: string[
   const entry = { id: keyIdFor(key), key: key.toString('base64'), createdAt: new Date().toISOString() };
   const body: KeyFile = { keys: [entry, ...existing.keys] };
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(body, null, 2), { mode: 0o600 });
+  fs.writeFileSync(tmp, JSON.stringify(body, null, 2), { mode: PRIVATE_FILE_MODE });
+  fs.chmodSync(tmp, PRIVATE_FILE_MODE);
   fs.renameSync(tmp, file);
   return { keyId: entry.id, keyIds: body.keys.map((k) => k.id), file };
 }
@@ -96,7 +100,12 @@ export interface LoadedVault {
 export function loadVault(opts: { encryptionKey?: string; dataDir: string }): LoadedVault {
   if (opts.encryptionKey) return { vault: new Vault(keysFromEnv(opts.encryptionKey)), source: 'env' };
   const file = keyFilePath(opts.dataDir);
-  if (fs.existsSync(file)) return { vault: new Vault(readKeyFile(file)), source: 'file' };
+  if (fs.existsSync(file)) {
+    // A key file from before modes were enforced (or copied in by hand) is tightened at start.
+    ensurePrivateDir(opts.dataDir);
+    restrictFile(file);
+    return { vault: new Vault(readKeyFile(file)), source: 'file' };
+  }
   const key = randomBytes(32);
   // Two processes starting at once: one creates the file, the other reads back the winner's key.
   const created = writeKeyFile(file, [{ id: keyIdFor(key), key }], true);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * AES-256-GCM sealing of provider sessions and credentials.
@@ -56,6 +56,14 @@ export class Vault {
     } catch {
       throw new VaultError('sealed value failed authentication (wrong key, wrong owner, or tampered)');
     }
+  }
+
+  /**
+   * A 32-byte key for another purpose (e.g. signing), derived from the primary key with HKDF-SHA256: one secret to
+   * configure and back up, and the derived key says nothing about the sealing key. It changes when the primary does.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.keys[0].key, Buffer.alloc(0), `agentlink:${purpose}`, 32));
   }
 
   keyIdOf(sealed: string): string | null {

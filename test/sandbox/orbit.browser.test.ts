@@ -1,6 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
-import { tenantFor } from '../../server/sandbox/site-sessions';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 
 /**
@@ -454,10 +453,10 @@ describe('Orbit social network', () => {
 
   it('keeps organizations apart: one tenant never sees another’s posts', async () => {
     const [a, b] = await Promise.all([newOrg('Org A'), newOrg('Org B')]);
-    // Org A signs in through the login form with its tenant (as the AgentLink widget does).
+    // Org A signs in through the login form with its signed tenant ticket (as the AgentLink widget does).
     const context = await newContext();
     const pageA = await context.newPage();
-    await pageA.goto(orbit(`/login?tenant=${tenantFor(a.organization.id)}`));
+    await pageA.goto(orbit(`/login?tenant_token=${server.services.tenantTokens.issue(a.organization.id, 'orbit')}`));
     await pageA.getByLabel('Username or email').fill('user_good');
     await pageA.getByLabel('Password').fill('pass_good');
     await pageA.getByRole('button', { name: 'Sign in' }).click();

@@ -15,7 +15,7 @@ export function forgehubProvider(o: SandboxOrigins): ProviderDefinition {
     homeUrl: `${origin}/`,
     loginUrl: `${origin}/login`,
     allowedDomains: [host],
-    login: sandboxLoginRecipe('forgehub'),
+    login: sandboxLoginRecipe('forgehub', o),
     logoSvg:
       '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#111827"/>' +
       '<path d="M20 40 L32 16 L44 40 Z" fill="none" stroke="#f97316" stroke-width="4" stroke-linejoin="round"/><rect x="18" y="42" width="28" height="6" rx="2" fill="#f97316"/></svg>',

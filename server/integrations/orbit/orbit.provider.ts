@@ -15,7 +15,7 @@ export function orbitProvider(o: SandboxOrigins): ProviderDefinition {
     homeUrl: `${origin}/`,
     loginUrl: `${origin}/login`,
     allowedDomains: [host],
-    login: sandboxLoginRecipe('orbit'),
+    login: sandboxLoginRecipe('orbit', o),
     logoSvg:
       '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#4f46e5"/>' +
       '<circle cx="32" cy="32" r="11" fill="#fff"/><ellipse cx="32" cy="32" rx="24" ry="9" fill="none" stroke="#fff" stroke-width="3" transform="rotate(-25 32 32)"/></svg>',

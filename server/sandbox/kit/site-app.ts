@@ -6,6 +6,7 @@ import { authenticator } from 'otplib';
 
 import type { Store } from '../../store';
 import { PUBLIC_TENANT, sessionCookieName, type SiteSessions } from '../site-sessions';
+import type { TenantTokens } from '../tenant-tokens';
 import { findTestUser, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET, type TestUser } from '../test-users';
 import { html, raw, type RawHtml } from './html';
 import { ensureSeeded } from './seeding';
@@ -20,15 +21,17 @@ export interface SiteAppDeps {
   store: Store;
   clock: KitClock;
   sessions: SiteSessions;
+  /** Checks the signed ticket that puts a sign-in into an organization's copy (never a bare tenant name). */
+  tenantTokens: TenantTokens;
 }
-
-const TENANT_PATTERN = /^(public|t_[0-9a-f]{24})$/;
 const CHALLENGE_SECONDS = 10 * 60;
 const MAX_CODE_ATTEMPTS = 5;
 
 interface Challenge {
   username: string;
   tenant: string;
+  /** The ticket the sign-in came with, so a form shown again keeps it (it is checked again when posted). */
+  tenantToken?: string;
   next: string;
   step: 'captcha' | 'totp' | 'sms';
   passwordOk: boolean;
@@ -44,12 +47,34 @@ export function cx(name: string): string {
   return `_${sha(`cls:${name}`).slice(0, 6)}`;
 }
 
-function safeNext(next: unknown, fallback: string): string {
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && next.length < 500 ? next : fallback;
+/** A base nothing real lives on: `next` must resolve to it and stay on it. */
+const NEXT_BASE = 'http://site.invalid';
+
+/**
+ * Where to go after sign-in: only a path on this very site. Judged the way the browser will judge the Location
+ * header (WHATWG URL parsing, which turns a backslash into `/` and drops tabs and newlines): `/\evil.example/`, `//evil`,
+ * `/%5Cevil` (once decoded by a later hop), `javascript:` and every other form that leaves the origin is refused.
+ * The answer is the normalised path, so what the browser follows is exactly what was checked.
+ */
+export function safeNext(next: unknown, fallback: string): string {
+  if (typeof next !== 'string' || next.length === 0 || next.length >= 500 || !next.startsWith('/')) return fallback;
+  // Backslashes, control characters and whitespace have no place in a path we hand out (raw or percent-encoded).
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this pattern exists to find.
+  if (/[\\\s\x00-\x1f\x7f]|%5c|%0[0-9a-f]|%1[0-9a-f]|%7f/i.test(next)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(next, NEXT_BASE);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== NEXT_BASE || url.username || url.password) return fallback;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // A path that starts with two slashes is read as another host when the browser resolves it again.
+  return path.startsWith('//') ? fallback : path;
 }
 
 export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
-  const { store, clock, sessions } = deps;
+  const { store, clock, sessions, tenantTokens } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -150,11 +175,12 @@ ${content}
     req: Request,
     res: Response,
     status: number,
-    opts: { error?: string; username?: string; tenant?: string; next?: string } = {},
+    opts: { error?: string; username?: string; tenantToken?: string; next?: string } = {},
   ) => {
     const token = preCsrf(req, res);
-    const tenant =
-      opts.tenant ?? (typeof req.query.tenant === 'string' && TENANT_PATTERN.test(req.query.tenant) ? req.query.tenant : PUBLIC_TENANT);
+    // Only a ticket that verifies is carried into the form; anything else signs in to the public copy.
+    const ticket = opts.tenantToken ?? req.query.tenant_token;
+    const tenantToken = tenantTokens.verify(ticket, site.slug) ? (ticket as string) : '';
     const next = safeNext(opts.next ?? req.query.next, site.homePath);
     authPage(
       res,
@@ -163,7 +189,7 @@ ${content}
       html`<h1 class="${cx('auth-title')}">Sign in to ${site.brand.name}</h1>
 ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}</div>` : ''}
 <form method="post" action="/login" class="${cx('auth-form')}" novalidate>
-<input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="tenant" value="${tenant}"><input type="hidden" name="next" value="${next}">
+<input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="tenant_token" value="${tenantToken}"><input type="hidden" name="next" value="${next}">
 <label for="${cx('login-user')}">Username or email</label>
 <input id="${cx('login-user')}" name="username" autocomplete="username" autocapitalize="off" spellcheck="false" value="${opts.username ?? ''}" required>
 <label for="${cx('login-pass')}">Password</label>
@@ -231,14 +257,17 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
 
   app.post('/login', async (req, res, next) => {
     try {
-      const tenant = typeof req.body?.tenant === 'string' && TENANT_PATTERN.test(req.body.tenant) ? req.body.tenant : PUBLIC_TENANT;
+      // The tenant comes from a ticket this service signed, never from a field a visitor can type (a `tenant` field is ignored).
+      const tenantToken = typeof req.body?.tenant_token === 'string' ? req.body.tenant_token : undefined;
+      const tenant = tenantTokens.verify(tenantToken, site.slug) ?? PUBLIC_TENANT;
+      const ticket = tenant === PUBLIC_TENANT ? {} : { tenantToken };
       const nextPath = safeNext(req.body?.next, site.homePath);
       const username = String(req.body?.username ?? '')
         .trim()
         .slice(0, 100);
       const password = String(req.body?.password ?? '').slice(0, 200);
       if (!checkPreCsrf(req, res))
-        return loginForm(req, res, 403, { error: 'Your sign-in form expired. Please try again.', username, tenant, next: nextPath });
+        return loginForm(req, res, 403, { error: 'Your sign-in form expired. Please try again.', username, ...ticket, next: nextPath });
       const user = findTestUser(username);
       if (user?.behaviour === 'locked') return lockedPage(res);
       const passwordOk = !!user && user.password === password;
@@ -247,6 +276,7 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
         await saveChallenge(res, {
           username,
           tenant,
+          ...ticket,
           next: nextPath,
           step: 'captcha',
           passwordOk,
@@ -257,10 +287,10 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
         return res.redirect(303, '/login/verify');
       }
       if (!user || !passwordOk) {
-        return loginForm(req, res, 401, { error: 'Incorrect username or password.', username, tenant, next: nextPath });
+        return loginForm(req, res, 401, { error: 'Incorrect username or password.', username, ...ticket, next: nextPath });
       }
       if (user.behaviour === 'totp' || user.behaviour === 'sms') {
-        await saveChallenge(res, { username, tenant, next: nextPath, step: user.behaviour, passwordOk, attempts: 0, expiresAt });
+        await saveChallenge(res, { username, tenant, ...ticket, next: nextPath, step: user.behaviour, passwordOk, attempts: 0, expiresAt });
         return res.redirect(303, user.behaviour === 'totp' ? '/login/two-factor' : '/login/sms');
       }
       await startSession(res, user, tenant, nextPath);
@@ -314,7 +344,11 @@ ${error ? html`<div role="alert" class="${cx('auth-error')}">${error}</div>` : '
         const attempts = ch.c.attempts + 1;
         if (attempts >= MAX_CODE_ATTEMPTS) {
           await dropChallenge(res, ch.id);
-          return loginForm(req, res, 401, { error: 'Too many incorrect codes. Sign in again.', tenant: ch.c.tenant, next: ch.c.next });
+          return loginForm(req, res, 401, {
+            error: 'Too many incorrect codes. Sign in again.',
+            tenantToken: ch.c.tenantToken,
+            next: ch.c.next,
+          });
         }
         await saveChallenge(res, { ...ch.c, attempts }, ch.id);
         codePage(res, 401, step, 'That code is not correct. Try again.');
@@ -359,7 +393,7 @@ b.addEventListener('click',go);b.addEventListener('keydown',function(e){if(e.key
         await dropChallenge(res, ch.id);
         return loginForm(req, res, 401, {
           error: 'We could not verify that you are human. Please try again.',
-          tenant: ch.c.tenant,
+          tenantToken: ch.c.tenantToken,
           next: ch.c.next,
         });
       }
@@ -369,7 +403,7 @@ b.addEventListener('click',go);b.addEventListener('keydown',function(e){if(e.key
         return loginForm(req, res, 401, {
           error: 'Incorrect username or password.',
           username: ch.c.username,
-          tenant: ch.c.tenant,
+          tenantToken: ch.c.tenantToken,
           next: ch.c.next,
         });
       }
