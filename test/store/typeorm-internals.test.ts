@@ -171,6 +171,7 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
         parameters: 'parameters',
         responseFormat: 'response_format',
         timeoutMs: 'timeout_ms',
+        mode: 'mode',
         status: 'status',
         result: 'result',
         error: 'error',
