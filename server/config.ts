@@ -102,7 +102,7 @@ export interface AppConfig {
   };
   /** Token bucket per organization and environment on the client API; null = no limit (either setting 0). */
   rateLimit: { perSecond: number; burst: number } | null;
-  /** Failed client authentications allowed per client id and per source address in a window, before 429 AUTHENTICATION_THROTTLED. */
+  /** Failed client authentications allowed per (client id, source address) and per source address in a window, before 429 AUTHENTICATION_THROTTLED. */
   authFailures: { perClientId: number; perAddress: number; windowSeconds: number };
 }
 

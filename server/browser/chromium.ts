@@ -18,6 +18,8 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-default-apps',
+  // WebRTC may send UDP (STUN/TURN) around the HTTP proxy that fences a context: only proxied traffic is allowed.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 const SYSTEM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];

@@ -1,7 +1,7 @@
 import type { Clock } from './clock';
 
 export interface AuthFailureSettings {
-  /** Failed authentications one client id may have per window before it is answered 429. */
+  /** Failed authentications one client id may have per window from one source address before it is answered 429. */
   perClientId: number;
   /** Failed authentications one source address may have per window before it is answered 429. */
   perAddress: number;
@@ -58,14 +58,23 @@ export class AuthFailureThrottle {
    * is cleared (its owner holds the secret) and the address gets its one back.
    */
   recordSuccess(clientId: string, address: string | undefined): void {
-    this.windows.delete(`id:${clientId}`);
+    this.windows.delete(this.idKey(clientId, address));
     const w = address ? this.windows.get(`ip:${address}`) : undefined;
     if (w && w.count > 0) w.count -= 1;
   }
 
+  /**
+   * A client id's budget is per source address: client ids are not secret, so a budget of the id alone would let
+   * anyone lock its owner out (ten junk secrets a minute). Guessing a 256-bit secret is hopeless anyway; what the
+   * budgets protect is this process's CPU, which the per-address budget and the bounded hashing already do.
+   */
+  private idKey(clientId: string, address: string | undefined): string {
+    return address ? `id:${clientId}@${address}` : `id:${clientId}`;
+  }
+
   private keys(clientId: string | undefined, address: string | undefined): [string, number][] {
     const keys: [string, number][] = [];
-    if (clientId) keys.push([`id:${clientId}`, this.settings.perClientId]);
+    if (clientId) keys.push([this.idKey(clientId, address), this.settings.perClientId]);
     if (address) keys.push([`ip:${address}`, this.settings.perAddress]);
     return keys;
   }

@@ -122,7 +122,18 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       upstream.on('socket', track);
       upstream.on('timeout', () => upstream.destroy(new Error('timed out')));
       upstream.on('response', (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
+        // The upstream is not ours: a status outside 100–599 or a bad header would make writeHead throw, and a throw
+        // in this listener would end the whole process. Only the code is passed on (Node writes the standard reason).
+        const status = answer.statusCode ?? 0;
+        try {
+          if (status < 100 || status > 599) throw new Error(`invalid status ${status}`);
+          res.writeHead(status, endToEnd(answer.rawHeaders));
+        } catch {
+          answer.destroy();
+          if (!res.headersSent) res.writeHead(502, { connection: 'close' }).end();
+          else res.destroy();
+          return;
+        }
         answer.pipe(res);
         answer.on('error', () => res.destroy());
       });

@@ -8,7 +8,7 @@ import { createOrg, expectError, type Headers, sandboxHeaders, type TestOrg } fr
 
 /**
  * Failed-authentication floods (server/domain/auth-failures.ts, organizations.service.ts): bad secrets are counted per
- * client id and per source address and, over budget, answered 429 AUTHENTICATION_THROTTLED with Retry-After before
+ * client id (from one source address) and per source address and, over budget, answered 429 AUTHENTICATION_THROTTLED with Retry-After before
  * any scrypt; unknown client ids never cost a hash. Timing is measured by `npm run bench:auth-flood`, not here.
  * The app trusts X-Forwarded-For so that "another address" can be played on loopback.
  */
@@ -69,21 +69,30 @@ describe('auth: failed-authentication flood', () => {
 
   it('blocks bad secrets against one client id after its budget, with 429 and Retry-After, before any hash', async () => {
     const org = await createOrg(t, 'Budget Co');
-    // Spread over addresses, so only the client id's budget is at work.
-    const results: Response[] = [];
-    for (let i = 0; i < PER_CLIENT_ID + 3; i += 1) results.push(...(await flood(org.clientId, freshAddress(), 1)));
+    // PER_CLIENT_ID < PER_ADDRESS: the client id's budget (per source address) is what answers here.
+    const address = freshAddress();
+    const results = await flood(org.clientId, address, PER_CLIENT_ID + 1);
     for (const res of results.slice(0, PER_CLIENT_ID)) expectError(res, 'INVALID_CLIENT_CREDENTIALS');
     verifySpy.mockClear();
-    const after = await flood(org.clientId, freshAddress(), 3);
+    const after = await flood(org.clientId, address, 1);
     for (const res of [...results.slice(PER_CLIENT_ID), ...after]) expectThrottled(res);
     expect(verifySpy).not.toHaveBeenCalled();
+  });
+
+  it('refuses to let a stranger lock a client id out: its budget is per source address (client ids are not secret)', async () => {
+    const org = await createOrg(t, 'Lockout Co');
+    const attacker = freshAddress();
+    expectThrottled((await flood(org.clientId, attacker, PER_CLIENT_ID + 1)).at(-1)!);
+    // The owner's secret, never verified in this process, from the owner's own address: verified normally.
+    expect((await call(sandboxHeaders(org), freshAddress())).status).toBe(200);
   });
 
   it('blocks parallel guesses too: at most the budget of them reach scrypt', async () => {
     const org = await createOrg(t, 'Parallel Co');
     verifySpy.mockClear();
+    const address = freshAddress();
     const results = await Promise.all(
-      Array.from({ length: 24 }, () => call({ 'x-client-id': org.clientId, 'x-client-secret': badSecret() }, freshAddress())),
+      Array.from({ length: 24 }, () => call({ 'x-client-id': org.clientId, 'x-client-secret': badSecret() }, address)),
     );
     // Exactly the budget (the spy does see the hashes: it is not vacuous).
     expect(verifySpy).toHaveBeenCalledTimes(PER_CLIENT_ID);
@@ -143,19 +152,22 @@ describe('auth: failed-authentication flood', () => {
   it("refuses to lock the flooded client id's owner out when their secret was already verified", async () => {
     const owner = await createOrg(t, 'Owner Co');
     expect((await call(sandboxHeaders(owner), freshAddress())).status).toBe(200);
-    const results = await flood(owner.clientId, freshAddress(), PER_CLIENT_ID + 2);
+    const floodAddress = freshAddress();
+    const results = await flood(owner.clientId, floodAddress, PER_CLIENT_ID + 2);
     expectThrottled(results[results.length - 1]);
-    expect((await call(sandboxHeaders(owner), freshAddress())).status).toBe(200);
+    // Even from the flooding address: a verified secret is not judged against any budget.
+    expect((await call(sandboxHeaders(owner), floodAddress)).status).toBe(200);
   });
 
   it('blocks even the right secret while a client id is throttled, and lets it through once the window has passed', async () => {
     const org = await createOrg(t, 'Window Co');
-    await flood(org.clientId, freshAddress(), PER_CLIENT_ID);
-    // The owner's secret, never verified in this process: the budget applies to it as well.
-    expectThrottled(await call(sandboxHeaders(org), freshAddress()));
+    const address = freshAddress();
+    await flood(org.clientId, address, PER_CLIENT_ID);
+    // The owner's secret, never verified in this process, from that address: the budget applies to it as well.
+    expectThrottled(await call(sandboxHeaders(org), address));
     t.clock.advance((WINDOW_SECONDS + 1) * 1000);
-    expect((await call(sandboxHeaders(org), freshAddress())).status).toBe(200);
-    // And the success cleared the client id's count: a mistake right after is a plain 401, not a 429.
-    expectError(await call({ 'x-client-id': org.clientId, 'x-client-secret': badSecret() }, freshAddress()), 'INVALID_CLIENT_CREDENTIALS');
+    expect((await call(sandboxHeaders(org), address)).status).toBe(200);
+    // And the success cleared the client id's count there: a mistake right after is a plain 401, not a 429.
+    expectError(await call({ 'x-client-id': org.clientId, 'x-client-secret': badSecret() }, address), 'INVALID_CLIENT_CREDENTIALS');
   });
 });
