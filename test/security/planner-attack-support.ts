@@ -13,8 +13,8 @@ import { RunIntegrity } from '../../server/agent/run-integrity';
 import type { StrategyDeps } from '../../server/agent/strategies';
 import { systemClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';
-import type { LiveServer } from '../support/live-server';
-import type { ScriptedModelServer, ScriptTurn } from '../support/scripted-model-server';
+import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
+import { type ScriptedModelServer, type ScriptTurn, startScriptedModelServer } from '../support/scripted-model-server';
 
 /**
  * What the prompt-injection and parameter-flow attacks share: a loopback "attacker" listener that counts every
@@ -167,3 +167,31 @@ export function pageBlock(turn: ScriptTurn): string {
 
 /** The "record-trajectory" verdict of a run's trace. */
 export const recordVerdict = (trace: TraceStep[]) => trace.find((s) => s.tool === 'record-trajectory');
+
+/** What an attack file runs against: a live AgentLink, a browser, the scripted model and the attacker's listener. */
+export interface AttackRig {
+  server: LiveServer;
+  browser: Browser;
+  model: ScriptedModelServer;
+  sink: Sink;
+}
+
+/** Starts the rig before the file's tests and stops it after them; the fields are set once beforeAll has run. */
+export function useAttackRig(): AttackRig {
+  const rig = {} as AttackRig;
+  beforeAll(async () => {
+    [rig.server, rig.browser, rig.model, rig.sink] = await Promise.all([
+      startLiveServer(),
+      startBrowser(),
+      startScriptedModelServer(),
+      startSink(),
+    ]);
+  });
+  afterAll(async () => {
+    await rig.browser?.close();
+    await rig.server?.close();
+    await rig.model?.close();
+    await rig.sink?.close();
+  });
+  return rig;
+}
