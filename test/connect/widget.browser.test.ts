@@ -14,6 +14,7 @@ import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehu
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { closeWidgetPopup } from '../support/widget-popup';
 
 /**
  * The hosted connect widget, driven in Chromium like a person would: consent → provider picker → the
@@ -408,9 +409,7 @@ describe('connect widget as a popup of an app on another origin (SDK protocol)',
   it('closing the widget sends agentlink:exit with USER_CLOSED and records the exit', async () => {
     const linkToken = await createLinkToken();
     const popup = await openPopup(linkToken);
-    const closed = popup.waitForEvent('close');
-    await popup.getByRole('button', { name: 'Close', exact: true }).click();
-    await closed;
+    await closeWidgetPopup(popup);
     const exit = (await messages(page)).filter((m) => m.data.type === 'agentlink:exit');
     expect(exit).toHaveLength(1);
     expect(exit[0]).toMatchObject({ origin: server.baseUrl, data: { error: { code: 'USER_CLOSED' } } });

@@ -12,6 +12,7 @@ import { buildWebApp } from '../../examples/web/build';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { closeWidgetPopup } from '../support/widget-popup';
 
 /**
  * The whole caller side in Chromium: the example app (examples/web, served by the example relay on its own
@@ -141,9 +142,7 @@ it('popup: connect Orbit as user_mfa, exchange through the relay, see the connec
 it('closing the widget with its Close button shows USER_CLOSED in the app', async () => {
   const popup = await clickConnectForPopup();
   await heading(popup, /uses AgentLink/).waitFor();
-  const closed = popup.waitForEvent('close');
-  await popup.getByRole('button', { name: 'Close', exact: true }).click();
-  await closed;
+  await closeWidgetPopup(popup);
   const alert = page.getByTestId('link-error');
   await alert.waitFor();
   expect(await alert.textContent()).toMatch(/^USER_CLOSED: /);
