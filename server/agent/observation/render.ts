@@ -1,4 +1,4 @@
-import { type ElementStates, type ObservedElement, type PageSnapshot, quote } from './snapshot';
+import { type ElementStates, type ObservedElement, type PageSnapshot, quote, type SnapshotLine } from './snapshot';
 import { escapeInline, escapeOneLine, escapeText, type InjectionMarker } from './untrusted';
 
 /**
@@ -38,6 +38,7 @@ function states(s: ElementStates): string[] {
   if (s.focused) out.push('focused');
   if (s.current) out.push('current');
   if (s.haspopup) out.push(`haspopup=${s.haspopup}`);
+  if (s.scroll) out.push(`scrollable=${s.scroll}`);
   return out;
 }
 
@@ -47,9 +48,20 @@ const token = (s: string) => s.replace(/[^\w=-]/g, '_');
 export function renderElement(e: ObservedElement, esc: (s: string) => string = (s) => s): string {
   const parts = [`[${e.index}] ${token(e.role)} ${quote(esc(e.name))}`];
   if (e.value !== undefined) parts.push(`value=${quote(esc(e.value).replace(/\n/g, '\\n'))}`);
+  if (e.format) parts.push(`format=${token(e.format)}`);
+  if (e.placeholder) parts.push(`placeholder=${quote(esc(e.placeholder))}`);
   parts.push(...states(e.states).map(token));
+  if (e.error) parts.push(`error=${quote(esc(e.error))}`);
   if (e.options?.length) parts.push(`options=[${e.options.map((o) => quote(esc(o))).join(', ')}]`);
   return parts.join(' ');
+}
+
+/** Text the observation left out, and how to read it. */
+function cutNote(c: Extract<SnapshotLine, { k: 'cut' }>, oneLine: (s: string) => string): string {
+  const chars = c.chars.toLocaleString('en-US');
+  if (c.i === undefined)
+    return `(\u2026 ${chars} more characters of page text not shown: extract without index reads the page, page by page)`;
+  return `(\u2026 ${chars} more characters of text in ${oneLine(c.where ?? 'this section')} not shown: extract with index ${c.i} reads them)`;
 }
 
 export function renderSnapshot(s: PageSnapshot, opts: RenderOptions = {}): string {
@@ -66,10 +78,11 @@ export function renderSnapshot(s: PageSnapshot, opts: RenderOptions = {}): strin
       const e = byIndex.get(line.i);
       if (e) body.push(line.h ? `${'#'.repeat(line.h)} ${renderElement(e, inline)}` : renderElement(e, inline));
     } else if (line.k === 's') body.push(`-- ${oneLine(line.s)} --`);
+    else if (line.k === 'cut') body.push(cutNote(line, oneLine));
+    else if (line.k === 'frame') body.push(`(a frame from ${oneLine(line.host)} was not read: it is not on the provider's site)`);
     else for (const l of escapeText(line.s, boundary, markers)) body.push(line.h ? `${'#'.repeat(line.h)} ${l}` : l);
   }
   if (s.truncated.elements) body.push(`(${s.truncated.elements} more interactive elements not shown)`);
-  if (s.truncated.text) body.push('(page text truncated)');
   let text = `${head.join('\n')}\n\n${body.join('\n')}`;
   const max = opts.maxChars ?? 24_000;
   if (text.length > max) text = `${text.slice(0, max)}\n(observation truncated)`;

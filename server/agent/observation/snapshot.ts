@@ -1,107 +1,291 @@
-import type { Locator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 
-import { DOM_SCRIPT } from './dom-script';
+import { chooseText, MIN_TEXT_CHARS, type WorkLine, type WorkSection } from './budget';
+import { type DocTarget, expressionOf, FRAME_ATTRIBUTE, frameOf, isRetryable, separateTarget, topTarget } from './documents';
 import { Redactor } from './redact';
+import type { ObservedElement, PageSnapshot, SnapshotLine } from './types';
+
+export { FRAME_ATTRIBUTE } from './documents';
+export type { ElementStates, ObservedElement, PageSnapshot, SnapshotLine } from './types';
 
 /**
- * Page → compact indexed view (the observation). Built in the page by DOM_SCRIPT: interactive elements with
- * role, accessible name, value and states, interleaved with visible text and headings; each element is marked
- * with data-agentlink-idx so a tool can act on its index. Every string is redacted before it is returned.
- * This module knows nothing of models or prompts.
+ * Page → compact indexed view (the observation). Built in each document of the page by DOM_SCRIPT: interactive
+ * elements with role, accessible name, value and states, interleaved with visible text and headings, open shadow
+ * roots in place. Iframes are read in place when the run may visit their origin (the egress policy), each in its
+ * own document; other frames leave one line naming their host. Index numbers are unique across frames and each
+ * element record says which frame it is in (elementLocator finds it there). The text is then chosen to fit
+ * (budget.ts), and every string is redacted before it is returned. This module knows nothing of models or prompts.
  */
-export interface ElementStates {
-  checked?: boolean | 'mixed';
-  disabled?: boolean;
-  expanded?: boolean;
-  selected?: boolean;
-  pressed?: boolean | 'mixed';
-  required?: boolean;
-  invalid?: boolean;
-  readonly?: boolean;
-  focused?: boolean;
-  current?: boolean;
-  haspopup?: string;
-}
-
-export interface ObservedElement {
-  index: number;
-  role: string;
-  name: string;
-  tag: string;
-  /** The nearest labelled container: "dialog 'Create a post'", "article 'Post by Ada'", "navigation 'Main'". */
-  scope: string | null;
-  value?: string;
-  states: ElementStates;
-  /** Options of a native <select>. */
-  options?: string[];
-}
-
-/** A line of the page view: text (h = inside a heading of that level), an element by index, or a region label. */
-export type SnapshotLine = { k: 't'; s: string; h?: number } | { k: 'e'; i: number; h?: number } | { k: 's'; s: string };
-
-export interface PageSnapshot {
-  url: string;
-  title: string;
-  /** A modal dialog is open: only its content is in the snapshot. */
-  modal: boolean;
-  elements: ObservedElement[];
-  lines: SnapshotLine[];
-  truncated: { elements: number; text: boolean };
-}
-
 export interface SnapshotOptions {
   redactor?: Redactor;
   maxElements?: number;
+  /** About how many characters the page content (controls and text) may take; text is cut to fit, never below MIN_TEXT_CHARS. */
   maxTextChars?: number;
+  /** The run's egress policy: a frame is read only when its URL is one the run may visit. Without it: same origin only. */
+  egress?: { checkUrl(url: string, opts?: { pageLocal?: boolean }): { ok: boolean } };
 }
 
 export const INDEX_ATTRIBUTE = 'data-agentlink-idx';
 export const OPTION_ATTRIBUTE = 'data-agentlink-opt';
+export const SECTION_ATTRIBUTE = 'data-agentlink-sec';
 
-const RETRYABLE = /Execution context was destroyed|Cannot find context|navigat|Target closed|frame was detached/i;
+/** How deep frames inside frames are read, and how many frames at most. */
+const MAX_FRAME_DEPTH = 3;
+const MAX_FRAMES = 12;
 
 /** Runs one operation of DOM_SCRIPT in the page, riding out a navigation that replaces the document mid-call. */
 export async function runDom<T>(page: Page, op: string, args: unknown = {}): Promise<T> {
-  const expression = `(${DOM_SCRIPT})(${JSON.stringify(op)}, ${JSON.stringify(args)})`;
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await page.evaluate(expression)) as T;
+      return (await page.evaluate(expressionOf(op, args))) as T;
     } catch (err) {
-      if (attempt >= 3 || !RETRYABLE.test(String((err as Error)?.message ?? err)) || page.isClosed()) throw err;
+      if (attempt >= 3 || !isRetryable(err) || page.isClosed()) throw err;
       await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
     }
   }
 }
 
-export async function takeSnapshot(page: Page, opts: SnapshotOptions = {}): Promise<PageSnapshot> {
-  const raw = await runDom<PageSnapshot>(page, 'snapshot', {
-    maxElements: opts.maxElements ?? 300,
-    maxTextChars: opts.maxTextChars ?? 6000,
+/** Runs one operation of DOM_SCRIPT in the document an element is in; null when its frame is gone. */
+export async function runDomAt<T>(page: Page, at: { frame?: readonly number[] }, op: string, args: unknown = {}): Promise<T | null> {
+  if (!at.frame?.length) return runDom<T>(page, op, args);
+  const frame = await frameOf(page, at.frame);
+  if (!frame) return null;
+  return (await frame.evaluate(expressionOf(op, args))) as T;
+}
+
+interface RawSection {
+  id: number;
+  role: string;
+  name: string;
+  tag: string;
+  idx: number;
+}
+type RawLine = Exclude<WorkLine, { k: 't' } | { k: 'frame' }> | (Omit<Extract<WorkLine, { k: 't' }>, 'c'> & { c?: number }) | RawFrameLine;
+interface RawFrameLine {
+  k: 'f';
+  f: number;
+  /** The iframe's title or aria-label. */
+  t: string;
+  /** The scope the iframe stands in. */
+  sc: string | null;
+  v: 0 | 1;
+  /** Its src, resolved (what a frame that failed to load or has an opaque origin is judged by). */
+  u: string;
+}
+interface RawDoc {
+  url: string;
+  title: string;
+  modal: boolean;
+  elements: ObservedElement[];
+  lines: RawLine[];
+  sections: RawSection[];
+  truncated: { elements: number; text: boolean };
+  next: number;
+  nextFrame: number;
+  frames: number;
+}
+
+interface Walk {
+  page: Page;
+  maxElements: number;
+  index: number;
+  frame: number;
+  framesRead: number;
+  dropped: number;
+  elements: ObservedElement[];
+  sections: Map<string, WorkSection>;
+  mayRead: (url: string) => boolean;
+}
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host || url.split(/[?#]/)[0]!;
+  } catch {
+    return url.slice(0, 80);
+  }
+};
+
+/** One document and, in place, the frames in it. */
+async function readDocument(
+  w: Walk,
+  target: DocTarget,
+  chain: number[],
+  frame: { scope: string | null; title: string; onScreen: boolean } | null,
+): Promise<{ raw: RawDoc; lines: WorkLine[] }> {
+  const raw = await target.run<RawDoc>('snapshot', {
+    maxElements: Math.max(0, w.maxElements - w.elements.length),
+    startIndex: w.index,
+    frameStart: w.frame,
+    listeners: target.listeners,
+    ...(frame ? { frameDoc: true, frameTitle: frame.title, baseScope: frame.scope, onScreen: frame.onScreen } : {}),
   });
-  return redactSnapshot(raw, opts.redactor ?? new Redactor());
+  w.index = raw.next;
+  w.frame = raw.nextFrame;
+  w.dropped += raw.truncated.elements;
+  const key = (id: number) => `${chain.join('.')}/${id}`;
+  for (const e of raw.elements) w.elements.push(chain.length ? { ...e, frame: chain } : e);
+  for (const s of raw.sections) w.sections.set(key(s.id), { ...s, ...(chain.length ? { frame: chain } : {}) });
+  const children = raw.frames && chain.length < MAX_FRAME_DEPTH ? await target.children(raw.nextFrame - raw.frames, raw.nextFrame) : [];
+  const lines: WorkLine[] = [];
+  for (const l of raw.lines) {
+    if (l.k === 't') lines.push(l.c ? { ...l, c: key(l.c) } : (l as WorkLine));
+    else if (l.k !== 'f') lines.push(l);
+    else
+      lines.push(
+        ...(await readFrame(
+          w,
+          target,
+          chain,
+          l,
+          children.find((c) => c.k === l.f),
+        )),
+      );
+  }
+  return { raw, lines };
+}
+
+async function readFrame(
+  w: Walk,
+  parent: DocTarget,
+  chain: number[],
+  l: RawFrameLine,
+  child: Awaited<ReturnType<DocTarget['children']>>[number] | undefined,
+): Promise<WorkLine[]> {
+  if (!child || w.framesRead >= MAX_FRAMES) return [];
+  const path = [...chain, l.f];
+  let found: { url: string; target: DocTarget | null } | null = null;
+  if (child.url !== null) found = { url: child.url, target: null };
+  else {
+    const sep = await separateTarget(w.page, path).catch(() => null);
+    if (sep) found = sep;
+  }
+  if (!found) return [];
+  // A context's origin when it is a web origin; else (an error page, a sandboxed frame) what its src asked for.
+  const where = /^https?:\/\//i.test(found.url) ? found.url : l.u || found.url;
+  if (/^about:blank$/i.test(where)) return [];
+  if (!w.mayRead(where)) return [{ k: 'frame', host: hostOf(where) }];
+  const target = found.target ?? (child.url !== null ? await child.open() : null);
+  if (!target) return [];
+  w.framesRead++;
+  const scope = l.t ? `frame '${l.t.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : l.sc;
+  try {
+    const { lines } = await readDocument(w, target, path, { scope, title: l.t, onScreen: l.v === 1 });
+    return l.t ? [{ k: 's', s: scope! }, ...lines] : lines;
+  } catch (err) {
+    if (w.page.isClosed()) throw err;
+    // A frame that navigates or goes away while it is read is left out; the rest of the page still counts.
+    return [];
+  }
+}
+
+function sameOriginAs(top: string): (url: string) => boolean {
+  const originOf = (url: string) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      return 'null';
+    }
+  };
+  const origin = originOf(top);
+  return (url) => /^about:(blank|srcdoc)/i.test(url) || (origin !== 'null' && originOf(url) === origin);
+}
+
+async function observe(page: Page, opts: SnapshotOptions): Promise<PageSnapshot> {
+  const maxElements = opts.maxElements ?? 300;
+  const w: Walk = {
+    page,
+    maxElements,
+    index: 1,
+    frame: 1,
+    framesRead: 0,
+    dropped: 0,
+    elements: [],
+    sections: new Map(),
+    mayRead: () => false,
+  };
+  const top = await topTarget(page);
+  // The top document decides which frames are the same site; the egress policy, when given, decides instead.
+  const egress = opts.egress;
+  const topUrl = page.url();
+  w.mayRead = egress ? (url) => egress.checkUrl(url, { pageLocal: true }).ok : sameOriginAs(topUrl);
+  const { raw, lines } = await readDocument(w, top, [], null);
+  // The page content is about maxTextChars: controls first (they are what a model acts on), text in the rest.
+  const controlChars = w.elements.reduce((n, e) => n + e.name.length + (e.value?.length ?? 0) + 24, 0);
+  const budget = Math.max(MIN_TEXT_CHARS, (opts.maxTextChars ?? 6_000) - controlChars);
+  const chosen = chooseText(lines, w.sections, budget, w.index);
+  return {
+    url: raw.url,
+    title: raw.title,
+    modal: raw.modal,
+    elements: w.elements,
+    lines: chosen.lines,
+    truncated: { elements: w.dropped, text: chosen.cut },
+    ...(chosen.sections.length ? { sections: chosen.sections } : {}),
+  };
+}
+
+export async function takeSnapshot(page: Page, opts: SnapshotOptions = {}): Promise<PageSnapshot> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return redactSnapshot(await observe(page, opts), opts.redactor ?? new Redactor());
+    } catch (err) {
+      if (attempt >= 3 || !isRetryable(err) || page.isClosed()) throw err;
+      await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
+    }
+  }
 }
 
 function redactSnapshot(s: PageSnapshot, r: Redactor): PageSnapshot {
   const t = (v: string) => r.text(v);
+  const element = (e: ObservedElement): ObservedElement => ({
+    ...e,
+    name: t(e.name),
+    scope: e.scope === null ? null : t(e.scope),
+    ...(e.value !== undefined ? { value: t(e.value) } : {}),
+    ...(e.options ? { options: e.options.map(t) } : {}),
+    ...(e.placeholder !== undefined ? { placeholder: t(e.placeholder) } : {}),
+    ...(e.error !== undefined ? { error: t(e.error) } : {}),
+  });
+  const line = (l: SnapshotLine): SnapshotLine => {
+    switch (l.k) {
+      case 't':
+      case 's':
+        return { ...l, s: t(l.s) };
+      case 'cut':
+        return l.where === undefined ? l : { ...l, where: t(l.where) };
+      case 'frame':
+        return { ...l, host: t(l.host) };
+      default:
+        return l;
+    }
+  };
   return {
     url: t(s.url),
     title: t(s.title),
     modal: s.modal,
     truncated: s.truncated,
-    elements: s.elements.map((e) => ({
-      ...e,
-      name: t(e.name),
-      scope: e.scope === null ? null : t(e.scope),
-      ...(e.value !== undefined ? { value: t(e.value) } : {}),
-      ...(e.options ? { options: e.options.map(t) } : {}),
-    })),
-    lines: s.lines.map((l) => (l.k === 'e' ? l : { ...l, s: t(l.s) })),
+    elements: s.elements.map(element),
+    lines: s.lines.map(line),
+    ...(s.sections ? { sections: s.sections.map(element) } : {}),
   };
 }
 
-/** The element a snapshot gave `index` to (valid until the next snapshot). */
-export function elementLocator(page: Page, index: number): Locator {
-  return page.locator(`[${INDEX_ATTRIBUTE}="${index}"]`);
+/** An element a snapshot listed (a control, or a section it cut): where it is, through the frames it is in. */
+export type ElementRef = Pick<ObservedElement, 'index' | 'frame' | 'section'>;
+
+/** The element a snapshot gave `index` to (valid until the next snapshot), in its frame. */
+export function elementLocator(page: Page, el: number | ElementRef): Locator {
+  const ref: ElementRef = typeof el === 'number' ? { index: el } : el;
+  let scope: Page | FrameLocator = page;
+  for (const k of ref.frame ?? []) scope = scope.frameLocator(`[${FRAME_ATTRIBUTE}="${k}"]`);
+  return scope.locator(ref.section ? `[${SECTION_ATTRIBUTE}="${ref.section}"]` : `[${INDEX_ATTRIBUTE}="${ref.index}"]`);
+}
+
+/** The option markOption chose, in the frame of the element it was chosen for. */
+export function optionLocator(page: Page, el: ElementRef): Locator {
+  let scope: Page | FrameLocator = page;
+  for (const k of el.frame ?? []) scope = scope.frameLocator(`[${FRAME_ATTRIBUTE}="${k}"]`);
+  return scope.locator(`[${OPTION_ATTRIBUTE}="1"]`);
 }
 
 /** Short human description of an element: "button 'Post'" (used in traces and tool results). */
@@ -117,13 +301,18 @@ export function quote(s: string): string {
     .replace(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/g, '\\n')}'`;
 }
 
-/** Visible text of one element (by index) or of the main region, redacted and bounded. */
+export type ExtractResult = { ok: true; text: string; page: number; pages: number; chars: number } | { ok: false; error: string };
+
+/** Visible text of one element or section (by its record) or of the whole page, redacted, one page of it. */
 export async function extractText(
   page: Page,
-  index: number | undefined,
+  at: ElementRef | undefined,
   redactor: Redactor,
   maxChars = 4000,
-): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
-  const res = await runDom<{ ok: true; text: string } | { ok: false; error: string }>(page, 'extractText', { index, maxChars });
-  return res.ok ? { ok: true, text: redactor.text(res.text) } : res;
+  pageNo = 1,
+): Promise<ExtractResult> {
+  const args = { index: at?.section ? undefined : at?.index, section: at?.section, maxChars, page: pageNo };
+  const res = await runDomAt<ExtractResult>(page, at ?? {}, 'extractText', args);
+  if (!res) return { ok: false, error: `the frame of element [${at?.index}] is no longer on the page` };
+  return res.ok ? { ...res, text: redactor.text(res.text) } : res;
 }

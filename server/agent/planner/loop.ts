@@ -152,7 +152,12 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
       redactor = await redactorFor(ctx, slots, secrets);
       let snapshot: PageSnapshot;
       try {
-        snapshot = await takeSnapshot(ctx.page, { redactor, maxElements: options.maxElements, maxTextChars: options.maxTextChars });
+        snapshot = await takeSnapshot(ctx.page, {
+          redactor,
+          maxElements: options.maxElements,
+          maxTextChars: options.maxTextChars,
+          egress: egressOf(ctx),
+        });
       } catch (err) {
         if (isFatal(err, ctx)) throw err;
         throw new AgentError('TOO_MANY_FAILURES', `the page cannot be observed: ${errorMessage(err)}`, { cause: err });

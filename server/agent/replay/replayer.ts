@@ -45,7 +45,7 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
     if (step.target) {
       const until = Date.now() + (opts.resolveWaitMs ?? 3_000);
       for (;;) {
-        snapshot = await takeSnapshot(ctx.page, { redactor });
+        snapshot = await takeSnapshot(ctx.page, { redactor, egress: egressOf(ctx) });
         const found = resolveDescriptor(step.target, snapshot);
         if (found.ok) {
           index = found.el.index;

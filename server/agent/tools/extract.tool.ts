@@ -7,12 +7,20 @@ import { elementIndex, MAX_TEXT, pageTool, target } from './page-tool';
 export const extractTool = pageTool({
   name: 'extract',
   description:
-    'Read the full visible text of one element (by index) or, without index, of the main part of the page. Use it when the observation shortened the text you need.',
-  params: z.object({ index: elementIndex.optional() }).strict(),
+    'Read the full visible text of one element or section (by index) or, without index, of the whole page, one page of text at a time. Use it when the observation says text was left out or shortened the text you need.',
+  params: z
+    .object({
+      index: elementIndex.optional(),
+      page: z.number().int().min(1).max(500).optional().describe('Which page of a long text to read (1, the default, is the first).'),
+    })
+    .strict(),
   async execute(args, tc) {
-    if (args.index !== undefined) await target(tc, Number(args.index));
-    const res = await extractText(tc.page, args.index === undefined ? undefined : Number(args.index), tc.redactor, MAX_TEXT);
-    if (!res.ok) throw new ToolError(res.error);
-    return res.text ? { message: 'The visible text:', quoted: res.text } : { message: '(no visible text)' };
+    const at = args.index === undefined ? undefined : (await target(tc, Number(args.index))).el;
+    const res = await extractText(tc.page, at, tc.redactor, MAX_TEXT, args.page === undefined ? 1 : Number(args.page));
+    if (!res.ok) throw new ToolError(tc.redactor.text(res.error));
+    if (!res.text) return { message: '(no visible text)' };
+    const more = res.page < res.pages ? ` (extract with page ${res.page + 1} reads on)` : '';
+    const which = res.pages > 1 ? `, page ${res.page} of ${res.pages}${more}` : '';
+    return { message: `The visible text${which}:`, quoted: res.text };
   },
 });

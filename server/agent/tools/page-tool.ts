@@ -162,12 +162,22 @@ export function fillUrl(template: string, tc: ToolContext): string {
   return value.trim();
 }
 
+/**
+ * The element behind an index of the latest observation (a control, or a section whose text it cut), in its
+ * frame. An element or frame that went away since is a ToolError the model sees, never a crash.
+ */
 export async function target(tc: ToolContext, i: number): Promise<{ el: ObservedElement; loc: Locator }> {
-  const el = tc.snapshot.elements.find((e) => e.index === i);
+  const el = tc.snapshot.elements.find((e) => e.index === i) ?? tc.snapshot.sections?.find((e) => e.index === i);
   if (!el) throw new ToolError(`there is no element [${i}] in the latest observation`);
-  const loc = elementLocator(tc.page, i);
-  if ((await loc.count()) === 0)
-    throw new ToolError(`element [${i}] (${describeElement(el)}) is no longer on the page; the page changed, look at the new observation`);
+  const loc = elementLocator(tc.page, el);
+  // Counting through a frame that is being detached throws: that frame is gone as surely as a missing element.
+  const count = await loc.count().catch(() => 0);
+  if (count === 0) {
+    const where = el.frame?.length ? ' (it was in a frame that changed or went away)' : '';
+    throw new ToolError(
+      `element [${i}] (${describeElement(el)}) is no longer on the page${where}; the page changed, look at the new observation`,
+    );
+  }
   return { el, loc };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { describeElement, OPTION_ATTRIBUTE, quote, runDom } from '../observation';
+import { describeElement, optionLocator, quote, runDomAt } from '../observation';
 import { remaining, ToolError } from '../result/errors';
 import { act, elementIndex, fillField, pageTool, settle, target, templated, timeout } from './page-tool';
 
@@ -44,13 +44,16 @@ export const selectTool = pageTool({
       }
       let marked: { ok: true; name: string } | { ok: false; error: string } = { ok: false, error: 'no open list of options' };
       for (let attempt = 0; attempt < 15; attempt++) {
-        marked = await runDom(tc.page, 'markOption', { index: Number(args.index), option });
+        marked = (await runDomAt(tc.page, el, 'markOption', { index: Number(args.index), option })) ?? {
+          ok: false,
+          error: 'its frame is no longer on the page',
+        };
         if (marked.ok || !/no open list/.test(marked.error)) break;
         await tc.page.waitForTimeout(Math.min(200, remaining(tc.run, 200)));
       }
       if (!marked.ok) throw new ToolError(`${describeElement(el)}: ${tc.redactor.text(marked.error)}`);
       const name = marked.name;
-      await act(`choosing ${quote(name)}`, () => tc.page.locator(`[${OPTION_ATTRIBUTE}="1"]`).click({ timeout: timeout(tc) }));
+      await act(`choosing ${quote(name)}`, () => optionLocator(tc.page, el).click({ timeout: timeout(tc) }));
       chosen = name;
     }
     await settle(tc, 100);
