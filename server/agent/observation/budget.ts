@@ -119,11 +119,12 @@ export function chooseText(lines: WorkLine[], sections: Map<string, WorkSection>
   const out: SnapshotLine[] = [];
   lines.forEach((l, j) => {
     const note = notes.get(j);
-    if (note) out.push(note);
-    if (l.k === 't') {
-      const s = kept.get(j);
-      if (s !== undefined) out.push(l.h ? { k: 't', s, h: l.h } : { k: 't', s });
-    } else out.push(l);
+    const s = l.k === 't' ? kept.get(j) : undefined;
+    // A note stands where the cut text starts: after the part of a line that was kept, before a line left out.
+    if (note && s === undefined) out.push(note);
+    if (l.k !== 't') out.push(l);
+    else if (s !== undefined) out.push(l.h ? { k: 't', s, h: l.h } : { k: 't', s });
+    if (note && s !== undefined) out.push(note);
   });
   if (overflow) out.push({ k: 'cut', chars: overflow });
   return { lines: out, sections: extra, cut: cutChars.size > 0 };

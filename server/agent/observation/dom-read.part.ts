@@ -27,7 +27,8 @@ function readText(root) {
       if (tag === 'BR') { out.push('\n'); continue; }
       var block = st.display !== 'contents' && st.display.indexOf('inline') !== 0;
       if (block) out.push('\n');
-      walk(n, st.visibility === 'visible');
+      if (tag === 'DETAILS' && !n.open) { var sm = n.querySelector(':scope > summary'); if (sm) walk(sm, st.visibility === 'visible'); }
+      else walk(n, st.visibility === 'visible');
       if (block) out.push('\n');
     }
   }

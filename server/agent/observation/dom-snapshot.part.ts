@@ -253,8 +253,11 @@ function snapshot(a) {
     if (el.shadowRoot) el.setAttribute(HOST, '');
     var pointer = st.cursor === 'pointer';
     var kids = kidsOf(el);
+    /* a closed <details> shows only its summary */
+    var closed = tag === 'DETAILS' && !el.open;
     for (var i = 0; i < kids.length; i++) {
       var n = kids[i];
+      if (closed && n.tagName !== 'SUMMARY') continue;
       if (n.nodeType === 3) { if (visibleSelf && !q) cur.push(n.data); }
       else if (n.nodeType === 1) visit(n, inner, pointer, q);
     }

@@ -48,7 +48,7 @@ const token = (s: string) => s.replace(/[^\w=-]/g, '_');
 export function renderElement(e: ObservedElement, esc: (s: string) => string = (s) => s): string {
   const parts = [`[${e.index}] ${token(e.role)} ${quote(esc(e.name))}`];
   if (e.value !== undefined) parts.push(`value=${quote(esc(e.value).replace(/\n/g, '\\n'))}`);
-  if (e.format) parts.push(`format=${token(e.format)}`);
+  if (e.format) parts.push(`format=${e.format.replace(/[^\w:-]/g, '_')}`);
   if (e.placeholder) parts.push(`placeholder=${quote(esc(e.placeholder))}`);
   parts.push(...states(e.states).map(token));
   if (e.error) parts.push(`error=${quote(esc(e.error))}`);
