@@ -23,6 +23,7 @@ const CLICKABLES = `<!doctype html><html><head><title>Clickables</title><style>
 <button id="labelled" aria-labelledby="lbl"><svg width="16" height="16" aria-hidden="true"></svg></button><span id="lbl">Settings</span>
 <div class="tile" id="card"><h3>Weekly digest</h3><p>Sent every Monday.</p><button type="button" id="unsubscribe">Unsubscribe</button></div>
 <p id="plain">Nothing to click here.</p>
+<ul id="menu" style="cursor: pointer; margin-top: 1600px"><li>Rename folder</li><li>Move folder</li></ul>
 <p id="log"></p>
 <script>
 const log = (t) => () => { document.getElementById('log').textContent = t; };
@@ -31,6 +32,8 @@ document.getElementById('svg-icon').addEventListener('click', log('deleted'));
 document.getElementById('title-icon').addEventListener('mousedown', log('flagged'));
 document.getElementById('card').addEventListener('click', log('card'));
 document.getElementById('backdrop').addEventListener('click', log('backdrop'));
+// Off screen, below a pointer list that has no listener itself: each item has its own.
+document.querySelectorAll('#menu li').forEach((li) => li.addEventListener('click', log(li.textContent)));
 // What React 17+ does: the handler is a prop on the node, the listener sits on the root.
 const rl = document.getElementById('react-like');
 rl['__reactProps$x1y2'] = { onClick: log('read'), children: 'Mark as read' };
@@ -84,12 +87,14 @@ describe('clickable elements', () => {
         ['link', 'Home page', 'a'],
         ['button', 'Settings', 'button'],
         ['button', 'Unsubscribe', 'button'],
+        ['button', 'Rename folder', 'li'],
+        ['button', 'Move folder', 'li'],
       ] as const) {
         expect(el(s, role, name).tag).toBe(tag);
       }
       // No nameless control; the backdrop (a listener, no name) and a card holding its own button are not controls.
       expect(s.elements.filter((e) => !e.name)).toEqual([]);
-      expect(s.elements).toHaveLength(8);
+      expect(s.elements).toHaveLength(10);
       expect(text).toContain('### Weekly digest\nSent every Monday.\n[');
       expect(text).toContain('Nothing to click here.');
 
@@ -99,6 +104,7 @@ describe('clickable elements', () => {
         ['Mark as read', 'read'],
         ['Delete message', 'deleted'],
         ['Flag message', 'flagged'],
+        ['Move folder', 'Move folder'],
       ]) {
         const now = await observe(rig, page);
         await executeTool('click', { index: el(now.s, 'button', name!).index }, toolContext(rig, page, now.s));

@@ -15,6 +15,7 @@ const STORE = `<!doctype html><html><head><title>Store</title></head><body>
 <product-card name="Blue mug" price="$12.00"><span slot="badge">Bestseller</span></product-card>
 <product-card name="Red mug" price="$14.00"></product-card>
 <p>Free shipping over $50.</p>
+<colour-picker></colour-picker>
 <p id="cart">Cart: empty</p>
 <script>
 customElements.define('product-card', class extends HTMLElement {
@@ -27,6 +28,16 @@ customElements.define('product-card', class extends HTMLElement {
     r.querySelector('buy-button').addEventListener('click', () => {
       document.getElementById('cart').textContent = 'Cart: ' + r.querySelector('input').value + ' x ' + this.getAttribute('name');
     });
+  }
+});
+customElements.define('colour-picker', class extends HTMLElement {
+  connectedCallback() {
+    const r = this.attachShadow({ mode: 'open' });
+    r.innerHTML = '<span id="l">Glaze</span><button type="button" aria-haspopup="listbox" aria-expanded="false" aria-labelledby="l">Matte</button>' +
+      '<ul role="listbox" hidden><li role="option">Matte</li><li role="option">Gloss</li></ul>';
+    const b = r.querySelector('button'), list = r.querySelector('ul');
+    b.addEventListener('click', () => { list.hidden = !list.hidden; b.setAttribute('aria-expanded', String(!list.hidden)); });
+    list.querySelectorAll('li').forEach((o) => o.addEventListener('click', () => { b.textContent = o.textContent; list.hidden = true; b.setAttribute('aria-expanded', 'false'); }));
   }
 });
 customElements.define('buy-button', class extends HTMLElement {
@@ -46,6 +57,7 @@ const CHECKOUT = `<!doctype html><html><head><title>Checkout</title></head><body
 
 const CARD_FORM = `<!doctype html><html><body>
 <label for="num">Card number</label><input id="num" autocomplete="cc-number">
+<label for="exp">Expiry month</label><select id="exp"><option>01</option><option>02</option><option>03</option></select>
 <div id="pay" style="cursor:pointer">Pay $26.00</div>
 <p id="status"></p>
 <script>document.getElementById('pay').addEventListener('click', function () {
@@ -75,7 +87,7 @@ describe('open shadow roots', () => {
       const { s, text } = await observe(rig, page);
       const body = text.split('\n\n')[1]!;
       expect(body).toMatch(
-        /^# Mugs\n-- article --\n### Blue mug\nBestseller\n\$12\.00\n\[\d+\] spinbutton 'Quantity' value='1'\n\[\d+\] button 'Add to cart'\n-- article --\n### Red mug\n\$14\.00\n\[\d+\] spinbutton 'Quantity' value='1'\n\[\d+\] button 'Add to cart'\nFree shipping over \$50\.\nCart: empty$/,
+        /^# Mugs\n-- article --\n### Blue mug\nBestseller\n\$12\.00\n\[\d+\] spinbutton 'Quantity' value='1'\n\[\d+\] button 'Add to cart'\n-- article --\n### Red mug\n\$14\.00\n\[\d+\] spinbutton 'Quantity' value='1'\n\[\d+\] button 'Add to cart'\nFree shipping over \$50\.\nGlaze\n\[\d+\] button 'Glaze' value='Matte' collapsed haspopup=listbox\nCart: empty$/,
       );
       expect(body.match(/Bestseller/g)).toHaveLength(1);
 
@@ -85,9 +97,13 @@ describe('open shadow roots', () => {
       await executeTool('click', { index: buttons[1]!.index }, toolContext(rig, page, s));
       expect(await page.locator('#cart').textContent()).toBe('Cart: 3 x Red mug');
 
+      const chose = await executeTool('select', { index: el(s, 'button', 'Glaze').index, option: 'Gloss' }, toolContext(rig, page, s));
+      expect(chose.message).toBe("chose 'Gloss' in button 'Glaze'");
+
       // A second look gives fresh numbers; none is left behind inside a shadow root.
       const again = await observe(rig, page);
       expect(again.text).toContain('Cart: 3 x Red mug');
+      expect(el(again.s, 'button', 'Glaze').value).toBe('Gloss');
       expect(await page.locator('[data-agentlink-idx]').count()).toBe(again.s.elements.length);
     } finally {
       await context.close();
@@ -101,7 +117,7 @@ describe('iframes', () => {
     try {
       const { s, text } = await observe(rig, page);
       expect(text).toMatch(
-        /# Checkout\nTotal: \$26\.00\n-- frame 'Card details' --\n\[(\d+)\] textbox 'Card number' value=''\n\[(\d+)\] button 'Pay \$26\.00'\nPromo code\n\[\d+\] textbox 'Code' value='SUMMER'\n\(a frame from 127\.0\.0\.1:\d+ was not read: it is not on the provider's site\)\n\[\d+\] button 'Place order'$/,
+        /# Checkout\nTotal: \$26\.00\n-- frame 'Card details' --\n\[(\d+)\] textbox 'Card number' value=''\n\[\d+\] combobox 'Expiry month' value='01' options=\['01', '02', '03'\]\n\[(\d+)\] button 'Pay \$26\.00'\nPromo code\n\[\d+\] textbox 'Code' value='SUMMER'\n\(a frame from 127\.0\.0\.1:\d+ was not read: it is not on the provider's site\)\n\[\d+\] button 'Place order'$/,
       );
       expect(text).toContain(`(a frame from 127.0.0.1:${rig.other} was not read`);
       for (const absent of ['secret offer', 'Claim', 'tracking']) expect(text).not.toContain(absent);
@@ -112,8 +128,10 @@ describe('iframes', () => {
       expect(el(s, 'button', 'Place order').frame).toBeUndefined();
 
       await executeTool('type', { index: el(s, 'textbox', 'Card number').index, text: '4242 4242' }, toolContext(rig, page, s));
+      await executeTool('select', { index: el(s, 'combobox', 'Expiry month').index, option: '03' }, toolContext(rig, page, s));
       await executeTool('click', { index: el(s, 'button', 'Pay $26.00').index }, toolContext(rig, page, s));
       expect(await page.frameLocator('#card').locator('#status').textContent()).toBe('Paid with 4242 4242');
+      expect(await page.frameLocator('#card').locator('#exp').inputValue()).toBe('03');
       const res = await executeTool('extract', { index: el(s, 'button', 'Pay $26.00').index }, toolContext(rig, page, s));
       expect(res.quoted).toBe('Pay $26.00');
 

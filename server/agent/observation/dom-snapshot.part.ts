@@ -6,7 +6,8 @@
  *   - controls: role, name, value, states; an element made clickable only by a listener counts when a signal
  *     says so: an on* attribute, a React/Vue handler prop, or — where the DevTools command-line API is there
  *     (snapshot.ts evaluates through CDP with includeCommandLineAPI) — getEventListeners(el) for the elements a
- *     person could take for clickable: the outermost cursor:pointer element, and small on-screen leaves, both capped;
+ *     person could take for clickable: one with a pointer cursor that no clickable ancestor explains, and small
+ *     on-screen leaves; the number of queries is capped;
  *   - a checkbox/radio whose native input a click cannot reach (display:none, zero size, clipped, covered) is
  *     listed once, on its visible label (or the clickable wrapper), with hiddenInput set;
  *   - iframes: a {k:'f'} line at their place, the element marked with FRAME for the node side to read it;
@@ -20,7 +21,8 @@ var MAX_LISTENER_CHECKS = 400, MAX_LEAF_CHECKS = 150;
 function frameworkHandler(el) {
   var keys = Object.keys(el);
   for (var i = 0; i < keys.length; i++) {
-    var k = keys[i], p = el[k];
+    /* data properties only: a getter would run page code in the middle of the walk */
+    var k = keys[i], d = Object.getOwnPropertyDescriptor(el, k), p = d && d.value;
     if (k.indexOf('__reactProps$') === 0 || k.indexOf('__reactEventHandlers$') === 0) {
       if (p && (p.onClick || p.onMouseDown || p.onMouseUp || p.onPointerDown || p.onPointerUp)) return true;
     } else if (k === '_vei' && p && (p.onClick || p.onMousedown || p.onMouseup || p.onPointerdown || p.onPointerup)) return true;
@@ -147,12 +149,12 @@ function snapshot(a) {
     S.sections.push({ id: id, role: role || 'region', name: clip(name, 80), tag: el.tagName.toLowerCase(), idx: idx || 0 });
     return id;
   }
-  function clickSignal(el, st, parentPointer) {
+  /* explained: the pointer cursor this element inherits comes from an ancestor known to be clickable */
+  function clickSignal(el, st, explained) {
     if (el.hasAttribute('onmousedown') || el.hasAttribute('onpointerdown') || el.hasAttribute('onmouseup')) return true;
     if (frameworkHandler(el)) return true;
     if (!cli || S.checks >= MAX_LISTENER_CHECKS) return false;
-    var outermostPointer = st.cursor === 'pointer' && !parentPointer;
-    if (!outermostPointer) {
+    if (st.cursor !== 'pointer' || explained) {
       if (S.leafChecks >= MAX_LEAF_CHECKS || el.childElementCount > 3 || !onScreen(el)) return false;
       S.leafChecks++;
     }
@@ -173,7 +175,7 @@ function snapshot(a) {
     var title = clip(norm(el.getAttribute('title') || el.getAttribute('aria-label')), 80);
     S.lines.push({ k: 'f', f: k, t: title, sc: scope, v: onScreen(el) ? 1 : 0, u: String(el.src || (el.hasAttribute('srcdoc') ? 'about:srcdoc' : '')) });
   }
-  function visit(el, scope, parentPointer, quiet) {
+  function visit(el, scope, explained, quiet) {
     var tag = el.tagName;
     if (el.getAttribute('aria-hidden') === 'true' || el.inert) return;
     if (tag === 'IFRAME' || tag === 'FRAME') {
@@ -211,7 +213,7 @@ function snapshot(a) {
     }
     var label = scopeLabel(el, role);
     var inner = label || scope;
-    var newSec = 0, scroll = null;
+    var newSec = 0, scroll = null, signal = false;
     if (visibleSelf && isInteractive(el, role)) {
       /* clickable by onclick or focusable by tabindex, without a role: a person sees a button (or a link) */
       if (!role) role = tag === 'A' ? 'link' : 'button';
@@ -220,7 +222,8 @@ function snapshot(a) {
       if (!role || !CONTAINER[role]) return;
       if (label) newSec = startSection(el, role, accName(el, role), idx);
     } else {
-      if (visibleSelf && !carried && tag !== 'BODY' && !(role && (role in SCOPES || role === 'heading')) && clickSignal(el, st, parentPointer)) {
+      signal = visibleSelf && !carried && tag !== 'BODY' && !(role && (role in SCOPES || role === 'heading')) && clickSignal(el, st, explained);
+      if (signal) {
         var tog = el.querySelector('input[type=checkbox],input[type=radio]');
         if (tog && !handled.has(tog) && !operable(tog)) { putToggle(tog, el, scope); return; }
         if (!hasControl(el) && String(el.textContent || '').length <= 600) {
@@ -251,7 +254,8 @@ function snapshot(a) {
     }
     if (block) owners.push(el);
     if (el.shadowRoot) el.setAttribute(HOST, '');
-    var pointer = st.cursor === 'pointer';
+    /* below a pointer that a listener explains (a card holding its own controls), the inherited pointer says nothing */
+    var pointer = st.cursor === 'pointer' && (explained || signal);
     var kids = kidsOf(el);
     /* a closed <details> shows only its summary */
     var closed = tag === 'DETAILS' && !el.open;
