@@ -1,5 +1,4 @@
 import { DOM_BINDING_PART } from './dom-binding.part';
-import { DOM_CORE_PART } from './dom-core.part';
 import { DOM_READ_PART } from './dom-read.part';
 import { DOM_SNAPSHOT_PART } from './dom-snapshot.part';
 
@@ -25,12 +24,11 @@ import { DOM_SNAPSHOT_PART } from './dom-snapshot.part';
  * Accessible names follow the accname rules that matter in practice (aria-labelledby, aria-label, <label>,
  * content, SVG <title>, placeholder, title); roles are explicit or implicit from the tag.
  *
- * Assembled from four source parts (shared helpers; the snapshot; reading; answer bindings for replays) into one
- * function in the page.
+ * Assembled from the source parts (the snapshot with the shared helpers; reading; answer bindings for replays)
+ * into one function in the page.
  */
 export const DOM_SCRIPT = String.raw`function agentlinkDom(op, args) {
 'use strict';
-${DOM_CORE_PART}
 ${DOM_SNAPSHOT_PART}
 ${DOM_READ_PART}
 ${DOM_BINDING_PART}

@@ -1,3 +1,5 @@
+import { DOM_CORE_PART } from './dom-core.part';
+
 /**
  * Part of DOM_SCRIPT (see dom-script.ts): the indexed snapshot of one document, walked in the flat tree (open
  * shadow roots in place, slotted content once). Plain ES2019 source text, evaluated inside the page.
@@ -13,7 +15,10 @@
  *   - iframes: a {k:'f'} line at their place, the element marked with FRAME for the node side to read it;
  *   - text lines carry v (on screen) and c (their section: a labelled region, a scrollable box, a frame body).
  */
-export const DOM_SNAPSHOT_PART = String.raw`var CLICK_EVENTS = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
+// The shared helpers come first: code that builds its own in-page search from this part (the replay's target
+// finder) gets roleOf, accName, scopeOf … with it, as it did when they lived here.
+export const DOM_SNAPSHOT_PART = `${DOM_CORE_PART}
+${String.raw`var CLICK_EVENTS = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
 var HAS_CONTROL = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=tab],[role=menuitem],[role=option],[onclick],[tabindex]';
 var MAX_LISTENER_CHECKS = 400, MAX_LEAF_CHECKS = 150;
 
@@ -299,4 +304,4 @@ function frameElements(a) {
   for (var k = a.from; k < a.to; k++) out.push(findMarked(FRAME, String(k)));
   return out;
 }
-`;
+`}`;
