@@ -116,7 +116,9 @@ export async function fillField(template: string, tc: ToolContext, el: ObservedE
       const tag = e.tagName;
       const type = (e.getAttribute('type') || 'text').toLowerCase();
       const role = (e.getAttribute('role') || '').toLowerCase();
-      const textInput = tag === 'INPUT' && ['text', 'search', 'email', 'password', 'tel', 'url', 'number'].includes(type);
+      const textInput =
+        tag === 'INPUT' &&
+        ['text', 'search', 'email', 'password', 'tel', 'url', 'number', 'date', 'time', 'datetime-local', 'month', 'week'].includes(type);
       return {
         href: e.ownerDocument.location.href,
         text: textInput || tag === 'TEXTAREA' || e.isContentEditable,
