@@ -164,11 +164,17 @@ export function fillUrl(template: string, tc: ToolContext): string {
   return value.trim();
 }
 
+const TAB_CLOSED = 'the tab of the latest observation has closed; the next observation shows the tab the run is on now';
+
 export async function target(tc: ToolContext, i: number): Promise<{ el: ObservedElement; loc: Locator }> {
   const el = tc.snapshot.elements.find((e) => e.index === i);
   if (!el) throw new ToolError(`there is no element [${i}] in the latest observation`);
   const loc = elementLocator(tc.page, i);
-  if ((await loc.count()) === 0)
+  const count = await loc.count().catch((err: unknown) => {
+    if (tc.page.isClosed()) throw new ToolError(TAB_CLOSED);
+    throw err;
+  });
+  if (count === 0)
     throw new ToolError(`element [${i}] (${describeElement(el)}) is no longer on the page; the page changed, look at the new observation`);
   return { el, loc };
 }
@@ -187,6 +193,8 @@ export async function act<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof ToolError) throw err;
+    if (/Target page, context or browser has been closed|Target closed/.test(String(err)))
+      throw new ToolError(`${what} failed: ${TAB_CLOSED}`);
     throw new ToolError(`${what} failed: ${playwrightMessage(err)}`, /ERR_BLOCKED|blocked/i.test(String(err)), { cause: err });
   }
 }
