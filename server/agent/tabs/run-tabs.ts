@@ -318,7 +318,8 @@ export class RunTabs {
   }
 
   private note(n: TabNote): void {
-    if (this.notes.length < MAX_NOTES) this.notes.push(n);
+    // The same event twice (a page opening a burst of popups) is said once.
+    if (this.notes.length < MAX_NOTES && !this.notes.some((x) => JSON.stringify(x) === JSON.stringify(n))) this.notes.push(n);
   }
 }
 

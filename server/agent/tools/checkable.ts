@@ -105,6 +105,13 @@ const CONTROL_HANDLE = inPage<void, Element | null>(`${CONTROL} return control(e
 
 const stateWord = (c: Checked) => (c === 'mixed' ? 'mixed' : c ? 'checked' : 'unchecked');
 
+const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+/** Whether an observed element may stand for a checkable control (only those cost the probe's round trip). */
+export function mayBeCheckable(el: ObservedElement): boolean {
+  return CHECKABLE_ROLES.has(el.role) || el.tag === 'label' || el.states.checked !== undefined;
+}
+
 /** Whether the element is, labels or wraps one checkable control (then the click goes through clickCheckable). */
 export async function probeCheckable(loc: Locator, tc: ToolContext): Promise<Probe | null> {
   const probe = await loc.evaluate(PROBE, undefined, { timeout: Math.min(2_000, remaining(tc.run, 2_000)) }).catch(() => null);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { describeElement } from '../observation';
-import { clickCheckable, probeCheckable } from './checkable';
+import { clickCheckable, mayBeCheckable, probeCheckable } from './checkable';
 import { act, elementIndex, pageTool, settle, target, timeout } from './page-tool';
 
 export const clickTool = pageTool({
@@ -11,7 +11,7 @@ export const clickTool = pageTool({
   params: z.object({ index: elementIndex }).strict(),
   async execute(args, tc) {
     const { el, loc } = await target(tc, Number(args.index));
-    const checkable = await probeCheckable(loc, tc);
+    const checkable = mayBeCheckable(el) ? await probeCheckable(loc, tc) : null;
     if (checkable) {
       const message = await clickCheckable(tc, el, loc, checkable);
       await settle(tc, 100);
