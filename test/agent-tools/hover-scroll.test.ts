@@ -37,6 +37,7 @@ const MESSAGES = html(
   <div id="feed" style="height:200px;overflow-y:scroll;border:1px solid #999">
   ${Array.from({ length: 40 }, (_, i) => `<p><a href="/p/${i + 1}">Post ${i + 1}</a></p>`).join('')}
   </div>
+  <div id="wide" style="width:300px;overflow-x:auto"><table aria-label="Quarterly figures"><tr>${Array.from({ length: 12 }, (_, i) => `<th style="min-width:120px"><a href="/q/${i + 1}">Column ${i + 1}</a></th>`).join('')}</tr></table></div>
   <p><button type="button">Compose</button></p>
   <div style="height:2400px">Older mail below</div></main>`,
 );
@@ -133,6 +134,14 @@ describe('scroll inside a scroll area', () => {
     const out = await rig.tool(run, 'scroll', { index: indexOf(s, 'link', 'Post 40') }, s);
     expect(out.message).toBe("scrolled link 'Post 40' into view");
     expect(await scrollTop(run, 'feed')).toBeGreaterThan(1000);
+  });
+
+  it('scrolls a wide table sideways', async () => {
+    const run = await rig.open(inbox);
+    const s = await takeSnapshot(run.page);
+    const out = await rig.tool(run, 'scroll', { index: indexOf(s, 'link', 'Column 1'), direction: 'right' }, s);
+    expect(out.message).toMatch(/^scrolled the scroll area around link 'Column 1' right: now 240 of \d+ px, more to the right$/);
+    expect(await run.page.locator('#wide').evaluate((e) => e.scrollLeft)).toBe(240);
   });
 
   it('scrolls the page for an element in no scroll area, and the page without index', async () => {
