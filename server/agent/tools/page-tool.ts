@@ -116,7 +116,9 @@ export async function fillField(template: string, tc: ToolContext, el: ObservedE
       const tag = e.tagName;
       const type = (e.getAttribute('type') || 'text').toLowerCase();
       const role = (e.getAttribute('role') || '').toLowerCase();
-      const textInput = tag === 'INPUT' && ['text', 'search', 'email', 'password', 'tel', 'url', 'number'].includes(type);
+      const textInput =
+        tag === 'INPUT' &&
+        ['text', 'search', 'email', 'password', 'tel', 'url', 'number', 'date', 'time', 'datetime-local', 'month', 'week'].includes(type);
       return {
         href: e.ownerDocument.location.href,
         text: textInput || tag === 'TEXTAREA' || e.isContentEditable,
@@ -162,11 +164,17 @@ export function fillUrl(template: string, tc: ToolContext): string {
   return value.trim();
 }
 
+const TAB_CLOSED = 'the tab of the latest observation has closed; the next observation shows the tab the run is on now';
+
 export async function target(tc: ToolContext, i: number): Promise<{ el: ObservedElement; loc: Locator }> {
   const el = tc.snapshot.elements.find((e) => e.index === i);
   if (!el) throw new ToolError(`there is no element [${i}] in the latest observation`);
   const loc = elementLocator(tc.page, i);
-  if ((await loc.count()) === 0)
+  const count = await loc.count().catch((err: unknown) => {
+    if (tc.page.isClosed()) throw new ToolError(TAB_CLOSED);
+    throw err;
+  });
+  if (count === 0)
     throw new ToolError(`element [${i}] (${describeElement(el)}) is no longer on the page; the page changed, look at the new observation`);
   return { el, loc };
 }
@@ -185,6 +193,8 @@ export async function act<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof ToolError) throw err;
+    if (/Target page, context or browser has been closed|Target closed/.test(String(err)))
+      throw new ToolError(`${what} failed: ${TAB_CLOSED}`);
     throw new ToolError(`${what} failed: ${playwrightMessage(err)}`, /ERR_BLOCKED|blocked/i.test(String(err)), { cause: err });
   }
 }
