@@ -27,6 +27,7 @@ export interface RunContext {
   resultSchema: JsonSchema;
   provider: ProviderDefinition;
   context: BrowserContext;
+  /** The current tab: the planner and the replay move it when the model switches tabs (server/agent/tabs/run-tabs.ts). */
   page: Page;
   /** Aborted on timeout or cancel; strategies check it between awaits (throwing via throwIfAborted). */
   signal: AbortSignal;

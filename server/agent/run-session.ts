@@ -10,6 +10,7 @@ import type { ConnectionRecord } from '../store';
 import { blockReporter, fromProxy, installNetworkGuard } from './network-guard';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
+import { watchTabs } from './tabs/run-tabs';
 import { errorText, pageUrl } from './trace';
 import type { WorkerDeps } from './worker-deps';
 
@@ -73,6 +74,10 @@ export async function openRunBrowser(
   });
   const page = await context.newPage();
   state.page = page;
+  // Tabs the pages open are tracked from the start; state.page follows the current tab (failure screenshot, network guard).
+  watchTabs(page, policy).onSwitch((current) => {
+    state.page = current;
+  });
   const stepTimeout = () => Math.max(1000, Math.min(20_000, deadline - Date.now()));
   page.setDefaultTimeout(stepTimeout());
   page.setDefaultNavigationTimeout(stepTimeout());

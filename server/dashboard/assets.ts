@@ -9,13 +9,40 @@ const DASHBOARD_CSS = `
 .notice { padding: .5rem .75rem; border-radius: .25rem; }
 .notice.error { background: #fdecea; color: #8a1c12; }
 .notice.ok { background: #e8f5e9; color: #1b5e20; }
-.status { font-family: monospace; font-size: .85em; padding: .1rem .35rem; border-radius: .2rem; background: #eef; }
+.notice.warn { background: #fff4e5; color: #7a4100; border-left: .3rem solid #f29900; font-weight: 600; }
+.status { font-family: monospace; font-size: .85em; padding: .1rem .35rem; border-radius: .2rem; background: #eef; white-space: nowrap; }
 .status-ACTIVE, .status-COMPLETED, .outcome-ok { background: #e8f5e9; }
 .status-REVOKED, .status-FAILED, .status-TIMED_OUT, .outcome-error, .outcome-blocked { background: #fdecea; }
 .status-LOGIN_REQUIRED, .status-PENDING, .status-RUNNING { background: #fff8e1; }
-.clip { max-width: 22rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.clip { max-width: 18rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .screenshot { max-width: 100%; border: 1px solid #ccc; }
 .env-switch a { margin-right: .5rem; }
+/* Tables fit their column: ids clipped (whole in the text and on hover), times on one line, and a table that still
+   cannot fit scrolls inside its own box rather than widening the page. */
+.table-wrap { max-width: 100%; overflow-x: auto; }
+.table-wrap table { margin-bottom: 0; }
+td, th { vertical-align: top; }
+code.id { display: inline-block; max-width: 12ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+code.id-full { overflow-wrap: anywhere; }
+time.when, td.num { white-space: nowrap; }
+td.num { text-align: right; }
+td.wrap { overflow-wrap: anywhere; }
+h1 { overflow-wrap: anywhere; }
+main table:not(.cards) td { overflow-wrap: anywhere; }
+pre { max-width: 100%; overflow-x: auto; }
+/* A phone: each row becomes a card whose cells name their column (data-label). */
+@media (max-width: 640px) {
+  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
+  table.cards tr { border-bottom: 1px solid #ddd; padding: .35rem 0; }
+  table.cards td { display: flex; gap: .75rem; justify-content: space-between; padding: .15rem .25rem; border: 0; text-align: right; }
+  table.cards td::before { content: attr(data-label); font-weight: 600; text-align: left; flex: none; }
+  table.cards td.clip { max-width: none; white-space: normal; overflow-wrap: anywhere; }
+  header nav, header nav ul { flex-wrap: wrap; }
+  header nav ul li { padding-top: .2rem; padding-bottom: .2rem; }
+  code.id { max-width: 16ch; }
+  .env-switch a { margin-bottom: .25rem; }
+}
 `;
 
 /** Copy buttons: `data-copy` holds the value. No inline script anywhere (the CSP allows scripts from 'self' only). */

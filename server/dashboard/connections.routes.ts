@@ -1,5 +1,6 @@
 import type { Response, Router } from 'express';
 
+import { connectionDetailPage, connectionsPage, revokeConfirmPage } from './connections.views';
 import {
   callerFor,
   ctxOf,
@@ -15,11 +16,11 @@ import {
   queryString,
   wrap,
 } from './dashboard-kit';
-import { BASE, connectionsPage, revokeConfirmPage } from './views';
+import { BASE } from './views';
 
 /** An organization's connections per environment, and revoking one (through the same service as the API's DELETE). */
 export function mountConnectionPages(router: Router, deps: DashboardDeps) {
-  const { connections, catalogue } = deps;
+  const { connections, catalogue, agentRequests } = deps;
 
   router.get(
     '/orgs/:orgId/connections',
@@ -51,6 +52,28 @@ export function mountConnectionPages(router: Router, deps: DashboardDeps) {
     connectionId.length <= 64
       ? ownedInEitherEnvironment(locals(res).org, (caller) => connections.get(caller, connectionId))
       : Promise.resolve(null);
+
+  router.get(
+    '/orgs/:orgId/connections/:connectionId',
+    wrap(async (req, res) => {
+      const org = locals(res).org;
+      const connection = await ownedConnection(res, req.params.connectionId);
+      if (!connection) return notFound(res);
+      const latest = await agentRequests.list(callerFor(org, connection.environment), { connectionId: connection.id, limit: PAGE_SIZE });
+      res
+        .type('html')
+        .send(
+          connectionDetailPage(
+            ctxOf(res),
+            org,
+            nav(org, 'connections'),
+            connection,
+            providerNames(catalogue, connection.environment)(connection.providerId),
+            latest.ok ? latest.value.records : [],
+          ),
+        );
+    }),
+  );
 
   router.get(
     '/orgs/:orgId/connections/:connectionId/revoke',

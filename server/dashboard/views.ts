@@ -1,6 +1,7 @@
 import type { Environment } from '../config';
 import { html, raw, type RawHtml } from '../sandbox/kit/html';
-import type { AgentRequestRecord, ConnectionRecord, OrganizationRecord } from '../store';
+import type { AgentRequestRecord, OrganizationRecord } from '../store';
+import { cell, dataTable, idRef, when } from './table-kit';
 
 /**
  * The dashboard's pages: server-rendered HTML styled by Pico CSS, with htmx for the live parts. Every
@@ -13,13 +14,7 @@ export interface PageContext {
   email?: string;
 }
 
-const fmt = (d: Date | null | undefined) =>
-  d
-    ? d
-        .toISOString()
-        .replace('T', ' ')
-        .replace(/\.\d+Z$/, ' UTC')
-    : '—';
+const fmt = when;
 
 export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrfToken}" />`;
 
@@ -64,7 +59,8 @@ export function layout(ctx: PageContext, title: string, body: RawHtml, opts: { n
   return page.value;
 }
 
-export function notice(message: string | undefined, kind: 'error' | 'ok' = 'error'): RawHtml {
+/** error: something failed; ok: something was done; warn: act now (a secret shown once). */
+export function notice(message: string | undefined, kind: 'error' | 'ok' | 'warn' = 'error'): RawHtml {
   return message ? html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>` : html``;
 }
 
@@ -125,20 +121,17 @@ export function orgListPage(ctx: PageContext, orgs: { organization: Organization
       ${
         orgs.length === 0
           ? html`<p>You do not belong to an organization yet. Create one to get API credentials.</p>`
-          : html`<table class="striped">
-            <thead><tr><th>Name</th><th>Client ID</th><th>Your role</th><th>Created</th></tr></thead>
-            <tbody>
-              ${orgs.map(
+          : dataTable({
+              labels: ['Name', 'Client ID', 'Your role', 'Created'],
+              body: orgs.map(
                 (m) =>
                   html`<tr>
-                    <td><a href="${BASE}/orgs/${m.organization.id}">${m.organization.name}</a></td>
-                    <td><code>${m.organization.clientId}</code></td>
-                    <td>${m.role}</td>
-                    <td>${fmt(m.organization.createdAt)}</td>
+                    ${cell('Name', html`<a href="${BASE}/orgs/${m.organization.id}">${m.organization.name}</a>`)}
+                    ${cell('Client ID', html`<code>${m.organization.clientId}</code>`)} ${cell('Your role', m.role)}
+                    ${cell('Created', fmt(m.organization.createdAt))}
                   </tr>`,
-              )}
-            </tbody>
-          </table>`
+              ),
+            })
       }
       <article>
         <h2>Create an organization</h2>
@@ -176,7 +169,7 @@ export function credentialsPage(
       ${
         shown[env]
           ? html`${secretBlock(`${env} secret`, `${env}-secret`, shown[env]!)}
-            <p class="notice ok" role="status">Copy it now: it is shown this once and cannot be shown again.</p>`
+            <p class="notice warn" role="status">Copy it now: it is shown this once and cannot be shown again.</p>`
           : html`<p>Stored only as a hash; it cannot be shown again. Rotate it to get a new one (the current one stops working).</p>`
       }
       <a role="button" class="secondary outline" href="${BASE}/orgs/${org.id}/secrets/${env}/rotate">Rotate ${env} secret</a>
@@ -230,73 +223,6 @@ export function envSwitch(basePath: string, env: Environment, extra: Record<stri
     return html`<a role="button" class="${e === env ? '' : 'secondary outline'}" href="${basePath}?${qs}">${e}</a>`;
   };
   return html`<p class="env-switch">${link('sandbox')} ${link('production')}</p>`;
-}
-
-export function connectionsPage(
-  ctx: PageContext,
-  org: OrganizationRecord,
-  nav: RawHtml,
-  env: Environment,
-  rows: ConnectionRecord[],
-  providerName: (id: string) => string,
-  nextCursor: string | null,
-): string {
-  const base = `${BASE}/orgs/${org.id}/connections`;
-  return layout(
-    ctx,
-    'Connections',
-    html`<h1>Connections</h1>
-      ${envSwitch(base, env)}
-      ${
-        rows.length === 0
-          ? html`<p>No ${env} connections yet.</p>`
-          : html`<table class="striped" data-testid="connections">
-            <thead><tr><th>Connection</th><th>Provider</th><th>clientUserId</th><th>Status</th><th>Created</th><th>Last used</th><th></th></tr></thead>
-            <tbody>
-              ${rows.map(
-                (c) => html`<tr data-connection-id="${c.id}">
-                  <td><code>${c.id}</code></td>
-                  <td>${providerName(c.providerId)}</td>
-                  <td>${c.clientUserId}</td>
-                  <td><span class="status status-${c.status}">${c.status}</span></td>
-                  <td>${fmt(c.createdAt)}</td>
-                  <td>${fmt(c.lastUsedAt)}</td>
-                  <td>${c.status === 'REVOKED' ? '' : html`<a href="${base}/${c.id}/revoke">Revoke</a>`}</td>
-                </tr>`,
-              )}
-            </tbody>
-          </table>`
-      }
-      ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ env, cursor: nextCursor }).toString()}">Older connections →</a></p>` : ''}`,
-    { nav },
-  );
-}
-
-export function revokeConfirmPage(
-  ctx: PageContext,
-  org: OrganizationRecord,
-  nav: RawHtml,
-  c: ConnectionRecord,
-  providerName: string,
-): string {
-  const base = `${BASE}/orgs/${org.id}/connections`;
-  return layout(
-    ctx,
-    'Revoke connection',
-    html`<article>
-      <h1>Revoke this connection?</h1>
-      <p><code>${c.id}</code> · ${providerName} · ${c.clientUserId} (${c.environment})</p>
-      <p>Its access tokens stop working and its stored session is deleted. This cannot be undone; the user would have to connect again.</p>
-      <form method="post" action="${base}/${c.id}/revoke">
-        ${csrfField(ctx)}
-        <div class="grid">
-          <a role="button" class="secondary outline" href="${base}?env=${c.environment}">Cancel</a>
-          <button type="submit" class="contrast">Yes, revoke</button>
-        </div>
-      </form>
-    </article>`,
-    { nav },
-  );
 }
 
 export interface RequestFilters {
@@ -353,21 +279,18 @@ export function requestsPage(
       ${
         rows.length === 0
           ? html`<p>No agent requests match.</p>`
-          : html`<table class="striped" data-testid="agent-requests">
-            <thead><tr><th>Request</th><th>Status</th><th>Provider</th><th>Action</th><th>Created</th><th>Time</th></tr></thead>
-            <tbody>
-              ${rows.map(
+          : dataTable({
+              testId: 'agent-requests',
+              labels: ['Request', 'Status', 'Provider', 'Action', 'Created', 'Time'],
+              body: rows.map(
                 (r) => html`<tr data-request-id="${r.id}">
-                  <td><a href="${base}/${r.id}"><code>${r.id}</code></a></td>
-                  <td><span class="status status-${r.status}">${r.status}</span></td>
-                  <td>${providerName(r.providerId)}</td>
-                  <td class="clip">${r.action}</td>
-                  <td>${fmt(r.createdAt)}</td>
-                  <td>${r.executionTimeMs === null ? '—' : `${r.executionTimeMs} ms`}</td>
+                  ${cell('Request', idRef(r.id, `${base}/${r.id}`))}
+                  ${cell('Status', html`<span class="status status-${r.status}">${r.status}</span>`)}
+                  ${cell('Provider', providerName(r.providerId))} ${cell('Action', r.action, 'clip')} ${cell('Created', fmt(r.createdAt))}
+                  ${cell('Time', r.executionTimeMs === null ? '—' : `${r.executionTimeMs} ms`, 'num')}
                 </tr>`,
-              )}
-            </tbody>
-          </table>`
+              ),
+            })
       }
       ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ ...keep, env: filters.env, cursor: nextCursor }).toString()}">Older requests →</a></p>` : ''}`,
     { nav },
@@ -410,7 +333,7 @@ export function requestLiveFragment(org: OrganizationRecord, r: AgentRequestReco
     ${
       (r.trace ?? []).length === 0
         ? html`<p>No steps recorded yet.</p>`
-        : html`<table class="striped trace">
+        : html`<div class="table-wrap"><table class="striped trace">
           <thead><tr><th>#</th><th>Tool</th><th>Target</th><th>URL</th><th>Outcome</th><th>Duration</th></tr></thead>
           <tbody>
             ${(r.trace ?? []).map(
@@ -432,7 +355,7 @@ export function requestLiveFragment(org: OrganizationRecord, r: AgentRequestReco
                 }`,
             )}
           </tbody>
-        </table>`
+        </table></div>`
     }
   </div>`;
 }
@@ -448,12 +371,12 @@ export function requestDetailPage(
     ctx,
     `Agent request ${r.id}`,
     html`<p><a href="${BASE}/orgs/${org.id}/requests?env=${r.environment}">← Agent requests</a></p>
-      <h1><code>${r.id}</code></h1>
+      <h1><code class="id-full">${r.id}</code></h1>
       <table>
         <tbody>
           <tr><th>Environment</th><td>${r.environment}</td></tr>
           <tr><th>Provider</th><td>${providerName}</td></tr>
-          <tr><th>Connection</th><td><code>${r.connectionId}</code></td></tr>
+          <tr><th>Connection</th><td>${idRef(r.connectionId, `${BASE}/orgs/${org.id}/connections/${r.connectionId}`)}</td></tr>
           <tr><th>Action</th><td>${r.action}</td></tr>
           <tr><th>Starting URL</th><td>${r.startingUrl}</td></tr>
           <tr><th>Timeout</th><td>${r.timeoutMs} ms</td></tr>

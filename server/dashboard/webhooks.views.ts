@@ -2,15 +2,10 @@ import { WEBHOOK_EVENT_TYPES } from '../../contract/webhook-schemas';
 import type { Environment } from '../config';
 import { html, type RawHtml } from '../sandbox/kit/html';
 import type { OrganizationRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
+import { cell, dataTable, idRef, when } from './table-kit';
 import { BASE, csrfField, envSwitch, layout, notice, type PageContext } from './views';
 
-const fmt = (d: Date | null | undefined) =>
-  d
-    ? d
-        .toISOString()
-        .replace('T', ' ')
-        .replace(/\.\d+Z$/, ' UTC')
-    : '—';
+const fmt = when;
 
 export function webhooksPage(
   ctx: PageContext,
@@ -29,7 +24,8 @@ export function webhooksPage(
       ${
         opts.created
           ? html`<article>
-            <p class="notice ok" role="status">Added ${opts.created.endpoint.url}. Its signing secret is shown this once:</p>
+            <p class="notice ok" role="status">Added ${opts.created.endpoint.url}.</p>
+            <p class="notice warn" role="status">Its signing secret is shown this once: copy it now.</p>
             <label
               >Signing secret
               <fieldset role="group">
@@ -43,19 +39,16 @@ export function webhooksPage(
       ${
         endpoints.length === 0
           ? html`<p>No ${env} webhook endpoints yet.</p>`
-          : html`<table class="striped" data-testid="webhook-endpoints">
-            <thead><tr><th>URL</th><th>Events</th><th>Enabled</th><th>Created</th></tr></thead>
-            <tbody>
-              ${endpoints.map(
+          : dataTable({
+              testId: 'webhook-endpoints',
+              labels: ['URL', 'Events', 'Enabled', 'Created'],
+              body: endpoints.map(
                 (e) => html`<tr data-webhook-id="${e.id}">
-                  <td><a href="${base}/${e.id}">${e.url}</a>${e.description ? html`<br /><small>${e.description}</small>` : ''}</td>
-                  <td>${e.events.join(', ')}</td>
-                  <td>${e.enabled ? 'yes' : 'no'}</td>
-                  <td>${fmt(e.createdAt)}</td>
+                  ${cell('URL', html`<a href="${base}/${e.id}">${e.url}</a>${e.description ? html`<br /><small>${e.description}</small>` : ''}`, 'wrap')}
+                  ${cell('Events', e.events.join(', '), 'wrap')} ${cell('Enabled', e.enabled ? 'yes' : 'no')} ${cell('Created', fmt(e.createdAt))}
                 </tr>`,
-              )}
-            </tbody>
-          </table>`
+              ),
+            })
       }
       <article>
         <h2>Add an endpoint (${env})</h2>
@@ -99,26 +92,27 @@ export function webhookDetailPage(
       ${
         deliveries.length === 0
           ? html`<p>No deliveries yet.</p>`
-          : html`<table class="striped" data-testid="webhook-deliveries">
-            <thead><tr><th>Delivery</th><th>Event</th><th>Status</th><th>Response</th><th>Attempts</th><th>Created</th><th></th></tr></thead>
-            <tbody>
-              ${deliveries.map(
+          : dataTable({
+              testId: 'webhook-deliveries',
+              labels: ['Delivery', 'Event', 'Status', 'Response', 'Attempts', 'Created', ''],
+              body: deliveries.map(
                 (d) => html`<tr data-delivery-id="${d.id}">
-                  <td><code>${d.id}</code></td>
-                  <td>${d.eventType}</td>
-                  <td><span class="status">${d.status}</span></td>
-                  <td><span data-testid="response-code">${d.lastResponseStatus ?? '—'}</span>${d.lastError ? html`<br /><small>${d.lastError}</small>` : ''}</td>
-                  <td>${d.attempts}</td>
-                  <td>${fmt(d.createdAt)}</td>
-                  <td>
-                    <form method="post" action="${base}/deliveries/${d.id}/resend" class="inline">
+                  ${cell('Delivery', idRef(d.id))} ${cell('Event', d.eventType)} ${cell('Status', html`<span class="status">${d.status}</span>`)}
+                  ${cell(
+                    'Response',
+                    html`<span data-testid="response-code">${d.lastResponseStatus ?? '—'}</span>${d.lastError ? html`<br /><small>${d.lastError}</small>` : ''}`,
+                    'wrap',
+                  )}
+                  ${cell('Attempts', d.attempts, 'num')} ${cell('Created', fmt(d.createdAt))}
+                  ${cell(
+                    '',
+                    html`<form method="post" action="${base}/deliveries/${d.id}/resend" class="inline">
                       ${csrfField(ctx)}<button type="submit" class="secondary outline">Re-send</button>
-                    </form>
-                  </td>
+                    </form>`,
+                  )}
                 </tr>`,
-              )}
-            </tbody>
-          </table>`
+              ),
+            })
       }
       ${nextCursor ? html`<p><a href="${base}/${endpoint.id}?${new URLSearchParams({ cursor: nextCursor }).toString()}">Older deliveries →</a></p>` : ''}
       <article>

@@ -27,6 +27,7 @@ export interface AgentRequestListQuery {
   cursor?: string;
   /** The dashboard's filters: one provider, and created in [createdFrom, createdBefore). */
   providerId?: string;
+  connectionId?: string;
   createdFrom?: Date;
   createdBefore?: Date;
 }
@@ -132,6 +133,7 @@ export class AgentRequestService {
       limit: query.limit ?? AGENT_REQUEST_LIST_LIMITS.default,
       after,
       ...(query.providerId ? { providerId: query.providerId } : {}),
+      ...(query.connectionId ? { connectionId: query.connectionId } : {}),
       ...(query.createdFrom ? { createdFrom: query.createdFrom } : {}),
       ...(query.createdBefore ? { createdBefore: query.createdBefore } : {}),
     });

@@ -62,9 +62,9 @@ describe('control state', () => {
       expect(line('combobox', 'From')).toMatch(/combobox 'From' value='Bergen' options=\['Oslo', 'Bergen'\]$/);
       expect(line('combobox', 'Class')).toMatch(/combobox 'Class' value='Economy' collapsed$/);
       expect(line('button', 'Seat')).toMatch(/button 'Seat' value='Window' collapsed haspopup=listbox$/);
-      expect(line('date', 'Departure')).toMatch(/date 'Departure' value='2025-07-18' format=yyyy-mm-dd$/);
-      expect(line('time', 'Time')).toMatch(/time 'Time' value='' format=hh:mm$/);
-      expect(line('month', 'Card expiry')).toMatch(/month 'Card expiry' value='2027-03' format=yyyy-mm$/);
+      expect(line('textbox', 'Departure')).toMatch(/textbox 'Departure' value='2025-07-18' format=yyyy-mm-dd$/);
+      expect(line('textbox', 'Time')).toMatch(/textbox 'Time' value='' format=hh:mm$/);
+      expect(line('textbox', 'Card expiry')).toMatch(/textbox 'Card expiry' value='2027-03' format=yyyy-mm$/);
       expect(line('textbox', 'Birthday')).toMatch(/textbox 'Birthday' value='' placeholder='MM\/DD\/YYYY'$/);
       expect(line('textbox', 'Email')).toMatch(/textbox 'Email' value='ada@' invalid error='Enter a whole email address'$/);
       expect(line('textbox', 'Postcode')).toMatch(

@@ -225,7 +225,7 @@ describe('tools on indices', () => {
       'there is no element [999] in the latest observation',
     );
     const clicked = await executeTool('click', { index: el(s, 'checkbox', 'Email me').index }, toolContext(s));
-    expect(clicked.message).toBe("clicked checkbox 'Email me'");
+    expect(clicked.message).toBe("clicked checkbox 'Email me' (now unchecked)");
     expect(await page.locator('#mail').isChecked()).toBe(false);
   });
 });

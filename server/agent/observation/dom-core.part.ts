@@ -5,14 +5,14 @@
  */
 export const DOM_CORE_PART = String.raw`var IDX = 'data-agentlink-idx', OPT = 'data-agentlink-opt', FRAME = 'data-agentlink-frame', SEC = 'data-agentlink-sec', HOST = 'data-agentlink-host';
 var SKIP = { SCRIPT: 1, STYLE: 1, NOSCRIPT: 1, TEMPLATE: 1, HEAD: 1, META: 1, LINK: 1, IFRAME: 1, FRAME: 1, OBJECT: 1, EMBED: 1, CANVAS: 1, svg: 1, SVG: 1 };
-var INTERACTIVE = { button: 1, link: 1, checkbox: 1, radio: 1, 'switch': 1, tab: 1, menuitem: 1, menuitemcheckbox: 1, menuitemradio: 1, option: 1, combobox: 1, listbox: 1, textbox: 1, searchbox: 1, slider: 1, spinbutton: 1, treeitem: 1, dialog: 1, alertdialog: 1, menu: 1, date: 1, time: 1, datetime: 1, month: 1, week: 1 };
+var INTERACTIVE = { button: 1, link: 1, checkbox: 1, radio: 1, 'switch': 1, tab: 1, menuitem: 1, menuitemcheckbox: 1, menuitemradio: 1, option: 1, combobox: 1, listbox: 1, textbox: 1, searchbox: 1, slider: 1, spinbutton: 1, treeitem: 1, dialog: 1, alertdialog: 1, menu: 1 };
 var CONTAINER = { dialog: 1, alertdialog: 1, listbox: 1, menu: 1, tablist: 1, radiogroup: 1 };
 var FROM_CONTENT = { button: 1, link: 1, option: 1, tab: 1, menuitem: 1, menuitemcheckbox: 1, menuitemradio: 1, heading: 1, checkbox: 1, radio: 1, 'switch': 1, treeitem: 1, cell: 1, columnheader: 1, rowheader: 1, tooltip: 1 };
 /* scope roles: 1 = only when the element has a name */
 var SCOPES = { dialog: 0, alertdialog: 0, article: 0, navigation: 0, main: 0, complementary: 0, banner: 0, contentinfo: 0, search: 0, feed: 0, listbox: 0, menu: 0, region: 1, form: 1, list: 1, table: 1, grid: 1, group: 1, toolbar: 1, tablist: 1, radiogroup: 1 };
 var HEADER_SCOPES = { dialog: 1, alertdialog: 1, article: 1, navigation: 1, main: 1, complementary: 1, banner: 1, contentinfo: 1, search: 1, region: 1, form: 1, feed: 1 };
 /* The wire format of each date/time input type (what its value holds, whatever the browser displays). */
-var DATE_TYPES = { date: ['date', 'yyyy-mm-dd'], time: ['time', 'hh:mm'], 'datetime-local': ['datetime', 'yyyy-mm-ddThh:mm'], month: ['month', 'yyyy-mm'], week: ['week', 'yyyy-Www'] };
+var DATE_TYPES = { date: 'yyyy-mm-dd', time: 'hh:mm', 'datetime-local': 'yyyy-mm-ddThh:mm', month: 'yyyy-mm', week: 'yyyy-Www' };
 
 function norm(s) { return String(s == null ? '' : s).replace(/[\s\u00a0\u200b]+/g, ' ').trim(); }
 function clip(s, n) { return s.length > n ? s.slice(0, n - 1) + '\u2026' : s; }
@@ -62,7 +62,6 @@ function roleOf(el) {
       if (ty === 'radio') return 'radio';
       if (ty === 'range') return 'slider';
       if (ty === 'number') return 'spinbutton';
-      if (DATE_TYPES[ty]) return DATE_TYPES[ty][0];
       if (ty === 'button' || ty === 'submit' || ty === 'reset' || ty === 'image' || ty === 'file') return 'button';
       if (el.hasAttribute('list')) return 'combobox';
       if (ty === 'search') return 'searchbox';

@@ -124,7 +124,7 @@ function snapshot(a) {
     if (t === 'SELECT') info.options = Array.prototype.slice.call(el.options, 0, 30).map(function (o) { return clip(norm(o.label || o.text), 80); });
     if (t === 'INPUT' || t === 'TEXTAREA') {
       var dt = DATE_TYPES[(el.type || '').toLowerCase()];
-      if (dt) info.format = dt[0] === 'time' && el.step && Number(el.step) < 60 ? 'hh:mm:ss' : dt[1];
+      if (dt) info.format = el.type === 'time' && el.step && Number(el.step) < 60 ? 'hh:mm:ss' : dt;
       var ph = norm(el.getAttribute('placeholder'));
       if (ph && !el.value && ph !== info.name) info.placeholder = clip(ph, 80);
     }

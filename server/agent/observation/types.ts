@@ -20,8 +20,8 @@ export interface ElementStates {
 export interface ObservedElement {
   index: number;
   /**
-   * ARIA role (explicit or implied by the tag), or for a date/time input its kind: date, time, datetime, month,
-   * week. An element made clickable by a listener alone is a button (a link when it is an <a>).
+   * ARIA role (explicit or implied by the tag; a date/time input is a textbox, its `format` says which kind). An
+   * element made clickable by a listener, onclick or tabindex alone is a button (a link when it is an <a>).
    */
   role: string;
   name: string;

@@ -50,7 +50,7 @@ const IMITATIONS: [InjectionMarker['kind'], RegExp][] = [
 ];
 /** Shapes of our own lines that are also ordinary page text ("Step 2 of 3", "Error: …"): escaped, but not a marker. */
 const AMBIGUOUS =
-  /^\s*(url:|title:|step \d+ of \d+|error:|action:|--.*--\s*$|\(\d+ more interactive elements|\((page text|observation) truncated\)|\((\u2026|\.\.\.)|\(a frame from |a modal dialog is open)/i;
+  /^\s*(url:|title:|tabs:|step \d+ of \d+|error:|action:|--.*--\s*$|\(\d+ more interactive elements|\((page text|observation) truncated\)|\((\u2026|\.\.\.)|\(a frame from |a modal dialog is open)/i;
 
 const short = (s: string) => (s.length > 120 ? `${s.slice(0, 120)}…` : s);
 

@@ -5,6 +5,8 @@ import { AgentError, errorMessage, guard, isFatal, ModelBadResponseError, ModelE
 import { type ResultIssue, validateResult } from '../result/validate';
 import { egressOf, type ModelUsage, type RunContext, type RunOutcome } from '../run-context';
 import type { RunIntegrity } from '../run-integrity';
+import { renderTabs, withTabs } from '../tabs/render-tabs';
+import { watchTabs } from '../tabs/run-tabs';
 import { executeTool, type ParsedCall, parseToolCall, type ToolContext, toolDefinitions } from '../tools';
 import { fillDeep, observationPlaceholders, type ParameterSlot, parameterSlots, templateOf, UnknownPlaceholderError } from './placeholders';
 import {
@@ -102,6 +104,9 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
   const { integrity } = ctx;
 
   let redactor = await redactorFor(ctx, slots, secrets);
+  const egress = egressOf(ctx);
+  // The run's tabs: the model may switch the current one, so each step observes whichever is current now.
+  const tabs = watchTabs(ctx.page, egress);
   const messages: ChatMessage[] = [
     {
       role: 'system',
@@ -151,22 +156,31 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
       guard(ctx);
       redactor = await redactorFor(ctx, slots, secrets);
       let snapshot: PageSnapshot;
-      try {
-        snapshot = await takeSnapshot(ctx.page, {
-          redactor,
-          maxElements: options.maxElements,
-          maxTextChars: options.maxTextChars,
-          egress: egressOf(ctx),
-        });
-      } catch (err) {
-        if (isFatal(err, ctx)) throw err;
-        throw new AgentError('TOO_MANY_FAILURES', `the page cannot be observed: ${errorMessage(err)}`, { cause: err });
+      for (let attempt = 1; ; attempt++) {
+        ctx.page = await tabs.currentPage();
+        try {
+          snapshot = await takeSnapshot(ctx.page, {
+            redactor,
+            maxElements: options.maxElements,
+            maxTextChars: options.maxTextChars,
+            egress: egressOf(ctx),
+          });
+          break;
+        } catch (err) {
+          if (isFatal(err, ctx)) throw err;
+          // A tab that closed while it was read: the next attempt observes the tab the run moved to.
+          if (ctx.page.isClosed() && attempt < 3) continue;
+          throw new AgentError('TOO_MANY_FAILURES', `the page cannot be observed: ${errorMessage(err)}`, { cause: err });
+        }
       }
       guard(ctx);
       if (lastObservation >= 0) messages[lastObservation] = { role: 'user', content: buildOmittedObservation(step - 1, lastUrl) };
       lastUrl = snapshot.url;
       const markers: InjectionMarker[] = [];
-      const observation = renderSnapshot(snapshot, { boundary, markers });
+      const observation = withTabs(
+        renderSnapshot(snapshot, { boundary, markers }),
+        renderTabs(await tabs.view(), { redactor, boundary, markers }),
+      );
       noteMarkers(integrity, markers);
       messages.push({ role: 'user', content: buildStepPrompt({ step, maxSteps: options.maxSteps, observation, boundary, feedback }) });
       lastObservation = messages.length - 1;
@@ -198,7 +212,7 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
           });
           return finished;
         }
-        const tc: ToolContext = { page: ctx.page, snapshot, slots, redactor, egress: egressOf(ctx), run: ctx, integrity, secrets };
+        const tc: ToolContext = { page: ctx.page, snapshot, slots, redactor, egress, run: ctx, integrity, secrets };
         const result = await executeTool(parsed.name, parsed.args, tc);
         guard(ctx);
         let content = result.message;

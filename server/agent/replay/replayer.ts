@@ -5,6 +5,7 @@ import { traceStep } from '../planner/trace';
 import { errorMessage, guard, isFatal, remaining, ToolError } from '../result/errors';
 import { validateResult } from '../result/validate';
 import { egressOf, type RunContext } from '../run-context';
+import { type TabPattern, watchTabs } from '../tabs/run-tabs';
 import { executeTool, parseToolCall, settle, type ToolContext } from '../tools';
 import { readResult } from './extraction';
 import { describeDescriptor, describeStep, resolveDescriptor, type Trajectory, type TrajectoryStep } from './trajectory';
@@ -34,9 +35,11 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
     done: [...done],
   });
 
+  const tabs = watchTabs(ctx.page, egressOf(ctx));
   for (let n = 0; n < trajectory.steps.length; n++) {
     const step = trajectory.steps[n]!;
     guard(ctx);
+    ctx.page = await tabs.currentPage();
     const started = Date.now();
     const secrets = [...ctx.secrets, ...(opts.secrets ?? [])];
     const redactor = await redactorFor(ctx, opts.slots, secrets);
@@ -76,7 +79,12 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
       secrets,
     };
     try {
-      const call = parseToolCall(step.tool, JSON.stringify({ ...step.args, ...(index === undefined ? {} : { index }) }));
+      // A tab step names its tab by URL and title; the number it has in this run is looked up now.
+      const args =
+        step.tool === 'switch_tab' || step.tool === 'close_tab'
+          ? { tab: await tabs.waitFor(step.args as unknown as TabPattern, (s) => redactor.text(s), opts.resolveWaitMs ?? 3_000) }
+          : { ...step.args, ...(index === undefined ? {} : { index }) };
+      const call = parseToolCall(step.tool, JSON.stringify(args));
       if (call.name === 'done' || call.name === 'fail') throw new ToolError(`a trajectory cannot contain ${call.name}`);
       await executeTool(call.name, call.args, tc);
       guard(ctx);
@@ -98,6 +106,7 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
   }
 
   guard(ctx);
+  ctx.page = await tabs.currentPage();
   await settle({ page: ctx.page, run: ctx }, 100);
   const started = Date.now();
   const read = await readResult(ctx.page, trajectory.result, opts.slots);

@@ -27,7 +27,10 @@ export interface ElementDescriptor {
 export interface TrajectoryStep {
   tool: Exclude<PageToolName, 'extract'>;
   target?: ElementDescriptor;
-  /** Tool arguments without the index: templates (text, option, url), key, direction, seconds, submit. */
+  /**
+   * Tool arguments without the index: templates (text, option, url), key, direction, seconds, submit. A tab step
+   * (switch_tab, close_tab) holds the tab's URL and title instead of its number, which differs between runs.
+   */
   args: Record<string, unknown>;
 }
 
@@ -127,6 +130,11 @@ export function describeStep(s: TrajectoryStep): string {
       return s.target ? `scroll to${on}` : `scroll ${String(s.args.direction ?? 'down')}`;
     case 'wait':
       return `wait ${String(s.args.seconds ?? 1)} s`;
+    case 'hover':
+      return `hover over${on}`;
+    case 'switch_tab':
+    case 'close_tab':
+      return `${s.tool === 'switch_tab' ? 'switch to' : 'close'} the tab showing ${String(s.args.url)} ${quote(String(s.args.title ?? ''))}`;
     default:
       return `${s.tool}${on}`;
   }

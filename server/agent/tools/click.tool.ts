@@ -1,14 +1,22 @@
 import { z } from 'zod';
 
 import { describeElement } from '../observation';
+import { clickCheckable, mayBeCheckable, probeCheckable } from './checkable';
 import { act, elementIndex, pageTool, settle, target, timeout } from './page-tool';
 
 export const clickTool = pageTool({
   name: 'click',
-  description: 'Click an element (button, link, checkbox, tab, option …).',
+  description:
+    'Click an element (button, link, checkbox, radio, switch, tab, option …). A checkbox, radio or switch is checked afterwards: if its state did not change, you get an error.',
   params: z.object({ index: elementIndex }).strict(),
   async execute(args, tc) {
     const { el, loc } = await target(tc, Number(args.index));
+    const checkable = mayBeCheckable(el) ? await probeCheckable(loc, tc) : null;
+    if (checkable) {
+      const message = await clickCheckable(tc, el, loc, checkable);
+      await settle(tc, 100);
+      return { message, target: el, record: {} };
+    }
     await act(`click on ${describeElement(el)}`, () => loc.click({ timeout: timeout(tc) }));
     await settle(tc);
     return { message: `clicked ${describeElement(el)}`, target: el, record: {} };

@@ -5,12 +5,15 @@ import type { JsonSchema } from '../../../contract/response-format';
 import type { ToolDefinition } from '../model/chat-client';
 import { ToolError } from '../result/errors';
 import { clickTool } from './click.tool';
+import { closeTabTool } from './close-tab.tool';
 import { extractTool } from './extract.tool';
+import { hoverTool } from './hover.tool';
 import { navigateTool } from './navigate.tool';
 import type { ToolContext, ToolOutcome } from './page-tool';
 import { pressTool } from './press.tool';
 import { scrollTool } from './scroll.tool';
 import { selectTool } from './select.tool';
+import { switchTabTool } from './switch-tab.tool';
 import { typeTool } from './type.tool';
 import { waitTool } from './wait.tool';
 
@@ -21,7 +24,19 @@ export { settle, type ToolContext, type ToolOutcome } from './page-tool';
  * tool definitions sent to the model and the parsing of its calls are built from this list. `done` and `fail`
  * end the run and are handled by the loop.
  */
-export const PAGE_TOOLS = [navigateTool, clickTool, typeTool, selectTool, pressTool, scrollTool, waitTool, extractTool] as const;
+export const PAGE_TOOLS = [
+  navigateTool,
+  clickTool,
+  typeTool,
+  selectTool,
+  pressTool,
+  hoverTool,
+  scrollTool,
+  switchTabTool,
+  closeTabTool,
+  waitTool,
+  extractTool,
+] as const;
 
 export type PageToolName = (typeof PAGE_TOOLS)[number]['name'];
 export type ToolName = PageToolName | keyof typeof FINAL_TOOLS;

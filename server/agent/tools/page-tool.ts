@@ -116,7 +116,9 @@ export async function fillField(template: string, tc: ToolContext, el: ObservedE
       const tag = e.tagName;
       const type = (e.getAttribute('type') || 'text').toLowerCase();
       const role = (e.getAttribute('role') || '').toLowerCase();
-      const textInput = tag === 'INPUT' && ['text', 'search', 'email', 'password', 'tel', 'url', 'number'].includes(type);
+      const textInput =
+        tag === 'INPUT' &&
+        ['text', 'search', 'email', 'password', 'tel', 'url', 'number', 'date', 'time', 'datetime-local', 'month', 'week'].includes(type);
       return {
         href: e.ownerDocument.location.href,
         text: textInput || tag === 'TEXTAREA' || e.isContentEditable,
@@ -162,16 +164,22 @@ export function fillUrl(template: string, tc: ToolContext): string {
   return value.trim();
 }
 
+const TAB_CLOSED = 'the tab of the latest observation has closed; the next observation shows the tab the run is on now';
+
 /**
  * The element behind an index of the latest observation (a control, or a section whose text it cut), in its
- * frame. An element or frame that went away since is a ToolError the model sees, never a crash.
+ * frame. An element, frame or tab that went away since is a ToolError the model sees, never a crash.
  */
 export async function target(tc: ToolContext, i: number): Promise<{ el: ObservedElement; loc: Locator }> {
   const el = tc.snapshot.elements.find((e) => e.index === i) ?? tc.snapshot.sections?.find((e) => e.index === i);
   if (!el) throw new ToolError(`there is no element [${i}] in the latest observation`);
   const loc = elementLocator(tc.page, el);
-  // Counting through a frame that is being detached throws: that frame is gone as surely as a missing element.
-  const count = await loc.count().catch(() => 0);
+  const count = await loc.count().catch((err: unknown) => {
+    if (tc.page.isClosed()) throw new ToolError(TAB_CLOSED);
+    // Counting through a frame that is being detached throws: that frame is gone as surely as a missing element.
+    if (el.frame?.length) return 0;
+    throw err;
+  });
   if (count === 0) {
     const where = el.frame?.length ? ' (it was in a frame that changed or went away)' : '';
     throw new ToolError(
@@ -195,6 +203,8 @@ export async function act<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof ToolError) throw err;
+    if (/Target page, context or browser has been closed|Target closed/.test(String(err)))
+      throw new ToolError(`${what} failed: ${TAB_CLOSED}`);
     throw new ToolError(`${what} failed: ${playwrightMessage(err)}`, /ERR_BLOCKED|blocked/i.test(String(err)), { cause: err });
   }
 }

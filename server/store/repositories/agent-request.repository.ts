@@ -48,6 +48,8 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
       after?: KeysetPosition;
       /** Dashboard filters: one provider, and created in [createdFrom, createdBefore). */
       providerId?: string;
+      /** A connection's page lists that connection's requests. */
+      connectionId?: string;
       createdFrom?: Date;
       createdBefore?: Date;
     },
@@ -57,6 +59,7 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
       .where('r.organization_id = :org AND r.environment = :env', { org: owner.organizationId, env: owner.environment });
     if (opts.status) qb.andWhere('r.status = :status', { status: opts.status });
     if (opts.providerId) qb.andWhere('r.provider_id = :provider', { provider: opts.providerId });
+    if (opts.connectionId) qb.andWhere('r.connection_id = :connection', { connection: opts.connectionId });
     if (opts.createdFrom) qb.andWhere('r.created_at >= :createdFrom', { createdFrom: opts.createdFrom });
     if (opts.createdBefore) qb.andWhere('r.created_at < :createdBefore', { createdBefore: opts.createdBefore });
     return this.keysetPage(qb, opts);

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+import { describeElement, takeSnapshot } from '../observation';
+import { act, elementIndex, pageTool, settle, target, timeout } from './page-tool';
+
+/** How many newly shown elements the result names (the next observation lists them all). */
+const MAX_NAMED = 12;
+
+export const hoverTool = pageTool({
+  name: 'hover',
+  description:
+    'Move the mouse over an element and leave it there: opens menus, submenus and tooltips that appear on hover. The result names what appeared.',
+  params: z.object({ index: elementIndex }).strict(),
+  async execute(args, tc) {
+    const { el, loc } = await target(tc, Number(args.index));
+    await act(`hovering over ${describeElement(el)}`, () => loc.hover({ timeout: timeout(tc) }));
+    // Menus open after a hover-intent delay and a transition (typically 100–300 ms).
+    await settle(tc, 350);
+    // One snapshot (tens of ms) tells the model at once whether the hover opened anything.
+    const before = new Set(tc.snapshot.elements.map((e) => `${e.role} ${e.name}`));
+    const after = await takeSnapshot(tc.page, { redactor: tc.redactor }).catch(() => null);
+    const message = `hovered over ${describeElement(el)}`;
+    if (!after) return { message, target: el, record: {} };
+    const appeared = after.elements.filter((e) => !before.has(`${e.role} ${e.name}`)).map((e) => describeElement(e));
+    if (!appeared.length) return { message: `${message}; nothing new appeared`, target: el, record: {} };
+    const more = appeared.length > MAX_NAMED ? `\n… and ${appeared.length - MAX_NAMED} more` : '';
+    return {
+      message: `${message}; ${appeared.length} element(s) appeared (their indices are in the next observation):`,
+      quoted: appeared.slice(0, MAX_NAMED).join('\n') + more,
+      target: el,
+      record: {},
+    };
+  },
+});

@@ -1,0 +1,118 @@
+import type { Environment } from '../config';
+import { html, type RawHtml } from '../sandbox/kit/html';
+import type { AgentRequestRecord, ConnectionRecord, OrganizationRecord } from '../store';
+import { cell, dataTable, idRef, when } from './table-kit';
+import { BASE, csrfField, envSwitch, layout, type PageContext } from './views';
+
+/** The connection pages: the list per environment, one connection with its latest requests, and revoking it. */
+const connectionsBase = (org: OrganizationRecord) => `${BASE}/orgs/${org.id}/connections`;
+const requestHref = (org: OrganizationRecord, id: string) => `${BASE}/orgs/${org.id}/requests/${id}`;
+export const connectionHref = (org: OrganizationRecord, id: string) => `${connectionsBase(org)}/${id}`;
+
+export function connectionsPage(
+  ctx: PageContext,
+  org: OrganizationRecord,
+  nav: RawHtml,
+  env: Environment,
+  rows: ConnectionRecord[],
+  providerName: (id: string) => string,
+  nextCursor: string | null,
+): string {
+  const base = connectionsBase(org);
+  return layout(
+    ctx,
+    'Connections',
+    html`<h1>Connections</h1>
+      ${envSwitch(base, env)}
+      ${
+        rows.length === 0
+          ? html`<p>No ${env} connections yet.</p>`
+          : dataTable({
+              testId: 'connections',
+              labels: ['Connection', 'Provider', 'clientUserId', 'Status', 'Created', 'Last used', ''],
+              body: rows.map(
+                (c) => html`<tr data-connection-id="${c.id}">
+                  ${cell('Connection', idRef(c.id, connectionHref(org, c.id)))} ${cell('Provider', providerName(c.providerId))}
+                  ${cell('clientUserId', c.clientUserId, 'clip')} ${cell('Status', html`<span class="status status-${c.status}">${c.status}</span>`)}
+                  ${cell('Created', when(c.createdAt))} ${cell('Last used', when(c.lastUsedAt))}
+                  ${cell('', c.status === 'REVOKED' ? '' : html`<a href="${base}/${c.id}/revoke">Revoke</a>`)}
+                </tr>`,
+              ),
+            })
+      }
+      ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ env, cursor: nextCursor }).toString()}">Older connections →</a></p>` : ''}`,
+    { nav },
+  );
+}
+
+export function connectionDetailPage(
+  ctx: PageContext,
+  org: OrganizationRecord,
+  nav: RawHtml,
+  c: ConnectionRecord,
+  providerName: string,
+  requests: AgentRequestRecord[],
+): string {
+  const base = connectionsBase(org);
+  return layout(
+    ctx,
+    `Connection ${c.id}`,
+    html`<p><a href="${base}?env=${c.environment}">← Connections</a></p>
+      <h1><code class="id-full">${c.id}</code></h1>
+      <table>
+        <tbody>
+          <tr><th>Environment</th><td>${c.environment}</td></tr>
+          <tr><th>Provider</th><td>${providerName}</td></tr>
+          <tr><th>clientUserId</th><td>${c.clientUserId}</td></tr>
+          <tr><th>Status</th><td><span class="status status-${c.status}">${c.status}</span></td></tr>
+          <tr><th>Created</th><td>${when(c.createdAt)}</td></tr>
+          <tr><th>Last used</th><td>${when(c.lastUsedAt)}</td></tr>
+        </tbody>
+      </table>
+      ${c.status === 'REVOKED' ? '' : html`<p><a role="button" class="secondary outline" href="${base}/${c.id}/revoke">Revoke</a></p>`}
+      <h2>Latest agent requests</h2>
+      ${
+        requests.length === 0
+          ? html`<p>No agent requests on this connection yet.</p>`
+          : dataTable({
+              testId: 'connection-requests',
+              labels: ['Request', 'Status', 'Action', 'Created'],
+              body: requests.map(
+                (r) => html`<tr data-request-id="${r.id}">
+                  ${cell('Request', idRef(r.id, requestHref(org, r.id)))}
+                  ${cell('Status', html`<span class="status status-${r.status}">${r.status}</span>`)} ${cell('Action', r.action, 'clip')}
+                  ${cell('Created', when(r.createdAt))}
+                </tr>`,
+              ),
+            })
+      }`,
+    { nav },
+  );
+}
+
+export function revokeConfirmPage(
+  ctx: PageContext,
+  org: OrganizationRecord,
+  nav: RawHtml,
+  c: ConnectionRecord,
+  providerName: string,
+): string {
+  const base = `${BASE}/orgs/${org.id}/connections`;
+  return layout(
+    ctx,
+    'Revoke connection',
+    html`<article>
+      <h1>Revoke this connection?</h1>
+      <p><code>${c.id}</code> · ${providerName} · ${c.clientUserId} (${c.environment})</p>
+      <p>Its access tokens stop working and its stored session is deleted. This cannot be undone; the user would have to connect again.</p>
+      <form method="post" action="${base}/${c.id}/revoke">
+        ${csrfField(ctx)}
+        <div class="grid">
+          <a role="button" class="secondary outline" href="${base}?env=${c.environment}">Cancel</a>
+          <button type="submit" class="contrast">Yes, revoke</button>
+        </div>
+      </form>
+    </article>`,
+    { nav },
+  );
+}
