@@ -13,7 +13,7 @@ const FORM = `<!doctype html><html><head><title>Booking</title></head><body>
 <h1>Book a trip</h1>
 <form aria-label="Trip" onsubmit="return false">
 <label for="from">From</label><select id="from"><option>Oslo</option><option selected>Bergen</option></select>
-<span id="cls-label">Class</span><div role="combobox" id="cls" aria-labelledby="cls-label" aria-expanded="false" tabindex="0">Economy</div>
+<div role="combobox" id="cls" aria-labelledby="cls-label" aria-expanded="false" tabindex="0"><span id="cls-label">Class</span> <span>Economy</span></div>
 <span id="seat-label">Seat</span><button type="button" aria-haspopup="listbox" aria-labelledby="seat-label" aria-expanded="false">Window</button>
 <label for="dep">Departure</label><input type="date" id="dep" value="2025-07-18">
 <label for="at">Time</label><input type="time" id="at">

@@ -61,6 +61,18 @@ function clickableWrapper(inp) {
   }
   return null;
 }
+/* What a custom select shows as chosen: its text without the label it holds (a floating label inside the box). */
+function shownValue(el) {
+  var showing = norm(textOf(el, 0));
+  var ids = norm(el.getAttribute('aria-labelledby'));
+  if (ids) ids.split(' ').forEach(function (id) {
+    var l = byId(el, id);
+    if (!l || l === el || !el.contains(l)) return;
+    var lt = norm(textOf(l, 0));
+    if (lt) showing = norm(showing.indexOf(lt) === 0 ? showing.slice(lt.length) : showing.replace(lt, ' '));
+  });
+  return showing;
+}
 function hasControl(el) {
   if (el.querySelector(HAS_CONTROL)) return true;
   return !!(el.shadowRoot && el.shadowRoot.querySelector(HAS_CONTROL));
@@ -117,7 +129,7 @@ function snapshot(a) {
     var info = { index: 0, role: role || el.tagName.toLowerCase(), name: clip(name, 150), tag: el.tagName.toLowerCase(), scope: scope, states: statesOf(el) };
     var v = valueOf(el), t = el.tagName;
     if (v == null && (role === 'combobox' || (role === 'button' && info.states.haspopup === 'listbox'))) {
-      var showing = norm(textOf(el, 0));
+      var showing = shownValue(el);
       if (showing && info.name.indexOf(showing) < 0) v = showing;
     }
     if (v != null) info.value = clip(String(v), 300);
