@@ -4,17 +4,20 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
  * Waiting for a page to settle after an action by what the page does, not by a fixed sleep: the navigation the
  * action started reaches DOMContentLoaded, the page's own requests (documents, fetch, XHR) started around the
  * action finish, and the DOM stops changing for a short quiet window. A static page settles in one quiet window
- * (tens of ms); a page that fetches and re-renders is waited for as long as it takes, up to a bound, so a page
+ * (a few tens of ms); a page that fetches and re-renders is waited for as long as it takes, up to a bound, so a page
  * that never goes quiet (a ticker, a long poll) costs at most `maxMs`.
  */
 export interface QuietOptions {
-  /** How long the DOM must stay unchanged (default 50 ms: a re-render scheduled by a fetch or a timer lands well within it). */
+  /**
+   * How long the DOM must stay unchanged (default 30 ms: a re-render after a fetch lands within a task or a
+   * microtask of the response, one batched into an animation frame within 17 ms).
+   */
   quietMs?: number;
   /** The most this wait takes, whatever the page does (default 1000 ms). */
   maxMs?: number;
 }
 
-export const QUIET_MS = 50;
+export const QUIET_MS = 30;
 export const QUIET_MAX_MS = 1_000;
 /** Requests started this long before the wait began still count (the action's own); older ones are the page's background. */
 const RECENT_MS = 2_000;

@@ -47,7 +47,12 @@ function rawNameOf(name: string): string | null {
   return [SECRET_MASK, TOKEN_MASK, '{{', '{ {'].some((mark) => name.includes(mark)) ? null : name;
 }
 
-export async function findTargets(page: Page, d: ElementDescriptor, redactor: Redactor): Promise<PageSnapshot | null> {
+/** `redactor` may still be coming (the page is searched meanwhile): it is only needed for the names found. */
+export async function findTargets(
+  page: Page,
+  d: ElementDescriptor,
+  redactorOrPromise: Redactor | Promise<Redactor>,
+): Promise<PageSnapshot | null> {
   const expression = `(${FIND_SCRIPT})(${JSON.stringify({ role: d.role, name: rawNameOf(d.name), max: MAX_CANDIDATES })})`;
   let found: Found | null = null;
   // A navigation may replace the document mid-call: look again at the new one (twice at most), else let the snapshot decide.
@@ -60,6 +65,7 @@ export async function findTargets(page: Page, d: ElementDescriptor, redactor: Re
     }
   }
   if (!found || 'fallback' in found) return null;
+  const redactor = await redactorOrPromise;
   const elements = found.elements
     .map((e) => redacted(e, redactor))
     .filter((e) => e.role === d.role && e.name === d.name && (e.scope ?? null) === (d.scope ?? null));

@@ -52,11 +52,12 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
     guard(ctx);
     const started = Date.now();
     const secrets = [...ctx.secrets, ...(opts.secrets ?? [])];
-    const redactor = await redactorFor(ctx, opts.slots, secrets);
+    // The cookies the redactor masks are read while the page is searched.
+    const redacting = redactorFor(ctx, opts.slots, secrets);
     let snapshot = EMPTY;
     let index: number | undefined;
     if (step.target) {
-      const resolved = await resolveTarget(ctx, step.target, redactor, opts.resolveWaitMs ?? 3_000);
+      const resolved = await resolveTarget(ctx, step.target, redacting, opts.resolveWaitMs ?? 3_000);
       if (!resolved.ok) {
         await traceStep(ctx, {
           tool: step.tool,
@@ -69,6 +70,7 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
       }
       ({ snapshot, index } = resolved);
     }
+    const redactor = await redacting;
     const tc: ToolContext = {
       page: ctx.page,
       snapshot,
@@ -141,19 +143,19 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
 async function resolveTarget(
   ctx: RunContext,
   target: ElementDescriptor,
-  redactor: Redactor,
+  redacting: Promise<Redactor>,
   waitMs: number,
 ): Promise<{ ok: true; snapshot: PageSnapshot; index: number } | { ok: false; reason: string }> {
   const until = Date.now() + waitMs;
   for (;;) {
-    const narrow = await findTargets(ctx.page, target, redactor);
+    const narrow = await findTargets(ctx.page, target, redacting);
     if (narrow) {
       const found = resolveDescriptor(target, narrow);
       if (found.ok) return { ok: true, snapshot: narrow, index: found.el.index };
     }
     const last = Date.now() >= until;
     if (!narrow || last) {
-      const snapshot = await takeSnapshot(ctx.page, { redactor });
+      const snapshot = await takeSnapshot(ctx.page, { redactor: await redacting });
       const found = resolveDescriptor(target, snapshot);
       if (found.ok) return { ok: true, snapshot, index: found.el.index };
       if (last) return { ok: false, reason: found.reason };
