@@ -44,7 +44,7 @@ import { buildServices } from '../server/services';
 import { Store } from '../server/store';
 import { loadVault } from '../server/vault/keyring';
 import { startScriptedModelServer } from '../test/support/scripted-model-server';
-import { startTreeSampler, type TreeUsage } from './agent/process-tree';
+import { measureThroughput, throughputRows } from './agent/throughput';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -74,37 +74,7 @@ function p90(xs: number[]) {
   return s[Math.min(s.length - 1, Math.ceil(0.9 * s.length) - 1)];
 }
 const ms = (v: number) => `${v.toFixed(v < 10 ? 1 : 0).padStart(6)} ms`;
-const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
 const FINAL = new Set(['COMPLETED', 'FAILED', 'TIMED_OUT', 'CANCELED']);
-
-/** Runs `task` `total` times, at most `parallel` at once; resolves with how many succeeded and the failures. */
-async function pool(total: number, parallel: number, task: () => Promise<unknown>) {
-  let started = 0;
-  let ok = 0;
-  const errors: string[] = [];
-  await Promise.all(
-    Array.from({ length: Math.min(parallel, total) }, async () => {
-      while (started < total) {
-        started += 1;
-        try {
-          await task();
-          ok += 1;
-        } catch (err) {
-          errors.push(String((err as Error)?.message ?? err));
-        }
-      }
-    }),
-  );
-  return { ok, errors };
-}
-
-interface Throughput {
-  label: string;
-  completed: number;
-  seconds: number;
-  usage: TreeUsage | null;
-  note: string;
-}
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-bench-agent-'));
@@ -249,27 +219,14 @@ async function main() {
 
   // ---------- throughput: N at once through the API vs the floor script with the worker's parallelism ----------
   const parallel = config.worker.concurrency;
-  process.stdout.write(`\nThroughput: ${ACTIONS} actions each, the floor ${parallel} at a time (the worker's concurrency) …\n`);
-  const measureFloor = async (): Promise<Throughput> => {
-    const sampler = startTreeSampler();
-    const t0 = performance.now();
-    const res = await pool(ACTIONS, parallel, floorOnce);
-    const seconds = (performance.now() - t0) / 1000;
-    return {
-      label: `floor: hand-written script, ${parallel} in parallel`,
-      completed: res.ok,
-      seconds,
-      usage: sampler.stop(),
-      note: res.errors.length ? `first error: ${res.errors[0]}` : '',
-    };
-  };
-  const measureApi = async (): Promise<Throughput> => {
+  process.stdout.write(
+    `\nThroughput: ${ACTIONS} actions each; the floor ${parallel} at a time (the worker's concurrency), half before and half after the API burst …\n`,
+  );
+  const burst = async (n: number) => {
     services.playbooks.register(playbook);
-    const sampler = startTreeSampler();
-    const t0 = performance.now();
     try {
-      const created = await Promise.all(Array.from({ length: ACTIONS }, () => send('POST', '/api/agent-requests', request)));
-      const ends = await Promise.all(
+      const created = await Promise.all(Array.from({ length: n }, () => send('POST', '/api/agent-requests', request)));
+      return await Promise.all(
         created.map(async (c) => {
           if (c.status !== 202) return `HTTP ${c.status} ${c.body?.code ?? ''}`.trim();
           for (;;) {
@@ -280,37 +237,12 @@ async function main() {
           }
         }),
       );
-      const seconds = (performance.now() - t0) / 1000;
-      const tally = new Map<string, number>();
-      for (const e of ends) tally.set(e, (tally.get(e) ?? 0) + 1);
-      const others = [...tally].filter(([k]) => k !== 'COMPLETED PLAYBOOK');
-      return {
-        label: `API: ${ACTIONS} requests at once (playbook)`,
-        completed: tally.get('COMPLETED PLAYBOOK') ?? 0,
-        seconds,
-        usage: sampler.stop(),
-        note: others.map(([k, n]) => `${n} ${k}`).join(', '),
-      };
     } finally {
       services.playbooks.unregister(playbook.name);
     }
   };
-  const floorTp = await measureFloor();
-  const apiTp = await measureApi();
-  const rate = (t: Throughput) => t.completed / t.seconds;
-  const tpRow = (t: Throughput, ratio: boolean) => {
-    const u = t.usage;
-    const mem = u
-      ? `${((u.cpuSeconds * 1000) / Math.max(1, t.completed)).toFixed(0).padStart(4)} ms CPU/action   peak RSS ${mb(u.memory.totalBytes).padStart(7)} ` +
-        `(node ${mb(u.memory.nodeBytes)} + ${u.memory.childProcesses} browser processes ${mb(u.memory.childrenBytes)})   ` +
-        `others used ${u.othersCpuSeconds.toFixed(1)} CPU-s`
-      : 'CPU and peak RSS n/a (no /proc)';
-    return (
-      `  ${t.label.padEnd(50)} ${rate(t).toFixed(2).padStart(6)} actions/s  ${`${t.completed}/${ACTIONS} done`.padEnd(14)}` +
-      `${ratio ? `${(rate(t) / rate(floorTp)).toFixed(2)} x floor` : '            '}   ${mem}${t.note ? `   (${t.note})` : ''}`
-    );
-  };
-  process.stdout.write(`${[tpRow(floorTp, false), tpRow(apiTp, true), ''].join('\n')}\n`);
+  const tp = await measureThroughput({ actions: ACTIONS, parallel, floorOnce, burst, expected: 'COMPLETED PLAYBOOK' });
+  process.stdout.write(`${[...throughputRows(tp, ACTIONS), ''].join('\n')}\n`);
 
   await worker.stop({ graceMs: 0 });
   await services.queue.stop();

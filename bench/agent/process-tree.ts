@@ -49,8 +49,40 @@ function rssBytes(pid: number): number {
   }
 }
 
-/** This process's descendants (children, grandchildren …), found by walking /proc once. */
+/** Children of a process, from /proc/<pid>/task/<tid>/children (a short read each, not a walk of every process). */
+function childrenOf(pid: number): number[] | null {
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const tid of tasks) {
+    try {
+      for (const c of fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(' ')) if (c) out.push(Number(c));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && tid === String(pid)) return null; // no children files on this kernel
+    }
+  }
+  return out;
+}
+
+/** This process's descendants (children, grandchildren …). */
 function descendants(root: number): number[] {
+  if (childrenOf(root) === null) return descendantsByScan(root);
+  const out: number[] = [];
+  const stack = [...(childrenOf(root) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    stack.push(...(childrenOf(pid) ?? []));
+  }
+  return out;
+}
+
+/** The same by reading every process's parent (kernels without the children files). */
+function descendantsByScan(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -96,14 +128,16 @@ function childTicks(): Map<number, number> {
 
 export interface TreeUsage {
   memory: MemoryPeak;
-  /** CPU seconds this process and its descendants used while sampling. */
+  /** CPU seconds this process and its descendants used while sampling, and the two parts of it. */
   cpuSeconds: number;
+  nodeCpuSeconds: number;
+  browserCpuSeconds: number;
   /** CPU seconds every other process of the machine used meanwhile (how disturbed the measurement was). */
   othersCpuSeconds: number;
 }
 
 /** Samples memory every `everyMs` until stopped; `stop()` returns the peak and the CPU used meanwhile. */
-export function startTreeSampler(everyMs = 200): { stop(): TreeUsage | null } {
+export function startTreeSampler(everyMs = 250): { stop(): TreeUsage | null } {
   if (!fs.existsSync('/proc/self/status')) return { stop: () => null };
   const ticks0 = childTicks();
   const own0 = ownCpuSeconds();
@@ -122,12 +156,28 @@ export function startTreeSampler(everyMs = 200): { stop(): TreeUsage | null } {
       if (s.totalBytes > peak.totalBytes) peak = s;
       let children = 0;
       for (const [pid, t] of childTicks()) children += t - (ticks0.get(pid) ?? 0);
-      const cpuSeconds = ownCpuSeconds() - own0 + children / TICKS;
+      const nodeCpuSeconds = ownCpuSeconds() - own0;
+      const browserCpuSeconds = children / TICKS;
+      const cpuSeconds = nodeCpuSeconds + browserCpuSeconds;
       return {
         memory: { ...peak, samples: samples + 1 },
         cpuSeconds,
+        nodeCpuSeconds,
+        browserCpuSeconds,
         othersCpuSeconds: Math.max(0, machineBusySeconds() - machine0 - cpuSeconds),
       };
     },
+  };
+}
+
+/** Two measurements as one: CPU added up, the higher memory peak. */
+export function combineUsage(a: TreeUsage | null, b: TreeUsage | null): TreeUsage | null {
+  if (!a || !b) return a ?? b;
+  return {
+    memory: { ...(a.memory.totalBytes >= b.memory.totalBytes ? a.memory : b.memory), samples: a.memory.samples + b.memory.samples },
+    cpuSeconds: a.cpuSeconds + b.cpuSeconds,
+    nodeCpuSeconds: a.nodeCpuSeconds + b.nodeCpuSeconds,
+    browserCpuSeconds: a.browserCpuSeconds + b.browserCpuSeconds,
+    othersCpuSeconds: a.othersCpuSeconds + b.othersCpuSeconds,
   };
 }
