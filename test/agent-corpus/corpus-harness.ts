@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { compileResponseFormat } from '../../contract/response-format';
 import { ChatClient } from '../../server/agent/model/chat-client';
@@ -48,6 +48,8 @@ export interface TaskRun {
   events(type?: string): SiteEvent[];
   /** The model's decisions, turn by turn. */
   log: string[];
+  /** URLs of the pages (tabs, popups) still open when the run ended. */
+  openPages: string[];
   origins: { shop: string; pay: string; foreign: string };
 }
 
@@ -95,21 +97,23 @@ export function useCorpusRig(): CorpusRig {
 
 const RUN_MS = 75_000;
 
-export async function runCorpusTask(rig: CorpusRig, task: CorpusTask): Promise<TaskRun> {
-  const steps = parseSteps(task.steps);
-  const keys = readKeys(steps);
-  const responseFormat: Record<string, unknown> = keys.length
-    ? Object.fromEntries(keys.map((k) => [k, `string - the ${k} as shown on the page`]))
-    : { completed: 'boolean - true when the action is done' };
-  rig.sites.reset();
+export interface CorpusPage {
+  context: BrowserContext;
+  page: Page;
+  provider: ProviderDefinition;
+  integrity: RunIntegrity;
+  startingUrl: string;
+}
+
+/** A fresh context fenced to the corpus provider, its first page loaded at `path` (the caller closes the context). */
+export async function openCorpusPage(rig: Pick<CorpusRig, 'sites' | 'browser'>, path: string): Promise<CorpusPage> {
   const provider = corpusProvider(rig.sites);
   const policy = EgressPolicy.forProvider(provider, 'sandbox');
   const context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
   const integrity = new RunIntegrity();
-  const picker = new LabelPicker(task.steps);
+  const main: { page?: Page } = {};
   try {
-    const main: { page?: Page } = {};
     await installNetworkGuard(context, {
       policy,
       mainFrame: () => main.page?.mainFrame(),
@@ -117,13 +121,44 @@ export async function runCorpusTask(rig: CorpusRig, task: CorpusTask): Promise<T
     });
     const page = await context.newPage();
     main.page = page;
-    const startingUrl = rig.sites.url(task.page);
+    const startingUrl = rig.sites.url(path);
     await page.goto(startingUrl, { waitUntil: 'load' });
+    return { context, page, provider, integrity, startingUrl };
+  } catch (err) {
+    await context.close();
+    throw err;
+  }
+}
+
+/** What the sites recorded and which pages are still open, read before the context closes. */
+export async function finishRun(
+  rig: Pick<CorpusRig, 'sites'>,
+  context: BrowserContext,
+): Promise<Pick<TaskRun, 'events' | 'openPages' | 'origins'>> {
+  await rig.sites.settle();
+  const events = [...rig.sites.events()];
+  return {
+    events: (type) => events.filter((e) => type === undefined || e.type === type),
+    openPages: context.pages().map((p) => p.url()),
+    origins: { shop: rig.sites.shop, pay: rig.sites.pay, foreign: rig.sites.foreign },
+  };
+}
+
+export async function runCorpusTask(rig: CorpusRig, task: CorpusTask): Promise<TaskRun> {
+  const steps = parseSteps(task.steps);
+  const keys = readKeys(steps);
+  const responseFormat: Record<string, unknown> = keys.length
+    ? Object.fromEntries(keys.map((k) => [k, `string - the ${k} as shown on the page`]))
+    : { completed: 'boolean - true when the action is done' };
+  rig.sites.reset();
+  const { context, page, provider, integrity, startingUrl } = await openCorpusPage(rig, task.page);
+  const picker = new LabelPicker(task.steps);
+  try {
     rig.model.setScript(picker.script);
     const trace: TraceStep[] = [];
     const ctx: RunContext = {
       requestId: `areq_${randomUUID()}`,
-      owner: { organizationId: `org_corpus`, environment: 'sandbox' },
+      owner: { organizationId: 'org_corpus', environment: 'sandbox' },
       action: task.action,
       startingUrl,
       parameters: {},
@@ -141,16 +176,7 @@ export async function runCorpusTask(rig: CorpusRig, task: CorpusTask): Promise<T
     };
     const client = new ChatClient({ baseUrl: rig.model.baseUrl, model: 'corpus-label-picker', timeoutMs: 10_000 });
     const { outcome } = await runPlanner(ctx, { client, options: { maxSteps: 30 } });
-    // What the pages sent while the run ended is in before the context (and its tabs) close.
-    await rig.sites.settle();
-    const events = [...rig.sites.events()];
-    return {
-      outcome,
-      trace,
-      events: (type) => events.filter((e) => type === undefined || e.type === type),
-      log: picker.log,
-      origins: { shop: rig.sites.shop, pay: rig.sites.pay, foreign: rig.sites.foreign },
-    };
+    return { outcome, trace, log: picker.log, ...(await finishRun(rig, context)) };
   } finally {
     await context.close();
   }
@@ -172,5 +198,6 @@ export function explain(run: TaskRun): string {
     'trace:',
     ...trace,
     `site events: ${events.length ? events.map((e) => JSON.stringify(e)).join(', ') : '(none)'}`,
+    `open pages: ${run.openPages.join(', ')}`,
   ].join('\n');
 }
