@@ -180,6 +180,25 @@ describe('label picker', () => {
     });
   });
 
+  it('pages an extract that takes a page number, and stops at the last page', () => {
+    const tools = { ...BASE_TOOLS, extract: { index: { type: 'integer' }, page: { type: 'integer' } } };
+    const m = new LabelPicker(['read hours as /lasted ([\\d.]+ hours)/', 'done']);
+    const view = '# A month with the Aurora 14';
+    const quoted = (text: string, which: string) =>
+      `The visible text, ${which}:\n<untrusted_page_content boundary="${BOUNDARY}">\n${text}\n</untrusted_page_content boundary="${BOUNDARY}">`;
+    m.script(turn(view, { tools }));
+    expect(m.script(turn(view, { tools }))).toEqual({ tool: 'extract', args: {} });
+    expect(m.script(turn(view, { tools, toolResult: quoted('Design', 'page 1 of 2 (extract with page 2 reads on)') }))).toEqual({
+      tool: 'extract',
+      args: { page: 2 },
+    });
+    // The last page without the answer: on to scrolling, then giving up.
+    expect(m.script(turn(view, { tools, toolResult: quoted('Verdict', 'page 2 of 2') }))).toEqual({
+      tool: 'scroll',
+      args: { direction: 'down' },
+    });
+  });
+
   it("reads a field's value only from the observation's value", () => {
     const m = new LabelPicker(["read language from the value of 'Language'", 'done']);
     expect(m.script(turn("[4] combobox 'Language' value='English (UK)' collapsed"))).toEqual({

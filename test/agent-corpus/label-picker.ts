@@ -316,7 +316,9 @@ export class LabelPicker {
     }
     // Page on when the tool takes an offset or a page number and said there is more.
     const props = this.params(turn, p.tool).properties ?? {};
-    const more = /\bmore\b|offset|continue|next page|page \d+ of \d+/i.test(turn.lastToolResult ?? '');
+    const said = turn.lastToolResult ?? '';
+    const pageOf = /page (\d+) of (\d+)/i.exec(said);
+    const more = pageOf ? Number(pageOf[1]) < Number(pageOf[2]) : /\bmore\b|offset=|reads on|continue/i.test(said);
     if (quoted && more && this.effort.reads < MAX_READ_PAGES) {
       const hinted = /offset[\s=:"]+(\d+)/i.exec(turn.lastToolResult ?? '')?.[1];
       const next: Record<string, unknown> | null =
