@@ -22,6 +22,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../server/agent/observation';
 import { launchBrowser } from '../server/browser/chromium';
 import { loadConfig } from '../server/config';
+import { EgressPolicy } from '../server/egress/egress-policy';
 import { openCorpusPage } from '../test/agent-corpus/corpus-harness';
 import { CORPUS_PAGES, startRealisticSites } from '../test/fixtures/realistic/server';
 import { startLiveServer } from '../test/support/live-server';
@@ -85,15 +86,16 @@ async function htmlSize(page: Page): Promise<number> {
   return total;
 }
 
-async function measure(name: string, page: Page): Promise<Row> {
+async function measure(name: string, page: Page, egress: EgressPolicy): Promise<Row> {
   await page.waitForTimeout(SETTLE_MS);
-  const redactor = new Redactor();
+  // What the planner passes: the run's egress policy (an observation that reads frames reads those of allowed origins).
+  const options = { redactor: new Redactor(), egress };
   const times: number[] = [];
   let snapshot: PageSnapshot | undefined;
   let text = '';
   for (let i = 0; i < WARMUP + RUNS; i++) {
     const t0 = performance.now();
-    snapshot = await takeSnapshot(page, { redactor });
+    snapshot = await takeSnapshot(page, options);
     text = renderSnapshot(snapshot);
     const dt = performance.now() - t0;
     if (i >= WARMUP) times.push(dt);
@@ -126,7 +128,8 @@ async function sandboxPages(browser: Browser): Promise<{ rows: Row[]; close(): P
       try {
         const page = await context.newPage();
         await page.goto(server.siteUrl(slug, '/'), { waitUntil: 'load' });
-        rows.push(await measure(`${slug} /`, page));
+        const provider = server.services.catalogue.bySlug(slug, 'sandbox')!;
+        rows.push(await measure(`${slug} /`, page, EgressPolicy.forProvider(provider, 'sandbox')));
       } finally {
         await context.close();
       }
@@ -153,7 +156,7 @@ function print(rows: Row[]) {
   const listed = rows.reduce((s, r) => s + r.audit.listed, 0);
   const named = rows.reduce((s, r) => s + r.audit.named, 0);
   const allTimes = rows.flatMap((r) => r.times);
-  const tokens = median(rows.map((r) => r.tokens));
+  const tokens = Math.round(median(rows.map((r) => r.tokens)));
   const observe = median(allTimes);
   lines.push('-'.repeat(head.length));
   lines.push(
@@ -171,7 +174,8 @@ function print(rows: Row[]) {
     `target: median observation ≤ ${TARGETS.tokens} tokens             ${String(tokens).padStart(6)} tokens     ${verdict(tokens <= TARGETS.tokens)}`,
   );
   if (SHOW_MISSING) {
-    lines.push('', 'Controls present but not listed (×) or listed without a name (∅), per page:');
+    const off = rows.filter((r) => r.audit.controls.some((c) => !c.named));
+    lines.push('', `Controls present but not listed (×) or listed without a name (∅), per page:${off.length ? '' : ' none'}`);
     for (const r of rows) {
       const off = r.audit.controls.filter((c) => !c.named);
       if (!off.length) continue;
@@ -194,9 +198,9 @@ async function main() {
   let sandbox: { rows: Row[]; close(): Promise<void> } | undefined;
   try {
     for (const p of CORPUS_PAGES) {
-      const { context, page } = await openCorpusPage({ sites, browser }, p.path);
+      const { context, page, provider } = await openCorpusPage({ sites, browser }, p.path);
       try {
-        rows.push(await measure(p.id, page));
+        rows.push(await measure(p.id, page, EgressPolicy.forProvider(provider, 'sandbox')));
       } finally {
         await context.close();
       }

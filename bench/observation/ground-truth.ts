@@ -12,7 +12,8 @@ import { INDEX_ATTRIBUTE, type PageSnapshot } from '../../server/agent/observati
  *     listeners, links, form controls): rendered elements clickable by a listener only, the innermost of nested ones,
  *     that are not a container of controls already counted and not a page-sized backdrop;
  *   - labels standing for a checkbox or radio that has no node of its own in the accessibility tree (display: none).
- * A nameless link to the same place as a named one (an avatar beside the name) counts once, as the named one.
+ * A nameless link to the same place as a named one (an avatar beside the name) counts once, as the named one. While
+ * a modal dialog is open (aria-modal or a modal <dialog>), only what is in it can be operated, so only that counts.
  * Shadow roots are walked (DOMSnapshot flattens them; the accessibility tree follows the flat tree), frames too: the
  * same-process ones in the page's own snapshot, each out-of-process frame through a CDP session of its own. Browser
  * internals (the user-agent shadow root of a date input) are not the page's controls.
@@ -92,6 +93,7 @@ interface AxNode {
   ignored: boolean;
   role?: { value: string };
   name?: { value: string };
+  properties?: { name: string; value: { value?: unknown } }[];
   backendDOMNodeId?: number;
 }
 
@@ -224,41 +226,59 @@ async function sessionsOf(page: Page): Promise<CDPSession[]> {
 export async function auditControls(page: Page, snapshot: PageSnapshot): Promise<ControlAudit> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 900 };
   const names = new Map(snapshot.elements.map((e) => [String(e.index), e.name.trim()]));
-  const controls: AuditedControl[] = [];
+  const controls: (AuditedControl & { node: number })[] = [];
+  let modalOpen = false;
   const sessions = await sessionsOf(page);
   try {
-    for (const session of sessions) {
+    for (const [k, session] of sessions.entries()) {
       const snap = (await session.send('DOMSnapshot.captureSnapshot', {
         computedStyles: ['visibility', 'opacity'],
       })) as unknown as Snapshot;
-      for (const raw of snap.documents) {
+      for (const [d, raw] of snap.documents.entries()) {
         const doc = new Doc(raw, snap.strings, viewport);
         if (!/^https?:/.test(doc.url)) continue; // error pages of refused frames, blank frames
         const ax = (await session.send('Accessibility.getFullAXTree', { frameId: doc.frameId }).catch(() => ({ nodes: [] }))) as {
           nodes: AxNode[];
         };
-        controls.push(...controlsOf(doc, ax.nodes, names));
+        const found = controlsOf(doc, ax.nodes, names);
+        const top = k === 0 && d === 0;
+        // An open modal dialog on the page (aria-modal, a modal <dialog>): only what is in it can be operated.
+        const modal = top ? modalOf(doc, ax.nodes) : undefined;
+        if (modal !== undefined) modalOpen = true;
+        if (!top && modalOpen) continue;
+        controls.push(...(modal === undefined ? found : found.filter((c) => c.node === modal || doc.ancestors(c.node).includes(modal))));
       }
     }
   } finally {
     await Promise.all(sessions.map((s) => s.detach().catch(() => undefined)));
   }
   return {
-    controls,
+    controls: controls.map(({ node: _node, ...c }) => c),
     present: controls.length,
     listed: controls.filter((c) => c.listed).length,
     named: controls.filter((c) => c.named).length,
   };
 }
 
-function controlsOf(doc: Doc, ax: AxNode[], names: Map<string, string>): AuditedControl[] {
+/** The open modal dialog of a document (its node), when there is one. */
+function modalOf(doc: Doc, ax: AxNode[]): number | undefined {
+  for (const a of ax) {
+    if (a.ignored || !/^(dialog|alertdialog)$/.test(a.role?.value ?? '') || a.backendDOMNodeId === undefined) continue;
+    if (!a.properties?.some((p) => p.name === 'modal' && p.value.value === true)) continue;
+    const i = doc.node(a.backendDOMNodeId);
+    if (i !== undefined && doc.rendered(i)) return i;
+  }
+  return undefined;
+}
+
+function controlsOf(doc: Doc, ax: AxNode[], names: Map<string, string>): (AuditedControl & { node: number })[] {
   const frame = new URL(doc.url).origin;
-  const out: AuditedControl[] = [];
+  const out: (AuditedControl & { node: number })[] = [];
   const counted = new Set<number>();
   const mark = (i: number) => doc.attr(i, INDEX_ATTRIBUTE);
-  const result = (role: string, name: string, marks: (string | undefined)[]): AuditedControl => {
+  const result = (node: number, role: string, name: string, marks: (string | undefined)[]) => {
     const idx = marks.find((m) => m !== undefined);
-    return { role, name, frame, listed: idx !== undefined, named: idx !== undefined && !!names.get(idx) };
+    return { node, role, name, frame, listed: idx !== undefined, named: idx !== undefined && !!names.get(idx) };
   };
   const near = (i: number) => [mark(i), ...doc.descendants(i, DESCENDANT_DEPTH).map(mark)];
 
@@ -280,7 +300,7 @@ function controlsOf(doc: Doc, ax: AxNode[], names: Map<string, string>): Audited
     if (!doc.rendered(i) && !labels.some((l) => doc.rendered(l))) continue;
     counted.add(i);
     labels.forEach((l) => counted.add(l));
-    out.push(result(role, a.name?.value ?? '', [...near(i), ...labels.map(mark)]));
+    out.push(result(i, role, a.name?.value ?? '', [...near(i), ...labels.map(mark)]));
   }
   // Labels standing for an input that has no node of its own.
   for (const l of doc.clickable) {
@@ -289,7 +309,7 @@ function controlsOf(doc: Doc, ax: AxNode[], names: Map<string, string>): Audited
     if (input === undefined || counted.has(input)) continue;
     counted.add(l);
     counted.add(input);
-    out.push(result((doc.attr(input, 'type') ?? 'checkbox').toLowerCase(), doc.text(l), [...near(l), mark(input)]));
+    out.push(result(l, (doc.attr(input, 'type') ?? 'checkbox').toLowerCase(), doc.text(l), [...near(l), mark(input)]));
   }
   // Elements clickable only by a listener: the innermost, not containers of counted controls, not backdrops.
   const candidates = [...doc.clickable].filter(
@@ -300,7 +320,7 @@ function controlsOf(doc: Doc, ax: AxNode[], names: Map<string, string>): Audited
   for (const i of [...candidates, ...counted]) for (const a of inside(i)) containers.add(a);
   for (const i of candidates) {
     if (containers.has(i) || inside(i).some((a) => counted.has(a))) continue;
-    out.push(result('clickable', doc.text(i), near(i)));
+    out.push(result(i, 'clickable', doc.text(i), near(i)));
   }
   return out;
 }
