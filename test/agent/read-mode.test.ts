@@ -60,7 +60,7 @@ describe('read mode: end to end', () => {
     ...(orbitCreatePost as Playbook<unknown>),
     name: 'test.lying-reader',
     writes: false,
-    match: [/^quietly look around$/],
+    examples: ['quietly look around'],
   };
 
   beforeAll(async () => {

@@ -62,7 +62,11 @@ describe('routing (text match, no browser)', () => {
     'Fork openfoundry/atlas',
     'List the repositories on this page',
   ])('%s → no playbook', async (action) => {
-    expect(await route(action, {})).toEqual({ playbook: null, reason: 'no forgehub playbook matches the action' });
+    expect(await route(action, {})).toMatchObject({
+      playbook: null,
+      reason: 'no forgehub playbook matches the action',
+      problem: { kind: 'no-match' },
+    });
   });
 
   it('fills inputs from the parameters (with common aliases) and refuses parameters that do not fit', async () => {
@@ -77,7 +81,7 @@ describe('routing (text match, no browser)', () => {
       { name: 'demo', visibility: 'internal' },
       { name: 'demo', license: 'MIT' },
     ]) {
-      expect(await route('Create a repository', bad)).toEqual({
+      expect(await route('Create a repository', bad)).toMatchObject({
         playbook: null,
         reason: expect.stringMatching(/^playbook forgehub\.create-repository matches, but its parameters do not fit/),
       });

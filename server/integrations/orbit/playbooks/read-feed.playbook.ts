@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 import { type Playbook, PlaybookNotApplicable } from '../../../agent/playbooks/registry';
-import { shapeListToFormat } from '../../../agent/playbooks/shape-list';
 import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
@@ -41,12 +40,39 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
   name: 'orbit.read-my-feed',
   description:
     "Reads the posts of the signed-in user's Orbit home feed, newest first (parameter: limit, at most 50, default 10): author, text, likes, comments, reposts, time, URL.",
-  writes: false,
-  match: [
-    /\b(read|get|fetch|show|list|return|give me|scrape|extract|check|see|load|open|browse|scroll|summari[sz]e|what'?s (?:in|on)|what is (?:in|on))\b[^.?!]*\bmy (?:home |news |orbit |main )?(?:feed|timeline)\b/,
-    /\b(?:latest|recent|newest|top|last|first) (?:\d+ )?posts (?:in|on|from) my (?:home |news |orbit )?(?:feed|timeline)\b/,
-    /^(?:my )?(?:orbit )?(?:home |news )?(?:feed|timeline)[.!]?$/,
+  examples: [
+    'Read my feed',
+    'My feed',
+    'Show me my home feed',
+    "What's on my timeline?",
+    'Get the latest posts from my feed',
+    'Summarize the 5 latest posts in my news feed',
+    'Read the 20 newest posts in my feed',
+    'What are people posting in my feed?',
+    'Scroll my home feed and list the posts',
+    'Check my news feed for new posts',
   ],
+  writes: false,
+  resultFields: {
+    posts: [
+      {
+        postId: 'string',
+        url: 'url',
+        author: 'string',
+        authorUsername: 'string',
+        authorHeadline: 'string?',
+        text: 'string',
+        visibility: 'string? - public or connections',
+        likes: 'integer?',
+        comments: 'integer?',
+        reposts: 'integer?',
+        postedAt: 'datetime?',
+        repostedBy: 'string? - who reposted it into the feed',
+      },
+    ],
+    count: 'integer - how many posts were read',
+    hasMore: 'boolean - whether the feed has more posts',
+  },
   parameters: paramsSchema as unknown as z.ZodType<OrbitReadFeedParams>,
   async run(ctx) {
     const { page } = ctx;
@@ -93,14 +119,11 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
       if (cards.length === 0 && (await caughtUp.count()) === 0) throw new Error('no post could be read from the feed');
       return { items: cards.slice(0, limit), hasMore: cards.length > limit || (await loadMore.count()) > 0 };
     });
-    return shapeListToFormat(
-      {
-        items: items.map((c) => ({ ...c })),
-        itemAliases: POST_FIELD_ALIASES,
-        extras: { count: items.length, hasMore },
-        extraAliases: FEED_ALIASES,
-      },
-      ctx.responseFormat,
-    );
+    return ctx.fitList({
+      items: items.map((c) => ({ ...c })),
+      itemAliases: POST_FIELD_ALIASES,
+      extras: { count: items.length, hasMore },
+      extraAliases: FEED_ALIASES,
+    });
   },
 };

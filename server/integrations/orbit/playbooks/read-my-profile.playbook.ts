@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { parseCount, shapeToFormat } from '../../../agent/playbooks/shape';
+import { parseCount } from '../../../agent/playbooks/shape';
 
 /**
  * Orbit: read the signed-in user's own profile. Follows the markup of ../site/pages/people.ts:
@@ -24,11 +24,33 @@ export const orbitReadMyProfile: Playbook<Record<string, never>> = {
   name: 'orbit.read-my-profile',
   description:
     "Reads the signed-in user's own Orbit profile: name, username, headline, location, about, followers, following, profile URL.",
-  writes: false,
-  match: [
-    /\b(read|get|fetch|show|open|extract|return|give me|look up|view|what is|what's)\b[^.?!]*\bmy (own )?(orbit )?profile\b/,
-    /^(my )?(own )?(orbit )?profile( details| info(rmation)?| data)?[.!]?$/,
+  examples: [
+    'Read my profile',
+    'Get my profile details',
+    'Show me my Orbit profile',
+    'My profile',
+    'What does my profile say?',
+    'Who am I on Orbit?',
+    'Open my own profile and read my headline',
+    'Get my follower count',
+    'How many followers do I have?',
+    'How many people follow me?',
+    'How many people am I following?',
+    'Get my follower and following counts',
+    'What is my headline?',
+    'Where am I located according to my profile?',
   ],
+  writes: false,
+  resultFields: {
+    name: 'string - full name',
+    username: 'string',
+    headline: 'string',
+    location: 'string',
+    about: 'string? - the About section',
+    followers: 'integer - how many people follow the user',
+    following: 'integer - how many people the user follows',
+    profileUrl: 'url',
+  },
   parameters: z.object({}).passthrough() as unknown as z.ZodType<Record<string, never>>,
   async run(ctx) {
     const { page } = ctx;
@@ -61,6 +83,6 @@ export const orbitReadMyProfile: Playbook<Record<string, never>> = {
         profileUrl: page.url(),
       };
     });
-    return shapeToFormat(fields, ctx.responseFormat, FIELDS_ALIASES);
+    return ctx.fit(fields, FIELDS_ALIASES);
   },
 };
