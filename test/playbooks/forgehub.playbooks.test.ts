@@ -14,8 +14,15 @@ jest.setTimeout(90_000);
 
 const registry = builtInPlaybooks();
 const forgehub = builtInCatalogue('http://localhost:3000').bySlug('forgehub', 'sandbox')!;
+// Started on a repository's page, as "star this repository" is.
 const route = (action: string, parameters: unknown = {}) =>
-  registry.route({ action, provider: forgehub, parameters, signal: new AbortController().signal });
+  registry.route({
+    action,
+    provider: forgehub,
+    parameters,
+    signal: new AbortController().signal,
+    startingUrl: 'http://forgehub.sandbox.localhost:3000/openfoundry/atlas',
+  });
 const routed = async (action: string, parameters: unknown = {}) => (await route(action, parameters)).playbook?.name ?? null;
 
 describe('routing (text match, no browser)', () => {
@@ -83,7 +90,9 @@ describe('routing (text match, no browser)', () => {
     ]) {
       expect(await route('Create a repository', bad)).toMatchObject({
         playbook: null,
-        reason: expect.stringMatching(/^playbook forgehub\.create-repository matches, but its parameters do not fit/),
+        reason: expect.stringMatching(
+          /^playbook forgehub\.create-repository matches, but the request (lacks|has parameters that do not fit)/,
+        ),
       });
     }
     expect(await route('Open an issue', { repo: 'openfoundry/atlas', subject: 'Hi', description: 'Body' })).toMatchObject({

@@ -87,7 +87,7 @@ describe('routing (text match, no browser)', () => {
     ]) {
       expect(await route('Create a post', bad)).toMatchObject({
         playbook: null,
-        reason: expect.stringMatching(/^playbook orbit\.create-post matches, but its parameters do not fit/),
+        reason: expect.stringMatching(/^playbook orbit\.create-post matches, but the request (lacks|has parameters that do not fit)/),
       });
     }
     expect(await route('Read my feed', { limit: '25' })).toMatchObject({ playbook: { name: 'orbit.read-my-feed' }, params: { limit: 25 } });
@@ -98,8 +98,10 @@ describe('routing (text match, no browser)', () => {
       params: { recipient: 'priya-nair', text: 'Hi there' },
     });
     for (const bad of [{ recipient: 'priya-nair' }, { text: 'Hi' }, { recipient: 'priya-nair', text: 'Hi', attachment: 'cv.pdf' }]) {
-      expect((await route('Send a message to Priya', bad)).playbook).toBeNull();
+      expect((await route('Send a message', bad)).playbook).toBeNull();
     }
+    // What the parameters lack, the action may say.
+    expect(await route('Send a message to Priya', { text: 'Hi' })).toMatchObject({ params: { recipient: 'Priya', text: 'Hi' } });
   });
 
   it('resolves a recipient by username, name (accents and case ignored) or a unique part of the name', () => {

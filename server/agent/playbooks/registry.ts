@@ -4,6 +4,7 @@ import type { ProviderDefinition } from '../../providers/catalogue';
 import type { RunContext } from '../run-context';
 import { ActionIndex, type ActionScore, AMBIGUITY_MARGIN, ROUTING_THRESHOLD } from './action-index';
 import { PlaybookNotApplicable, PlaybookStepError } from './errors';
+import { fillParameters, type ParameterIssue } from './fill-parameters';
 import { type SentenceSlot, slotWord } from './sentence-values';
 import type { FieldAliases } from './shape';
 import type { ListRead } from './shape-list';
@@ -17,6 +18,7 @@ import type { ListRead } from './shape-list';
  * the playbook's zod schema.
  */
 export { PlaybookNotApplicable, PlaybookStepError };
+export type { ParameterIssue };
 
 export interface PlaybookContext<P> extends RunContext {
   /** The request's parameters, parsed by the playbook's schema. */
@@ -95,12 +97,6 @@ export type PlaybookModelRouter = (input: {
   candidates: PlaybookDescriptor[];
   signal: AbortSignal;
 }) => Promise<string | null>;
-
-/** One bad parameter, with the path a caller fixes (`parameters.text`). */
-export interface ParameterIssue {
-  path: string;
-  message: string;
-}
 
 /** Why no playbook runs, for the request's error.details when nothing else runs either. */
 export type RouteProblem =
@@ -261,22 +257,21 @@ export class PlaybookRegistry {
 
   private withParameters(
     playbook: Playbook<unknown>,
-    input: { parameters: unknown },
+    input: { parameters: unknown; action: string; startingUrl?: string },
     via: 'text' | 'model' | 'named',
     score?: number,
   ): PlaybookRoute {
-    const parsed = playbook.parameters.safeParse(input.parameters ?? {});
-    if (parsed.success) return { playbook, params: parsed.data, via, ...(score === undefined ? {} : { score }) };
-    const issues = parsed.error.issues.map((i) => ({ path: ['parameters', ...i.path].join('.'), message: i.message }));
-    const missing = parsed.error.issues.some((i) => i.code === 'invalid_type' && i.received === 'undefined');
+    const filled = fillParameters(playbook, input);
+    if (filled.ok) return { playbook, params: filled.params, via, ...(score === undefined ? {} : { score }) };
+    const what = filled.code === 'PLAYBOOK_PARAMETERS_MISSING' ? 'lacks' : 'has parameters that do not fit';
     return {
       playbook: null,
-      reason: `playbook ${playbook.name} matches, but its parameters do not fit (${issues.map((i) => `${i.path}: ${i.message}`).join('; ')})`,
+      reason: `playbook ${playbook.name} matches, but the request ${what}: ${filled.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
       problem: {
         kind: 'parameters',
         playbook: playbook.name,
-        code: missing ? 'PLAYBOOK_PARAMETERS_MISSING' : 'PLAYBOOK_PARAMETERS_INVALID',
-        issues,
+        code: filled.code,
+        issues: filled.issues,
         ...(score === undefined ? {} : { score }),
       },
     };

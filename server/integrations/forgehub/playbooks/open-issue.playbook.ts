@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { collapse, openPath, pathOf, REPOSITORY_NAME, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
-import { repositoryOf } from './repository-pages';
+import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
 /**
  * ForgeHub: open an issue in a repository. Follows ../site/pages/issues.ts: the issue list
@@ -20,7 +20,7 @@ const paramsSchema = withParamAliases(
   },
   z
     .object({
-      repository: z.string().trim().regex(REPOSITORY_NAME, 'give the repository as "owner/name"').optional(),
+      repository: repositoryParameter,
       title: z.string().trim().min(1, 'the issue needs a title').max(256, 'ForgeHub issue titles hold at most 256 characters'),
       body: z.string().max(65_536).optional(),
     })
@@ -59,6 +59,7 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
     'New issue',
   ],
   writes: true,
+  fromStartingUrl: repositoryFromUrl,
   fromSentence: { repository: 'repository', title: ['name', 'text'] },
   resultFields: {
     opened: 'boolean - whether the issue was opened',

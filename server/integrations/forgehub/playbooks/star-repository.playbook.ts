@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { openPath, pathOf, REPOSITORY_NAME, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
-import { readRepositoryPage, repositoryOf } from './repository-pages';
+import { openPath, pathOf, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { readRepositoryPage, repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
 /**
  * ForgeHub: star a repository. Follows ../site/parts.ts (starControl): a repository's page
@@ -13,7 +13,7 @@ import { readRepositoryPage, repositoryOf } from './repository-pages';
  */
 const paramsSchema = withParamAliases(
   { repository: ['repo', 'repositoryName', 'fullName', 'project'] },
-  z.object({ repository: z.string().trim().regex(REPOSITORY_NAME, 'give the repository as "owner/name"').optional() }).strict(),
+  z.object({ repository: repositoryParameter }).strict(),
 );
 
 export type ForgehubStarParams = z.infer<typeof paramsSchema>;
@@ -42,6 +42,7 @@ export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
     'Favourite this project',
   ],
   writes: true,
+  fromStartingUrl: repositoryFromUrl,
   fromSentence: { repository: 'repository' },
   resultFields: {
     starred: 'boolean - whether the repository is starred now',

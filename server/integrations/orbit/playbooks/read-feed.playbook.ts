@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { type Playbook, PlaybookNotApplicable } from '../../../agent/playbooks/registry';
+import type { Playbook } from '../../../agent/playbooks/registry';
 import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
@@ -23,12 +23,6 @@ const paramsSchema = withParamAliases(
 );
 
 export type OrbitReadFeedParams = z.infer<typeof paramsSchema>;
-
-/** "the latest 5 posts in my feed" → 5, when the parameters do not say. */
-function limitInAction(action: string): number | undefined {
-  const m = /\b(\d{1,4})\s+(?:(?:latest|recent|newest|top|first|last|most recent)\s+)?(?:posts|items|updates|entries)\b/i.exec(action);
-  return m ? Number(m[1]) : undefined;
-}
 
 const FEED_ALIASES = {
   count: ['total', 'numPosts', 'postCount', 'length', 'size', 'returned'],
@@ -53,6 +47,7 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
     'Check my news feed for new posts',
   ],
   writes: false,
+  fromSentence: { limit: 'count' },
   resultFields: {
     posts: [
       {
@@ -76,11 +71,7 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
   parameters: paramsSchema as unknown as z.ZodType<OrbitReadFeedParams>,
   async run(ctx) {
     const { page } = ctx;
-    const fromAction = limitInAction(ctx.action);
-    if (ctx.params.limit === undefined && fromAction !== undefined && (fromAction < 1 || fromAction > FEED_MAX)) {
-      throw new PlaybookNotApplicable(`the action asks for ${fromAction} posts; this playbook reads 1 to ${FEED_MAX}`);
-    }
-    const limit = ctx.params.limit ?? fromAction ?? FEED_DEFAULT;
+    const limit = ctx.params.limit ?? FEED_DEFAULT;
     const origin = new URL(ctx.provider.homeUrl).origin;
     const articles = page.locator('main article');
     const loadMore = page.getByRole('button', { name: 'Load more posts' });
