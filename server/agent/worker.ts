@@ -218,6 +218,7 @@ export class AgentWorker {
       owner: { organizationId: record.organizationId, environment: record.environment },
       action: record.action,
       startingUrl: record.startingUrl,
+      playbook: record.playbook ?? null,
       parameters: record.parameters,
       responseFormat: record.responseFormat,
       mode: record.mode,

@@ -240,6 +240,7 @@ export function connectionsPage(
   rows: ConnectionRecord[],
   providerName: (id: string) => string,
   nextCursor: string | null,
+  actionCatalogue: RawHtml | '' = '',
 ): string {
   const base = `${BASE}/orgs/${org.id}/connections`;
   return layout(
@@ -267,7 +268,8 @@ export function connectionsPage(
             </tbody>
           </table>`
       }
-      ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ env, cursor: nextCursor }).toString()}">Older connections →</a></p>` : ''}`,
+      ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ env, cursor: nextCursor }).toString()}">Older connections →</a></p>` : ''}
+      ${actionCatalogue}`,
     { nav },
   );
 }

@@ -255,6 +255,29 @@ export class PlaybookRegistry {
     return none(`no ${slug} playbook matches the action`, { kind: 'no-match', closest, threshold: ROUTING_THRESHOLD });
   }
 
+  /**
+   * Checks a request that names its playbook without running anything, so the API can refuse it with a
+   * precise 400 before the request is queued (and a browser opened). Null: it would route.
+   */
+  checkNamed(
+    provider: ProviderDefinition,
+    input: { playbook: string; action: string; parameters: unknown; startingUrl?: string; mode?: 'read' | 'read_write' },
+  ): { reason: string; problem: RouteProblem } | null {
+    const named = this.get(provider.slug, input.playbook);
+    if (!named)
+      return {
+        reason: `${provider.name} has no action ${input.playbook}`,
+        problem: { kind: 'unknown-playbook', playbook: input.playbook, available: this.list(provider.slug).map((p) => p.name) },
+      };
+    if (named.writes && input.mode === 'read')
+      return {
+        reason: `playbook ${named.name} writes, and this request is read-only`,
+        problem: { kind: 'read-only', playbook: named.name },
+      };
+    const route = this.withParameters(named, input, 'named');
+    return route.playbook ? null : { reason: route.reason, problem: route.problem };
+  }
+
   private withParameters(
     playbook: Playbook<unknown>,
     input: { parameters: unknown; action: string; startingUrl?: string },
