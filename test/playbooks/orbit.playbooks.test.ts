@@ -267,7 +267,7 @@ describe('end to end against the simulated Orbit', () => {
       result.posts.slice(0, 10).map((p: { text: string }) => p.text),
     );
 
-    // More than the playbook reads: not applicable, so (without a model) the request fails with MODEL_NOT_CONFIGURED.
+    // More than the playbook reads: without a model nothing else can, and the error names the parameter.
     const tooMany = await runAction(live, org, {
       action: 'Read my feed',
       startingUrl: start('/'),
@@ -275,7 +275,11 @@ describe('end to end against the simulated Orbit', () => {
       responseFormat,
     });
     expect(tooMany.status).toBe('FAILED');
-    expect(tooMany.error.code).toBe('MODEL_NOT_CONFIGURED');
+    expect(tooMany.error).toMatchObject({
+      code: 'PLAYBOOK_PARAMETERS_INVALID',
+      message: expect.stringMatching(/^The action matches orbit\.read-my-feed \(score 1\.00\), but parameters\.limit: at most 50 posts/),
+      details: { playbook: 'orbit.read-my-feed', missing: ['parameters.limit'] },
+    });
     expect(tooMany.method).toBeNull();
   });
 
@@ -334,5 +338,19 @@ describe('end to end against the simulated Orbit', () => {
       step: { tool: 'extract', target: `recipient "Nobody Atall" in list 'People'` },
     });
     expect(nobody.trace.find((s: { outcome: string }) => s.outcome === 'error')).toMatchObject({ screenshot: expect.any(String) });
+
+    // As a new user writes it, with no parameters and no model: the playbook matched, and the error says what it lacks.
+    const noText = await runAction(live, org, { action: 'Send a message to Priya Nair', startingUrl: start('/'), responseFormat });
+    expect(noText).toMatchObject({ status: 'FAILED', method: null });
+    expect(noText.error).toMatchObject({
+      code: 'PLAYBOOK_PARAMETERS_MISSING',
+      message: expect.stringMatching(/^The action matches orbit\.send-message \(score \d\.\d\d\), but it needs parameters\.text/),
+      details: {
+        playbook: 'orbit.send-message',
+        missing: ['parameters.text'],
+        model: { configure: expect.arrayContaining(['AGENTLINK_MODEL']) },
+      },
+    });
+    expect(noText.error.message).not.toMatch(/no playbook/i);
   });
 });
