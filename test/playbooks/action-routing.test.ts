@@ -73,7 +73,7 @@ describe('routing by the ranked text search', () => {
   });
 
   it.each([
-    ['orbit', 'Share the post by Marcus with my network'],
+    ['orbit', 'Share a photo album with my network'],
     ['orbit', 'Introduce me to myself as this network knows me'],
     ['forgehub', 'Unstar openfoundry/atlas'],
     ['forgehub', 'List my starred repositories'],
@@ -89,10 +89,14 @@ describe('routing by the ranked text search', () => {
   });
 
   it('says why nothing was routed: the closest playbooks with their scores and the example that came nearest', async () => {
-    const r = await route('orbit', 'Share the post by Marcus with my network');
+    const r = await route('orbit', 'Share a photo album with my network');
     expect(r).toMatchObject({ playbook: null, problem: { kind: 'no-match', threshold: ROUTING_THRESHOLD } });
     const closest = (r as { problem: { closest: { name: string; score: number; example: string | null }[] } }).problem.closest;
-    expect(closest[0]).toEqual({ name: 'orbit.create-post', score: expect.any(Number), example: 'Share an update with my network' });
+    expect(closest[0]).toEqual({
+      name: 'orbit.repost-post',
+      score: expect.any(Number),
+      example: 'Share the post by Marcus with my network',
+    });
     expect(closest[0]!.score).toBeLessThan(ROUTING_THRESHOLD);
     expect(closest.map((c) => c.score)).toEqual([...closest.map((c) => c.score)].sort((a, b) => b - a));
   });
