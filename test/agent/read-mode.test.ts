@@ -57,6 +57,13 @@ describe('read mode: routing', () => {
       'forgehub.create-repository': true,
       'forgehub.open-issue': true,
       'forgehub.star-repository': true,
+      'forgehub.list-my-issues': false,
+      'forgehub.read-repository': false,
+      'forgehub.list-starred-repositories': false,
+      'forgehub.list-issues': false,
+      'forgehub.read-notifications': false,
+      'forgehub.close-issue': true,
+      'forgehub.comment-on-issue': true,
     });
   });
 });

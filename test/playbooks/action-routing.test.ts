@@ -76,7 +76,7 @@ describe('routing by the ranked text search', () => {
     ['orbit', 'Share a photo album with my network'],
     ['orbit', 'Introduce me to myself as this network knows me'],
     ['forgehub', 'Unstar openfoundry/atlas'],
-    ['forgehub', 'List my starred repositories'],
+    ['forgehub', 'Watch openfoundry/atlas'],
     ['forgehub', 'Open issue #3 in openfoundry/atlas'],
   ] as const)('%s: %s → no playbook', (slug, action) => {
     expect(best(slug, action)).toBeNull();

@@ -40,7 +40,7 @@ export const REPO_FIELD_ALIASES = {
   updatedAt: ['updated', 'lastUpdated', 'pushedAt', 'modifiedAt', 'lastUpdate'],
 };
 
-const FIXED_HEADER_PATHS = new Set(['/', '/repositories', '/stars', '/notifications', '/new', '/login', '/logout']);
+const FIXED_HEADER_PATHS = new Set(['/', '/repositories', '/issues', '/stars', '/notifications', '/new', '/login', '/logout']);
 
 /** The signed-in user's username: the header's link to their own profile (/<username>), or null. */
 export async function signedInUser(page: Page): Promise<string | null> {
