@@ -240,6 +240,13 @@ describe('end to end against the simulated Orbit', () => {
       profileUrl: start('/in/priya-nair'),
     });
     expect((await followingOn(site)).sort()).toEqual(['Marcus Webb', 'Priya Nair']);
+    // A person gets there from the home page's "Following".
+    await site.goto(start('/'));
+    await site
+      .getByRole('complementary', { name: 'Your profile summary' })
+      .getByRole('link', { name: /^Following/ })
+      .click();
+    await site.getByRole('heading', { name: 'People you follow', level: 1 }).waitFor();
 
     const followers = await completed(org, 'orbit.list-following', 'Who follows me?', { names: ['string'], direction: 'string' });
     expect(followers).toEqual({ names: ['Jonas Berg'], direction: 'followers' });

@@ -3,13 +3,13 @@ import { z } from 'zod';
 import type { Playbook } from '../../../agent/playbooks/registry';
 import { parseCount } from '../../../agent/playbooks/shape';
 import { looseEnum, openPath, siteUrl, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
-import { findPerson, openProfile, personParameter } from './people';
+import { findPerson, myUsername, personParameter } from './people';
 
 /**
  * Orbit: the people the signed-in user (or the person named) follows, or with direction "followers" who
- * follow them, most recent first. Follows ../site/pages/people.ts: the profile's audience counts link to
- * /in/<username>/following and /in/<username>/followers, which list the people ("People you follow",
- * "Your followers") with their headline and follower count. "Who do I follow?" and "Who follows me?" differ
+ * follow them, most recent first. Follows ../site/pages/people.ts: /in/<username>/following and
+ * /in/<username>/followers (linked from the home page's Followers / Following) list the people ("People you
+ * follow", "Your followers") with their headline and follower count. "Who do I follow?" and "Who follows me?" differ
  * only in words the router ignores, so one playbook serves both and the direction is read from the action
  * when the parameters do not give it.
  */
@@ -74,13 +74,8 @@ export const orbitListFollowing: Playbook<OrbitListPeopleParams> = {
   async run(ctx) {
     const { page } = ctx;
     const tab = ctx.params.direction ?? (ASKS_FOR_FOLLOWERS.test(ctx.action) ? 'followers' : 'following');
-    if (ctx.params.person) await openProfile(ctx, await findPerson(ctx, ctx.params.person));
-    else await openPath(ctx, '/me', 'my profile (/me)');
-    const who = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
-    await ctx.step('click', `link '… ${tab}' (list 'Audience')`, async () => {
-      await page.locator(`ul[aria-label="Audience"] a[href="/in/${who}/${tab}"]`).click();
-      await page.waitForURL((u) => decodeURIComponent(u.pathname) === `/in/${who}/${tab}`, { timeout: waitBudget(ctx) });
-    });
+    const who = ctx.params.person ? (await findPerson(ctx, ctx.params.person)).username : await myUsername(ctx);
+    await openPath(ctx, `/in/${encodeURIComponent(who)}/${tab}`, `${tab} of ${who}`, { notFound: `Orbit has no profile /in/${who}` });
     const people = await ctx.step(
       'extract',
       `the list under heading '${tab === 'following' ? 'People … follow(s)' : '… followers'}'`,

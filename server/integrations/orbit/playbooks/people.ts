@@ -86,6 +86,12 @@ export async function openProfile(ctx: PlaybookContext<unknown>, person: OrbitPe
   });
 }
 
+/** The signed-in user's user name: where /me leads. */
+export async function myUsername(ctx: PlaybookContext<unknown>): Promise<string> {
+  await openPath(ctx, '/me', 'my profile (/me)');
+  return decodeURIComponent(new URL(ctx.page.url()).pathname.split('/')[2] ?? '');
+}
+
 /** The follower count a profile shows (its "Audience" list). */
 export async function followerCountOn(page: Page): Promise<number | null> {
   const counts = await page.locator('section[aria-label="Profile"] ul[aria-label="Audience"] li').allInnerTexts();

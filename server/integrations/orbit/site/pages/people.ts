@@ -33,7 +33,7 @@ export function peopleRoutes(router: Router, kit: SiteKit) {
 <div class="${C.profileBody}"><h1 class="${C.profileName}">${person.name}</h1>
 <p class="${C.headline}">${person.headline}</p>
 <p class="${cls('muted', 'small')}">${person.location}${followsYou ? html` · <strong>Follows you</strong>` : ''}</p>
-<ul class="${C.counts}" aria-label="Audience"><li><a href="/in/${person.username}/followers">${plural(w.followerCount(person.username), 'follower')}</a></li><li><a href="/in/${person.username}/following">${fmt(w.followingCount(person.username))} following</a></li></ul>
+<ul class="${C.counts}" aria-label="Audience"><li>${plural(w.followerCount(person.username), 'follower')}</li><li>${fmt(w.followingCount(person.username))} following</li></ul>
 <div class="${C.profileActions}">${
         self
           ? html`<a class="${cls('btn', 'btnPrimary')}" href="/">Start a post</a>`
@@ -52,7 +52,8 @@ ${posts.length ? posts.map((d) => postCard(w, d, { csrf, back, now })) : html`<d
     }),
   );
 
-  // Who someone follows and who follows them (people of this network; the counts also include the wider one).
+  // Who someone follows and who follows them (people of this network; the counts also include the wider one),
+  // linked from the home page's Followers / Following.
   for (const tab of ['following', 'followers'] as const) {
     router.get(
       `/in/:username/${tab}`,
