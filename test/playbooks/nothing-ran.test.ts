@@ -62,13 +62,13 @@ describe('why nothing ran', () => {
   });
 
   it('lists the closest actions with their scores and the threshold they missed when none matched', async () => {
-    const error = await explain('Share the post by Marcus with my network');
+    const error = await explain('Share a photo album with my network');
     expect(error.code).toBe('MODEL_NOT_CONFIGURED');
     expect(error.message).toMatch(
-      /^Nothing ran: no action of Orbit \(sandbox social network\) matches it closely enough \(closest: orbit\.create-post 0\.\d\d.*; a playbook needs 0\.65\)/,
+      /^Nothing ran: no action of Orbit \(sandbox social network\) matches it closely enough \(closest: orbit\.repost-post 0\.\d\d.*; a playbook needs 0\.65\)/,
     );
     expect(error.details).toMatchObject({
-      closest: expect.arrayContaining([{ name: 'orbit.create-post', score: expect.any(Number), example: expect.any(String) }]),
+      closest: expect.arrayContaining([{ name: 'orbit.repost-post', score: expect.any(Number), example: expect.any(String) }]),
       threshold: 0.65,
       skipped: [{ method: 'PLAYBOOK' }, { method: 'REPLAY', reason: 'no trajectory recorded for this action' }],
     });
