@@ -62,6 +62,34 @@ export const ERROR_CATALOGUE = {
     description: "startingUrl is not an http(s) URL inside the provider's allowed domains.",
   },
   AGENT_REQUEST_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'No such agent request for these credentials.' },
+  PROVIDER_NOT_FOUND: {
+    status: 404,
+    type: 'NOT_FOUND',
+    description: "providerId is not in the catalogue of the credentials' environment.",
+  },
+  UNKNOWN_PLAYBOOK: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description:
+      "playbook names no action of the connection's provider; details.available lists them (GET /api/providers/{providerId}/actions).",
+  },
+  PLAYBOOK_PARAMETERS_MISSING: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description:
+      'The named playbook needs a parameter that neither parameters nor the action gives; details lists each path (parameters.text).',
+  },
+  PLAYBOOK_PARAMETERS_INVALID: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description:
+      'A parameter of the named playbook does not fit its schema; details lists each path, and where a value read from the action came from.',
+  },
+  PLAYBOOK_WRITES_IN_READ_MODE: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description: 'The named playbook changes things on the provider, and the request has mode read.',
+  },
   AGENT_REQUEST_ALREADY_FINISHED: {
     status: 409,
     type: 'CONFLICT',
@@ -165,7 +193,16 @@ export const AGENT_RUN_ERRORS = {
   CANCELED: 'The request was canceled with POST /api/agent-requests/{requestId}/cancel (status CANCELED).',
   WORKER_LOST: 'The worker running the request stopped (crash, kill, lost machine) and the request could not be run again.',
   MODEL_NOT_CONFIGURED:
-    'No playbook or replay covers the action and no model is configured for the planner (AGENTLINK_MODEL_BASE_URL + AGENTLINK_MODEL).',
+    'No playbook or replay covers the action and no model is configured for the planner (AGENTLINK_MODEL_BASE_URL + AGENTLINK_MODEL). ' +
+    'details.closest lists the nearest actions of the provider with their scores (0 to 1) and the threshold they missed.',
+  PLAYBOOK_PARAMETERS_MISSING:
+    'A playbook matches the action but a parameter it needs is in neither parameters nor the action, and no model is configured; ' +
+    'details.playbook and details.missing name it (parameters.text).',
+  PLAYBOOK_PARAMETERS_INVALID:
+    'A playbook matches the action but a parameter does not fit its schema (details.issues: path, message, and source when it was ' +
+    'read from the action or the starting URL), and no model is configured.',
+  PLAYBOOK_NOT_APPLICABLE:
+    'The playbook the request names cannot serve it (for example the responseFormat asks for what it does not read).',
   NO_STRATEGY: 'No way of running the action applies (no playbook, replay or planner).',
   CONNECTION_LOGIN_REQUIRED: 'The provider session ended and could not be renewed silently; the connection is now LOGIN_REQUIRED.',
   CONNECTION_REVOKED: 'The connection was revoked before the request ran.',

@@ -15,6 +15,7 @@ import {
   GetAgentRequestQuerySchema,
   LinkTokenSchema,
   ListAgentRequestsQuerySchema,
+  ProviderActionListSchema,
   ProviderListSchema,
   SandboxPublicTokenSchema,
   SandboxResetSchema,
@@ -60,6 +61,7 @@ const commonResponses = {
 };
 
 const ConnectionIdParams = z.object({ connectionId: z.string().min(1).max(64) });
+const ProviderIdParams = z.object({ providerId: z.string().min(1).max(64) });
 const RequestIdParams = z.object({ requestId: z.string().min(1).max(64) });
 const WebhookIdParams = z.object({ webhookId: z.string().min(1).max(64) });
 const DeliveryIdParams = z.object({ deliveryId: z.string().min(1).max(64) });
@@ -73,6 +75,18 @@ export const contract = c.router(
         responses: { 200: ProviderListSchema },
         summary: 'List the providers of your environment',
         description: "The catalogue of providers that the credentials' environment can connect to.",
+        metadata: meta({ auth: 'client' }),
+      },
+      listProviderActions: {
+        method: 'GET',
+        path: '/api/providers/:providerId/actions',
+        pathParams: ProviderIdParams,
+        responses: { 200: ProviderActionListSchema },
+        summary: 'List the actions a provider can run without a model',
+        description:
+          'The action catalogue: each playbook (a tested routine) of the provider, with its description, example requests, parameters ' +
+          'as JSON Schema, whether it writes, and the result fields it can fill. An agent request whose action is phrased like an ' +
+          'example runs that playbook with no model configured; or name it with `playbook`. Errors: PROVIDER_NOT_FOUND.',
         metadata: meta({ auth: 'client' }),
       },
     }),
@@ -136,7 +150,8 @@ export const contract = c.router(
           'Accepts an action to run on a connected account and queues it; the execution starts when this returns. ' +
           'Read the outcome with GET /api/agent-requests/{requestId}. Errors: INVALID_FIELD (with the exact path of a bad ' +
           'responseFormat leaf), INVALID_ACCESS_TOKEN, ACCESS_TOKEN_ENVIRONMENT_MISMATCH, CONNECTION_LOGIN_REQUIRED (409), ' +
-          'STARTING_URL_NOT_ALLOWED.',
+          'STARTING_URL_NOT_ALLOWED; with `playbook`: UNKNOWN_PLAYBOOK, PLAYBOOK_PARAMETERS_MISSING, PLAYBOOK_PARAMETERS_INVALID, ' +
+          'PLAYBOOK_WRITES_IN_READ_MODE (each with the path of the field to fix in details).',
         metadata: meta({ auth: 'client' }),
       },
       listAgentRequests: {

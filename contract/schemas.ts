@@ -79,6 +79,56 @@ export type Provider = z.infer<typeof ProviderSchema>;
 
 export const ProviderListSchema = z.object({ providers: z.array(ProviderSchema) });
 
+export const PLAYBOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9.-]{0,99}$/;
+
+export const ProviderActionSchema = extendApi(
+  z.object({
+    name: extendApi(z.string(), {
+      description: 'The playbook: pass it as `playbook` on an agent request to run it without routing.',
+      example: 'orbit.send-message',
+    }),
+    description: z.string(),
+    examples: extendApi(z.array(z.string()), {
+      description: 'Requests as people write them; an action phrased like these is routed to this playbook with no model.',
+    }),
+    parameters: extendApi(z.record(z.unknown()), {
+      type: 'object',
+      description:
+        "JSON Schema of its parameters (generated from the playbook's own schema). `x-aliases`: other names a parameter is accepted " +
+        'under; `x-from-action`: how it may be written in the action instead ("to Priya Nair", quoted text …). Explicit parameters win.',
+    }),
+    writes: extendApi(z.boolean(), {
+      description: 'Whether it changes anything on the provider (never chosen for a request with mode read).',
+    }),
+    resultFields: extendApi(z.record(z.unknown()), {
+      type: 'object',
+      description:
+        'What it can fill, in the responseFormat grammar (copy any part as your responseFormat). A list stands for any list of your ' +
+        'template; names are matched by meaning too (sent, posted, ok → whether it happened; sentAt, time → when; id; url).',
+    }),
+  }),
+  {
+    title: 'ProviderAction',
+    example: {
+      name: 'orbit.send-message',
+      description: 'Sends a direct message on Orbit …',
+      examples: ["Send a message to Priya Nair saying 'Running late, sorry!'"],
+      parameters: {
+        type: 'object',
+        properties: { recipient: { type: 'string', 'x-from-action': '"to <person>" …' }, text: { type: 'string' } },
+        required: ['recipient', 'text'],
+      },
+      writes: true,
+      resultFields: { sent: 'boolean - whether the message was sent', sentAt: 'datetime? - when it was sent' },
+    },
+  },
+);
+export type ProviderAction = z.infer<typeof ProviderActionSchema>;
+
+export const ProviderActionListSchema = extendApi(z.object({ providerId: ProviderIdSchema, actions: z.array(ProviderActionSchema) }), {
+  title: 'ProviderActionList',
+});
+
 // ---------- link tokens ----------
 
 export const CreateLinkTokenBodySchema = extendApi(
@@ -239,6 +289,12 @@ export const CreateAgentRequestBodySchema = extendApi(
         description: `Time budget for the run (default ${LIMITS.timeoutMsDefault} ms).`,
       }),
       mode: AgentRunModeSchema.optional(),
+      playbook: extendApi(z.string().regex(PLAYBOOK_NAME_PATTERN, 'must be a playbook name such as orbit.send-message').optional(), {
+        description:
+          'Run this playbook of the provider (GET /api/providers/{providerId}/actions) instead of routing the action. Checked before ' +
+          'the request is accepted: UNKNOWN_PLAYBOOK, PLAYBOOK_PARAMETERS_MISSING, PLAYBOOK_PARAMETERS_INVALID, PLAYBOOK_WRITES_IN_READ_MODE.',
+        example: 'orbit.send-message',
+      }),
     })
     .strict(),
   {
@@ -257,6 +313,13 @@ export const AgentRequestErrorSchema = z.object({
   code: z.string(),
   message: z.string(),
   details: z.unknown().optional(),
+});
+
+export const AgentRequestWarningSchema = extendApi(z.object({ code: z.string(), message: z.string(), path: z.string().optional() }), {
+  title: 'AgentRequestWarning',
+  description:
+    "Something a COMPLETED request could not do fully. RESULT_FIELD_UNFILLED: the playbook's write took effect but it could not " +
+    'fill this field of responseFormat, so it is null (the request is not failed: retrying would repeat the write).',
 });
 
 export const AgentRequestAcceptedSchema = extendApi(
@@ -305,8 +368,12 @@ export const AgentRequestSchema = extendApi(
     responseFormat: z.record(z.unknown()),
     timeoutMs: z.number().int(),
     mode: AgentRunModeSchema,
+    playbook: extendApi(z.string().nullable(), { description: 'The playbook the request named; null when the action was routed.' }),
     result: z.unknown().nullable(),
     error: AgentRequestErrorSchema.nullable(),
+    warnings: extendApi(z.array(AgentRequestWarningSchema), {
+      description: 'What a COMPLETED request could not do fully (empty otherwise).',
+    }),
     createdAt: isoDate('When the request was accepted.'),
     startedAt: isoDate('When a worker started it.').nullable(),
     completedAt: isoDate('When it reached a final status.').nullable(),

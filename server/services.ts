@@ -14,6 +14,7 @@ import { ConnectionService } from './domain/connections.service';
 import { IdempotencyService } from './domain/idempotency.service';
 import { LinkTokenService } from './domain/link-tokens.service';
 import { OrganizationService } from './domain/organizations.service';
+import { ProviderActionService } from './domain/provider-actions.service';
 import { RateLimitService } from './domain/rate-limits.service';
 import { SandboxService } from './domain/sandbox.service';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher';
@@ -68,7 +69,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
   agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
   const playbooks = new PlaybookRegistry(integrations.playbooks);
-  // With a model configured, actions no pattern matches may still be routed to a playbook by the model.
+  // With a model configured, actions the text search does not match may still be routed to a playbook by the model.
   if (config.model) playbooks.setModelRouter(modelPlaybookRouter(config.model));
   return {
     browsers,
@@ -85,9 +86,17 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     /** The simulated provider websites (served by host name in app.ts). */
     sites: integrations.sites,
     linkTokens: new LinkTokenService(store, clock, catalogue, config),
-    agentRequests: new AgentRequestService(store, clock, catalogue, connections, queue, agentEvents, (err, requestId) =>
-      queueLogger.error({ err, requestId }, 'enqueue failed; the request stays PENDING and is picked up by the sweep'),
+    agentRequests: new AgentRequestService(
+      store,
+      clock,
+      catalogue,
+      connections,
+      queue,
+      agentEvents,
+      (err, requestId) => queueLogger.error({ err, requestId }, 'enqueue failed; the request stays PENDING and is picked up by the sweep'),
+      playbooks,
     ),
+    providerActions: new ProviderActionService(catalogue, playbooks),
     agentEvents,
     queue,
     playbooks,

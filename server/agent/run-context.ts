@@ -19,6 +19,8 @@ export interface RunContext {
   owner: { organizationId: string; environment: 'sandbox' | 'production' };
   action: string;
   startingUrl: string;
+  /** The playbook the request names (no routing), if any. */
+  playbook?: string | null;
   parameters: Record<string, unknown>;
   responseFormat: Record<string, unknown>;
   /** `read`: the browser's state-changing requests are blocked at the network, and no playbook that writes runs. */
@@ -47,7 +49,7 @@ export type RunOutcome =
   | { status: 'completed'; result: unknown; usage?: ModelUsage }
   | { status: 'failed'; code: string; message: string; details?: unknown; usage?: ModelUsage }
   /** This strategy does not apply (no playbook matches, no replay recorded, a replay step diverged …): try the next. */
-  | { status: 'not_applicable'; reason: string; usage?: ModelUsage };
+  | { status: 'not_applicable'; reason: string; details?: unknown; usage?: ModelUsage };
 
 export interface ExecutionStrategy {
   readonly method: ExecutionMethod;

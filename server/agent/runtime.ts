@@ -8,13 +8,13 @@ import { plannerStrategy, replayStrategy } from './strategies';
 import { AgentWorker } from './worker';
 
 /**
- * Builds this process's agent worker: the three ways in order (a playbook matched by text, a replay, a
- * playbook the model routes to, then the planner), and silent re-login through the connect flow's login engine. The worker itself
+ * Builds this process's agent worker: the three ways in order (a playbook the request names or the text search
+ * matches, a replay, a playbook the model routes to, then the planner), and silent re-login through the connect flow's login engine. The worker itself
  * gets only the narrow dependencies of WorkerDeps, picked here from the composition root.
  */
 export function agentStrategies(services: Services): ExecutionStrategy[] {
   const deps = { store: services.store, config: services.config, clock: services.clock };
-  // Text-matched playbook → replay → model-routed playbook → planner: a replay costs no model call.
+  // Named or text-matched playbook → replay → model-routed playbook → planner: a replay costs no model call.
   return [
     new PlaybookStrategy(services.playbooks, 'text'),
     replayStrategy(deps),

@@ -1,9 +1,10 @@
 import { compileResponseFormat } from '../../contract/response-format';
 import { isProviderLoginPage } from '../providers/provider';
 import type { AgentRequestError, AgentRequestStatus } from '../store';
+import { explainNothingRan, type Skipped } from './nothing-ran';
 import type { ClaimedRequest } from './queue/queue';
 import { AgentTimeoutError } from './result/errors';
-import type { ExecutionMethod, RunContext } from './run-context';
+import type { RunContext } from './run-context';
 import { RunAborted, RunFailure, untilAborted } from './run-errors';
 import { closeRunBrowser, openRunBrowser, openStartingUrl, renewDeadSession, saveSessionBack } from './run-session';
 import { addUsage, newRunState, pushStep, type RunState, setSecrets } from './run-state';
@@ -218,6 +219,7 @@ export class AgentWorker {
       owner: { organizationId: record.organizationId, environment: record.environment },
       action: record.action,
       startingUrl: record.startingUrl,
+      playbook: record.playbook ?? null,
       parameters: record.parameters,
       responseFormat: record.responseFormat,
       mode: record.mode,
@@ -231,13 +233,17 @@ export class AgentWorker {
       integrity: state.integrity,
       secrets: state.secrets,
     };
-    const skipped: { method: ExecutionMethod; reason: string }[] = [];
+    const skipped: Skipped[] = [];
     for (const strategy of this.deps.strategies) {
       signal.throwIfAborted();
       const outcome = await strategy.run(ctx);
       state.usage = addUsage(state.usage, outcome.usage);
       if (outcome.status === 'not_applicable') {
-        skipped.push({ method: strategy.method, reason: outcome.reason });
+        skipped.push({
+          method: strategy.method,
+          reason: outcome.reason,
+          ...(outcome.details === undefined ? {} : { details: outcome.details }),
+        });
         continue;
       }
       // "No model" means the planner never ran: no method to report.
@@ -254,26 +260,23 @@ export class AgentWorker {
           },
         };
       }
-      // Without a model, say what the earlier ways found (a playbook refused for a read request, a parameter it lacked …).
-      const details = outcome.details ?? (outcome.code === 'MODEL_NOT_CONFIGURED' && skipped.length ? { skipped } : undefined);
+      // Without a model, say what the earlier ways found (the playbook that matched and the parameter it lacked …).
+      if (outcome.status === 'failed' && outcome.code === 'MODEL_NOT_CONFIGURED')
+        return { status: 'FAILED', error: explainNothingRan({ skipped, provider }) };
+      const details = outcome.details;
       return {
         status: 'FAILED',
         error: { code: outcome.code, message: outcome.message, ...(details === undefined ? {} : { details }) },
       };
     }
-    if (!this.deps.settings.modelConfigured) {
-      return {
-        status: 'FAILED',
-        error: {
-          code: 'MODEL_NOT_CONFIGURED',
-          message:
-            'No playbook or recorded replay covers this action, and no model is configured for the planner. Configure an ' +
-            'OpenAI-compatible endpoint with AGENTLINK_MODEL_BASE_URL (e.g. https://api.openai.com/v1), AGENTLINK_MODEL ' +
-            '(e.g. gpt-4o-mini) and AGENTLINK_MODEL_API_KEY, then restart AgentLink.',
-          details: { skipped },
-        },
-      };
-    }
-    return { status: 'FAILED', error: { code: 'NO_STRATEGY', message: 'No way of running this action applies.', details: { skipped } } };
+    if (!this.deps.settings.modelConfigured) return { status: 'FAILED', error: explainNothingRan({ skipped, provider }) };
+    return {
+      status: 'FAILED',
+      error: {
+        code: 'NO_STRATEGY',
+        message: 'No way of running this action applies.',
+        details: { skipped: skipped.map(({ method, reason }) => ({ method, reason })) },
+      },
+    };
   }
 }

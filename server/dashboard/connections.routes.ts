@@ -1,5 +1,6 @@
 import type { Response, Router } from 'express';
 
+import { actionCatalogueSection } from './actions.views';
 import { connectionDetailPage, connectionsPage, revokeConfirmPage } from './connections.views';
 import {
   callerFor,
@@ -20,7 +21,14 @@ import { BASE } from './views';
 
 /** An organization's connections per environment, and revoking one (through the same service as the API's DELETE). */
 export function mountConnectionPages(router: Router, deps: DashboardDeps) {
-  const { connections, catalogue, agentRequests } = deps;
+  const { connections, catalogue, providerActions, agentRequests } = deps;
+
+  /** Every provider of the environment with its actions (the connections page shows what can be asked of them). */
+  const actionsOf = (env: 'sandbox' | 'production') =>
+    catalogue.list(env).map((p) => {
+      const listed = providerActions.list({ environment: env }, p.providerId);
+      return { providerId: p.providerId, name: p.name, actions: listed.ok ? listed.value.actions : [] };
+    });
 
   router.get(
     '/orgs/:orgId/connections',
@@ -43,6 +51,7 @@ export function mountConnectionPages(router: Router, deps: DashboardDeps) {
             page.value.records,
             providerNames(catalogue, env),
             page.value.nextCursor,
+            actionCatalogueSection(actionsOf(env)),
           ),
         );
     }),

@@ -17,6 +17,7 @@ export function connectionsPage(
   rows: ConnectionRecord[],
   providerName: (id: string) => string,
   nextCursor: string | null,
+  actionCatalogue: RawHtml | '' = '',
 ): string {
   const base = connectionsBase(org);
   return layout(
@@ -40,7 +41,8 @@ export function connectionsPage(
               ),
             })
       }
-      ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ env, cursor: nextCursor }).toString()}">Older connections →</a></p>` : ''}`,
+      ${nextCursor ? html`<p><a href="${base}?${new URLSearchParams({ env, cursor: nextCursor }).toString()}">Older connections →</a></p>` : ''}
+      ${actionCatalogue}`,
     { nav },
   );
 }

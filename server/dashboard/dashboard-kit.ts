@@ -7,6 +7,7 @@ import type { ConnectionService } from '../domain/connections.service';
 import type { Caller } from '../domain/context';
 import type { Result } from '../domain/errors';
 import type { OrganizationService } from '../domain/organizations.service';
+import type { ProviderActionService } from '../domain/provider-actions.service';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
 import type { ProviderCatalogue } from '../providers/catalogue';
 import type { DashboardSessionRecord, DashboardUserRecord, OrganizationRecord } from '../store';
@@ -24,6 +25,8 @@ export interface DashboardDeps {
   agentRequests: Pick<AgentRequestService, 'list' | 'get'>;
   webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'resend'>;
   catalogue: Pick<ProviderCatalogue, 'get' | 'list'>;
+  /** The action catalogue shown on the connections page. */
+  providerActions: Pick<ProviderActionService, 'list'>;
   /** The session cookie is Secure when the dashboard is served over https. */
   secureCookie: boolean;
 }

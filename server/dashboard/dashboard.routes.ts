@@ -37,6 +37,7 @@ export function dashboardRouter(services: Services): Router {
     agentRequests: services.agentRequests,
     webhooks: services.webhookEndpoints,
     catalogue: services.catalogue,
+    providerActions: services.providerActions,
     secureCookie: services.config.publicUrl.startsWith('https://'),
   });
 }

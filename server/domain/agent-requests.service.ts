@@ -1,6 +1,7 @@
 import { AGENT_REQUEST_LIST_LIMITS, AGENT_REQUEST_WAIT_MS_MAX, LIMITS } from '../../contract/schemas';
+import type { PlaybookRegistry, RouteProblem } from '../agent/playbooks/registry';
 import type { AgentQueue } from '../agent/queue/queue';
-import type { ProviderCatalogue } from '../providers/catalogue';
+import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
 import type { AgentRequestRecord, AgentRequestStatus, AgentRunMode, KeysetPosition, Store } from '../store';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../store/keyset-cursor';
 import type { AgentRequestEvents } from './agent-request-events';
@@ -19,7 +20,12 @@ export interface AgentRequestInput {
   responseFormat: Record<string, unknown>;
   timeoutMs?: number;
   mode?: AgentRunMode;
+  /** Run this playbook instead of routing the action. */
+  playbook?: string;
 }
+
+/** Checks a request that names its playbook (the agent's playbook registry): null, it would run; else why not. */
+export type NamedPlaybookCheck = Pick<PlaybookRegistry, 'checkNamed'>;
 
 export interface AgentRequestListQuery {
   status?: AgentRequestStatus;
@@ -45,7 +51,32 @@ export class AgentRequestService {
     private readonly queue?: AgentQueue,
     private readonly events?: AgentRequestEvents,
     private readonly onEnqueueError?: (err: unknown, requestId: string) => void,
+    private readonly playbooks?: NamedPlaybookCheck,
   ) {}
+
+  /** A named playbook is checked before the request is accepted: nothing is queued and no browser opens for a bad one. */
+  private checkPlaybook(provider: ProviderDefinition, input: AgentRequestInput, startingUrl: URL): Result<null> {
+    if (!input.playbook) return ok(null);
+    const refused = this.playbooks?.checkNamed(provider, {
+      playbook: input.playbook,
+      action: input.action,
+      parameters: input.parameters,
+      startingUrl: startingUrl.toString(),
+      mode: input.mode ?? 'read_write',
+    });
+    if (!refused && this.playbooks) return ok(null);
+    const problem: RouteProblem = refused?.problem ?? { kind: 'unknown-playbook', playbook: input.playbook, available: [] };
+    const reason = refused?.reason ?? `no playbooks are registered`;
+    if (problem.kind === 'parameters') return fail(problem.code, reason, problem.issues);
+    if (problem.kind === 'read-only')
+      return fail('PLAYBOOK_WRITES_IN_READ_MODE', reason, [{ path: 'playbook', message: 'changes things; the request has mode read' }]);
+    const available = problem.kind === 'unknown-playbook' ? problem.available : [];
+    return fail(
+      'UNKNOWN_PLAYBOOK',
+      `playbook: ${provider.name} has no action ${input.playbook}${available.length ? ` (it has ${available.join(', ')})` : ''}.`,
+      [{ path: 'playbook', message: 'is not an action of this provider', available }],
+    );
+  }
 
   async create(caller: Caller, input: AgentRequestInput): Promise<Result<AgentRequestRecord>> {
     const quick = await this.createOnKnownGrant(caller, input);
@@ -57,6 +88,8 @@ export class AgentRequestService {
     if (!provider) return fail('UNKNOWN_PROVIDER', `The connection's provider ${connection.providerId} is no longer in the catalogue.`);
     const verdict = checkStartingUrl(input.startingUrl, provider, caller.environment);
     if (!verdict.ok) return fail('STARTING_URL_NOT_ALLOWED', verdict.reason, { field: 'startingUrl' });
+    const named = this.checkPlaybook(provider, input, verdict.url);
+    if (!named.ok) return named;
     const record = this.newRecord(caller, input, { connectionId: connection.id, providerId: connection.providerId }, verdict.url);
     await this.store.repos.agentRequests.insert(record);
     await this.enqueue(record);
@@ -74,6 +107,8 @@ export class AgentRequestService {
     const provider = this.catalogue.get(known.providerId, caller.environment);
     const verdict = provider ? checkStartingUrl(input.startingUrl, provider, caller.environment) : null;
     if (!verdict?.ok) return null;
+    // A named playbook that does not fit: the full path gives the precise error (after the token checks).
+    if (!this.checkPlaybook(provider!, input, verdict.url).ok) return null;
     const record = this.newRecord(caller, input, known, verdict.url);
     if (!(await this.store.repos.agentRequests.insertIfGranted(record, known.tokenHash))) return null;
     await this.enqueue(record);
@@ -98,9 +133,11 @@ export class AgentRequestService {
       responseFormat: input.responseFormat,
       timeoutMs: input.timeoutMs ?? LIMITS.timeoutMsDefault,
       mode: input.mode ?? 'read_write',
+      playbook: input.playbook ?? null,
       status: 'PENDING',
       result: null,
       error: null,
+      warnings: [],
       createdAt: this.clock.now(),
       startedAt: null,
       completedAt: null,

@@ -16,6 +16,10 @@ export function apiRouter(services: Services) {
         status: 200,
         body: { providers: services.catalogue.list(callerOf(res).environment).map(presentProvider) },
       }),
+      listProviderActions: async ({ params, res }) => {
+        const result = services.providerActions.list(callerOf(res), params.providerId);
+        return result.ok ? { status: 200, body: result.value } : errorEnvelope(res, result.error);
+      },
     },
     link: {
       createLinkToken: async ({ body, res }) => {

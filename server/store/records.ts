@@ -77,6 +77,14 @@ export interface AgentRequestError {
   details?: unknown;
 }
 
+/** Something a COMPLETED request could not do fully (a result field it could not fill after its write took effect …). */
+export interface AgentRequestWarning {
+  code: string;
+  message: string;
+  /** Where, e.g. "result.sentAt". */
+  path?: string;
+}
+
 /** One step of a run's trace (the agent calls it TraceStep). */
 export interface AgentTraceStep {
   tool: string;
@@ -111,9 +119,13 @@ export interface AgentRequestRecord {
   responseFormat: Record<string, unknown>;
   timeoutMs: number;
   mode: AgentRunMode;
+  /** The playbook the request names (no routing); null: routed. */
+  playbook: string | null;
   status: AgentRequestStatus;
   result: unknown | null;
   error: AgentRequestError | null;
+  /** What a COMPLETED request could not do fully; empty otherwise. */
+  warnings: AgentRequestWarning[];
   createdAt: Date;
   startedAt: Date | null;
   completedAt: Date | null;

@@ -42,7 +42,8 @@ maybe('pg-boss queue', () => {
     name: 'test.count',
     description: 'counts its runs',
     writes: false,
-    match: [/^test: count$/],
+    examples: ['test: count'],
+    resultFields: { ok: 'boolean' },
     parameters: z.unknown(),
     run: async (ctx: { requestId: string }) => {
       runs.set(ctx.requestId, [...(runs.get(ctx.requestId) ?? []), workerName]);

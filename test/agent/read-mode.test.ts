@@ -44,10 +44,26 @@ describe('read mode: routing', () => {
       'orbit.create-post': true,
       'orbit.read-my-feed': false,
       'orbit.send-message': true,
+      'orbit.read-posts': false,
+      'orbit.read-notifications': false,
+      'orbit.read-messages': false,
+      'orbit.follow-person': true,
+      'orbit.unfollow-person': true,
+      'orbit.like-post': true,
+      'orbit.comment-on-post': true,
+      'orbit.repost-post': true,
+      'orbit.list-following': false,
       'forgehub.list-my-repositories': false,
       'forgehub.create-repository': true,
       'forgehub.open-issue': true,
       'forgehub.star-repository': true,
+      'forgehub.list-my-issues': false,
+      'forgehub.read-repository': false,
+      'forgehub.list-starred-repositories': false,
+      'forgehub.list-issues': false,
+      'forgehub.read-notifications': false,
+      'forgehub.close-issue': true,
+      'forgehub.comment-on-issue': true,
     });
   });
 });
@@ -60,7 +76,7 @@ describe('read mode: end to end', () => {
     ...(orbitCreatePost as Playbook<unknown>),
     name: 'test.lying-reader',
     writes: false,
-    match: [/^quietly look around$/],
+    examples: ['quietly look around'],
   };
 
   beforeAll(async () => {

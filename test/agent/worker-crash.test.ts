@@ -104,7 +104,8 @@ it('recovers the requests of a worker killed with SIGKILL: re-run once, else WOR
     name: 'test.slow',
     description: 'finishes at once in this process',
     writes: false,
-    match: [/^test: slow$/],
+    examples: ['test: slow'],
+    resultFields: { ok: 'boolean' },
     parameters: z.unknown(),
     run: async () => ({ ok: true }),
   });

@@ -20,12 +20,13 @@ let org: LiveOrg;
 let conn: { accessToken: string; connectionId: string };
 const started = new Set<string>();
 
-const testPlaybook = (name: string, pattern: RegExp, run: Playbook<unknown>['run']): Playbook<unknown> => ({
+const testPlaybook = (name: string, example: string, run: Playbook<unknown>['run']): Playbook<unknown> => ({
   providerSlug: 'orbit',
   name,
   description: `test playbook ${name}`,
   writes: false,
-  match: [pattern],
+  examples: [example],
+  resultFields: { ok: 'boolean' },
   parameters: z.unknown(),
   run: async (ctx) => {
     started.add(ctx.requestId);
@@ -36,22 +37,22 @@ const testPlaybook = (name: string, pattern: RegExp, run: Playbook<unknown>['run
 beforeAll(async () => {
   live = await startLiveServer({ worker: true });
   const pb = live.services.playbooks;
-  pb.register(testPlaybook('test.hang', /^test: hang forever$/, () => new Promise(() => undefined)));
+  pb.register(testPlaybook('test.hang', 'test: hang forever', () => new Promise(() => undefined)));
   pb.register(
-    testPlaybook('test.leave', /^test: leave the site$/, async (ctx) => {
+    testPlaybook('test.leave', 'test: leave the site', async (ctx) => {
       await ctx.step('navigate', 'another site', () => ctx.page.goto('http://evil.example.com/steal', { waitUntil: 'domcontentloaded' }));
       return { ok: true };
     }),
   );
   pb.register(
-    testPlaybook('test.subresource', /^test: load a foreign image$/, async (ctx) => {
+    testPlaybook('test.subresource', 'test: load a foreign image', async (ctx) => {
       await ctx.page.evaluate(() => fetch('http://tracker.example.net/pixel.gif').catch(() => null));
       return { ok: true };
     }),
   );
-  pb.register(testPlaybook('test.wrong', /^test: wrong shape$/, async () => ({ name: 42, followers: 'many' })));
+  pb.register(testPlaybook('test.wrong', 'test: wrong shape', async () => ({ name: 42, followers: 'many' })));
   pb.register(
-    testPlaybook('test.broken', /^test: missing button$/, async (ctx) => {
+    testPlaybook('test.broken', 'test: missing button', async (ctx) => {
       await ctx.step('click', "button 'Does not exist'", () =>
         ctx.page.getByRole('button', { name: 'Does not exist' }).click({ timeout: 500 }),
       );
@@ -258,7 +259,7 @@ describe('a revoke that races the end of a run', () => {
     const readRow = connections.findById.bind(connections);
     const staleReads = jest.spyOn(connections, 'findById');
     live.services.playbooks.register(
-      testPlaybook('test.revoke', /^test: revoke mid-run$/, async () => {
+      testPlaybook('test.revoke', 'test: revoke mid-run', async () => {
         const beforeRevoke = await readRow(target.connectionId);
         const revoked = await api(live, org, 'DELETE', `/api/connections/${target.connectionId}`);
         if (revoked.status !== 200 || revoked.body.status !== 'REVOKED')

@@ -14,8 +14,15 @@ jest.setTimeout(90_000);
 
 const registry = builtInPlaybooks();
 const forgehub = builtInCatalogue('http://localhost:3000').bySlug('forgehub', 'sandbox')!;
+// Started on a repository's page, as "star this repository" is.
 const route = (action: string, parameters: unknown = {}) =>
-  registry.route({ action, provider: forgehub, parameters, signal: new AbortController().signal });
+  registry.route({
+    action,
+    provider: forgehub,
+    parameters,
+    signal: new AbortController().signal,
+    startingUrl: 'http://forgehub.sandbox.localhost:3000/openfoundry/atlas',
+  });
 const routed = async (action: string, parameters: unknown = {}) => (await route(action, parameters)).playbook?.name ?? null;
 
 describe('routing (text match, no browser)', () => {
@@ -50,19 +57,19 @@ describe('routing (text match, no browser)', () => {
   });
 
   it.each([
-    'List my starred repositories',
+    // What no playbook covers (issues, stars, notifications … have their own: forgehub-issues.playbook.test.ts).
     'Unstar openfoundry/atlas',
-    'How many stars does atlas have?',
-    'Star count of openfoundry/atlas',
-    'List open issues in openfoundry/atlas',
     'Open issue #3 in openfoundry/atlas',
-    'Close issue 3',
-    'Comment on the first issue',
-    'Read my notifications',
     'Fork openfoundry/atlas',
     'List the repositories on this page',
+    'Delete the repository openfoundry/atlas',
+    'Watch openfoundry/atlas',
   ])('%s → no playbook', async (action) => {
-    expect(await route(action, {})).toEqual({ playbook: null, reason: 'no forgehub playbook matches the action' });
+    expect(await route(action, {})).toMatchObject({
+      playbook: null,
+      reason: 'no forgehub playbook matches the action',
+      problem: { kind: 'no-match' },
+    });
   });
 
   it('fills inputs from the parameters (with common aliases) and refuses parameters that do not fit', async () => {
@@ -77,9 +84,11 @@ describe('routing (text match, no browser)', () => {
       { name: 'demo', visibility: 'internal' },
       { name: 'demo', license: 'MIT' },
     ]) {
-      expect(await route('Create a repository', bad)).toEqual({
+      expect(await route('Create a repository', bad)).toMatchObject({
         playbook: null,
-        reason: expect.stringMatching(/^playbook forgehub\.create-repository matches, but its parameters do not fit/),
+        reason: expect.stringMatching(
+          /^playbook forgehub\.create-repository matches, but the request (lacks|has parameters that do not fit)/,
+        ),
       });
     }
     expect(await route('Open an issue', { repo: 'openfoundry/atlas', subject: 'Hi', description: 'Body' })).toMatchObject({

@@ -3,7 +3,8 @@ import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 import { type ScriptedModelServer, startScriptedModelServer } from '../support/scripted-model-server';
 
 const orbit = builtInCatalogue('http://localhost:4000').bySlug('orbit', 'sandbox')!;
-const UNMATCHED = 'Tell me who I am on this site and how many people follow me';
+// Words no example of an Orbit playbook uses: the text search does not route it; a model may.
+const UNMATCHED = 'Introduce me to myself as this network knows me';
 
 describe('routing an action to a playbook with the model', () => {
   let model: ScriptedModelServer;
@@ -21,7 +22,7 @@ describe('routing an action to a playbook with the model', () => {
   const route = (registry = registryWithModel(), action = UNMATCHED) =>
     registry.route({ action, provider: orbit, parameters: {}, signal: new AbortController().signal });
 
-  it('routes an action no pattern matches to the playbook the model names, showing it the action and the candidates', async () => {
+  it('routes an action the text search does not match to the playbook the model names, showing it the action and the candidates', async () => {
     model.setScript((turn) => {
       expect(turn.lastUser).toContain(UNMATCHED);
       expect(turn.lastUser).toContain('orbit.read-my-profile');
@@ -35,7 +36,7 @@ describe('routing an action to a playbook with the model', () => {
     expect(model.calls).toBe(before + 1);
   });
 
-  it('asks nothing when a pattern already matches', async () => {
+  it('asks nothing when the text search already matched', async () => {
     model.setScript(() => ({ status: 500 }));
     const before = model.calls;
     const r = await route(registryWithModel(), 'Read my profile');

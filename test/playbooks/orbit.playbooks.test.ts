@@ -53,21 +53,15 @@ describe('routing (text match, no browser)', () => {
   });
 
   it.each([
-    'Like the latest post by Priya',
-    "Comment on Priya's post",
-    "Repost Marcus's post",
-    'Share the post by Marcus with my network',
-    "Share Marcus's post to my network",
-    'Post a comment on the first post',
-    'Read my messages',
-    'Follow Priya Nair',
-    'Read my notifications',
-    "Show me Priya's profile",
+    // What no playbook covers (likes, comments, follows, messages … have their own: orbit-social.playbook.test.ts).
     'Make an update to my headline',
     'Search for posts about data contracts',
+    'Delete my last post',
+    'Block Marcus Webb',
+    "Change my headline to 'Data person'",
   ])('%s → no playbook', async (action) => {
     const r = await route(action, { text: 'x', recipient: 'priya-nair' });
-    expect(r).toEqual({ playbook: null, reason: 'no orbit playbook matches the action' });
+    expect(r).toMatchObject({ playbook: null, reason: 'no orbit playbook matches the action', problem: { kind: 'no-match' } });
   });
 
   it('fills inputs from the parameters (with common aliases) and refuses parameters that do not fit', async () => {
@@ -85,9 +79,9 @@ describe('routing (text match, no browser)', () => {
       { text: 'Hi', visibility: 'secret' },
       { text: 'Hi', hashtags: ['a'] },
     ]) {
-      expect(await route('Create a post', bad)).toEqual({
+      expect(await route('Create a post', bad)).toMatchObject({
         playbook: null,
-        reason: expect.stringMatching(/^playbook orbit\.create-post matches, but its parameters do not fit/),
+        reason: expect.stringMatching(/^playbook orbit\.create-post matches, but the request (lacks|has parameters that do not fit)/),
       });
     }
     expect(await route('Read my feed', { limit: '25' })).toMatchObject({ playbook: { name: 'orbit.read-my-feed' }, params: { limit: 25 } });
@@ -98,8 +92,10 @@ describe('routing (text match, no browser)', () => {
       params: { recipient: 'priya-nair', text: 'Hi there' },
     });
     for (const bad of [{ recipient: 'priya-nair' }, { text: 'Hi' }, { recipient: 'priya-nair', text: 'Hi', attachment: 'cv.pdf' }]) {
-      expect((await route('Send a message to Priya', bad)).playbook).toBeNull();
+      expect((await route('Send a message', bad)).playbook).toBeNull();
     }
+    // What the parameters lack, the action may say.
+    expect(await route('Send a message to Priya', { text: 'Hi' })).toMatchObject({ params: { recipient: 'Priya', text: 'Hi' } });
   });
 
   it('resolves a recipient by username, name (accents and case ignored) or a unique part of the name', () => {
@@ -265,7 +261,7 @@ describe('end to end against the simulated Orbit', () => {
       result.posts.slice(0, 10).map((p: { text: string }) => p.text),
     );
 
-    // More than the playbook reads: not applicable, so (without a model) the request fails with MODEL_NOT_CONFIGURED.
+    // More than the playbook reads: without a model nothing else can, and the error names the parameter.
     const tooMany = await runAction(live, org, {
       action: 'Read my feed',
       startingUrl: start('/'),
@@ -273,7 +269,11 @@ describe('end to end against the simulated Orbit', () => {
       responseFormat,
     });
     expect(tooMany.status).toBe('FAILED');
-    expect(tooMany.error.code).toBe('MODEL_NOT_CONFIGURED');
+    expect(tooMany.error).toMatchObject({
+      code: 'PLAYBOOK_PARAMETERS_INVALID',
+      message: expect.stringMatching(/^The action matches orbit\.read-my-feed \(score 1\.00\), but parameters\.limit: at most 50 posts/),
+      details: { playbook: 'orbit.read-my-feed', missing: ['parameters.limit'] },
+    });
     expect(tooMany.method).toBeNull();
   });
 
@@ -332,5 +332,19 @@ describe('end to end against the simulated Orbit', () => {
       step: { tool: 'extract', target: `recipient "Nobody Atall" in list 'People'` },
     });
     expect(nobody.trace.find((s: { outcome: string }) => s.outcome === 'error')).toMatchObject({ screenshot: expect.any(String) });
+
+    // As a new user writes it, with no parameters and no model: the playbook matched, and the error says what it lacks.
+    const noText = await runAction(live, org, { action: 'Send a message to Priya Nair', startingUrl: start('/'), responseFormat });
+    expect(noText).toMatchObject({ status: 'FAILED', method: null });
+    expect(noText.error).toMatchObject({
+      code: 'PLAYBOOK_PARAMETERS_MISSING',
+      message: expect.stringMatching(/^The action matches orbit\.send-message \(score \d\.\d\d\), but it needs parameters\.text/),
+      details: {
+        playbook: 'orbit.send-message',
+        missing: ['parameters.text'],
+        model: { configure: expect.arrayContaining(['AGENTLINK_MODEL']) },
+      },
+    });
+    expect(noText.error.message).not.toMatch(/no playbook/i);
   });
 });

@@ -122,6 +122,8 @@ describeEachStore('keyset pagination', (t) => {
         responseFormat: {},
         timeoutMs: 60_000,
         mode: 'read',
+        playbook: null,
+        warnings: [],
         status,
         result: null,
         error: null,

@@ -21,6 +21,8 @@ function agentRequest(overrides: Partial<AgentRequestRecord> = {}): AgentRequest
     responseFormat: { posts: [{ title: 'string' }] },
     timeoutMs: 60_000,
     mode: 'read_write',
+    playbook: null,
+    warnings: [],
     status: 'COMPLETED',
     result: { posts: [{ title: 'First' }] },
     error: null,

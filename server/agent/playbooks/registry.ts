@@ -2,21 +2,43 @@ import type { z } from 'zod';
 
 import type { ProviderDefinition } from '../../providers/catalogue';
 import type { RunContext } from '../run-context';
+import { ActionIndex, type ActionScore, AMBIGUITY_MARGIN, ROUTING_THRESHOLD } from './action-index';
+import { PlaybookNotApplicable, PlaybookStepError } from './errors';
+import { fillParameters, type ParameterIssue } from './fill-parameters';
+import { type SentenceSlot, slotWord } from './sentence-values';
+import type { FieldAliases } from './shape';
+import type { ListRead } from './shape-list';
 
 /**
  * Playbooks: tested, deterministic routines for known actions on one provider (the fastest of the three
- * ways to run an action). A playbook is found by a transparent text match of the action against its
- * patterns; when none matches and a model router is installed (the planner's hook), the model may pick one
- * from the provider's playbook descriptions. The parameters must then satisfy the playbook's zod schema.
+ * ways to run an action). A request reaches one in one of three ways: it names it (`playbook`), a ranked
+ * text search matches its action against the playbooks' examples and descriptions (action-index.ts), or,
+ * when a model is configured, the model router picks one from their descriptions. The parameters, filled
+ * from `parameters`, then from values written in the action, then from the starting URL, must satisfy
+ * the playbook's zod schema.
  */
+export { PlaybookNotApplicable, PlaybookStepError };
+export type { ParameterIssue };
+
 export interface PlaybookContext<P> extends RunContext {
   /** The request's parameters, parsed by the playbook's schema. */
   params: P;
   /**
    * Runs one step of the playbook and records it in the trace (tool, target, URL, duration, outcome, and a
    * screenshot when it fails). A failing step ends the playbook with PLAYBOOK_FAILED naming the step.
+   * `writes`: this is the step that makes the change (clicks "Send", "Post" …). Once it succeeded the change
+   * took effect, and the request completes with what the playbook can still read, never FAILED (a caller who
+   * retries a failure would repeat the change).
    */
-  step<T>(tool: string, target: string, fn: () => Promise<T>): Promise<T>;
+  step<T>(tool: string, target: string, fn: () => Promise<T>, opts?: { writes?: boolean }): Promise<T>;
+  /**
+   * Fits what the playbook read to the caller's responseFormat (by name, alias and meaning: shape.ts).
+   * Before a write, a field it cannot fill makes the playbook not applicable; after one, that field is
+   * null and the request carries a warning.
+   */
+  fit(fields: Record<string, unknown>, aliases?: FieldAliases): Record<string, unknown>;
+  /** fit for a playbook that reads a list (shape-list.ts). */
+  fitList(read: ListRead): Record<string, unknown>;
 }
 
 export interface Playbook<P = unknown> {
@@ -24,39 +46,40 @@ export interface Playbook<P = unknown> {
   providerSlug: string;
   /** Unique name, e.g. orbit.read-my-profile. */
   name: string;
-  /** What it does, in one sentence (shown to the model router and in traces). */
+  /** What it does, in one sentence (shown in the action catalogue, to the model router and in traces). */
   description: string;
+  /**
+   * Requests as people write them, values included ("Send a message to Priya Nair saying 'Running late'"):
+   * the router matches actions against them, and the catalogue shows them. Write the ways people really ask,
+   * not keywords; each phrasing the playbook must be found by belongs here (and in its routing test).
+   */
+  examples: readonly string[];
   /** Whether it changes anything on the provider: a request in read mode never runs a playbook that writes. */
   writes: boolean;
-  /** The action matches when any pattern matches its normalised text (lower case, single spaces). */
-  match: RegExp[];
   /** The request's parameters must satisfy this schema for the playbook to apply. */
   parameters: z.ZodType<P>;
   /**
-   * Drives the page and returns the result, shaped like the request's responseFormat (see shapeToFormat).
+   * Which parameters a value written in the action may fill when `parameters` does not give them
+   * (e.g. `{ text: 'text', recipient: 'person' }`, or several slots in order of preference: `{ title: ['name', 'text'] }`;
+   * slots: sentence-values.ts). Explicit parameters always win.
+   */
+  fromSentence?: Readonly<Record<string, SentenceSlot | readonly SentenceSlot[]>>;
+  /**
+   * Parameters implied by where the request starts (an action started on a repository's page is about that
+   * repository). Used last: explicit parameters and the sentence's values win.
+   */
+  fromStartingUrl?(url: URL): Record<string, unknown>;
+  /**
+   * What it can fill in a responseFormat, written in the responseFormat grammar (a caller may copy it as one):
+   * `{ recipient: 'string - display name', sentAt: 'datetime', sent: 'boolean - whether it was sent' }`. A list
+   * in it stands for any list of the format (its element shows the fields of each item). Shown in the catalogue.
+   */
+  resultFields: Readonly<Record<string, unknown>>;
+  /**
+   * Drives the page and returns the result, shaped with ctx.fit / ctx.fitList.
    * Throw PlaybookNotApplicable when the request turns out to be outside what the playbook covers.
    */
   run(ctx: PlaybookContext<P>): Promise<unknown>;
-}
-
-/** Thrown by a playbook (or shapeToFormat) when it cannot serve this request: the next way is tried. */
-export class PlaybookNotApplicable extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PlaybookNotApplicable';
-  }
-}
-
-/** Thrown by ctx.step when a step fails; carries the step so the error names where it broke. */
-export class PlaybookStepError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly target: string,
-    cause: unknown,
-  ) {
-    super(`${tool} ${target}: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`, { cause });
-    this.name = 'PlaybookStepError';
-  }
 }
 
 export interface PlaybookDescriptor {
@@ -65,8 +88,8 @@ export interface PlaybookDescriptor {
 }
 
 /**
- * The planner helper's hook: given an action that no pattern matched, pick one of the candidates by name
- * (or null). Only called when installed, i.e. when a model is configured.
+ * The planner helper's hook: given an action the text search did not route, pick one of the candidates by
+ * name (or null). Only called when installed, i.e. when a model is configured.
  */
 export type PlaybookModelRouter = (input: {
   action: string;
@@ -75,18 +98,34 @@ export type PlaybookModelRouter = (input: {
   signal: AbortSignal;
 }) => Promise<string | null>;
 
-export type PlaybookRoute = { playbook: Playbook<unknown>; params: unknown; via: 'text' | 'model' } | { playbook: null; reason: string };
+/** Why no playbook runs, for the request's error.details when nothing else runs either. */
+export type RouteProblem =
+  /** No playbook's examples explain the action well enough; the closest, with their scores. */
+  | { kind: 'no-match'; closest: ActionScore[]; threshold: number }
+  /** Two playbooks match about equally well. */
+  | { kind: 'ambiguous'; closest: ActionScore[]; threshold: number }
+  /** A playbook matched, but the request lacks a parameter it needs or gives one that does not fit. */
+  | {
+      kind: 'parameters';
+      playbook: string;
+      code: 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID';
+      issues: ParameterIssue[];
+      score?: number;
+    }
+  /** The playbook that matches writes, and the request is read-only. */
+  | { kind: 'read-only'; playbook: string }
+  /** The request names a playbook this provider does not have. */
+  | { kind: 'unknown-playbook'; playbook: string; available: string[] }
+  /** No playbook of this provider could run at all (none, or none in read mode), or no model to ask. */
+  | { kind: 'none' };
 
-export function normaliseAction(action: string): string {
-  return action
-    .toLowerCase()
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+export type PlaybookRoute =
+  | { playbook: Playbook<unknown>; params: unknown; via: 'text' | 'model' | 'named'; score?: number }
+  | { playbook: null; reason: string; problem: RouteProblem };
 
 export class PlaybookRegistry {
   private readonly playbooks = new Map<string, Playbook<unknown>>();
+  private readonly indexes = new Map<string, ActionIndex>();
   private modelRouter: PlaybookModelRouter | null = null;
 
   /** Built at the composition root from the integrations' playbooks (server/integrations/). */
@@ -96,11 +135,15 @@ export class PlaybookRegistry {
 
   register<P>(playbook: Playbook<P>): this {
     if (this.playbooks.has(playbook.name)) throw new Error(`playbook ${playbook.name} is already registered`);
+    if (!playbook.examples?.length) throw new Error(`playbook ${playbook.name} has no examples to be found by`);
     this.playbooks.set(playbook.name, playbook as Playbook<unknown>);
+    this.indexes.delete(playbook.providerSlug);
     return this;
   }
 
   unregister(name: string): void {
+    const p = this.playbooks.get(name);
+    if (p) this.indexes.delete(p.providerSlug);
     this.playbooks.delete(name);
   }
 
@@ -108,12 +151,43 @@ export class PlaybookRegistry {
     return [...this.playbooks.values()].filter((p) => !providerSlug || p.providerSlug === providerSlug);
   }
 
+  get(providerSlug: string, name: string): Playbook<unknown> | undefined {
+    const p = this.playbooks.get(name);
+    return p && p.providerSlug === providerSlug ? p : undefined;
+  }
+
   /** Installs (or removes, with null) the model's routing hook. */
   setModelRouter(router: PlaybookModelRouter | null): void {
     this.modelRouter = router;
   }
 
-  /** Finds the playbook for an action: by text first (the longest match wins), then by the model if installed. */
+  get hasModelRouter(): boolean {
+    return this.modelRouter !== null;
+  }
+
+  /** The provider's playbooks ranked for an action by the text search, best first, with their scores. */
+  rank(providerSlug: string, action: string): ActionScore[] {
+    let index = this.indexes.get(providerSlug);
+    if (!index) {
+      index = new ActionIndex(
+        this.list(providerSlug).map((p) => ({
+          name: p.name,
+          description: p.description,
+          examples: p.examples,
+          writes: p.writes,
+          slots: Object.values(p.fromSentence ?? {}).flatMap((s) => (Array.isArray(s) ? s : [s]).map(slotWord)),
+        })),
+      );
+      this.indexes.set(providerSlug, index);
+    }
+    return index.rank(action);
+  }
+
+  /**
+   * Finds the playbook for a request: the one it names, else by the text search (the best example above the
+   * threshold), then by the model if installed. Without a playbook, `problem` says why, precisely enough
+   * for the request's error.
+   */
   async route(input: {
     action: string;
     provider: ProviderDefinition;
@@ -123,24 +197,52 @@ export class PlaybookRegistry {
     by?: 'text' | 'model';
     /** `read`: playbooks that write are not candidates (the model router never sees them either). */
     mode?: 'read' | 'read_write';
+    /** Where the request starts (context for parameters, e.g. the repository whose page it is). */
+    startingUrl?: string;
+    /** The playbook the request names: no routing. */
+    playbook?: string | null;
   }): Promise<PlaybookRoute> {
-    const all = this.list(input.provider.slug);
-    const candidates = input.mode === 'read' ? all.filter((p) => !p.writes) : all;
-    if (candidates.length === 0 && all.length > 0)
-      return { playbook: null, reason: `every ${input.provider.slug} playbook writes, and this request is read-only` };
-    if (candidates.length === 0) return { playbook: null, reason: `no playbooks for ${input.provider.slug}` };
-    if (input.by === 'model' && !this.modelRouter)
-      return { playbook: null, reason: 'no model is configured to route the action to a playbook' };
-    const text = normaliseAction(input.action);
-    let best: { playbook: Playbook<unknown>; length: number } | null = null;
-    for (const playbook of input.by === 'model' ? [] : candidates) {
-      for (const pattern of playbook.match) {
-        const m = pattern.exec(text);
-        if (m && (!best || m[0].length > best.length)) best = { playbook, length: m[0].length };
-      }
+    const slug = input.provider.slug;
+    const all = this.list(slug);
+    const none = (reason: string, problem: RouteProblem = { kind: 'none' }): PlaybookRoute => ({ playbook: null, reason, problem });
+
+    if (input.playbook) {
+      const named = this.get(slug, input.playbook);
+      if (!named)
+        return none(`${slug} has no playbook ${input.playbook}`, {
+          kind: 'unknown-playbook',
+          playbook: input.playbook,
+          available: all.map((p) => p.name),
+        });
+      if (named.writes && input.mode === 'read')
+        return none(`playbook ${named.name} writes, and this request is read-only`, { kind: 'read-only', playbook: named.name });
+      return this.withParameters(named, input, 'named');
     }
-    let chosen: { playbook: Playbook<unknown>; via: 'text' | 'model' } | null = best ? { playbook: best.playbook, via: 'text' } : null;
-    if (!chosen && this.modelRouter && input.by !== 'text') {
+
+    const candidates = input.mode === 'read' ? all.filter((p) => !p.writes) : all;
+    if (candidates.length === 0 && all.length > 0) return none(`every ${slug} playbook writes, and this request is read-only`);
+    if (candidates.length === 0) return none(`no playbooks for ${slug}`);
+    if (input.by === 'model' && !this.modelRouter) return none('no model is configured to route the action to a playbook');
+
+    const ranked = this.rank(slug, input.action);
+    const closest = ranked.slice(0, 3);
+    if (input.by !== 'model') {
+      const allowed = new Set(candidates.map((p) => p.name));
+      const [best, second] = ranked.filter((r) => r.score >= ROUTING_THRESHOLD);
+      if (best && !allowed.has(best.name))
+        return none(`the ${slug} playbook that matches the action (${best.name}) writes, and this request is read-only`, {
+          kind: 'read-only',
+          playbook: best.name,
+        });
+      if (best && second && best.score - second.score < AMBIGUITY_MARGIN)
+        return none(`the action matches ${best.name} and ${second.name} about equally well`, {
+          kind: 'ambiguous',
+          closest,
+          threshold: ROUTING_THRESHOLD,
+        });
+      if (best) return this.withParameters(this.playbooks.get(best.name)!, input, 'text', best.score);
+    }
+    if (this.modelRouter && input.by !== 'text') {
       const name = await this.modelRouter({
         action: input.action,
         provider: input.provider,
@@ -148,20 +250,53 @@ export class PlaybookRegistry {
         signal: input.signal,
       });
       const picked = name ? candidates.find((p) => p.name === name) : undefined;
-      if (picked) chosen = { playbook: picked, via: 'model' };
+      if (picked) return this.withParameters(picked, input, 'model');
     }
-    if (!chosen && input.mode === 'read' && all.some((p) => p.writes && p.match.some((m) => m.test(text)))) {
+    return none(`no ${slug} playbook matches the action`, { kind: 'no-match', closest, threshold: ROUTING_THRESHOLD });
+  }
+
+  /**
+   * Checks a request that names its playbook without running anything, so the API can refuse it with a
+   * precise 400 before the request is queued (and a browser opened). Null: it would route.
+   */
+  checkNamed(
+    provider: ProviderDefinition,
+    input: { playbook: string; action: string; parameters: unknown; startingUrl?: string; mode?: 'read' | 'read_write' },
+  ): { reason: string; problem: RouteProblem } | null {
+    const named = this.get(provider.slug, input.playbook);
+    if (!named)
       return {
-        playbook: null,
-        reason: `the ${input.provider.slug} playbook that matches the action writes, and this request is read-only`,
+        reason: `${provider.name} has no action ${input.playbook}`,
+        problem: { kind: 'unknown-playbook', playbook: input.playbook, available: this.list(provider.slug).map((p) => p.name) },
       };
-    }
-    if (!chosen) return { playbook: null, reason: `no ${input.provider.slug} playbook matches the action` };
-    const parsed = chosen.playbook.parameters.safeParse(input.parameters ?? {});
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'parameters'}: ${i.message}`).join('; ');
-      return { playbook: null, reason: `playbook ${chosen.playbook.name} matches, but its parameters do not fit (${issues})` };
-    }
-    return { playbook: chosen.playbook, params: parsed.data, via: chosen.via };
+    if (named.writes && input.mode === 'read')
+      return {
+        reason: `playbook ${named.name} writes, and this request is read-only`,
+        problem: { kind: 'read-only', playbook: named.name },
+      };
+    const route = this.withParameters(named, input, 'named');
+    return route.playbook ? null : { reason: route.reason, problem: route.problem };
+  }
+
+  private withParameters(
+    playbook: Playbook<unknown>,
+    input: { parameters: unknown; action: string; startingUrl?: string },
+    via: 'text' | 'model' | 'named',
+    score?: number,
+  ): PlaybookRoute {
+    const filled = fillParameters(playbook, input);
+    if (filled.ok) return { playbook, params: filled.params, via, ...(score === undefined ? {} : { score }) };
+    const what = filled.code === 'PLAYBOOK_PARAMETERS_MISSING' ? 'lacks' : 'has parameters that do not fit';
+    return {
+      playbook: null,
+      reason: `playbook ${playbook.name} matches, but the request ${what}: ${filled.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      problem: {
+        kind: 'parameters',
+        playbook: playbook.name,
+        code: filled.code,
+        issues: filled.issues,
+        ...(score === undefined ? {} : { score }),
+      },
+    };
   }
 }

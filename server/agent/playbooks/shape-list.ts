@@ -1,4 +1,4 @@
-import { PlaybookNotApplicable } from './registry';
+import { PlaybookNotApplicable } from './errors';
 import { type FieldAliases, shapeToFormat } from './shape';
 
 /**

@@ -1,5 +1,5 @@
 import { parseLeaf } from '../../../contract/response-format';
-import { PlaybookNotApplicable } from './registry';
+import { PlaybookNotApplicable } from './errors';
 
 /**
  * Fits what a playbook read to the caller's responseFormat. Each property of the format is looked up among

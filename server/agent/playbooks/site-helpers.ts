@@ -1,6 +1,7 @@
 import type { Page, Response } from 'playwright-core';
 import { z } from 'zod';
 
+import { PARAM_ALIASES } from './fill-parameters';
 import type { PlaybookContext } from './registry';
 
 /**
@@ -65,6 +66,11 @@ export const waitBudget = (ctx: PlaybookContext<unknown>, max = 15_000) => Math.
  * (a strict schema then rejects what the playbook does not understand, so the request is not applicable).
  */
 export function withParamAliases<T extends z.ZodTypeAny>(aliases: Record<string, string[]>, schema: T) {
+  // The aliases travel with the schema: values from the action fill a parameter only when no alias gave it.
+  return Object.assign(withAliases(aliases, schema), { [PARAM_ALIASES]: aliases });
+}
+
+function withAliases<T extends z.ZodTypeAny>(aliases: Record<string, string[]>, schema: T) {
   return z.preprocess((raw) => {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
     const input = { ...(raw as Record<string, unknown>) };

@@ -1,7 +1,9 @@
 import { validateResult } from '../result/validate';
 import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
 import { errorText, failureScreenshot, pageUrl } from '../trace';
-import { type PlaybookContext, PlaybookNotApplicable, type PlaybookRegistry, PlaybookStepError } from './registry';
+import { type PlaybookContext, PlaybookNotApplicable, type PlaybookRegistry, PlaybookStepError, type RouteProblem } from './registry';
+import { shapeToFormat } from './shape';
+import { shapeListToFormat } from './shape-list';
 
 /**
  * The first way to run an action: route it to a playbook, run it, and check its result against the JSON
@@ -18,15 +20,22 @@ export class PlaybookStrategy implements ExecutionStrategy {
   ) {}
 
   async run(ctx: RunContext): Promise<RunOutcome> {
+    // A request that names its playbook is routed once, by the first playbook strategy.
+    if (ctx.playbook && this.by === 'model') return { status: 'not_applicable', reason: `the request names playbook ${ctx.playbook}` };
     const route = await this.registry.route({
       action: ctx.action,
       provider: ctx.provider,
       parameters: ctx.parameters,
       signal: ctx.signal,
       mode: ctx.mode,
+      startingUrl: ctx.startingUrl,
+      playbook: ctx.playbook ?? null,
       ...(this.by ? { by: this.by } : {}),
     });
-    if (!route.playbook) return { status: 'not_applicable', reason: route.reason };
+    if (!route.playbook) {
+      if (ctx.playbook) return namedPlaybookRefused(route.reason, route.problem);
+      return { status: 'not_applicable', reason: route.reason, details: route.problem };
+    }
     const playbook = route.playbook;
     const pctx: PlaybookContext<unknown> = {
       ...ctx,
@@ -53,13 +62,24 @@ export class PlaybookStrategy implements ExecutionStrategy {
           throw new PlaybookStepError(tool, target, err);
         }
       },
+      fit: (fields, aliases) => shapeToFormat(fields, ctx.responseFormat, aliases),
+      fitList: (read) => shapeListToFormat(read, ctx.responseFormat),
     };
     let result: unknown;
     try {
       result = await playbook.run(pctx);
     } catch (err) {
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
-      if (err instanceof PlaybookNotApplicable) return { status: 'not_applicable', reason: `${playbook.name}: ${err.message}` };
+      if (err instanceof PlaybookNotApplicable) {
+        if (route.via === 'named')
+          return {
+            status: 'failed',
+            code: 'PLAYBOOK_NOT_APPLICABLE',
+            message: `Playbook ${playbook.name} cannot serve this request: ${err.message}`,
+            details: { playbook: playbook.name },
+          };
+        return { status: 'not_applicable', reason: `${playbook.name}: ${err.message}` };
+      }
       const step = err instanceof PlaybookStepError ? { tool: err.tool, target: err.target } : undefined;
       return {
         status: 'failed',
@@ -82,11 +102,18 @@ export class PlaybookStrategy implements ExecutionStrategy {
     }
     ctx.record({
       tool: 'done',
-      target: `playbook ${playbook.name} (${route.via} match)`,
+      target: `playbook ${playbook.name} (${route.via === 'named' ? 'named' : `${route.via} match`})`,
       url: pageUrl(ctx.page),
       durationMs: 0,
       outcome: 'ok',
     });
     return { status: 'completed', result };
   }
+}
+
+/** A request that names its playbook gets that playbook or a precise failure, never another way. */
+function namedPlaybookRefused(reason: string, problem: RouteProblem): RunOutcome {
+  if (problem.kind === 'parameters')
+    return { status: 'failed', code: problem.code, message: `Playbook ${problem.playbook}: ${reason}`, details: problem };
+  return { status: 'failed', code: 'PLAYBOOK_NOT_APPLICABLE', message: reason, details: problem };
 }

@@ -1,8 +1,15 @@
 import type { Integration } from '../integration';
 import { forgehubProvider } from './forgehub.provider';
+import { forgehubCloseIssue } from './playbooks/close-issue.playbook';
+import { forgehubCommentOnIssue } from './playbooks/comment-on-issue.playbook';
 import { forgehubCreateRepository } from './playbooks/create-repository.playbook';
+import { forgehubListIssues } from './playbooks/list-issues.playbook';
+import { forgehubListMyIssues } from './playbooks/list-my-issues.playbook';
 import { forgehubListMyRepositories } from './playbooks/list-repositories.playbook';
+import { forgehubListStarred } from './playbooks/list-starred.playbook';
 import { forgehubOpenIssue } from './playbooks/open-issue.playbook';
+import { forgehubReadNotifications } from './playbooks/read-notifications.playbook';
+import { forgehubReadRepository } from './playbooks/read-repository.playbook';
 import { forgehubStarRepository } from './playbooks/star-repository.playbook';
 import { forgehubSite } from './site/site';
 
@@ -11,5 +18,17 @@ export const forgehub: Integration = {
   slug: 'forgehub',
   provider: forgehubProvider,
   site: forgehubSite,
-  playbooks: [forgehubListMyRepositories, forgehubCreateRepository, forgehubOpenIssue, forgehubStarRepository],
+  playbooks: [
+    forgehubListMyRepositories,
+    forgehubCreateRepository,
+    forgehubOpenIssue,
+    forgehubStarRepository,
+    forgehubListMyIssues,
+    forgehubReadRepository,
+    forgehubListStarred,
+    forgehubListIssues,
+    forgehubReadNotifications,
+    forgehubCloseIssue,
+    forgehubCommentOnIssue,
+  ],
 };

@@ -9,7 +9,7 @@ const GRANTED_SQL =
 
 /** The final state a worker (or the lease sweeper) writes. */
 export type AgentRequestFinal = Pick<AgentRequestRecord, 'status' | 'result' | 'error' | 'completedAt' | 'executionTimeMs'> &
-  Partial<Pick<AgentRequestRecord, 'trace' | 'method' | 'modelUsage'>>;
+  Partial<Pick<AgentRequestRecord, 'trace' | 'method' | 'modelUsage' | 'warnings'>>;
 
 /** A partial agent request row for UPDATE (free-form JSON columns defeat TypeORM's deep-partial type). */
 const patchOf = asRow<AgentRequestRecord>;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { shapeToFormat } from '../../../agent/playbooks/shape';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { readRepositoryPage, REPO_PAGE_ALIASES } from './repository-pages';
 
@@ -44,11 +43,32 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
   name: 'forgehub.create-repository',
   description:
     'Creates a repository for the signed-in ForgeHub user (parameters: name, description, visibility public|private, readme) and returns it as its new page shows it.',
-  writes: true,
-  match: [
-    /\b(create|make|add|set up|setup|start|init|initiali[sz]e|open)\b (?:(?:a|an|the|me a|my|new|empty|public|private|forgehub|git)\s+)*(repository|repo)\b/,
-    /^(?:please )?new (?:forgehub )?(?:repository|repo)\b/,
+  examples: [
+    'Create a repository called demo',
+    "Create a private repository named 'notes'",
+    'Create a new private repo',
+    'Make a new repository for my notes',
+    'Set up a repository',
+    'New repository',
+    'Start a new empty repo called scratchpad',
+    'Initialize a public repository with a README',
   ],
+  writes: true,
+  fromSentence: { name: 'name' },
+  resultFields: {
+    created: 'boolean - whether the repository was created',
+    name: 'string',
+    owner: 'string',
+    fullName: 'string - owner/name',
+    url: 'url',
+    visibility: 'string - public or private',
+    isPrivate: 'boolean',
+    description: 'string?',
+    stars: 'integer',
+    forks: 'integer?',
+    openIssues: 'integer?',
+    language: 'string?',
+  },
   parameters: paramsSchema as unknown as z.ZodType<ForgehubCreateRepoParams>,
   async run(ctx) {
     const { page, params } = ctx;
@@ -93,20 +113,25 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
       );
     }
 
-    await ctx.step('click', "button 'Create repository'", async () => {
-      await page.getByRole('button', { name: 'Create repository', exact: true }).click();
-      const outcome = await until<{ created: true } | { refused: string }>(
-        'ForgeHub to create the repository',
-        async () => {
-          if (pathOf(page) !== '/new') return { created: true };
-          const alert = page.getByRole('alert');
-          if ((await alert.count()) > 0) return { refused: collapse(await alert.first().innerText()) };
-          return undefined;
-        },
-        waitBudget(ctx),
-      );
-      if ('refused' in outcome) throw new Error(`ForgeHub did not create the repository: ${outcome.refused}`);
-    });
+    await ctx.step(
+      'click',
+      "button 'Create repository'",
+      async () => {
+        await page.getByRole('button', { name: 'Create repository', exact: true }).click();
+        const outcome = await until<{ created: true } | { refused: string }>(
+          'ForgeHub to create the repository',
+          async () => {
+            if (pathOf(page) !== '/new') return { created: true };
+            const alert = page.getByRole('alert');
+            if ((await alert.count()) > 0) return { refused: collapse(await alert.first().innerText()) };
+            return undefined;
+          },
+          waitBudget(ctx),
+        );
+        if ('refused' in outcome) throw new Error(`ForgeHub did not create the repository: ${outcome.refused}`);
+      },
+      { writes: true },
+    );
 
     const repo = await ctx.step('extract', 'the new repository page', async () => {
       const r = await readRepositoryPage(page);
@@ -116,6 +141,6 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
       return r;
     });
     const fields = { ...repo, created: true };
-    return shapeToFormat(fields, ctx.responseFormat, { ...REPO_PAGE_ALIASES, created: ['success', 'ok', 'done'] });
+    return ctx.fit(fields, { ...REPO_PAGE_ALIASES, created: ['success', 'ok', 'done'] });
   },
 };

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { shapeListToFormat } from '../../../agent/playbooks/shape-list';
 import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type ForgeRepoRow, readRepoRows, REPO_FIELD_ALIASES, signedInUser } from './repository-pages';
 
@@ -45,12 +44,39 @@ export const forgehubListMyRepositories: Playbook<ForgehubListReposParams> = {
   name: 'forgehub.list-my-repositories',
   description:
     'Lists the repositories the signed-in ForgeHub user owns (parameters: limit, query, visibility public|private|all): name, full name, description, visibility, stars, forks, language, topics, URL, last update.',
-  writes: false,
-  match: [
-    /\b(list|show|get|fetch|read|return|give me|find|display|enumerate|what are|which are|search|look up|collect|count)\b[^.?!]*\bmy (?:own )?(?:forgehub |git )?(?:public |private )?(?:repositories|repos)\b/,
-    /^(?:my )?(?:own )?(?:forgehub )?(?:public |private )?(?:repositories|repos)[.!]?$/,
-    /\b(?:repositories|repos) (?:i own|owned by me|of mine|i have|i've created|i created)\b/,
+  examples: [
+    'List my repositories',
+    'Show my repos',
+    'my repositories',
+    'What are my ForgeHub repositories?',
+    'Get my private repositories with their star counts',
+    'Find the repositories I own',
+    'List my first 5 public repositories',
+    'Which repositories do I own?',
+    'How many repositories do I have?',
   ],
+  writes: false,
+  fromSentence: { limit: 'count' },
+  resultFields: {
+    repositories: [
+      {
+        name: 'string',
+        owner: 'string',
+        fullName: 'string - owner/name',
+        description: 'string?',
+        visibility: 'string - public or private',
+        isPrivate: 'boolean',
+        stars: 'integer',
+        forks: 'integer',
+        language: 'string?',
+        topics: ['string'],
+        url: 'url',
+        updatedAt: 'datetime?',
+      },
+    ],
+    count: 'integer - how many were listed',
+    owner: 'string - the signed-in user',
+  },
   parameters: paramsSchema as unknown as z.ZodType<ForgehubListReposParams>,
   async run(ctx) {
     const { page, params } = ctx;
@@ -92,14 +118,11 @@ export const forgehubListMyRepositories: Playbook<ForgehubListReposParams> = {
       });
     }
     const shown = items.slice(0, limit);
-    return shapeListToFormat(
-      {
-        items: shown.map((r) => ({ ...r })),
-        itemAliases: REPO_FIELD_ALIASES,
-        extras: { count: shown.length, owner: me },
-        extraAliases: EXTRA_ALIASES,
-      },
-      ctx.responseFormat,
-    );
+    return ctx.fitList({
+      items: shown.map((r) => ({ ...r })),
+      itemAliases: REPO_FIELD_ALIASES,
+      extras: { count: shown.length, owner: me },
+      extraAliases: EXTRA_ALIASES,
+    });
   },
 };

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { shapeToFormat } from '../../../agent/playbooks/shape';
-import { collapse, openPath, pathOf, REPOSITORY_NAME, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
-import { repositoryOf } from './repository-pages';
+import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
 /**
  * ForgeHub: open an issue in a repository. Follows ../site/pages/issues.ts: the issue list
@@ -21,7 +20,7 @@ const paramsSchema = withParamAliases(
   },
   z
     .object({
-      repository: z.string().trim().regex(REPOSITORY_NAME, 'give the repository as "owner/name"').optional(),
+      repository: repositoryParameter,
       title: z.string().trim().min(1, 'the issue needs a title').max(256, 'ForgeHub issue titles hold at most 256 characters'),
       body: z.string().max(65_536).optional(),
     })
@@ -47,11 +46,32 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
   name: 'forgehub.open-issue',
   description:
     'Opens an issue in a ForgeHub repository (parameters: repository "owner/name", title, body) and returns it as its page shows it: number, title, URL, state.',
-  writes: true,
-  match: [
-    /\b(open|create|file|submit|raise|report|add|write|log|start)\b (?:(?:a|an|new|bug|github|forgehub)\s+)*(issue|bug report|bug|ticket|feature request)\b(?! (?:list|tracker)\b)(?!\s*#?\d)/,
-    /^(?:please )?new (?:forgehub )?issue\b/,
+  examples: [
+    'Open an issue in openfoundry/atlas',
+    'Open an issue titled "Crash on start" in openfoundry/atlas',
+    'Create a new issue',
+    'Create an issue in the new repo',
+    'Open an issue in my repository dotfiles',
+    'File a bug report for csv-surgeon',
+    'Report a bug',
+    'Submit a feature request',
+    'Raise a ticket about the broken build',
+    'New issue',
   ],
+  writes: true,
+  fromStartingUrl: repositoryFromUrl,
+  fromSentence: { repository: 'repository', title: ['name', 'text'] },
+  resultFields: {
+    opened: 'boolean - whether the issue was opened',
+    number: 'integer',
+    title: 'string',
+    url: 'url',
+    state: 'string - open or closed',
+    author: 'string',
+    body: 'string?',
+    repository: 'string - owner/name',
+    createdAt: 'datetime?',
+  },
   parameters: paramsSchema as unknown as z.ZodType<ForgehubOpenIssueParams>,
   async run(ctx) {
     const { page, params } = ctx;
@@ -81,22 +101,27 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
       });
     }
 
-    const number = await ctx.step('click', "button 'Submit new issue'", async () => {
-      await dialog.getByRole('button', { name: 'Submit new issue' }).click();
-      const outcome = await until<{ number: number } | { refused: string }>(
-        'ForgeHub to open the issue',
-        async () => {
-          const m = /^\/[^/]+\/[^/]+\/issues\/(\d+)$/.exec(pathOf(page));
-          if (m) return { number: Number(m[1]) };
-          const alert = page.getByRole('alert');
-          if ((await alert.count()) > 0) return { refused: collapse(await alert.first().innerText()) };
-          return undefined;
-        },
-        waitBudget(ctx),
-      );
-      if ('refused' in outcome) throw new Error(`ForgeHub did not open the issue: ${outcome.refused}`);
-      return outcome.number;
-    });
+    const number = await ctx.step(
+      'click',
+      "button 'Submit new issue'",
+      async () => {
+        await dialog.getByRole('button', { name: 'Submit new issue' }).click();
+        const outcome = await until<{ number: number } | { refused: string }>(
+          'ForgeHub to open the issue',
+          async () => {
+            const m = /^\/[^/]+\/[^/]+\/issues\/(\d+)$/.exec(pathOf(page));
+            if (m) return { number: Number(m[1]) };
+            const alert = page.getByRole('alert');
+            if ((await alert.count()) > 0) return { refused: collapse(await alert.first().innerText()) };
+            return undefined;
+          },
+          waitBudget(ctx),
+        );
+        if ('refused' in outcome) throw new Error(`ForgeHub did not open the issue: ${outcome.refused}`);
+        return outcome.number;
+      },
+      { writes: true },
+    );
 
     const issue = await ctx.step('extract', `issue #${number}`, async () => {
       const h1 = page.locator('main h1').first();
@@ -135,6 +160,6 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
       createdAt: issue.createdAt,
       opened: true,
     };
-    return shapeToFormat(fields, ctx.responseFormat, FIELD_ALIASES);
+    return ctx.fit(fields, FIELD_ALIASES);
   },
 };

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
+import { z } from 'zod';
 
-import { type PlaybookContext, PlaybookNotApplicable } from '../../../agent/playbooks/registry';
+import type { PlaybookContext } from '../../../agent/playbooks/registry';
 import { parseCount } from '../../../agent/playbooks/shape';
 import { REPOSITORY_NAME } from '../../../agent/playbooks/site-helpers';
 
@@ -39,7 +40,7 @@ export const REPO_FIELD_ALIASES = {
   updatedAt: ['updated', 'lastUpdated', 'pushedAt', 'modifiedAt', 'lastUpdate'],
 };
 
-const FIXED_HEADER_PATHS = new Set(['/', '/repositories', '/stars', '/notifications', '/new', '/login', '/logout']);
+const FIXED_HEADER_PATHS = new Set(['/', '/repositories', '/issues', '/stars', '/notifications', '/new', '/login', '/logout']);
 
 /** The signed-in user's username: the header's link to their own profile (/<username>), or null. */
 export async function signedInUser(page: Page): Promise<string | null> {
@@ -101,28 +102,30 @@ export async function readRepoRows(rows: Locator, origin: string): Promise<Forge
     });
 }
 
+/** Top-level paths of ForgeHub that are not owners. */
+const NOT_OWNERS = new Set(['repositories', 'stars', 'notifications', 'new', 'login', 'logout', 'settings', 'issues']);
+
 /**
- * The repository a request names: the `repository` parameter, else an "owner/name" in the action, else the
- * repository page the run is on ("star this repository"). None of these: the playbook does not apply.
+ * The repository whose page a URL shows (/<owner>/<name>/…): an action started there is about it
+ * ("star this repository"). The playbooks' fromStartingUrl; explicit parameters and the action come first.
  */
-export function repositoryOf(ctx: PlaybookContext<{ repository?: string }>): { owner: string; name: string } {
-  const candidates = [
-    ctx.params.repository,
-    /(?:^|[\s"'“(])([A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9._-]+?)(?=[\s"'”),.!?:;]*(?:\s|$))/.exec(ctx.action)?.[1],
-  ];
-  for (const c of candidates) {
-    const v = c?.trim().replace(/\.git$/, '');
-    if (v && REPOSITORY_NAME.test(v)) {
-      const [owner, name] = v.split('/') as [string, string];
-      return { owner, name };
-    }
-  }
-  if (/\b(this|the current|current|that) (repository|repo|project)\b/i.test(ctx.action)) {
-    const m = /^\/([A-Za-z0-9][A-Za-z0-9_-]*)\/([A-Za-z0-9._-]+)(?:\/|$)/.exec(new URL(ctx.page.url()).pathname);
-    if (m && !['repositories', 'stars', 'notifications', 'new', 'login'].includes(m[1]!)) return { owner: m[1]!, name: m[2]! };
-  }
-  throw new PlaybookNotApplicable('no repository given: pass parameters.repository as "owner/name"');
+export function repositoryFromUrl(url: URL): { repository?: string } {
+  const m = /^\/([A-Za-z0-9][A-Za-z0-9_-]*)\/([A-Za-z0-9._-]+)(?:\/|$)/.exec(decodeURIComponent(url.pathname));
+  if (!m || NOT_OWNERS.has(m[1]!.toLowerCase())) return {};
+  return { repository: `${m[1]}/${m[2]!.replace(/\.git$/, '')}` };
 }
+
+/** The "owner/name" parameter (the schema checked its shape) as its two parts. */
+export function repositoryOf(ctx: PlaybookContext<{ repository: string }>): { owner: string; name: string } {
+  const [owner, name] = ctx.params.repository.replace(/\.git$/, '').split('/') as [string, string];
+  return { owner, name };
+}
+
+/** The repository parameter of the playbooks that act on one repository. */
+export const repositoryParameter = z
+  .string()
+  .trim()
+  .regex(REPOSITORY_NAME, 'give the repository as "owner/name" (in parameters, in the action, or start on its page)');
 
 export interface ForgeRepoPage {
   name: string;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { shapeToFormat } from '../../../agent/playbooks/shape';
-import { openPath, pathOf, REPOSITORY_NAME, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
-import { readRepositoryPage, repositoryOf } from './repository-pages';
+import { openPath, pathOf, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { readRepositoryPage, repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
 /**
  * ForgeHub: star a repository. Follows ../site/parts.ts (starControl): a repository's page
@@ -14,7 +13,7 @@ import { readRepositoryPage, repositoryOf } from './repository-pages';
  */
 const paramsSchema = withParamAliases(
   { repository: ['repo', 'repositoryName', 'fullName', 'project'] },
-  z.object({ repository: z.string().trim().regex(REPOSITORY_NAME, 'give the repository as "owner/name"').optional() }).strict(),
+  z.object({ repository: repositoryParameter }).strict(),
 );
 
 export type ForgehubStarParams = z.infer<typeof paramsSchema>;
@@ -32,12 +31,26 @@ export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
   name: 'forgehub.star-repository',
   description:
     'Stars a ForgeHub repository (parameter: repository "owner/name"; already starred = no change) and returns the star state and count.',
-  writes: true,
-  match: [
-    /^(?:please )?star\s+(?!counts?\b|ratings?\b)[^.?!]+/,
-    /\b(?:and|then|also|to|please|go) (?:star|favou?rite)\s+(?:it|them|this|that|the|repo|repository|project|[a-z0-9][a-z0-9_.-]*\/[a-z0-9._-]+)\b/,
-    /\b(?:give|add|leave)\b[^.?!]{0,80}?\ba star\b/,
+  examples: [
+    'Star openfoundry/atlas',
+    'Star this repository',
+    'Star this repository and tell me its star count',
+    'Go to kestrel-labs/kestrel and star it',
+    'Give openfoundry/atlas a star',
+    'Star the new repo',
+    'Add a star to openfoundry/atlas',
+    'Favourite this project',
   ],
+  writes: true,
+  fromStartingUrl: repositoryFromUrl,
+  fromSentence: { repository: 'repository' },
+  resultFields: {
+    starred: 'boolean - whether the repository is starred now',
+    alreadyStarred: 'boolean - whether it was starred before',
+    repository: 'string - owner/name',
+    stars: 'integer - its star count afterwards',
+    url: 'url',
+  },
   parameters: paramsSchema as unknown as z.ZodType<ForgehubStarParams>,
   async run(ctx) {
     const { page } = ctx;
@@ -49,12 +62,17 @@ export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
     }
     const before = await ctx.step('extract', 'star state', () => readRepositoryPage(page));
     if (!before.starred) {
-      await ctx.step('click', "button 'Star'", async () => {
-        await page.getByRole('button', { name: 'Star', exact: true, pressed: false }).click();
-        await page
-          .getByRole('button', { name: 'Unstar', exact: true, pressed: true })
-          .waitFor({ state: 'visible', timeout: waitBudget(ctx) });
-      });
+      await ctx.step(
+        'click',
+        "button 'Star'",
+        async () => {
+          await page.getByRole('button', { name: 'Star', exact: true, pressed: false }).click();
+          await page
+            .getByRole('button', { name: 'Unstar', exact: true, pressed: true })
+            .waitFor({ state: 'visible', timeout: waitBudget(ctx) });
+        },
+        { writes: true },
+      );
     }
     const after = await ctx.step('extract', 'star state after starring', async () => {
       const r = await readRepositoryPage(page);
@@ -62,6 +80,6 @@ export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
       return r;
     });
     const fields = { repository: after.fullName, starred: true, stars: after.stars, alreadyStarred: before.starred, url: after.url };
-    return shapeToFormat(fields, ctx.responseFormat, FIELD_ALIASES);
+    return ctx.fit(fields, FIELD_ALIASES);
   },
 };

@@ -678,6 +678,35 @@ export function forgehubSeed(): SeedDoc[] {
       { repo: dot, number: 1, author: 'tobiasw', body: 'Setting `DISABLE_UNTRACKED_FILES_DIRTY=true` helps a bit.' } satisfies Comment,
       5 * HOUR,
     );
+    // Issues the user filed in their own repositories: one still open, one done.
+    add(
+      'issue',
+      {
+        repo: dot,
+        number: 2,
+        title: 'Add a tmux config for the new laptop',
+        body: 'The new laptop has a smaller screen: split panes vertically by default and bind prefix to C-a.',
+        author: me,
+        state: 'open',
+        labels: ['enhancement'],
+      } satisfies Issue,
+      2 * DAY,
+    );
+    add(
+      'issue',
+      {
+        repo: repoKey(me, 'notes'),
+        number: 1,
+        title: 'Move the reading list here',
+        body: 'Collect the links from the browser bookmarks in one file.',
+        author: me,
+        state: 'closed',
+        labels: [],
+        closedBy: me,
+      } satisfies Issue,
+      20 * DAY,
+    );
+    add('comment', { repo: repoKey(me, 'notes'), number: 1, author: me, body: '', event: 'closed' } satisfies Comment, 19 * DAY);
     for (const [owner, name, age] of [
       ['openfoundry', 'atlas', 30 * DAY],
       ['kestrel-labs', 'kestrel', 20 * DAY],

@@ -1,6 +1,7 @@
 import type { SiteDefinition } from '../../../sandbox/kit/site';
 import { dashboardRoutes } from './pages/dashboard';
 import { issueRoutes } from './pages/issues';
+import { myIssueRoutes } from './pages/my-issues';
 import { notificationRoutes } from './pages/notifications';
 import { profileRoutes, starsRoutes } from './pages/people';
 import { repoRoutes } from './pages/repo';
@@ -26,6 +27,7 @@ export const forgehubSite: SiteDefinition = {
     dashboardRoutes(router, kit);
     repositoryRoutes(router, kit);
     notificationRoutes(router, kit);
+    myIssueRoutes(router, kit);
     starsRoutes(router, kit);
     issueRoutes(router, kit);
     repoRoutes(router, kit);

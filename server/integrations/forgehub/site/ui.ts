@@ -198,6 +198,7 @@ export function notFound(what = 'page'): RawHtml {
 const NAV: [string, string, string][] = [
   ['dashboard', '/', 'Dashboard'],
   ['repositories', '/repositories', 'Repositories'],
+  ['issues', '/issues', 'Issues'],
   ['stars', '/stars', 'Stars'],
 ];
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { shapeToFormat } from '../../../agent/playbooks/shape';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type OrbitPostCard, POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
@@ -44,13 +43,32 @@ export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
   name: 'orbit.create-post',
   description:
     'Publishes a post on Orbit as the signed-in user (parameters: text, visibility public|connections) and returns it as the feed shows it.',
-  writes: true,
-  match: [
-    /\b(create|write|publish|make|compose|draft|put up|send out|share)\s+(?:(?:a|an|my|new|short|quick|public|orbit|linkedin)\s+)*(post|status update)\b/,
-    /\b(share|publish|post)\s+(?:a|an)\s+(?:(?:short|quick|new|status)\s+)*update\b/,
-    /^(?:please )?(?:post|publish|share)\b(?![^.?!]*'s post\b)(?!\s+(?:a\s+|an\s+|the\s+|this\s+)?(?:comment|reply|message|dm|repost|post)\b)[^.?!]*\b(?:on|to) (?:orbit|my feed|my timeline|my network|my profile|everyone)\b/,
-    /^(?:please )?post (?:this|that|the following)\b|\b(?:write|publish|share) the following\b/,
+  examples: [
+    'Create a post',
+    "Create a post saying 'We are hiring!'",
+    'Write a post saying hello to everyone',
+    'Publish a new post on Orbit',
+    'Share an update with my network',
+    'Share a quick post with my connections',
+    'Compose a short post about our launch',
+    'Post this on Orbit',
+    'Please post the following',
+    'Post "Happy Friday, everyone!" to my feed',
+    'Write a new status update',
+    'Publish a post for my connections only',
   ],
+  writes: true,
+  fromSentence: { text: 'text' },
+  resultFields: {
+    posted: 'boolean - whether the post was published',
+    postId: 'string',
+    url: 'url',
+    text: 'string',
+    visibility: 'string - public or connections',
+    author: 'string',
+    authorUsername: 'string',
+    postedAt: 'datetime? - when it was published',
+  },
   parameters: paramsSchema as unknown as z.ZodType<OrbitCreatePostParams>,
   async run(ctx) {
     const { page, params } = ctx;
@@ -91,29 +109,34 @@ export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
       if (typed !== collapse(params.text)) throw new Error(`the editor holds "${typed.slice(0, 80)}" instead of the text`);
     });
 
-    const card = await ctx.step('click', "button 'Post'", async () => {
-      const submit = dialog.getByRole('button', { name: 'Post', exact: true });
-      await until("button 'Post' to be enabled", () => submit.isEnabled(), waitBudget(ctx, 5000));
-      await submit.click();
-      const wanted = collapse(params.text);
-      const found = await until<OrbitPostCard | { error: string }>(
-        'the new post to appear in the feed',
-        async () => {
-          if (pathOf(page) !== '/') return undefined;
-          const refused = (await page.getByRole('status').allInnerTexts()).find((t) => /empty|went wrong|could not|try again/i.test(t));
-          if (refused) return { error: collapse(refused).replace(/\s*×$/, '') };
-          const cards = await readPostCards(page.locator('main article'), origin);
-          return cards.find((c) => !before.has(c.postId) && !c.repostedBy && collapse(c.text) === wanted);
-        },
-        waitBudget(ctx),
-      );
-      if ('error' in found) throw new Error(`Orbit did not publish the post: ${found.error}`);
-      if (found.visibility && found.visibility !== visibility)
-        throw new Error(`the post was published to ${found.visibility}, not ${visibility}`);
-      return found;
-    });
+    const card = await ctx.step(
+      'click',
+      "button 'Post'",
+      async () => {
+        const submit = dialog.getByRole('button', { name: 'Post', exact: true });
+        await until("button 'Post' to be enabled", () => submit.isEnabled(), waitBudget(ctx, 5000));
+        await submit.click();
+        const wanted = collapse(params.text);
+        const found = await until<OrbitPostCard | { error: string }>(
+          'the new post to appear in the feed',
+          async () => {
+            if (pathOf(page) !== '/') return undefined;
+            const refused = (await page.getByRole('status').allInnerTexts()).find((t) => /empty|went wrong|could not|try again/i.test(t));
+            if (refused) return { error: collapse(refused).replace(/\s*×$/, '') };
+            const cards = await readPostCards(page.locator('main article'), origin);
+            return cards.find((c) => !before.has(c.postId) && !c.repostedBy && collapse(c.text) === wanted);
+          },
+          waitBudget(ctx),
+        );
+        if ('error' in found) throw new Error(`Orbit did not publish the post: ${found.error}`);
+        if (found.visibility && found.visibility !== visibility)
+          throw new Error(`the post was published to ${found.visibility}, not ${visibility}`);
+        return found;
+      },
+      { writes: true },
+    );
 
     const fields = { ...card, posted: true };
-    return shapeToFormat(fields, ctx.responseFormat, { ...POST_FIELD_ALIASES, posted: ['created', 'published', 'success', 'ok', 'done'] });
+    return ctx.fit(fields, { ...POST_FIELD_ALIASES, posted: ['created', 'published', 'success', 'ok', 'done'] });
   },
 };

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-import { type Playbook, PlaybookNotApplicable } from '../../../agent/playbooks/registry';
-import { shapeListToFormat } from '../../../agent/playbooks/shape-list';
+import type { Playbook } from '../../../agent/playbooks/registry';
 import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
@@ -25,12 +24,6 @@ const paramsSchema = withParamAliases(
 
 export type OrbitReadFeedParams = z.infer<typeof paramsSchema>;
 
-/** "the latest 5 posts in my feed" → 5, when the parameters do not say. */
-function limitInAction(action: string): number | undefined {
-  const m = /\b(\d{1,4})\s+(?:(?:latest|recent|newest|top|first|last|most recent)\s+)?(?:posts|items|updates|entries)\b/i.exec(action);
-  return m ? Number(m[1]) : undefined;
-}
-
 const FEED_ALIASES = {
   count: ['total', 'numPosts', 'postCount', 'length', 'size', 'returned'],
   hasMore: ['more', 'moreAvailable', 'canLoadMore'],
@@ -41,20 +34,44 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
   name: 'orbit.read-my-feed',
   description:
     "Reads the posts of the signed-in user's Orbit home feed, newest first (parameter: limit, at most 50, default 10): author, text, likes, comments, reposts, time, URL.",
-  writes: false,
-  match: [
-    /\b(read|get|fetch|show|list|return|give me|scrape|extract|check|see|load|open|browse|scroll|summari[sz]e|what'?s (?:in|on)|what is (?:in|on))\b[^.?!]*\bmy (?:home |news |orbit |main )?(?:feed|timeline)\b/,
-    /\b(?:latest|recent|newest|top|last|first) (?:\d+ )?posts (?:in|on|from) my (?:home |news |orbit )?(?:feed|timeline)\b/,
-    /^(?:my )?(?:orbit )?(?:home |news )?(?:feed|timeline)[.!]?$/,
+  examples: [
+    'Read my feed',
+    'My feed',
+    'Show me my home feed',
+    "What's on my timeline?",
+    'Get the latest posts from my feed',
+    'Summarize the 5 latest posts in my news feed',
+    'Read the 20 newest posts in my feed',
+    'What are people posting in my feed?',
+    'Scroll my home feed and list the posts',
+    'Check my news feed for new posts',
   ],
+  writes: false,
+  fromSentence: { limit: 'count' },
+  resultFields: {
+    posts: [
+      {
+        postId: 'string',
+        url: 'url',
+        author: 'string',
+        authorUsername: 'string',
+        authorHeadline: 'string?',
+        text: 'string',
+        visibility: 'string? - public or connections',
+        likes: 'integer?',
+        comments: 'integer?',
+        reposts: 'integer?',
+        postedAt: 'datetime?',
+        repostedBy: 'string? - who reposted it into the feed',
+      },
+    ],
+    count: 'integer - how many posts were read',
+    hasMore: 'boolean - whether the feed has more posts',
+  },
   parameters: paramsSchema as unknown as z.ZodType<OrbitReadFeedParams>,
   async run(ctx) {
     const { page } = ctx;
-    const fromAction = limitInAction(ctx.action);
-    if (ctx.params.limit === undefined && fromAction !== undefined && (fromAction < 1 || fromAction > FEED_MAX)) {
-      throw new PlaybookNotApplicable(`the action asks for ${fromAction} posts; this playbook reads 1 to ${FEED_MAX}`);
-    }
-    const limit = ctx.params.limit ?? fromAction ?? FEED_DEFAULT;
+    const limit = ctx.params.limit ?? FEED_DEFAULT;
     const origin = new URL(ctx.provider.homeUrl).origin;
     const articles = page.locator('main article');
     const loadMore = page.getByRole('button', { name: 'Load more posts' });
@@ -93,14 +110,11 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
       if (cards.length === 0 && (await caughtUp.count()) === 0) throw new Error('no post could be read from the feed');
       return { items: cards.slice(0, limit), hasMore: cards.length > limit || (await loadMore.count()) > 0 };
     });
-    return shapeListToFormat(
-      {
-        items: items.map((c) => ({ ...c })),
-        itemAliases: POST_FIELD_ALIASES,
-        extras: { count: items.length, hasMore },
-        extraAliases: FEED_ALIASES,
-      },
-      ctx.responseFormat,
-    );
+    return ctx.fitList({
+      items: items.map((c) => ({ ...c })),
+      itemAliases: POST_FIELD_ALIASES,
+      extras: { count: items.length, hasMore },
+      extraAliases: FEED_ALIASES,
+    });
   },
 };

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { parseCount, shapeToFormat } from '../../../agent/playbooks/shape';
+import { parseCount } from '../../../agent/playbooks/shape';
+import { withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { findPerson, openProfile, personParameter } from './people';
 
 /**
- * Orbit: read the signed-in user's own profile. Follows the markup of ../site/pages/people.ts:
- * /me redirects to /in/<username>, whose <section aria-label="Profile"> holds the name (h1), the headline
+ * Orbit: read the signed-in user's own profile (or the profile of the person the request names, found as
+ * people.ts does). Follows the markup of ../site/pages/people.ts: /me redirects to /in/<username>, whose <section aria-label="Profile"> holds the name (h1), the headline
  * and location (the paragraphs after it) and the audience counts (<ul aria-label="Audience">).
  */
 const FIELDS_ALIASES = {
@@ -19,23 +21,58 @@ const FIELDS_ALIASES = {
   profileUrl: ['url', 'link', 'profileLink'],
 };
 
-export const orbitReadMyProfile: Playbook<Record<string, never>> = {
+const paramsSchema = withParamAliases(
+  { person: ['user', 'username', 'handle'] },
+  z.object({ person: personParameter.optional() }).passthrough(),
+);
+
+export type OrbitReadProfileParams = z.infer<typeof paramsSchema>;
+
+export const orbitReadMyProfile: Playbook<OrbitReadProfileParams> = {
   providerSlug: 'orbit',
   name: 'orbit.read-my-profile',
   description:
-    "Reads the signed-in user's own Orbit profile: name, username, headline, location, about, followers, following, profile URL.",
-  writes: false,
-  match: [
-    /\b(read|get|fetch|show|open|extract|return|give me|look up|view|what is|what's)\b[^.?!]*\bmy (own )?(orbit )?profile\b/,
-    /^(my )?(own )?(orbit )?profile( details| info(rmation)?| data)?[.!]?$/,
+    "Reads the signed-in user's own Orbit profile, or a person's when the request names one (parameter: person): name, username, headline, location, about, followers, following, profile URL.",
+  examples: [
+    'Read my profile',
+    'Get my profile details',
+    'Show me my Orbit profile',
+    'My profile',
+    'What does my profile say?',
+    'Who am I on Orbit?',
+    'Open my own profile and read my headline',
+    'Get my follower count',
+    'How many followers do I have?',
+    'How many people follow me?',
+    'How many people am I following?',
+    'Get my follower and following counts',
+    'What is my headline?',
+    'Where am I located according to my profile?',
+    "Show me Priya Nair's profile",
+    'How many followers does Marcus Webb have?',
+    "What is Lena Fischer's headline?",
   ],
-  parameters: z.object({}).passthrough() as unknown as z.ZodType<Record<string, never>>,
+  writes: false,
+  // "How many followers does Priya have?" is about Priya: a "my profile" playbook must not answer it with the user's.
+  fromSentence: { person: 'person' },
+  resultFields: {
+    name: 'string - full name',
+    username: 'string',
+    headline: 'string',
+    location: 'string',
+    about: 'string? - the About section',
+    followers: 'integer - how many people follow the user',
+    following: 'integer - how many people the user follows',
+    profileUrl: 'url',
+  },
+  parameters: paramsSchema as unknown as z.ZodType<OrbitReadProfileParams>,
   async run(ctx) {
     const { page } = ctx;
     const onOwnProfile = async () =>
       /^\/in\/[^/]+\/?$/.test(new URL(page.url()).pathname) &&
       (await page.locator('nav[aria-label="Main"] a[href="/me"][aria-current="page"]').count()) > 0;
-    if (!(await onOwnProfile())) {
+    if (ctx.params.person) await openProfile(ctx, await findPerson(ctx, ctx.params.person));
+    else if (!(await onOwnProfile())) {
       await ctx.step('navigate', 'my profile (/me)', async () => {
         await page.goto(new URL('/me', ctx.provider.homeUrl).toString(), { waitUntil: 'domcontentloaded' });
       });
@@ -61,6 +98,6 @@ export const orbitReadMyProfile: Playbook<Record<string, never>> = {
         profileUrl: page.url(),
       };
     });
-    return shapeToFormat(fields, ctx.responseFormat, FIELDS_ALIASES);
+    return ctx.fit(fields, FIELDS_ALIASES);
   },
 };

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { shapeToFormat } from '../../../agent/playbooks/shape';
 import { collapse, fold, openPath, pathOf, siteUrl, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 
 /**
@@ -51,10 +50,10 @@ const FIELD_ALIASES = {
   recipient: ['to', 'recipientName', 'name', 'person', 'contact'],
   recipientUsername: ['username', 'toUsername', 'handle', 'login'],
   text: ['message', 'body', 'content', 'messageText'],
-  sentAt: ['date', 'time', 'timestamp', 'createdAt', 'sent', 'datetime', 'when'],
+  sentAt: ['date', 'time', 'timestamp', 'createdAt', 'datetime', 'when'],
   from: ['sender', 'author', 'senderName'],
   conversationUrl: ['url', 'threadUrl', 'link', 'conversation'],
-  delivered: ['success', 'ok', 'done', 'sentSuccessfully'],
+  sent: ['delivered', 'success', 'ok', 'done', 'sentSuccessfully'],
 };
 
 export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
@@ -62,13 +61,29 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
   name: 'orbit.send-message',
   description:
     'Sends a direct message on Orbit (parameters: recipient as username or display name, text) and returns it as the conversation shows it.',
-  writes: true,
-  match: [
-    /\b(send|write|compose|drop|shoot)\b (?:(?:a|an|the|new|direct|private|quick|short|personal|orbit)\s+)*(message|dm|pm|note|reply|inmail)\b/,
-    /^(?:please )?(?:message|dm|pm|ping|text)\s+(?!me\b|from\b)[@a-z\u00c0-\u024f][^.?!]*/,
-    /\bsend\b [^.?!]{1,60}? (?:a|an) (?:(?:quick|short|direct|private|new|personal)\s+)*(?:message|dm|pm|note)\b/,
-    /\breply to\b[^.?!]*\b(message|dm|conversation|thread)\b/,
+  examples: [
+    'Send a message to Priya Nair',
+    "Send a message to Priya Nair saying 'Running late, sorry!'",
+    'Write a direct message to jonas-berg',
+    'Write a message to Priya about my new post',
+    'Message Priya saying thanks',
+    'DM @priya-nair',
+    'Send Priya Nair a quick note',
+    'Reply to the message from Priya',
+    'Ping Marcus Webb and tell him the demo moved',
+    'Text lena-fischer that I will call later',
   ],
+  writes: true,
+  fromSentence: { recipient: 'person', text: 'text' },
+  resultFields: {
+    sent: 'boolean - whether the message was sent',
+    recipient: 'string - display name',
+    recipientUsername: 'string',
+    text: 'string',
+    sentAt: 'datetime? - when it was sent',
+    from: 'string - the sender as the conversation shows them',
+    conversationUrl: 'url',
+  },
   parameters: paramsSchema as unknown as z.ZodType<OrbitSendMessageParams>,
   async run(ctx) {
     const { page, params } = ctx;
@@ -118,20 +133,25 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
       if ((await box.inputValue()) !== params.text) throw new Error('the message box does not hold the text');
     });
 
-    const sent = await ctx.step('click', "button 'Send'", async () => {
-      await thread.getByRole('button', { name: 'Send', exact: true }).click();
-      await until('the message to appear in the conversation', async () => (await bubbles.count()) > before, waitBudget(ctx));
-      const last = bubbles.last();
-      const read = await last.evaluate((li) => ({
-        from: ((li.querySelector('div > span') as HTMLElement | null)?.innerText ?? '').trim(),
-        text: (li.querySelector('p') as HTMLElement | null)?.innerText ?? '',
-        sentAt: li.querySelector('time')?.getAttribute('datetime') ?? null,
-      }));
-      if (collapse(read.text) !== collapse(params.text))
-        throw new Error(`the newest message in the conversation reads "${collapse(read.text).slice(0, 80)}", not the text sent`);
-      if (read.from === person.name) throw new Error(`the newest message in the conversation is from ${person.name}`);
-      return read;
-    });
+    const sent = await ctx.step(
+      'click',
+      "button 'Send'",
+      async () => {
+        await thread.getByRole('button', { name: 'Send', exact: true }).click();
+        await until('the message to appear in the conversation', async () => (await bubbles.count()) > before, waitBudget(ctx));
+        const last = bubbles.last();
+        const read = await last.evaluate((li) => ({
+          from: ((li.querySelector('div > span') as HTMLElement | null)?.innerText ?? '').trim(),
+          text: (li.querySelector('p') as HTMLElement | null)?.innerText ?? '',
+          sentAt: li.querySelector('time')?.getAttribute('datetime') ?? null,
+        }));
+        if (collapse(read.text) !== collapse(params.text))
+          throw new Error(`the newest message in the conversation reads "${collapse(read.text).slice(0, 80)}", not the text sent`);
+        if (read.from === person.name) throw new Error(`the newest message in the conversation is from ${person.name}`);
+        return read;
+      },
+      { writes: true },
+    );
 
     const fields = {
       recipient: person.name,
@@ -140,8 +160,8 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
       sentAt: sent.sentAt,
       from: sent.from,
       conversationUrl: siteUrl(ctx, `/messaging/${encodeURIComponent(person.username)}`),
-      delivered: true,
+      sent: true,
     };
-    return shapeToFormat(fields, ctx.responseFormat, FIELD_ALIASES);
+    return ctx.fit(fields, FIELD_ALIASES);
   },
 };

@@ -68,8 +68,8 @@ export function homeRoutes(router: Router, kit: SiteKit) {
       const body = html`<div class="${C.home}">
 <aside class="${C.side}" aria-label="Your profile summary"><div class="${cls('card', 'meCard')}"><div class="${C.cover}"></div>${avatar(me)}
 <a class="${C.meName}" href="/in/${me.username}">${me.name}</a><p class="${cls('muted', 'small')}" style="margin:4px 12px 12px">${me.headline}</p>
-<div class="${C.meStats}"><a class="${C.stat}" href="/in/${me.username}"><span>Followers</span><b>${fmt(w.followerCount(me.username))}</b></a>
-<a class="${C.stat}" href="/network"><span>Following</span><b>${fmt(w.followingCount(me.username))}</b></a>
+<div class="${C.meStats}"><a class="${C.stat}" href="/in/${me.username}/followers"><span>Followers</span><b>${fmt(w.followerCount(me.username))}</b></a>
+<a class="${C.stat}" href="/in/${me.username}/following"><span>Following</span><b>${fmt(w.followingCount(me.username))}</b></a>
 <a class="${C.stat}" href="/in/${me.username}#activity"><span>Your posts</span><b>${fmt(myPosts)}</b></a></div></div></aside>
 <div>
 <h1 class="${C.srOnly}">Home feed</h1>

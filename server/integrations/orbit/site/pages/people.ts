@@ -52,6 +52,44 @@ ${posts.length ? posts.map((d) => postCard(w, d, { csrf, back, now })) : html`<d
     }),
   );
 
+  // Who someone follows and who follows them (people of this network; the counts also include the wider one),
+  // linked from the home page's Followers / Following.
+  for (const tab of ['following', 'followers'] as const) {
+    router.get(
+      `/in/:username/${tab}`,
+      h(async (req, res) => {
+        const username = String(req.params.username);
+        const w = await World.load(kit.docs(res), kit.user(res).username);
+        const person = USERNAME.test(username) ? w.people.get(username) : undefined;
+        if (!person) return notFound(req, res, kit, 'This profile is not available', 'The person may have changed their profile address.');
+        const csrf = kit.csrfField(res);
+        const back = `/in/${person.username}/${tab}`;
+        const self = person.username === w.viewer;
+        const people = w.follows
+          .filter((f) => (tab === 'following' ? f.data.follower : f.data.followee) === person.username)
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+          .map((f) => w.person(tab === 'following' ? f.data.followee : f.data.follower));
+        const listName =
+          tab === 'following'
+            ? `People ${self ? 'you follow' : `${person.name} follows`}`
+            : `${self ? 'Your' : `${person.name}'s`} followers`;
+        const empty =
+          tab === 'following'
+            ? `${self ? 'You do not' : `${firstName(person.name)} does not`} follow anyone yet.`
+            : `Nobody follows ${self ? 'you' : firstName(person.name)} yet.`;
+        const tabLink = (t: typeof tab, label: string) =>
+          html`<a class="${cls('navItem', t === tab && 'navActive')}" href="/in/${person.username}/${t}"${t === tab ? html` aria-current="page"` : ''}>${label}</a>`;
+        const body = html`<section class="${C.card}" aria-labelledby="connections-title">
+<div class="${C.pad}"><div class="${C.pageHead}"><h1 class="${C.heading}" id="connections-title">${listName}</h1>
+<a class="${cls('muted', 'small')}" href="/in/${person.username}">${person.name}</a></div>
+<nav class="${C.nav}" aria-label="Connections">${tabLink('followers', 'Followers')}${tabLink('following', 'Following')}</nav></div>
+${people.length ? html`<ul class="${C.peopleGrid}" style="list-style:none;margin:0" aria-label="${listName}">${people.map((p) => personCard(w, p, csrf, back))}</ul>` : html`<p class="${C.empty}">${empty}</p>`}
+</section>`;
+        kit.page(req, res, { title: `${listName} | ${person.name}`, body, active: self ? 'me' : undefined });
+      }),
+    );
+  }
+
   router.post(
     '/in/:username/follow',
     h(async (req, res) => {

@@ -1,0 +1,105 @@
+import { type SentenceSlot, slotWord, withSlotWords } from './sentence-values';
+
+/**
+ * The words of an action as the router compares them: values replaced by slot words (sentence-values.ts),
+ * lower case, filler words dropped, a light English stemmer (plural, -ing, -ed, final e) and a few synonyms
+ * of the sandbox sites' nouns. Deliberately small and predictable: a request matches a playbook because
+ * it shares the words that matter with one of its examples, and anyone can see which.
+ */
+const STOPWORDS = new Set(
+  (
+    'a an the please pls kindly can could would will you i me to of in on at by from and then also is are be ' +
+    'it its this that these those do does did some any just now what which whats there here so as up out ' +
+    'have has had am was were want wanna like_to need let us for our your yours into over ' +
+    'orbit forgehub site account go all every most recent latest newest last first top'
+  ).split(' '),
+);
+
+/**
+ * Different words people use for the same thing on these sites (applied before stemming). The verbs of
+ * reading are one word, and so are the verbs of making something: "show my feed" and "list my feed" are
+ * the same request, and the noun decides between "create a post" and "create a repository".
+ */
+const SYNONYMS: Record<string, string> = {
+  repo: 'repository',
+  repos: 'repositories',
+  dm: 'message',
+  dms: 'messages',
+  pm: 'message',
+  pms: 'messages',
+  inbox: 'messages',
+  timeline: 'feed',
+  newsfeed: 'feed',
+  tweet: 'post',
+  tweets: 'posts',
+  updates: 'posts',
+  stargazers: 'stars',
+  alerts: 'notifications',
+  bugs: 'issues',
+  bug: 'issue',
+  ticket: 'issue',
+  tickets: 'issues',
+  ...Object.fromEntries(
+    'read show list get fetch display view see check find look return tell scrape extract load browse summarize summarise'
+      .split(' ')
+      .map((verb) => [verb, 'read']),
+  ),
+  ...Object.fromEntries(
+    'create make write compose draft publish start initialize initialise init setup'.split(' ').map((verb) => [verb, 'create']),
+  ),
+};
+
+const SLOTS: (SentenceSlot | 'topic')[] = ['text', 'name', 'person', 'repository', 'number', 'count', 'topic'];
+export const SLOT_WORDS: ReadonlySet<string> = new Set(SLOTS.map(slotWord));
+
+/** A light stemmer: enough to make "posts", "posted" and "posting" one word, and "repositories" "repository". */
+export function stem(word: string): string {
+  if (SLOT_WORDS.has(word) || word.length <= 3) return word;
+  let w = word;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith('ed') && w.length > 4) w = w.slice(0, -2);
+  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
+  if (/([bdfgmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+/** The canonical verb of reading: an action that starts with it asks to read, never to change anything. */
+export const READ_VERB = 'read';
+/** The canonical verb of making something ("create", "write", "publish" …). */
+export const CREATE_VERB = 'creat';
+
+/** The action's words as the router compares them, in order (duplicates kept; the caller decides). */
+export function actionTerms(action: string): string[] {
+  const text = withSlotWords(action.replace(/[\u2018\u2019]/g, "'"))
+    .toLowerCase()
+    .replace(/'/g, ' ')
+    // What a post or message is about is its content, not the request: one slot word, like a value.
+    .replace(/\babout\b[^.?!]*/g, ` ${slotWord('topic')} `)
+    // "in this repository" names where, like an owner/name would: the repository is context, not the request.
+    .replace(
+      /\b(?:in|on|of|to|for|from)\s+(?:this|that|the|my)\s+(?:[a-z]+\s+)?(?:repository|repo|project)\b/g,
+      ` ${slotWord('repository')} `,
+    )
+    // "… with their star counts" names fields of the result (the responseFormat's business), not the request.
+    .replace(
+      /\b(?:with|and|including)\s+(?:their|its|his|her|the)\s+[^.?!,;]*?(?:counts?|numbers?|names?|descriptions?|urls?|links?|dates?|times?|details?|stats?)\b/g,
+      ' ',
+    )
+    .replace(/\band\s+(?:tell|show|give)\s+me\s+(?:its|their|his|her|the)\s+[^.?!,;]*/g, ' ')
+    .replace(/\bset up\b/g, 'setup')
+    .replace(/\b(?:the|as) follows?\b|\bthe following\b/g, ' ')
+    .replace(/\blike to\b/g, 'like_to');
+  // A question ("How many followers do I have?", "Which repos …") asks to read.
+  const terms: string[] = /^\W*(?:what|which|how|who|whose|where|when)\b/.test(text) ? [READ_VERB] : [];
+  for (const raw of text.split(/[^\p{L}\p{N}_]+/u)) {
+    // Digits left over are not values the rules understood; single letters are the rest of "Priya's", "I'll".
+    if (raw.length < 2 || /^\d+$/.test(raw)) continue;
+    if (STOPWORDS.has(raw)) continue;
+    const term = stem(SYNONYMS[raw] ?? raw);
+    if (term !== terms[terms.length - 1]) terms.push(term);
+  }
+  return terms;
+}
