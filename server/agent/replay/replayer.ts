@@ -147,7 +147,8 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
 /**
  * Finds a step's element again: by the narrow search (find-target.ts) while it can answer, polling while the page
  * is still loading; the full snapshot, as the recording saw the page, has the final word when the narrow search
- * cannot see the page or found no match in time.
+ * cannot see the page, on its first miss (should the two views ever disagree, that costs one snapshot, not the
+ * whole wait) and when time is up.
  */
 async function resolveTarget(
   ctx: RunContext,
@@ -156,14 +157,14 @@ async function resolveTarget(
   waitMs: number,
 ): Promise<{ ok: true; snapshot: PageSnapshot; index: number } | { ok: false; reason: string }> {
   const until = Date.now() + waitMs;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     const narrow = await findTargets(ctx.page, target, redacting);
     if (narrow) {
       const found = resolveDescriptor(target, narrow);
       if (found.ok) return { ok: true, snapshot: narrow, index: found.el.index };
     }
     const last = Date.now() >= until;
-    if (!narrow || last) {
+    if (!narrow || last || attempt === 0) {
       const snapshot = await takeSnapshot(ctx.page, { redactor: await redacting, egress: egressOf(ctx) });
       const found = resolveDescriptor(target, snapshot);
       if (found.ok) return { ok: true, snapshot, index: found.el.index };
