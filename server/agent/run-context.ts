@@ -3,7 +3,12 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { JsonSchema } from '../../contract/response-format';
 import { EgressPolicy } from '../egress/egress-policy';
 import type { ProviderDefinition } from '../providers/catalogue';
-import type { AgentModelUsage as ModelUsage, AgentRunMethod as ExecutionMethod, AgentTraceStep as TraceStep } from '../store/records';
+import type {
+  AgentModelUsage as ModelUsage,
+  AgentRequestWarning,
+  AgentRunMethod as ExecutionMethod,
+  AgentTraceStep as TraceStep,
+} from '../store/records';
 import type { RunIntegrity } from './run-integrity';
 
 // The trace, method and usage are stored on the agent request as they are: one definition, in the store's records.
@@ -46,7 +51,7 @@ export interface RunContext {
 }
 
 export type RunOutcome =
-  | { status: 'completed'; result: unknown; usage?: ModelUsage }
+  | { status: 'completed'; result: unknown; usage?: ModelUsage; warnings?: AgentRequestWarning[] }
   | { status: 'failed'; code: string; message: string; details?: unknown; usage?: ModelUsage }
   /** This strategy does not apply (no playbook matches, no replay recorded, a replay step diverged …): try the next. */
   | { status: 'not_applicable'; reason: string; details?: unknown; usage?: ModelUsage };

@@ -48,7 +48,7 @@ export interface WorkerSettings {
 /** What a worker writes when a run ends. */
 export type AgentRequestOutcome = Pick<
   AgentRequestRecord,
-  'status' | 'result' | 'error' | 'completedAt' | 'executionTimeMs' | 'trace' | 'method' | 'modelUsage'
+  'status' | 'result' | 'error' | 'warnings' | 'completedAt' | 'executionTimeMs' | 'trace' | 'method' | 'modelUsage'
 >;
 
 /** The lease-guarded operations on agent request rows (AgentRequestRepository in server/store). */

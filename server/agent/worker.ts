@@ -1,6 +1,6 @@
 import { compileResponseFormat } from '../../contract/response-format';
 import { isProviderLoginPage } from '../providers/provider';
-import type { AgentRequestError, AgentRequestStatus } from '../store';
+import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import type { ClaimedRequest } from './queue/queue';
 import { AgentTimeoutError } from './result/errors';
@@ -25,6 +25,7 @@ interface Final {
   status: Exclude<AgentRequestStatus, 'PENDING' | 'RUNNING'>;
   result?: unknown;
   error?: AgentRequestError;
+  warnings?: AgentRequestWarning[];
 }
 
 /** The connection's stored credentials as strings to mask (both halves: the sign-in name is a credential and PII). */
@@ -148,6 +149,7 @@ export class AgentWorker {
         status: final.status,
         result: final.status === 'COMPLETED' ? (final.result ?? null) : null,
         error: final.error ?? null,
+        warnings: final.status === 'COMPLETED' ? (final.warnings ?? []) : [],
         completedAt,
         executionTimeMs: Date.now() - startedMs,
         trace: state.trace,
@@ -248,7 +250,7 @@ export class AgentWorker {
       }
       // "No model" means the planner never ran: no method to report.
       if (!(outcome.status === 'failed' && outcome.code === 'MODEL_NOT_CONFIGURED')) state.method = strategy.method;
-      if (outcome.status === 'completed') return { status: 'COMPLETED', result: outcome.result };
+      if (outcome.status === 'completed') return { status: 'COMPLETED', result: outcome.result, warnings: outcome.warnings ?? [] };
       if (state.blockedNavigation) {
         const b = state.blockedNavigation;
         return {

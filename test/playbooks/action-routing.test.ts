@@ -73,6 +73,19 @@ describe('routing by the ranked text search', () => {
   });
 
   it.each([
+    ['How many followers do I have?', 'orbit.read-my-profile', {}],
+    ['Read the 5 latest posts in my feed', 'orbit.read-my-feed', { limit: 5 }],
+    [
+      "Send a message to Priya Nair saying 'Running late, sorry'",
+      'orbit.send-message',
+      { recipient: 'Priya Nair', text: 'Running late, sorry' },
+    ],
+    ["Create a post saying 'Hello from AgentLink'", 'orbit.create-post', { text: 'Hello from AgentLink' }],
+  ])('the README quick start: %s → %s with its values', async (action, name, params) => {
+    expect(await route('orbit', action)).toMatchObject({ playbook: { name }, params, via: 'text' });
+  });
+
+  it.each([
     ['orbit', 'Share a photo album with my network'],
     ['orbit', 'Introduce me to myself as this network knows me'],
     ['forgehub', 'Unstar openfoundry/atlas'],

@@ -1,11 +1,13 @@
 import type { BrowserContext } from 'playwright-core';
+import { z } from 'zod';
 
+import type { Playbook } from '../../server/agent/playbooks/registry';
 import { shapeListToFormat } from '../../server/agent/playbooks/shape-list';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { resolveRecipient } from '../../server/integrations/orbit/playbooks/send-message.playbook';
 import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 import { type LiveServer, startLiveServer } from '../support/live-server';
-import { collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from './playbook-support';
+import { api, collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from './playbook-support';
 
 /**
  * The Orbit playbooks: routing by text (no browser), then each playbook for real, end to end: a live
@@ -346,5 +348,132 @@ describe('end to end against the simulated Orbit', () => {
       },
     });
     expect(noText.error.message).not.toMatch(/no playbook/i);
+  });
+
+  it('a write that happened is never FAILED: fields by meaning, null and a warning for what it cannot fill, and a retry with the same Idempotency-Key does not send again', async () => {
+    const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Write safety org');
+    // As issue #13 reported it: `sent` was read as the send time, and the request FAILED after the message went out.
+    const first = 'Running late, sorry! (write safety)';
+    const sent = await runAction(live, org, {
+      action: `Send a message to Priya Nair saying '${first}'`,
+      startingUrl: start('/'),
+      responseFormat: { sent: 'boolean' },
+    });
+    expect(sent).toMatchObject({ status: 'COMPLETED', method: 'PLAYBOOK', result: { sent: true }, warnings: [], error: null });
+
+    // Fields it cannot fill after the message went out: null, named in warnings, and still COMPLETED.
+    const second = 'Second message (write safety)';
+    const partly = await runAction(live, org, {
+      action: `Send a message to Priya Nair saying '${second}'`,
+      startingUrl: start('/'),
+      responseFormat: { sent: 'boolean', sentAt: 'datetime', readReceipt: 'string?', readBy: 'integer' },
+    });
+    expect(partly).toMatchObject({
+      status: 'COMPLETED',
+      method: 'PLAYBOOK',
+      result: { sent: true, sentAt: expect.any(String), readReceipt: null, readBy: null },
+    });
+    expect(partly.warnings).toEqual([
+      { code: 'RESULT_FIELD_UNFILLED', path: 'result.readReceipt', message: expect.stringContaining('left null') },
+      { code: 'RESULT_FIELD_UNFILLED', path: 'result.readBy', message: expect.stringContaining('left null') },
+    ]);
+
+    // The same request sent twice with one Idempotency-Key (a client retrying after a timeout): one request, one message.
+    const third = 'Retried once, sent once (write safety)';
+    const body = {
+      accessToken: org.accessToken,
+      action: `Send a message to Priya Nair saying '${third}'`,
+      startingUrl: start('/'),
+      responseFormat: { sent: 'boolean', sentAt: 'datetime' },
+    };
+    const post = () =>
+      fetch(`${live.baseUrl}/api/agent-requests`, {
+        method: 'POST',
+        headers: { ...org.headers, 'idempotency-key': 'send-priya-retry-1' },
+        body: JSON.stringify(body),
+      });
+    const created = await post();
+    expect(created.status).toBe(202);
+    const { requestId } = (await created.json()) as { requestId: string };
+    const done = await api(live, org, 'GET', `/api/agent-requests/${requestId}?waitMs=30000`);
+    expect(done.body).toMatchObject({ status: 'COMPLETED', result: { sent: true } });
+    for (let i = 0; i < 2; i++) {
+      const retried = await post();
+      expect(retried.status).toBe(202);
+      expect(retried.headers.get('idempotent-replayed')).toBe('true');
+      expect(((await retried.json()) as { requestId: string }).requestId).toBe(requestId);
+    }
+    const page = await siteAs(live, contexts, org.organizationId, 'orbit', '/messaging/priya-nair');
+    const texts = (await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').allInnerTexts()).map(collapsed);
+    for (const text of [first, second, third]) expect(texts.filter((t) => t.includes(text))).toHaveLength(1);
+  });
+
+  it('a playbook whose read-back fails after its write completes with nulls and says why; a write step that fails says the change may have been made', async () => {
+    const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Write read-back org');
+    const testPlaybook = (name: string, example: string, run: Playbook<unknown>['run']): Playbook<unknown> => ({
+      providerSlug: 'orbit',
+      name,
+      description: `test playbook ${name}`,
+      examples: [example],
+      writes: true,
+      parameters: z.object({}).passthrough(),
+      resultFields: { sent: 'boolean' },
+      run,
+    });
+    live.services.playbooks.register(
+      testPlaybook('test.write-then-fail', 'test: write then lose the page', async (ctx) => {
+        await ctx.step('click', "button 'Send'", async () => undefined, { writes: true });
+        await ctx.step('extract', 'the sent message', async () => {
+          throw new Error('the conversation did not load');
+        });
+        return ctx.fit({ sent: true });
+      }),
+    );
+    live.services.playbooks.register(
+      testPlaybook('test.write-fails', 'test: the write itself breaks', async (ctx) => {
+        await ctx.step(
+          'click',
+          "button 'Send'",
+          async () => {
+            throw new Error('the button went away mid-click');
+          },
+          { writes: true },
+        );
+        return ctx.fit({ sent: true });
+      }),
+    );
+    try {
+      const lost = await runAction(live, org, {
+        action: 'test: write then lose the page',
+        startingUrl: start('/'),
+        responseFormat: { sent: 'boolean', message: { text: 'string' } },
+      });
+      expect(lost).toMatchObject({ status: 'COMPLETED', method: 'PLAYBOOK', result: { sent: null, message: { text: null } }, error: null });
+      expect(lost.warnings).toEqual([
+        {
+          code: 'RESULT_FIELD_UNFILLED',
+          path: 'result.sent',
+          message: expect.stringMatching(
+            /^test\.write-then-fail made its change \(click button 'Send'\) but could not read the result back: .*the conversation did not load/,
+          ),
+        },
+        { code: 'RESULT_FIELD_UNFILLED', path: 'result.message.text', message: expect.any(String) },
+      ]);
+
+      const broken = await runAction(live, org, {
+        action: 'test: the write itself breaks',
+        startingUrl: start('/'),
+        responseFormat: { sent: 'boolean' },
+      });
+      expect(broken).toMatchObject({ status: 'FAILED', warnings: [] });
+      expect(broken.error).toMatchObject({
+        code: 'PLAYBOOK_FAILED',
+        message: expect.stringContaining('the change may have been made: check before you retry'),
+        details: { playbook: 'test.write-fails', write: 'unconfirmed' },
+      });
+    } finally {
+      live.services.playbooks.unregister('test.write-then-fail');
+      live.services.playbooks.unregister('test.write-fails');
+    }
   });
 });

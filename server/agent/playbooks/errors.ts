@@ -14,8 +14,22 @@ export class PlaybookStepError extends Error {
     readonly tool: string,
     readonly target: string,
     cause: unknown,
+    /** Set when a writing step failed in a way that leaves it unknown whether the change was made. */
+    readonly write?: 'unconfirmed',
   ) {
     super(`${tool} ${target}: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`, { cause });
     this.name = 'PlaybookStepError';
+  }
+}
+
+/**
+ * Thrown inside a writing step when the site refused the change (a validation alert, "name already taken"):
+ * nothing was written, so the request may fail plainly. Any other failure of a writing step leaves it
+ * unknown whether the change happened, and the error says so.
+ */
+export class WriteRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WriteRefused';
   }
 }

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import type { RunContext } from '../run-context';
 import { ActionIndex, type ActionScore, AMBIGUITY_MARGIN, ROUTING_THRESHOLD } from './action-index';
-import { PlaybookNotApplicable, PlaybookStepError } from './errors';
+import { PlaybookNotApplicable, PlaybookStepError, WriteRefused } from './errors';
 import { fillParameters, type ParameterIssue } from './fill-parameters';
 import { type SentenceSlot, slotWord } from './sentence-values';
 import type { FieldAliases } from './shape';
@@ -17,7 +17,7 @@ import type { ListRead } from './shape-list';
  * from `parameters`, then from values written in the action, then from the starting URL, must satisfy
  * the playbook's zod schema.
  */
-export { PlaybookNotApplicable, PlaybookStepError };
+export { PlaybookNotApplicable, PlaybookStepError, WriteRefused };
 export type { ParameterIssue };
 
 export interface PlaybookContext<P> extends RunContext {

@@ -1,5 +1,5 @@
 import { PlaybookNotApplicable } from './errors';
-import { type FieldAliases, shapeToFormat } from './shape';
+import { type FieldAliases, type ShapeOptions, shapeToFormat } from './shape';
 
 /**
  * Fits what a list-reading playbook read (feed posts, repositories …) to the caller's responseFormat.
@@ -54,10 +54,11 @@ export function shapeItem(
   template: Record<string, unknown>,
   aliases: FieldAliases,
   where: string,
+  opts: ShapeOptions = {},
 ): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
   for (const [key, node] of Object.entries(template)) if (!Array.isArray(node)) plain[key] = node;
-  const shaped = Object.keys(plain).length ? shapeToFormat(item, plain, aliases, where) : {};
+  const shaped = Object.keys(plain).length ? shapeToFormat(item, plain, aliases, where, opts) : {};
   const out: Record<string, unknown> = {};
   for (const [key, node] of Object.entries(template)) {
     if (!Array.isArray(node)) {
@@ -75,7 +76,12 @@ export function shapeItem(
   return out;
 }
 
-export function shapeListToFormat(read: ListRead, format: Record<string, unknown>, path = ''): Record<string, unknown> {
+export function shapeListToFormat(
+  read: ListRead,
+  format: Record<string, unknown>,
+  path = '',
+  opts: ShapeOptions = {},
+): Record<string, unknown> {
   if (!path && !holdsList(format)) {
     throw new PlaybookNotApplicable(`this playbook reads a list (${read.items.length} items); responseFormat has no list to put them in`);
   }
@@ -87,7 +93,7 @@ export function shapeListToFormat(read: ListRead, format: Record<string, unknown
     if (Array.isArray(node)) {
       const element = node[0];
       if (isObject(element)) {
-        out[key] = read.items.map((item, i) => shapeItem(item, element, aliases, `${where}[${i}]`));
+        out[key] = read.items.map((item, i) => shapeItem(item, element, aliases, `${where}[${i}]`, opts));
       } else if (typeof element === 'string') {
         const fields = read.items.length ? Object.keys(read.items[0]!) : [];
         const field = fieldFor(key, fields, aliases);
@@ -98,9 +104,9 @@ export function shapeListToFormat(read: ListRead, format: Record<string, unknown
         throw new PlaybookNotApplicable(`responseFormat.${where} is a list of lists, which this playbook does not read`);
       }
     } else if (isObject(node) && holdsList(node)) {
-      out[key] = shapeListToFormat(read, node, where);
+      out[key] = shapeListToFormat(read, node, where, opts);
     } else {
-      out[key] = shapeToFormat(extras, { [key]: node }, read.extraAliases ?? {}, path)[key];
+      out[key] = shapeToFormat(extras, { [key]: node }, read.extraAliases ?? {}, path, opts)[key];
     }
   }
   return out;

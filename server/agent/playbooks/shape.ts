@@ -1,22 +1,95 @@
-import { parseLeaf } from '../../../contract/response-format';
+import { type LeafSpec, parseLeaf } from '../../../contract/response-format';
 import { PlaybookNotApplicable } from './errors';
 
 /**
  * Fits what a playbook read to the caller's responseFormat. Each property of the format is looked up among
- * the playbook's fields by its normalised name (case, '_' and '-' ignored) and the field's aliases; nested
- * objects are fitted the same way. A property the playbook cannot fill makes the playbook not applicable,
- * so the next way (replay, planner) gets the request. Values are converted only where it is lossless
- * (a number for a "string" leaf, "1,234" for a "number" leaf).
+ * the playbook's fields by its normalised name (case, '_' and '-' ignored) and the field's aliases, then by
+ * meaning (result-meanings below: `sent: boolean` is "was it sent", `sentAt` "when"); a field is taken only
+ * when its value fits the leaf's type, so a time never answers a boolean. Nested objects are fitted the same
+ * way. Values are converted only where it is lossless (a number for a "string" leaf, "1,234" for a "number").
+ *
+ * A property the playbook cannot fill makes it not applicable (the next way gets the request) — unless the
+ * shaping is lenient (after the playbook's write took effect, see strategy.ts): then the property is null and
+ * a warning names it, because failing a request whose write happened invites a retry that repeats it.
  */
 export type FieldAliases = Record<string, string[]>;
 
+export interface ShapeWarning {
+  code: 'RESULT_FIELD_UNFILLED';
+  path: string;
+  message: string;
+}
+
+export interface ShapeOptions {
+  /** Collects what could not be filled (null instead) rather than throwing. */
+  lenient?: { warnings: ShapeWarning[] };
+}
+
 const norm = (key: string) => key.toLowerCase().replace(/[_\-\s]/g, '');
+
+/**
+ * What common result names mean, whatever a playbook calls its fields. A boolean named like a past act
+ * (sent, posted, created, ok, done …) asks whether the playbook's act happened: its boolean field named so.
+ * A name ending in "at" / "time" / "date" (or when, timestamp) asks when: its first field ending in At.
+ */
+const HAPPENED = new Set(
+  (
+    'sent posted published created opened closed submitted delivered starred followed unfollowed liked commented replied ' +
+    'success succeeded successful ok done completed performed'
+  ).split(' '),
+);
+const asksWhether = (key: string) => {
+  const k = norm(key).replace(/^(?:is|was|has|did)(?=[a-z])/, '');
+  return HAPPENED.has(k) || HAPPENED.has(k.replace(/successfully$/, ''));
+};
+/** Acts that make the thing a write playbook reports: "createdAt" of a post is its postedAt, of a message its sentAt. */
+const MAKING = new Set('created posted published sent opened submitted made written added'.split(' '));
+const timePrefix = (key: string) => /^(.+?)(?:At|Time|Date|Timestamp|_at|_time|_date|_timestamp)$/.exec(key)?.[1]?.toLowerCase();
+/** A time the caller asks for: any time for a bare "at" / "time" …, the making time for "createdAt", "sent_at" …. */
+const asksWhen = (key: string) => /^(?:at|time|date|datetime|timestamp|when)$/i.test(key) || MAKING.has(timePrefix(key) ?? '');
+const whenField = (key: string, field: string) =>
+  /At$/.test(field) && (/^(?:at|time|date|datetime|timestamp|when)$/i.test(key) || MAKING.has(timePrefix(field) ?? ''));
+const asksId = (key: string) => /^(?:id|key|identifier)$/.test(norm(key));
+const asksUrl = (key: string) => /^(?:url|link|href|permalink|uri)$/.test(norm(key));
+
+/** Whether a value can answer a leaf of this type without inventing anything. */
+function fits(value: unknown, leaf: LeafSpec | null): boolean {
+  if (!leaf || value === null || value === undefined) return true;
+  switch (leaf.type) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'number':
+    case 'integer':
+      return typeof value === 'number' || (typeof value === 'string' && parseCount(value) !== null);
+    case 'date':
+    case 'datetime':
+      return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+    case 'url':
+      return typeof value === 'string' && /^https?:\/\//.test(value);
+    default:
+      return typeof value === 'string' || typeof value === 'number';
+  }
+}
+
+/** The field that answers `key`: by name and alias first, then by meaning; only one whose value fits the leaf. */
+function fieldFor(key: string, leaf: LeafSpec | null, fields: Record<string, unknown>, lookup: Map<string, string>): string | undefined {
+  const named = lookup.get(norm(key));
+  if (named && fits(fields[named], leaf)) return named;
+  const names = Object.keys(fields);
+  const first = (test: (field: string) => boolean) => names.find((f) => test(f) && fits(fields[f], leaf));
+  if (leaf?.type === 'boolean' && asksWhether(key)) return first((f) => asksWhether(f) && typeof fields[f] === 'boolean');
+  if (asksWhen(key)) return first((f) => whenField(key, f));
+  if (asksId(key)) return first((f) => /(?:Id|^id|^number)$/.test(f));
+  if (asksUrl(key)) return first((f) => /(?:Url|^url)$/.test(f));
+  return undefined;
+}
 
 export function shapeToFormat(
   fields: Record<string, unknown>,
   format: Record<string, unknown>,
   aliases: FieldAliases = {},
   path = '',
+  opts: ShapeOptions = {},
 ): Record<string, unknown> {
   const lookup = new Map<string, string>();
   for (const field of Object.keys(fields)) {
@@ -27,16 +100,27 @@ export function shapeToFormat(
   for (const [key, node] of Object.entries(format)) {
     const where = path ? `${path}.${key}` : key;
     if (node && typeof node === 'object' && !Array.isArray(node)) {
-      out[key] = shapeToFormat(fields, node as Record<string, unknown>, aliases, where);
+      out[key] = shapeToFormat(fields, node as Record<string, unknown>, aliases, where, opts);
       continue;
     }
-    if (typeof node !== 'string') throw new PlaybookNotApplicable(`responseFormat.${where} is a list, which this playbook does not read`);
-    const field = lookup.get(norm(key));
-    if (!field)
-      throw new PlaybookNotApplicable(
-        `responseFormat.${where} is not something this playbook reads (it reads ${Object.keys(fields).join(', ')})`,
-      );
-    out[key] = convert(fields[field], node);
+    const leaf = typeof node === 'string' ? parseLeaf(node) : null;
+    const spec = leaf && !('error' in leaf) ? leaf : null;
+    const field = typeof node === 'string' ? fieldFor(key, spec, fields, lookup) : undefined;
+    if (!field) {
+      const why =
+        typeof node !== 'string'
+          ? `responseFormat.${where} is a list, which this playbook does not read`
+          : `responseFormat.${where} is not something this playbook reads (it reads ${Object.keys(fields).join(', ')})`;
+      if (!opts.lenient) throw new PlaybookNotApplicable(why);
+      out[key] = Array.isArray(node) ? [] : null;
+      opts.lenient.warnings.push({
+        code: 'RESULT_FIELD_UNFILLED',
+        path: `result.${where}`,
+        message: `${why}; left ${Array.isArray(node) ? 'empty' : 'null'}`,
+      });
+      continue;
+    }
+    out[key] = convert(fields[field], node as string);
   }
   return out;
 }
@@ -50,6 +134,25 @@ function convert(value: unknown, leafText: string): unknown {
     return n ?? value;
   }
   return value;
+}
+
+/** The format with every leaf null and every list empty: what a write whose read-back failed can still say. */
+export function emptyResult(format: Record<string, unknown>, path = '', warnings: ShapeWarning[] = [], why = ''): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, node] of Object.entries(format)) {
+    const where = path ? `${path}.${key}` : key;
+    if (node && typeof node === 'object' && !Array.isArray(node)) {
+      out[key] = emptyResult(node as Record<string, unknown>, where, warnings, why);
+      continue;
+    }
+    out[key] = Array.isArray(node) ? [] : null;
+    warnings.push({
+      code: 'RESULT_FIELD_UNFILLED',
+      path: `result.${where}`,
+      message: `${why}; left ${Array.isArray(node) ? 'empty' : 'null'}`,
+    });
+  }
+  return out;
 }
 
 /** "1,234 followers" → 1234, "12.5K" → 12500; null when the text holds no number. */

@@ -1,14 +1,21 @@
+import type { AgentRequestWarning } from '../../store/records';
 import { validateResult } from '../result/validate';
 import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
 import { errorText, failureScreenshot, pageUrl } from '../trace';
+import { WriteRefused } from './errors';
 import { type PlaybookContext, PlaybookNotApplicable, type PlaybookRegistry, PlaybookStepError, type RouteProblem } from './registry';
-import { shapeToFormat } from './shape';
+import { emptyResult, shapeToFormat, type ShapeWarning } from './shape';
 import { shapeListToFormat } from './shape-list';
 
 /**
  * The first way to run an action: route it to a playbook, run it, and check its result against the JSON
  * Schema compiled from responseFormat (the same validator the planner uses). A timeout or cancel is not
  * caught here: the worker owns those.
+ *
+ * A write that happened is never a failure. Once the playbook's writing step (step(…, { writes: true }))
+ * succeeded, the request completes: fields it cannot fill are null, a later step that fails leaves the
+ * whole result null, and a result that does not fit the schema is kept; each is a warning on the request.
+ * Failing it would invite the caller to retry, and the retry would repeat the write.
  */
 export class PlaybookStrategy implements ExecutionStrategy {
   readonly method = 'PLAYBOOK' as const;
@@ -37,15 +44,19 @@ export class PlaybookStrategy implements ExecutionStrategy {
       return { status: 'not_applicable', reason: route.reason, details: route.problem };
     }
     const playbook = route.playbook;
+    let wrote: { step: string } | null = null;
+    const warnings: ShapeWarning[] = [];
+    const lenient = () => (wrote ? { lenient: { warnings } } : {});
     const pctx: PlaybookContext<unknown> = {
       ...ctx,
       params: route.params,
-      step: async <T>(tool: string, target: string, fn: () => Promise<T>): Promise<T> => {
+      step: async <T>(tool: string, target: string, fn: () => Promise<T>, opts: { writes?: boolean } = {}): Promise<T> => {
         ctx.signal.throwIfAborted();
         const started = performance.now();
         try {
           const value = await fn();
           ctx.record({ tool, target, url: pageUrl(ctx.page), durationMs: Math.round(performance.now() - started), outcome: 'ok' });
+          if (opts.writes) wrote = { step: `${tool} ${target}` };
           return value;
         } catch (err) {
           if (ctx.signal.aborted || err instanceof PlaybookNotApplicable) throw err;
@@ -59,18 +70,22 @@ export class PlaybookStrategy implements ExecutionStrategy {
             error: errorText(err),
             ...(screenshot ? { screenshot } : {}),
           });
-          throw new PlaybookStepError(tool, target, err);
+          throw new PlaybookStepError(tool, target, err, opts.writes && !(err instanceof WriteRefused) ? 'unconfirmed' : undefined);
         }
       },
-      fit: (fields, aliases) => shapeToFormat(fields, ctx.responseFormat, aliases),
-      fitList: (read) => shapeListToFormat(read, ctx.responseFormat),
+      fit: (fields, aliases) => shapeToFormat(fields, ctx.responseFormat, aliases, '', lenient()),
+      fitList: (read) => shapeListToFormat(read, ctx.responseFormat, '', lenient()),
     };
     let result: unknown;
     try {
       result = await playbook.run(pctx);
     } catch (err) {
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
-      if (err instanceof PlaybookNotApplicable) {
+      if (wrote) {
+        // The change happened; only reading it back failed. Complete with nothing filled, and say so.
+        const why = `${playbook.name} made its change (${(wrote as { step: string }).step}) but could not read the result back: ${errorText(err)}`;
+        result = emptyResult(ctx.responseFormat, '', warnings, why);
+      } else if (err instanceof PlaybookNotApplicable) {
         if (route.via === 'named')
           return {
             status: 'failed',
@@ -79,17 +94,21 @@ export class PlaybookStrategy implements ExecutionStrategy {
             details: { playbook: playbook.name },
           };
         return { status: 'not_applicable', reason: `${playbook.name}: ${err.message}` };
+      } else {
+        const step = err instanceof PlaybookStepError ? { tool: err.tool, target: err.target } : undefined;
+        const unconfirmed = err instanceof PlaybookStepError && err.write === 'unconfirmed';
+        return {
+          status: 'failed',
+          code: 'PLAYBOOK_FAILED',
+          message:
+            `Playbook ${playbook.name} failed: ${errorText(err)}` +
+            (unconfirmed ? ' (the change may have been made: check before you retry)' : ''),
+          details: { playbook: playbook.name, ...(step ? { step } : {}), ...(unconfirmed ? { write: 'unconfirmed' } : {}) },
+        };
       }
-      const step = err instanceof PlaybookStepError ? { tool: err.tool, target: err.target } : undefined;
-      return {
-        status: 'failed',
-        code: 'PLAYBOOK_FAILED',
-        message: `Playbook ${playbook.name} failed: ${errorText(err)}`,
-        details: { playbook: playbook.name, ...(step ? { step } : {}) },
-      };
     }
     const check = validateResult(ctx.resultSchema, result);
-    if (!check.valid) {
+    if (!check.valid && !wrote) {
       return {
         status: 'failed',
         code: 'RESULT_SCHEMA_MISMATCH',
@@ -100,6 +119,14 @@ export class PlaybookStrategy implements ExecutionStrategy {
         details: { playbook: playbook.name, errors: check.errors },
       };
     }
+    const all: AgentRequestWarning[] = [...warnings];
+    if (!check.valid) {
+      const named = new Set(warnings.map((w) => w.path));
+      for (const e of check.errors) {
+        const path = `result${e.path.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.')}`;
+        if (!named.has(path)) all.push({ code: 'RESULT_SCHEMA_MISMATCH', path, message: `${e.message} (kept: the change was made)` });
+      }
+    }
     ctx.record({
       tool: 'done',
       target: `playbook ${playbook.name} (${route.via === 'named' ? 'named' : `${route.via} match`})`,
@@ -107,7 +134,7 @@ export class PlaybookStrategy implements ExecutionStrategy {
       durationMs: 0,
       outcome: 'ok',
     });
-    return { status: 'completed', result };
+    return { status: 'completed', result, ...(all.length ? { warnings: all } : {}) };
   }
 }
 

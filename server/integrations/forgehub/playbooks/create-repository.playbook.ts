@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { type Playbook, WriteRefused } from '../../../agent/playbooks/registry';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { readRepositoryPage, REPO_PAGE_ALIASES } from './repository-pages';
 
@@ -128,7 +128,7 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
           },
           waitBudget(ctx),
         );
-        if ('refused' in outcome) throw new Error(`ForgeHub did not create the repository: ${outcome.refused}`);
+        if ('refused' in outcome) throw new WriteRefused(`ForgeHub did not create the repository: ${outcome.refused}`);
       },
       { writes: true },
     );

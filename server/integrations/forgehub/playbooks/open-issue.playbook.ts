@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { type Playbook, WriteRefused } from '../../../agent/playbooks/registry';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
@@ -117,7 +117,7 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
           },
           waitBudget(ctx),
         );
-        if ('refused' in outcome) throw new Error(`ForgeHub did not open the issue: ${outcome.refused}`);
+        if ('refused' in outcome) throw new WriteRefused(`ForgeHub did not open the issue: ${outcome.refused}`);
         return outcome.number;
       },
       { writes: true },

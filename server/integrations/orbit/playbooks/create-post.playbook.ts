@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { type Playbook, WriteRefused } from '../../../agent/playbooks/registry';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type OrbitPostCard, POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
@@ -128,7 +128,7 @@ export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
           },
           waitBudget(ctx),
         );
-        if ('error' in found) throw new Error(`Orbit did not publish the post: ${found.error}`);
+        if ('error' in found) throw new WriteRefused(`Orbit did not publish the post: ${found.error}`);
         if (found.visibility && found.visibility !== visibility)
           throw new Error(`the post was published to ${found.visibility}, not ${visibility}`);
         return found;
