@@ -58,6 +58,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^wss?:\/\//, 'BROWSER_WS_ENDPOINT must be a ws:// or wss:// URL')
     .optional(),
+  AGENTLINK_METRICS_TOKEN: z.string().min(16, 'AGENTLINK_METRICS_TOKEN must be at least 16 characters').optional(),
   AGENTLINK_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(100),
   AGENTLINK_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
   AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID: z.coerce.number().int().min(1).max(100_000).default(10),
@@ -102,6 +103,8 @@ export interface AppConfig {
   };
   /** Token bucket per organization and environment on the client API; null = no limit (either setting 0). */
   rateLimit: { perSecond: number; burst: number } | null;
+  /** Bearer token GET /metrics requires; unset: metrics are served to loopback callers only. */
+  metricsToken?: string;
   /** Failed client authentications allowed per (client id, source address) and per source address in a window, before 429 AUTHENTICATION_THROTTLED. */
   authFailures: { perClientId: number; perAddress: number; windowSeconds: number };
 }
@@ -155,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.AGENTLINK_RATE_LIMIT_PER_SECOND > 0 && e.AGENTLINK_RATE_LIMIT_BURST > 0
         ? { perSecond: e.AGENTLINK_RATE_LIMIT_PER_SECOND, burst: e.AGENTLINK_RATE_LIMIT_BURST }
         : null,
+    ...(e.AGENTLINK_METRICS_TOKEN ? { metricsToken: e.AGENTLINK_METRICS_TOKEN } : {}),
     authFailures: {
       perClientId: e.AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID,
       perAddress: e.AGENTLINK_AUTH_FAILURES_PER_ADDRESS,

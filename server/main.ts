@@ -1,9 +1,10 @@
 import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 
 import { createAgentWorker } from './agent/runtime';
 import type { AgentWorker } from './agent/worker';
-import { createApp } from './app';
+import { createApp, createWorkerOpsApp } from './app';
 import { type AppConfig, ConfigError, type Environment, loadConfig } from './config';
 import { systemClock } from './domain/clock';
 import { OrganizationService } from './domain/organizations.service';
@@ -79,17 +80,36 @@ function onSignals(logger: ReturnType<typeof createLogger>, stop: () => Promise<
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
+async function listen(server: http.Server, config: AppConfig) {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new UsageError(`port ${config.port} is in use: set PORT to another port`) : err),
+    );
+    server.listen(config.port, config.host, resolve);
+  });
+  // Slow or stalled clients must not hold sockets forever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+}
+
 async function runWorker(config: AppConfig) {
   const logger = createLogger(config.logLevel);
   const store = await Store.open(config.database);
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: systemClock, vault });
+  services.metrics.collectProcessMetrics();
   const worker = createAgentWorker(services, logger);
+  // A worker serves only /healthz, /readyz (database, queue, browser) and /metrics, on PORT like every role.
+  const server = createExpressServer(createWorkerOpsApp(services, logger));
+  await listen(server, config);
   await worker.start();
   // Webhook deliveries run in the worker role (and in serve's embedded mode).
   services.webhookDispatcher.start();
-  process.stdout.write(`AgentLink worker is running\n  Worker    ${describeWorker(config)}\n  Data      ${describeDatabase(config)}\n`);
-  onSignals(logger, () => shutdownAll({ worker, services, store }));
+  const base = `http://localhost:${(server.address() as AddressInfo).port}`;
+  process.stdout.write(
+    `AgentLink worker is running\n  Worker    ${describeWorker(config)}\n  Data      ${describeDatabase(config)}\n  Health    ${base}/readyz   (metrics: ${base}/metrics)\n`,
+  );
+  onSignals(logger, () => shutdownAll({ worker, server, services, store }));
 }
 
 async function serve(config: AppConfig, args: string[] = []) {
@@ -100,25 +120,20 @@ async function serve(config: AppConfig, args: string[] = []) {
   const store = await Store.open(config.database);
   const { vault, generatedKeyFile } = loadVault(config);
   const services = buildServices({ config, store, clock: systemClock, vault });
+  services.metrics.collectProcessMetrics();
   const worker = role === 'all' ? createAgentWorker(services, logger) : undefined;
-  const app = createApp(services, logger);
+  const app = createApp(services, logger, { worker: !!worker });
   const server = createExpressServer(app);
-  // Slow or stalled clients must not hold sockets forever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 15_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
+  await listen(server, config);
   const base = config.publicUrl;
   const lines = [
     '',
     `AgentLink is running`,
     `  API       ${base}/api`,
     `  Docs      ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
-    `  Health    ${base}/healthz`,
+    `  Health    ${base}/readyz   (liveness: ${base}/healthz, metrics: ${base}/metrics)`,
     `  Data      ${describeDatabase(config)}`,
-    `  Worker    ${worker ? describeWorker(config) : 'none in this process (--role api): run `npm run agentlink -- worker`'}`,
+    `  Worker    ${worker ? describeWorker(config) : 'none in this process (--role api): run `PORT=4001 npm run agentlink -- worker`'}`,
     ...(generatedKeyFile
       ? [
           `  Vault     generated a new encryption key in ${generatedKeyFile} (keep it with the data; set AGENTLINK_ENCRYPTION_KEY in production)`,
