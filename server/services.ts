@@ -21,6 +21,7 @@ import { WebhookEvents } from './domain/webhooks/events.service';
 import { WebhookEndpointService } from './domain/webhooks/webhook-endpoints.service';
 import { assembleIntegrations, INTEGRATIONS } from './integrations';
 import { createLogger } from './logger';
+import { AgentRunTelemetry } from './observability/agent-run-telemetry';
 import { AppMetrics, type QueueStats } from './observability/metrics';
 import { ProviderCatalogue } from './providers/catalogue';
 import { SimulatedSites } from './sandbox/simulated-sites';
@@ -86,6 +87,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   return {
     browsers,
     metrics,
+    /** Metrics (and traces) of the runs of this process's worker. */
+    agentRunTelemetry: new AgentRunTelemetry(metrics),
     config,
     store,
     clock,

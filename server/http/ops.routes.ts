@@ -32,7 +32,9 @@ export function opsRoutes(deps: { readiness: Readiness; metrics: AppMetrics; met
       .text()
       .then((text) => {
         res.setHeader('Cache-Control', 'no-store');
-        res.type(deps.metrics.contentType).send(text);
+        // Exactly prom-client's content type (res.send would rewrite its parameters).
+        res.setHeader('Content-Type', deps.metrics.contentType);
+        res.end(text);
       })
       .catch(next);
   });

@@ -55,30 +55,30 @@ export class AppMetrics {
       registers,
     });
     const queue = sources.queue;
-    const oldestAge = new Gauge({
-      name: 'agentlink_queue_oldest_age_seconds',
-      help: 'How long the oldest waiting agent request has waited (0 when none waits).',
-      registers: [],
-    });
-    // One database read per scrape sets both queue gauges: the registry collects metrics in registration order,
-    // so the depth gauge (registered first) fills in the age gauge before it is read.
+    // One database read per scrape for both queue gauges: the registry collects all metrics at once, so the
+    // second collect finds the first one's read still pending and shares it.
+    let reading: Promise<QueueStats | null> | null = null;
+    const readQueue = () =>
+      (reading ??= (queue ? queue() : Promise.resolve(null)).finally(() => {
+        reading = null;
+      }));
+    // Unknown (NaN), not zero, when the database cannot be read: it must not look like an empty queue.
     new Gauge({
       name: 'agentlink_queue_depth',
       help: 'Agent requests waiting for a worker (status PENDING).',
       registers,
       async collect() {
-        const stats = queue ? await queue() : null;
-        if (stats) {
-          this.set(stats.depth);
-          oldestAge.set(stats.oldestAgeSeconds);
-        } else {
-          // Unknown, not zero: a database that cannot be read must not look like an empty queue.
-          this.set(Number.NaN);
-          oldestAge.set(Number.NaN);
-        }
+        this.set((await readQueue())?.depth ?? Number.NaN);
       },
     });
-    this.registry.registerMetric(oldestAge);
+    new Gauge({
+      name: 'agentlink_queue_oldest_age_seconds',
+      help: 'How long the oldest waiting agent request has waited (0 when none waits).',
+      registers,
+      async collect() {
+        this.set((await readQueue())?.oldestAgeSeconds ?? Number.NaN);
+      },
+    });
     const contexts = sources.browserContexts;
     new Gauge({
       name: 'agentlink_browser_contexts_open',
