@@ -12,6 +12,7 @@ import { apiDocs } from './http/api-docs';
 import { clientAuth } from './http/auth';
 import { finalErrorHandler, notFoundHandler, validationErrorHandler } from './http/error-handler';
 import { httpMetrics } from './http/http-metrics';
+import { httpTracing } from './http/http-tracing';
 import { idempotency } from './http/idempotency';
 import { jsonBody } from './http/json-body';
 import { opsRoutes } from './http/ops.routes';
@@ -50,6 +51,7 @@ function baseApp(services: Services, logger: Logger, isSandboxSite: (req: Reques
   app.set('etag', false);
   app.use(requestId);
   app.use(httpMetrics(services.metrics, isSandboxSite));
+  if (services.tracing.enabled) app.use(httpTracing(services.tracing.tracer, isSandboxSite));
   app.use(requestLog(logger));
   return app;
 }

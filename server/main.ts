@@ -65,6 +65,8 @@ async function shutdownAll(parts: {
   await parts.services.loginEngine.close().catch(() => undefined);
   await parts.services.browsers.close().catch(() => undefined);
   await parts.store.close().catch(() => undefined);
+  // Exports the spans still buffered.
+  await parts.services.tracing.shutdown().catch(() => undefined);
 }
 
 function onSignals(logger: ReturnType<typeof createLogger>, stop: () => Promise<void>) {

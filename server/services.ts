@@ -23,6 +23,7 @@ import { assembleIntegrations, INTEGRATIONS } from './integrations';
 import { createLogger } from './logger';
 import { AgentRunTelemetry } from './observability/agent-run-telemetry';
 import { AppMetrics, type QueueStats } from './observability/metrics';
+import { startTracing } from './observability/tracing';
 import { ProviderCatalogue } from './providers/catalogue';
 import { SimulatedSites } from './sandbox/simulated-sites';
 import { SiteSessions } from './sandbox/site-sessions';
@@ -58,6 +59,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const webhookEvents = new WebhookEvents(store, clock, onWebhookError);
   const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
   const browsers = new BrowserManager(config.browser);
+  // Traces only when an OTLP endpoint is configured (a no-op tracer otherwise).
+  const tracing = startTracing(config.tracing);
   const metrics = new AppMetrics({
     queue: () => queueStats(store, clock).catch(() => null),
     browserContexts: () => browsers.openContexts,
@@ -88,7 +91,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     browsers,
     metrics,
     /** Metrics (and traces) of the runs of this process's worker. */
-    agentRunTelemetry: new AgentRunTelemetry(metrics),
+    tracing,
+    agentRunTelemetry: new AgentRunTelemetry(metrics, tracing.tracer),
     config,
     store,
     clock,
@@ -102,8 +106,15 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     /** The simulated provider websites (served by host name in app.ts). */
     sites: integrations.sites,
     linkTokens: new LinkTokenService(store, clock, catalogue, config),
-    agentRequests: new AgentRequestService(store, clock, catalogue, connections, queue, agentEvents, (err, requestId) =>
-      queueLogger.error({ err, requestId }, 'enqueue failed; the request stays PENDING and is picked up by the sweep'),
+    agentRequests: new AgentRequestService(
+      store,
+      clock,
+      catalogue,
+      connections,
+      queue,
+      agentEvents,
+      (err, requestId) => queueLogger.error({ err, requestId }, 'enqueue failed; the request stays PENDING and is picked up by the sweep'),
+      tracing.tracer,
     ),
     agentEvents,
     queue,

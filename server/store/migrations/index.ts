@@ -7,6 +7,7 @@ import { DashboardAccounts1763700800000 } from './1763700800000-dashboard-accoun
 import { ApiLimits1763700950000 } from './1763700950000-api-limits';
 import { Webhooks1763701000000 } from './1763701000000-webhooks';
 import { AgentRequestMode1763701100000 } from './1763701100000-agent-request-mode';
+import { AgentRequestTraceParent1763701200000 } from './1763701200000-agent-request-trace-parent';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   ApiLimits1763700950000,
   Webhooks1763701000000,
   AgentRequestMode1763701100000,
+  AgentRequestTraceParent1763701200000,
 ];
