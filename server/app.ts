@@ -78,6 +78,8 @@ export function createApp(services: Services, logger: Logger, opts: AppOptions =
   );
 
   app.use(ops(services, logger, opts));
+  // People who open the service's address land in the dashboard (the API lives under /api, described at /docs).
+  app.get('/', (_req, res) => res.redirect(302, '/dashboard'));
 
   const openapi = buildOpenApiDocument({ serverUrl: services.config.publicUrl });
   app.get('/openapi.json', (_req, res) => {
