@@ -179,6 +179,12 @@ export const ERROR_CATALOGUE = {
     type: 'CONFLICT',
     description: 'A request with this Idempotency-Key is still running after 10 seconds of waiting; retry later to get its response.',
   },
+  METRICS_UNAUTHORIZED: {
+    status: 401,
+    type: 'AUTHENTICATION_ERROR',
+    description:
+      'GET /metrics (operators): the `Authorization: Bearer` token is not AGENTLINK_METRICS_TOKEN, or no token is configured and the caller is not on this machine (loopback, not forwarded by a proxy).',
+  },
   INTERNAL_ERROR: { status: 500, type: 'API_ERROR', description: 'A bug on our side; quote the requestId.' },
 } as const satisfies Record<string, { status: number; type: string; description: string }>;
 

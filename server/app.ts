@@ -1,37 +1,70 @@
 import { createExpressEndpoints } from '@ts-rest/express';
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import type { Logger } from 'pino';
 import type { JsonObject } from 'swagger-ui-express';
 
 import { contract } from '../contract';
 import { buildOpenApiDocument } from '../openapi/document';
+import { QueueUnavailable } from './agent/queue/queue';
 import { connectWidget } from './connect/widget.routes';
 import { dashboardRouter } from './dashboard/dashboard.routes';
 import { apiDocs } from './http/api-docs';
 import { clientAuth } from './http/auth';
 import { finalErrorHandler, notFoundHandler, validationErrorHandler } from './http/error-handler';
+import { httpMetrics } from './http/http-metrics';
+import { httpTracing } from './http/http-tracing';
 import { idempotency } from './http/idempotency';
 import { jsonBody } from './http/json-body';
+import { opsRoutes } from './http/ops.routes';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { requestLog } from './http/request-log';
+import { Readiness, readinessChecks } from './observability/readiness';
 import { apiRouter } from './routes/api.routes';
 import { sandboxSitesMiddleware } from './sandbox/sites';
 import type { Services } from './services';
 
-/**
- * Builds the Express app without listening (main listens; tests drive it with supertest).
- * Order: request id → request log → sandbox sites (by host) → JSON body → contract routes (auth from route metadata, rate
- * limit per organization + environment, Idempotency-Key on POST, then zod validation) → docs → 404 → error envelope.
- */
-export function createApp(services: Services, logger: Logger): Express {
+export interface AppOptions {
+  /** This process also runs an agent worker: /readyz then checks the browser too. */
+  worker?: boolean;
+}
+
+/** /healthz, /readyz and /metrics of this process. */
+function ops(services: Services, logger: Logger, opts: AppOptions) {
+  const log = logger.child({ component: 'readiness' });
+  const readiness = new Readiness(
+    readinessChecks({
+      store: services.store,
+      queue: services.queue,
+      ...(opts.worker ? { browsers: services.browsers } : {}),
+      isSafeQueueError: (err) => err instanceof QueueUnavailable,
+    }),
+    (part, err) => log.warn({ err, part }, 'readiness check failed'),
+  );
+  return opsRoutes({ readiness, metrics: services.metrics, metricsToken: services.config.metricsToken });
+}
+
+function baseApp(services: Services, logger: Logger, isSandboxSite: (req: Request) => boolean): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', services.config.trustProxy);
   app.set('etag', false);
-
   app.use(requestId);
+  app.use(httpMetrics(services.metrics, isSandboxSite));
+  if (services.tracing.enabled) app.use(httpTracing(services.tracing.tracer, isSandboxSite));
   app.use(requestLog(logger));
+  return app;
+}
+
+/**
+ * Builds the Express app without listening (main listens; tests drive it with supertest).
+ * Order: request id → metrics → request log → sandbox sites (by host) → ops endpoints → JSON body → contract routes
+ * (auth from route metadata, rate limit per organization + environment, Idempotency-Key on POST, then zod
+ * validation) → docs → widget, dashboard → 404 → error envelope.
+ */
+export function createApp(services: Services, logger: Logger, opts: AppOptions = {}): Express {
+  const sandboxHosts = new Set(services.sites.map((s) => `${s.slug}.${services.config.sandboxHostSuffix}`));
+  const app = baseApp(services, logger, (req) => sandboxHosts.has((req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '')));
 
   // The simulated provider sites answer on their own host names, before anything of the API.
   app.use(
@@ -44,9 +77,9 @@ export function createApp(services: Services, logger: Logger): Express {
     }),
   );
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  app.use(ops(services, logger, opts));
+  // People who open the service's address land in the dashboard (the API lives under /api, described at /docs).
+  app.get('/', (_req, res) => res.redirect(302, '/dashboard'));
 
   const openapi = buildOpenApiDocument({ serverUrl: services.config.publicUrl });
   app.get('/openapi.json', (_req, res) => {
@@ -65,6 +98,15 @@ export function createApp(services: Services, logger: Logger): Express {
   app.use('/link', connectWidget(services));
   app.use('/dashboard', dashboardRouter(services));
 
+  app.use(notFoundHandler);
+  app.use(finalErrorHandler(logger));
+  return app;
+}
+
+/** A worker process's only HTTP surface: /healthz, /readyz (with the browser) and /metrics. */
+export function createWorkerOpsApp(services: Services, logger: Logger): Express {
+  const app = baseApp(services, logger, () => false);
+  app.use(ops(services, logger, { worker: true }));
   app.use(notFoundHandler);
   app.use(finalErrorHandler(logger));
   return app;

@@ -58,6 +58,19 @@ const EnvSchema = z.object({
     .string()
     .regex(/^wss?:\/\//, 'BROWSER_WS_ENDPOINT must be a ws:// or wss:// URL')
     .optional(),
+  // OpenTelemetry's standard variables (https://opentelemetry.io/docs/specs/otel/protocol/exporter/).
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(['http/json', 'http/protobuf', 'grpc'])
+    .optional()
+    .refine((p) => p !== 'grpc', "AgentLink exports traces over OTLP/HTTP (http/json); point it at the collector's HTTP port (4318)"),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z
+    .enum(['http/json', 'http/protobuf', 'grpc'])
+    .optional()
+    .refine((p) => p !== 'grpc', "AgentLink exports traces over OTLP/HTTP (http/json); point it at the collector's HTTP port (4318)"),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).optional(),
+  AGENTLINK_METRICS_TOKEN: z.string().min(16, 'AGENTLINK_METRICS_TOKEN must be at least 16 characters').optional(),
   AGENTLINK_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(100),
   AGENTLINK_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
   AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID: z.coerce.number().int().min(1).max(100_000).default(10),
@@ -102,11 +115,25 @@ export interface AppConfig {
   };
   /** Token bucket per organization and environment on the client API; null = no limit (either setting 0). */
   rateLimit: { perSecond: number; burst: number } | null;
+  /**
+   * OpenTelemetry traces, exported as OTLP/HTTP JSON, when OTEL_EXPORTER_OTLP_ENDPOINT (base URL, /v1/traces is
+   * appended) or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (the full URL) is set; absent: no tracing.
+   */
+  tracing?: { tracesUrl: string; serviceName: string };
+  /** Bearer token GET /metrics requires; unset: metrics are served to loopback callers only. */
+  metricsToken?: string;
   /** Failed client authentications allowed per (client id, source address) and per source address in a window, before 429 AUTHENTICATION_THROTTLED. */
   authFailures: { perClientId: number; perAddress: number; windowSeconds: number };
 }
 
 export class ConfigError extends Error {}
+
+/** The spec's rule: the signal-specific endpoint as it is, else the base endpoint with v1/traces appended. */
+function tracesUrlOf(e: z.infer<typeof EnvSchema>): string | undefined {
+  if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (e.OTEL_EXPORTER_OTLP_ENDPOINT) return `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  return undefined;
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = EnvSchema.safeParse(env);
@@ -155,6 +182,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.AGENTLINK_RATE_LIMIT_PER_SECOND > 0 && e.AGENTLINK_RATE_LIMIT_BURST > 0
         ? { perSecond: e.AGENTLINK_RATE_LIMIT_PER_SECOND, burst: e.AGENTLINK_RATE_LIMIT_BURST }
         : null,
+    ...(tracesUrlOf(e) ? { tracing: { tracesUrl: tracesUrlOf(e)!, serviceName: e.OTEL_SERVICE_NAME ?? 'agentlink' } } : {}),
+    ...(e.AGENTLINK_METRICS_TOKEN ? { metricsToken: e.AGENTLINK_METRICS_TOKEN } : {}),
     authFailures: {
       perClientId: e.AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID,
       perAddress: e.AGENTLINK_AUTH_FAILURES_PER_ADDRESS,

@@ -1,12 +1,14 @@
 import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 
 import { createAgentWorker } from './agent/runtime';
 import type { AgentWorker } from './agent/worker';
-import { createApp } from './app';
-import { type AppConfig, ConfigError, type Environment, loadConfig } from './config';
+import { createApp, createWorkerOpsApp } from './app';
+import { ORG_USAGE, orgCommand } from './cli/org.cli';
+import { sameConfigPrefix } from './cli/same-config';
+import { type AppConfig, ConfigError, loadConfig } from './config';
 import { systemClock } from './domain/clock';
-import { OrganizationService } from './domain/organizations.service';
 import { createExpressServer } from './http/express-server';
 import { createLogger } from './logger';
 import { buildServices } from './services';
@@ -15,23 +17,19 @@ import { loadVault } from './vault/keyring';
 import { VAULT_USAGE, vaultCommand } from './vault/vault.cli';
 
 /**
- * One binary, several roles:
- *   serve [--role all|api]                 the API, and (role all, the default) an embedded worker
- *   worker                                 only a worker: claims agent requests from the shared database
- *   migrate                                apply database migrations and exit
- *   org create --name N [--json]           create an organization; prints its credentials once
- *   org list [--json]
- *   org rotate-secret --org ID --env sandbox|production [--json]
+ * One binary, several roles (the package's `agentlink` bin, bin/agentlink.js):
+ *   serve [--role all|api]   the API, and (role all, the default) an embedded worker
+ *   worker                   only a worker: claims agent requests from the shared database
+ *   migrate                  apply database migrations and exit
+ *   org …, vault …           operator commands (server/cli/org.cli.ts, server/vault/vault.cli.ts)
  */
 const USAGE = `usage: agentlink <command>
   serve [--role all|api]                    start the service (PORT, AGENTLINK_DATA_DIR, DATABASE_URL …);
                                             role all (default) also runs a worker, role api only the API
-  worker                                    run only a worker (any number of them, against the same database)
+  worker                                    run only a worker (any number of them, against the same database);
+                                            serves /healthz, /readyz and /metrics on PORT
   migrate                                   apply database migrations and exit
-  org create --name "Acme" [--json]         create an organization and print its credentials once
-  org list [--json]                         list organizations (never their secrets)
-  org rotate-secret --org <clientId|orgId> --env sandbox|production [--json]
-                                            issue a new secret; the old one stops working at once
+${ORG_USAGE}
 ${VAULT_USAGE}`;
 
 class UsageError extends Error {}
@@ -64,6 +62,8 @@ async function shutdownAll(parts: {
   await parts.services.loginEngine.close().catch(() => undefined);
   await parts.services.browsers.close().catch(() => undefined);
   await parts.store.close().catch(() => undefined);
+  // Exports the spans still buffered.
+  await parts.services.tracing.shutdown().catch(() => undefined);
 }
 
 function onSignals(logger: ReturnType<typeof createLogger>, stop: () => Promise<void>) {
@@ -79,17 +79,36 @@ function onSignals(logger: ReturnType<typeof createLogger>, stop: () => Promise<
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
+async function listen(server: http.Server, config: AppConfig) {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new UsageError(`port ${config.port} is in use: set PORT to another port`) : err),
+    );
+    server.listen(config.port, config.host, resolve);
+  });
+  // Slow or stalled clients must not hold sockets forever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+}
+
 async function runWorker(config: AppConfig) {
   const logger = createLogger(config.logLevel);
   const store = await Store.open(config.database);
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: systemClock, vault });
+  services.metrics.collectProcessMetrics();
   const worker = createAgentWorker(services, logger);
+  // A worker serves only /healthz, /readyz (database, queue, browser) and /metrics, on PORT like every role.
+  const server = createExpressServer(createWorkerOpsApp(services, logger));
+  await listen(server, config);
   await worker.start();
   // Webhook deliveries run in the worker role (and in serve's embedded mode).
   services.webhookDispatcher.start();
-  process.stdout.write(`AgentLink worker is running\n  Worker    ${describeWorker(config)}\n  Data      ${describeDatabase(config)}\n`);
-  onSignals(logger, () => shutdownAll({ worker, services, store }));
+  const base = `http://localhost:${(server.address() as AddressInfo).port}`;
+  process.stdout.write(
+    `AgentLink worker is running\n  Worker    ${describeWorker(config)}\n  Data      ${describeDatabase(config)}\n  Health    ${base}/readyz   (metrics: ${base}/metrics)\n`,
+  );
+  onSignals(logger, () => shutdownAll({ worker, server, services, store }));
 }
 
 async function serve(config: AppConfig, args: string[] = []) {
@@ -100,25 +119,22 @@ async function serve(config: AppConfig, args: string[] = []) {
   const store = await Store.open(config.database);
   const { vault, generatedKeyFile } = loadVault(config);
   const services = buildServices({ config, store, clock: systemClock, vault });
+  services.metrics.collectProcessMetrics();
   const worker = role === 'all' ? createAgentWorker(services, logger) : undefined;
-  const app = createApp(services, logger);
+  const app = createApp(services, logger, { worker: !!worker });
   const server = createExpressServer(app);
-  // Slow or stalled clients must not hold sockets forever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 15_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
+  await listen(server, config);
   const base = config.publicUrl;
+  const sameConfig = sameConfigPrefix(config);
   const lines = [
     '',
     `AgentLink is running`,
+    `  Dashboard ${base}/dashboard`,
     `  API       ${base}/api`,
     `  Docs      ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
-    `  Health    ${base}/healthz`,
+    `  Health    ${base}/readyz   (liveness: ${base}/healthz, metrics: ${base}/metrics)`,
     `  Data      ${describeDatabase(config)}`,
-    `  Worker    ${worker ? describeWorker(config) : 'none in this process (--role api): run `npm run agentlink -- worker`'}`,
+    `  Worker    ${worker ? describeWorker(config) : 'none in this process (--role api): run `PORT=4001 npx agentlink worker`'}`,
     ...(generatedKeyFile
       ? [
           `  Vault     generated a new encryption key in ${generatedKeyFile} (keep it with the data; set AGENTLINK_ENCRYPTION_KEY in production)`,
@@ -129,8 +145,8 @@ async function serve(config: AppConfig, args: string[] = []) {
       .map((p) => p.homeUrl)
       .join('  ')}`,
     '',
-    `Create an organization (prints its Client ID and secrets once):`,
-    `  npm run agentlink -- org create --name "Acme"`,
+    `Create an organization (prints its Client ID and secrets once), or sign up in the dashboard and create it there:`,
+    `  ${sameConfig.prefix}npx agentlink org create --name "Acme"${sameConfig.note ? `   (${sameConfig.note})` : ''}`,
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -155,70 +171,6 @@ function print(json: boolean, value: unknown, text: string) {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
 }
 
-async function org(config: AppConfig, args: string[]) {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { name: { type: 'string' }, org: { type: 'string' }, env: { type: 'string' }, json: { type: 'boolean', default: false } },
-  });
-  const sub = positionals[0];
-  const json = values.json ?? false;
-  await withStore(config, async (store) => {
-    const orgs = new OrganizationService(store, systemClock);
-    if (sub === 'create') {
-      const name = values.name?.trim();
-      if (!name || name.length > 200) throw new UsageError('org create needs --name "<organization name>" (1-200 characters)');
-      const c = await orgs.create(name);
-      print(
-        json,
-        {
-          organizationId: c.organization.id,
-          name,
-          clientId: c.clientId,
-          sandboxSecret: c.sandboxSecret,
-          productionSecret: c.productionSecret,
-        },
-        [
-          `Created organization ${name} (${c.organization.id})`,
-          `  Client ID          ${c.clientId}`,
-          `  Sandbox secret     ${c.sandboxSecret}`,
-          `  Production secret  ${c.productionSecret}`,
-          '',
-          'The secrets are shown once and stored only as hashes. Keep them in your backend configuration:',
-          `  AGENTLINK_CLIENT_ID=${c.clientId} AGENTLINK_CLIENT_SECRET=${c.sandboxSecret} AGENTLINK_BASE_URL=${config.publicUrl}`,
-        ].join('\n'),
-      );
-      return;
-    }
-    if (sub === 'list') {
-      const list = await orgs.list();
-      const rows = list.map((o) => ({ organizationId: o.id, name: o.name, clientId: o.clientId, createdAt: o.createdAt.toISOString() }));
-      print(
-        json,
-        rows,
-        rows.length ? rows.map((r) => `${r.clientId}  ${r.organizationId}  ${r.createdAt}  ${r.name}`).join('\n') : 'No organizations yet.',
-      );
-      return;
-    }
-    if (sub === 'rotate-secret') {
-      const env = values.env as Environment | undefined;
-      if (!values.org || (env !== 'sandbox' && env !== 'production')) {
-        throw new UsageError('org rotate-secret needs --org <clientId|orgId> and --env sandbox|production');
-      }
-      const result = await orgs.rotateSecret(values.org, env);
-      if (!result.ok) throw new UsageError(`no organization ${values.org}`);
-      const { organization, secret } = result.value;
-      print(
-        json,
-        { organizationId: organization.id, clientId: organization.clientId, environment: env, secret },
-        `New ${env} secret for ${organization.name} (${organization.clientId}):\n  ${secret}\nThe previous ${env} secret no longer works.`,
-      );
-      return;
-    }
-    throw new UsageError(USAGE);
-  });
-}
-
 export async function main(argv: string[]) {
   const [command, ...rest] = argv;
   const config = loadConfig();
@@ -232,7 +184,7 @@ export async function main(argv: string[]) {
       process.stdout.write(`Migrations applied to ${describeDatabase(config)}\n`);
       return;
     case 'org':
-      return org(config, rest);
+      return orgCommand(config, rest, print, (message) => new UsageError(message));
     case 'vault':
       return vaultCommand(config, rest, print, (message) => new UsageError(message));
     default:
@@ -240,8 +192,9 @@ export async function main(argv: string[]) {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).catch((err) => {
+/** The command line: usage and configuration errors exit 2 with their message, anything else 1 with its stack. */
+export function runCli(argv: string[]): void {
+  main(argv).catch((err) => {
     if (err instanceof UsageError || err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
@@ -250,3 +203,5 @@ if (require.main === module) {
     process.exit(1);
   });
 }
+
+if (require.main === module) runCli(process.argv.slice(2));

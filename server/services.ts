@@ -22,12 +22,22 @@ import { WebhookEvents } from './domain/webhooks/events.service';
 import { WebhookEndpointService } from './domain/webhooks/webhook-endpoints.service';
 import { assembleIntegrations, INTEGRATIONS } from './integrations';
 import { createLogger } from './logger';
+import { AgentRunTelemetry } from './observability/agent-run-telemetry';
+import { AppMetrics, type QueueStats } from './observability/metrics';
+import { startTracing } from './observability/tracing';
 import { ProviderCatalogue } from './providers/catalogue';
 import { SimulatedSites } from './sandbox/simulated-sites';
 import { SiteSessions } from './sandbox/site-sessions';
 import { TenantTokens } from './sandbox/tenant-tokens';
 import type { Store } from './store';
 import type { Vault } from './vault/vault';
+
+/** The waiting agent requests, for the queue gauges (the rows are the queue, whatever the engine). */
+async function queueStats(store: Store, clock: Clock): Promise<QueueStats> {
+  const { depth, oldestCreatedAt } = await store.repos.agentRequests.pendingStats();
+  const oldestAgeSeconds = oldestCreatedAt ? Math.max(0, (clock.now().getTime() - oldestCreatedAt.getTime()) / 1000) : 0;
+  return { depth, oldestAgeSeconds };
+}
 
 /** The composition root: every service built once, from the config, the store, the clock and the vault. */
 export function buildServices(deps: { config: AppConfig; store: Store; clock: Clock; vault: Vault }) {
@@ -49,6 +59,13 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     webhookLogger.error({ err, ...context }, 'webhook event or delivery failed');
   const webhookEvents = new WebhookEvents(store, clock, onWebhookError);
   const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
+  const browsers = new BrowserManager(config.browser);
+  // Traces only when an OTLP endpoint is configured (a no-op tracer otherwise).
+  const tracing = startTracing(config.tracing);
+  const metrics = new AppMetrics({
+    queue: () => queueStats(store, clock).catch(() => null),
+    browserContexts: () => browsers.openContexts,
+  });
   const webhookDispatcher = new WebhookDispatcher({
     store,
     clock,
@@ -56,12 +73,12 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     pollMs: config.worker.pollMs,
     nodeEnv: config.nodeEnv,
     onError: onWebhookError,
+    onAttempt: (outcome) => metrics.countWebhookAttempt(outcome),
   });
   webhookEvents.onQueued(() => webhookDispatcher.wake());
   const connections = new ConnectionService(store, clock, vault, config, webhookEvents);
   const siteSessions = new SiteSessions(store, clock, config.sandboxHostSuffix);
   const sandboxSites = new SimulatedSites(store, siteSessions, integrations.sites);
-  const browsers = new BrowserManager(config.browser);
   const loginEngine = new LoginEngine(browsers);
   // Agent runs: the queue (built here, started only by a worker), in-process run signals, the playbooks.
   const agentEvents = new AgentRequestEvents();
@@ -73,6 +90,10 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   if (config.model) playbooks.setModelRouter(modelPlaybookRouter(config.model));
   return {
     browsers,
+    metrics,
+    /** Metrics (and traces) of the runs of this process's worker. */
+    tracing,
+    agentRunTelemetry: new AgentRunTelemetry(metrics, tracing.tracer),
     config,
     store,
     clock,
@@ -95,6 +116,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
       agentEvents,
       (err, requestId) => queueLogger.error({ err, requestId }, 'enqueue failed; the request stays PENDING and is picked up by the sweep'),
       playbooks,
+      tracing.tracer,
     ),
     providerActions: new ProviderActionService(catalogue, playbooks),
     agentEvents,

@@ -5,6 +5,7 @@ import type { BlockedRequest, RunMode } from './network-guard';
 import { Redactor } from './observation';
 import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
 import { RunIntegrity } from './run-integrity';
+import type { RunTelemetry } from './run-telemetry';
 import { errorText, pageUrl } from './trace';
 
 /** One run's state, as the worker builds it up: what it ends with is written in one final write. */
@@ -26,6 +27,8 @@ export interface RunState {
   secrets: string[];
   /** Masks `secrets` in trace entries (set with them). */
   masker?: Redactor;
+  /** Told of every step stored in the trace, as stored, and of strategies and the end (metrics and traces). */
+  telemetry?: RunTelemetry;
 }
 
 export function newRunState(record: AgentRequestRecord): RunState {
@@ -60,7 +63,10 @@ function masked(step: TraceStep, m: Redactor): TraceStep {
 const MAX_TRACE_STEPS = 500;
 
 export function pushStep(state: RunState, step: TraceStep) {
-  if (state.trace.length < MAX_TRACE_STEPS) state.trace.push(state.masker ? masked(step, state.masker) : step);
+  if (state.trace.length >= MAX_TRACE_STEPS) return;
+  const stored = state.masker ? masked(step, state.masker) : step;
+  state.trace.push(stored);
+  state.telemetry?.step(stored);
 }
 
 /** Times one worker-level step into the trace. */

@@ -46,5 +46,6 @@ export function createAgentWorker(
     logger: logger.child({ component: 'worker' }),
     strategies: opts.strategies ?? agentStrategies(services),
     relogin: new LoginEngineRelogin(services.loginEngine),
+    telemetry: services.agentRunTelemetry,
   });
 }

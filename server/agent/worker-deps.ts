@@ -8,6 +8,7 @@ import type { ProviderDefinition } from '../providers/catalogue';
 import type { AgentRequestRecord } from '../store';
 import type { AgentQueue } from './queue/queue';
 import type { ExecutionStrategy } from './run-context';
+import type { WorkerTelemetry } from './run-telemetry';
 import type { SilentRelogin } from './silent-relogin';
 
 /**
@@ -33,6 +34,8 @@ export interface WorkerDeps {
   strategies: ExecutionStrategy[];
   /** Renews a dead provider session from the sealed credentials; absent: the connection becomes LOGIN_REQUIRED. */
   relogin?: SilentRelogin;
+  /** Metrics and traces of runs (absent: none). */
+  telemetry?: WorkerTelemetry;
 }
 
 export interface WorkerSettings {

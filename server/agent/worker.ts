@@ -8,6 +8,7 @@ import type { RunContext } from './run-context';
 import { RunAborted, RunFailure, untilAborted } from './run-errors';
 import { closeRunBrowser, openRunBrowser, openStartingUrl, renewDeadSession, saveSessionBack } from './run-session';
 import { addUsage, newRunState, pushStep, type RunState, setSecrets } from './run-state';
+import { NO_TELEMETRY, type RunEnd } from './run-telemetry';
 import { errorText, failureScreenshot, pageUrl } from './trace';
 import type { WorkerDeps } from './worker-deps';
 
@@ -86,6 +87,8 @@ export class AgentWorker {
     const controller = new AbortController();
     this.running.set(record.id, controller);
     const state: RunState = newRunState(record);
+    const telemetry = (this.deps.telemetry ?? NO_TELEMETRY).startRun(record);
+    state.telemetry = telemetry;
 
     const timeout = setTimeout(() => controller.abort(new RunAborted('TIMED_OUT')), record.timeoutMs);
     const offCancel = events.onCancelRequested(record.id, () => controller.abort(new RunAborted('CANCELED')));
@@ -134,12 +137,15 @@ export class AgentWorker {
     await closeRunBrowser(state);
 
     const abortKind = controller.signal.reason instanceof RunAborted ? controller.signal.reason.kind : null;
+    let ending: RunEnd['ending'] = 'not_written';
     try {
       if (abortKind === 'LEASE_LOST') {
+        ending = 'lease_lost';
         log.warn('lease lost; another worker owns the request now');
         return;
       }
       if (abortKind === 'SHUTDOWN' && final.status !== 'COMPLETED') {
+        ending = 'released';
         if (await repo.release(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         log.info('released on shutdown');
         return;
@@ -156,13 +162,24 @@ export class AgentWorker {
         method: state.method,
         modelUsage: state.usage,
       });
-      if (written) events.finished(record.id);
+      if (written) {
+        ending = 'written';
+        events.finished(record.id);
+      }
       log.info(
         { status: final.status, code: final.error?.code, method: state.method, ms: Date.now() - startedMs },
         'agent request finished',
       );
     } catch (err) {
       log.error({ err }, 'could not write the outcome; the lease will expire and the request be recovered');
+    } finally {
+      telemetry.end({
+        ending,
+        status: final.status,
+        method: state.method,
+        ...(final.error ? { errorCode: final.error.code } : {}),
+        durationMs: Date.now() - startedMs,
+      });
     }
   }
 
@@ -238,7 +255,12 @@ export class AgentWorker {
     const skipped: Skipped[] = [];
     for (const strategy of this.deps.strategies) {
       signal.throwIfAborted();
-      const outcome = await strategy.run(ctx);
+      const ended = state.telemetry?.strategy(strategy.method);
+      const outcome = await strategy.run(ctx).catch((err: unknown) => {
+        ended?.('error');
+        throw err;
+      });
+      ended?.(outcome.status);
       state.usage = addUsage(state.usage, outcome.usage);
       if (outcome.status === 'not_applicable') {
         skipped.push({

@@ -8,8 +8,14 @@ import { type BrowserOptions, launchBrowser } from './chromium';
  */
 export class BrowserManager {
   private browser: Promise<Browser> | null = null;
+  private open = 0;
 
   constructor(private readonly options: BrowserOptions) {}
+
+  /** Browser contexts handed out and not closed yet (a gauge on /metrics). */
+  get openContexts(): number {
+    return this.open;
+  }
 
   private async get(): Promise<Browser> {
     if (!this.browser) {
@@ -30,7 +36,22 @@ export class BrowserManager {
 
   async newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
     const browser = await this.get();
-    return browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, ...options });
+    const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, ...options });
+    this.open += 1;
+    // 'close' also fires when the browser itself closes or dies.
+    context.once('close', () => {
+      this.open -= 1;
+    });
+    return context;
+  }
+
+  /**
+   * Readiness: the browser is running (or connected, for BROWSER_WS_ENDPOINT), launching or reconnecting it
+   * if it is not, as the next agent run would. Rejects when that fails.
+   */
+  async check(): Promise<void> {
+    const browser = await this.get();
+    if (!browser.isConnected()) throw new Error('the browser is not connected');
   }
 
   async close(): Promise<void> {

@@ -177,6 +177,12 @@ export class DashboardAccountService {
     return (await this.store.repos.orgMemberships.find(userId, organizationId))?.role ?? null;
   }
 
+  /** The role in the organization of the account with this email; null when there is none or it is not a member. */
+  async roleOfEmail(organizationId: string, emailInput: string): Promise<OrgMembershipRole | null> {
+    const user = await this.store.repos.dashboardUsers.findByEmail(normalizeEmail(emailInput));
+    return user ? this.roleIn(user.id, organizationId) : null;
+  }
+
   /** Adds an existing person to an organization (by email); false when no account has that email. */
   async addMember(organizationId: string, emailInput: string, role: OrgMembershipRole = 'member'): Promise<boolean> {
     const user = await this.store.repos.dashboardUsers.findByEmail(normalizeEmail(emailInput));

@@ -1,7 +1,10 @@
+import { SpanKind, trace, type Tracer } from '@opentelemetry/api';
+
 import { AGENT_REQUEST_LIST_LIMITS, AGENT_REQUEST_WAIT_MS_MAX, LIMITS } from '../../contract/schemas';
 import type { PlaybookRegistry, RouteProblem } from '../agent/playbooks/registry';
 import type { AgentQueue } from '../agent/queue/queue';
 import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
+import { traceParentOf } from '../observability/trace-context';
 import type { AgentRequestRecord, AgentRequestStatus, AgentRunMode, KeysetPosition, Store } from '../store';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../store/keyset-cursor';
 import type { AgentRequestEvents } from './agent-request-events';
@@ -52,6 +55,8 @@ export class AgentRequestService {
     private readonly events?: AgentRequestEvents,
     private readonly onEnqueueError?: (err: unknown, requestId: string) => void,
     private readonly playbooks?: NamedPlaybookCheck,
+    /** OpenTelemetry (a no-op unless tracing is configured). */
+    private readonly tracer: Tracer = trace.getTracer('agentlink'),
   ) {}
 
   /** A named playbook is checked before the request is accepted: nothing is queued and no browser opens for a bad one. */
@@ -78,8 +83,28 @@ export class AgentRequestService {
     );
   }
 
+  /**
+   * Traced as the producer of a queued message: its span context is stored on the row (traceParent), so the
+   * worker that runs the request, in this process or another, continues the same trace.
+   */
   async create(caller: Caller, input: AgentRequestInput): Promise<Result<AgentRequestRecord>> {
-    const quick = await this.createOnKnownGrant(caller, input);
+    const span = this.tracer.startSpan('agent_request publish', {
+      kind: SpanKind.PRODUCER,
+      attributes: { 'messaging.operation.type': 'send', 'messaging.destination.name': 'agent-requests' },
+    });
+    try {
+      const result = await this.accept(caller, input, traceParentOf(span));
+      if (result.ok)
+        span.setAttributes({ 'agentlink.agent_request.id': result.value.id, 'agentlink.provider.id': result.value.providerId });
+      else span.setAttribute('agentlink.error.code', result.error.code);
+      return result;
+    } finally {
+      span.end();
+    }
+  }
+
+  private async accept(caller: Caller, input: AgentRequestInput, traceParent: string | null): Promise<Result<AgentRequestRecord>> {
+    const quick = await this.createOnKnownGrant(caller, input, traceParent);
     if (quick) return ok(quick);
     const resolved = await this.connections.resolveAccessToken(caller, input.accessToken);
     if (!resolved.ok) return resolved;
@@ -90,7 +115,13 @@ export class AgentRequestService {
     if (!verdict.ok) return fail('STARTING_URL_NOT_ALLOWED', verdict.reason, { field: 'startingUrl' });
     const named = this.checkPlaybook(provider, input, verdict.url);
     if (!named.ok) return named;
-    const record = this.newRecord(caller, input, { connectionId: connection.id, providerId: connection.providerId }, verdict.url);
+    const record = this.newRecord(
+      caller,
+      input,
+      { connectionId: connection.id, providerId: connection.providerId },
+      verdict.url,
+      traceParent,
+    );
     await this.store.repos.agentRequests.insert(record);
     await this.enqueue(record);
     return ok(record);
@@ -101,7 +132,11 @@ export class AgentRequestService {
    * connection are still usable is checked inside the INSERT itself (one statement instead of a lookup and
    * an insert, with the same guarantees). Null when anything is off; the full path then gives the precise error.
    */
-  private async createOnKnownGrant(caller: Caller, input: AgentRequestInput): Promise<AgentRequestRecord | null> {
+  private async createOnKnownGrant(
+    caller: Caller,
+    input: AgentRequestInput,
+    traceParent: string | null,
+  ): Promise<AgentRequestRecord | null> {
     const known = this.connections.knownGrant(caller, input.accessToken);
     if (!known) return null;
     const provider = this.catalogue.get(known.providerId, caller.environment);
@@ -109,7 +144,7 @@ export class AgentRequestService {
     if (!verdict?.ok) return null;
     // A named playbook that does not fit: the full path gives the precise error (after the token checks).
     if (!this.checkPlaybook(provider!, input, verdict.url).ok) return null;
-    const record = this.newRecord(caller, input, known, verdict.url);
+    const record = this.newRecord(caller, input, known, verdict.url, traceParent);
     if (!(await this.store.repos.agentRequests.insertIfGranted(record, known.tokenHash))) return null;
     await this.enqueue(record);
     return record;
@@ -120,6 +155,7 @@ export class AgentRequestService {
     input: AgentRequestInput,
     on: { connectionId: string; providerId: string },
     startingUrl: URL,
+    traceParent: string | null,
   ): AgentRequestRecord {
     return {
       id: newId('areq'),
@@ -149,6 +185,7 @@ export class AgentRequestService {
       method: null,
       modelUsage: null,
       cancelRequestedAt: null,
+      traceParent,
     };
   }
 

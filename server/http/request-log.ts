@@ -37,6 +37,9 @@ declare module 'http' {
   }
 }
 
+/** Probes and scrapes every few seconds would drown the log. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
 /**
  * One access-log line per response (request id, method, redacted URL, status, duration) and `req.log`.
  * It replaces pino-http, whose child logger and serializers per request cost about 100 µs of CPU even
@@ -49,7 +52,7 @@ export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const id = String(res.getHeader('x-request-id'));
     req.log = new RequestLogger(logger, id);
-    if (req.url === '/healthz' || !logger.isLevelEnabled('info')) return next();
+    if (PROBES.has(req.url) || !logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     const line = (aborted: boolean) => {
       const entry = {

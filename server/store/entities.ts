@@ -153,6 +153,7 @@ export function buildEntities(dialect: Dialect) {
       method: str('method', { length: 16, nullable: true }),
       modelUsage: json('model_usage', true),
       cancelRequestedAt: time('cancel_requested_at', true),
+      traceParent: str('trace_parent', { length: 64, nullable: true }),
     },
   });
 

@@ -57,6 +57,12 @@ export class Store {
     return new Store(ds, buildRepositories(ds), checkpointer);
   }
 
+  /** One round trip to the database (readiness checks); rejects when it is closed or unreachable. */
+  async ping(): Promise<void> {
+    if (!this.dataSource.isInitialized) throw new Error('the store is closed');
+    await this.dataSource.query('SELECT 1');
+  }
+
   async pendingMigrations(): Promise<boolean> {
     return this.dataSource.showMigrations();
   }

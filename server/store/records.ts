@@ -141,6 +141,8 @@ export interface AgentRequestRecord {
   modelUsage: AgentModelUsage | null;
   /** Set by the cancel endpoint; a running worker sees it and stops. */
   cancelRequestedAt: Date | null;
+  /** W3C traceparent of the API request that queued it (OpenTelemetry): the worker's run joins that trace. */
+  traceParent: string | null;
 }
 
 /** A login session on a simulated provider site; `id` is the SHA-256 of the cookie value. */

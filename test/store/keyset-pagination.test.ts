@@ -138,6 +138,7 @@ describeEachStore('keyset pagination', (t) => {
         method: null,
         modelUsage: null,
         cancelRequestedAt: null,
+        traceParent: null,
       };
       await t.store.repos.agentRequests.insert(record);
       ids.push(record);

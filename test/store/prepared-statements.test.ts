@@ -37,6 +37,7 @@ function agentRequest(overrides: Partial<AgentRequestRecord> = {}): AgentRequest
     method: 'PLAYBOOK',
     modelUsage: null,
     cancelRequestedAt: null,
+    traceParent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
     ...overrides,
   };
 }

@@ -188,6 +188,7 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
         method: 'method',
         modelUsage: 'model_usage',
         cancelRequestedAt: 'cancel_requested_at',
+        traceParent: 'trace_parent',
       },
     });
   });

@@ -4,7 +4,7 @@ import type { AgentRequestEvents } from '../../domain/agent-request-events';
 import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
 import { sweepExpiredLeases } from './lease-sweeper';
-import type { AgentQueue, ClaimHandler, LeaseSettings, QueueStartOptions } from './queue';
+import { type AgentQueue, type ClaimHandler, type LeaseSettings, type QueueStartOptions, QueueUnavailable } from './queue';
 
 /**
  * The embedded engine: the agent_requests table is the queue. A worker claims a row with one conditional
@@ -20,6 +20,7 @@ export class EmbeddedQueue implements AgentQueue {
   private loop: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private lastSweep = 0;
+  private stopped = false;
 
   constructor(
     private readonly deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger },
@@ -34,6 +35,7 @@ export class EmbeddedQueue implements AgentQueue {
   async start(handler: ClaimHandler, opts: QueueStartOptions): Promise<void> {
     if (this.running) return;
     this.running = true;
+    this.stopped = false;
     this.unsubscribe = this.deps.events.onEnqueued(() => this.poke());
     this.loop = this.run(handler, Math.max(1, opts.concurrency));
   }
@@ -89,7 +91,13 @@ export class EmbeddedQueue implements AgentQueue {
     }
   }
 
+  /** The rows are the queue (the database check covers them): only a stopped queue is not ready. */
+  async health(): Promise<void> {
+    if (this.stopped) throw new QueueUnavailable('stopped');
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
     if (!this.running) return;
     this.running = false;
     this.unsubscribe?.();

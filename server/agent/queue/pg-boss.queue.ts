@@ -6,7 +6,7 @@ import type { AgentRequestEvents } from '../../domain/agent-request-events';
 import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
 import { sweepExpiredLeases } from './lease-sweeper';
-import type { AgentQueue, ClaimHandler, LeaseSettings, QueueStartOptions } from './queue';
+import { type AgentQueue, type ClaimHandler, type LeaseSettings, type QueueStartOptions, QueueUnavailable } from './queue';
 
 export const PG_BOSS_QUEUE = 'agent-requests';
 export const PG_BOSS_SCHEMA = 'agentlink_pgboss';
@@ -33,6 +33,7 @@ export class PgBossQueue implements AgentQueue {
   private sweeper: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private working = false;
+  private stopped = false;
 
   constructor(
     private readonly deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger },
@@ -96,6 +97,7 @@ export class PgBossQueue implements AgentQueue {
   async start(handler: ClaimHandler, opts: QueueStartOptions): Promise<void> {
     if (this.working) return;
     this.working = true;
+    this.stopped = false;
     const boss = await this.ready();
     const repo = this.deps.store.repos.agentRequests;
     const pollingIntervalSeconds = Math.max(0.5, this.settings.pollMs / 1000);
@@ -150,7 +152,15 @@ export class PgBossQueue implements AgentQueue {
     }
   }
 
+  /** pg-boss started (schema and queue in place) and its queue table answers. */
+  async health(): Promise<void> {
+    if (this.stopped) throw new QueueUnavailable('stopped');
+    const boss = await this.ready();
+    if (!(await boss.getQueue(PG_BOSS_QUEUE))) throw new QueueUnavailable(`the pg-boss queue ${PG_BOSS_QUEUE} is missing`);
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
     this.unsubscribe?.();

@@ -28,7 +28,12 @@ export interface AgentQueue {
   start(handler: ClaimHandler, opts: QueueStartOptions): Promise<void>;
   /** Stops claiming and waits for running handlers to return. Safe to call when never started. */
   stop(): Promise<void>;
+  /** Resolves when the queue can take and hand out work; rejects (QueueUnavailable) when stopped or unreachable. */
+  health(): Promise<void>;
 }
+
+/** Why a queue is not ready; the message is safe to show on /readyz (no addresses, no credentials). */
+export class QueueUnavailable extends Error {}
 
 export interface LeaseSettings {
   leaseMs: number;

@@ -37,6 +37,8 @@ export interface DispatcherOptions {
   /** 0 ≤ x < 1; scales the jitter (default Math.random). */
   random?: () => number;
   onError?: (err: unknown, context: Record<string, unknown>) => void;
+  /** Told how each attempt ended (metrics): delivered, retrying (another attempt is scheduled) or failed (for good). */
+  onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
   /** The deployment's NODE_ENV: with `production`, every endpoint (not only production-environment ones) must resolve to public addresses. */
   nodeEnv?: AppConfig['nodeEnv'];
   /** Resolves a host name to all its addresses (default dns.promises.lookup with all: true); injectable for tests. */
@@ -209,8 +211,9 @@ export class WebhookDispatcher {
     const retryIndex = delivery.attempts - 1;
     const retry = !outcome.ok && !outcome.final && retryIndex < WEBHOOK_RETRY_SCHEDULE_SECONDS.length;
     const delayMs = retry ? WEBHOOK_RETRY_SCHEDULE_SECONDS[retryIndex] * 1000 * (1 + 0.1 * this.random()) : 0;
-    await this.opts.store.repos.webhookDeliveries.finishAttempt(delivery.id, this.owner, {
-      status: outcome.ok ? 'SUCCEEDED' : retry ? 'PENDING' : 'FAILED',
+    const status = outcome.ok ? 'SUCCEEDED' : retry ? 'PENDING' : 'FAILED';
+    const written = await this.opts.store.repos.webhookDeliveries.finishAttempt(delivery.id, this.owner, {
+      status,
       nextAttemptAt: retry ? new Date(now.getTime() + Math.round(delayMs)) : null,
       lastResponseStatus: outcome.responseStatus,
       lastError: outcome.error,
@@ -218,6 +221,8 @@ export class WebhookDispatcher {
       updatedAt: now,
       completedAt: retry ? null : now,
     });
+    // Counted once, by the dispatcher whose write won (a lost lease means another one recorded the attempt).
+    if (written) this.opts.onAttempt?.(status === 'SUCCEEDED' ? 'delivered' : status === 'PENDING' ? 'retrying' : 'failed');
   }
 }
 

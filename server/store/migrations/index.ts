@@ -8,6 +8,7 @@ import { ApiLimits1763700950000 } from './1763700950000-api-limits';
 import { Webhooks1763701000000 } from './1763701000000-webhooks';
 import { AgentRequestMode1763701100000 } from './1763701100000-agent-request-mode';
 import { AgentRequestPlaybookWarnings1763701200000 } from './1763701200000-agent-request-playbook-warnings';
+import { AgentRequestTraceParent1763701300000 } from './1763701300000-agent-request-trace-parent';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   Webhooks1763701000000,
   AgentRequestMode1763701100000,
   AgentRequestPlaybookWarnings1763701200000,
+  AgentRequestTraceParent1763701300000,
 ];

@@ -167,6 +167,18 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
     return (res.affected ?? 0) === 1;
   }
 
+  /** How many requests wait for a worker, and since when the oldest of them waits (metrics). */
+  async pendingStats(): Promise<{ depth: number; oldestCreatedAt: Date | null }> {
+    const depth = await this.repo.count({ where: { status: 'PENDING' } });
+    if (depth === 0) return { depth, oldestCreatedAt: null };
+    const oldest = await this.repo.findOne({
+      where: { status: 'PENDING' },
+      order: { createdAt: 'ASC' },
+      select: { id: true, createdAt: true },
+    });
+    return { depth, oldestCreatedAt: oldest?.createdAt ?? null };
+  }
+
   /** Waiting requests older than `before` (for engines that must make sure each one has a job). */
   async pendingBefore(before: Date, limit = 100): Promise<string[]> {
     const rows = await this.repo

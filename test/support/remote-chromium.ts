@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { resolveChromiumPath } from '../../server/browser/chromium';
+
+/** A Chromium with its DevTools endpoint on loopback, as a remote browser (BROWSER_WS_ENDPOINT) of a worker. */
+export interface RemoteChromium {
+  wsEndpoint: string;
+  process: ChildProcess;
+  /** SIGKILL, as a crash or a lost browser machine would end it; resolves once the process is gone. */
+  kill(): Promise<void>;
+}
+
+export async function startRemoteChromium(timeoutMs = 30_000): Promise<RemoteChromium> {
+  const executable = await resolveChromiumPath();
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-test-chromium-'));
+  const proc = spawn(
+    executable,
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--remote-debugging-address=127.0.0.1',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  void exited.then(() => fs.rmSync(profile, { recursive: true, force: true }));
+  const wsEndpoint = await new Promise<string>((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(
+      () => reject(new Error(`Chromium printed no DevTools endpoint within ${timeoutMs} ms: ${stderr.slice(-500)}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-10_000);
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        proc.stderr!.off('data', onData);
+        resolve(m[1]);
+      }
+    };
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Chromium exited (${code}) before listening: ${stderr.slice(-500)}`));
+    });
+  });
+  proc.stderr!.resume();
+  return {
+    wsEndpoint,
+    process: proc,
+    async kill() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
