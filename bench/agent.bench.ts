@@ -2,8 +2,9 @@
  * Agent benchmark: how far the worker's playbook path is from the floor, and how long a request waits in
  * the queue with an idle worker.
  *
- *   npm run bench:agent                 # 15 measured runs of each (after 2 warm-up runs)
- *   npm run bench:agent -- --runs 30
+ *   npm run bench:agent                 # 15 measured runs of each (after 2 warm-up runs), 100 actions of throughput
+ *   npm run bench:agent -- --runs 30 --actions 200
+ *   npm run bench:agent -- --quick      # 5 runs, 1 warm-up, 20 actions of throughput (a smoke run)
  *
  * One process runs AgentLink as `agentlink serve` does by default (API + embedded worker, SQLite in a temp
  * dir, real Chromium) on 127.0.0.1, with an organization and a sandbox Orbit connection made through the
@@ -17,7 +18,11 @@
  *     once by a scripted OpenAI-compatible model on loopback, test/support/scripted-model-server.ts; during
  *     the measured replays that model answers HTTP 500, so a replay provably makes zero model calls). The
  *     playbook is set aside while teaching and replaying, so the same action takes that path;
- *   - queue latency: accepted → RUNNING (startedAt − createdAt) with an idle worker.
+ *   - queue latency: accepted → RUNNING (startedAt − createdAt) with an idle worker;
+ *   - throughput: N "read my profile" requests posted at once through the API (the playbook path), against the
+ *     floor script run N times with the same parallelism as the worker (its concurrency), one after the other in
+ *     the same run: actions per second of each, how many requests completed, and the peak resident memory of this
+ *     process (API, worker, SQLite) plus its Chromium processes, sampled from /proc (benc./agent/process-tree.ts).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -39,13 +44,22 @@ import { buildServices } from '../server/services';
 import { Store } from '../server/store';
 import { loadVault } from '../server/vault/keyring';
 import { startScriptedModelServer } from '../test/support/scripted-model-server';
+import { measureThroughput, throughputRows } from './agent/throughput';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { runs: { type: 'string', default: '15' }, warmup: { type: 'string', default: '2' } },
+  options: {
+    runs: { type: 'string' },
+    warmup: { type: 'string' },
+    actions: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+  },
 });
-const RUNS = Math.max(1, Number(values.runs));
-const WARMUP = Math.max(0, Number(values.warmup));
+const QUICK = values.quick === true;
+const RUNS = Math.max(1, Number(values.runs ?? (QUICK ? 5 : 15)));
+const WARMUP = Math.max(0, Number(values.warmup ?? (QUICK ? 1 : 2)));
+/** Requests of the throughput row (and runs of the floor script it is compared with). */
+const ACTIONS = Math.max(1, Math.min(1000, Number(values.actions ?? (QUICK ? 20 : 100))));
 
 const ACTION = 'Open my profile and tell me my name and how many followers I have';
 const FORMAT = { name: 'string - full name', followers: 'integer - number of followers' };
@@ -60,6 +74,7 @@ function p90(xs: number[]) {
   return s[Math.min(s.length - 1, Math.ceil(0.9 * s.length) - 1)];
 }
 const ms = (v: number) => `${v.toFixed(v < 10 ? 1 : 0).padStart(6)} ms`;
+const FINAL = new Set(['COMPLETED', 'FAILED', 'TIMED_OUT', 'CANCELED']);
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-bench-agent-'));
@@ -97,11 +112,12 @@ async function main() {
   const org = await services.organizations.create('Bench');
   const headers = { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret, 'content-type': 'application/json' };
   const base = `http://127.0.0.1:${port}`;
-  const call = async (method: string, p: string, body?: unknown) => {
+  const send = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${base}${p}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return (await res.json()) as any;
+    return { status: res.status, body: (await res.json()) as any };
   };
+  const call = async (method: string, p: string, body?: unknown) => (await send(method, p, body)).body;
   const pt = await call('POST', '/api/sandbox/public_token/create', { providerId: ORBIT_PROVIDER_ID, clientUserId: 'bench-user' });
   const ex = await call('POST', '/api/connections/public_token/exchange', { publicToken: pt.publicToken });
   const orbitHome = services.catalogue.get(ORBIT_PROVIDER_ID, 'sandbox')!.homeUrl;
@@ -129,14 +145,10 @@ async function main() {
   };
 
   // ---------- the playbook, through the API and the worker ----------
+  const request = { accessToken: ex.access_token, action: ACTION, startingUrl, responseFormat: FORMAT };
   const runOnce = async (method: 'PLAYBOOK' | 'REPLAY' | 'PLANNER') => {
     const t0 = performance.now();
-    const created = await call('POST', '/api/agent-requests', {
-      accessToken: ex.access_token,
-      action: ACTION,
-      startingUrl,
-      responseFormat: FORMAT,
-    });
+    const created = await call('POST', '/api/agent-requests', request);
     const record = await call('GET', `/api/agent-requests/${created.requestId}?waitMs=30000`);
     const wall = performance.now() - t0;
     if (record.status !== 'COMPLETED' || record.method !== method) {
@@ -202,9 +214,35 @@ async function main() {
     row('replay: worker run (executionTimeMs), 0 model calls', replayExec),
     row('replay: whole request (POST → COMPLETED)', replayWall),
     row('queue latency: accepted → RUNNING, idle worker', queue, false),
-    '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+
+  // ---------- throughput: N at once through the API vs the floor script with the worker's parallelism ----------
+  const parallel = config.worker.concurrency;
+  process.stdout.write(
+    `\nThroughput: ${ACTIONS} actions each; the floor ${parallel} at a time (the worker's concurrency), half before and half after the API burst …\n`,
+  );
+  const burst = async (n: number) => {
+    services.playbooks.register(playbook);
+    try {
+      const created = await Promise.all(Array.from({ length: n }, () => send('POST', '/api/agent-requests', request)));
+      return await Promise.all(
+        created.map(async (c) => {
+          if (c.status !== 202) return `HTTP ${c.status} ${c.body?.code ?? ''}`.trim();
+          for (;;) {
+            const r = await send('GET', `/api/agent-requests/${c.body.requestId}?waitMs=30000`);
+            if (r.status !== 200) return `GET HTTP ${r.status} ${r.body?.code ?? ''}`.trim();
+            if (FINAL.has(r.body.status))
+              return r.body.status === 'COMPLETED' ? `COMPLETED ${r.body.method}` : `${r.body.status} ${r.body.error?.code}`;
+          }
+        }),
+      );
+    } finally {
+      services.playbooks.unregister(playbook.name);
+    }
+  };
+  const tp = await measureThroughput({ actions: ACTIONS, parallel, floorOnce, burst, expected: 'COMPLETED PLAYBOOK' });
+  process.stdout.write(`${[...throughputRows(tp, ACTIONS), ''].join('\n')}\n`);
 
   await worker.stop({ graceMs: 0 });
   await services.queue.stop();

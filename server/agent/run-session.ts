@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Page } from 'playwright-core';
 
+import { trackRequests } from '../browser/page-quiet';
+import { refuseUnneededResources } from '../browser/resource-filter';
 import type { ProviderSession } from '../domain/connections.service';
 import { EgressPolicy } from '../egress/egress-policy';
 import { openFencedContext } from '../egress/fenced-context';
@@ -65,6 +67,10 @@ export async function openRunBrowser(
   });
   state.context = context;
   if (signal.aborted) throw signal.reason;
+  // Settling after an action waits for the requests it started, from the first action on.
+  trackRequests(context);
+  // Before the guard, so the guard's route runs first and sees (and reports) every request.
+  await refuseUnneededResources(context);
   await installNetworkGuard(context, {
     policy,
     sessionRefresh: provider.sessionRefresh,

@@ -15,12 +15,24 @@ export interface ObservedLine {
   /** What follows the name: value=…, states. */
   rest: string;
   line: string;
+  /** 0-based line number in the page view (reading order). */
+  lineNo: number;
+}
+
+/** A tab of the run, from the observation's "Tabs: [1] 'Title' url, [2] current 'Title' url (new)" line. */
+export interface ObservedTab {
+  id: number;
+  title: string;
+  url: string;
+  current: boolean;
 }
 
 export interface ParsedObservation {
   url: string;
   text: string;
   elements: ObservedLine[];
+  /** The run's tabs, when the observation lists them (more than one tab open); empty otherwise. */
+  tabs: ObservedTab[];
   /** Index of the one element with this role whose name equals (string) or matches (RegExp); throws when absent. */
   find(role: string, name: string | RegExp): number;
   /** Like find, but undefined when absent. */
@@ -39,6 +51,8 @@ export interface ScriptTurn {
   lastUser: string;
   /** The page view in the last user message, when there is one. */
   observation: ParsedObservation | null;
+  /** What the tools answered to the previous assistant turn (tool messages after it), or null. */
+  lastToolResult: string | null;
   /** Tool calls the assistant made earlier in this conversation. */
   history: { name: string; args: Record<string, unknown> }[];
 }
@@ -66,6 +80,11 @@ export interface ScriptedModelServer {
 /** "[12] button 'Post' disabled", optionally inside a heading: "### [14] link 'openfoundry/atlas'". */
 const ELEMENT_LINE = /^(?:#{1,6} )?\[(\d+)\] (\S+) '((?:[^'\\]|\\.)*)'(.*)$/;
 
+/** One tab of a "Tabs:" line: "[2] current 'Q3 report' http://host/reports/q3 (new)". */
+const TAB_ENTRY = /\[(\d+)\]( current)? '((?:[^'\\]|\\.)*)' (\S+?)(?: \(new\))?(?=, \[\d+\]|$)/g;
+
+const unquote = (s: string) => s.replace(/\\(.)/g, '$1');
+
 /** The page block of a step prompt: between the opening and closing line with the run's random boundary. */
 const PAGE_BLOCK = /^<untrusted_page_content boundary="([0-9a-f]+)">\n([\s\S]*?)\n<\/untrusted_page_content boundary="\1">$/m;
 
@@ -75,16 +94,21 @@ export function parseObservation(text: string): ParsedObservation | null {
   const view = block[2]!;
   const url = /^URL: (.*)$/m.exec(view)?.[1] ?? '';
   const elements: ObservedLine[] = [];
-  for (const line of view.split('\n')) {
+  const tabs: ObservedTab[] = [];
+  view.split('\n').forEach((line, lineNo) => {
     const m = ELEMENT_LINE.exec(line);
-    if (m) elements.push({ index: Number(m[1]), role: m[2]!, name: m[3]!.replace(/\\(.)/g, '$1'), rest: m[4]!.trim(), line });
-  }
+    if (m) elements.push({ index: Number(m[1]), role: m[2]!, name: unquote(m[3]!), rest: m[4]!.trim(), line, lineNo });
+    if (line.startsWith('Tabs: ')) {
+      for (const t of line.matchAll(TAB_ENTRY)) tabs.push({ id: Number(t[1]), current: !!t[2], title: unquote(t[3]!), url: t[4]! });
+    }
+  });
   const matches = (e: ObservedLine, role: string, name: string | RegExp) =>
     e.role === role && (typeof name === 'string' ? e.name === name : name.test(e.name));
   return {
     url,
     text: view,
     elements,
+    tabs,
     maybe: (role, name) => elements.find((e) => matches(e, role, name)),
     find(role, name) {
       const hit = elements.filter((e) => matches(e, role, name));
@@ -178,6 +202,8 @@ export async function startScriptedModelServer(initial?: Script): Promise<Script
       }
       const messages = (body.messages ?? []) as ScriptTurn['messages'];
       const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
+      const toolResults = messages.slice(lastAssistant + 1).filter((m) => m.role === 'tool');
       const history = messages
         .filter((m) => m.role === 'assistant')
         .flatMap((m) => m.tool_calls ?? [])
@@ -190,6 +216,7 @@ export async function startScriptedModelServer(initial?: Script): Promise<Script
         toolChoice: body.tool_choice,
         lastUser,
         observation: parseObservation(lastUser),
+        lastToolResult: lastAssistant >= 0 && toolResults.length ? toolResults.map((m) => m.content ?? '').join('\n') : null,
         history,
       };
       let r: ScriptReply;

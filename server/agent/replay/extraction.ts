@@ -3,6 +3,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Page } from 'playwright-core';
 
 import { runDom } from '../observation';
+import { DOM_BINDING_PART } from '../observation/dom-binding.part';
+import { DOM_SNAPSHOT_PART } from '../observation/dom-snapshot.part';
 import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
 import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
 
@@ -128,9 +130,53 @@ function coerce(text: string, as: 'string' | 'number'): unknown {
   return as === 'number' ? Number(text.replace(/,/g, '')) : text;
 }
 
-/** Reads a result from the live page through its plan. */
+/**
+ * DOM_SCRIPT's binding reads, many in one call: a result reads all its leaves and lists with one evaluate instead
+ * of one per leaf (each evaluate compiles the script again).
+ */
+const READ_SCRIPT = String.raw`function agentlinkRead(list) {
+'use strict';
+${DOM_SNAPSHOT_PART}
+${DOM_BINDING_PART}
+return list.map(function (r) {
+  try { return r.list ? readList(r.list) : readLeaf(r.leaf); }
+  catch (e) { return { ok: false, error: String(e && e.message || e) }; }
+});
+}`;
+
+type BindingRead = { leaf: LeafBinding } | { list: ListBinding };
+type LeafAnswer = { ok: true; text: string } | { ok: false; error: string };
+type ListAnswer = { ok: true; rows: string[][] } | { ok: false; error: string };
+
+const NAVIGATED = /Execution context was destroyed|Cannot find context|navigat|Target closed|frame was detached/i;
+
+async function readBindings(page: Page, reads: BindingRead[]): Promise<(LeafAnswer | ListAnswer)[]> {
+  if (reads.length === 0) return [];
+  const expression = `(${READ_SCRIPT})(${JSON.stringify(reads)})`;
+  // Rides out a navigation that replaces the document mid-call, as runDom does.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await page.evaluate(expression)) as (LeafAnswer | ListAnswer)[];
+    } catch (err) {
+      if (attempt >= 3 || !NAVIGATED.test(String((err as Error)?.message ?? err)) || page.isClosed()) throw err;
+      await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
+    }
+  }
+}
+
+/** Reads a result from the live page through its plan (every page binding in one call). */
 export async function readResult(page: Page, plan: ResultPlan, slots: ParameterSlot[]): Promise<Bound<unknown>> {
-  const read = async (p: ResultPlan, row: string[] | null): Promise<Bound<unknown>> => {
+  const reads: BindingRead[] = [];
+  const slotOf = new Map<ResultPlan, number>();
+  const collect = (p: ResultPlan): void => {
+    if (p.kind === 'page') slotOf.set(p, reads.push({ leaf: p.binding }) - 1);
+    else if (p.kind === 'list') slotOf.set(p, reads.push({ list: p.list }) - 1);
+    else if (p.kind === 'object') Object.values(p.properties).forEach(collect);
+  };
+  collect(plan);
+  const answers = await readBindings(page, reads);
+
+  const read = (p: ResultPlan, row: string[] | null): Bound<unknown> => {
     switch (p.kind) {
       case 'const':
         return { ok: true, value: p.value };
@@ -141,15 +187,15 @@ export async function readResult(page: Page, plan: ResultPlan, slots: ParameterS
         return text == null ? fail('list field outside a list') : { ok: true, value: coerce(text, p.as) };
       }
       case 'page': {
-        const res = await runDom<{ ok: true; text: string } | { ok: false; error: string }>(page, 'readLeaf', p.binding);
+        const res = answers[slotOf.get(p)!] as LeafAnswer;
         return res.ok ? { ok: true, value: coerce(res.text, p.binding.kind) } : fail(res.error);
       }
       case 'list': {
-        const res = await runDom<{ ok: true; rows: string[][] } | { ok: false; error: string }>(page, 'readList', p.list);
+        const res = answers[slotOf.get(p)!] as ListAnswer;
         if (!res.ok) return fail(res.error);
         const out: unknown[] = [];
         for (const r of res.rows) {
-          const item = await read(p.item, r);
+          const item = read(p.item, r);
           if (!item.ok) return item;
           out.push(item.value);
         }
@@ -158,7 +204,7 @@ export async function readResult(page: Page, plan: ResultPlan, slots: ParameterS
       case 'object': {
         const out: Record<string, unknown> = {};
         for (const [k, sub] of Object.entries(p.properties)) {
-          const v = await read(sub, row);
+          const v = read(sub, row);
           if (!v.ok) return v;
           out[k] = v.value;
         }

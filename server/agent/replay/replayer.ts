@@ -1,4 +1,5 @@
-import { type PageSnapshot, takeSnapshot } from '../observation';
+import { settledSince } from '../../browser/page-quiet';
+import { type PageSnapshot, type Redactor, takeSnapshot } from '../observation';
 import { redactorFor } from '../planner/loop';
 import type { ParameterSlot } from '../planner/placeholders';
 import { traceStep } from '../planner/trace';
@@ -8,7 +9,15 @@ import { egressOf, type RunContext } from '../run-context';
 import { type TabPattern, watchTabs } from '../tabs/run-tabs';
 import { executeTool, parseToolCall, settle, type ToolContext } from '../tools';
 import { readResult } from './extraction';
-import { describeDescriptor, describeStep, resolveDescriptor, type Trajectory, type TrajectoryStep } from './trajectory';
+import { findTargets } from './find-target';
+import {
+  describeDescriptor,
+  describeStep,
+  type ElementDescriptor,
+  resolveDescriptor,
+  type Trajectory,
+  type TrajectoryStep,
+} from './trajectory';
 
 /**
  * Repeats a trajectory without the model: each step's element is found again by its description on the live
@@ -25,6 +34,9 @@ export interface ReplayOptions {
   resolveWaitMs?: number;
 }
 
+/** How often a replay looks again for an element that is not there yet, or a result that does not read yet. */
+const POLL_MS = 100;
+
 const EMPTY: PageSnapshot = { url: '', title: '', modal: false, elements: [], lines: [], truncated: { elements: 0, text: false } };
 
 export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, opts: ReplayOptions): Promise<ReplayResult> {
@@ -36,38 +48,32 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
   });
 
   const tabs = watchTabs(ctx.page, egressOf(ctx));
+  let lastActed = performance.now();
   for (let n = 0; n < trajectory.steps.length; n++) {
     const step = trajectory.steps[n]!;
     guard(ctx);
     ctx.page = await tabs.currentPage();
     const started = Date.now();
     const secrets = [...ctx.secrets, ...(opts.secrets ?? [])];
-    const redactor = await redactorFor(ctx, opts.slots, secrets);
+    // The cookies the redactor masks are read while the page is searched.
+    const redacting = redactorFor(ctx, opts.slots, secrets);
     let snapshot = EMPTY;
     let index: number | undefined;
     if (step.target) {
-      const until = Date.now() + (opts.resolveWaitMs ?? 3_000);
-      for (;;) {
-        snapshot = await takeSnapshot(ctx.page, { redactor, egress: egressOf(ctx) });
-        const found = resolveDescriptor(step.target, snapshot);
-        if (found.ok) {
-          index = found.el.index;
-          break;
-        }
-        if (Date.now() >= until) {
-          await traceStep(ctx, {
-            tool: step.tool,
-            target: describeDescriptor(step.target),
-            started,
-            outcome: 'error',
-            error: found.reason,
-          });
-          return diverged(n + 1, step, found.reason);
-        }
-        await ctx.page.waitForTimeout(remaining(ctx, 250));
-        guard(ctx);
+      const resolved = await resolveTarget(ctx, step.target, redacting, opts.resolveWaitMs ?? 3_000);
+      if (!resolved.ok) {
+        await traceStep(ctx, {
+          tool: step.tool,
+          target: describeDescriptor(step.target),
+          started,
+          outcome: 'error',
+          error: resolved.reason,
+        });
+        return diverged(n + 1, step, resolved.reason);
       }
+      ({ snapshot, index } = resolved);
     }
+    const redactor = await redacting;
     const tc: ToolContext = {
       page: ctx.page,
       snapshot,
@@ -86,6 +92,7 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
           : { ...step.args, ...(index === undefined ? {} : { index }) };
       const call = parseToolCall(step.tool, JSON.stringify(args));
       if (call.name === 'done' || call.name === 'fail') throw new ToolError(`a trajectory cannot contain ${call.name}`);
+      lastActed = performance.now();
       await executeTool(call.name, call.args, tc);
       guard(ctx);
     } catch (err) {
@@ -107,19 +114,62 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
 
   guard(ctx);
   ctx.page = await tabs.currentPage();
-  await settle({ page: ctx.page, run: ctx }, 100);
+  // The last step's tool settled the page itself (a click, a key press …): a second quiet window would only add time.
+  if (!settledSince(ctx.page, lastActed)) await settle({ page: ctx.page, run: ctx });
   const started = Date.now();
-  const read = await readResult(ctx.page, trajectory.result, opts.slots);
-  if (!read.ok) {
-    await traceStep(ctx, { tool: 'extract', started, outcome: 'error', error: read.reason });
-    return diverged(0, null, `the result could not be read from the page: ${read.reason}`);
+  const until = started + (opts.resolveWaitMs ?? 3_000);
+  // The page may still be filling in what the result is read from: read again until it reads and validates, or time is up.
+  for (;;) {
+    const read = await readResult(ctx.page, trajectory.result, opts.slots);
+    let error: string;
+    let reason: string;
+    if (read.ok) {
+      const check = validateResult(ctx.resultSchema, read.value);
+      if (check.valid) {
+        await traceStep(ctx, { tool: 'extract', started, outcome: 'ok' });
+        return { ok: true, result: read.value };
+      }
+      reason = `the result read from the page does not match responseFormat (${check.errors.map((e) => `${e.path || '(result)'} ${e.message}`).join('; ')})`;
+      error = reason;
+    } else {
+      reason = `the result could not be read from the page: ${read.reason}`;
+      error = read.reason;
+    }
+    if (Date.now() >= until) {
+      await traceStep(ctx, { tool: 'extract', started, outcome: 'error', error });
+      return diverged(0, null, reason);
+    }
+    await ctx.page.waitForTimeout(remaining(ctx, POLL_MS));
+    guard(ctx);
   }
-  const check = validateResult(ctx.resultSchema, read.value);
-  if (!check.valid) {
-    const reason = `the result read from the page does not match responseFormat (${check.errors.map((e) => `${e.path || '(result)'} ${e.message}`).join('; ')})`;
-    await traceStep(ctx, { tool: 'extract', started, outcome: 'error', error: reason });
-    return diverged(0, null, reason);
+}
+
+/**
+ * Finds a step's element again: by the narrow search (find-target.ts) while it can answer, polling while the page
+ * is still loading; the full snapshot, as the recording saw the page, has the final word when the narrow search
+ * cannot see the page or found no match in time.
+ */
+async function resolveTarget(
+  ctx: RunContext,
+  target: ElementDescriptor,
+  redacting: Promise<Redactor>,
+  waitMs: number,
+): Promise<{ ok: true; snapshot: PageSnapshot; index: number } | { ok: false; reason: string }> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const narrow = await findTargets(ctx.page, target, redacting);
+    if (narrow) {
+      const found = resolveDescriptor(target, narrow);
+      if (found.ok) return { ok: true, snapshot: narrow, index: found.el.index };
+    }
+    const last = Date.now() >= until;
+    if (!narrow || last) {
+      const snapshot = await takeSnapshot(ctx.page, { redactor: await redacting, egress: egressOf(ctx) });
+      const found = resolveDescriptor(target, snapshot);
+      if (found.ok) return { ok: true, snapshot, index: found.el.index };
+      if (last) return { ok: false, reason: found.reason };
+    }
+    await ctx.page.waitForTimeout(remaining(ctx, POLL_MS));
+    guard(ctx);
   }
-  await traceStep(ctx, { tool: 'extract', started, outcome: 'ok' });
-  return { ok: true, result: read.value };
 }

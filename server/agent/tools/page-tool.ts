@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { z } from 'zod';
 
+import { QUIET_MAX_MS, waitForQuiet } from '../../browser/page-quiet';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import { describeElement, elementLocator, type ObservedElement, type PageSnapshot, type Redactor } from '../observation';
 import { fillPlaceholders, type ParameterSlot, placeholderNames, solePlaceholder, UnknownPlaceholderError } from '../planner/placeholders';
@@ -209,10 +210,13 @@ export async function act<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** After an action: let a navigation or re-render start, then wait until the document is loaded. */
-export async function settle(tc: Pick<ToolContext, 'page' | 'run'>, ms = 200): Promise<void> {
-  await tc.page.waitForTimeout(Math.min(ms, remaining(tc.run, ms))).catch(() => undefined);
-  await tc.page.waitForLoadState('domcontentloaded', { timeout: remaining(tc.run, 10_000) }).catch(() => undefined);
+/**
+ * After an action: the navigation it started loads, the requests it started finish and the DOM goes quiet, for at
+ * most `maxMs` (server/browser/page-quiet.ts). Event-driven rather than a fixed sleep: a static page settles in
+ * tens of milliseconds, a page that fetches and re-renders is waited for.
+ */
+export async function settle(tc: Pick<ToolContext, 'page' | 'run'>, maxMs = QUIET_MAX_MS): Promise<void> {
+  await waitForQuiet(tc.page, { maxMs: remaining(tc.run, maxMs) });
 }
 
 export const timeout = (tc: ToolContext) => remaining(tc.run, ACTION_TIMEOUT_MS);

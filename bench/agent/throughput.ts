@@ -1,0 +1,104 @@
+import { combineUsage, startTreeSampler, type TreeUsage } from './process-tree';
+
+/**
+ * The throughput row of bench:agent: N actions through the API at once against the floor script run N times
+ * with the worker's parallelism. The floor runs in two halves, before and after the API burst, so a machine whose
+ * background load drifts during the run weighs on both sides alike.
+ */
+export interface Throughput {
+  label: string;
+  completed: number;
+  seconds: number;
+  usage: TreeUsage | null;
+  note: string;
+}
+
+/** Runs `task` `total` times, at most `parallel` at once; resolves with how many succeeded and the failures. */
+async function pool(total: number, parallel: number, task: () => Promise<unknown>) {
+  let started = 0;
+  let ok = 0;
+  const errors: string[] = [];
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, total) }, async () => {
+      while (started < total) {
+        started += 1;
+        try {
+          await task();
+          ok += 1;
+        } catch (err) {
+          errors.push(String((err as Error)?.message ?? err));
+        }
+      }
+    }),
+  );
+  return { ok, errors };
+}
+
+async function floorRun(total: number, parallel: number, once: () => Promise<unknown>) {
+  const sampler = startTreeSampler();
+  const t0 = performance.now();
+  const res = await pool(total, parallel, once);
+  return { ...res, seconds: (performance.now() - t0) / 1000, usage: sampler.stop() };
+}
+
+/** `burst` posts every request at once and resolves with how each ended ("COMPLETED PLAYBOOK", "HTTP 429 …"). */
+export async function measureThroughput(o: {
+  actions: number;
+  parallel: number;
+  floorOnce: () => Promise<unknown>;
+  burst: (n: number) => Promise<string[]>;
+  expected: string;
+}): Promise<{ floor: Throughput; api: Throughput }> {
+  const before = await floorRun(Math.floor(o.actions / 2), o.parallel, o.floorOnce);
+
+  const sampler = startTreeSampler();
+  const t0 = performance.now();
+  const ends = await o.burst(o.actions);
+  const seconds = (performance.now() - t0) / 1000;
+  const usage = sampler.stop();
+  const tally = new Map<string, number>();
+  for (const e of ends) tally.set(e, (tally.get(e) ?? 0) + 1);
+
+  const after = await floorRun(o.actions - Math.floor(o.actions / 2), o.parallel, o.floorOnce);
+  const errors = [...before.errors, ...after.errors];
+  return {
+    floor: {
+      label: `floor: hand-written script, ${o.parallel} in parallel`,
+      completed: before.ok + after.ok,
+      seconds: before.seconds + after.seconds,
+      usage: combineUsage(before.usage, after.usage),
+      note: errors.length ? `${errors.length} failed, first: ${errors[0]}` : '',
+    },
+    api: {
+      label: `API: ${o.actions} requests at once (playbook)`,
+      completed: tally.get(o.expected) ?? 0,
+      seconds,
+      usage,
+      note: [...tally]
+        .filter(([k]) => k !== o.expected)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', '),
+    },
+  };
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+const rate = (t: Throughput) => t.completed / t.seconds;
+
+/** The two rows, side by side: actions/s, completed, ratio, CPU per action (this process + its browser), peak RSS. */
+export function throughputRows(r: { floor: Throughput; api: Throughput }, actions: number): string[] {
+  const row = (t: Throughput, ratio: boolean) => {
+    const u = t.usage;
+    const per = (s: number) => ((s * 1000) / Math.max(1, t.completed)).toFixed(0);
+    const detail = u
+      ? `${per(u.cpuSeconds).padStart(4)} ms CPU/action (node ${per(u.nodeCpuSeconds)} + browser ${per(u.browserCpuSeconds)})   ` +
+        `peak RSS ${mb(u.memory.totalBytes).padStart(7)} (node ${mb(u.memory.nodeBytes)} + ${u.memory.childProcesses} browser processes ${mb(u.memory.childrenBytes)})   ` +
+        `others used ${u.othersCpuSeconds.toFixed(1)} CPU-s`
+      : 'CPU and peak RSS n/a (no /proc)';
+    return (
+      `  ${t.label.padEnd(50)} ${rate(t).toFixed(2).padStart(6)} actions/s  ${`${t.completed}/${actions} done`.padEnd(14)}` +
+      `${ratio ? `${(rate(t) / rate(r.floor)).toFixed(2)} x floor` : '            '}   ${detail}${t.note ? `   (${t.note})` : ''}`
+    );
+  };
+  return [row(r.floor, false), row(r.api, true)];
+}

@@ -1,0 +1,130 @@
+import type { BrowserContext, Page, Request } from 'playwright-core';
+
+/**
+ * Waiting for a page to settle after an action by what the page does, not by a fixed sleep: the navigation the
+ * action started reaches DOMContentLoaded, the page's own requests (documents, fetch, XHR) started around the
+ * action finish, and the DOM stops changing for a short quiet window. A static page settles in one quiet window
+ * (a few tens of ms); a page that fetches and re-renders is waited for as long as it takes, up to a bound, so a page
+ * that never goes quiet (a ticker, a long poll) costs at most `maxMs`.
+ */
+export interface QuietOptions {
+  /**
+   * How long the DOM must stay unchanged (default 30 ms: a re-render after a fetch lands within a task or a
+   * microtask of the response, one batched into an animation frame within 17 ms).
+   */
+  quietMs?: number;
+  /** The most this wait takes, whatever the page does (default 1000 ms). */
+  maxMs?: number;
+}
+
+export const QUIET_MS = 30;
+export const QUIET_MAX_MS = 1_000;
+/** Requests started this long before the wait began still count (the action's own); older ones are the page's background. */
+const RECENT_MS = 2_000;
+const TRACKED_TYPES = new Set(['document', 'fetch', 'xhr']);
+
+const inflight = new WeakMap<Page, Map<Request, number>>();
+/** When each page was last found quiet, and at which URL. */
+const quietAt = new WeakMap<Page, { at: number; url: string }>();
+const tracked = new WeakSet<BrowserContext>();
+
+/**
+ * Follows the requests of every page of a context (idempotent). Install it when the context opens so the first
+ * action's requests are seen too; waitForQuiet installs it on first use otherwise.
+ */
+export function trackRequests(context: BrowserContext): void {
+  if (tracked.has(context)) return;
+  tracked.add(context);
+  const pageOf = (request: Request): Page | null => {
+    try {
+      return request.frame().page();
+    } catch {
+      return null; // a service worker's request, or a frame already gone
+    }
+  };
+  const done = (request: Request) => {
+    const page = pageOf(request);
+    if (page) inflight.get(page)?.delete(request);
+  };
+  context.on('request', (request) => {
+    if (!TRACKED_TYPES.has(request.resourceType())) return;
+    const page = pageOf(request);
+    if (!page) return;
+    let map = inflight.get(page);
+    if (!map) inflight.set(page, (map = new Map()));
+    const from = request.redirectedFrom();
+    if (from) map.delete(from);
+    map.set(request, Date.now());
+  });
+  context.on('requestfinished', done);
+  context.on('requestfailed', done);
+}
+
+function busy(page: Page, since: number): boolean {
+  const map = inflight.get(page);
+  if (!map) return false;
+  for (const started of map.values()) if (started >= since) return true;
+  return false;
+}
+
+/**
+ * Whether the page was found quiet after `time` (a performance.now() value) and is still at that URL: an action
+ * that settled by itself needs no second wait before its outcome is read.
+ */
+export function settledSince(page: Page, time: number): boolean {
+  const q = quietAt.get(page);
+  return !!q && q.at >= time && !page.isClosed() && q.url === page.url();
+}
+
+/** Resolves true once the DOM has not changed for `quietMs`, false after `maxMs`; in the page, one bounded promise. */
+const DOM_QUIET = `(a) => new Promise(function (resolve) {
+  var start = performance.now(), last = start;
+  var mo = new MutationObserver(function () { last = performance.now(); });
+  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  function tick() {
+    var now = performance.now();
+    if (now - last >= a.quietMs || now - start >= a.maxMs) { mo.disconnect(); resolve(now - last >= a.quietMs); return; }
+    setTimeout(tick, Math.max(5, a.quietMs - (now - last)));
+  }
+  setTimeout(tick, a.quietMs);
+})`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `promise`, or `fallback` after `ms` (the timer is cleared either way, so nothing outlives the wait). */
+async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function waitForQuiet(page: Page, opts: QuietOptions = {}): Promise<void> {
+  const quietMs = opts.quietMs ?? QUIET_MS;
+  const started = Date.now();
+  const until = started + Math.max(0, opts.maxMs ?? QUIET_MAX_MS);
+  const since = started - RECENT_MS;
+  trackRequests(page.context());
+  const left = () => until - Date.now();
+  while (left() > 0 && !page.isClosed()) {
+    await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, left()) }).catch(() => undefined);
+    while (busy(page, since) && left() > 0) await sleep(10);
+    if (left() <= 0) return;
+    // The page's own script may hang or replace the timers the check runs on: it is bounded from here too.
+    const dom = await within<'quiet' | 'busy' | 'gone'>(
+      page.evaluate(`(${DOM_QUIET})(${JSON.stringify({ quietMs, maxMs: left() })})`).then(
+        (quiet) => (quiet === true ? 'quiet' : 'busy'),
+        () => 'gone', // the document was replaced (a navigation) or the page closed: look again
+      ),
+      left() + 50,
+      'busy',
+    );
+    if (dom === 'quiet' && !busy(page, since)) {
+      quietAt.set(page, { at: performance.now(), url: page.url() });
+      return;
+    }
+    if (dom === 'gone') await sleep(10);
+  }
+}

@@ -1,0 +1,177 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import { type BlockedRequest, blockReporter, fromProxy, installNetworkGuard } from '../../server/agent/network-guard';
+import { settledSince, trackRequests, waitForQuiet } from '../../server/browser/page-quiet';
+import { refuseUnneededResources } from '../../server/browser/resource-filter';
+import { EgressPolicy } from '../../server/egress/egress-policy';
+import { openFencedContext } from '../../server/egress/fenced-context';
+import { startBrowser } from '../support/live-server';
+import { eventually } from './agent-support';
+
+/**
+ * What an agent run's browser does between actions and with the resources it loads: settling waits for what the
+ * page does (a navigation, the requests an action started, a re-render) instead of a fixed sleep, and fonts and
+ * video are refused in the browser while the network guard still sees every request first.
+ */
+jest.setTimeout(60_000);
+
+let browser: Browser;
+let site: http.Server;
+let other: http.Server;
+let port: number;
+let otherPort: number;
+const hits: string[] = [];
+const otherHits: string[] = [];
+
+const page = (body: string) => `<!doctype html><html><head><meta charset="utf-8"></head><body>${body}</body></html>`;
+
+beforeAll(async () => {
+  site = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    hits.push(path);
+    const html = (b: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(page(b));
+    switch (path) {
+      case '/slow-data':
+        // Answers after a while; the page renders it when it arrives.
+        return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"n":42}'), 400);
+      case '/fetching':
+        return html(
+          `<button onclick="fetch('/slow-data').then(r=>r.json()).then(d=>{document.getElementById('out').textContent='count '+d.n})">Load</button><p id="out">nothing yet</p>`,
+        );
+      case '/later':
+        return html(
+          `<button onclick="setTimeout(function(){document.getElementById('out').textContent='rendered'},20)">Go</button><p id="out">-</p>`,
+        );
+      case '/ticker':
+        return html(
+          `<p id="t">0</p><script>setInterval(function(){var t=document.getElementById('t');t.textContent=String(+t.textContent+1)},10)</script>`,
+        );
+      case '/navigate':
+        return html(`<a href="/target">Next</a>`);
+      case '/target':
+        return html(`<h1>Arrived</h1>`);
+      case '/resources':
+        return html(
+          `<style>@font-face{font-family:F;src:url(/font.woff2)}@font-face{font-family:G;src:url(http://site.localhost:${otherPort}/foreign.woff2)}` +
+            `body{font-family:F}h2{font-family:G}</style><h1>Fonts</h1><h2>Foreign</h2>` +
+            `<img src="/pic.png" alt="pic"><video src="/clip.mp4" autoplay muted></video><audio src="/sound.mp3" autoplay></audio>`,
+        );
+      case '/pic.png':
+        return res
+          .writeHead(200, { 'content-type': 'image/png' })
+          .end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+      default:
+        return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('x');
+    }
+  });
+  other = http.createServer((req, res) => {
+    otherHits.push(req.url ?? '');
+    res.end('x');
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  port = (site.address() as AddressInfo).port;
+  otherPort = (other.address() as AddressInfo).port;
+  browser = await startBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of [site, other]) {
+    s?.closeAllConnections();
+    await new Promise<void>((r) => s?.close(() => r()));
+  }
+});
+
+const contexts: BrowserContext[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
+  hits.length = 0;
+  otherHits.length = 0;
+});
+
+const url = (path: string) => `http://site.localhost:${port}${path}`;
+
+/** A context set up as run-session.ts sets up a run's: egress proxy, request tracking, resource filter, then the guard. */
+async function runContext(): Promise<{ page: Page; blocked: BlockedRequest[] }> {
+  const provider = { name: 'Site', homeUrl: url('/'), allowedDomains: ['site.localhost'] };
+  const policy = EgressPolicy.forProvider(provider, 'sandbox');
+  const blocked: BlockedRequest[] = [];
+  const report = blockReporter((b) => blocked.push(b));
+  const context = await openFencedContext(browser, { policy, onBlocked: (b) => report(fromProxy(b)) });
+  contexts.push(context);
+  trackRequests(context);
+  await refuseUnneededResources(context);
+  const holder: { page?: Page } = {};
+  await installNetworkGuard(context, { policy, mainFrame: () => holder.page?.mainFrame(), report });
+  holder.page = await context.newPage();
+  holder.page.setDefaultTimeout(10_000);
+  return { page: holder.page, blocked };
+}
+
+describe('settling after an action', () => {
+  it('waits for the request a click started and the render that follows it', async () => {
+    const { page } = await runContext();
+    await page.goto(url('/fetching'));
+    await page.getByRole('button', { name: 'Load' }).click();
+    await waitForQuiet(page, { maxMs: 5_000 });
+    expect(await page.locator('#out').textContent()).toBe('count 42');
+  });
+
+  it('waits for a re-render a timer schedules right after the action', async () => {
+    const { page } = await runContext();
+    await page.goto(url('/later'));
+    await page.getByRole('button', { name: 'Go' }).click();
+    await waitForQuiet(page);
+    expect(await page.locator('#out').textContent()).toBe('rendered');
+  });
+
+  it('waits for the document a click navigated to, and remembers the page was found quiet there', async () => {
+    const { page } = await runContext();
+    await page.goto(url('/navigate'));
+    const before = performance.now();
+    expect(settledSince(page, before)).toBe(false);
+    await page.getByRole('link', { name: 'Next' }).click();
+    await waitForQuiet(page);
+    expect(await page.locator('h1').textContent()).toBe('Arrived');
+    expect(settledSince(page, before)).toBe(true);
+  });
+
+  it('returns from a page that never stops changing (bounded), without calling it quiet', async () => {
+    const { page } = await runContext();
+    await page.goto(url('/ticker'));
+    const before = performance.now();
+    await waitForQuiet(page, { maxMs: 300 });
+    expect(settledSince(page, before)).toBe(false);
+    expect(Number(await page.locator('#t').textContent())).toBeGreaterThan(0);
+  });
+
+  it('works on a page of a context nobody tracked (tracking starts on first use)', async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const p = await context.newPage();
+    await p.goto(url('/fetching'));
+    await waitForQuiet(p);
+    await p.getByRole('button', { name: 'Load' }).click();
+    await waitForQuiet(p, { maxMs: 5_000 });
+    expect(await p.locator('#out').textContent()).toBe('count 42');
+  });
+});
+
+describe('resources a run does not need', () => {
+  it('refuses fonts, video and audio in the browser, loads images, and the guard still reports a foreign font first', async () => {
+    const { page, blocked } = await runContext();
+    await page.goto(url('/resources'));
+    await page.waitForLoadState('load');
+    await eventually(async () => hits.includes('/pic.png'), Boolean);
+    await eventually(async () => blocked.some((b) => b.url.includes(`:${otherPort}/foreign.woff2`)), Boolean);
+    expect(hits).not.toContain('/font.woff2');
+    expect(hits).not.toContain('/clip.mp4');
+    expect(hits).not.toContain('/sound.mp3');
+    expect(otherHits).toEqual([]);
+    expect(await page.locator('h1').textContent()).toBe('Fonts');
+  });
+});

@@ -1,0 +1,130 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import { INDEX_ATTRIBUTE, Redactor, takeSnapshot } from '../../server/agent/observation';
+import { findTargets } from '../../server/agent/replay/find-target';
+import { descriptorOf, resolveDescriptor } from '../../server/agent/replay/trajectory';
+import { waitForQuiet } from '../../server/browser/page-quiet';
+import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
+
+/**
+ * A replay finds a step's element with a narrow in-page search instead of a whole snapshot. Both must name and
+ * count elements alike: for every element of the full snapshot of real pages (the sandbox sites, a modal dialog,
+ * names that redaction changes), the narrow search resolves its descriptor to that very element; and on a page
+ * the narrow search cannot see whole (frames, shadow roots) it declines, so the replay takes the snapshot.
+ */
+jest.setTimeout(90_000);
+
+let server: LiveServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startLiveServer(), startBrowser()]);
+});
+afterAll(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
+  await browser?.close();
+  await server?.close();
+});
+
+async function signedIn(slug: 'orbit' | 'forgehub', username = 'user_good'): Promise<Page> {
+  const org = await server.services.organizations.create(`Find ${slug} ${Date.now()}`);
+  const storageState = await server.services.siteSessions.mint(
+    { organizationId: org.organization.id, environment: 'sandbox' },
+    slug,
+    username,
+  );
+  const context = await browser.newContext({ storageState, viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  return page;
+}
+
+/**
+ * For each element of the full snapshot: the narrow search on the same page resolves the element's descriptor to
+ * the same DOM node (compared through a mark the test puts on the snapshot's elements). Returns how many it checked.
+ */
+async function expectSameTargets(page: Page, redactor = new Redactor()): Promise<number> {
+  // The sites fill in some names after load (unread badges): compare the two views of a page that has settled.
+  await waitForQuiet(page, { maxMs: 5_000 });
+  const snapshot = await takeSnapshot(page, { redactor });
+  expect(snapshot.elements.length).toBeGreaterThan(0);
+  await page.evaluate((attr) => {
+    document.querySelectorAll(`[${attr}]`).forEach((e) => e.setAttribute('data-test-full', e.getAttribute(attr)!));
+  }, INDEX_ATTRIBUTE);
+  const mismatches: string[] = [];
+  for (const el of snapshot.elements) {
+    const d = descriptorOf(el, snapshot);
+    const narrow = await findTargets(page, d, redactor);
+    if (!narrow) {
+      mismatches.push(`${el.role} '${el.name}': the narrow search declined`);
+      continue;
+    }
+    const found = resolveDescriptor(d, narrow);
+    if (!found.ok) {
+      mismatches.push(`${el.role} '${el.name}' in ${el.scope}: ${found.reason}`);
+      continue;
+    }
+    const full = await page.locator(`[${INDEX_ATTRIBUTE}="${found.el.index}"]`).getAttribute('data-test-full');
+    if (full !== String(el.index)) mismatches.push(`${el.role} '${el.name}': another element (full #${full}, expected #${el.index})`);
+  }
+  expect(mismatches).toEqual([]);
+  return snapshot.elements.length;
+}
+
+describe('finding a replay step’s element without a full snapshot', () => {
+  it('finds every element of the Orbit feed and profile pages as the snapshot names them, twins by position', async () => {
+    const page = await signedIn('orbit');
+    await page.goto(server.siteUrl('orbit', '/'));
+    expect(await expectSameTargets(page)).toBeGreaterThan(20);
+    await page.goto(server.siteUrl('orbit', '/in/user_good'));
+    await expectSameTargets(page);
+  });
+
+  it('finds the elements of ForgeHub pages (lists, tables, forms)', async () => {
+    const page = await signedIn('forgehub');
+    for (const path of ['/', '/repositories', '/kestrel-labs/kestrel']) {
+      await page.goto(server.siteUrl('forgehub', path));
+      await expectSameTargets(page);
+    }
+  });
+
+  it('inside an open modal dialog, only the dialog’s elements, as the snapshot sees them', async () => {
+    const page = await signedIn('orbit');
+    await page.goto(server.siteUrl('orbit', '/'));
+    await page.getByRole('button', { name: 'Start a post' }).click();
+    await page.getByRole('dialog').waitFor();
+    const snapshot = await takeSnapshot(page);
+    expect(snapshot.modal).toBe(true);
+    await expectSameTargets(page);
+    // "Me" is behind the modal: neither view offers it.
+    const me = await findTargets(
+      page,
+      { role: 'link', name: 'Me', scope: "navigation 'Main'", tag: 'a', nth: 0, count: 1 },
+      new Redactor(),
+    );
+    expect(me?.elements).toEqual([]);
+  });
+
+  it('compares names after redaction: a parameter value on the page matches its placeholder', async () => {
+    const page = await signedIn('orbit');
+    await page.goto(server.siteUrl('orbit', '/in/user_good'));
+    const redactor = new Redactor({ placeholders: [{ value: 'Grace Goodwin', placeholder: '{{parameters.name}}' }] });
+    const snapshot = await takeSnapshot(page, { redactor });
+    expect(snapshot.elements.some((e) => e.name.includes('{{parameters.name}}'))).toBe(true);
+    await expectSameTargets(page, redactor);
+  });
+
+  it('declines a page with a frame or a shadow root, so the replay takes the full snapshot there', async () => {
+    const page = await signedIn('orbit');
+    await page.goto(server.siteUrl('orbit', '/'));
+    const d = { role: 'link', name: 'Me', scope: "navigation 'Main'", tag: 'a', nth: 0, count: 1 };
+    expect((await findTargets(page, d, new Redactor()))?.elements).toHaveLength(1);
+    await page.evaluate(() => document.body.appendChild(document.createElement('div')).attachShadow({ mode: 'open' }));
+    expect(await findTargets(page, d, new Redactor())).toBeNull();
+    await page.goto(server.siteUrl('orbit', '/'));
+    await page.evaluate(() => document.body.appendChild(document.createElement('iframe')));
+    expect(await findTargets(page, d, new Redactor())).toBeNull();
+  });
+});
