@@ -15,6 +15,8 @@ var HEADER_SCOPES = { dialog: 1, alertdialog: 1, article: 1, navigation: 1, main
 var DATE_TYPES = { date: 'yyyy-mm-dd', time: 'hh:mm', 'datetime-local': 'yyyy-mm-ddThh:mm', month: 'yyyy-mm', week: 'yyyy-Www' };
 
 function norm(s) { return String(s == null ? '' : s).replace(/[\s\u00a0\u200b]+/g, ' ').trim(); }
+/* Rendered text of an element (the answer bindings of replays read values with it). */
+function innerTextOf(el) { return (el.innerText || el.textContent || '').replace(/[ \t\u00a0]+/g, ' ').replace(/\n\s*\n+/g, '\n').trim(); }
 function clip(s, n) { return s.length > n ? s.slice(0, n - 1) + '\u2026' : s; }
 function quote(s) { return "'" + s.replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'"; }
 function isSvg(el) { return el.namespaceURI === 'http://www.w3.org/2000/svg'; }

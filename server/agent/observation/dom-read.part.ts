@@ -3,8 +3,7 @@
  * page (extractText), and finding the option to choose in an open list (markOption). Both look through open
  * shadow roots. Plain ES2019 source text, evaluated inside the page.
  */
-export const DOM_READ_PART = String.raw`function innerTextOf(el) { return (el.innerText || el.textContent || '').replace(/[ \t\u00a0]+/g, ' ').replace(/\n\s*\n+/g, '\n').trim(); }
-/* The text a person reads in an element, in the flat tree, one line per block; same-origin frames in place. */
+export const DOM_READ_PART = String.raw`/* The text a person reads in an element, in the flat tree, one line per block; same-origin frames in place. */
 function readText(root) {
   var out = [];
   function walk(el, visible) {

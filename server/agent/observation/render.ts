@@ -12,6 +12,10 @@ import { escapeInline, escapeOneLine, escapeText, type InjectionMarker } from '.
  *   # Home feed
  *   [9] button 'Start a post' haspopup=dialog
  *   Grace Goodwin · Product Manager
+ *   -- frame 'Card details' --
+ *   [12] textbox 'Expiry' value='' placeholder='MM/YY' invalid error='Enter a date in the future'
+ *   (a frame from ads.example.net was not read: it is not on the provider's site)
+ *   (… 3,200 more characters of text in region 'Comments' not shown: extract with index 31 reads them)
  *
  * Every string in it came from the page, so each is escaped (./untrusted.ts): page text cannot start a line the
  * way an element or one of our messages does, cannot name the untrusted block's boundary, and cannot carry a

@@ -15,6 +15,10 @@ export type { ElementStates, ObservedElement, PageSnapshot, SnapshotLine } from 
  * own document; other frames leave one line naming their host. Index numbers are unique across frames and each
  * element record says which frame it is in (elementLocator finds it there). The text is then chosen to fit
  * (budget.ts), and every string is redacted before it is returned. This module knows nothing of models or prompts.
+ *
+ * For the tools: a checkbox, radio or switch whose native input cannot take a click carries its index on what a
+ * person clicks (its label or wrapper) and says so with `hiddenInput` (see ObservedElement in types.ts); an element
+ * in a frame has `frame`, and elementLocator finds it there; a section the text budget cut has `section`.
  */
 export interface SnapshotOptions {
   redactor?: Redactor;
