@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 
+import type { ErrorCode } from './error-codes';
 import {
   AgentRequestAcceptedSchema,
   AgentRequestListSchema,
@@ -32,6 +33,7 @@ import {
 
 export * from './error-codes';
 export * from './response-format';
+export * from './route-errors';
 export * from './schemas';
 export * from './webhook-schemas';
 
@@ -42,6 +44,11 @@ export interface RouteMetadata {
   auth: 'client';
   /** Only callable with sandbox credentials. */
   sandboxOnly?: boolean;
+  /**
+   * The codes this route's own service can answer with (the layers every request crosses add theirs: see
+   * route-errors.ts). The OpenAPI document's `code` enums and the client's error types are built from it.
+   */
+  errors: readonly ErrorCode[];
 }
 
 const meta = (m: RouteMetadata) => m;
@@ -73,7 +80,7 @@ export const contract = c.router(
         responses: { 200: ProviderListSchema },
         summary: 'List the providers of your environment',
         description: "The catalogue of providers that the credentials' environment can connect to.",
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: [] }),
       },
     }),
     link: c.router({
@@ -87,7 +94,7 @@ export const contract = c.router(
           'Starts the connect flow for one end user. Pass the returned linkToken to the client SDK (useAgentLink). ' +
           'Single use, valid 30 minutes by default. With connectionId, the flow re-authenticates that connection (update mode). ' +
           'Errors: INVALID_FIELD, UNKNOWN_PROVIDER, CONNECTION_NOT_FOUND and CONNECTION_REVOKED (update mode).',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['INVALID_FIELD', 'UNKNOWN_PROVIDER', 'CONNECTION_NOT_FOUND', 'CONNECTION_REVOKED'] }),
       },
     }),
     connections: c.router({
@@ -102,7 +109,18 @@ export const contract = c.router(
           'PUBLIC_TOKEN_MALFORMED (not a public token), PUBLIC_TOKEN_ENVIRONMENT_MISMATCH (token of the other environment), ' +
           'INVALID_PUBLIC_TOKEN (unknown), PUBLIC_TOKEN_ORGANIZATION_MISMATCH (issued to another organization), ' +
           'PUBLIC_TOKEN_EXPIRED, PUBLIC_TOKEN_ALREADY_USED (409), CONNECTION_REVOKED (409).',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({
+          auth: 'client',
+          errors: [
+            'PUBLIC_TOKEN_MALFORMED',
+            'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH',
+            'INVALID_PUBLIC_TOKEN',
+            'PUBLIC_TOKEN_ORGANIZATION_MISMATCH',
+            'PUBLIC_TOKEN_EXPIRED',
+            'PUBLIC_TOKEN_ALREADY_USED',
+            'CONNECTION_REVOKED',
+          ],
+        }),
       },
       getConnection: {
         method: 'GET',
@@ -110,7 +128,9 @@ export const contract = c.router(
         pathParams: ConnectionIdParams,
         responses: { 200: ConnectionSchema },
         summary: 'Get a connection',
-        metadata: meta({ auth: 'client' }),
+        description:
+          'One connection of your organization in this environment: its provider, end user and status. Errors: CONNECTION_NOT_FOUND.',
+        metadata: meta({ auth: 'client', errors: ['CONNECTION_NOT_FOUND'] }),
       },
       revokeConnection: {
         method: 'DELETE',
@@ -122,7 +142,7 @@ export const contract = c.router(
         description:
           'Revokes the connection, deletes its stored session and invalidates every access token it has; ' +
           'later agent requests with those tokens get INVALID_ACCESS_TOKEN. Idempotent.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['CONNECTION_NOT_FOUND'] }),
       },
     }),
     agentRequests: c.router({
@@ -137,7 +157,16 @@ export const contract = c.router(
           'Read the outcome with GET /api/agent-requests/{requestId}. Errors: INVALID_FIELD (with the exact path of a bad ' +
           'responseFormat leaf), INVALID_ACCESS_TOKEN, ACCESS_TOKEN_ENVIRONMENT_MISMATCH, CONNECTION_LOGIN_REQUIRED (409), ' +
           'STARTING_URL_NOT_ALLOWED.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({
+          auth: 'client',
+          errors: [
+            'INVALID_ACCESS_TOKEN',
+            'ACCESS_TOKEN_ENVIRONMENT_MISMATCH',
+            'CONNECTION_LOGIN_REQUIRED',
+            'UNKNOWN_PROVIDER',
+            'STARTING_URL_NOT_ALLOWED',
+          ],
+        }),
       },
       listAgentRequests: {
         method: 'GET',
@@ -148,7 +177,7 @@ export const contract = c.router(
         description:
           'Your agent requests in this environment, newest first, optionally only those with one status. ' +
           'Pages with limit and cursor (pass the nextCursor of the previous page). Errors: INVALID_FIELD, INVALID_CURSOR.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['INVALID_CURSOR'] }),
       },
       getAgentRequest: {
         method: 'GET',
@@ -161,7 +190,7 @@ export const contract = c.router(
           'The stored record: status, inputs, result or error (error.code of a run: see the run error table), the step trace, ' +
           'which way ran (method), model usage, timestamps. With waitMs the answer is held until the request reaches a final ' +
           'status or waitMs passes, whichever is first. Only the owning organization and environment can read it.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND'] }),
       },
       cancelAgentRequest: {
         method: 'POST',
@@ -174,7 +203,7 @@ export const contract = c.router(
           'A PENDING request becomes CANCELED at once. A RUNNING one is flagged and its worker stops it within about a second; ' +
           'the answer is the record at that moment (read it again, or with waitMs, to see CANCELED). ' +
           'Errors: AGENT_REQUEST_NOT_FOUND, AGENT_REQUEST_ALREADY_FINISHED (409).',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND', 'AGENT_REQUEST_ALREADY_FINISHED'] }),
       },
     }),
     sandbox: c.router({
@@ -187,7 +216,7 @@ export const contract = c.router(
         description:
           'Connects a sandbox test user (default user_good) to a sandbox provider and returns a public token, ' +
           'so an integration can be tested end to end without the connect widget. Errors: SANDBOX_ONLY, UNKNOWN_PROVIDER, UNKNOWN_TEST_USER.',
-        metadata: meta({ auth: 'client', sandboxOnly: true }),
+        metadata: meta({ auth: 'client', sandboxOnly: true, errors: ['UNKNOWN_PROVIDER', 'UNKNOWN_TEST_USER', 'SANDBOX_LOGIN_FAILED'] }),
       },
       resetSandbox: {
         method: 'POST',
@@ -198,7 +227,7 @@ export const contract = c.router(
         description:
           "Deletes everything your organization's test users created on the simulated provider sites (posts, repositories, messages …); " +
           'the next visit starts again from the seed content. Login sessions and connections stay valid. Errors: SANDBOX_ONLY.',
-        metadata: meta({ auth: 'client', sandboxOnly: true }),
+        metadata: meta({ auth: 'client', sandboxOnly: true, errors: [] }),
       },
     }),
     webhooks: c.router({
@@ -212,7 +241,7 @@ export const contract = c.router(
           'Registers an endpoint of your environment for some event types. The answer carries the signing secret (whsec_…) ' +
           'once; it is stored encrypted and never shown again (rotate it to get a new one). At most 20 endpoints per organization and ' +
           'environment. Errors: INVALID_FIELD, WEBHOOK_URL_NOT_ALLOWED, WEBHOOK_ENDPOINT_LIMIT.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_URL_NOT_ALLOWED', 'WEBHOOK_ENDPOINT_LIMIT'] }),
       },
       listWebhookEndpoints: {
         method: 'GET',
@@ -220,7 +249,7 @@ export const contract = c.router(
         responses: { 200: WebhookEndpointListSchema },
         summary: 'List webhook endpoints',
         description: "The endpoints of your organization in the credentials' environment, oldest first (without secrets).",
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: [] }),
       },
       getWebhookEndpoint: {
         method: 'GET',
@@ -229,7 +258,7 @@ export const contract = c.router(
         responses: { 200: WebhookEndpointSchema },
         summary: 'Get a webhook endpoint',
         description: 'Errors: WEBHOOK_ENDPOINT_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'] }),
       },
       updateWebhookEndpoint: {
         method: 'PATCH',
@@ -240,7 +269,7 @@ export const contract = c.router(
         summary: 'Update a webhook endpoint',
         description:
           'Changes url, events, description or enabled. Errors: INVALID_FIELD, WEBHOOK_URL_NOT_ALLOWED, WEBHOOK_ENDPOINT_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_URL_NOT_ALLOWED', 'WEBHOOK_ENDPOINT_NOT_FOUND'] }),
       },
       deleteWebhookEndpoint: {
         method: 'DELETE',
@@ -250,7 +279,7 @@ export const contract = c.router(
         responses: { 200: WebhookEndpointSchema },
         summary: 'Delete a webhook endpoint',
         description: 'Deletes the endpoint and its delivery log; pending deliveries are dropped. Errors: WEBHOOK_ENDPOINT_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'] }),
       },
       rotateWebhookSecret: {
         method: 'POST',
@@ -262,7 +291,7 @@ export const contract = c.router(
         description:
           'Issues a new signing secret, shown once. The old secret stops at once: every attempt from now on (retries of ' +
           'earlier events too) is signed with the new one. Errors: WEBHOOK_ENDPOINT_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'] }),
       },
       listWebhookDeliveries: {
         method: 'GET',
@@ -274,7 +303,7 @@ export const contract = c.router(
         description:
           'The delivery log, newest first: status, next attempt, and each attempt with its HTTP status or error. ' +
           'Errors: WEBHOOK_ENDPOINT_NOT_FOUND, INVALID_CURSOR.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_ENDPOINT_NOT_FOUND', 'INVALID_CURSOR'] }),
       },
       resendWebhookDelivery: {
         method: 'POST',
@@ -286,7 +315,7 @@ export const contract = c.router(
         description:
           'Queues a new delivery of the same event (same eventId and body) to the same endpoint, due at once, with the full ' +
           'retry schedule. Errors: WEBHOOK_DELIVERY_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_DELIVERY_NOT_FOUND'] }),
       },
     }),
   },
