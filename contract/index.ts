@@ -6,6 +6,7 @@ import {
   AgentRequestAcceptedSchema,
   AgentRequestListSchema,
   AgentRequestSchema,
+  ConnectionListSchema,
   ConnectionSchema,
   CreateAgentRequestBodySchema,
   CreateLinkTokenBodySchema,
@@ -16,6 +17,7 @@ import {
   GetAgentRequestQuerySchema,
   LinkTokenSchema,
   ListAgentRequestsQuerySchema,
+  ListConnectionsQuerySchema,
   ProviderListSchema,
   SandboxPublicTokenSchema,
   SandboxResetSchema,
@@ -121,6 +123,17 @@ export const contract = c.router(
             'CONNECTION_REVOKED',
           ],
         }),
+      },
+      listConnections: {
+        method: 'GET',
+        path: '/api/connections',
+        query: ListConnectionsQuerySchema,
+        responses: { 200: ConnectionListSchema },
+        summary: 'List connections',
+        description:
+          'Your connections in this environment, newest first, optionally only those of one end user (clientUserId) or with one ' +
+          'status. Pages with limit and cursor (pass the nextCursor of the previous page). Errors: INVALID_FIELD, INVALID_CURSOR.',
+        metadata: meta({ auth: 'client', errors: ['INVALID_CURSOR'] }),
       },
       getConnection: {
         method: 'GET',
