@@ -1,10 +1,12 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 
+import type { ErrorCode } from './error-codes';
 import {
   AgentRequestAcceptedSchema,
   AgentRequestListSchema,
   AgentRequestSchema,
+  ConnectionListSchema,
   ConnectionSchema,
   CreateAgentRequestBodySchema,
   CreateLinkTokenBodySchema,
@@ -15,6 +17,7 @@ import {
   GetAgentRequestQuerySchema,
   LinkTokenSchema,
   ListAgentRequestsQuerySchema,
+  ListConnectionsQuerySchema,
   ProviderActionListSchema,
   ProviderListSchema,
   SandboxPublicTokenSchema,
@@ -33,6 +36,7 @@ import {
 
 export * from './error-codes';
 export * from './response-format';
+export * from './route-errors';
 export * from './schemas';
 export * from './webhook-schemas';
 
@@ -43,6 +47,11 @@ export interface RouteMetadata {
   auth: 'client';
   /** Only callable with sandbox credentials. */
   sandboxOnly?: boolean;
+  /**
+   * The codes this route's own service can answer with (the layers every request crosses add theirs: see
+   * route-errors.ts). The OpenAPI document's `code` enums and the client's error types are built from it.
+   */
+  errors: readonly ErrorCode[];
 }
 
 const meta = (m: RouteMetadata) => m;
@@ -75,7 +84,7 @@ export const contract = c.router(
         responses: { 200: ProviderListSchema },
         summary: 'List the providers of your environment',
         description: "The catalogue of providers that the credentials' environment can connect to.",
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: [] }),
       },
       listProviderActions: {
         method: 'GET',
@@ -87,7 +96,7 @@ export const contract = c.router(
           'The action catalogue: each playbook (a tested routine) of the provider, with its description, example requests, parameters ' +
           'as JSON Schema, whether it writes, and the result fields it can fill. An agent request whose action is phrased like an ' +
           'example runs that playbook with no model configured; or name it with `playbook`. Errors: PROVIDER_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['PROVIDER_NOT_FOUND'] }),
       },
     }),
     link: c.router({
@@ -101,7 +110,7 @@ export const contract = c.router(
           'Starts the connect flow for one end user. Pass the returned linkToken to the client SDK (useAgentLink). ' +
           'Single use, valid 30 minutes by default. With connectionId, the flow re-authenticates that connection (update mode). ' +
           'Errors: INVALID_FIELD, UNKNOWN_PROVIDER, CONNECTION_NOT_FOUND and CONNECTION_REVOKED (update mode).',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['INVALID_FIELD', 'UNKNOWN_PROVIDER', 'CONNECTION_NOT_FOUND', 'CONNECTION_REVOKED'] }),
       },
     }),
     connections: c.router({
@@ -116,7 +125,29 @@ export const contract = c.router(
           'PUBLIC_TOKEN_MALFORMED (not a public token), PUBLIC_TOKEN_ENVIRONMENT_MISMATCH (token of the other environment), ' +
           'INVALID_PUBLIC_TOKEN (unknown), PUBLIC_TOKEN_ORGANIZATION_MISMATCH (issued to another organization), ' +
           'PUBLIC_TOKEN_EXPIRED, PUBLIC_TOKEN_ALREADY_USED (409), CONNECTION_REVOKED (409).',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({
+          auth: 'client',
+          errors: [
+            'PUBLIC_TOKEN_MALFORMED',
+            'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH',
+            'INVALID_PUBLIC_TOKEN',
+            'PUBLIC_TOKEN_ORGANIZATION_MISMATCH',
+            'PUBLIC_TOKEN_EXPIRED',
+            'PUBLIC_TOKEN_ALREADY_USED',
+            'CONNECTION_REVOKED',
+          ],
+        }),
+      },
+      listConnections: {
+        method: 'GET',
+        path: '/api/connections',
+        query: ListConnectionsQuerySchema,
+        responses: { 200: ConnectionListSchema },
+        summary: 'List connections',
+        description:
+          'Your connections in this environment, newest first, optionally only those of one end user (clientUserId) or with one ' +
+          'status. Pages with limit and cursor (pass the nextCursor of the previous page). Errors: INVALID_FIELD, INVALID_CURSOR.',
+        metadata: meta({ auth: 'client', errors: ['INVALID_CURSOR'] }),
       },
       getConnection: {
         method: 'GET',
@@ -124,7 +155,9 @@ export const contract = c.router(
         pathParams: ConnectionIdParams,
         responses: { 200: ConnectionSchema },
         summary: 'Get a connection',
-        metadata: meta({ auth: 'client' }),
+        description:
+          'One connection of your organization in this environment: its provider, end user and status. Errors: CONNECTION_NOT_FOUND.',
+        metadata: meta({ auth: 'client', errors: ['CONNECTION_NOT_FOUND'] }),
       },
       revokeConnection: {
         method: 'DELETE',
@@ -136,7 +169,7 @@ export const contract = c.router(
         description:
           'Revokes the connection, deletes its stored session and invalidates every access token it has; ' +
           'later agent requests with those tokens get INVALID_ACCESS_TOKEN. Idempotent.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['CONNECTION_NOT_FOUND'] }),
       },
     }),
     agentRequests: c.router({
@@ -152,7 +185,20 @@ export const contract = c.router(
           'responseFormat leaf), INVALID_ACCESS_TOKEN, ACCESS_TOKEN_ENVIRONMENT_MISMATCH, CONNECTION_LOGIN_REQUIRED (409), ' +
           'STARTING_URL_NOT_ALLOWED; with `playbook`: UNKNOWN_PLAYBOOK, PLAYBOOK_PARAMETERS_MISSING, PLAYBOOK_PARAMETERS_INVALID, ' +
           'PLAYBOOK_WRITES_IN_READ_MODE (each with the path of the field to fix in details).',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({
+          auth: 'client',
+          errors: [
+            'INVALID_ACCESS_TOKEN',
+            'ACCESS_TOKEN_ENVIRONMENT_MISMATCH',
+            'CONNECTION_LOGIN_REQUIRED',
+            'UNKNOWN_PROVIDER',
+            'STARTING_URL_NOT_ALLOWED',
+            'UNKNOWN_PLAYBOOK',
+            'PLAYBOOK_PARAMETERS_MISSING',
+            'PLAYBOOK_PARAMETERS_INVALID',
+            'PLAYBOOK_WRITES_IN_READ_MODE',
+          ],
+        }),
       },
       listAgentRequests: {
         method: 'GET',
@@ -163,7 +209,7 @@ export const contract = c.router(
         description:
           'Your agent requests in this environment, newest first, optionally only those with one status. ' +
           'Pages with limit and cursor (pass the nextCursor of the previous page). Errors: INVALID_FIELD, INVALID_CURSOR.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['INVALID_CURSOR'] }),
       },
       getAgentRequest: {
         method: 'GET',
@@ -176,7 +222,7 @@ export const contract = c.router(
           'The stored record: status, inputs, result or error (error.code of a run: see the run error table), the step trace, ' +
           'which way ran (method), model usage, timestamps. With waitMs the answer is held until the request reaches a final ' +
           'status or waitMs passes, whichever is first. Only the owning organization and environment can read it.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND'] }),
       },
       cancelAgentRequest: {
         method: 'POST',
@@ -189,7 +235,7 @@ export const contract = c.router(
           'A PENDING request becomes CANCELED at once. A RUNNING one is flagged and its worker stops it within about a second; ' +
           'the answer is the record at that moment (read it again, or with waitMs, to see CANCELED). ' +
           'Errors: AGENT_REQUEST_NOT_FOUND, AGENT_REQUEST_ALREADY_FINISHED (409).',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND', 'AGENT_REQUEST_ALREADY_FINISHED'] }),
       },
     }),
     sandbox: c.router({
@@ -202,7 +248,7 @@ export const contract = c.router(
         description:
           'Connects a sandbox test user (default user_good) to a sandbox provider and returns a public token, ' +
           'so an integration can be tested end to end without the connect widget. Errors: SANDBOX_ONLY, UNKNOWN_PROVIDER, UNKNOWN_TEST_USER.',
-        metadata: meta({ auth: 'client', sandboxOnly: true }),
+        metadata: meta({ auth: 'client', sandboxOnly: true, errors: ['UNKNOWN_PROVIDER', 'UNKNOWN_TEST_USER', 'SANDBOX_LOGIN_FAILED'] }),
       },
       resetSandbox: {
         method: 'POST',
@@ -213,7 +259,7 @@ export const contract = c.router(
         description:
           "Deletes everything your organization's test users created on the simulated provider sites (posts, repositories, messages …); " +
           'the next visit starts again from the seed content. Login sessions and connections stay valid. Errors: SANDBOX_ONLY.',
-        metadata: meta({ auth: 'client', sandboxOnly: true }),
+        metadata: meta({ auth: 'client', sandboxOnly: true, errors: [] }),
       },
     }),
     webhooks: c.router({
@@ -227,7 +273,7 @@ export const contract = c.router(
           'Registers an endpoint of your environment for some event types. The answer carries the signing secret (whsec_…) ' +
           'once; it is stored encrypted and never shown again (rotate it to get a new one). At most 20 endpoints per organization and ' +
           'environment. Errors: INVALID_FIELD, WEBHOOK_URL_NOT_ALLOWED, WEBHOOK_ENDPOINT_LIMIT.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_URL_NOT_ALLOWED', 'WEBHOOK_ENDPOINT_LIMIT'] }),
       },
       listWebhookEndpoints: {
         method: 'GET',
@@ -235,7 +281,7 @@ export const contract = c.router(
         responses: { 200: WebhookEndpointListSchema },
         summary: 'List webhook endpoints',
         description: "The endpoints of your organization in the credentials' environment, oldest first (without secrets).",
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: [] }),
       },
       getWebhookEndpoint: {
         method: 'GET',
@@ -244,7 +290,7 @@ export const contract = c.router(
         responses: { 200: WebhookEndpointSchema },
         summary: 'Get a webhook endpoint',
         description: 'Errors: WEBHOOK_ENDPOINT_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'] }),
       },
       updateWebhookEndpoint: {
         method: 'PATCH',
@@ -255,7 +301,7 @@ export const contract = c.router(
         summary: 'Update a webhook endpoint',
         description:
           'Changes url, events, description or enabled. Errors: INVALID_FIELD, WEBHOOK_URL_NOT_ALLOWED, WEBHOOK_ENDPOINT_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_URL_NOT_ALLOWED', 'WEBHOOK_ENDPOINT_NOT_FOUND'] }),
       },
       deleteWebhookEndpoint: {
         method: 'DELETE',
@@ -265,7 +311,7 @@ export const contract = c.router(
         responses: { 200: WebhookEndpointSchema },
         summary: 'Delete a webhook endpoint',
         description: 'Deletes the endpoint and its delivery log; pending deliveries are dropped. Errors: WEBHOOK_ENDPOINT_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'] }),
       },
       rotateWebhookSecret: {
         method: 'POST',
@@ -277,7 +323,7 @@ export const contract = c.router(
         description:
           'Issues a new signing secret, shown once. The old secret stops at once: every attempt from now on (retries of ' +
           'earlier events too) is signed with the new one. Errors: WEBHOOK_ENDPOINT_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'] }),
       },
       listWebhookDeliveries: {
         method: 'GET',
@@ -289,7 +335,7 @@ export const contract = c.router(
         description:
           'The delivery log, newest first: status, next attempt, and each attempt with its HTTP status or error. ' +
           'Errors: WEBHOOK_ENDPOINT_NOT_FOUND, INVALID_CURSOR.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_ENDPOINT_NOT_FOUND', 'INVALID_CURSOR'] }),
       },
       resendWebhookDelivery: {
         method: 'POST',
@@ -301,7 +347,7 @@ export const contract = c.router(
         description:
           'Queues a new delivery of the same event (same eventId and body) to the same endpoint, due at once, with the full ' +
           'retry schedule. Errors: WEBHOOK_DELIVERY_NOT_FOUND.',
-        metadata: meta({ auth: 'client' }),
+        metadata: meta({ auth: 'client', errors: ['WEBHOOK_DELIVERY_NOT_FOUND'] }),
       },
     }),
   },

@@ -184,6 +184,28 @@ export const ConnectionSchema = extendApi(
 );
 export type Connection = z.infer<typeof ConnectionSchema>;
 
+export const CONNECTION_LIST_LIMITS = { default: 20, max: 100 } as const;
+
+export const ListConnectionsQuerySchema = z
+  .object({
+    clientUserId: extendApi(ClientUserIdSchema.optional(), { description: "Only this end user's connections." }),
+    status: extendApi(ConnectionStatusSchema.optional(), { description: 'Only connections with this status.' }),
+    limit: extendApi(z.coerce.number().int().min(1).max(CONNECTION_LIST_LIMITS.max).optional(), {
+      description: `Page size (1-${CONNECTION_LIST_LIMITS.max}, default ${CONNECTION_LIST_LIMITS.default}).`,
+    }),
+    cursor: extendApi(z.string().min(1).max(200).optional(), { description: 'nextCursor of the previous page.' }),
+  })
+  .strict();
+export type ListConnectionsQuery = z.infer<typeof ListConnectionsQuerySchema>;
+
+export const ConnectionListSchema = extendApi(
+  z.object({
+    data: z.array(ConnectionSchema),
+    nextCursor: extendApi(z.string().nullable(), { description: 'Pass as cursor for the next page; null on the last page.' }),
+  }),
+  { title: 'ConnectionList' },
+);
+
 export const ExchangePublicTokenBodySchema = extendApi(z.object({ publicToken: z.string().min(1).max(LIMITS.tokenMax) }).strict(), {
   title: 'ExchangePublicTokenRequest',
   example: { publicToken: 'public-sandbox-xxxxxxxx' },

@@ -31,6 +31,17 @@ export const WEBHOOK_HEADERS = {
   eventId: 'AgentLink-Event-Id',
   eventType: 'AgentLink-Event-Type',
 } as const;
+/**
+ * The same delivery signed as the Standard Webhooks specification says (standardwebhooks.com), so receivers can use
+ * its off-the-shelf verifiers: `webhook-signature: v1,<base64 HMAC-SHA256>` keyed with the base64-decoded part of the
+ * secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`. webhook-id is the eventId (the same on
+ * every retry, so receivers deduplicate on it).
+ */
+export const STANDARD_WEBHOOK_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
 export const WEBHOOK_LIMITS = {
   endpointsMax: 20,
   urlMax: 2048,
@@ -104,7 +115,9 @@ export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 export const WebhookEndpointWithSecretSchema = extendApi(
   WebhookEndpointSchema.extend({
     secret: extendApi(z.string(), {
-      description: 'The signing secret (whsec_…). Shown only in this answer; verify deliveries with it (verifyWebhook in the client).',
+      description:
+        'The signing secret: whsec_ and 32 random bytes in base64. Shown only in this answer; verify deliveries with it ' +
+        '(verifyWebhook in @agentlink/client/webhooks, or any Standard Webhooks library).',
     }),
   }),
   { title: 'WebhookEndpointWithSecret' },
@@ -159,23 +172,35 @@ export const WebhookDeliveryListSchema = z.object({
 });
 
 /** The body of every delivery: the event, with the object as GET /api/connections/{id} or GET /api/agent-requests/{id} returns it. */
-export const WebhookEventSchema = extendApi(
-  z.discriminatedUnion('type', [
-    z.object({
-      eventId: z.string(),
-      type: z.enum(['AGENT_REQUEST.COMPLETED', 'AGENT_REQUEST.FAILED']),
-      createdAt: isoDate('When the event happened.'),
-      environment: EnvironmentSchema,
-      object: AgentRequestSchema,
-    }),
-    z.object({
-      eventId: z.string(),
-      type: z.enum(['CONNECTION.CREATED', 'CONNECTION.LOGIN_REQUIRED', 'CONNECTION.REVOKED']),
-      createdAt: isoDate('When the event happened.'),
-      environment: EnvironmentSchema,
-      object: ConnectionSchema,
-    }),
-  ]),
-  { title: 'WebhookEvent' },
+export const AgentRequestEventSchema = extendApi(
+  z.object({
+    eventId: z.string(),
+    type: z.enum(['AGENT_REQUEST.COMPLETED', 'AGENT_REQUEST.FAILED']),
+    createdAt: isoDate('When the event happened.'),
+    environment: EnvironmentSchema,
+    object: AgentRequestSchema,
+  }),
+  {
+    title: 'AgentRequestEvent',
+    description: 'An agent request reached a final status; object is the request as GET /api/agent-requests/{requestId} returns it.',
+  },
 );
+
+export const ConnectionEventSchema = extendApi(
+  z.object({
+    eventId: z.string(),
+    type: z.enum(['CONNECTION.CREATED', 'CONNECTION.LOGIN_REQUIRED', 'CONNECTION.REVOKED']),
+    createdAt: isoDate('When the event happened.'),
+    environment: EnvironmentSchema,
+    object: ConnectionSchema,
+  }),
+  {
+    title: 'ConnectionEvent',
+    description: 'A connection was created, needs its user to sign in again, or was revoked; object is the connection.',
+  },
+);
+
+export const WebhookEventSchema = extendApi(z.discriminatedUnion('type', [AgentRequestEventSchema, ConnectionEventSchema]), {
+  title: 'WebhookEvent',
+});
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;

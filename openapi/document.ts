@@ -2,9 +2,17 @@ import { generateOpenApi } from '@ts-rest/open-api';
 
 import { contract, type RouteMetadata } from '../contract';
 import { AGENT_RUN_ERRORS, ERROR_CATALOGUE } from '../contract/error-codes';
+import { type ApiErrorCode, WIDGET_ONLY_ERROR_CODES } from '../contract/route-errors';
+import { ErrorResponses } from './error-responses';
+import { upgradeDocumentSchemas } from './openapi-31';
+import { headerComponents, responseHeaders } from './response-headers';
+import { addWebhookEventSchemas, webhookOperations } from './webhooks';
 
-/** The committed openapi.json is generated with this server URL; the running server substitutes its own. */
-export const DEFAULT_SERVER_URL = 'http://localhost:4000';
+/**
+ * The committed openapi.json names the server relatively ("/": wherever the document is served from, since every
+ * installation is self-hosted); the running server substitutes its public URL.
+ */
+export const DEFAULT_SERVER_URL = '/';
 
 const errorTable = [
   '| code | HTTP | type | meaning |',
@@ -28,7 +36,8 @@ public token → access token) and runs browser agent actions on that account.
 organization are never accepted by another.
 
 **Errors.** Every error is \`{ "error": { "type", "code", "message", "requestId", "details"? } }\` and every
-response carries \`x-request-id\`. Bodies are JSON, at most 256 KiB.
+response carries \`x-request-id\`. Bodies are JSON, at most 256 KiB. Each operation lists the codes it can answer
+with, per status.
 
 **Rate limits.** Each organization has a token bucket per environment (by default a burst of 200, refilled at
 100 per second). Responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; over the
@@ -36,13 +45,30 @@ limit the answer is 429 \`RATE_LIMITED\` with \`Retry-After\` in seconds.
 
 **Idempotency.** Every POST accepts an \`Idempotency-Key\` header; see the parameter of each POST operation.
 
+**Webhooks.** Registered endpoints receive the events described under \`webhooks\`, signed twice: as the Standard
+Webhooks specification says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) and with \`AgentLink-Signature\`.
+
 ${errorTable}
+
+Connect widget codes (\`${WIDGET_ONLY_ERROR_CODES.join('`, `')}\`) are answered by the widget's own routes and reach
+your app through the React SDK's \`onExit\`, never through \`/api\`.
 
 **Agent runs.** An accepted request is queued and run by a worker: \`PENDING\` → \`RUNNING\` → \`COMPLETED\`,
 or \`FAILED\` / \`TIMED_OUT\` / \`CANCELED\` with \`error.code\` in the stored record:
 
 ${runErrorTable}
 `.trim();
+
+/** One tag per contract group (ts-rest tags each operation with its group), and one for the webhook deliveries. */
+const TAGS: Record<keyof typeof contract | 'webhookEvents', string> = {
+  providers: 'The catalogue of providers your environment can connect to.',
+  link: 'Link tokens: the start of the connect flow (useAgentLink opens the widget with one).',
+  connections: "End users' linked accounts: the public token exchange, reading, listing and revoking connections.",
+  agentRequests: 'Agent actions run on a connected account, and their results.',
+  sandbox: 'Shortcuts for testing with sandbox credentials.',
+  webhooks: 'Webhook endpoints, their signing secrets and delivery logs.',
+  webhookEvents: 'The deliveries AgentLink POSTs to your webhook endpoints.',
+};
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
@@ -54,12 +80,31 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string' as const, minLength: 1, maxLength: 255 },
 };
 
+const API_ERROR_CODES = (Object.keys(ERROR_CATALOGUE) as ApiErrorCode[]).filter(
+  (c) => !(WIDGET_ONLY_ERROR_CODES as readonly string[]).includes(c),
+);
+
+type Operation = {
+  parameters?: unknown[];
+  requestBody?: Record<string, unknown>;
+  responses: Record<string, { headers?: unknown } & Record<string, unknown>>;
+  description?: string;
+};
+
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
+  const errors = new ErrorResponses();
   const doc = generateOpenApi(
     contract,
     {
-      info: { title: 'AgentLink API', version: '0.1.0', description },
-      servers: [{ url: opts.serverUrl ?? DEFAULT_SERVER_URL }],
+      info: {
+        title: 'AgentLink API',
+        version: '0.1.0',
+        description,
+        license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'AgentLink' },
+      },
+      servers: [{ url: opts.serverUrl ?? DEFAULT_SERVER_URL, description: 'This AgentLink installation.' }],
+      tags: Object.entries(TAGS).map(([name, tagDescription]) => ({ name, description: tagDescription })),
       components: {
         securitySchemes: {
           clientId: { type: 'apiKey', in: 'header', name: 'x-client-id', description: 'Your Client ID.' },
@@ -70,15 +115,53 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
     {
       setOperationId: true,
       operationMapper: (operation, appRoute) => {
+        const op = operation as unknown as Operation;
         const meta = appRoute.metadata as RouteMetadata | undefined;
-        if (meta?.auth !== 'client') return operation;
-        const withAuth = { ...operation, security: [{ clientId: [], clientSecret: [] }] };
-        // Idempotency-Key is read by middleware (server/http/idempotency.ts), not declared in the contract, so the typed client stays as it is.
-        return appRoute.method === 'POST'
-          ? { ...withAuth, parameters: [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER] }
-          : withAuth;
+        const authenticated = meta?.auth === 'client';
+        const idempotent = authenticated && appRoute.method === 'POST';
+        const success = Object.fromEntries(
+          Object.entries(op.responses)
+            .filter(([status]) => Number(status) < 300)
+            .map(([status, response]) => [
+              status,
+              {
+                ...response,
+                description: response.description === status ? 'OK' : response.description,
+                headers: responseHeaders(Number(status), { authenticated, idempotent }),
+              },
+            ]),
+        );
+        return {
+          ...operation,
+          ...(op.requestBody ? { requestBody: { ...op.requestBody, required: true } } : {}),
+          ...(authenticated ? { security: [{ clientId: [], clientSecret: [] }] } : {}),
+          // Idempotency-Key is read by middleware (server/http/idempotency.ts), not declared in the contract, so the typed client stays as it is.
+          ...(idempotent ? { parameters: [...(op.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER] } : {}),
+          responses: { ...success, ...errors.forRoute(appRoute, { authenticated, idempotent }) },
+        } as typeof operation;
       },
     },
-  );
-  return JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+  ) as unknown as {
+    openapi: string;
+    components: {
+      schemas: Record<string, unknown>;
+      headers?: Record<string, unknown>;
+      examples?: Record<string, unknown>;
+      responses?: Record<string, unknown>;
+    };
+    paths: Record<string, Record<string, unknown>>;
+    webhooks?: Record<string, unknown>;
+  };
+
+  const schemas = doc.components.schemas;
+  const error = schemas.Error as { properties: { error: { properties: { code: Record<string, unknown> } } } };
+  error.properties.error.properties.code = { ...error.properties.error.properties.code, enum: API_ERROR_CODES };
+  addWebhookEventSchemas(schemas);
+  upgradeDocumentSchemas(doc);
+  doc.components.headers = headerComponents();
+  doc.components.responses = errors.components;
+  doc.components.examples = errors.examples();
+  // Spread first: `openapi` keeps its place at the top of the document.
+  const upgraded = { ...doc, openapi: '3.1.0', webhooks: webhookOperations('webhookEvents') };
+  return JSON.parse(JSON.stringify(upgraded)) as Record<string, unknown>;
 }

@@ -1,7 +1,15 @@
 import type { BrowserContext } from 'playwright-core';
 
 import type { AppConfig, Environment } from '../config';
-import { type AccessGrant, type ConnectionRecord, decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition, type Store } from '../store';
+import {
+  type AccessGrant,
+  type ConnectionRecord,
+  type ConnectionStatus,
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  type KeysetPosition,
+  type Store,
+} from '../store';
 import { resealAll, type ResealReport, type SealedPages, sealedValuesByKey } from '../vault/reseal';
 import type { Vault } from '../vault/vault';
 import type { Clock } from './clock';
@@ -264,10 +272,10 @@ export class ConnectionService {
     return connection ? ok(connection) : fail('CONNECTION_NOT_FOUND', `No connection ${connectionId}.`);
   }
 
-  /** The caller's connections, newest first, one page at a time; the cursor is opaque to callers. */
+  /** The caller's connections, newest first, optionally of one end user or status, one page at a time; the cursor is opaque to callers. */
   async list(
     caller: Caller,
-    query: { limit: number; cursor?: string },
+    query: { limit: number; cursor?: string; clientUserId?: string; status?: ConnectionStatus },
   ): Promise<Result<{ records: ConnectionRecord[]; nextCursor: string | null }>> {
     let after: KeysetPosition | undefined;
     if (query.cursor) {
@@ -275,7 +283,12 @@ export class ConnectionService {
       if (!decoded) return fail('INVALID_CURSOR', 'cursor is not a cursor this API returned; pass nextCursor of the previous page.');
       after = decoded;
     }
-    const page = await this.store.repos.connections.listOwned(caller, { limit: query.limit, ...(after ? { after } : {}) });
+    const page = await this.store.repos.connections.listOwned(caller, {
+      limit: query.limit,
+      ...(after ? { after } : {}),
+      ...(query.clientUserId !== undefined ? { clientUserId: query.clientUserId } : {}),
+      ...(query.status ? { status: query.status } : {}),
+    });
     return ok({ records: page.records, nextCursor: page.next ? encodeKeysetCursor(page.next) : null });
   }
 

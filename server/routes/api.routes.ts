@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 
-import { contract } from '../../contract';
+import { CONNECTION_LIST_LIMITS, contract } from '../../contract';
 import { presentAgentRequest, presentConnection, presentProvider } from '../domain/presenters';
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
@@ -45,6 +45,14 @@ export function apiRouter(services: Services) {
             status: connection.status,
           },
         };
+      },
+      listConnections: async ({ query, res }) => {
+        const result = await services.connections.list(callerOf(res), {
+          ...query,
+          limit: query.limit ?? CONNECTION_LIST_LIMITS.default,
+        });
+        if (!result.ok) return errorEnvelope(res, result.error);
+        return { status: 200, body: { data: result.value.records.map(presentConnection), nextCursor: result.value.nextCursor } };
       },
       getConnection: async ({ params, res }) => {
         const result = await services.connections.get(callerOf(res), params.connectionId);

@@ -80,7 +80,7 @@ describeEachStore('webhook endpoints API', (t) => {
       environment: 'sandbox',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const { webhookId, secret } = res.body;
 

@@ -4,13 +4,13 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 
-import { WEBHOOK_HEADERS, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../../contract/webhook-schemas';
+import { STANDARD_WEBHOOK_HEADERS, WEBHOOK_HEADERS, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../../contract/webhook-schemas';
 import type { AppConfig } from '../../config';
 import { isNonPublicHost } from '../../egress/addresses';
 import { publicOnly, resolveChecked } from '../../egress/resolve';
 import type { Store, WebhookDeliveryAttemptRecord, WebhookDeliveryRecord } from '../../store';
 import type { Clock } from '../clock';
-import { webhookSignatureHeader } from './signature';
+import { standardWebhookSignature, webhookSignatureHeader } from './signature';
 import type { WebhookEndpointService } from './webhook-endpoints.service';
 import { targetsMustBePublic } from './webhook-url.policy';
 
@@ -172,12 +172,17 @@ export class WebhookDispatcher {
       const pinned = targetsMustBePublic(endpoint.environment, this.opts.nodeEnv ?? 'development')
         ? await this.publicAddress(url.hostname)
         : undefined;
+      const secret = endpoints.openSecret(endpoint);
       const status = await postOnce(url, event.payload, this.timeoutMs, pinned, {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
-        [WEBHOOK_HEADERS.signature]: webhookSignatureHeader(endpoints.openSecret(endpoint), timestamp, event.payload),
+        [WEBHOOK_HEADERS.signature]: webhookSignatureHeader(secret, timestamp, event.payload),
         [WEBHOOK_HEADERS.eventId]: event.id,
         [WEBHOOK_HEADERS.eventType]: event.type,
+        // The event id is the message id: the same on every attempt, so receivers deduplicate retries on it.
+        [STANDARD_WEBHOOK_HEADERS.id]: event.id,
+        [STANDARD_WEBHOOK_HEADERS.timestamp]: String(timestamp),
+        [STANDARD_WEBHOOK_HEADERS.signature]: standardWebhookSignature(secret, event.id, timestamp, event.payload),
       });
       responseStatus = status;
       if (status < 200 || status > 299) error = `the endpoint answered HTTP ${status}`;

@@ -47,11 +47,16 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
     const res = await this.repo.update({ id, [column]: expected }, { [column]: next });
     return (res.affected ?? 0) === 1;
   }
-  /** Newest first (the dashboard's list), one keyset page after the last record of the previous page. */
-  listOwned(owner: Owner, opts: { limit: number; after?: KeysetPosition }): Promise<KeysetPage<ConnectionRecord>> {
+  /** Newest first (the API's and the dashboard's list), one keyset page after the last record of the previous page. */
+  listOwned(
+    owner: Owner,
+    opts: { limit: number; after?: KeysetPosition; clientUserId?: string; status?: ConnectionStatus },
+  ): Promise<KeysetPage<ConnectionRecord>> {
     const qb = this.repo
       .createQueryBuilder('c')
       .where('c.organization_id = :org AND c.environment = :env', { org: owner.organizationId, env: owner.environment });
+    if (opts.clientUserId !== undefined) qb.andWhere('c.client_user_id = :clientUserId', { clientUserId: opts.clientUserId });
+    if (opts.status) qb.andWhere('c.status = :status', { status: opts.status });
     return this.keysetPage(qb, opts);
   }
   /** Revokes and forgets the stored session and credentials in one statement; false when it was already revoked. */
