@@ -44,7 +44,14 @@ function ops(services: Services, logger: Logger, opts: AppOptions) {
   return opsRoutes({ readiness, metrics: services.metrics, metricsToken: services.config.metricsToken });
 }
 
-function baseApp(services: Services, logger: Logger, isSandboxSite: (req: Request) => boolean): Express {
+/**
+ * The base of every process's app: request id → metrics → traces → request log → the simulated provider sites,
+ * which answer on their own host names before anything else. Every process serves them (they live in the shared
+ * database), so a worker in a container of its own still reaches the sandbox sites at http://<slug>.<suffix>:PORT/.
+ */
+function baseApp(services: Services, logger: Logger): Express {
+  const sandboxHosts = new Set(services.sites.map((s) => `${s.slug}.${services.config.sandboxHostSuffix}`));
+  const isSandboxSite = (req: Request) => sandboxHosts.has((req.headers.host ?? '').toLowerCase().replace(/:\d+$/, ''));
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', services.config.trustProxy);
@@ -53,20 +60,6 @@ function baseApp(services: Services, logger: Logger, isSandboxSite: (req: Reques
   app.use(httpMetrics(services.metrics, isSandboxSite));
   if (services.tracing.enabled) app.use(httpTracing(services.tracing.tracer, isSandboxSite));
   app.use(requestLog(logger));
-  return app;
-}
-
-/**
- * Builds the Express app without listening (main listens; tests drive it with supertest).
- * Order: request id → metrics → request log → sandbox sites (by host) → ops endpoints → JSON body → contract routes
- * (auth from route metadata, rate limit per organization + environment, Idempotency-Key on POST, then zod
- * validation) → docs → widget, dashboard → 404 → error envelope.
- */
-export function createApp(services: Services, logger: Logger, opts: AppOptions = {}): Express {
-  const sandboxHosts = new Set(services.sites.map((s) => `${s.slug}.${services.config.sandboxHostSuffix}`));
-  const app = baseApp(services, logger, (req) => sandboxHosts.has((req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '')));
-
-  // The simulated provider sites answer on their own host names, before anything of the API.
   app.use(
     sandboxSitesMiddleware(services.sites, {
       store: services.store,
@@ -76,7 +69,17 @@ export function createApp(services: Services, logger: Logger, opts: AppOptions =
       hostSuffix: services.config.sandboxHostSuffix,
     }),
   );
+  return app;
+}
 
+/**
+ * Builds the Express app without listening (main listens; tests drive it with supertest).
+ * Order: request id → metrics → traces → request log → sandbox sites (by host) → ops endpoints → JSON body → contract routes
+ * (auth from route metadata, rate limit per organization + environment, Idempotency-Key on POST, then zod
+ * validation) → docs → widget, dashboard → 404 → error envelope.
+ */
+export function createApp(services: Services, logger: Logger, opts: AppOptions = {}): Express {
+  const app = baseApp(services, logger);
   app.use(ops(services, logger, opts));
   // People who open the service's address land in the dashboard (the API lives under /api, described at /docs).
   app.get('/', (_req, res) => res.redirect(302, '/dashboard'));
@@ -103,9 +106,9 @@ export function createApp(services: Services, logger: Logger, opts: AppOptions =
   return app;
 }
 
-/** A worker process's only HTTP surface: /healthz, /readyz (with the browser) and /metrics. */
+/** A worker process's HTTP surface: /healthz, /readyz (with the browser), /metrics, and the sandbox sites (see baseApp). */
 export function createWorkerOpsApp(services: Services, logger: Logger): Express {
-  const app = baseApp(services, logger, () => false);
+  const app = baseApp(services, logger);
   app.use(ops(services, logger, { worker: true }));
   app.use(notFoundHandler);
   app.use(finalErrorHandler(logger));

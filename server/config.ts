@@ -54,9 +54,10 @@ const EnvSchema = z.object({
   AGENTLINK_QUEUE: z.enum(['embedded', 'pg-boss']).optional(),
   AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),
+  // A CDP endpoint: the browser's ws:// URL, or its http:// debugging address (the ws:// URL is looked up there).
   BROWSER_WS_ENDPOINT: z
     .string()
-    .regex(/^wss?:\/\//, 'BROWSER_WS_ENDPOINT must be a ws:// or wss:// URL')
+    .regex(/^(wss?|https?):\/\//, 'BROWSER_WS_ENDPOINT must be a ws://, wss://, http:// or https:// URL')
     .optional(),
   // OpenTelemetry's standard variables (https://opentelemetry.io/docs/specs/otel/protocol/exporter/).
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
@@ -82,6 +83,9 @@ const EnvSchema = z.object({
     .max(24 * 3600)
     .default(60),
 });
+
+/** Every variable the configuration reads (deployment files are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
 
 export type Environment = 'sandbox' | 'production';
 

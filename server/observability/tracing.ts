@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 import { context, trace, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -21,7 +24,16 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-const VERSION = '0.1.0';
+/** This package's version, from its package.json (two folders up from the sources, three from dist/). */
+function packageVersion(): string {
+  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (!fs.existsSync(file)) continue;
+    const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === 'agentlink') return pkg.version ?? 'unknown';
+  }
+  return 'unknown';
+}
 
 let contextManagerSet = false;
 
@@ -41,14 +53,15 @@ const NOOP: Tracing = {
 export function startTracing(config: AppConfig['tracing']): Tracing {
   if (!config) return NOOP;
   ensureContextManager();
+  const version = packageVersion();
   const provider = new TracerProvider({
-    resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: VERSION })),
+    resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: version })),
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: config.tracesUrl }) })],
   });
   let stopped = false;
   return {
     enabled: true,
-    tracer: provider.getTracer('agentlink', VERSION),
+    tracer: provider.getTracer('agentlink', version),
     forceFlush: () => provider.forceFlush(),
     shutdown: async () => {
       if (stopped) return;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import request from 'supertest';
 
-import { createApp } from '../../server/app';
+import { createApp, createWorkerOpsApp } from '../../server/app';
 import { createExpressServer } from '../../server/http/express-server';
 import { createTestApp, describeEachStore, type TestApp } from '../support/app';
 import { get } from '../support/helpers';
@@ -109,6 +109,14 @@ describe('readiness of a process that runs a worker: the browser', () => {
     expect(JSON.stringify(res.body)).not.toContain(new URL(chromium.wsEndpoint).port);
   });
 
+  it("a remote browser's http:// debugging address (the form a sidecar's fixed port gives) works as well", async () => {
+    chromium = await startRemoteChromium();
+    const base = await workerRoleApp({ BROWSER_WS_ENDPOINT: `http://127.0.0.1:${new URL(chromium.wsEndpoint).port}` });
+    const ready = await request(base).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.browser).toStrictEqual(okPart);
+  });
+
   it('a Chromium that cannot be launched: 503 naming the browser, without the path', async () => {
     const base = await workerRoleApp({ AGENTLINK_CHROMIUM_PATH: '/nonexistent/agentlink-chromium' });
     const res = await request(base).get('/readyz');
@@ -119,5 +127,33 @@ describe('readiness of a process that runs a worker: the browser', () => {
       browser: { status: 'fail', ms: expect.any(Number), error: 'the browser could not be started or reached' },
     });
     expect(res.text).not.toContain('nonexistent');
+  });
+});
+
+describe("a worker process's own HTTP surface", () => {
+  let t: TestApp | undefined;
+  let server: http.Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await t?.close();
+    server = t = undefined;
+  });
+
+  it('serves /healthz, /readyz with the browser, /metrics and the sandbox sites, and no API', async () => {
+    t = await createTestApp('sqlite', { AGENTLINK_CHROMIUM_PATH: '/nonexistent/agentlink-chromium' });
+    server = createExpressServer(createWorkerOpsApp(t.services, pino({ level: 'silent' })));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect((await request(base).get('/healthz')).body).toStrictEqual({ status: 'ok' });
+    const ready = await request(base).get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(Object.keys(ready.body.checks)).toEqual(['database', 'queue', 'browser']);
+    expect((await request(base).get('/metrics')).text).toContain('agentlink_queue_depth');
+    // Its own Chromium reaches the simulated provider sites on this process (they live in the shared database).
+    const site = await request(base).get('/login').set('Host', `orbit.${t.config.sandboxHostSuffix}`);
+    expect(site.status).toBe(200);
+    expect(site.text).toMatch(/Orbit/);
+    expect((await request(base).get('/api/providers')).status).toBe(404);
   });
 });

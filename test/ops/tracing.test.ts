@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 import { OtlpReceiver, type ReceivedSpan, SPAN_KIND } from '../support/otlp-receiver';
@@ -127,7 +128,10 @@ it('one trace per agent request: API → publish → worker run → strategy →
       'agentlink.agent_request.method': 'playbook',
       'agentlink.agent_request.ending': 'written',
     },
-    resource: { 'service.name': 'agentlink-test' },
+    resource: {
+      'service.name': 'agentlink-test',
+      'service.version': JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
+    },
   });
   const strategy = trace.find((s) => s.parentSpanId === run.spanId && s.name === 'strategy playbook')!;
   expect(strategy.attributes).toMatchObject({ 'agentlink.strategy.outcome': 'completed' });
