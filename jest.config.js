@@ -16,6 +16,9 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+      // *.slow.test.ts (the production install and build from clean copies: minutes of npm ci and a sqlite3 compile)
+      // run with `npm run test:slow`, not in every `npm test`.
+      testPathIgnorePatterns: process.env.AGENTLINK_SLOW_TESTS ? ['/node_modules/'] : ['/node_modules/', '\\.slow\\.test\\.ts$'],
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
