@@ -231,7 +231,9 @@ async function main() {
   const burst = async (n: number) => {
     services.playbooks.register(playbook);
     try {
-      const created = await Promise.all(Array.from({ length: n }, () => send('POST', '/api/agent-requests', request)));
+      const created = await Promise.all(
+        Array.from({ length: n }, () => send('POST', '/api/agent-requests', { ...request, playbook: 'orbit.read-my-profile' })),
+      );
       return await Promise.all(
         created.map(async (c) => {
           if (c.status !== 202) return `HTTP ${c.status} ${c.body?.code ?? ''}`.trim();
