@@ -283,7 +283,7 @@ describe('ForgeHub in a browser', () => {
       .getByRole('link', { name: /Issues/ })
       .click();
     await visible(open.getByRole('link', { name: 'Scheduler crashes on leap day' }));
-  });
+  }, 60_000); // a long flow (editor, comment, confirm dialog, reopen): 15 s quiet, over 30 s on a busy machine
 
   it('loads more issues on demand', async () => {
     await signIn();
