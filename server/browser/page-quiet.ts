@@ -15,6 +15,11 @@ export interface QuietOptions {
   quietMs?: number;
   /** The most this wait takes, whatever the page does (default 1000 ms). */
   maxMs?: number;
+  /**
+   * How long an unchanged DOM is waited for before it counts as quiet (default `quietMs`): a hover-intent timer
+   * changes nothing for 100–300 ms, then opens its menu. Once the DOM changes, `quietMs` of stillness is enough.
+   */
+  leadMs?: number;
 }
 
 export const QUIET_MS = 30;
@@ -78,15 +83,16 @@ export function settledSince(page: Page, time: number): boolean {
 
 /** Resolves true once the DOM has not changed for `quietMs`, false after `maxMs`; in the page, one bounded promise. */
 const DOM_QUIET = `(a) => new Promise(function (resolve) {
-  var start = performance.now(), last = start;
-  var mo = new MutationObserver(function () { last = performance.now(); });
+  var start = performance.now(), last = start, changed = false;
+  var mo = new MutationObserver(function () { last = performance.now(); changed = true; });
   mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   function tick() {
-    var now = performance.now();
-    if (now - last >= a.quietMs || now - start >= a.maxMs) { mo.disconnect(); resolve(now - last >= a.quietMs); return; }
-    setTimeout(tick, Math.max(5, a.quietMs - (now - last)));
+    var now = performance.now(), need = changed ? a.quietMs : a.leadMs;
+    if (now - last >= need || now - start >= a.maxMs) { mo.disconnect(); resolve(now - last >= need); return; }
+    // Looked at every quietMs at least, so a change late in a lead is settled quietMs after it, not at the lead's end.
+    setTimeout(tick, Math.max(5, Math.min(a.quietMs, need - (now - last))));
   }
-  setTimeout(tick, a.quietMs);
+  setTimeout(tick, Math.min(a.quietMs, a.leadMs));
 })`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,6 +109,7 @@ async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<
 
 export async function waitForQuiet(page: Page, opts: QuietOptions = {}): Promise<void> {
   const quietMs = opts.quietMs ?? QUIET_MS;
+  let leadMs = Math.max(quietMs, opts.leadMs ?? quietMs);
   const started = Date.now();
   const until = started + Math.max(0, opts.maxMs ?? QUIET_MAX_MS);
   const since = started - RECENT_MS;
@@ -114,7 +121,7 @@ export async function waitForQuiet(page: Page, opts: QuietOptions = {}): Promise
     if (left() <= 0) return;
     // The page's own script may hang or replace the timers the check runs on: it is bounded from here too.
     const dom = await within<'quiet' | 'busy' | 'gone'>(
-      page.evaluate(`(${DOM_QUIET})(${JSON.stringify({ quietMs, maxMs: left() })})`).then(
+      page.evaluate(`(${DOM_QUIET})(${JSON.stringify({ quietMs, leadMs, maxMs: left() })})`).then(
         (quiet) => (quiet === true ? 'quiet' : 'busy'),
         () => 'gone', // the document was replaced (a navigation) or the page closed: look again
       ),
@@ -126,5 +133,6 @@ export async function waitForQuiet(page: Page, opts: QuietOptions = {}): Promise
       return;
     }
     if (dom === 'gone') await sleep(10);
+    leadMs = quietMs; // the lead is waited once: after a navigation or a busy spell the page is already moving
   }
 }

@@ -45,6 +45,11 @@ beforeAll(async () => {
         return html(
           `<button onclick="setTimeout(function(){document.getElementById('out').textContent='rendered'},20)">Go</button><p id="out">-</p>`,
         );
+      case '/intent':
+        // A hover-intent menu: nothing changes for 200 ms, then the menu opens.
+        return html(
+          `<button onclick="setTimeout(function(){document.getElementById('out').textContent='menu open'},200)">Go</button><p id="out">-</p>`,
+        );
       case '/ticker':
         return html(
           `<p id="t">0</p><script>setInterval(function(){var t=document.getElementById('t');t.textContent=String(+t.textContent+1)},10)</script>`,
@@ -127,6 +132,20 @@ describe('settling after an action', () => {
     await page.getByRole('button', { name: 'Go' }).click();
     await waitForQuiet(page);
     expect(await page.locator('#out').textContent()).toBe('rendered');
+  });
+
+  it('waits out a hover-intent delay only when asked for a lead, then settles as soon as the change lands', async () => {
+    const { page } = await runContext();
+    await page.goto(url('/intent'));
+    await page.getByRole('button', { name: 'Go' }).click();
+    await waitForQuiet(page);
+    expect(await page.locator('#out').textContent()).toBe('-'); // a still DOM is quiet at once by default
+    await page.reload();
+    await page.getByRole('button', { name: 'Go' }).click();
+    const started = Date.now();
+    await waitForQuiet(page, { leadMs: 350 });
+    expect(await page.locator('#out').textContent()).toBe('menu open');
+    expect(Date.now() - started).toBeLessThan(340); // 200 ms + a quiet window, not the whole lead
   });
 
   it('waits for the document a click navigated to, and remembers the page was found quiet there', async () => {

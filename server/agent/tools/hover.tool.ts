@@ -5,6 +5,8 @@ import { act, elementIndex, pageTool, settle, target, timeout } from './page-too
 
 /** How many newly shown elements the result names (the next observation lists them all). */
 const MAX_NAMED = 12;
+/** The longest hover-intent delay waited for (jQuery hoverIntent's default interval is 100 ms; menus use up to 300). */
+const HOVER_INTENT_MS = 350;
 
 export const hoverTool = pageTool({
   name: 'hover',
@@ -14,8 +16,9 @@ export const hoverTool = pageTool({
   async execute(args, tc) {
     const { el, loc } = await target(tc, Number(args.index));
     await act(`hovering over ${describeElement(el)}`, () => loc.hover({ timeout: timeout(tc) }));
-    // Menus open after a hover-intent delay and a transition (typically 100–300 ms).
-    await settle(tc, 350);
+    // Menus open after a hover-intent delay (typically 100–300 ms) during which the DOM does not change at all:
+    // an unchanged DOM counts as settled only after that lead; a menu that opened is then waited for as usual.
+    await settle(tc, 1_000, HOVER_INTENT_MS);
     // One snapshot (tens of ms) tells the model at once whether the hover opened anything.
     const before = new Set(tc.snapshot.elements.map((e) => `${e.role} ${e.name}`));
     const after = await takeSnapshot(tc.page, { redactor: tc.redactor }).catch(() => null);

@@ -215,8 +215,8 @@ export async function act<T>(what: string, fn: () => Promise<T>): Promise<T> {
  * most `maxMs` (server/browser/page-quiet.ts). Event-driven rather than a fixed sleep: a static page settles in
  * tens of milliseconds, a page that fetches and re-renders is waited for.
  */
-export async function settle(tc: Pick<ToolContext, 'page' | 'run'>, maxMs = QUIET_MAX_MS): Promise<void> {
-  await waitForQuiet(tc.page, { maxMs: remaining(tc.run, maxMs) });
+export async function settle(tc: Pick<ToolContext, 'page' | 'run'>, maxMs = QUIET_MAX_MS, leadMs?: number): Promise<void> {
+  await waitForQuiet(tc.page, { maxMs: remaining(tc.run, maxMs), leadMs });
 }
 
 export const timeout = (tc: ToolContext) => remaining(tc.run, ACTION_TIMEOUT_MS);
