@@ -98,7 +98,7 @@ async function runWorker(config: AppConfig) {
   const services = buildServices({ config, store, clock: systemClock, vault });
   services.metrics.collectProcessMetrics();
   const worker = createAgentWorker(services, logger);
-  // A worker serves only /healthz, /readyz (database, queue, browser) and /metrics, on PORT like every role.
+  // On PORT like every role: /healthz, /readyz (database, queue, browser), /metrics and the sandbox sites.
   const server = createExpressServer(createWorkerOpsApp(services, logger));
   await listen(server, config);
   await worker.start();
