@@ -1,3 +1,4 @@
+import { ROUTING_THRESHOLD } from '../../server/agent/playbooks/action-index';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { type ScriptedModelServer, type ScriptTurn, startScriptedModelServer } from '../support/scripted-model-server';
 import { awaitRequest, connectOrbit, createRequest, type LiveOrg, liveOrg } from './agent-support';
@@ -11,10 +12,16 @@ import { awaitRequest, connectOrbit, createRequest, type LiveOrg, liveOrg } from
 jest.setTimeout(90_000);
 
 const FORMAT = { name: 'string - full name', followers: 'integer - number of followers' };
-/** Matches no Orbit playbook's patterns, and the router is told to answer "none" for it: it goes to the planner. */
-const UNMATCHED = 'Tell me my name and how many people follow me';
-/** Matches no pattern either, but the router sends it to orbit.read-my-profile. */
-const ROUTED = 'Who am I on Orbit, and how many followers do I have?';
+/**
+ * Phrased unlike any Orbit playbook's examples (the text search scores it far below its routing threshold; the
+ * first test below checks that), and the router is told to answer "none" for it: it goes to the planner.
+ */
+const UNMATCHED = 'Click the Me link in the top bar and report the big heading and the first number you see';
+/**
+ * Unlike any example either (and in lower case, so no capitalised words are read as a person to look up), but the
+ * router sends it to orbit.read-my-profile.
+ */
+const ROUTED = 'go through the me link and give back the heading and the audience figure';
 
 let live: LiveServer;
 let model: ScriptedModelServer;
@@ -70,6 +77,13 @@ async function run(action: string) {
     calls: { model: model.calls - counts.model, router: routerCalls - counts.router, planner: plannerCalls - counts.planner },
   };
 }
+
+it('the two phrasings below are ones the text search does not route (else this file would test nothing)', () => {
+  for (const action of [UNMATCHED, ROUTED]) {
+    const best = live.services.playbooks.rank('orbit', action)[0];
+    expect(best?.score ?? 0).toBeLessThan(ROUTING_THRESHOLD);
+  }
+});
 
 it('a text-matched playbook asks no model', async () => {
   const { record, calls } = await run('Read my profile');
