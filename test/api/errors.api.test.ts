@@ -257,7 +257,7 @@ describeEachStore('error envelope', (t) => {
       expectError(await post(t, '/api/providers', sandboxHeaders(org), {}), 'ROUTE_NOT_FOUND', {
         message: 'No route POST /api/providers. See /docs for the API.',
       });
-      expectError(await get(t, '/api/connections', sandboxHeaders(org)), 'ROUTE_NOT_FOUND');
+      expectError(await del(t, '/api/connections', sandboxHeaders(org)), 'ROUTE_NOT_FOUND'); // GET lists them; DELETE needs an id
       expectError(await get(t, '/definitely/not/here'), 'ROUTE_NOT_FOUND');
     });
 
