@@ -66,6 +66,17 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
+/** A random UUID v4; from getRandomValues where randomUUID is missing (browsers outside secure contexts). */
+export function newIdempotencyKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c.randomUUID === 'function') return c.randomUUID();
+  const b = c.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 function queryString(query: Record<string, unknown> | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -91,7 +102,7 @@ export async function send<T>(config: TransportConfig, req: HttpRequest, options
   const url = `${config.baseUrl}${req.path}${queryString(req.query)}`;
   const headers: Record<string, string> = { accept: 'application/json', ...config.headers, ...options.headers };
   if (req.body !== undefined) headers['content-type'] = 'application/json';
-  if (req.method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+  if (req.method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? newIdempotencyKey();
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   const policy = { ...config.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) };
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;

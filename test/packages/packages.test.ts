@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import vm from 'node:vm';
 
 import { build } from 'esbuild';
 
@@ -304,5 +305,69 @@ createRoot(document.getElementById('root')!).render(createElement(App));
     const code = result.outputFiles[0].text;
     expect(code).toContain('agentlink:init');
     expect(code).not.toMatch(/node:crypto|require\(["']crypto["']\)/);
+  }, 60_000);
+  it('runs in a bare realm with only web platform globals, as edge runtimes have (no process, Buffer or require)', async () => {
+    const entry = path.join(project, 'edge.ts');
+    fs.writeFileSync(
+      entry,
+      `import { createAgentLinkClient, NotFoundError } from '@agentlink/client';
+import { verifyWebhook } from '@agentlink/client/webhooks';
+export async function main(env: { baseUrl: string; clientId: string; clientSecret: string; body: string; headers: Record<string, string>; secret: string; now: number }) {
+  const client = createAgentLinkClient({ baseUrl: env.baseUrl, clientId: env.clientId, clientSecret: env.clientSecret });
+  const { providers } = await client.providers.listProviders();
+  const created = await client.link.createLinkToken({ body: { clientUserId: 'edge-user' } });
+  const missing = await client.agentRequests.getAgentRequest({ params: { requestId: 'areq_nope' } }).catch((e: unknown) => e);
+  const event = await verifyWebhook({ payload: env.body, headers: env.headers, secret: env.secret, now: env.now });
+  return { providers: providers.length, linkToken: created.linkToken.slice(0, 13), missing: missing instanceof NotFoundError ? missing.code : String(missing), eventId: event.eventId };
+}`,
+    );
+    const result = await build({
+      entryPoints: [entry],
+      absWorkingDir: project,
+      bundle: true,
+      platform: 'neutral',
+      format: 'iife',
+      globalName: 'edge',
+      write: false,
+      logLevel: 'silent',
+    });
+    const g = globalThis as unknown as Record<string, unknown>;
+    const webGlobals = [
+      'fetch',
+      'Headers',
+      'Request',
+      'Response',
+      'URL',
+      'URLSearchParams',
+      'AbortController',
+      'AbortSignal',
+      'TextEncoder',
+      'TextDecoder',
+      'crypto',
+      'atob',
+      'btoa',
+      'setTimeout',
+      'clearTimeout',
+      'console',
+    ];
+    const context = vm.createContext(Object.fromEntries(webGlobals.map((name) => [name, g[name]])));
+    vm.runInContext(result.outputFiles[0].text, context);
+    expect(vm.runInContext('[typeof process, typeof Buffer, typeof require]', context)).toEqual(['undefined', 'undefined', 'undefined']);
+    const body = JSON.stringify({ eventId: 'evt_edge', type: 'CONNECTION.REVOKED' });
+    const secret = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
+    const ts = Math.floor(Date.now() / 1000);
+    const headers = {
+      'webhook-id': 'evt_edge',
+      'webhook-timestamp': String(ts),
+      'webhook-signature': standardWebhookSignature(secret, 'evt_edge', ts, body),
+    };
+    const main = (context.edge as { main: (env: unknown) => Promise<unknown> }).main;
+    const env = { baseUrl: t.baseUrl, clientId: org.clientId, clientSecret: org.sandboxSecret, body, headers, secret, now: ts * 1000 };
+    await expect(main(env)).resolves.toEqual({
+      providers: expect.any(Number),
+      linkToken: 'link-sandbox-',
+      missing: 'AGENT_REQUEST_NOT_FOUND',
+      eventId: 'evt_edge',
+    });
   }, 60_000);
 });
