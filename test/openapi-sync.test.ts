@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 
 import { ERROR_CATALOGUE } from '../contract/error-codes';
-import { OPENAPI_FILE, renderOpenApi } from '../openapi/generate';
+import { CLIENT_TYPES_FILE, OPENAPI_FILE, renderClientApi, renderOpenApi } from '../openapi/generate';
 import { contractRoutes } from './support/contract-routes';
 
 type Doc = {
@@ -18,6 +18,13 @@ describe('openapi/openapi.json', () => {
   it('is up to date with the contract', () => {
     if (rendered !== committed) {
       throw new Error('openapi/openapi.json is stale: the contract changed. Run `npm run openapi` and commit the result.');
+    }
+  });
+
+  it('client/src/generated/api.ts (the types of @agentlink/client) is up to date with the document', () => {
+    const committedTypes = fs.existsSync(CLIENT_TYPES_FILE) ? fs.readFileSync(CLIENT_TYPES_FILE, 'utf8') : '';
+    if (renderClientApi() !== committedTypes) {
+      throw new Error('client/src/generated/api.ts is stale: the contract changed. Run `npm run openapi` and commit the result.');
     }
   });
 

@@ -258,6 +258,7 @@ describeEachStore('error envelope', (t) => {
         message: 'No route POST /api/providers. See /docs for the API.',
       });
       expectError(await get(t, '/api/connection-list', sandboxHeaders(org)), 'ROUTE_NOT_FOUND');
+      expectError(await del(t, '/api/connections', sandboxHeaders(org)), 'ROUTE_NOT_FOUND'); // GET lists them; DELETE needs an id
       expectError(await get(t, '/definitely/not/here'), 'ROUTE_NOT_FOUND');
     });
 
