@@ -28,10 +28,11 @@ describe('openapi/openapi.json', () => {
     }
   });
 
-  it('declares the clientId and clientSecret security schemes', () => {
+  it('declares the clientId and clientSecret security schemes, and the same pair as HTTP Basic', () => {
     expect(doc.components.securitySchemes).toStrictEqual({
       clientId: { type: 'apiKey', in: 'header', name: 'x-client-id', description: expect.any(String) },
       clientSecret: { type: 'apiKey', in: 'header', name: 'x-client-secret', description: expect.any(String) },
+      clientBasic: { type: 'http', scheme: 'basic', description: expect.any(String) },
     });
   });
 
@@ -55,7 +56,7 @@ describe('openapi/openapi.json', () => {
     const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
     const op = doc.paths[path]?.[route.method.toLowerCase()];
     expect(op).toBeDefined();
-    expect(op!.security).toEqual([{ clientId: [], clientSecret: [] }]);
+    expect(op!.security).toEqual([{ clientId: [], clientSecret: [] }, { clientBasic: [] }]);
     expect(op!.operationId).toEqual(expect.any(String));
     // Every operation authenticates, is rate limited and can fail; the other statuses follow from its codes (openapi-document.test.ts).
     expect(Object.keys(op!.responses ?? {})).toEqual(expect.arrayContaining(['401', '429', '500']));

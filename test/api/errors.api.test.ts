@@ -94,7 +94,8 @@ describeEachStore('error envelope', (t) => {
       ];
       for (const res of bodies) {
         expectError(res, 'MISSING_CLIENT_CREDENTIALS', {
-          message: 'Send your Client ID in x-client-id and your Client Secret in x-client-secret.',
+          message:
+            'Send your Client ID in x-client-id and your Client Secret in x-client-secret (or both as HTTP Basic: the ID as username, the secret as password).',
         });
       }
     });
