@@ -1,8 +1,8 @@
-import net from 'node:net';
 
 import { z } from 'zod';
 
 import type { Playbook } from '../../server/agent/playbooks/registry';
+import { freePort } from '../support/free-port';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { type RemoteChromium, startRemoteChromium } from '../support/remote-chromium';
 import { awaitRequest, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from './agent-support';
@@ -133,11 +133,3 @@ it('loses no request when the remote browser dies mid-run: unchanged runs run ag
   // And the restarted browser serves new requests as the first one did.
   expect(await awaitRequest(live, org, await createRequest(live, org, body()))).toMatchObject({ status: 'COMPLETED' });
 });
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port: p } = srv.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return p;
-}

@@ -1,10 +1,11 @@
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 
 import { createTestApp, type TestApp } from '../support/app';
+import { freePort } from '../support/free-port';
 import { createOrg } from '../support/helpers';
 import { startBrowser } from '../support/live-server';
 
@@ -151,11 +152,3 @@ describe('API docs: headers and stored secrets', () => {
     expect(await page.getByText('EVIL SPEC').count()).toBe(0);
   });
 });
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}

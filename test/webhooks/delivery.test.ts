@@ -7,6 +7,7 @@ import request from 'supertest';
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../contract/webhook-schemas';
 import { WebhookDispatcher } from '../../server/domain/webhooks/dispatcher';
 import { describeEachStore, type TestApp } from '../support/app';
+import { freePort } from '../support/free-port';
 import { connectSandbox, createOrg, get, post, sandboxHeaders, type TestOrg } from '../support/helpers';
 
 /** A webhook receiver on loopback: records every request with its raw body; answers with `status()` (or hangs). */
@@ -47,14 +48,6 @@ class Receiver {
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     this.server = undefined;
   }
-}
-
-async function freePort(): Promise<number> {
-  const srv = http.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
 }
 
 async function register(t: TestApp, org: TestOrg, url: string, events = ['CONNECTION.CREATED', 'CONNECTION.REVOKED']) {
