@@ -1,4 +1,3 @@
-
 import { z } from 'zod';
 
 import type { Playbook } from '../../server/agent/playbooks/registry';
