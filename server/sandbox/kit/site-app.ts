@@ -10,6 +10,7 @@ import type { TenantTokens } from '../tenant-tokens';
 import { findTestUser, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET, type TestUser } from '../test-users';
 import { html, raw, type RawHtml } from './html';
 import { ensureSeeded } from './seeding';
+import { signInRecords } from './sign-in-records';
 import type { Doc, KitClock, SiteDefinition, SiteDocs, SiteKit, SiteUser } from './site';
 
 /**
@@ -140,6 +141,7 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
       res.status(status).type('html').send(body.value);
     },
     now: () => clock.now(),
+    records: signInRecords(store, clock),
   };
 
   // ---------- auth pages (shared look, the site's brand) ----------
@@ -252,6 +254,27 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
 <p role="alert" class="${cx('auth-error')}">Account locked: too many unusual sign-in attempts. Contact ${site.brand.name} support to unlock it.</p>
 <p><a href="/login">Back to sign in</a></p>`,
     );
+
+  if (site.signIn) {
+    const router = express.Router();
+    site.signIn(router, {
+      startSession: async (res, username, tenant, next) => {
+        const user = findTestUser(username);
+        if (!user) throw new Error('not a sandbox test user');
+        await startSession(res, user, tenant, safeNext(next, site.homePath));
+      },
+      tenantFromTicket: (ticket) => tenantTokens.verify(ticket, site.slug),
+      authPage,
+      preCsrf,
+      checkPreCsrf,
+      cookies,
+      safeNext: (next) => safeNext(next, site.homePath),
+      records: kit.records,
+    });
+    app.use(router);
+    // The kit's own password form and code steps do not exist on such a site: its sign-in is only its own.
+    app.use('/login', (_req, res) => void res.status(404).type('text').send('Not found'));
+  }
 
   app.get('/login', (req, res) => loginForm(req, res, 200));
 
