@@ -304,7 +304,11 @@ export class LinkSessionService {
     return this.loginStep(linkToken, sessionId, ['CREDENTIALS'], async ({ token, session }, provider) => {
       const storageState = this.live?.takeSignedIn(session.id) ?? null;
       if (!storageState) {
-        return this.fail('LIVE_NOT_SIGNED_IN', `You are not signed in to ${provider.name.replace(/\s*\(.*\)$/, '')} yet.`, this.details(session, true));
+        return this.fail(
+          'LIVE_NOT_SIGNED_IN',
+          `You are not signed in to ${provider.name.replace(/\s*\(.*\)$/, '')} yet.`,
+          this.details(session, true),
+        );
       }
       this.handedOver.delete(session.id);
       return this.finish(token, await this.reload(session), provider, storageState, undefined);

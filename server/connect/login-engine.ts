@@ -291,11 +291,7 @@ export class LoginEngine {
   /** Keeps the live page when the provider waits for the person; true when it was kept. */
   private park(key: string, outcome: LoginOutcome, w: Pick<Waiting, 'context' | 'page' | 'provider' | 'carry'>): boolean {
     const step =
-      outcome.kind === 'mfa'
-        ? outcome.method
-        : outcome.kind === 'human_check' || outcome.kind === 'unknown_step'
-          ? outcome.kind
-          : null;
+      outcome.kind === 'mfa' ? outcome.method : outcome.kind === 'human_check' || outcome.kind === 'unknown_step' ? outcome.kind : null;
     if (!step) return false;
     const timer = setTimeout(() => void this.cancel(key), this.ttlMs);
     timer.unref();

@@ -30,8 +30,10 @@ export function assembleIntegrations(integrations: readonly Integration[], origi
     providers.push(provider);
     if (integration.site) sites.push(integration.site);
     for (const idp of integration.identitySites ?? []) {
-      if (provider.environment !== 'sandbox') throw new Error(`integration ${integration.slug}: only sandbox providers have simulated sites`);
-      if (slugs.has(idp.slug) || sites.some((s) => s.slug === idp.slug)) throw new Error(`integration ${integration.slug}: site ${idp.slug} is listed twice`);
+      if (provider.environment !== 'sandbox')
+        throw new Error(`integration ${integration.slug}: only sandbox providers have simulated sites`);
+      if (slugs.has(idp.slug) || sites.some((s) => s.slug === idp.slug))
+        throw new Error(`integration ${integration.slug}: site ${idp.slug} is listed twice`);
       sites.push(idp);
     }
     playbooks.push(...integration.playbooks);

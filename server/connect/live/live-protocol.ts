@@ -26,7 +26,14 @@ export const ClientMessageSchema = z.discriminatedUnion('t', [
     .strict(),
   z.object({ t: z.literal('move'), x: coord, y: coord, buttons: z.number().int().min(0).max(7).optional(), mods: modifiers }).strict(),
   z
-    .object({ t: z.enum(['down', 'up']), x: coord, y: coord, button, clickCount: z.number().int().min(1).max(3).optional(), mods: modifiers })
+    .object({
+      t: z.enum(['down', 'up']),
+      x: coord,
+      y: coord,
+      button,
+      clickCount: z.number().int().min(1).max(3).optional(),
+      mods: modifiers,
+    })
     .strict(),
   z.object({ t: z.literal('wheel'), x: coord, y: coord, dx: coord, dy: coord, mods: modifiers }).strict(),
   z

@@ -116,6 +116,10 @@ export class LiveSession {
     return session;
   }
 
+  get livePage(): Page {
+    return this.page;
+  }
+
   get isEnded(): boolean {
     return this.ended;
   }

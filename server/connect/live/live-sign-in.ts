@@ -43,6 +43,14 @@ export class LiveSignIn implements LiveSignInPort {
     return this.sessions.size + this.opening.size;
   }
 
+  /**
+   * The live page itself, for tests and the bench: they play the person, who sees where things are on the page; they
+   * still act only through the widget's streamed view.
+   */
+  inspect(linkSessionId: string): Page | null {
+    return this.sessions.get(linkSessionId)?.livePage ?? null;
+  }
+
   has(linkSessionId: string): boolean {
     return this.sessions.has(linkSessionId);
   }
@@ -51,7 +59,12 @@ export class LiveSignIn implements LiveSignInPort {
    * The widget's socket, authorised by the link token: attaches it to the link session's live browser, opening one
    * when there is none. A widget that comes back after the sign-in is told so again (it then finishes the flow).
    */
-  async connect(linkToken: string, linkSessionId: string, viewport: { width: number; height: number }, sink: LiveSink): Promise<Result<void>> {
+  async connect(
+    linkToken: string,
+    linkSessionId: string,
+    viewport: { width: number; height: number },
+    sink: LiveSink,
+  ): Promise<Result<void>> {
     const auth = await this.deps.linkSessions.authorizeLive(linkToken, linkSessionId);
     if (!auth.ok) return auth;
     if (this.signedIn.has(linkSessionId)) {
@@ -125,7 +138,9 @@ export class LiveSignIn implements LiveSignInPort {
     let pending: string | null = null;
     const onBlocked = (url: string) => (session ? session.blocked(url) : (pending = url));
     // A page the recipe left at a step it does not know is taken over as it is; else a fresh fenced context.
-    let taken: { context: BrowserContext; page: Page } | null = auth.handedOver ? this.deps.linkSessions.takeHandedOverPage(linkSessionId) : null;
+    let taken: { context: BrowserContext; page: Page } | null = auth.handedOver
+      ? this.deps.linkSessions.takeHandedOverPage(linkSessionId)
+      : null;
     let startUrl: string | null = null;
     if (!taken) {
       try {

@@ -59,7 +59,11 @@ function renderLive() {
     autocomplete: 'off',
     spellcheck: 'false',
   });
-  var retry = h('button', { type: 'button', class: 'al-button al-button-secondary', id: 'al-live-retry', hidden: true }, 'Open the sign-in page again');
+  var retry = h(
+    'button',
+    { type: 'button', class: 'al-button al-button-secondary', id: 'al-live-retry', hidden: true },
+    'Open the sign-in page again',
+  );
   var stage = h('div', { class: 'al-live-stage' }, canvas, keys);
   var lead =
     v.liveReason === 'unknown_step'
@@ -85,7 +89,18 @@ function renderLive() {
           },
     },
   );
-  live = { ws: null, canvas: canvas, ctx: canvas.getContext('2d'), status: status, retry: retry, keys: keys, viewport: null, retries: 0, frames: 0, stopped: false };
+  live = {
+    ws: null,
+    canvas: canvas,
+    ctx: canvas.getContext('2d'),
+    status: status,
+    retry: retry,
+    keys: keys,
+    viewport: null,
+    retries: 0,
+    frames: 0,
+    stopped: false,
+  };
   window.__agentlinkLive = { frames: 0, paintedAt: 0 };
   retry.addEventListener('click', function () {
     renderLive();
@@ -98,7 +113,8 @@ function liveStatus(l, code, message, host) {
   l.status.textContent = LIVE_COPY[code] || message || '';
   if (host && code === 'NAVIGATION_BLOCKED') l.status.textContent = 'Blocked: ' + host + ' is outside this sign-in.';
   l.status.setAttribute('data-code', code);
-  l.status.className = 'al-live-status' + (/BLOCKED|TIMED_OUT|FULL|UNAUTHORIZED|UNAVAILABLE|ERROR|CLOSED|REPLACED/.test(code) ? ' al-live-warn' : '');
+  l.status.className =
+    'al-live-status' + (/BLOCKED|TIMED_OUT|FULL|UNAUTHORIZED|UNAVAILABLE|ERROR|CLOSED|REPLACED/.test(code) ? ' al-live-warn' : '');
 }
 
 function liveSize() {
@@ -110,7 +126,8 @@ function liveSize() {
 function connectLive(l) {
   if (l.stopped) return;
   liveStatus(l, l.retries ? 'reconnecting' : 'connecting');
-  var url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + apiBase + '/sessions/' + state.view.linkSessionId + '/live';
+  var url =
+    (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + apiBase + '/sessions/' + state.view.linkSessionId + '/live';
   var ws = new WebSocket(url);
   ws.binaryType = 'blob';
   l.ws = ws;
@@ -151,9 +168,12 @@ function connectLive(l) {
     }
     l.retries++;
     liveStatus(l, 'reconnecting');
-    window.setTimeout(function () {
-      connectLive(l);
-    }, Math.min(4000, 250 * Math.pow(2, l.retries)));
+    window.setTimeout(
+      function () {
+        connectLive(l);
+      },
+      Math.min(4000, 250 * Math.pow(2, l.retries)),
+    );
   };
 }
 
@@ -175,12 +195,15 @@ function finishLive(l) {
   if (l.done) return;
   l.done = true;
   emit('SUBMIT_CREDENTIALS');
-  run(function () {
-    return api('/sessions/' + state.view.linkSessionId + '/live/finish');
-  }, function (result) {
-    stopLive();
-    onStep(result);
-  });
+  run(
+    function () {
+      return api('/sessions/' + state.view.linkSessionId + '/live/finish');
+    },
+    function (result) {
+      stopLive();
+      onStep(result);
+    },
+  );
 }
 
 function liveSend(l, message) {
@@ -220,7 +243,14 @@ function bindLiveInput(l) {
       touches[e.pointerId] = p;
       liveSend(l, { t: 'touch', phase: 'start', points: touchList().slice(0, 5) });
     } else {
-      liveSend(l, { t: 'down', x: p.x, y: p.y, button: LIVE_BUTTONS[e.button] || 'left', clickCount: Math.min(3, Math.max(1, e.detail || 1)), mods: liveMods(e) });
+      liveSend(l, {
+        t: 'down',
+        x: p.x,
+        y: p.y,
+        button: LIVE_BUTTONS[e.button] || 'left',
+        clickCount: Math.min(3, Math.max(1, e.detail || 1)),
+        mods: liveMods(e),
+      });
     }
     try {
       c.setPointerCapture(e.pointerId);
@@ -259,7 +289,14 @@ function bindLiveInput(l) {
       liveSend(l, pendingMove);
       pendingMove = null;
     }
-    liveSend(l, { t: 'up', x: p.x, y: p.y, button: LIVE_BUTTONS[e.button] || 'left', clickCount: Math.min(3, Math.max(1, e.detail || 1)), mods: liveMods(e) });
+    liveSend(l, {
+      t: 'up',
+      x: p.x,
+      y: p.y,
+      button: LIVE_BUTTONS[e.button] || 'left',
+      clickCount: Math.min(3, Math.max(1, e.detail || 1)),
+      mods: liveMods(e),
+    });
   }
   c.addEventListener('pointerup', up);
   c.addEventListener('pointercancel', up);

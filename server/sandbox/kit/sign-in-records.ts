@@ -1,18 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 import type { Store } from '../../store';
-import type { KitClock } from './site';
-
-/**
- * Short-lived records of a sign-in in progress (SSO state, authorization codes, challenges), kept in the service's
- * database so that every process sees them. Each is found by an opaque, unguessable value handed to the browser; only
- * its hash is stored. `take` reads and deletes (single use); expired records are never answered.
- */
-export interface SignInRecords {
-  put(site: string, kind: string, data: Record<string, unknown>, ttlSeconds: number): Promise<string>;
-  get(site: string, kind: string, value: string): Promise<Record<string, unknown> | null>;
-  take(site: string, kind: string, value: string): Promise<Record<string, unknown> | null>;
-}
+import type { KitClock, SignInRecords } from './site';
 
 const TENANT = '__auth';
 const idOf = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 64);

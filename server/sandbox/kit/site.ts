@@ -1,7 +1,6 @@
 import type { Request, Response, Router } from 'express';
 
 import type { RawHtml } from './html';
-import type { SignInRecords } from './sign-in-records';
 
 /** The kit's time source (the service's clock fits it); declared here so the kit imports nothing of domain/. */
 export interface KitClock {
@@ -107,4 +106,15 @@ export interface SiteKit {
   now(): Date;
   /** Short-lived sign-in records (for a site that is an identity provider: its challenges and authorization codes). */
   records: SignInRecords;
+}
+
+/**
+ * Short-lived records of a sign-in in progress (SSO state, authorization codes, challenges), kept in the service's
+ * database so that every process sees them. Each is found by an opaque, unguessable value handed to the browser; only
+ * its hash is stored. `take` reads and deletes (single use); expired records are never answered.
+ */
+export interface SignInRecords {
+  put(site: string, kind: string, data: Record<string, unknown>, ttlSeconds: number): Promise<string>;
+  get(site: string, kind: string, value: string): Promise<Record<string, unknown> | null>;
+  take(site: string, kind: string, value: string): Promise<Record<string, unknown> | null>;
 }

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 
-import { cx } from '../../../sandbox/kit/site-app';
 import { html, raw } from '../../../sandbox/kit/html';
 import type { SiteDefinition, SiteKit } from '../../../sandbox/kit/site';
+import { cx } from '../../../sandbox/kit/site-app';
 import { challengePng, newChallengeCode } from './challenge-image';
 
 /**
@@ -77,7 +77,12 @@ ${kit.csrfField(res)}<input type="hidden" name="client_id" value="${a.clientId}"
 }
 
 async function newChallenge(res: Response, kit: SiteKit, username: string): Promise<void> {
-  const value = await kit.records.put(IDP_SLUG, VISUAL_CHALLENGE_KIND, { code: newChallengeCode(), username, attempts: 0 }, CHALLENGE_SECONDS);
+  const value = await kit.records.put(
+    IDP_SLUG,
+    VISUAL_CHALLENGE_KIND,
+    { code: newChallengeCode(), username, attempts: 0 },
+    CHALLENGE_SECONDS,
+  );
   res.cookie(CHALLENGE_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/' });
 }
 
@@ -134,7 +139,12 @@ export const idpSite: SiteDefinition = {
         if (typed !== challenge.code) {
           const attempts = Number(challenge.attempts) + 1;
           if (attempts >= MAX_ATTEMPTS) return res.status(403).type('text').send('Too many wrong codes. Start the sign-in again.');
-          const fresh = await kit.records.put(IDP_SLUG, VISUAL_CHALLENGE_KIND, { code: newChallengeCode(), username, attempts }, CHALLENGE_SECONDS);
+          const fresh = await kit.records.put(
+            IDP_SLUG,
+            VISUAL_CHALLENGE_KIND,
+            { code: newChallengeCode(), username, attempts },
+            CHALLENGE_SECONDS,
+          );
           res.cookie(CHALLENGE_COOKIE, fresh, { httpOnly: true, sameSite: 'lax', path: '/' });
           return challengePage(req, res, kit, a, 401, 'That is not the code in the picture. Try this one.');
         }

@@ -50,7 +50,8 @@ ${body}</body></html>`,
 
   signIn(router, auth) {
     router.get('/login', (req, res) => {
-      const ticket = typeof req.query.tenant_token === 'string' && auth.tenantFromTicket(req.query.tenant_token) ? req.query.tenant_token : '';
+      const ticket =
+        typeof req.query.tenant_token === 'string' && auth.tenantFromTicket(req.query.tenant_token) ? req.query.tenant_token : '';
       auth.authPage(
         res,
         200,
@@ -60,7 +61,8 @@ ${body}</body></html>`,
 <form method="post" action="/login/sso">
 <input type="hidden" name="_csrf" value="${auth.preCsrf(req, res)}"><input type="hidden" name="tenant_token" value="${ticket}"><input type="hidden" name="next" value="${auth.safeNext(req.query.next)}">
 <button type="submit" class="${cx('lu-sso')}">Continue with Idp</button>
-</form>`,
+</form>
+<p><a href="https://help.lumen.example/sign-in">Trouble signing in?</a></p>`,
       );
     });
 
