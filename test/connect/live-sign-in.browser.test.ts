@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import { hashToken } from '../../server/domain/tokens';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { VISUAL_CHALLENGE_KIND } from '../../server/integrations/lumen/idp/site';
 import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
 import { type LiveServer, startLiveServer } from '../support/live-server';
@@ -362,6 +363,43 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
     await widget.getByRole('button', { name: 'Open the sign-in page again' }).click();
     await expectStatus(widget, 'LIVE');
     expect(server.services.liveSignIn.has(id)).toBe(true);
+  });
+
+  it('the caller asks for the live view on a provider with a recipe (signIn: live), and update mode renews a LOGIN_REQUIRED connection the same way', async () => {
+    const signInLive = async (linkToken: string, consent: string) => {
+      const widget = await context.newPage();
+      await widget.goto(api(`/link?token=${encodeURIComponent(linkToken)}`));
+      await widget.getByRole('button', { name: consent }).click();
+      await expectStatus(widget, 'LIVE');
+      const id = (await linkSessionOf(linkToken)).id;
+      expect(livePage(id).url()).toMatch(/^http:\/\/orbit\.sandbox\.localhost:\d+\/login\?tenant_token=/);
+      await clickOnStream(widget, id, 'input[name="username"]');
+      await widget.keyboard.type('user_good', { delay: 15 });
+      await clickOnStream(widget, id, 'input[name="password"]');
+      await widget.keyboard.type('pass_good', { delay: 15 });
+      const finished = widget.waitForResponse((r) => r.url().endsWith('/live/finish'));
+      await widget.keyboard.press('Enter');
+      const finish = await finished;
+      expect(finish.status()).toBe(200);
+      return ((await finish.json()) as { success: { publicToken: string } }).success.publicToken;
+    };
+    const publicToken = await signInLive(
+      await createLinkToken({ providerId: ORBIT_PROVIDER_ID, clientUserId: 'orbit-reader', signIn: 'live' }),
+      'Continue',
+    );
+    const exchanged = await fetch(api('/api/connections/public_token/exchange'), {
+      method: 'POST',
+      headers: clientHeaders(),
+      body: JSON.stringify({ publicToken }),
+    });
+    const { connectionId } = (await exchanged.json()) as { connectionId: string };
+    await server.services.connections.markLoginRequired(connectionId);
+    expect((await server.services.store.repos.connections.findById(connectionId))?.status).toBe('LOGIN_REQUIRED');
+
+    const update = await createLinkToken({ providerId: ORBIT_PROVIDER_ID, clientUserId: 'orbit-reader', connectionId, signIn: 'live' });
+    await signInLive(update, 'Continue');
+    expect((await server.services.store.repos.connections.findById(connectionId))?.status).toBe('ACTIVE');
+    expect((await linkSessionOf(update)).mode).toBe('update');
   });
 
   it('fits a 375 px phone screen: the streamed view is scaled into the widget and taps land where they point', async () => {
