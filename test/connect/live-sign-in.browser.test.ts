@@ -402,6 +402,27 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
     expect((await linkSessionOf(update)).mode).toBe('update');
   });
 
+  it('a recipe that meets a step it does not know (a device prompt) hands its page over to the live view, where the person finishes', async () => {
+    const linkToken = await createLinkToken({ providerId: ORBIT_PROVIDER_ID, clientUserId: 'device-reader' });
+    const widget = await context.newPage();
+    await widget.goto(api(`/link?token=${encodeURIComponent(linkToken)}`));
+    await widget.getByRole('button', { name: 'Continue' }).click();
+    await widget.getByLabel('Username or email').fill('user_device');
+    await widget.getByLabel('Password').fill('pass_good');
+    await widget.getByRole('button', { name: 'Sign in' }).click();
+    // The engine waits for a page it knows (its step budget), then hands the page over as it is.
+    await expectStatus(widget, 'LIVE', 60_000);
+    const id = (await linkSessionOf(linkToken)).id;
+    expect(livePage(id).url()).toMatch(/\/login\/device$/);
+    expect(server.services.loginEngine.pendingCount).toBe(0);
+    expect(await widget.getByText('asked for a step AgentLink cannot fill in').isVisible()).toBe(true);
+    const finished = widget.waitForResponse((r) => r.url().endsWith('/live/finish'));
+    await clickOnStream(widget, id, 'button:has-text("I approved it on my phone")');
+    expect((await finished).status()).toBe(200);
+    await widget.getByRole('heading', { name: 'Connected!' }).waitFor();
+    expect((await linkSessionOf(linkToken)).status).toBe('SUCCEEDED');
+  });
+
   it('fits a 375 px phone screen: the streamed view is scaled into the widget and taps land where they point', async () => {
     const { widget, id } = await openLiveWidget(await createLinkToken(), { width: 375, height: 740 });
     const canvas = (await widget.locator('#al-live-canvas').boundingBox())!;

@@ -9,6 +9,7 @@ import { PUBLIC_TENANT, sessionCookieName, type SiteSessions } from '../site-ses
 import type { TenantTokens } from '../tenant-tokens';
 import { findTestUser, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET, type TestUser } from '../test-users';
 import { html, raw, type RawHtml } from './html';
+import { DEVICE_PROMPT_PATH, mountDevicePrompt } from './device-prompt';
 import { ensureSeeded } from './seeding';
 import { signInRecords } from './sign-in-records';
 import type { Doc, KitClock, SiteDefinition, SiteDocs, SiteKit, SiteUser } from './site';
@@ -34,7 +35,7 @@ interface Challenge {
   /** The ticket the sign-in came with, so a form shown again keeps it (it is checked again when posted). */
   tenantToken?: string;
   next: string;
-  step: 'captcha' | 'totp' | 'sms';
+  step: 'captcha' | 'totp' | 'sms' | 'device';
   passwordOk: boolean;
   humanNonce?: string;
   attempts: number;
@@ -312,6 +313,10 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
       if (!user || !passwordOk) {
         return loginForm(req, res, 401, { error: 'Incorrect username or password.', username, ...ticket, next: nextPath });
       }
+      if (user.behaviour === 'device') {
+        await saveChallenge(res, { username, tenant, ...ticket, next: nextPath, step: 'device', passwordOk, attempts: 0, expiresAt });
+        return res.redirect(303, DEVICE_PROMPT_PATH);
+      }
       if (user.behaviour === 'totp' || user.behaviour === 'sms') {
         await saveChallenge(res, { username, tenant, ...ticket, next: nextPath, step: user.behaviour, passwordOk, attempts: 0, expiresAt });
         return res.redirect(303, user.behaviour === 'totp' ? '/login/two-factor' : '/login/sms');
@@ -380,6 +385,18 @@ ${error ? html`<div role="alert" class="${cx('auth-error')}">${error}</div>` : '
       }
     });
   }
+
+  mountDevicePrompt(app, {
+    load: async (res) => {
+      const ch = await loadChallenge(res);
+      return ch && ch.c.step === 'device' ? { id: ch.id, username: ch.c.username, tenant: ch.c.tenant, next: ch.c.next } : null;
+    },
+    drop: dropChallenge,
+    startSession: (res, username, tenant, next) => startSession(res, findTestUser(username)!, tenant, next),
+    authPage,
+    preCsrf,
+    checkPreCsrf,
+  });
 
   app.get('/login/verify', async (req, res, next) => {
     try {
