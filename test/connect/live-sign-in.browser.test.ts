@@ -423,6 +423,24 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
     expect((await linkSessionOf(linkToken)).status).toBe('SUCCEEDED');
   });
 
+  it('is usable by keyboard: Tab reaches the view, keys go to the page, Escape then Tab leaves it', async () => {
+    const { widget, id } = await openLiveWidget(await createLinkToken());
+    for (let i = 0; i < 5 && (await widget.evaluate(() => document.activeElement?.id)) !== 'al-live-canvas'; i++)
+      await widget.keyboard.press('Tab');
+    expect(await widget.evaluate(() => document.activeElement?.id)).toBe('al-live-canvas');
+    // Tab inside the page moves to its first control ("Continue with Idp"); Enter presses it.
+    await widget.keyboard.press('Tab');
+    await eventually(
+      () => livePage(id).evaluate(() => document.activeElement?.textContent ?? ''),
+      (v) => v.includes('Continue with Idp'),
+    );
+    await widget.keyboard.press('Enter');
+    await livePage(id).waitForURL(/^http:\/\/idp\.sandbox\.localhost:\d+\/login/);
+    await widget.keyboard.press('Escape');
+    await widget.keyboard.press('Tab');
+    expect(await widget.evaluate(() => document.activeElement?.id)).not.toBe('al-live-canvas');
+  });
+
   it('fits a 375 px phone screen: the streamed view is scaled into the widget and taps land where they point', async () => {
     const { widget, id } = await openLiveWidget(await createLinkToken(), { width: 375, height: 740 });
     const canvas = (await widget.locator('#al-live-canvas').boundingBox())!;

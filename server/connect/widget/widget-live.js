@@ -54,6 +54,7 @@ function renderLive() {
   var keys = h('textarea', {
     class: 'al-live-keys',
     id: 'al-live-keys',
+    tabindex: '-1',
     'aria-label': 'Type on the ' + name + ' page',
     autocapitalize: 'off',
     autocomplete: 'off',
