@@ -66,6 +66,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const metrics = new AppMetrics({
     queue: () => queueStats(store, clock).catch(() => null),
     browserContexts: () => browsers.openContexts,
+    // Read at each scrape, when the live sign-in (built below) exists.
+    liveSessions: () => liveSignIn.openCount,
   });
   const webhookDispatcher = new WebhookDispatcher({
     store,

@@ -44,6 +44,7 @@ export class LiveSession {
   private ended = false;
   private lastGoodUrl: string;
   private lastBlockedHost: string | null = null;
+  private backs: number[] = [];
   private viewport: { width: number; height: number };
   /** Last time an input event arrived (for the bench's and the metrics' benefit as much as the idle timer). */
   lastInputAt = Date.now();
@@ -198,6 +199,11 @@ export class LiveSession {
       // The egress proxy refused the navigation (the browser shows its network error page): say so, and go back.
       const host = this.lastBlockedHost ?? hostOf(url);
       this.notify('NAVIGATION_BLOCKED', `The page tried to go to ${host ?? 'another site'}, which is not allowed here.`, host);
+      // Back to the last allowed page, a few times a minute at most (a provider that is down must not make this loop).
+      const now = Date.now();
+      this.backs = this.backs.filter((t) => now - t < 60_000);
+      if (this.backs.length >= 3) return;
+      this.backs.push(now);
       const back = this.lastGoodUrl;
       setTimeout(() => void this.page.goto(back, { waitUntil: 'domcontentloaded' }).catch(() => undefined), 0);
     });
