@@ -3,9 +3,9 @@ import http from 'node:http';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import { hashToken } from '../../server/domain/tokens';
-import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { VISUAL_CHALLENGE_KIND } from '../../server/integrations/lumen/idp/site';
 import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
 /**
