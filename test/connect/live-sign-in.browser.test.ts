@@ -231,6 +231,25 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
     );
   });
 
+  it('the live page may not read the clipboard nor keep another window open', async () => {
+    const { widget, id } = await openLiveWidget(await createLinkToken());
+    const read = await livePage(id).evaluate(() =>
+      navigator.clipboard.readText().then(
+        () => 'read',
+        () => 'refused',
+      ),
+    );
+    expect(read).toBe('refused');
+    const contexts = server.services.browsers.openContexts;
+    await livePage(id).evaluate((url) => void window.open(url, '_blank'), server.siteUrl('lumen', '/login'));
+    await expectStatus(widget, 'POPUP_BLOCKED');
+    await eventually(
+      () => livePage(id).context().pages().length,
+      (n) => n === 1,
+    );
+    expect(server.services.browsers.openContexts).toBe(contexts);
+  });
+
   it('closing the widget mid-sign-in ends the live session and its browser context', async () => {
     const linkToken = await createLinkToken();
     const contextsBefore = server.services.browsers.openContexts;
