@@ -1,6 +1,7 @@
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 import { hashToken } from '../../server/domain/tokens';
 import { VISUAL_CHALLENGE_KIND } from '../../server/integrations/lumen/idp/site';
@@ -101,14 +102,18 @@ function livePage(id: string): Page {
 
 /** Points at what `selector` matches on the live page, through the widget's canvas (scaled), and clicks. */
 async function clickOnStream(widget: Page, id: string, selector: string): Promise<void> {
+  await clickOnStreamIn(widget, widget.locator('#al-live-canvas'), id, selector);
+}
+
+async function clickOnStreamIn(page: Page, canvasLocator: Locator, id: string, selector: string): Promise<void> {
   const target = livePage(id).locator(selector).first();
   await target.waitFor({ state: 'visible' });
   const box = (await target.boundingBox())!;
   const viewport = livePage(id).viewportSize()!;
-  const canvas = (await widget.locator('#al-live-canvas').boundingBox())!;
+  const canvas = (await canvasLocator.boundingBox())!;
   const x = canvas.x + ((box.x + box.width / 2) * canvas.width) / viewport.width;
   const y = canvas.y + ((box.y + box.height / 2) * canvas.height) / viewport.height;
-  await widget.mouse.click(x, y);
+  await page.mouse.click(x, y);
 }
 
 /** Polls `read` until `ok` holds (then returns the value) or fails with the last value seen. */
@@ -465,6 +470,38 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
     await widget.keyboard.press('Escape');
     await widget.keyboard.press('Tab');
     expect(await widget.evaluate(() => document.activeElement?.id)).not.toBe('al-live-canvas');
+  });
+
+  it('works in iframe mode: an app on another origin embeds the widget, and the stream takes pointer and keys inside the frame', async () => {
+    const linkToken = await createLinkToken();
+    const app = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><body style="margin:0"><iframe id="w" src="${api('/link')}" width="400" height="760" style="border:0"></iframe>
+<script>window.addEventListener('message', function (e) {
+  if (e.data && e.data.type === 'agentlink:ready' && !window.__sent) { window.__sent = true;
+    e.source.postMessage({ type: 'agentlink:init', linkToken: ${JSON.stringify(linkToken)}, env: 'sandbox' }, ${JSON.stringify(server.baseUrl)}); }
+});</script></body></html>`);
+    });
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${(app.address() as AddressInfo).port}/`);
+      const frame = page.frameLocator('#w');
+      await frame.getByRole('button', { name: 'Continue' }).click();
+      await frame.locator('#al-live-status[data-code="LIVE"]').waitFor({ state: 'attached' });
+      const id = (await linkSessionOf(linkToken)).id;
+      expect((await frame.locator('#al-live-canvas').boundingBox())!.width).toBeLessThanOrEqual(400);
+      await clickOnStreamIn(page, frame.locator('#al-live-canvas'), id, 'button:has-text("Continue with Idp")');
+      await livePage(id).waitForURL(/^http:\/\/idp\.sandbox\.localhost:\d+\/login/);
+      await clickOnStreamIn(page, frame.locator('#al-live-canvas'), id, 'input[name="username"]');
+      await page.keyboard.type('user_good', { delay: 15 });
+      await eventually(
+        () => livePage(id).locator('input[name="username"]').inputValue(),
+        (v) => v === 'user_good',
+      );
+    } finally {
+      app.close();
+    }
   });
 
   it('fits a 375 px phone screen: the streamed view is scaled into the widget and taps land where they point', async () => {
