@@ -28,6 +28,22 @@ module.exports = {
       to: { path: '^(server|openapi|test|bench|examples)/' },
     },
     {
+      name: 'client-package-stands-alone',
+      comment:
+        '@agentlink/client (client/src) is published on its own: besides itself it may use only contract/ (bundled into its build): no package, no Node built-in.',
+      severity: 'error',
+      from: { path: '^client/src/' },
+      to: { pathNot: '^(client/src/|contract/)' },
+    },
+    {
+      name: 'react-package-stands-alone',
+      comment:
+        '@agentlink/react (client/react/src) imports React and the connect protocol (contract/link-messages.ts, bundled), nothing else.',
+      severity: 'error',
+      from: { path: '^client/react/src/' },
+      to: { pathNot: '^(client/react/src/|contract/link-messages\\.ts$|node_modules/(react|@types/react)/)' },
+    },
+    {
       name: 'core-never-imports-integrations',
       severity: 'error',
       comment: 'Integrations plug into the core at the composition root (server/services.ts); the core never names one.',
@@ -72,7 +88,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|data)/' },
+    exclude: { path: '(^|/)(node_modules|dist|data)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     moduleSystems: ['cjs', 'es6'],

@@ -5,6 +5,13 @@ const transform = {
   '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
 };
 
+// The SDK packages by name, from their sources (as tsconfig.json's paths map them); the pack test uses their builds.
+const packages = {
+  '^@agentlink/client$': '<rootDir>/client/src/index.ts',
+  '^@agentlink/client/webhooks$': '<rootDir>/client/src/webhooks.ts',
+  '^@agentlink/react$': '<rootDir>/client/react/src/index.ts',
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
@@ -20,6 +27,7 @@ module.exports = {
       // run with `npm run test:slow`, not in every `npm test`.
       testPathIgnorePatterns: process.env.AGENTLINK_SLOW_TESTS ? ['/node_modules/'] : ['/node_modules/', '\\.slow\\.test\\.ts$'],
       transform,
+      moduleNameMapper: packages,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
@@ -30,6 +38,7 @@ module.exports = {
       testMatch: ['**/*.test.tsx'],
       transform,
       moduleNameMapper: {
+        ...packages,
         '^react$': 'react18',
         '^react/(.*)$': 'react18/$1',
         '^react-dom$': 'react-dom18',

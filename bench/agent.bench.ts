@@ -53,6 +53,8 @@ const { values } = parseArgs({
     warmup: { type: 'string' },
     actions: { type: 'string' },
     quick: { type: 'boolean', default: false },
+    /** Also print where the worker's time goes: the median duration of each trace step of the measured runs. */
+    steps: { type: 'boolean', default: false },
   },
 });
 const QUICK = values.quick === true;
@@ -155,8 +157,13 @@ async function main() {
     if (record.status !== 'COMPLETED' || record.method !== method) {
       throw new Error(`${method} run ended ${record.status} by ${record.method}: ${JSON.stringify(record.error)}`);
     }
+    const steps = (record.trace as { tool: string; target?: string; durationMs: number }[]).map((s) => ({
+      step: `${s.tool}${s.target ? ` ${s.target.slice(0, 40)}` : ''}`,
+      ms: s.durationMs,
+    }));
     return {
       wall,
+      steps,
       execution: record.executionTimeMs as number,
       queue: new Date(record.startedAt).getTime() - new Date(record.createdAt).getTime(),
     };
@@ -196,16 +203,22 @@ async function main() {
   const replayExec: number[] = [];
   const replayWall: number[] = [];
   const queue: number[] = [];
+  const stepTimes = { playbook: new Map<string, number[]>(), replay: new Map<string, number[]>() };
+  const addSteps = (into: Map<string, number[]>, steps: { step: string; ms: number }[]) => {
+    for (const s of steps) into.set(s.step, [...(into.get(s.step) ?? []), s.ms]);
+  };
   process.stdout.write(`Measuring ${RUNS} runs each, interleaved …\n`);
   for (let i = 0; i < RUNS; i++) {
     floor.push(await floorOnce());
     await new Promise((resolve) => setTimeout(resolve, 20)); // the worker is idle before each request
     const r = await withPlaybook(() => runOnce('PLAYBOOK'));
     exec.push(r.execution);
+    addSteps(stepTimes.playbook, r.steps);
     wall.push(r.wall);
     queue.push(r.queue);
     const rp = await runOnce('REPLAY');
     replayExec.push(rp.execution);
+    addSteps(stepTimes.replay, rp.steps);
     replayWall.push(rp.wall);
   }
   if (model.calls !== modelCalls) throw new Error(`replays called the model ${model.calls - modelCalls} times`);
@@ -224,6 +237,12 @@ async function main() {
     row('queue latency: accepted → RUNNING, idle worker', queue, false),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+  if (values.steps) {
+    for (const [label, map] of Object.entries(stepTimes)) {
+      process.stdout.write(`\n  ${label}: median of each trace step (the rest of executionTimeMs is outside any step)\n`);
+      for (const [step, xs] of map) process.stdout.write(`    ${step.padEnd(60)} ${ms(median(xs))}\n`);
+    }
+  }
 
   // ---------- throughput: N at once through the API vs the floor script with the worker's parallelism ----------
   const parallel = config.worker.concurrency;

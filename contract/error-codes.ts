@@ -213,6 +213,10 @@ export const AGENT_RUN_ERRORS = {
   TIMED_OUT: 'The run did not finish within its timeoutMs (status TIMED_OUT).',
   CANCELED: 'The request was canceled with POST /api/agent-requests/{requestId}/cancel (status CANCELED).',
   WORKER_LOST: 'The worker running the request stopped (crash, kill, lost machine) and the request could not be run again.',
+  BROWSER_LOST:
+    'The browser running the request went away mid-run (a remote Chromium restarted, a local one crashed). The request runs again ' +
+    'by itself when the page had sent nothing that may change the provider and an attempt is left (AGENTLINK_WORKER_MAX_ATTEMPTS); ' +
+    'otherwise it ends with this code and the message says why.',
   MODEL_NOT_CONFIGURED:
     'No playbook or replay covers the action and no model is configured for the planner (AGENTLINK_MODEL_BASE_URL + AGENTLINK_MODEL). ' +
     'details.closest lists the nearest actions of the provider with their scores (0 to 1) and the threshold they missed.',

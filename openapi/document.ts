@@ -109,6 +109,13 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         securitySchemes: {
           clientId: { type: 'apiKey', in: 'header', name: 'x-client-id', description: 'Your Client ID.' },
           clientSecret: { type: 'apiKey', in: 'header', name: 'x-client-secret', description: 'The sandbox or production Client Secret.' },
+          clientBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              'The same credentials in one step: your Client ID as the username and the Client Secret as the password ' +
+              '(`curl -u "$CLIENT_ID:$CLIENT_SECRET"`). When x-client-id or x-client-secret is sent, the headers alone count.',
+          },
         },
       },
     },
@@ -134,7 +141,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         return {
           ...operation,
           ...(op.requestBody ? { requestBody: { ...op.requestBody, required: true } } : {}),
-          ...(authenticated ? { security: [{ clientId: [], clientSecret: [] }] } : {}),
+          ...(authenticated ? { security: [{ clientId: [], clientSecret: [] }, { clientBasic: [] }] } : {}),
           // Idempotency-Key is read by middleware (server/http/idempotency.ts), not declared in the contract, so the typed client stays as it is.
           ...(idempotent ? { parameters: [...(op.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER] } : {}),
           responses: { ...success, ...errors.forRoute(appRoute, { authenticated, idempotent }) },

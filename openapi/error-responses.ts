@@ -26,7 +26,10 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
   UNSUPPORTED_MEDIA_TYPE: { message: 'Send the body as JSON with Content-Type: application/json.' },
   PAYLOAD_TOO_LARGE: { message: 'The body is larger than the limit (see the API description).' },
   ROUTE_NOT_FOUND: { message: 'No route GET /api/nope. See /docs for the API.' },
-  MISSING_CLIENT_CREDENTIALS: { message: 'Send your Client ID in x-client-id and your Client Secret in x-client-secret.' },
+  MISSING_CLIENT_CREDENTIALS: {
+    message:
+      'Send your Client ID in x-client-id and your Client Secret in x-client-secret (or both as HTTP Basic: the ID as username, the secret as password).',
+  },
   INVALID_CLIENT_CREDENTIALS: { message: 'The client id and secret do not match an organization.' },
   AUTHENTICATION_THROTTLED: { message: 'Too many failed authentications; retry after 30 second(s).', details: { retryAfterSeconds: 30 } },
   UNKNOWN_PROVIDER: { message: 'providerId 5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11 is not a sandbox provider; see GET /api/providers.' },

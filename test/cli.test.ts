@@ -1,6 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -11,6 +10,7 @@ import { ManualClock } from '../server/domain/clock';
 import { OrganizationService } from '../server/domain/organizations.service';
 import { Store } from '../server/store';
 import { createTestApp, TEST_ENCRYPTION_KEY, type TestApp } from './support/app';
+import { freePort } from './support/free-port';
 
 const ROOT = path.resolve(__dirname, '..');
 /** The package's `agentlink` bin (what `npx agentlink` runs): the TypeScript sources through tsx in a checkout. */
@@ -246,12 +246,4 @@ describe('agentlink CLI: the URLs it prints, and organizations managed in the da
 function cookieOf(res: request.Response): string {
   const raw = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
   return raw.find((c) => c.startsWith('agentlink_dashboard='))!.split(';')[0];
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 
 import { ERROR_CATALOGUE } from '../contract/error-codes';
-import { OPENAPI_FILE, renderOpenApi } from '../openapi/generate';
+import { CLIENT_TYPES_FILE, OPENAPI_FILE, renderClientApi, renderOpenApi } from '../openapi/generate';
 import { contractRoutes } from './support/contract-routes';
 
 type Doc = {
@@ -21,10 +21,18 @@ describe('openapi/openapi.json', () => {
     }
   });
 
-  it('declares the clientId and clientSecret security schemes', () => {
+  it('client/src/generated/api.ts (the types of @agentlink/client) is up to date with the document', () => {
+    const committedTypes = fs.existsSync(CLIENT_TYPES_FILE) ? fs.readFileSync(CLIENT_TYPES_FILE, 'utf8') : '';
+    if (renderClientApi() !== committedTypes) {
+      throw new Error('client/src/generated/api.ts is stale: the contract changed. Run `npm run openapi` and commit the result.');
+    }
+  });
+
+  it('declares the clientId and clientSecret security schemes, and the same pair as HTTP Basic', () => {
     expect(doc.components.securitySchemes).toStrictEqual({
       clientId: { type: 'apiKey', in: 'header', name: 'x-client-id', description: expect.any(String) },
       clientSecret: { type: 'apiKey', in: 'header', name: 'x-client-secret', description: expect.any(String) },
+      clientBasic: { type: 'http', scheme: 'basic', description: expect.any(String) },
     });
   });
 
@@ -48,7 +56,7 @@ describe('openapi/openapi.json', () => {
     const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
     const op = doc.paths[path]?.[route.method.toLowerCase()];
     expect(op).toBeDefined();
-    expect(op!.security).toEqual([{ clientId: [], clientSecret: [] }]);
+    expect(op!.security).toEqual([{ clientId: [], clientSecret: [] }, { clientBasic: [] }]);
     expect(op!.operationId).toEqual(expect.any(String));
     // Every operation authenticates, is rate limited and can fail; the other statuses follow from its codes (openapi-document.test.ts).
     expect(Object.keys(op!.responses ?? {})).toEqual(expect.arrayContaining(['401', '429', '500']));

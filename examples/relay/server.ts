@@ -2,10 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
-import { UnknownStatusError } from '@ts-rest/core';
+import { AgentLinkApiError, type AgentLinkClient, type APIPromise, createAgentLinkClient } from '@agentlink/client';
 import express, { type Request, type Response } from 'express';
-
-import { type AgentLinkClient, createAgentLinkClient } from '../../client';
 
 /**
  * A caller's backend relay (spec 4.5): the browser talks to this server, this server talks to AgentLink with the
@@ -66,29 +64,20 @@ export function readRelayConfig(env: RelayEnv): RelayConfig {
   return { clientId: env.AGENTLINK_CLIENT_ID!, clientSecret: env.AGENTLINK_CLIENT_SECRET!, baseUrl };
 }
 
-interface Upstream {
-  status: number;
-  body: unknown;
-  headers: Headers;
-}
-
-/** Sends AgentLink's answer on as received: status, body, and its request id for support. */
-function passThrough(res: Response, upstream: Upstream) {
-  const requestId = upstream.headers.get('x-request-id');
-  if (requestId) res.setHeader('x-agentlink-request-id', requestId);
-  res.status(upstream.status);
-  if (typeof upstream.body === 'string') res.type('text/plain').send(upstream.body);
-  else res.json(upstream.body ?? null);
-}
-
-/** Calls AgentLink; answers are passed on whatever their status, a network failure becomes a 502. */
-async function relay(res: Response, call: () => Promise<Upstream>, onOk?: (upstream: Upstream) => unknown) {
-  let upstream: Upstream;
+/**
+ * Calls AgentLink and answers with what it said: the body and status of a success, AgentLink's error envelope with its
+ * status, and its request id for support either way. No answer at all (after the client's retries) becomes a 502.
+ */
+async function relay<T>(res: Response, call: () => APIPromise<T>, onOk?: (body: T) => unknown) {
   try {
-    upstream = await call();
+    const { data, status, requestId } = await call().withResponse();
+    if (requestId) res.setHeader('x-agentlink-request-id', requestId);
+    res.status(status).json(onOk ? onOk(data) : data);
   } catch (err) {
-    if (err instanceof UnknownStatusError) {
-      passThrough(res, err.response as Upstream);
+    if (err instanceof AgentLinkApiError) {
+      if (err.requestId) res.setHeader('x-agentlink-request-id', err.requestId);
+      const { type, code, message, requestId, details } = err;
+      res.status(err.status).json({ error: { type, code, message, requestId, ...(details === undefined ? {} : { details }) } });
       return;
     }
     res.status(502).json({
@@ -98,12 +87,6 @@ async function relay(res: Response, call: () => Promise<Upstream>, onOk?: (upstr
         message: `The relay could not reach AgentLink: ${(err as Error).message}`,
       },
     });
-    return;
-  }
-  if (onOk && upstream.status >= 200 && upstream.status < 300) {
-    passThrough(res, { ...upstream, body: onOk(upstream) });
-  } else {
-    passThrough(res, upstream);
   }
 }
 
@@ -129,7 +112,7 @@ export function createRelayApp(env: RelayEnv, options: RelayOptions = {}): expre
         agentlink.link.createLinkToken({
           body: { clientUserId, ...(providerId === undefined ? {} : { providerId }) } as { clientUserId: string; providerId?: string },
         }),
-      (upstream) => ({ linkToken: (upstream.body as { linkToken: string }).linkToken }),
+      ({ linkToken }) => ({ linkToken }),
     );
   });
 

@@ -1,4 +1,4 @@
-import type { BrowserContext, Frame, Request } from 'playwright-core';
+import type { BrowserContext, Frame, Page, Request } from 'playwright-core';
 
 import type { EgressPolicy } from '../egress/egress-policy';
 import type { EgressBlock } from '../egress/egress-proxy';
@@ -63,6 +63,8 @@ export async function installNetworkGuard(
     mode?: RunMode;
     mainFrame: () => Frame | undefined;
     report: (b: BlockedRequest) => void;
+    /** Told of every request let through that may change something, and of every WebSocket message a page sends. */
+    onChangeSent?: () => void;
   },
 ): Promise<void> {
   const readOnly = opts.mode === 'read';
@@ -88,6 +90,7 @@ export async function installNetworkGuard(
     const request = route.request();
     const why = reason(request);
     if (!why) {
+      if (!READ_METHODS.has(request.method().toUpperCase())) opts.onChangeSent?.();
       await route.fallback().catch(() => undefined);
       return;
     }
@@ -108,6 +111,14 @@ export async function installNetworkGuard(
       });
     }
   });
+
+  // In read mode no page message reaches the provider (below), so none can change anything.
+  if (opts.onChangeSent && !readOnly) {
+    const onChange = opts.onChangeSent;
+    const watch = (page: Page) => page.on('websocket', (ws) => ws.on('framesent', onChange));
+    context.pages().forEach(watch);
+    context.on('page', watch);
+  }
 
   if (readOnly) {
     // The page may open WebSockets (reading a feed) but nothing it sends on them reaches the provider.

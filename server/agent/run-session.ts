@@ -9,6 +9,7 @@ import { openFencedContext } from '../egress/fenced-context';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
+import { BrowserUnavailable } from './browser-loss';
 import { blockReporter, fromProxy, installNetworkGuard } from './network-guard';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
@@ -64,6 +65,8 @@ export async function openRunBrowser(
     policy,
     onBlocked: (b) => report(fromProxy(b)),
     options: { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...(storageState ? { storageState } : {}) },
+  }).catch((err: unknown) => {
+    throw new BrowserUnavailable(err);
   });
   state.context = context;
   if (signal.aborted) throw signal.reason;
@@ -77,6 +80,9 @@ export async function openRunBrowser(
     mode: state.mode,
     mainFrame: () => state.page?.mainFrame(),
     report,
+    onChangeSent: () => {
+      state.changesSent += 1;
+    },
   });
   const page = await context.newPage();
   state.page = page;

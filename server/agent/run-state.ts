@@ -29,6 +29,8 @@ export interface RunState {
   masker?: Redactor;
   /** Told of every step stored in the trace, as stored, and of strategies and the end (metrics and traces). */
   telemetry?: RunTelemetry;
+  /** Requests the pages sent that may change something (not GET/HEAD/OPTIONS), and WebSocket messages: a run with none may run again. */
+  changesSent: number;
 }
 
 export function newRunState(record: AgentRequestRecord): RunState {
@@ -41,6 +43,7 @@ export function newRunState(record: AgentRequestRecord): RunState {
     mode: record.mode,
     integrity: new RunIntegrity(),
     secrets: [],
+    changesSent: 0,
   };
 }
 

@@ -40,6 +40,7 @@ export function createAgentWorker(
     settings: {
       leaseSeconds: config.worker.leaseSeconds,
       concurrency: config.worker.concurrency,
+      maxAttempts: config.worker.maxAttempts,
       modelConfigured: !!config.model,
       ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
     },

@@ -42,6 +42,8 @@ export interface WorkerSettings {
   leaseSeconds: number;
   /** Requests run at once by this worker. */
   concurrency: number;
+  /** Claims a request may have (AGENTLINK_WORKER_MAX_ATTEMPTS): a run whose browser died is retried while attempts are left. */
+  maxAttempts: number;
   /** Whether the planner has a model (decides between MODEL_NOT_CONFIGURED and NO_STRATEGY). */
   modelConfigured: boolean;
   /** Lease renewal and cancel polling period (default: a third of the lease, at most 1 s). */
@@ -60,6 +62,8 @@ export interface AgentRequestLedger {
   /** Extends the lease; false when the worker lost it. */
   renew(id: string, owner: string, leaseUntil: Date): Promise<boolean>;
   cancelRequested(id: string): Promise<boolean>;
+  /** Runs the request again as its next attempt (PENDING, this attempt counted); false when the worker no longer holds it. */
+  retry(id: string, owner: string): Promise<boolean>;
   /** Gives the request back (PENDING, attempt not counted); false when the worker no longer holds it. */
   release(id: string, owner: string): Promise<boolean>;
   /** The final write; false when the worker no longer holds the lease. */

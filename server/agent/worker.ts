@@ -1,6 +1,7 @@
 import { compileResponseFormat } from '../../contract/response-format';
 import { isProviderLoginPage } from '../providers/provider';
 import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
+import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs } from './browser-loss';
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import type { ClaimedRequest } from './queue/queue';
 import { AgentTimeoutError } from './result/errors';
@@ -29,6 +30,9 @@ interface Final {
   warnings?: AgentRequestWarning[];
 }
 
+/** Never written: a run that could not reach its browser goes back to the queue (browser-loss.ts). */
+const UNREACHABLE = 'BROWSER_UNAVAILABLE';
+
 /** The connection's stored credentials as strings to mask (both halves: the sign-in name is a credential and PII). */
 function storedCredentials(deps: WorkerDeps, connection: Parameters<WorkerDeps['connections']['openCredentials']>[0]): string[] {
   try {
@@ -44,6 +48,8 @@ export class AgentWorker {
   private started = false;
   private stopping = false;
   private readonly heartbeatMs: number;
+  /** Runs in a row whose browser could not be reached: this worker backs off before claiming again. */
+  private unreachable = 0;
 
   constructor(private readonly deps: WorkerDeps) {
     const leaseMs = deps.settings.leaseSeconds * 1000;
@@ -138,7 +144,26 @@ export class AgentWorker {
 
     const abortKind = controller.signal.reason instanceof RunAborted ? controller.signal.reason.kind : null;
     let ending: RunEnd['ending'] = 'not_written';
+    const unreachable = final.status === 'FAILED' && final.error?.code === UNREACHABLE;
+    this.unreachable = unreachable ? this.unreachable + 1 : 0;
+    const lost = !abortKind && final.status === 'FAILED' && !unreachable && browserLost(state);
     try {
+      if (unreachable && !abortKind) {
+        // Nothing ran: back to the queue, attempt not counted; this slot claims nothing while the browser is away.
+        ending = 'released';
+        if (await repo.release(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
+        const pause = unavailableBackoffMs(this.unreachable);
+        log.warn({ pauseMs: pause }, 'the browser could not be reached; request given back');
+        for (const until = Date.now() + pause; Date.now() < until && !this.stopping;) await new Promise((r) => setTimeout(r, 100));
+        return;
+      }
+      if (lost && state.changesSent === 0 && record.attempts < settings.maxAttempts) {
+        ending = 'released';
+        if (await repo.retry(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
+        log.warn({ attempt: record.attempts }, 'the browser went away mid-run before anything was changed; the request runs again');
+        return;
+      }
+      if (lost) final = { status: 'FAILED', error: lostBrowserError(state, settings.maxAttempts) };
       if (abortKind === 'LEASE_LOST') {
         ending = 'lease_lost';
         log.warn('lease lost; another worker owns the request now');
@@ -203,6 +228,7 @@ export class AgentWorker {
         error: { code: 'TIMED_OUT', message: `The request did not finish within its timeout of ${state.record.timeoutMs} ms.` },
       };
     }
+    if (err instanceof BrowserUnavailable) return { status: 'FAILED', error: { code: UNREACHABLE, message: err.message } };
     if (err instanceof RunFailure) {
       return {
         status: 'FAILED',

@@ -118,7 +118,10 @@ export class OrganizationService {
    */
   async authenticate(clientId: string | undefined, secret: string | undefined, opts: AuthenticateOptions = {}): Promise<Result<Caller>> {
     if (!clientId || !secret) {
-      return fail('MISSING_CLIENT_CREDENTIALS', 'Send your Client ID in x-client-id and your Client Secret in x-client-secret.');
+      return fail(
+        'MISSING_CLIENT_CREDENTIALS',
+        'Send your Client ID in x-client-id and your Client Secret in x-client-secret (or both as HTTP Basic: the ID as username, the secret as password).',
+      );
     }
     // Over-long ids are not counted under their own key: they cannot exist, and must not grow the counters.
     const idKey = clientId.length <= 64 ? clientId : undefined;

@@ -19,7 +19,8 @@ export function clientAuth(organizations: OrganizationService) {
     const meta = req.tsRestRoute?.metadata as RouteMetadata | undefined;
     if (meta?.auth !== 'client') return next();
     try {
-      const result = await organizations.authenticate(header(req, 'x-client-id'), header(req, 'x-client-secret'), { address: req.ip });
+      const { clientId, secret } = clientCredentials(req);
+      const result = await organizations.authenticate(clientId, secret, { address: req.ip });
       if (!result.ok) {
         const { code, message, details } = result.error;
         if (code === 'AUTHENTICATION_THROTTLED') {
@@ -40,6 +41,33 @@ export function clientAuth(organizations: OrganizationService) {
       next(err);
     }
   };
+}
+
+/**
+ * The credentials of a request: the x-client-id / x-client-secret headers, or else HTTP Basic with the Client ID as
+ * the username and the secret as the password (as Stripe accepts its key), which `curl -u id:secret` sends and
+ * Swagger UI's Authorize fills in one step. When the headers are sent, they alone count.
+ */
+export function clientCredentials(req: Request): { clientId?: string; secret?: string } {
+  const clientId = header(req, 'x-client-id');
+  const secret = header(req, 'x-client-secret');
+  if (clientId !== undefined || secret !== undefined) return { clientId, secret };
+  return basicCredentials(req.headers.authorization) ?? {};
+}
+
+/** Longest Authorization header read: a Client ID and a secret are well under 200 characters. */
+const MAX_BASIC = 1024;
+
+function basicCredentials(value: string | undefined): { clientId?: string; secret?: string } | null {
+  if (!value || value.length > MAX_BASIC) return null;
+  const m = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(value);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  const clientId = decoded.slice(0, colon);
+  const secret = decoded.slice(colon + 1);
+  return { ...(clientId ? { clientId } : {}), ...(secret ? { secret } : {}) };
 }
 
 function header(req: Request, name: string): string | undefined {

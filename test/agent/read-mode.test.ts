@@ -25,7 +25,11 @@ describe('read mode: routing', () => {
   it('routes a writing action to its playbook in read_write mode only', async () => {
     expect((await route('Create a post', { text: 'hi' }, 'read_write')).playbook?.name).toBe('orbit.create-post');
     const refused = await route('Create a post', { text: 'hi' }, 'read');
-    expect(refused).toEqual({ playbook: null, reason: 'the orbit playbook that matches the action writes, and this request is read-only' });
+    expect(refused).toEqual({
+      playbook: null,
+      reason: 'the orbit playbook that matches the action (orbit.create-post) writes, and this request is read-only',
+      problem: { kind: 'read-only', playbook: 'orbit.create-post' },
+    });
   });
 
   it('still routes reading actions in read mode', async () => {

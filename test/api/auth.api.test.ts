@@ -78,6 +78,32 @@ describeEachStore('authentication and secrets', (t) => {
     expect(new Set(p.body.providers.map((x: { environment: string }) => x.environment))).toEqual(new Set(['production']));
   });
 
+  it('accepts the same credentials as HTTP Basic (Client ID as username, secret as password), judged the same way', async () => {
+    const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
+    const s = await get(t, '/api/providers', basic(org.clientId, org.sandboxSecret));
+    expect(s.status).toBe(200);
+    expect(new Set(s.body.providers.map((x: { environment: string }) => x.environment))).toEqual(new Set(['sandbox']));
+    const p = await get(t, '/api/providers', basic(org.clientId, org.productionSecret));
+    expect(new Set(p.body.providers.map((x: { environment: string }) => x.environment))).toEqual(new Set(['production']));
+    expectError(await get(t, '/api/providers', basic(org.clientId, `${org.sandboxSecret}x`)), 'INVALID_CLIENT_CREDENTIALS');
+    expectError(await get(t, '/api/providers', basic(org.clientId, '')), 'MISSING_CLIENT_CREDENTIALS');
+    expectError(
+      await get(t, '/api/providers', { authorization: `Basic ${Buffer.from(org.clientId).toString('base64')}` }),
+      'MISSING_CLIENT_CREDENTIALS',
+    );
+    expectError(await get(t, '/api/providers', { authorization: 'Basic not base64!' }), 'MISSING_CLIENT_CREDENTIALS');
+    expectError(await get(t, '/api/providers', { authorization: `Bearer ${org.sandboxSecret}` }), 'MISSING_CLIENT_CREDENTIALS');
+    // Headers, when sent, are what count: a wrong header secret is not rescued by a right Basic one.
+    expectError(
+      await get(t, '/api/providers', {
+        ...basic(org.clientId, org.sandboxSecret),
+        'x-client-id': org.clientId,
+        'x-client-secret': 'sk_sandbox_wrong',
+      }),
+      'INVALID_CLIENT_CREDENTIALS',
+    );
+  });
+
   it("refuses one organization's secret with another's client id", async () => {
     const other = await createOrg(t, 'Auth Other');
     expectError(

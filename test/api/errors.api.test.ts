@@ -94,7 +94,8 @@ describeEachStore('error envelope', (t) => {
       ];
       for (const res of bodies) {
         expectError(res, 'MISSING_CLIENT_CREDENTIALS', {
-          message: 'Send your Client ID in x-client-id and your Client Secret in x-client-secret.',
+          message:
+            'Send your Client ID in x-client-id and your Client Secret in x-client-secret (or both as HTTP Basic: the ID as username, the secret as password).',
         });
       }
     });
@@ -258,6 +259,7 @@ describeEachStore('error envelope', (t) => {
         message: 'No route POST /api/providers. See /docs for the API.',
       });
       expectError(await get(t, '/api/connection-list', sandboxHeaders(org)), 'ROUTE_NOT_FOUND');
+      expectError(await del(t, '/api/connections', sandboxHeaders(org)), 'ROUTE_NOT_FOUND'); // GET lists them; DELETE needs an id
       expectError(await get(t, '/definitely/not/here'), 'ROUTE_NOT_FOUND');
     });
 

@@ -1,8 +1,7 @@
 /** @jest-environment jsdom */
+import { type AgentLinkMetadata, POPUP_CLOSE_GRACE_MS, POPUP_POLL_MS, useAgentLink, type UseAgentLinkOptions } from '@agentlink/react';
 import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import { version as reactVersion } from 'react';
-
-import { type AgentLinkMetadata, POPUP_CLOSE_GRACE_MS, POPUP_POLL_MS, useAgentLink, type UseAgentLinkOptions } from '../../client/react';
 
 // The same file runs against React 19 (project "agentlink") and React 18 (project "react18", see jest.config.js).
 const BACKEND = 'http://agentlink.test:4000';
@@ -173,6 +172,16 @@ describe(`useAgentLink (React ${reactVersion})`, () => {
       expect(options.onError).not.toHaveBeenCalled();
     });
 
+    it('calls onLoad once per open, when the widget says ready', () => {
+      const onLoad = jest.fn();
+      const { result } = setup({ onLoad });
+      act(() => result.current.open());
+      expect(onLoad).not.toHaveBeenCalled();
+      deliver({ type: 'agentlink:ready' }, popup);
+      deliver({ type: 'agentlink:ready' }, popup);
+      expect(onLoad).toHaveBeenCalledTimes(1);
+    });
+
     it('relays agentlink:event to onEvent', () => {
       const { result, options } = setup();
       act(() => result.current.open());
@@ -254,6 +263,26 @@ describe(`useAgentLink (React ${reactVersion})`, () => {
       act(() => jest.advanceTimersByTime(10 * POPUP_POLL_MS));
       expect(options.onSuccess).toHaveBeenCalledTimes(1);
       expect(options.onError).not.toHaveBeenCalled();
+    });
+
+    it('exit() closes the open widget from code: onError USER_CLOSED then onExit(null, metadata), once; a no-op when closed', () => {
+      jest.useFakeTimers();
+      const { result, options } = setup();
+      act(() => result.current.exit());
+      expect(options.onError).not.toHaveBeenCalled();
+      act(() => result.current.open());
+      deliver({ type: 'agentlink:event', eventName: 'OPEN', metadata: { linkSessionId: 'lks_9' } }, popup);
+      act(() => result.current.exit());
+      expect(popup.close).toHaveBeenCalled();
+      expect(options.onError).toHaveBeenCalledTimes(1);
+      expect(options.onError).toHaveBeenCalledWith({ code: 'USER_CLOSED', message: expect.any(String) });
+      expect(options.onExit).toHaveBeenCalledWith(null, { linkSessionId: 'lks_9' });
+      act(() => result.current.exit());
+      act(() => jest.advanceTimersByTime(10 * POPUP_POLL_MS));
+      deliver({ type: 'agentlink:success', publicToken: 'public-sandbox-late', metadata: METADATA }, popup);
+      expect(options.onError).toHaveBeenCalledTimes(1);
+      expect(options.onSuccess).not.toHaveBeenCalled();
+      expect(jest.getTimerCount()).toBe(0);
     });
 
     it('clears a previous error when the widget is opened again', () => {

@@ -5,6 +5,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 
 import { createTestApp, type TestApp } from '../support/app';
+import { freePort } from '../support/free-port';
+import { createOrg } from '../support/helpers';
 import { startBrowser } from '../support/live-server';
 
 /**
@@ -21,7 +23,12 @@ let otherBase: string;
 const otherHits: string[] = [];
 
 beforeAll(async () => {
-  [t, browser] = await Promise.all([createTestApp('sqlite'), startBrowser()]);
+  // The docs call the API at the public URL: here, where this app listens.
+  const port = await freePort();
+  [t, browser] = await Promise.all([
+    createTestApp('sqlite', { PORT: String(port), AGENTLINK_PUBLIC_URL: `http://127.0.0.1:${port}` }),
+    startBrowser(),
+  ]);
   // The other site: frames /docs, and serves a spec that `?url=` would try to load.
   other = http.createServer((req, res) => {
     otherHits.push(req.url ?? '');
@@ -104,7 +111,7 @@ describe('API docs: headers and stored secrets', () => {
       .getByRole('button', { name: /Authorize/ })
       .first()
       .click();
-    const secretBlock = page.locator('.modal-ux .auth-container', { hasText: 'x-client-secret' });
+    const secretBlock = page.locator('.modal-ux .auth-container', { hasText: 'clientSecret (apiKey)' });
     await secretBlock.locator('input').fill(secret);
     await secretBlock.locator('button[type=submit]').click();
     // Swagger UI now holds it (in memory) and sends it with "Try it out"; it must not be written anywhere lasting.
@@ -114,6 +121,28 @@ describe('API docs: headers and stored secrets', () => {
     await page.reload();
     await page.locator('.opblock').first().waitFor();
     expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(secret);
+  });
+
+  it('Authorize takes both credentials in one step (HTTP Basic), and "Try it out" then answers 200', async () => {
+    const { clientId, sandboxSecret } = await createOrg(t, 'Docs Co');
+    const { page } = await openDocs();
+    await page
+      .getByRole('button', { name: /Authorize/ })
+      .first()
+      .click();
+    const basic = page.locator('.modal-ux .auth-container', { hasText: 'clientBasic' });
+    await basic.locator('input').nth(0).fill(clientId);
+    await basic.locator('input[type=password]').fill(sandboxSecret);
+    await basic.locator('button[type=submit]').click();
+    await basic.getByText('Authorized').waitFor();
+    await page.locator('.modal-ux button.btn-done, .modal-ux .close-modal').first().click();
+    const op = page.locator('.opblock', { hasText: '/api/providers' }).filter({ hasText: 'GET' }).first();
+    await op.locator('.opblock-summary').click();
+    await op.getByRole('button', { name: 'Try it out' }).click();
+    await op.getByRole('button', { name: 'Execute' }).click();
+    const status = op.locator('.live-responses-table .response .response-col_status').first();
+    await status.waitFor();
+    expect((await status.textContent())?.trim()).toBe('200');
   });
 
   it("blocks `?url=` from loading another site's spec into the docs", async () => {

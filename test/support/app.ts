@@ -136,7 +136,8 @@ async function buildTestApp(
   const server = createExpressServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    // PORT in `env`: a fixed port, for tests whose pages must call the public URL they were served from (/docs).
+    server.listen(env.PORT ? Number(env.PORT) : 0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
   let closed = false;

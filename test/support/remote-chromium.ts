@@ -13,7 +13,8 @@ export interface RemoteChromium {
   kill(): Promise<void>;
 }
 
-export async function startRemoteChromium(timeoutMs = 30_000): Promise<RemoteChromium> {
+/** `port`: a fixed DevTools port, so a restarted browser answers at the same http:// address (as a sidecar does). */
+export async function startRemoteChromium(timeoutMs = 30_000, port = 0): Promise<RemoteChromium> {
   const executable = await resolveChromiumPath();
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-test-chromium-'));
   const proc = spawn(
@@ -22,7 +23,10 @@ export async function startRemoteChromium(timeoutMs = 30_000): Promise<RemoteChr
       '--headless=new',
       '--no-sandbox',
       '--remote-debugging-address=127.0.0.1',
-      '--remote-debugging-port=0',
+      `--remote-debugging-port=${port}`,
+      // As a browser sidecar runs: no throttling of pages that are not visible.
+      '--disable-background-timer-throttling',
+      '--disable-renderer-backgrounding',
       `--user-data-dir=${profile}`,
       'about:blank',
     ],

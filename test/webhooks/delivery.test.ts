@@ -1,11 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { verifyWebhook, WebhookVerificationError } from '@agentlink/client/webhooks';
 import request from 'supertest';
 
-import { verifyWebhook, WEBHOOK_RETRY_SCHEDULE_SECONDS, WebhookVerificationError } from '../../client';
+import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../contract/webhook-schemas';
 import { WebhookDispatcher } from '../../server/domain/webhooks/dispatcher';
 import { describeEachStore, type TestApp } from '../support/app';
+import { freePort } from '../support/free-port';
 import { connectSandbox, createOrg, get, post, sandboxHeaders, type TestOrg } from '../support/helpers';
 
 /** A webhook receiver on loopback: records every request with its raw body; answers with `status()` (or hangs). */
@@ -46,14 +48,6 @@ class Receiver {
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     this.server = undefined;
   }
-}
-
-async function freePort(): Promise<number> {
-  const srv = http.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
 }
 
 async function register(t: TestApp, org: TestOrg, url: string, events = ['CONNECTION.CREATED', 'CONNECTION.REVOKED']) {
@@ -111,23 +105,27 @@ describeEachStore('webhook delivery', (t) => {
     expect(headers['agentlink-event-type']).toBe('CONNECTION.CREATED');
     expect(headers['agentlink-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     const now = t.clock.now();
-    const event = verifyWebhook({ payload: body, header: headers['agentlink-signature'], secret, now });
+    const event = await verifyWebhook({ payload: body, header: headers['agentlink-signature'], secret, now });
     expect(event).toMatchObject({ eventId: headers['agentlink-event-id'], type: 'CONNECTION.CREATED', environment: 'sandbox' });
     expect(event.object).toMatchObject({ connectionId: conn.connectionId, status: 'ACTIVE' });
-    expect(verifyWebhook({ payload: Buffer.from(body), header: headers['agentlink-signature'], secret, now }).eventId).toBe(event.eventId);
+    expect((await verifyWebhook({ payload: Buffer.from(body), header: headers['agentlink-signature'], secret, now })).eventId).toBe(
+      event.eventId,
+    );
+    // The same delivery verified from all its headers takes the Standard Webhooks signature.
+    expect((await verifyWebhook({ payload: body, headers: headers as Record<string, string>, secret, now })).eventId).toBe(event.eventId);
 
-    const fails = (opts: Partial<Parameters<typeof verifyWebhook>[0]>) => {
+    const fails = async (opts: Partial<Parameters<typeof verifyWebhook>[0]>) => {
       try {
-        verifyWebhook({ payload: body, header: headers['agentlink-signature'], secret, now, ...opts });
+        await verifyWebhook({ payload: body, header: headers['agentlink-signature'], secret, now, ...opts });
       } catch (err) {
         return (err as WebhookVerificationError).code;
       }
       return 'verified';
     };
-    expect(fails({ payload: body.replace('ACTIVE', 'REVOKED') })).toBe('SIGNATURE_MISMATCH');
-    expect(fails({ secret: 'whsec_wrong' })).toBe('SIGNATURE_MISMATCH');
-    expect(fails({ now: new Date(now.getTime() + 301_000) })).toBe('TIMESTAMP_OUT_OF_TOLERANCE');
-    expect(fails({ header: undefined })).toBe('MISSING_SIGNATURE');
+    expect(await fails({ payload: body.replace('ACTIVE', 'REVOKED') })).toBe('SIGNATURE_MISMATCH');
+    expect(await fails({ secret: 'whsec_wrong' })).toBe('SIGNATURE_MISMATCH');
+    expect(await fails({ now: new Date(now.getTime() + 301_000) })).toBe('TIMESTAMP_OUT_OF_TOLERANCE');
+    expect(await fails({ header: undefined })).toBe('MISSING_SIGNATURE');
   });
 
   it('retries on the schedule while the receiver fails, loses nothing, and logs every attempt', async () => {
@@ -166,8 +164,10 @@ describeEachStore('webhook delivery', (t) => {
     expect(log.flatMap((d) => d.attemptLog.map((x) => x.attempt))).toEqual(expect.arrayContaining([1, 2, 3]));
 
     // Every event reached the receiver with a valid signature; nothing lost, only duplicates of failed attempts.
-    const verified = receiver.received.map((r) =>
-      verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret, now: t.clock.now() }),
+    const verified = await Promise.all(
+      receiver.received.map((r) =>
+        verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret, now: t.clock.now() }),
+      ),
     );
     const objects = new Set(verified.map((e) => (e.object as { connectionId: string }).connectionId));
     expect(objects).toEqual(new Set([a.connectionId, b.connectionId]));
@@ -280,11 +280,12 @@ describeEachStore('webhook delivery', (t) => {
     const rotated = await post(t, `/api/webhooks/${webhookId}/rotate-secret`, sandboxHeaders(org));
     await dispatcher.tick();
     const r = receiver.received[0];
-    expect(() => verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret, now: t.clock.now() })).toThrow(
+    await expect(verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret, now: t.clock.now() })).rejects.toThrow(
       WebhookVerificationError,
     );
     expect(
-      verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret: rotated.body.secret, now: t.clock.now() }).type,
+      (await verifyWebhook({ payload: r.body, header: r.headers['agentlink-signature'], secret: rotated.body.secret, now: t.clock.now() }))
+        .type,
     ).toBe('CONNECTION.CREATED');
   });
 

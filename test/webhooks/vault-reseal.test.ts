@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { verifyWebhook } from '../../client';
+import { verifyWebhook } from '@agentlink/client/webhooks';
+
 import { type AppConfig, loadConfig } from '../../server/config';
 import { systemClock } from '../../server/domain/clock';
 import { WebhookDispatcher } from '../../server/domain/webhooks/dispatcher';
@@ -116,7 +117,7 @@ it('re-seals webhook signing secrets under the new key, counts them in vault sta
     });
     expect(await dispatcher.tick()).toBe(1);
     expect(received).toHaveLength(1);
-    const event = verifyWebhook({ payload: received[0].body, header: received[0].headers['agentlink-signature'], secret });
+    const event = await verifyWebhook({ payload: received[0].body, header: received[0].headers['agentlink-signature'], secret });
     expect(event.type).toBe('CONNECTION.CREATED');
     await services.loginEngine.close();
     await services.browsers.close();

@@ -1,6 +1,6 @@
+import { type AgentLinkEnv, type AgentLinkError, type AgentLinkMetadata, useAgentLink } from '@agentlink/react';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 
-import { type AgentLinkEnv, type AgentLinkError, type AgentLinkMetadata, useAgentLink } from '../../../client/react';
 import { type AgentRequestRecord, type ExchangeResult, type Provider, relay, RelayCallError, TERMINAL_STATUSES } from './api';
 
 export interface AppProps {

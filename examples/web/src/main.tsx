@@ -1,7 +1,7 @@
+import type { AgentLinkEnv } from '@agentlink/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-import type { AgentLinkEnv } from '../../../client/react';
 import { App } from './App';
 
 // AgentLink's address comes from the relay (it fills the meta tag); env, user and provider from the query:

@@ -109,6 +109,17 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
   }
 
   /** Gives a claimed request back (graceful shutdown): waiting again, and this attempt does not count. */
+  /** Queues the request again after an attempt that may be repeated (its browser died before it changed anything). */
+  async retry(id: string, owner: string): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'PENDING', leaseOwner: null, leaseExpiresAt: null })
+      .where("id = :id AND lease_owner = :owner AND status = 'RUNNING'", { id, owner })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
   async release(id: string, owner: string): Promise<boolean> {
     const res = await this.repo
       .createQueryBuilder()

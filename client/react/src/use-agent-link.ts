@@ -8,7 +8,7 @@ import {
   type LinkErrorCode,
   type LinkEventName,
   type LinkMessage,
-} from '../../contract/link-messages';
+} from '../../../contract/link-messages';
 
 export interface UseAgentLinkOptions {
   /** Link token from POST /api/link-token (made by your backend). Pass "" while it loads: `ready` stays false. */
@@ -28,11 +28,21 @@ export interface UseAgentLinkOptions {
   onExit?: (error: AgentLinkError | null, metadata: Partial<AgentLinkMetadata>) => void;
   /** Optional stream of the widget's events (OPEN, SELECT_PROVIDER, SUBMIT_CREDENTIALS, …). */
   onEvent?: (eventName: LinkEventName, metadata: Partial<AgentLinkMetadata>) => void;
+  /**
+   * Optional, Plaid-style: the widget has loaded and is talking to the SDK (its `agentlink:ready`), once per open().
+   * Until then the user sees the popup or overlay loading.
+   */
+  onLoad?: () => void;
 }
 
 export interface UseAgentLinkResult {
   /** Opens the connect widget. Use it only when `ready`; before that it warns and does nothing. */
   open: () => void;
+  /**
+   * Closes an open widget from your code (Plaid's exit()): the flow ends as if the user had closed it, so onError
+   * gets USER_CLOSED and onExit(null, metadata) follows. Does nothing when no widget is open.
+   */
+  exit: () => void;
   /** True when `linkToken` is set and matches `env` and `backendUrl` is a valid address. */
   ready: boolean;
   /**
@@ -95,6 +105,10 @@ interface Session {
   target: () => Window | null;
   metadata: Partial<AgentLinkMetadata>;
   finished: boolean;
+  /** The widget said ready (onLoad was called). */
+  loaded: boolean;
+  /** Ends the flow as a user close (exit()). */
+  close: () => void;
   /** Removes listeners, timers and the overlay; closes the popup. Idempotent; calls no callback. */
   dispose: () => void;
 }
@@ -175,7 +189,7 @@ function mountOverlay(widgetUrl: string, onClose: () => void): { overlay: HTMLEl
 /**
  * useAgentLink — the client side of AgentLink's connect flow (spec 4.4), in the manner of Plaid's usePlaidLink.
  *
- *   const { open, ready, error } = useAgentLink({ linkToken, backendUrl, env: 'sandbox', onSuccess, onError });
+ *   const { open, exit, ready, error } = useAgentLink({ linkToken, backendUrl, env: 'sandbox', onSuccess, onError });
  *   <button onClick={() => open()} disabled={!ready}>Connect account</button>
  *
  * Lifecycle:
@@ -185,7 +199,10 @@ function mountOverlay(widgetUrl: string, onClose: () => void): { overlay: HTMLEl
  * - The link handler is re-created only when `linkToken` (or `backendUrl` / `env`) changes; a widget that is
  *   open then is closed without callbacks. Everything (listeners, timers, popup, overlay) is cleaned up on
  *   unmount. The callbacks are read at call time, so passing new functions on each render is fine.
- * - `open()` before `ready` warns and does nothing. While a widget is open, `open()` focuses it.
+ * - `open()` before `ready` warns and does nothing. While a widget is open, `open()` focuses it, and `exit()` closes
+ *   it as the user would (onError USER_CLOSED, then onExit).
+ * - onLoad is called when the opened widget has loaded and said ready; onEvent for each of its events; onExit after
+ *   onError, as react-plaid-link's callbacks are.
  * - `open()` opens `${backendUrl}/link` in a popup (420×720). When the browser blocks the popup, the widget
  *   opens instead in an in-page modal iframe (role="dialog", Escape or the × closes it).
  * - Protocol (contract/link-messages.ts): the SDK waits for `agentlink:ready` from the widget's window and
@@ -244,6 +261,8 @@ export function useAgentLink(options: UseAgentLinkOptions): UseAgentLinkResult {
       target: () => (frame ? frame.iframe.contentWindow : popup),
       metadata: {},
       finished: false,
+      loaded: false,
+      close: () => fail(null),
       dispose: () => {
         window.removeEventListener('message', onMessage);
         if (pollTimer !== undefined) clearInterval(pollTimer);
@@ -279,6 +298,10 @@ export function useAgentLink(options: UseAgentLinkOptions): UseAgentLinkResult {
       switch (msg.type) {
         case LINK_MESSAGE_TYPES.ready:
           target.postMessage({ type: LINK_MESSAGE_TYPES.init, linkToken: config.ok ? config.linkToken : '', env }, origin);
+          if (!s.loaded) {
+            s.loaded = true;
+            callbacks.current.onLoad?.();
+          }
           return;
         case LINK_MESSAGE_TYPES.event:
           s.metadata = { ...s.metadata, ...msg.metadata };
@@ -315,8 +338,14 @@ export function useAgentLink(options: UseAgentLinkOptions): UseAgentLinkResult {
     }
   }, [configKey]); // config and env are functions of configKey
 
+  const exit = useCallback(() => {
+    const current = session.current;
+    if (current && !current.finished) current.close();
+  }, []);
+
   return {
     open,
+    exit,
     ready: config.ok,
     error: config.ok ? flowError : config.error,
   };
