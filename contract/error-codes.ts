@@ -150,6 +150,21 @@ export const ERROR_CATALOGUE = {
     type: 'API_ERROR',
     description: "Connect widget: the provider's sign-in page could not be reached or was not recognised; try again.",
   },
+  LIVE_SESSIONS_FULL: {
+    status: 429,
+    type: 'RATE_LIMITED',
+    description: 'Connect widget, live sign-in: this AgentLink process holds its maximum of live browser sessions; try again shortly.',
+  },
+  LIVE_SESSION_TIMED_OUT: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description: 'Connect widget, live sign-in: the live browser was idle for too long and was closed; open it again.',
+  },
+  LIVE_NOT_SIGNED_IN: {
+    status: 409,
+    type: 'CONFLICT',
+    description: "Connect widget, live sign-in: the provider's signed-in signal has not appeared in the live browser yet.",
+  },
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'No such webhook endpoint for these credentials.' },
   WEBHOOK_URL_NOT_ALLOWED: {
     status: 400,

@@ -81,6 +81,9 @@ export const WIDGET_ONLY_ERROR_CODES = [
   'TOO_MANY_LOGIN_ATTEMPTS',
   'TOO_MANY_LINK_SESSIONS',
   'PROVIDER_UNAVAILABLE',
+  'LIVE_SESSIONS_FULL',
+  'LIVE_SESSION_TIMED_OUT',
+  'LIVE_NOT_SIGNED_IN',
 ] as const satisfies readonly ErrorCode[];
 
 /** The codes the HTTP API (/api) can answer with: every code except the widget's own. */

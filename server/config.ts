@@ -44,6 +44,8 @@ const EnvSchema = z.object({
     .regex(/^[a-z0-9.-]+$/i)
     .default('sandbox.localhost'),
   AGENTLINK_TRUST_PROXY: bool.default('false'),
+  AGENTLINK_LIVE_MAX_SESSIONS: z.coerce.number().int().min(0).max(256).default(8),
+  AGENTLINK_LIVE_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(180),
   AGENTLINK_CHROMIUM_PATH: z.string().optional(),
   AGENTLINK_MODEL_BASE_URL: z.string().url().optional(),
   AGENTLINK_MODEL: z.string().min(1).optional(),
@@ -104,6 +106,8 @@ export interface AppConfig {
   publicTokenTtlSeconds: number;
   sandboxHostSuffix: string;
   trustProxy: boolean;
+  /** Live sign-in (a browser streamed into the widget): at most maxSessions at once in this process, each ended after idleSeconds without input. */
+  live: { maxSessions: number; idleSeconds: number };
   browser: { executablePath?: string; wsEndpoint?: string };
   /** OpenAI-compatible Chat Completions endpoint for the planner; absent = no model configured. */
   model?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number };
@@ -161,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicTokenTtlSeconds: e.AGENTLINK_PUBLIC_TOKEN_TTL_SECONDS,
     sandboxHostSuffix: e.AGENTLINK_SANDBOX_HOST_SUFFIX.toLowerCase(),
     trustProxy: e.AGENTLINK_TRUST_PROXY,
+    live: { maxSessions: e.AGENTLINK_LIVE_MAX_SESSIONS, idleSeconds: e.AGENTLINK_LIVE_IDLE_SECONDS },
     browser: {
       ...(e.AGENTLINK_CHROMIUM_PATH ? { executablePath: e.AGENTLINK_CHROMIUM_PATH } : {}),
       ...(e.BROWSER_WS_ENDPOINT ? { wsEndpoint: e.BROWSER_WS_ENDPOINT } : {}),

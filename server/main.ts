@@ -8,6 +8,7 @@ import { createApp, createWorkerOpsApp } from './app';
 import { ORG_USAGE, orgCommand } from './cli/org.cli';
 import { sameConfigPrefix } from './cli/same-config';
 import { type AppConfig, ConfigError, loadConfig } from './config';
+import { attachLiveSignIn } from './connect/live/live-socket';
 import { systemClock } from './domain/clock';
 import { createExpressServer } from './http/express-server';
 import { createLogger } from './logger';
@@ -59,6 +60,7 @@ async function shutdownAll(parts: {
   await parts.services.webhookDispatcher.stop().catch(() => undefined);
   await parts.services.webhookEvents.idle().catch(() => undefined);
   await parts.services.queue.stop().catch(() => undefined);
+  await parts.services.liveSignIn.closeAll().catch(() => undefined);
   await parts.services.loginEngine.close().catch(() => undefined);
   await parts.services.browsers.close().catch(() => undefined);
   await parts.store.close().catch(() => undefined);
@@ -123,6 +125,8 @@ async function serve(config: AppConfig, args: string[] = []) {
   const worker = role === 'all' ? createAgentWorker(services, logger) : undefined;
   const app = createApp(services, logger, { worker: !!worker });
   const server = createExpressServer(app);
+  // The connect widget's live sign-in view streams over a WebSocket on the API's own port.
+  attachLiveSignIn(server, services.liveSignIn, { widgetOrigin: new URL(config.publicUrl).origin });
   await listen(server, config);
   const base = config.publicUrl;
   const sameConfig = sameConfigPrefix(config);

@@ -4,6 +4,7 @@ import { buildQueue } from './agent/queue';
 import { BrowserManager } from './browser/browser-manager';
 import type { AppConfig } from './config';
 import { LinkSessionService } from './connect/link-session.service';
+import { LiveSignIn } from './connect/live/live-sign-in';
 import { LoginEngine } from './connect/login-engine';
 import { DashboardAccountService } from './dashboard/accounts.service';
 import { AgentRequestEvents } from './domain/agent-request-events';
@@ -65,6 +66,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const metrics = new AppMetrics({
     queue: () => queueStats(store, clock).catch(() => null),
     browserContexts: () => browsers.openContexts,
+    // Read at each scrape, when the live sign-in (built below) exists.
+    liveSessions: () => liveSignIn.openCount,
   });
   const webhookDispatcher = new WebhookDispatcher({
     store,
@@ -86,6 +89,23 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
   agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
   const playbooks = new PlaybookRegistry(integrations.playbooks);
+  const linkSessions = new LinkSessionService({ store, clock, catalogue, connections, engine: loginEngine });
+  const sandboxSlugs = new Set(integrations.sites.map((s) => s.slug));
+  const liveSignIn = new LiveSignIn(
+    {
+      browsers,
+      linkSessions,
+      // A simulated provider without a recipe still signs in to the organization's own copy of its site.
+      sandboxTenantToken: (provider, organizationId) => {
+        if (provider.environment !== 'sandbox' || !sandboxSlugs.has(provider.slug)) return null;
+        const url = new URL(provider.loginUrl);
+        url.searchParams.set('tenant_token', tenantTokens.issue(organizationId, provider.slug));
+        return url.toString();
+      },
+    },
+    { maxSessions: config.live.maxSessions, idleMs: config.live.idleSeconds * 1000 },
+  );
+  linkSessions.attachLive(liveSignIn);
   // With a model configured, actions the text search does not match may still be routed to a playbook by the model.
   if (config.model) playbooks.setModelRouter(modelPlaybookRouter(config.model));
   return {
@@ -125,7 +145,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     sandbox: new SandboxService(catalogue, connections, sandboxSites),
     loginEngine,
     dashboard: new DashboardAccountService(store, clock, organizations),
-    linkSessions: new LinkSessionService({ store, clock, catalogue, connections, engine: loginEngine }),
+    linkSessions,
+    liveSignIn,
     // Rate limits count wall time even when the rest runs on a test clock (a manual clock would never refill).
     rateLimits: new RateLimitService(store.repos.rateLimitBuckets, systemClock, config.rateLimit),
     idempotency: new IdempotencyService(store.repos.idempotencyKeys, clock, vault),

@@ -9,7 +9,7 @@ import { hashToken, parseToken } from '../domain/tokens';
 import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
 import { svgDataUrl } from '../providers/provider';
 import type { LinkSessionRecord, LinkSessionStatus, LinkTokenRecord, Store } from '../store';
-import type { LoginEngine, LoginOutcome } from './login-engine';
+import type { LoginEngine, LoginOutcome, StorageState } from './login-engine';
 
 /**
  * The connect flow behind the hosted widget (Plaid's link session). Each opening of the widget with a link
@@ -33,6 +33,14 @@ export interface WidgetProvider {
   usernameLabel: string;
 }
 
+/** What the link session service needs of the live sign-in (server/connect/live/), set at the composition root. */
+export interface LiveSignInPort {
+  /** Ends the link session's live browser, if any (the person left, or the flow ended). */
+  close(linkSessionId: string): Promise<void>;
+  /** The sealed-to-be storage state once the provider's signed-in signal appeared; handed out once. */
+  takeSignedIn(linkSessionId: string): StorageState | null;
+}
+
 export interface LinkSessionView {
   linkSessionId: string;
   status: LinkSessionStatus;
@@ -49,6 +57,12 @@ export interface LinkSessionView {
   capabilities: string[];
   rememberCredentials: boolean;
   mfa: { method: 'totp' | 'sms' } | null;
+  /**
+   * How the person signs in at the CREDENTIALS step: 'form' (username and password, the recipe fills the provider's
+   * form) or 'live' (the provider's real page streamed into the widget); `liveReason` says why it is live.
+   */
+  signIn: 'form' | 'live';
+  liveReason: 'requested' | 'no_recipe' | 'unknown_step' | null;
 }
 
 export interface LinkStepResult {
@@ -89,6 +103,9 @@ interface Authorized {
 export class LinkSessionService {
   /** Sessions with a login step in flight in this process: one step at a time per session. */
   private readonly busy = new Set<string>();
+  /** Sessions whose recipe met a step it does not know: the engine holds the page for the live view. */
+  private readonly handedOver = new Set<string>();
+  private live: LiveSignInPort | null = null;
 
   constructor(
     private readonly deps: {
@@ -99,6 +116,11 @@ export class LinkSessionService {
       engine: LoginEngine;
     },
   ) {}
+
+  /** Connects the live sign-in (built after this service, since it authorizes through it). */
+  attachLive(live: LiveSignInPort): void {
+    this.live = live;
+  }
 
   /** Opens a link session for a link token (each opening of the widget is one). */
   async start(linkToken: string, env?: Environment): Promise<Result<LinkSessionView>> {
@@ -242,12 +264,61 @@ export class LinkSessionService {
     if (!auth.ok) return auth;
     const { session } = auth.value;
     await this.deps.engine.cancel(session.id);
+    await this.live?.close(session.id);
+    this.handedOver.delete(session.id);
     if (OPEN_STATES.includes(session.status)) {
       const code = errorCode ?? session.errorCode ?? 'USER_CLOSED';
       await this.end(session, 'EXITED', code, code === session.errorCode ? session.errorMessage : null);
     }
     const after = await this.reload(session);
     return ok({ linkSessionId: after.id, status: after.status });
+  }
+
+  // ---------- live sign-in ----------
+
+  /**
+   * May this link token's widget open (or reattach to) the live browser of this session? Only at the sign-in step,
+   * with a provider chosen and the live view in use. Answers what the live view needs to open the provider's page.
+   */
+  async authorizeLive(
+    linkToken: string,
+    sessionId: string,
+  ): Promise<Result<{ provider: ProviderDefinition; organizationId: string; expiresAt: Date; handedOver: boolean }>> {
+    const auth = await this.authorize(linkToken, sessionId);
+    if (!auth.ok) return auth;
+    const { token, session } = auth.value;
+    const provider = session.providerId ? this.deps.catalogue.get(session.providerId, token.environment) : undefined;
+    if (session.status !== 'CREDENTIALS' || !provider || this.signInMode(session, token, provider).signIn !== 'live') {
+      return this.stepNotAllowed(session);
+    }
+    return ok({ provider, organizationId: token.organizationId, expiresAt: token.expiresAt, handedOver: this.handedOver.has(session.id) });
+  }
+
+  /** The page the engine left at a step it does not know, for the live view to take over (null when none). */
+  takeHandedOverPage(sessionId: string) {
+    return this.deps.engine.handOver(sessionId);
+  }
+
+  /** The live browser saw the provider's signed-in signal: seal its session and hand the public token back, as the form does. */
+  async finishLive(linkToken: string, sessionId: string): Promise<Result<LinkStepResult>> {
+    return this.loginStep(linkToken, sessionId, ['CREDENTIALS'], async ({ token, session }, provider) => {
+      const storageState = this.live?.takeSignedIn(session.id) ?? null;
+      if (!storageState) {
+        return this.fail(
+          'LIVE_NOT_SIGNED_IN',
+          `You are not signed in to ${provider.name.replace(/\s*\(.*\)$/, '')} yet.`,
+          this.details(session, true),
+        );
+      }
+      this.handedOver.delete(session.id);
+      return this.finish(token, await this.reload(session), provider, storageState, undefined);
+    });
+  }
+
+  /** The live browser ended without a sign-in (idle timeout): recorded so the organization can see it. */
+  async liveEnded(sessionId: string, code: ErrorCode, message: string): Promise<void> {
+    const session = await this.deps.store.repos.linkSessions.findById(sessionId);
+    if (session?.status === 'CREDENTIALS') await this.move(session, ['CREDENTIALS'], { errorCode: code, errorMessage: message });
   }
 
   // ---------- the login steps ----------
@@ -317,6 +388,11 @@ export class LinkSessionService {
           `${name} stopped accepting codes for this sign-in. Sign in again to get a new code.`,
           false,
         );
+      case 'unknown_step':
+        // The provider shows something the recipe cannot fill in: the person finishes on the real page (live view).
+        this.handedOver.add(session.id);
+        await this.move(session, LOGIN_STATES, { status: 'CREDENTIALS', errorCode: null, errorMessage: null });
+        return ok({ view: await this.view(await this.reload(session), token) });
       case 'expired':
         return this.backToLogin(session, 'LOGIN_TIMED_OUT', 'The verification step was not completed in time. Sign in again.', false);
       case 'unavailable':
@@ -482,7 +558,7 @@ export class LinkSessionService {
       slug: p.slug,
       category: p.category,
       logo: svgDataUrl(p.logoSvg),
-      usernameLabel: p.login.usernameLabel,
+      usernameLabel: p.login?.usernameLabel ?? 'Username',
     };
   }
 
@@ -504,6 +580,18 @@ export class LinkSessionService {
       capabilities: CAPABILITIES[provider?.category ?? 'any'],
       rememberCredentials: token.rememberCredentials,
       mfa: session.status === 'MFA_TOTP' ? { method: 'totp' } : session.status === 'MFA_SMS' ? { method: 'sms' } : null,
+      ...this.signInMode(session, token, provider),
     };
+  }
+
+  private signInMode(
+    session: LinkSessionRecord,
+    token: LinkTokenRecord,
+    provider: ProviderDefinition | undefined,
+  ): Pick<LinkSessionView, 'signIn' | 'liveReason'> {
+    if (token.signIn === 'live') return { signIn: 'live', liveReason: 'requested' };
+    if (provider && !provider.login) return { signIn: 'live', liveReason: 'no_recipe' };
+    if (this.handedOver.has(session.id)) return { signIn: 'live', liveReason: 'unknown_step' };
+    return { signIn: 'form', liveReason: null };
   }
 }

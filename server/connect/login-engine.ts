@@ -28,6 +28,11 @@ export type LoginOutcome =
   /** The provider gave up on the code step (too many wrong codes). */
   | { kind: 'mfa_failed' }
   | { kind: 'human_check' }
+  /**
+   * The recipe met a step it does not know (SSO hop, captcha, passkey or device prompt, an unknown page): the page
+   * is kept as it is, for the live view to take over (handOver) so the person finishes on the real page.
+   */
+  | { kind: 'unknown_step'; reason: string }
   /** The page could not be reached or was not recognised; `reason` is ours, never page content. */
   | { kind: 'unavailable'; reason: string }
   /** No login is waiting under this key (it timed out, was cancelled, or lived in another process). */
@@ -65,7 +70,7 @@ interface Waiting {
   context: BrowserContext;
   page: Page;
   provider: ProviderDefinition;
-  step: MfaMethod | 'human_check';
+  step: MfaMethod | 'human_check' | 'unknown_step';
   carry: unknown;
   timer: NodeJS.Timeout;
   busy: boolean;
@@ -76,6 +81,7 @@ type Phase = 'credentials' | 'code' | 'human';
 const MARKER = '__agentlinkLoginStep';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const unavailable = (reason: string): LoginOutcome => ({ kind: 'unavailable', reason });
+const unknownStep = (reason: string): LoginOutcome => ({ kind: 'unknown_step', reason });
 
 export class LoginEngine {
   private readonly waiting = new Map<string, Waiting>();
@@ -155,11 +161,12 @@ export class LoginEngine {
     if (this.waiting.size >= this.maxPending) return unavailable('too many sign-ins are waiting for an answer');
     const { provider } = input;
     const recipe = provider.login;
+    if (!recipe) return unknownStep('the provider has no sign-in recipe');
     let context: BrowserContext;
     try {
       // The sign-in page is fenced like an agent run: every connection through the provider's egress proxy.
       context = await openFencedContext(this.browsers, {
-        policy: EgressPolicy.forProvider(provider, provider.environment),
+        policy: EgressPolicy.forSignIn(provider, provider.environment),
         onBlocked: () => undefined,
         options: { viewport: { width: 1280, height: 900 }, locale: 'en-US' },
       });
@@ -172,7 +179,7 @@ export class LoginEngine {
       page.setDefaultTimeout(this.stepTimeoutMs);
       page.setDefaultNavigationTimeout(this.stepTimeoutMs);
       const startUrl = recipe.startUrl?.(provider.loginUrl, input) ?? provider.loginUrl;
-      if (!EgressPolicy.forProvider(provider, provider.environment).checkUrl(startUrl).ok) {
+      if (!EgressPolicy.forSignIn(provider, provider.environment).checkUrl(startUrl).ok) {
         return unavailable('the sign-in page is outside the provider’s domains');
       }
       let status: number | undefined;
@@ -188,7 +195,9 @@ export class LoginEngine {
       try {
         await username.waitFor({ state: 'visible' });
       } catch {
-        return unavailable('the sign-in form was not found');
+        const outcome = unknownStep('the sign-in form was not found');
+        parked = this.park(key, outcome, { context, page, provider, carry: undefined });
+        return outcome;
       }
       await username.fill(input.username);
       if (recipe.form.next) {
@@ -226,12 +235,24 @@ export class LoginEngine {
       key,
       (w) => w.step === 'human_check',
       async (w) => {
-        const check = w.provider.login.humanCheck;
+        const check = w.provider.login?.humanCheck;
         if (!check) return unavailable('the provider has no human check');
         await locate(w.page, check.checkbox).click();
         return this.act(w.page, w.provider, 'human', () => locate(w.page, check.submit).click());
       },
     );
+  }
+
+  /**
+   * Takes a login parked at a step the recipe does not know out of the engine, page and all, for the live view:
+   * from then on the live view owns (and closes) the context. Null when none waits under this key.
+   */
+  handOver(key: string): { context: BrowserContext; page: Page } | null {
+    const w = this.waiting.get(key);
+    if (!w || w.busy || w.step !== 'unknown_step') return null;
+    this.waiting.delete(key);
+    clearTimeout(w.timer);
+    return { context: w.context, page: w.page };
   }
 
   /** Drops a waiting login (the person left, or started again). */
@@ -269,7 +290,8 @@ export class LoginEngine {
 
   /** Keeps the live page when the provider waits for the person; true when it was kept. */
   private park(key: string, outcome: LoginOutcome, w: Pick<Waiting, 'context' | 'page' | 'provider' | 'carry'>): boolean {
-    const step = outcome.kind === 'mfa' ? outcome.method : outcome.kind === 'human_check' ? 'human_check' : null;
+    const step =
+      outcome.kind === 'mfa' ? outcome.method : outcome.kind === 'human_check' || outcome.kind === 'unknown_step' ? outcome.kind : null;
     if (!step) return false;
     const timer = setTimeout(() => void this.cancel(key), this.ttlMs);
     timer.unref();
@@ -300,6 +322,7 @@ export class LoginEngine {
 
   private async classify(page: Page, provider: ProviderDefinition, phase: Phase): Promise<LoginOutcome> {
     const recipe = provider.login;
+    if (!recipe) return unknownStep('the provider has no sign-in recipe');
     const started = Date.now();
     const deadline = started + this.stepTimeoutMs;
     for (;;) {
@@ -316,14 +339,14 @@ export class LoginEngine {
       }
       if (recipe.mfaFailed && (await anyMatch(page, recipe.mfaFailed))) return { kind: 'mfa_failed' };
       if (await anyMatch(page, recipe.invalidCredentials)) return { kind: 'invalid_credentials' };
-      if (Date.now() > deadline) return unavailable('the page after signing in was not recognised');
+      if (Date.now() > deadline) return unknownStep('the page after signing in was not recognised');
       await sleep(100);
     }
   }
 }
 
 function codeStep(provider: ProviderDefinition, method: MfaMethod): CodeStep | undefined {
-  return provider.login.mfa?.[method];
+  return provider.login?.mfa?.[method];
 }
 
 export function locate(page: Page, target: Target): Locator {
@@ -335,7 +358,7 @@ export function locate(page: Page, target: Target): Locator {
 
 /** The provider's own environment decides: a production provider is never reached on a local address. */
 function onAllowedHost(page: Page, provider: ProviderDefinition): boolean {
-  return EgressPolicy.forProvider(provider, provider.environment).checkUrl(page.url()).ok;
+  return EgressPolicy.forSignIn(provider, provider.environment).checkUrl(page.url()).ok;
 }
 
 async function visible(locator: Locator): Promise<boolean> {
@@ -365,7 +388,7 @@ async function matches(page: Page, signal: PageSignal): Promise<boolean> {
   return true;
 }
 
-async function anyMatch(page: Page, signals: PageSignal[]): Promise<boolean> {
+export async function anyMatch(page: Page, signals: PageSignal[]): Promise<boolean> {
   for (const s of signals) if (await matches(page, s)) return true;
   return false;
 }

@@ -16,7 +16,8 @@ import type { Services } from '../services';
  *   GET  /link                       the page (one HTML page, one script, one stylesheet; no framework)
  *   POST /link/api/sessions          opens a link session                  ┐ each call carries the link token
  *   POST /link/api/sessions/:id/…    consent, provider, credentials,       │ in `Authorization: Bearer …`
- *                                    mfa, human-check, exit                ┘ (never in a logged URL)
+ *                                    mfa, human-check, live/finish, exit   ┘ (never in a logged URL)
+ *   GET  /link/api/sessions/:id/live the live sign-in view's WebSocket (server/connect/live/live-socket.ts)
  * Thin: parse with zod, call the link session service, answer its view or the standard error envelope.
  */
 const ASSETS = path.join(__dirname, 'widget');
@@ -26,7 +27,7 @@ const asset = (name: string) => fs.readFileSync(path.join(ASSETS, name), 'utf8')
  * The widget's script, written as parts (one concern each) and served as one file: the parts share one function
  * scope, as they did when they were a single file, and there is still no build step.
  */
-const WIDGET_SCRIPT_PARTS = ['widget-kit.js', 'widget-sign-in.js', 'widget-outcomes.js', 'widget-bridge.js'];
+const WIDGET_SCRIPT_PARTS = ['widget-kit.js', 'widget-sign-in.js', 'widget-live.js', 'widget-outcomes.js', 'widget-bridge.js'];
 const widgetScript = () => `(function () {\n'use strict';\n${WIDGET_SCRIPT_PARTS.map(asset).join('\n')}})();\n`;
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -160,6 +161,12 @@ export function connectWidget(services: Services): Router {
       const body = parse(Bodies.humanCheck, req, res);
       if (!body) return;
       answer(req, res, 'human-check', await flow.confirmHuman(bearer(req), req.params.id), (step) => step);
+    }),
+  );
+  api.post(
+    '/sessions/:id/live/finish',
+    wrap(async (req, res) => {
+      answer(req, res, 'live-finish', await flow.finishLive(bearer(req), req.params.id), (step) => step);
     }),
   );
   api.post(

@@ -23,7 +23,7 @@ export class LinkTokenService {
 
   async create(
     caller: Caller,
-    input: { clientUserId: string; providerId?: string; connectionId?: string; rememberCredentials?: boolean },
+    input: { clientUserId: string; providerId?: string; connectionId?: string; rememberCredentials?: boolean; signIn?: 'auto' | 'live' },
   ): Promise<Result<CreatedLinkToken>> {
     if (input.providerId && !this.catalogue.get(input.providerId, caller.environment)) {
       return fail('UNKNOWN_PROVIDER', `providerId ${input.providerId} is not a ${caller.environment} provider; see GET /api/providers.`);
@@ -52,6 +52,7 @@ export class LinkTokenService {
       providerId,
       connectionId: input.connectionId ?? null,
       rememberCredentials: input.rememberCredentials ?? false,
+      signIn: input.signIn ?? 'auto',
       expiresAt: new Date(now.getTime() + this.config.linkTokenTtlSeconds * 1000),
       usedAt: null,
       createdAt: now,

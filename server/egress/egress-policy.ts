@@ -16,7 +16,8 @@ import { isNonPublicHost, nonPublicRange } from './addresses';
 export type DenialKind = 'invalid' | 'scheme' | 'credentials' | 'host' | 'port' | 'non-public';
 export type EgressVerdict = { ok: true } | { ok: false; kind: DenialKind; reason: string };
 
-export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allowedDomains'>;
+export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allowedDomains'> &
+  Partial<Pick<ProviderDefinition, 'identityProviders'>>;
 
 interface AllowedOrigin {
   /** `http:` or `https:` (WebSockets are matched as their HTTP scheme). */
@@ -51,23 +52,34 @@ export function hostMatchesDomain(host: string, declared: string): boolean {
 export class EgressPolicy {
   readonly origins: readonly AllowedOrigin[];
   private readonly home: { host: string; port: number };
+  /** Sandbox only: the exact hosts (on home's port) that may resolve to a local address. */
+  private readonly localHosts: Set<string>;
 
   private constructor(
     private readonly provider: EgressProvider,
     readonly environment: Environment,
+    identityProviders: readonly string[] = [],
   ) {
     const home = new URL(provider.homeUrl);
     const scheme = WEB_SCHEME[home.protocol];
     const port = home.port ? Number(home.port) : DEFAULT_PORT[scheme];
     this.home = { host: home.hostname.replace(/^\[|\]$/g, ''), port };
-    this.origins = provider.allowedDomains.map((d) => {
+    this.origins = [...provider.allowedDomains, ...identityProviders].map((d) => {
       const wildcard = d.startsWith('*.');
       return { scheme, port, wildcard, host: wildcard ? `.${canonicalHostName(d.slice(2))}` : canonicalHostName(d) };
     });
+    // A simulated identity provider lives on this machine too, exactly like the simulated site itself.
+    this.localHosts = new Set([this.home.host, ...identityProviders.filter((d) => !d.startsWith('*.')).map(canonicalHostName)]);
   }
 
+  /** Where an agent run may go: the provider's own domains. */
   static forProvider(provider: EgressProvider, environment: Environment): EgressPolicy {
     return new EgressPolicy(provider, environment);
+  }
+
+  /** Where a sign-in may go: the provider's domains plus the identity providers its SSO passes through. */
+  static forSignIn(provider: EgressProvider, environment: Environment): EgressPolicy {
+    return new EgressPolicy(provider, environment, provider.identityProviders ?? []);
   }
 
   /** The allowed origins, for messages (`http://orbit.sandbox.localhost:4000`). */
@@ -129,12 +141,13 @@ export class EgressPolicy {
   /**
    * The address rule for one connection to an allowed host:port, as a function of each resolved address (null:
    * may connect). Production: public addresses only. Sandbox: a local address only for exactly the provider's
-   * own host and port (its simulated site on this machine), never for anything else.
+   * own host and port (its simulated site on this machine) and, in a sign-in, its declared identity providers on
+   * that port, never for anything else.
    */
   addressRule(hostname: string, port: number): (address: string) => string | null {
     const host = hostname.replace(/^\[|\]$/g, '');
     if (this.environment === 'production') return nonPublicRange;
-    const isHome = host === this.home.host && port === this.home.port;
+    const isHome = this.localHosts.has(host) && port === this.home.port;
     return (address) => {
       const range = nonPublicRange(address);
       return range && !isHome ? `${range}, and only ${this.home.host}:${this.home.port} may be local` : null;

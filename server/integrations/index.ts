@@ -5,6 +5,7 @@ import { forgehub } from './forgehub';
 import { github } from './github';
 import type { Integration } from './integration';
 import { linkedin } from './linkedin';
+import { lumen } from './lumen';
 import { orbit } from './orbit';
 import { x } from './x';
 
@@ -14,7 +15,7 @@ export type { Integration } from './integration';
  * Every built-in integration. A new provider is a folder next to this file plus one entry here; the composition
  * root builds the catalogue, the playbook registry and the sandbox sites from this list.
  */
-export const INTEGRATIONS: readonly Integration[] = [orbit, forgehub, github, linkedin, x];
+export const INTEGRATIONS: readonly Integration[] = [orbit, forgehub, lumen, github, linkedin, x];
 
 /** What the composition root needs, built from a list of integrations (checked for consistency first). */
 export function assembleIntegrations(integrations: readonly Integration[], origins: SandboxOrigins) {
@@ -28,6 +29,13 @@ export function assembleIntegrations(integrations: readonly Integration[], origi
     slugs.add(integration.slug);
     providers.push(provider);
     if (integration.site) sites.push(integration.site);
+    for (const idp of integration.identitySites ?? []) {
+      if (provider.environment !== 'sandbox')
+        throw new Error(`integration ${integration.slug}: only sandbox providers have simulated sites`);
+      if (slugs.has(idp.slug) || sites.some((s) => s.slug === idp.slug))
+        throw new Error(`integration ${integration.slug}: site ${idp.slug} is listed twice`);
+      sites.push(idp);
+    }
     playbooks.push(...integration.playbooks);
   }
   return { providers, sites, playbooks };

@@ -12,6 +12,11 @@ export interface Integration {
   provider(origins: SandboxOrigins): ProviderDefinition;
   /** The simulated website (sandbox providers only), served on `<slug>.<sandbox host suffix>`. */
   site?: SiteDefinition;
+  /**
+   * Simulated identity providers its sign-in passes through (sandbox only), served like sites on
+   * `<slug>.<sandbox host suffix>`; the provider lists their hosts in identityProviders. They are no providers.
+   */
+  identitySites?: SiteDefinition[];
   /** Tested routines for the actions people ask for most on this provider. */
   playbooks: Playbook<unknown>[];
 }

@@ -31,6 +31,8 @@ export class AppMetrics {
       queue?: () => Promise<QueueStats | null>;
       /** Browser contexts open in this process. */
       browserContexts?: () => number;
+      /** Live sign-in views (a browser streamed into the connect widget) open in this process. */
+      liveSessions?: () => number;
     } = {},
   ) {
     const registers = [this.registry];
@@ -86,6 +88,15 @@ export class AppMetrics {
       registers,
       collect() {
         this.set(contexts ? contexts() : 0);
+      },
+    });
+    const live = sources.liveSessions;
+    new Gauge({
+      name: 'agentlink_live_sessions_open',
+      help: 'Live sign-in views open in this process (bounded by AGENTLINK_LIVE_MAX_SESSIONS).',
+      registers,
+      collect() {
+        this.set(live ? live() : 0);
       },
     });
   }

@@ -20,8 +20,21 @@ export interface ProviderDefinition {
   /** Writes a read-mode run may still send because the provider's session refresh needs them (exact method and path). */
   sessionRefresh?: { method: string; path: string }[];
   logoSvg: string;
-  /** How the login engine signs in to this provider (fields by role and label, success and failure signals). */
-  login: LoginRecipe;
+  /**
+   * How the login engine signs in to this provider (fields by role and label, success and failure signals). Absent:
+   * the person signs in on the provider's real page in the widget's live view (server/connect/live/).
+   */
+  login?: LoginRecipe;
+  /**
+   * How a signed-in session is recognised in the live view; every part given must hold: cookie names that must
+   * exist, a regular expression (source) the page URL must match, a CSS selector that must be present.
+   */
+  signedIn?: { cookies?: string[]; urlPattern?: string; element?: string };
+  /**
+   * Extra hosts (written as allowedDomains are) the browser may reach only while the person signs in: the
+   * identity providers its SSO passes through. Never reachable by agent runs.
+   */
+  identityProviders?: string[];
   /**
    * Whether a page the agent landed on is the provider's sign-in page (the session died). Optional: by default,
    * a URL on the login URL's host whose path starts with the login URL's path (see isProviderLoginPage).

@@ -2,7 +2,7 @@
  * The sandbox's test users, the same on every simulated provider (documented in the README, the way
  * Plaid documents user_good / pass_good).
  */
-export type TestUserBehaviour = 'ok' | 'totp' | 'sms' | 'locked' | 'captcha' | 'expiring';
+export type TestUserBehaviour = 'ok' | 'totp' | 'sms' | 'locked' | 'captcha' | 'expiring' | 'device';
 
 export interface TestUser {
   username: string;
@@ -23,6 +23,7 @@ export const TEST_USERS: TestUser[] = [
   { username: 'user_locked', password: null, behaviour: 'locked', displayName: 'Lockie Lane' },
   { username: 'user_captcha', password: 'pass_good', behaviour: 'captcha', displayName: 'Cora Chen' },
   { username: 'user_expiring', password: 'pass_good', behaviour: 'expiring', displayName: 'Evan Expiry' },
+  { username: 'user_device', password: 'pass_good', behaviour: 'device', displayName: 'Devi Prompt' },
 ];
 
 export function findTestUser(username: string): TestUser | undefined {

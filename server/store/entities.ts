@@ -67,6 +67,7 @@ export function buildEntities(dialect: Dialect) {
       providerId: str('provider_id', { length: 64, nullable: true }),
       connectionId: str('connection_id', { length: 64, nullable: true }),
       rememberCredentials: { name: 'remember_credentials', type: 'boolean', default: false },
+      signIn: str('sign_in', { length: 8, default: 'auto' }),
       expiresAt: time('expires_at'),
       usedAt: time('used_at', true),
       createdAt: time('created_at'),

@@ -23,6 +23,8 @@ export interface LinkTokenRecord {
   connectionId: string | null;
   /** The organization opted in to storing the sealed credentials for silent re-login (default false). */
   rememberCredentials: boolean;
+  /** 'live': the caller asked for the live sign-in view; 'auto': the recipe where there is one. */
+  signIn: 'auto' | 'live';
   expiresAt: Date;
   usedAt: Date | null;
   createdAt: Date;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
 import { CLOCK_START, describeEachStore } from '../support/app';
 import {
   createOrg,
@@ -27,7 +28,7 @@ describeEachStore('providers and link tokens', (t) => {
       expect(res.status).toBe(200);
       expect(res.headers['x-request-id']).toMatch(REQUEST_ID_PATTERN);
       const providers = res.body.providers as Record<string, unknown>[];
-      expect(providers.map((p) => p.providerId).sort()).toEqual([FORGEHUB_PROVIDER_ID, ORBIT_PROVIDER_ID].sort());
+      expect(providers.map((p) => p.providerId).sort()).toEqual([FORGEHUB_PROVIDER_ID, ORBIT_PROVIDER_ID, LUMEN_PROVIDER_ID].sort());
       const orbit = providers.find((p) => p.providerId === ORBIT_PROVIDER_ID)!;
       expect(orbit).toMatchObject({
         providerId: ORBIT_PROVIDER_ID,
@@ -85,6 +86,18 @@ describeEachStore('providers and link tokens', (t) => {
       expect(res.status).toBe(200);
       const record = await t.store.repos.linkTokens.findByHash(createHash('sha256').update(res.body.linkToken).digest('hex'));
       expect(record?.providerId).toBe(FORGEHUB_PROVIDER_ID);
+    });
+
+    it("records signIn ('auto' by default, 'live' when asked) and refuses any other value", async () => {
+      const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+      const auto = await post(t, '/api/link-token', sandboxHeaders(org), { clientUserId: 'user-44' });
+      expect((await t.store.repos.linkTokens.findByHash(hashOf(auto.body.linkToken)))?.signIn).toBe('auto');
+      const live = await post(t, '/api/link-token', sandboxHeaders(org), { clientUserId: 'user-44', signIn: 'live' });
+      expect(live.status).toBe(200);
+      expect((await t.store.repos.linkTokens.findByHash(hashOf(live.body.linkToken)))?.signIn).toBe('live');
+      expectError(await post(t, '/api/link-token', sandboxHeaders(org), { clientUserId: 'user-44', signIn: 'popup' }), 'INVALID_FIELD', {
+        details: [{ path: 'signIn', message: "Invalid enum value. Expected 'auto' | 'live', received 'popup'" }],
+      });
     });
 
     it('creates production link tokens with production credentials', async () => {

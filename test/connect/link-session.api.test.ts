@@ -3,6 +3,7 @@ import { LoginEngine } from '../../server/connect/login-engine';
 import { ManualClock } from '../../server/domain/clock';
 import { hashToken } from '../../server/domain/tokens';
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
+import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { type LiveServer, startLiveServer } from '../support/live-server';
@@ -208,7 +209,11 @@ describe('the widget API', () => {
       providerFixed: false,
       environment: 'sandbox',
     });
-    expect(started.body.providers.map((p: { providerId: string }) => p.providerId)).toEqual([ORBIT_PROVIDER_ID, FORGEHUB_PROVIDER_ID]);
+    expect(started.body.providers.map((p: { providerId: string }) => p.providerId)).toEqual([
+      ORBIT_PROVIDER_ID,
+      FORGEHUB_PROVIDER_ID,
+      LUMEN_PROVIDER_ID,
+    ]);
     expectError(await w.credentials('user_good'), 409, 'LINK_STEP_NOT_ALLOWED', { status: 'CONSENT' });
     expectError(await w.mfa('123456'), 409, 'LINK_STEP_NOT_ALLOWED');
     expect((await w.consent()).body).toMatchObject({ status: 'PROVIDER' });
@@ -306,6 +311,8 @@ describe('the login engine', () => {
         environment: 'sandbox',
         homeUrl: 'http://p.localhost:1/',
         allowedDomains: ['p.localhost'],
+        // A recipe (never reached: the browser refuses first); without one the engine hands over to the live view.
+        login: {},
       } as ProviderDefinition,
       organizationId: 'org',
       environment: 'sandbox' as const,

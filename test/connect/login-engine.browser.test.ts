@@ -181,7 +181,7 @@ describe('login engine: the steps around the happy paths', () => {
     }
   });
 
-  it('unreachable or unrecognisable sign-in pages are unavailable', async () => {
+  it('unreachable sign-in pages are unavailable; a page without the form is handed over to the live view', async () => {
     const quick = new LoginEngine(server.services.browsers, { stepTimeoutMs: 1_500 });
     const refused: ProviderDefinition = {
       ...orbit(),
@@ -201,9 +201,16 @@ describe('login engine: the steps around the happy paths', () => {
       homeUrl: `${server.baseUrl}/`,
       loginUrl: `${server.baseUrl}/healthz`,
       allowedDomains: ['localhost'],
-      login: { ...orbit().login, startUrl: undefined },
+      login: { ...orbit().login!, startUrl: undefined },
     };
-    expect(await quick.start('y', login(noForm, 'user_good'))).toEqual({ kind: 'unavailable', reason: 'the sign-in form was not found' });
+    expect(await quick.start('y', login(noForm, 'user_good'))).toEqual({ kind: 'unknown_step', reason: 'the sign-in form was not found' });
+    // The page waits, as it is, for the live view to take it over; then the engine no longer holds it.
+    expect(quick.pendingCount).toBe(1);
+    const taken = quick.handOver('y');
+    expect(taken?.page.url()).toBe(`${server.baseUrl}/healthz`);
+    expect(quick.pendingCount).toBe(0);
+    expect(quick.handOver('y')).toBeNull();
+    await taken?.context.close();
 
     // A sign-in page outside the provider's allowed domains is never used.
     const elsewhere: ProviderDefinition = { ...orbit(), allowedDomains: ['example.org'] };

@@ -65,6 +65,7 @@ describeEachStore('GET /metrics', (t) => {
     expect(sample(text, 'agentlink_queue_depth')).toBe(depthBefore + 3);
     expect(sample(text, 'agentlink_queue_oldest_age_seconds')).toBeGreaterThanOrEqual(45);
     expect(sample(text, 'agentlink_browser_contexts_open')).toBe(0);
+    expect(sample(text, 'agentlink_live_sessions_open')).toBe(0);
   });
 
   it('counts webhook delivery attempts by outcome: delivered, retrying, failed', async () => {

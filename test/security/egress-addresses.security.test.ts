@@ -78,6 +78,34 @@ describe('egress: addresses and exact origins', () => {
     expect(p.addressRule('cdn.sandbox.localhost', 4000)('127.0.0.1')).toMatch(/loopback/);
   });
 
+  it('identity providers are reachable only in a sign-in, and (sandbox) locally only on the provider home port', () => {
+    const lumen = {
+      name: 'Lumen',
+      homeUrl: 'http://lumen.sandbox.localhost:4000/',
+      allowedDomains: ['lumen.sandbox.localhost'],
+      identityProviders: ['idp.sandbox.localhost'],
+    };
+    // An agent run never goes to the identity provider.
+    expect(EgressPolicy.forProvider(lumen, 'sandbox').checkUrl('http://idp.sandbox.localhost:4000/authorize')).toMatchObject({
+      ok: false,
+      kind: 'host',
+    });
+    const signIn = EgressPolicy.forSignIn(lumen, 'sandbox');
+    expect(signIn.checkUrl('http://idp.sandbox.localhost:4000/authorize').ok).toBe(true);
+    expect(signIn.checkUrl('http://idp.sandbox.localhost:4001/authorize')).toMatchObject({ ok: false, kind: 'port' });
+    expect(signIn.checkUrl('http://help.lumen.example/')).toMatchObject({ ok: false, kind: 'host' });
+    expect(signIn.addressRule('idp.sandbox.localhost', 4000)('127.0.0.1')).toBeNull();
+    expect(signIn.addressRule('idp.sandbox.localhost', 4001)('127.0.0.1')).toMatch(/loopback/);
+    expect(EgressPolicy.forProvider(lumen, 'sandbox').addressRule('idp.sandbox.localhost', 4000)('127.0.0.1')).toMatch(/loopback/);
+    // In production an identity provider is public like everything else.
+    expect(
+      EgressPolicy.forSignIn({ ...lumen, homeUrl: 'https://lumen.example/' }, 'production').addressRule(
+        'idp.sandbox.localhost',
+        443,
+      )('127.0.0.1'),
+    ).toMatch(/loopback/);
+  });
+
   it('refuses a name when any one of its addresses is not public (no fallback to the public one)', async () => {
     const resolver = async () => [
       { address: '93.184.215.14', family: 4 },

@@ -12,6 +12,7 @@ import type { AgentWorker } from '../../server/agent/worker';
 import { createApp } from '../../server/app';
 import { launchBrowser } from '../../server/browser/chromium';
 import { loadConfig } from '../../server/config';
+import { attachLiveSignIn } from '../../server/connect/live/live-socket';
 import { type Clock, systemClock } from '../../server/domain/clock';
 import { createLogger } from '../../server/logger';
 import { buildServices, type Services } from '../../server/services';
@@ -53,6 +54,7 @@ export async function startLiveServer(opts: { clock?: Clock; env?: Record<string
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: opts.clock ?? systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
+  const detachLive = attachLiveSignIn(server, services.liveSignIn, { widgetOrigin: new URL(config.publicUrl).origin });
   const worker = opts.worker ? createAgentWorker(services, createLogger('silent')) : undefined;
   await worker?.start();
   return {
@@ -63,6 +65,8 @@ export async function startLiveServer(opts: { clock?: Clock; env?: Record<string
     worker,
     siteUrl: (slug, pathname = '/') => `http://${slug}.${config.sandboxHostSuffix}:${port}${pathname}`,
     close: async () => {
+      await detachLive();
+      await services.liveSignIn.closeAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker?.stop({ graceMs: 0 });

@@ -10,12 +10,19 @@ describe('the integration list', () => {
     expect(built.providers.map((p) => `${p.environment}:${p.slug}`)).toEqual([
       'sandbox:orbit',
       'sandbox:forgehub',
+      'sandbox:lumen',
       'production:github',
       'production:linkedin',
       'production:x',
     ]);
-    expect(built.sites.map((s) => s.slug)).toEqual(['orbit', 'forgehub']);
-    expect(new Set(built.playbooks.map((p) => p.providerSlug))).toEqual(new Set(['orbit', 'forgehub']));
+    // Lumen's sign-in passes through the simulated identity provider, served like a site but no provider.
+    expect(built.sites.map((s) => s.slug)).toEqual(['orbit', 'forgehub', 'lumen', 'idp']);
+    expect(new Set(built.playbooks.map((p) => p.providerSlug))).toEqual(new Set(['orbit', 'forgehub', 'lumen']));
+    expect(built.providers.find((p) => p.slug === 'lumen')).toMatchObject({
+      identityProviders: ['idp.sandbox.localhost'],
+      signedIn: { cookies: ['lumen_sid'] },
+    });
+    expect(built.providers.find((p) => p.slug === 'lumen')?.login).toBeUndefined();
     // Sandbox declarations follow where the service is served.
     expect(built.providers[0].homeUrl).toBe('http://orbit.sandbox.localhost:4000/');
   });

@@ -55,6 +55,8 @@ export interface CreateLinkTokenRequest {
   connectionId?: string;
   /** Opt in to storing the end user's credentials, sealed (AES-256-GCM), for silent re-login when the session expires. Default false: the password is used for the login and never stored. */
   rememberCredentials?: boolean;
+  /** How the end user signs in. 'auto' (default): the widget asks for the username and password and AgentLink fills in the provider's sign-in form (its login recipe), switching to the live view when the provider has no recipe or shows a step the recipe does not know (SSO, captcha, passkey, device prompt). 'live': the widget always shows the provider's real sign-in page (a browser streamed into the widget, fenced to the provider and its identity providers) and the user signs in there. */
+  signIn?: 'auto' | 'live';
 }
 
 export interface LinkToken {

@@ -77,6 +77,7 @@ function exit() {
     return;
   }
   state.finished = true;
+  stopLive();
   var error = state.lastError || { code: 'USER_CLOSED', message: 'The user closed the connect flow.' };
   emit('EXIT');
   post({ type: MSG.exit, error: error, metadata: metadata() });

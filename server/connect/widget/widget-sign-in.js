@@ -204,6 +204,7 @@ function choose(provider) {
 function renderCredentials(opts) {
   opts = opts || {};
   var v = state.view;
+  if (v.signIn === 'live' && v.provider) return renderLive();
   var p = v.provider;
   var name = shortName(p);
   var fieldError = h('p', { class: 'al-field-error', id: 'al-form-error', role: 'alert', hidden: true });
@@ -338,6 +339,7 @@ function submitLogin(path, body, workingText) {
 }
 
 function onStep(result) {
+  stopLive();
   state.view = result.view;
   if (result.success) return renderSuccess(result.success);
   next();

@@ -8,8 +8,10 @@ import type { Store } from '../../store';
 import { PUBLIC_TENANT, sessionCookieName, type SiteSessions } from '../site-sessions';
 import type { TenantTokens } from '../tenant-tokens';
 import { findTestUser, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET, type TestUser } from '../test-users';
+import { DEVICE_PROMPT_PATH, mountDevicePrompt } from './device-prompt';
 import { html, raw, type RawHtml } from './html';
 import { ensureSeeded } from './seeding';
+import { signInRecords } from './sign-in-records';
 import type { Doc, KitClock, SiteDefinition, SiteDocs, SiteKit, SiteUser } from './site';
 
 /**
@@ -33,7 +35,7 @@ interface Challenge {
   /** The ticket the sign-in came with, so a form shown again keeps it (it is checked again when posted). */
   tenantToken?: string;
   next: string;
-  step: 'captcha' | 'totp' | 'sms';
+  step: 'captcha' | 'totp' | 'sms' | 'device';
   passwordOk: boolean;
   humanNonce?: string;
   attempts: number;
@@ -140,6 +142,7 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
       res.status(status).type('html').send(body.value);
     },
     now: () => clock.now(),
+    records: signInRecords(store, clock),
   };
 
   // ---------- auth pages (shared look, the site's brand) ----------
@@ -253,6 +256,27 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
 <p><a href="/login">Back to sign in</a></p>`,
     );
 
+  if (site.signIn) {
+    const router = express.Router();
+    site.signIn(router, {
+      startSession: async (res, username, tenant, next) => {
+        const user = findTestUser(username);
+        if (!user) throw new Error('not a sandbox test user');
+        await startSession(res, user, tenant, safeNext(next, site.homePath));
+      },
+      tenantFromTicket: (ticket) => tenantTokens.verify(ticket, site.slug),
+      authPage,
+      preCsrf,
+      checkPreCsrf,
+      cookies,
+      safeNext: (next) => safeNext(next, site.homePath),
+      records: kit.records,
+    });
+    app.use(router);
+    // The kit's own password form and code steps do not exist on such a site: its sign-in is only its own.
+    app.use('/login', (_req, res) => void res.status(404).type('text').send('Not found'));
+  }
+
   app.get('/login', (req, res) => loginForm(req, res, 200));
 
   app.post('/login', async (req, res, next) => {
@@ -288,6 +312,10 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
       }
       if (!user || !passwordOk) {
         return loginForm(req, res, 401, { error: 'Incorrect username or password.', username, ...ticket, next: nextPath });
+      }
+      if (user.behaviour === 'device') {
+        await saveChallenge(res, { username, tenant, ...ticket, next: nextPath, step: 'device', passwordOk, attempts: 0, expiresAt });
+        return res.redirect(303, DEVICE_PROMPT_PATH);
       }
       if (user.behaviour === 'totp' || user.behaviour === 'sms') {
         await saveChallenge(res, { username, tenant, ...ticket, next: nextPath, step: user.behaviour, passwordOk, attempts: 0, expiresAt });
@@ -357,6 +385,18 @@ ${error ? html`<div role="alert" class="${cx('auth-error')}">${error}</div>` : '
       }
     });
   }
+
+  mountDevicePrompt(app, {
+    load: async (res) => {
+      const ch = await loadChallenge(res);
+      return ch && ch.c.step === 'device' ? { id: ch.id, username: ch.c.username, tenant: ch.c.tenant, next: ch.c.next } : null;
+    },
+    drop: dropChallenge,
+    startSession: (res, username, tenant, next) => startSession(res, findTestUser(username)!, tenant, next),
+    authPage,
+    preCsrf,
+    checkPreCsrf,
+  });
 
   app.get('/login/verify', async (req, res, next) => {
     try {

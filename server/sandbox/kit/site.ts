@@ -28,6 +28,29 @@ export interface SiteDefinition {
   layout(input: LayoutInput): RawHtml;
   /** Where to go after login when no `next` was given. */
   homePath: string;
+  /**
+   * The site's own sign-in pages (e.g. "Continue with" an identity provider), in place of the kit's username and
+   * password form: mounted before everything else, with the kit's session and page helpers.
+   */
+  signIn?(router: Router, auth: SiteAuth): void;
+}
+
+/** What a site's own sign-in pages get from the kit. */
+export interface SiteAuth {
+  /** Starts a site session for a sandbox test user in a tenant's copy, and redirects to `next` (a path on the site). */
+  startSession(res: Response, username: string, tenant: string, next: string): Promise<void>;
+  /** The tenant a signed ticket (?tenant_token=) names for this site, or null (the visitor gets the public copy). */
+  tenantFromTicket(ticket: unknown): string | null;
+  /** A page in the kit's sign-in look, in the site's brand. */
+  authPage(res: Response, status: number, title: string, content: RawHtml): void;
+  /** CSRF for forms shown before a session exists: the token to embed, and the check of a posted form. */
+  preCsrf(req: Request, res: Response): string;
+  checkPreCsrf(req: Request, res: Response): boolean;
+  /** Cookies of the request, parsed. */
+  cookies(res: Response): Record<string, string | undefined>;
+  /** `next` made safe: a path on this site, or the fallback. */
+  safeNext(next: unknown): string;
+  records: SignInRecords;
 }
 
 export interface SeedDoc {
@@ -81,4 +104,17 @@ export interface SiteKit {
   /** Renders a full logged-in page with the site's layout. */
   page(req: Request, res: Response, input: Omit<LayoutInput, 'user' | 'csrfToken' | 'toast'>, status?: number): void;
   now(): Date;
+  /** Short-lived sign-in records (for a site that is an identity provider: its challenges and authorization codes). */
+  records: SignInRecords;
+}
+
+/**
+ * Short-lived records of a sign-in in progress (SSO state, authorization codes, challenges), kept in the service's
+ * database so that every process sees them. Each is found by an opaque, unguessable value handed to the browser; only
+ * its hash is stored. `take` reads and deletes (single use); expired records are never answered.
+ */
+export interface SignInRecords {
+  put(site: string, kind: string, data: Record<string, unknown>, ttlSeconds: number): Promise<string>;
+  get(site: string, kind: string, value: string): Promise<Record<string, unknown> | null>;
+  take(site: string, kind: string, value: string): Promise<Record<string, unknown> | null>;
 }

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/**
+ * The live view's WebSocket protocol (GET /link/api/sessions/:id/live, upgraded).
+ *
+ * Widget → server: JSON text messages, one of ClientMessage; the first must be `hello` (it carries the link token,
+ * which a browser cannot put in a WebSocket's headers, and never goes into a URL). Coordinates are CSS pixels of the
+ * remote page's viewport (the widget maps its canvas onto it).
+ * Server → widget: binary messages are JPEG frames of the page; text messages are ServerMessage.
+ */
+const coord = z.number().finite().min(-10_000).max(10_000);
+/** Bit field of Alt=1, Ctrl=2, Meta=4, Shift=8 (CDP's Input modifiers). */
+const modifiers = z.number().int().min(0).max(15).optional();
+const button = z.enum(['left', 'middle', 'right', 'none']).optional();
+
+export const LIVE_VIEWPORT = { minWidth: 320, maxWidth: 1280, minHeight: 400, maxHeight: 1280 } as const;
+
+export const ClientMessageSchema = z.discriminatedUnion('t', [
+  z
+    .object({
+      t: z.literal('hello'),
+      linkToken: z.string().min(1).max(256),
+      width: z.number().int().min(100).max(4000),
+      height: z.number().int().min(100).max(4000),
+    })
+    .strict(),
+  z.object({ t: z.literal('move'), x: coord, y: coord, buttons: z.number().int().min(0).max(7).optional(), mods: modifiers }).strict(),
+  z
+    .object({
+      t: z.enum(['down', 'up']),
+      x: coord,
+      y: coord,
+      button,
+      clickCount: z.number().int().min(1).max(3).optional(),
+      mods: modifiers,
+    })
+    .strict(),
+  z.object({ t: z.literal('wheel'), x: coord, y: coord, dx: coord, dy: coord, mods: modifiers }).strict(),
+  z
+    .object({
+      t: z.enum(['keydown', 'keyup']),
+      key: z.string().min(1).max(32),
+      code: z.string().max(32).optional(),
+      mods: modifiers,
+    })
+    .strict(),
+  /** Typed text that is not a single key (IME, dictation) and pasted text: inserted as text, never as a clipboard read. */
+  z.object({ t: z.literal('text'), text: z.string().min(1).max(2_000) }).strict(),
+  z
+    .object({
+      t: z.literal('touch'),
+      phase: z.enum(['start', 'move', 'end', 'cancel']),
+      points: z.array(z.object({ x: coord, y: coord }).strict()).max(5),
+    })
+    .strict(),
+  z.object({ t: z.literal('ping') }).strict(),
+]);
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+export type InputMessage = Exclude<ClientMessage, { t: 'hello' } | { t: 'ping' }>;
+
+/** Stable codes the widget shows in its status line (errors also end the socket). */
+export type LiveStatusCode =
+  | 'LIVE'
+  | 'NAVIGATION_BLOCKED'
+  | 'POPUP_BLOCKED'
+  | 'SIGNED_IN'
+  | 'LIVE_SESSION_TIMED_OUT'
+  | 'LIVE_SESSIONS_FULL'
+  | 'LIVE_SESSION_CLOSED'
+  | 'LIVE_REPLACED'
+  | 'LIVE_UNAUTHORIZED'
+  | 'LIVE_UNAVAILABLE'
+  | 'LIVE_PROTOCOL_ERROR';
+
+export type ServerMessage =
+  | { type: 'viewport'; width: number; height: number }
+  | { type: 'status'; code: LiveStatusCode; message: string; host?: string }
+  | { type: 'pong' };

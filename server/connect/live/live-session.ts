@@ -1,0 +1,317 @@
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+
+import type { EgressPolicy } from '../../egress/egress-policy';
+import type { ProviderDefinition } from '../../providers/provider';
+import type { StorageState } from '../login-engine';
+import type { InputMessage, LiveStatusCode, ServerMessage } from './live-protocol';
+import { isSignedIn } from './signed-in';
+
+/**
+ * One live sign-in: the provider's page in a fenced browser context, streamed to the widget with CDP's screencast
+ * (JPEG frames, acknowledged one by one so a slow socket slows the stream instead of queueing frames), and the
+ * person's pointer, wheel, keyboard, text and touch relayed back as CDP input events. The widget is a `LiveSink`;
+ * it may drop and come back (reattach) while the session lives. The session ends when the provider's signed-in
+ * signal appears (onSignedIn gets the storage state), when it idles out, or when its owner closes it.
+ */
+export interface LiveSink {
+  send(message: ServerMessage): void;
+  /** Sends a frame; `done` once it left (or was dropped), so the next frame may come. */
+  sendFrame(jpeg: Buffer, done: () => void): void;
+  close(code: LiveStatusCode, message: string): void;
+}
+
+export interface LiveSessionEvents {
+  onSignedIn(state: StorageState): void;
+  onEnded(code: LiveStatusCode, message: string): void;
+}
+
+/** Pending input events kept in order; beyond this the widget is flooding and events are dropped. */
+const MAX_QUEUED_INPUT = 256;
+const SIGNED_IN_POLL_MS = 400;
+const JPEG_QUALITY = 70;
+
+const CDP_BUTTON = { left: 'left', middle: 'middle', right: 'right', none: 'none' } as const;
+const TOUCH_TYPE = { start: 'touchStart', move: 'touchMove', end: 'touchEnd', cancel: 'touchCancel' } as const;
+
+export class LiveSession {
+  private sink: LiveSink | null = null;
+  private lastFrame: Buffer | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private queued = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private lifeTimer: NodeJS.Timeout | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private ended = false;
+  private lastGoodUrl: string;
+  private lastBlockedHost: string | null = null;
+  private backs: number[] = [];
+  private viewport: { width: number; height: number };
+  /** Last time an input event arrived (for the bench's and the metrics' benefit as much as the idle timer). */
+  lastInputAt = Date.now();
+
+  private constructor(
+    readonly linkSessionId: string,
+    private readonly context: BrowserContext,
+    private readonly page: Page,
+    private readonly cdp: CDPSession,
+    private readonly provider: ProviderDefinition,
+    private readonly policy: EgressPolicy,
+    private readonly idleMs: number,
+    private readonly events: LiveSessionEvents,
+    viewport: { width: number; height: number },
+  ) {
+    this.viewport = viewport;
+    this.lastGoodUrl = page.url();
+  }
+
+  /**
+   * Takes a fenced context and its page (fresh, or handed over by the login engine) and starts streaming. `until`:
+   * the session never outlives the link token.
+   */
+  static async start(opts: {
+    linkSessionId: string;
+    context: BrowserContext;
+    page: Page;
+    provider: ProviderDefinition;
+    policy: EgressPolicy;
+    startUrl: string | null;
+    viewport: { width: number; height: number };
+    idleMs: number;
+    until: Date;
+    events: LiveSessionEvents;
+  }): Promise<LiveSession> {
+    const { context, page } = opts;
+    await page.setViewportSize(opts.viewport);
+    const cdp = await context.newCDPSession(page);
+    const session = new LiveSession(
+      opts.linkSessionId,
+      context,
+      page,
+      cdp,
+      opts.provider,
+      opts.policy,
+      opts.idleMs,
+      opts.events,
+      opts.viewport,
+    );
+    session.fence();
+    await cdp.send('Page.enable');
+    cdp.on('Page.screencastFrame', (frame: { data: string; sessionId: number }) => session.onFrame(frame));
+    await cdp.send('Page.startScreencast', {
+      format: 'jpeg',
+      quality: JPEG_QUALITY,
+      maxWidth: opts.viewport.width,
+      maxHeight: opts.viewport.height,
+      everyNthFrame: 1,
+    });
+    if (opts.startUrl) {
+      await page.goto(opts.startUrl, { waitUntil: 'domcontentloaded' }).catch(() => undefined);
+      if (opts.policy.checkUrl(page.url()).ok) session.lastGoodUrl = page.url();
+    }
+    session.touchIdle();
+    const lifeMs = Math.max(0, opts.until.getTime() - Date.now());
+    session.lifeTimer = setTimeout(() => void session.end('LIVE_SESSION_CLOSED', 'The link expired.'), lifeMs);
+    session.lifeTimer.unref();
+    session.pollTimer = setInterval(() => void session.checkSignedIn(), SIGNED_IN_POLL_MS);
+    session.pollTimer.unref();
+    return session;
+  }
+
+  get livePage(): Page {
+    return this.page;
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  get currentViewport(): { width: number; height: number } {
+    return this.viewport;
+  }
+
+  /** The widget (re)connected: it replaces any earlier socket, and gets the viewport and the latest frame at once. */
+  attach(sink: LiveSink): void {
+    if (this.ended) {
+      sink.close('LIVE_SESSION_CLOSED', 'This sign-in view has ended.');
+      return;
+    }
+    const previous = this.sink;
+    this.sink = sink;
+    previous?.close('LIVE_REPLACED', 'The sign-in view was opened somewhere else.');
+    sink.send({ type: 'viewport', ...this.viewport });
+    sink.send({ type: 'status', code: 'LIVE', message: 'Connected.' });
+    if (this.lastFrame) sink.sendFrame(this.lastFrame, () => undefined);
+    this.touchIdle();
+  }
+
+  isAttached(sink: LiveSink): boolean {
+    return this.sink === sink;
+  }
+
+  detach(sink: LiveSink): void {
+    if (this.sink === sink) this.sink = null;
+  }
+
+  /** Relays one input event, in order; false when the queue is full (the event is dropped). */
+  input(message: InputMessage): boolean {
+    if (this.ended) return false;
+    if (this.queued >= MAX_QUEUED_INPUT) return false;
+    this.queued++;
+    this.lastInputAt = Date.now();
+    this.touchIdle();
+    this.queue = this.queue
+      .then(() => this.dispatch(message))
+      .catch(() => undefined) // the page navigated or closed mid-event: nothing to relay to
+      .finally(() => {
+        this.queued--;
+      });
+    return true;
+  }
+
+  async end(code: LiveStatusCode, message: string): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    for (const t of [this.idleTimer, this.lifeTimer]) if (t) clearTimeout(t);
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.sink?.close(code, message);
+    this.sink = null;
+    await this.context.close().catch(() => undefined);
+    this.events.onEnded(code, message);
+  }
+
+  // ---------- internals ----------
+
+  /** Windows other than the sign-in page are closed; a top-level page outside the allowed origins is taken back. */
+  private fence(): void {
+    this.context.on('page', (popup) => {
+      if (popup === this.page) return;
+      void popup.close().catch(() => undefined);
+      this.notify('POPUP_BLOCKED', 'The page tried to open another window; it was closed.');
+    });
+    this.page.on('framenavigated', (frame) => {
+      if (frame !== this.page.mainFrame()) return;
+      const url = frame.url();
+      if (this.policy.checkUrl(url).ok) {
+        this.lastGoodUrl = url;
+        return;
+      }
+      if (url === 'about:blank') return;
+      // The egress proxy refused the navigation (the browser shows its network error page): say so, and go back.
+      const host = this.lastBlockedHost ?? hostOf(url);
+      this.notify('NAVIGATION_BLOCKED', `The page tried to go to ${host ?? 'another site'}, which is not allowed here.`, host);
+      // Back to the last allowed page, a few times a minute at most (a provider that is down must not make this loop).
+      const now = Date.now();
+      this.backs = this.backs.filter((t) => now - t < 60_000);
+      if (this.backs.length >= 3) return;
+      this.backs.push(now);
+      const back = this.lastGoodUrl;
+      setTimeout(() => void this.page.goto(back, { waitUntil: 'domcontentloaded' }).catch(() => undefined), 0);
+    });
+  }
+
+  /** The egress proxy's report of a refused connection (wired by the owner, which opened the context). */
+  blocked(url: string): void {
+    this.lastBlockedHost = hostOf(url) ?? url.replace(/:\d+$/, '');
+  }
+
+  private notify(code: LiveStatusCode, message: string, host?: string | null): void {
+    this.sink?.send({ type: 'status', code, message, ...(host ? { host } : {}) });
+  }
+
+  private onFrame(frame: { data: string; sessionId: number }): void {
+    const jpeg = Buffer.from(frame.data, 'base64');
+    this.lastFrame = jpeg;
+    const ack = () => void this.cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+    if (this.sink) this.sink.sendFrame(jpeg, ack);
+    else ack();
+  }
+
+  private touchIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(
+      () => void this.end('LIVE_SESSION_TIMED_OUT', 'The sign-in view was closed after a few minutes without activity.'),
+      this.idleMs,
+    );
+    this.idleTimer.unref();
+  }
+
+  private checking = false;
+  private async checkSignedIn(): Promise<void> {
+    if (this.ended || this.checking) return;
+    this.checking = true;
+    try {
+      if (!(await isSignedIn(this.page, this.provider))) return;
+      const state = await this.context.storageState();
+      if (this.ended) return;
+      this.notify('SIGNED_IN', 'Signed in.');
+      this.events.onSignedIn(state);
+      await this.end('SIGNED_IN', 'Signed in.');
+    } catch {
+      // the page was navigating; the next tick looks again
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private async dispatch(m: InputMessage): Promise<void> {
+    // One typed door for the two CDP input methods (their parameter types differ only in what we already validated).
+    const input = (method: 'Input.dispatchMouseEvent' | 'Input.dispatchTouchEvent', params: Record<string, unknown>) =>
+      (this.cdp.send as (m: string, p: Record<string, unknown>) => Promise<unknown>).call(this.cdp, method, params);
+    switch (m.t) {
+      case 'move':
+        return void (await input('Input.dispatchMouseEvent', {
+          type: 'mouseMoved',
+          x: m.x,
+          y: m.y,
+          buttons: m.buttons ?? 0,
+          modifiers: m.mods ?? 0,
+        }));
+      case 'down':
+      case 'up':
+        return void (await input('Input.dispatchMouseEvent', {
+          type: m.t === 'down' ? 'mousePressed' : 'mouseReleased',
+          x: m.x,
+          y: m.y,
+          button: CDP_BUTTON[m.button ?? 'left'],
+          buttons: m.t === 'down' ? 1 : 0,
+          clickCount: m.clickCount ?? 1,
+          modifiers: m.mods ?? 0,
+        }));
+      case 'wheel':
+        return void (await input('Input.dispatchMouseEvent', {
+          type: 'mouseWheel',
+          x: m.x,
+          y: m.y,
+          deltaX: m.dx,
+          deltaY: m.dy,
+          modifiers: m.mods ?? 0,
+        }));
+      case 'keydown':
+      case 'keyup':
+        return this.key(m.t, m.key);
+      case 'text':
+        return this.page.keyboard.insertText(m.text);
+      case 'touch':
+        return void (await input('Input.dispatchTouchEvent', { type: TOUCH_TYPE[m.phase], touchPoints: m.points }));
+    }
+  }
+
+  /** Keys by their DOM `key` name (Playwright knows the US layout's codes); a character it does not know is typed as text. */
+  private async key(kind: 'keydown' | 'keyup', key: string): Promise<void> {
+    try {
+      if (kind === 'keydown') await this.page.keyboard.down(key);
+      else await this.page.keyboard.up(key);
+    } catch {
+      if (kind === 'keydown' && [...key].length === 1) await this.page.keyboard.insertText(key);
+    }
+  }
+}
+
+function hostOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : null;
+  } catch {
+    return null;
+  }
+}

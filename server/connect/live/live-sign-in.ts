@@ -1,0 +1,214 @@
+import type { BrowserContext, Page } from 'playwright-core';
+
+import { fail, ok, type Result } from '../../domain/errors';
+import { EgressPolicy } from '../../egress/egress-policy';
+import { type ContextSource, openFencedContext } from '../../egress/fenced-context';
+import type { ProviderDefinition } from '../../providers/provider';
+import type { LinkSessionService, LiveSignInPort } from '../link-session.service';
+import type { StorageState } from '../login-engine';
+import { type InputMessage, LIVE_VIEWPORT } from './live-protocol';
+import { LiveSession, type LiveSink } from './live-session';
+
+/**
+ * The live sign-ins of this process: at most one per link session (a widget that reconnects, or opens the view
+ * twice, joins the same one), at most `maxSessions` at once (each holds a browser context), each ending when idle.
+ * A storage state captured at the signed-in signal waits here (bounded in time) until the widget asks the link
+ * session service to finish, which seals it exactly like the recipe path.
+ */
+export interface LiveSignInOptions {
+  maxSessions: number;
+  idleMs: number;
+  /** How long a captured signed-in state waits for the widget to finish the flow (default 2 minutes). */
+  signedInTtlMs?: number;
+}
+
+interface SignedIn {
+  state: StorageState;
+  timer: NodeJS.Timeout;
+}
+
+export class LiveSignIn implements LiveSignInPort {
+  private readonly sessions = new Map<string, LiveSession>();
+  /** Openings in flight, so two sockets of one link session cannot open two browsers. */
+  private readonly opening = new Map<string, Promise<Result<LiveSession>>>();
+  private readonly signedIn = new Map<string, SignedIn>();
+
+  constructor(
+    private readonly deps: { browsers: ContextSource; linkSessions: LinkSessionService; sandboxTenantToken?: SandboxTicket },
+    private readonly opts: LiveSignInOptions,
+  ) {}
+
+  /** Live sessions open right now (a gauge, and what the per-process bound counts). */
+  get openCount(): number {
+    return this.sessions.size + this.opening.size;
+  }
+
+  /**
+   * The live page itself, for tests and the bench: they play the person, who sees where things are on the page; they
+   * still act only through the widget's streamed view.
+   */
+  inspect(linkSessionId: string): Page | null {
+    return this.sessions.get(linkSessionId)?.livePage ?? null;
+  }
+
+  has(linkSessionId: string): boolean {
+    return this.sessions.has(linkSessionId);
+  }
+
+  /**
+   * The widget's socket, authorised by the link token: attaches it to the link session's live browser, opening one
+   * when there is none. A widget that comes back after the sign-in is told so again (it then finishes the flow).
+   */
+  async connect(
+    linkToken: string,
+    linkSessionId: string,
+    viewport: { width: number; height: number },
+    sink: LiveSink,
+  ): Promise<Result<void>> {
+    const auth = await this.deps.linkSessions.authorizeLive(linkToken, linkSessionId);
+    if (!auth.ok) return auth;
+    if (this.signedIn.has(linkSessionId)) {
+      sink.send({ type: 'status', code: 'SIGNED_IN', message: 'Signed in.' });
+      return ok(undefined);
+    }
+    const existing = this.sessions.get(linkSessionId);
+    if (existing && !existing.isEnded) {
+      existing.attach(sink);
+      return ok(undefined);
+    }
+    let opening = this.opening.get(linkSessionId);
+    if (!opening) {
+      if (this.openCount >= this.opts.maxSessions) {
+        return fail('LIVE_SESSIONS_FULL', 'Too many people are signing in right now. Try again in a minute.');
+      }
+      opening = this.open(linkSessionId, auth.value, clampViewport(viewport));
+      this.opening.set(linkSessionId, opening);
+      void opening.finally(() => this.opening.delete(linkSessionId));
+    }
+    const opened = await opening;
+    if (!opened.ok) return opened;
+    opened.value.attach(sink);
+    return ok(undefined);
+  }
+
+  /** Input from a socket: relayed only from the one attached now (a replaced socket is ignored). */
+  input(linkSessionId: string, sink: LiveSink, message: InputMessage): boolean {
+    const session = this.sessions.get(linkSessionId);
+    return !!session && session.isAttached(sink) && session.input(message);
+  }
+
+  /** The socket went away; the session stays for its idle window, for the widget to come back. */
+  detach(linkSessionId: string, sink: LiveSink): void {
+    this.sessions.get(linkSessionId)?.detach(sink);
+  }
+
+  async close(linkSessionId: string): Promise<void> {
+    const s = this.signedIn.get(linkSessionId);
+    if (s) {
+      clearTimeout(s.timer);
+      this.signedIn.delete(linkSessionId);
+    }
+    const opened = await this.opening.get(linkSessionId)?.catch(() => null);
+    if (opened?.ok) await opened.value.end('LIVE_SESSION_CLOSED', 'The sign-in was closed.');
+    await this.sessions.get(linkSessionId)?.end('LIVE_SESSION_CLOSED', 'The sign-in was closed.');
+  }
+
+  takeSignedIn(linkSessionId: string): StorageState | null {
+    const s = this.signedIn.get(linkSessionId);
+    if (!s) return null;
+    clearTimeout(s.timer);
+    this.signedIn.delete(linkSessionId);
+    return s.state;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.keys(), ...this.opening.keys()].map((id) => this.close(id)));
+  }
+
+  // ---------- internals ----------
+
+  private async open(
+    linkSessionId: string,
+    auth: { provider: ProviderDefinition; organizationId: string; expiresAt: Date; handedOver: boolean },
+    viewport: { width: number; height: number },
+  ): Promise<Result<LiveSession>> {
+    const { provider } = auth;
+    const policy = EgressPolicy.forSignIn(provider, provider.environment);
+    let session: LiveSession | null = null;
+    let pending: string | null = null;
+    const onBlocked = (url: string) => (session ? session.blocked(url) : (pending = url));
+    // A page the recipe left at a step it does not know is taken over as it is; else a fresh fenced context.
+    let taken: { context: BrowserContext; page: Page } | null = auth.handedOver
+      ? this.deps.linkSessions.takeHandedOverPage(linkSessionId)
+      : null;
+    let startUrl: string | null = null;
+    if (!taken) {
+      try {
+        const context = await openFencedContext(this.deps.browsers, {
+          policy,
+          onBlocked: (block) => onBlocked(block.url),
+          options: { viewport, locale: 'en-US', hasTouch: true },
+        });
+        // Nothing the page does may read the person's clipboard: no permission is granted, and none can be.
+        await context.clearPermissions();
+        taken = { context, page: await context.newPage() };
+      } catch {
+        return fail('PROVIDER_UNAVAILABLE', 'The secure browser could not start. Try again in a moment.');
+      }
+      startUrl = this.startUrl(provider, auth.organizationId);
+      if (!policy.checkUrl(startUrl).ok) {
+        await taken.context.close().catch(() => undefined);
+        return fail('PROVIDER_UNAVAILABLE', 'The sign-in page is outside the provider’s domains.');
+      }
+    }
+    try {
+      session = await LiveSession.start({
+        linkSessionId,
+        context: taken.context,
+        page: taken.page,
+        provider,
+        policy,
+        startUrl,
+        viewport,
+        idleMs: this.opts.idleMs,
+        until: auth.expiresAt,
+        events: {
+          onSignedIn: (state) => this.keepSignedIn(linkSessionId, state),
+          onEnded: (code, message) => {
+            if (this.sessions.get(linkSessionId) === session) this.sessions.delete(linkSessionId);
+            if (code === 'LIVE_SESSION_TIMED_OUT') void this.deps.linkSessions.liveEnded(linkSessionId, 'LIVE_SESSION_TIMED_OUT', message);
+          },
+        },
+      });
+    } catch {
+      await taken.context.close().catch(() => undefined);
+      return fail('PROVIDER_UNAVAILABLE', 'The sign-in page could not be opened. Try again in a moment.');
+    }
+    if (pending) session.blocked(pending);
+    this.sessions.set(linkSessionId, session);
+    return ok(session);
+  }
+
+  /** The recipe's start URL where it has one (e.g. the sandbox's ticket into the organization's copy), else loginUrl. */
+  private startUrl(provider: ProviderDefinition, organizationId: string): string {
+    if (provider.login?.startUrl) return provider.login.startUrl(provider.loginUrl, { organizationId, environment: provider.environment });
+    return this.deps.sandboxTenantToken?.(provider, organizationId) ?? provider.loginUrl;
+  }
+
+  private keepSignedIn(linkSessionId: string, state: StorageState): void {
+    const timer = setTimeout(() => this.signedIn.delete(linkSessionId), this.opts.signedInTtlMs ?? 120_000);
+    timer.unref();
+    this.signedIn.set(linkSessionId, { state, timer });
+  }
+}
+
+/** The sign-in URL with a sandbox ticket into the organization's copy, for simulated providers without a recipe. */
+export type SandboxTicket = (provider: ProviderDefinition, organizationId: string) => string | null;
+
+function clampViewport(v: { width: number; height: number }): { width: number; height: number } {
+  const clamp = (n: number, lo: number, hi: number) => Math.round(Math.min(hi, Math.max(lo, n)));
+  return {
+    width: clamp(v.width, LIVE_VIEWPORT.minWidth, LIVE_VIEWPORT.maxWidth),
+    height: clamp(v.height, LIVE_VIEWPORT.minHeight, LIVE_VIEWPORT.maxHeight),
+  };
+}
