@@ -14,6 +14,12 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('0.0.0.0'),
   AGENTLINK_PUBLIC_URL: z.string().url().optional(),
+  /** How the other API processes reach this one (widget calls of a link session this process holds are relayed here). */
+  AGENTLINK_INTERNAL_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'AGENTLINK_INTERNAL_URL must be an http:// or https:// URL')
+    .optional(),
   AGENTLINK_DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z
     .string()
@@ -97,6 +103,8 @@ export interface AppConfig {
   host: string;
   /** Base URL callers and browsers use to reach this service; defaults to http://localhost:PORT. */
   publicUrl: string;
+  /** How the other API processes reach this one (AGENTLINK_INTERNAL_URL; default http://127.0.0.1:PORT). */
+  internalUrl: string;
   dataDir: string;
   database: { type: 'sqlite'; file: string } | { type: 'postgres'; url: string };
   encryptionKey?: string;
@@ -156,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.AGENTLINK_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    internalUrl: (e.AGENTLINK_INTERNAL_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     dataDir,
     database: e.DATABASE_URL ? { type: 'postgres', url: e.DATABASE_URL } : { type: 'sqlite', file: path.join(dataDir, 'agentlink.sqlite') },
     encryptionKey: e.AGENTLINK_ENCRYPTION_KEY,

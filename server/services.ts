@@ -89,7 +89,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
   agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
   const playbooks = new PlaybookRegistry(integrations.playbooks);
-  const linkSessions = new LinkSessionService({ store, clock, catalogue, connections, engine: loginEngine });
+  const linkSessions = new LinkSessionService({ store, clock, catalogue, connections, engine: loginEngine, hostUrl: config.internalUrl });
   const sandboxSlugs = new Set(integrations.sites.map((s) => s.slug));
   const liveSignIn = new LiveSignIn(
     {

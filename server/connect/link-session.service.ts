@@ -114,8 +114,31 @@ export class LinkSessionService {
       catalogue: ProviderCatalogue;
       connections: ConnectionService;
       engine: LoginEngine;
+      /** This process's internal URL: recorded on a session whose in-memory part it takes on (server/connect/relay/). */
+      hostUrl?: string;
     },
   ) {}
+
+  /**
+   * This process now holds the session's in-memory part (a login that may pause at a code step, a live browser):
+   * widget calls for it that reach another API process are relayed here.
+   */
+  async claimHost(sessionId: string): Promise<void> {
+    if (this.deps.hostUrl) await this.deps.store.repos.linkSessions.setHost(sessionId, this.deps.hostUrl);
+  }
+
+  /** The other API process holding this open session's in-memory part, if any (the relay forwards its calls there). */
+  async holderOf(sessionId: string): Promise<string | null> {
+    if (!this.deps.hostUrl) return null;
+    const session = await this.deps.store.repos.linkSessions.findById(sessionId);
+    if (!session?.hostUrl || session.hostUrl === this.deps.hostUrl || !OPEN_STATES.includes(session.status)) return null;
+    return session.hostUrl;
+  }
+
+  /** A holder that could not be reached is forgotten: this process carries on with what the database knows. */
+  async forget(sessionId: string, hostUrl: string): Promise<void> {
+    await this.deps.store.repos.linkSessions.clearHost(sessionId, hostUrl);
+  }
 
   /** Connects the live sign-in (built after this service, since it authorizes through it). */
   attachLive(live: LiveSignInPort): void {
@@ -227,6 +250,7 @@ export class LinkSessionService {
         attempts: session.attempts + 1,
         updatedAt: this.deps.clock.now(),
       });
+      await this.claimHost(session.id);
       const outcome = await this.deps.engine.start(session.id, {
         provider,
         organizationId: token.organizationId,

@@ -10,6 +10,7 @@ import type { Result } from '../domain/errors';
 import { errorEnvelope, sendError } from '../http/api-error';
 import { jsonBody } from '../http/json-body';
 import type { Services } from '../services';
+import { relaySessionCalls } from './relay/session-relay';
 
 /**
  * The hosted connect widget, served by AgentLink under /link:
@@ -116,6 +117,8 @@ export function connectWidget(services: Services): Router {
 
   const api = express.Router();
   api.use(...jsonBody(services.config.bodyLimitBytes));
+  // A session another API process holds (a paused sign-in, a live browser) is served there (relay/session-relay.ts).
+  api.use('/sessions/:id', relaySessionCalls(flow));
 
   api.post(
     '/sessions',

@@ -215,6 +215,7 @@ export function buildEntities(dialect: Dialect) {
       createdAt: time('created_at'),
       updatedAt: time('updated_at'),
       completedAt: time('completed_at', true),
+      hostUrl: str('host_url', { length: 300, nullable: true }),
     },
   });
 

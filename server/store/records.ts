@@ -202,6 +202,11 @@ export interface LinkSessionRecord {
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
+  /**
+   * The internal URL of the API process holding this session's in-memory part (a sign-in paused at a code step, a
+   * live browser), for the other processes to relay its widget calls to (server/connect/relay/). Null until one does.
+   */
+  hostUrl?: string | null;
 }
 
 /** A trajectory learned from a successful planner run (server/agent/replay); `id` is its cache key. */

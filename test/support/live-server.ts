@@ -54,7 +54,10 @@ export async function startLiveServer(opts: { clock?: Clock; env?: Record<string
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: opts.clock ?? systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
-  const detachLive = attachLiveSignIn(server, services.liveSignIn, { widgetOrigin: new URL(config.publicUrl).origin });
+  const detachLive = attachLiveSignIn(server, services.liveSignIn, {
+    widgetOrigin: new URL(config.publicUrl).origin,
+    hosts: services.linkSessions,
+  });
   const worker = opts.worker ? createAgentWorker(services, createLogger('silent')) : undefined;
   await worker?.start();
   return {

@@ -81,7 +81,9 @@ export class LiveSignIn implements LiveSignInPort {
       if (this.openCount >= this.opts.maxSessions) {
         return fail('LIVE_SESSIONS_FULL', 'Too many people are signing in right now. Try again in a minute.');
       }
-      opening = this.open(linkSessionId, auth.value, clampViewport(viewport));
+      // Recorded first: a widget call for this session that reaches another API process is relayed here.
+      const claimed = this.deps.linkSessions.claimHost(linkSessionId);
+      opening = claimed.then(() => this.open(linkSessionId, auth.value, clampViewport(viewport)));
       this.opening.set(linkSessionId, opening);
       void opening.finally(() => this.opening.delete(linkSessionId));
     }

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 
+import { relayLiveSocket, type SessionHosts } from '../relay/session-relay';
 import { ClientMessageSchema, type LiveStatusCode, type ServerMessage } from './live-protocol';
 import type { LiveSink } from './live-session';
 import type { LiveSignIn } from './live-sign-in';
@@ -36,6 +37,8 @@ const CLOSE: Partial<Record<LiveStatusCode, number>> = {
 export interface LiveSocketOptions {
   /** The origin the widget is served from (AGENTLINK_PUBLIC_URL's). */
   widgetOrigin: string;
+  /** Where sessions held by other API processes are (their sockets are piped there: relay/session-relay.ts). */
+  hosts?: SessionHosts;
 }
 
 export function attachLiveSignIn(server: http.Server, live: LiveSignIn, opts: LiveSocketOptions): () => Promise<void> {
@@ -45,11 +48,19 @@ export function attachLiveSignIn(server: http.Server, live: LiveSignIn, opts: Li
     const match = PATH.exec((req.url ?? '').split('?')[0]);
     if (!match) return refuse(socket, 404, 'Not Found');
     if (!sameOrigin(req.headers.origin, opts.widgetOrigin, req.headers.host)) return refuse(socket, 403, 'Forbidden');
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
-      serve(ws, match[1], live);
-    });
+    const here = () =>
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        sockets.add(ws);
+        ws.on('close', () => sockets.delete(ws));
+        serve(ws, match[1], live);
+      });
+    if (!opts.hosts) return here();
+    relayLiveSocket(opts.hosts, wss, match[1], req, socket, head).then(
+      (relayed) => {
+        if (!relayed) here();
+      },
+      () => refuse(socket, 502, 'Bad Gateway'),
+    );
   };
   server.on('upgrade', onUpgrade);
   return async () => {
