@@ -70,7 +70,7 @@ export const ProviderSchema = extendApi(
     environment: EnvironmentSchema,
     homeUrl: z.string(),
     loginUrl: z.string(),
-    allowedDomains: z.array(z.string()),
+    allowedOrigins: z.array(z.string()),
     logo: extendApi(z.string(), { description: 'SVG logo as a data: URL.' }),
   }),
   { title: 'Provider' },

@@ -155,11 +155,12 @@ export class LoginEngine {
     if (this.waiting.size >= this.maxPending) return unavailable('too many sign-ins are waiting for an answer');
     const { provider } = input;
     const recipe = provider.login;
+    if (!recipe) return unavailable('the provider has no sign-in recipe');
     let context: BrowserContext;
     try {
       // The sign-in page is fenced like an agent run: every connection through the provider's egress proxy.
       context = await openFencedContext(this.browsers, {
-        policy: EgressPolicy.forProvider(provider, provider.environment),
+        policy: EgressPolicy.forProvider(provider, provider.environment, { signIn: true }),
         onBlocked: () => undefined,
         options: { viewport: { width: 1280, height: 900 }, locale: 'en-US' },
       });
@@ -171,8 +172,8 @@ export class LoginEngine {
       const page = await context.newPage();
       page.setDefaultTimeout(this.stepTimeoutMs);
       page.setDefaultNavigationTimeout(this.stepTimeoutMs);
-      const startUrl = recipe.startUrl?.(provider.loginUrl, input) ?? provider.loginUrl;
-      if (!EgressPolicy.forProvider(provider, provider.environment).checkUrl(startUrl).ok) {
+      const startUrl = provider.loginStartUrl?.(provider.loginUrl, input) ?? provider.loginUrl;
+      if (!EgressPolicy.forProvider(provider, provider.environment, { signIn: true }).checkUrl(startUrl).ok) {
         return unavailable('the sign-in page is outside the provider’s domains');
       }
       let status: number | undefined;
@@ -226,7 +227,7 @@ export class LoginEngine {
       key,
       (w) => w.step === 'human_check',
       async (w) => {
-        const check = w.provider.login.humanCheck;
+        const check = w.provider.login?.humanCheck;
         if (!check) return unavailable('the provider has no human check');
         await locate(w.page, check.checkbox).click();
         return this.act(w.page, w.provider, 'human', () => locate(w.page, check.submit).click());
@@ -300,6 +301,7 @@ export class LoginEngine {
 
   private async classify(page: Page, provider: ProviderDefinition, phase: Phase): Promise<LoginOutcome> {
     const recipe = provider.login;
+    if (!recipe) return unavailable('the provider has no sign-in recipe');
     const started = Date.now();
     const deadline = started + this.stepTimeoutMs;
     for (;;) {
@@ -323,7 +325,7 @@ export class LoginEngine {
 }
 
 function codeStep(provider: ProviderDefinition, method: MfaMethod): CodeStep | undefined {
-  return provider.login.mfa?.[method];
+  return provider.login?.mfa?.[method];
 }
 
 export function locate(page: Page, target: Target): Locator {
@@ -335,7 +337,7 @@ export function locate(page: Page, target: Target): Locator {
 
 /** The provider's own environment decides: a production provider is never reached on a local address. */
 function onAllowedHost(page: Page, provider: ProviderDefinition): boolean {
-  return EgressPolicy.forProvider(provider, provider.environment).checkUrl(page.url()).ok;
+  return EgressPolicy.forProvider(provider, provider.environment, { signIn: true }).checkUrl(page.url()).ok;
 }
 
 async function visible(locator: Locator): Promise<boolean> {

@@ -9,14 +9,20 @@ import { isNonPublicHost, nonPublicRange } from './addresses';
  * `navigate` tool, every request of an agent run or a sign-in (through the egress proxy), all ask this module.
  *
  * Matching is exact: scheme (ws/wss count as http/https), host and port, with default ports made explicit. A
- * provider's `allowedDomains` are exact host names; `*.example.com` (any subdomain of example.com, not the name
- * itself) only where a provider declares it. Host names are compared in WHATWG URL's canonical form (lower case,
+ * provider's `allowedOrigins` are exact host names on the home URL's scheme and port, or full origins with their own
+ * (`https://accounts.example.com`, `http://127.0.0.1:4100`); `*.example.com` (any subdomain of example.com, not the
+ * name itself) only where a provider declares it. Its `identityProviders` are added for a sign-in only. Host names are compared in WHATWG URL's canonical form (lower case,
  * IDN as punycode, IPv4 in dotted decimal). In production nothing reaches a local or private address.
  */
 export type DenialKind = 'invalid' | 'scheme' | 'credentials' | 'host' | 'port' | 'non-public';
 export type EgressVerdict = { ok: true } | { ok: false; kind: DenialKind; reason: string };
 
-export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allowedDomains'>;
+export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allowedOrigins' | 'identityProviders'>;
+
+/** `signIn`: the browser is signing in, so the provider's identity providers are reachable too. */
+export interface EgressOptions {
+  signIn?: boolean;
+}
 
 interface AllowedOrigin {
   /** `http:` or `https:` (WebSockets are matched as their HTTP scheme). */
@@ -55,19 +61,31 @@ export class EgressPolicy {
   private constructor(
     private readonly provider: EgressProvider,
     readonly environment: Environment,
+    opts: EgressOptions,
   ) {
     const home = new URL(provider.homeUrl);
     const scheme = WEB_SCHEME[home.protocol];
     const port = home.port ? Number(home.port) : DEFAULT_PORT[scheme];
     this.home = { host: home.hostname.replace(/^\[|\]$/g, ''), port };
-    this.origins = provider.allowedDomains.map((d) => {
+    const entries = [...provider.allowedOrigins, ...(opts.signIn ? (provider.identityProviders ?? []) : [])];
+    this.origins = entries.map((d) => {
+      if (d.includes('://')) {
+        const o = new URL(d);
+        const s = WEB_SCHEME[o.protocol];
+        return {
+          scheme: s,
+          port: o.port ? Number(o.port) : DEFAULT_PORT[s],
+          wildcard: false,
+          host: canonicalHostName(o.hostname.replace(/^\[|\]$/g, '')),
+        };
+      }
       const wildcard = d.startsWith('*.');
       return { scheme, port, wildcard, host: wildcard ? `.${canonicalHostName(d.slice(2))}` : canonicalHostName(d) };
     });
   }
 
-  static forProvider(provider: EgressProvider, environment: Environment): EgressPolicy {
-    return new EgressPolicy(provider, environment);
+  static forProvider(provider: EgressProvider, environment: Environment, opts: EgressOptions = {}): EgressPolicy {
+    return new EgressPolicy(provider, environment, opts);
   }
 
   /** The allowed origins, for messages (`http://orbit.sandbox.localhost:4000`). */

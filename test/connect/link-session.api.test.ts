@@ -305,7 +305,7 @@ describe('the login engine', () => {
         name: 'P',
         environment: 'sandbox',
         homeUrl: 'http://p.localhost:1/',
-        allowedDomains: ['p.localhost'],
+        allowedOrigins: ['p.localhost'],
       } as ProviderDefinition,
       organizationId: 'org',
       environment: 'sandbox' as const,
