@@ -159,7 +159,7 @@ export class LinkSessionService {
     if (!auth.ok) return auth;
     const { token, session } = auth.value;
     if (session.status === 'CONSENT') {
-      const next: LinkSessionStatus = this.fixedProvider(token) ? 'CREDENTIALS' : 'PROVIDER';
+      const next: LinkSessionStatus = (await this.fixedProvider(token)) ? 'CREDENTIALS' : 'PROVIDER';
       await this.move(session, ['CONSENT'], { status: next });
     } else if (session.status !== 'PROVIDER' && session.status !== 'CREDENTIALS') {
       return this.stepNotAllowed(session);
@@ -174,13 +174,13 @@ export class LinkSessionService {
     const { token, session } = auth.value;
     if (session.status !== 'PROVIDER' && session.status !== 'CREDENTIALS') return this.stepNotAllowed(session);
     if (this.busy.has(session.id)) return this.stepNotAllowed(session);
-    const fixed = this.fixedProvider(token);
+    const fixed = await this.fixedProvider(token);
     if (fixed && fixed.providerId !== providerId) {
       return this.fail('INVALID_FIELD', 'providerId: this link is for another provider.', this.details(session, true), [
         { path: 'providerId', message: 'this link is for another provider' },
       ]);
     }
-    const provider = this.deps.catalogue.get(providerId, token.environment);
+    const provider = await this.deps.catalogue.find(providerId, scopeOf(token));
     if (!provider)
       return this.fail('UNKNOWN_PROVIDER', `providerId ${providerId} is not a ${token.environment} provider.`, this.details(session, true));
     await this.move(session, ['PROVIDER', 'CREDENTIALS'], { status: 'CREDENTIALS', providerId });
@@ -262,7 +262,7 @@ export class LinkSessionService {
     if (!auth.ok) return auth;
     const { token, session } = auth.value;
     if (!allowed.includes(session.status) || this.busy.has(session.id)) return this.stepNotAllowed(session);
-    const provider = session.providerId ? this.deps.catalogue.get(session.providerId, token.environment) : undefined;
+    const provider = session.providerId ? await this.deps.catalogue.find(session.providerId, scopeOf(token)) : undefined;
     if (!provider) return this.stepNotAllowed(session);
     this.busy.add(session.id);
     try {
@@ -433,8 +433,8 @@ export class LinkSessionService {
     return ok({ token, session });
   }
 
-  private fixedProvider(token: LinkTokenRecord): ProviderDefinition | undefined {
-    return token.providerId ? this.deps.catalogue.get(token.providerId, token.environment) : undefined;
+  private async fixedProvider(token: LinkTokenRecord): Promise<ProviderDefinition | undefined> {
+    return token.providerId ? this.deps.catalogue.find(token.providerId, scopeOf(token)) : undefined;
   }
 
   private async move(session: LinkSessionRecord, from: LinkSessionStatus[], patch: Partial<LinkSessionRecord>) {
@@ -489,8 +489,8 @@ export class LinkSessionService {
   private async view(session: LinkSessionRecord, token: LinkTokenRecord): Promise<LinkSessionView> {
     const { catalogue, store } = this.deps;
     const org = await store.repos.organizations.findById(session.organizationId);
-    const fixed = this.fixedProvider(token);
-    const chosen = session.providerId ? catalogue.get(session.providerId, session.environment) : undefined;
+    const fixed = await this.fixedProvider(token);
+    const chosen = session.providerId ? await catalogue.find(session.providerId, scopeOf(session)) : undefined;
     const provider = chosen ?? fixed;
     return {
       linkSessionId: session.id,
@@ -500,10 +500,15 @@ export class LinkSessionService {
       organization: { name: org?.name ?? 'This app' },
       provider: provider ? this.widgetProvider(provider) : null,
       providerFixed: !!fixed,
-      providers: fixed ? [] : catalogue.list(session.environment).map((p) => this.widgetProvider(p)),
+      providers: fixed ? [] : (await catalogue.listFor(scopeOf(session))).map((p) => this.widgetProvider(p)),
       capabilities: CAPABILITIES[provider?.category ?? 'any'],
       rememberCredentials: token.rememberCredentials,
       mfa: session.status === 'MFA_TOTP' ? { method: 'totp' } : session.status === 'MFA_SMS' ? { method: 'sms' } : null,
     };
   }
+}
+
+/** The catalogue an organization sees in an environment (its own providers included). */
+function scopeOf(owner: { organizationId: string; environment: LinkTokenRecord['environment'] }) {
+  return { organizationId: owner.organizationId, environment: owner.environment };
 }

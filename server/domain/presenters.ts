@@ -1,4 +1,4 @@
-import type { AgentRequest, Connection, Provider } from '../../contract/schemas';
+import type { AgentRequest, Connection, Provider, ProviderDetail } from '../../contract/schemas';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../contract/webhook-schemas';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { providerLogoUrl } from '../providers/provider';
@@ -20,8 +20,14 @@ export function presentProvider(p: ProviderDefinition): Provider {
     homeUrl: p.homeUrl,
     loginUrl: p.loginUrl,
     allowedOrigins: p.allowedOrigins,
+    identityProviders: p.identityProviders ?? [],
     logo: providerLogoUrl(p),
+    source: p.source ?? 'built-in',
   };
+}
+
+export function presentProviderDetail(v: { provider: ProviderDefinition; declaration: Record<string, unknown> | null }): ProviderDetail {
+  return { ...presentProvider(v.provider), declaration: v.declaration };
 }
 
 export function presentConnection(c: ConnectionRecord): Connection {

@@ -103,7 +103,7 @@ export function compileLoginRecipe(r: LoginRecipeDeclaration): LoginRecipe {
 /** A validated declaration in its runtime form. The id and environment are settled by whoever declared it. */
 export function compileDeclaration(
   d: ProviderDeclaration,
-  settled: { providerId: string; environment: Environment; organizationId?: string },
+  settled: { providerId: string; environment: Environment; source?: ProviderDefinition['source']; organizationId?: string },
 ): ProviderDefinition {
   return {
     providerId: settled.providerId,
@@ -120,6 +120,7 @@ export function compileDeclaration(
     ...(d.sessionRefresh && { sessionRefresh: d.sessionRefresh.map((r) => ({ ...r })) }),
     ...(d.signedIn && { signedIn: d.signedIn }),
     ...(d.loginPagePattern && { loginPagePattern: new RegExp(d.loginPagePattern) }),
+    ...(settled.source && { source: settled.source }),
     ...(settled.organizationId && { organizationId: settled.organizationId }),
   };
 }

@@ -34,6 +34,8 @@ export interface ProviderDefinition {
   signedIn?: SignedIn;
   /** The page is the provider's sign-in page (tested on href). Default: see isProviderLoginPage. */
   loginPagePattern?: RegExp;
+  /** Who declared it: shipped with AgentLink (the default), the operator's providers file, or one organization. */
+  source?: 'built-in' | 'operator' | 'organization';
   /** Set for an organization's private provider: the only organization that may see or use it. */
   organizationId?: string;
   /**

@@ -9,6 +9,7 @@ import { Webhooks1763701000000 } from './1763701000000-webhooks';
 import { AgentRequestMode1763701100000 } from './1763701100000-agent-request-mode';
 import { AgentRequestPlaybookWarnings1763701200000 } from './1763701200000-agent-request-playbook-warnings';
 import { AgentRequestTraceParent1763701300000 } from './1763701300000-agent-request-trace-parent';
+import { OrganizationProviders1763701400000 } from './1763701400000-organization-providers';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   AgentRequestMode1763701100000,
   AgentRequestPlaybookWarnings1763701200000,
   AgentRequestTraceParent1763701300000,
+  OrganizationProviders1763701400000,
 ];
