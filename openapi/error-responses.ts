@@ -40,8 +40,8 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
   INVALID_PUBLIC_TOKEN: { message: 'publicToken is not known.' },
   PROVIDER_NOT_FOUND: { message: 'No provider 00000000-0000-4000-8000-000000000000 in the sandbox catalogue; see GET /api/providers.' },
   PROVIDER_DECLARATION_INVALID: {
-    message: 'allowedOrigins.1: 10.0.0.5 is not a public address (refused in production)',
-    details: [{ path: 'allowedOrigins.1', message: '10.0.0.5 is not a public address (refused in production)' }],
+    message: 'allowedOrigins[1]: 10.0.0.5 is not a public address (refused in production)',
+    details: [{ path: 'allowedOrigins[1]', message: '10.0.0.5 is not a public address (refused in production)' }],
   },
   PROVIDER_SLUG_TAKEN: { message: 'slug: acme-crm is already a provider of the production environment.' },
   PROVIDER_NOT_EDITABLE: { message: 'Orbit (sandbox social network) is built in: only your organization’s own providers can be changed.' },

@@ -6,6 +6,7 @@ import {
   type ProviderDeclaration,
   ProviderDeclarationSchema,
 } from '../../contract/provider-declaration';
+import { formatPath } from '../../contract/response-format';
 import type { Environment } from '../config';
 import { isLocalhostName, isNonPublicHost } from '../egress/addresses';
 import type { LoginRecipe, PageSignal, Target } from './login-recipe';
@@ -19,8 +20,12 @@ export interface DeclarationIssue {
 
 export type DeclarationCheck = { ok: true; declaration: ProviderDeclaration } | { ok: false; issues: DeclarationIssue[] };
 
+/** Paths written the way the API writes them (`allowedOrigins[1]`, `login.form.username.label`). */
 export function zodIssues(error: z.ZodError): DeclarationIssue[] {
-  return error.issues.slice(0, 20).map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }));
+  return error.issues.slice(0, 20).map((i) => {
+    const path = formatPath('', i.path).replace(/^\./, '') || '(root)';
+    return { path, message: i.code === 'unrecognized_keys' ? `unknown field(s): ${i.keys.join(', ')}` : i.message };
+  });
 }
 
 /**
@@ -46,8 +51,8 @@ export function addressIssues(d: ProviderDeclaration, environment: Environment):
   };
   check('homeUrl', new URL(d.homeUrl).hostname);
   check('loginUrl', new URL(d.loginUrl).hostname);
-  d.allowedOrigins.forEach((o, i) => check(`allowedOrigins.${i}`, entryHost(o)));
-  (d.identityProviders ?? []).forEach((o, i) => check(`identityProviders.${i}`, entryHost(o)));
+  d.allowedOrigins.forEach((o, i) => check(`allowedOrigins[${i}]`, entryHost(o)));
+  (d.identityProviders ?? []).forEach((o, i) => check(`identityProviders[${i}]`, entryHost(o)));
   return issues;
 }
 

@@ -33,13 +33,13 @@ export function loadProvidersFile(file: string, builtIns: readonly ProviderDefin
     throw refuse('(file)', `is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'} (${(err as Error).message.split('\n')[0]})`);
   }
   const list = Array.isArray(doc) ? doc : (doc as { providers?: unknown } | null)?.providers;
-  const prefix = Array.isArray(doc) ? '' : 'providers.';
+  const prefix = Array.isArray(doc) ? '' : 'providers';
   if (!Array.isArray(list)) throw refuse('providers', 'must be a list of provider declarations');
   if (list.length > PROVIDERS_FILE_LIMITS.maxProviders)
     throw refuse('providers', `at most ${PROVIDERS_FILE_LIMITS.maxProviders} providers`);
   const loaded: ProviderDefinition[] = [];
   list.forEach((entry, i) => {
-    const at = (path: string) => `${prefix}${i}.${path}`;
+    const at = (path: string) => `${prefix}[${i}]${path.startsWith('[') ? '' : '.'}${path}`;
     const e = (entry ?? {}) as { providerId?: unknown; environment?: unknown };
     if (typeof e.providerId !== 'string') throw refuse(at('providerId'), 'is required in the providers file (a UUID)');
     if (e.environment !== 'sandbox' && e.environment !== 'production') throw refuse(at('environment'), 'must be sandbox or production');
