@@ -6,6 +6,7 @@ import type { AgentRequestService } from '../domain/agent-requests.service';
 import type { ConnectionService } from '../domain/connections.service';
 import type { Caller } from '../domain/context';
 import type { Result } from '../domain/errors';
+import type { OrganizationProviderService } from '../domain/organization-providers.service';
 import type { OrganizationService } from '../domain/organizations.service';
 import type { ProviderActionService } from '../domain/provider-actions.service';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
@@ -25,6 +26,8 @@ export interface DashboardDeps {
   agentRequests: Pick<AgentRequestService, 'list' | 'get'>;
   webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'resend'>;
   catalogue: Pick<ProviderCatalogue, 'get' | 'list' | 'listFor'>;
+  /** The organization's own providers (the same service as POST/PATCH/DELETE /api/providers). */
+  providers: Pick<OrganizationProviderService, 'view' | 'create' | 'update' | 'delete'>;
   /** The action catalogue shown on the connections page. */
   providerActions: Pick<ProviderActionService, 'list'>;
   /** The session cookie is Secure when the dashboard is served over https. */
