@@ -7,7 +7,7 @@ import { type ErrorCode, fail, ok, type Result } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { hashToken, parseToken } from '../domain/tokens';
 import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
-import { providerLogoUrl } from '../providers/provider';
+import { providerLogoDataUrl } from '../providers/provider';
 import type { LinkSessionRecord, LinkSessionStatus, LinkTokenRecord, Store } from '../store';
 import type { LoginEngine, LoginOutcome } from './login-engine';
 
@@ -481,7 +481,7 @@ export class LinkSessionService {
       name: p.name,
       slug: p.slug,
       category: p.category,
-      logo: providerLogoUrl(p),
+      logo: providerLogoDataUrl(p),
       usernameLabel: p.login?.usernameLabel ?? 'Username',
     };
   }

@@ -78,3 +78,16 @@ export function svgDataUrl(svg: string): string {
 export function providerLogoUrl(p: Pick<ProviderDefinition, 'logo'>): string {
   return p.logo.trimStart().startsWith('<svg') ? svgDataUrl(p.logo) : p.logo;
 }
+
+/**
+ * The logo as the connect widget shows it: always a data: URL, so the widget (img-src 'self' data:) never fetches
+ * from a host a declaration names, which would tell that host who opened it. An https logo becomes a monogram.
+ */
+export function providerLogoDataUrl(p: Pick<ProviderDefinition, 'logo' | 'name'>): string {
+  if (p.logo.trimStart().startsWith('<svg')) return svgDataUrl(p.logo);
+  const initial = (p.name.trim()[0] ?? '?').toUpperCase().replace(/[<>&"']/g, '?');
+  return svgDataUrl(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#64748b"/>' +
+      `<text x="32" y="43" text-anchor="middle" font-family="Arial" font-weight="700" font-size="30" fill="#fff">${initial}</text></svg>`,
+  );
+}

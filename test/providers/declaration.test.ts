@@ -1,7 +1,7 @@
 import { ProviderDeclarationSchema, regexProblem } from '../../contract/provider-declaration';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { compileDeclaration } from '../../server/providers/declaration';
-import { isProviderLoginPage, type ProviderDefinition } from '../../server/providers/provider';
+import { isProviderLoginPage, type ProviderDefinition, providerLogoDataUrl, providerLogoUrl } from '../../server/providers/provider';
 
 const isProviderLoginPageOf = (p: ProviderDefinition, url: string) => isProviderLoginPage(p, new URL(url));
 
@@ -67,5 +67,13 @@ describe('provider declarations', () => {
     expect(signIn.checkUrl('http://accounts.idp.example:443/')).toMatchObject({ ok: false, kind: 'scheme' });
     expect(isProviderLoginPageOf(provider, 'https://p.example/sso/start')).toBe(true);
     expect(isProviderLoginPageOf(provider, 'https://p.example/home')).toBe(false);
+  });
+
+  it('the widget never loads a logo from a declared host: an https logo becomes a monogram data: URL', () => {
+    const remote = { name: 'acme <CRM>', logo: 'https://cdn.acme.example/logo.png' };
+    expect(providerLogoUrl(remote)).toBe('https://cdn.acme.example/logo.png');
+    const shown = providerLogoDataUrl(remote);
+    expect(shown).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(shown.split(',')[1], 'base64').toString()).toContain('>A</text>');
   });
 });
