@@ -306,6 +306,8 @@ describe('the login engine', () => {
         environment: 'sandbox',
         homeUrl: 'http://p.localhost:1/',
         allowedOrigins: ['p.localhost'],
+        // A recipe must exist for the engine to try (never read here: no browser opens).
+        login: {},
       } as ProviderDefinition,
       organizationId: 'org',
       environment: 'sandbox' as const,
