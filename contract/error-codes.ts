@@ -77,7 +77,7 @@ export const ERROR_CATALOGUE = {
   PROVIDER_SLUG_TAKEN: {
     status: 409,
     type: 'CONFLICT',
-    description: 'Another provider of the environment (built-in, operator or yours) already has this slug.',
+    description: 'A built-in or operator provider (of either environment), or another of yours in this environment, already has this slug.',
   },
   PROVIDER_NOT_EDITABLE: {
     status: 409,

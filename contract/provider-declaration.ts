@@ -45,7 +45,8 @@ export function regexProblem(source: string, flags = ''): string | null {
     if (ch === '(') stack.push(false);
     else if (ch === ')') {
       const inner = stack.pop() ?? false;
-      const quantified = /^[*+{?]/.test(stripped.slice(i + 1)) && !/^\?[:=!<]/.test(stripped.slice(i + 1));
+      // `?` after a group only makes it optional (bounded); a repeat (*, +, {n,}) of a group that repeats is what explodes.
+      const quantified = /^[*+{]/.test(stripped.slice(i + 1));
       if (inner && quantified) return 'a quantified group holds a quantifier (it can backtrack without end)';
       if (stack.length && (inner || quantified)) stack[stack.length - 1] = true;
     } else if ((ch === '*' || ch === '+' || ch === '{' || (ch === '?' && stripped[i - 1] !== '(')) && stack.length) {

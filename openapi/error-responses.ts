@@ -43,7 +43,7 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
     message: 'allowedOrigins[1]: 10.0.0.5 is not a public address (refused in production)',
     details: [{ path: 'allowedOrigins[1]', message: '10.0.0.5 is not a public address (refused in production)' }],
   },
-  PROVIDER_SLUG_TAKEN: { message: 'slug: acme-crm is already a provider of the production environment.' },
+  PROVIDER_SLUG_TAKEN: { message: 'slug: acme-crm is already taken (by a built-in or operator provider, or one of yours in production).' },
   PROVIDER_NOT_EDITABLE: { message: 'Orbit (sandbox social network) is built in: only your organization’s own providers can be changed.' },
   PROVIDER_IN_USE: {
     message: 'Acme CRM still has 2 connections that are not revoked; revoke them first (DELETE /api/connections/{connectionId}).',

@@ -155,15 +155,19 @@ export class OrganizationProviderService implements PrivateProviders {
   }
 
   private async slugTaken(slug: string, caller: Caller): Promise<Result<never> | null> {
-    const shared = this.shared.some((p) => p.slug === slug && p.environment === caller.environment);
+    // A shared provider's slug is taken in both environments: playbooks are found by slug, and an organization's
+    // provider must never be offered another site's playbooks.
+    const shared = this.shared.some((p) => p.slug === slug);
     if (shared || (await this.store.repos.organizationProviders.findOwnedBySlug(slug, caller))) return this.slugTakenError(slug, caller);
     return null;
   }
 
   private slugTakenError(slug: string, caller: Caller): Result<never> {
-    return fail('PROVIDER_SLUG_TAKEN', `slug: ${slug} is already a provider of the ${caller.environment} environment.`, [
-      { path: 'slug', message: 'is already taken' },
-    ]);
+    return fail(
+      'PROVIDER_SLUG_TAKEN',
+      `slug: ${slug} is already taken (by a built-in or operator provider, or one of yours in ${caller.environment}).`,
+      [{ path: 'slug', message: 'is already taken' }],
+    );
   }
 
   private notFound(providerId: string, caller: Caller): Result<never> {

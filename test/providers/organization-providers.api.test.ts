@@ -194,8 +194,13 @@ describeEachStore('organization providers', (t) => {
 
   it('keeps slugs unique per environment: built-ins, and the organization’s own', async () => {
     expectError(await post(t, '/api/providers', sandboxHeaders(org), loopbackDeclaration({ slug: 'orbit' })), 'PROVIDER_SLUG_TAKEN', {
-      message: 'slug: orbit is already a provider of the sandbox environment.',
+      message: 'slug: orbit is already taken (by a built-in or operator provider, or one of yours in sandbox).',
       details: [{ path: 'slug', message: 'is already taken' }],
+    });
+    // A built-in of the other environment too: playbooks are found by slug.
+    expectError(await post(t, '/api/providers', sandboxHeaders(org), loopbackDeclaration({ slug: 'github' })), 'PROVIDER_SLUG_TAKEN', {
+      message: /github is already taken/,
+      details: expect.any(Array),
     });
     expect((await post(t, '/api/providers', sandboxHeaders(org), loopbackDeclaration({ slug: 'twice' }))).status).toBe(201);
     expectError(await post(t, '/api/providers', sandboxHeaders(org), loopbackDeclaration({ slug: 'twice' })), 'PROVIDER_SLUG_TAKEN', {
