@@ -2,12 +2,15 @@ import request from 'supertest';
 
 import { describeEachStore, type TestApp } from '../support/app';
 import {
+  agentRequestBody,
   createOrg,
   del,
+  exchange,
   expectError,
   get,
   type Headers,
   ORBIT_PROVIDER_ID,
+  orbitUrl,
   post,
   productionHeaders,
   sandboxHeaders,
@@ -105,6 +108,29 @@ describeEachStore('organization providers', (t) => {
     expectError(await post(t, '/api/link-token', sandboxHeaders(other), { clientUserId: 'u-1', providerId: id }), 'UNKNOWN_PROVIDER', {
       message: /is not a sandbox provider/,
     });
+  });
+
+  it('agent requests on a connection to a private provider are fenced by its declaration', async () => {
+    const id = (await post(t, '/api/providers', sandboxHeaders(org), loopbackDeclaration({ slug: 'acme-agent' }))).body.providerId;
+    const created = await t.services.connections.create(
+      { organizationId: org.organizationId, environment: 'sandbox' },
+      { providerId: id, clientUserId: 'agent-user', session: { cookies: [], origins: [] } },
+    );
+    const accessToken = (await exchange(t, sandboxHeaders(org), created.publicToken)).body.access_token;
+    const inside = await post(
+      t,
+      '/api/agent-requests',
+      sandboxHeaders(org),
+      agentRequestBody(t, accessToken, { startingUrl: 'http://127.0.0.1:4555/home' }),
+    );
+    expect(inside.status).toBe(202);
+    const outside = await post(
+      t,
+      '/api/agent-requests',
+      sandboxHeaders(org),
+      agentRequestBody(t, accessToken, { startingUrl: orbitUrl(t, '/me') }),
+    );
+    expectError(outside, 'STARTING_URL_NOT_ALLOWED', { message: /is not one of Acme CRM's domains/, details: { field: 'startingUrl' } });
   });
 
   it('refuses a bad declaration with the path of each bad field', async () => {
