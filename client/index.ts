@@ -39,6 +39,7 @@ export type AgentLinkClient = ReturnType<typeof createAgentLinkClient>;
 export { contract };
 export type { AgentLinkContract, RouteMetadata } from '../contract';
 export * from '../contract/error-codes';
+export * from '../contract/provider-declaration';
 export * from '../contract/response-format';
 export * from '../contract/schemas';
 export * from '../contract/webhook-schemas';
