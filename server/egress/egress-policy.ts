@@ -11,8 +11,9 @@ import { isNonPublicHost, nonPublicRange } from './addresses';
  * Matching is exact: scheme (ws/wss count as http/https), host and port, with default ports made explicit. A
  * provider's `allowedOrigins` are exact host names on the home URL's scheme and port, or full origins with their own
  * (`https://accounts.example.com`, `http://127.0.0.1:4100`); `*.example.com` (any subdomain of example.com, not the
- * name itself) only where a provider declares it. Its `identityProviders` are added for a sign-in only. Host names are compared in WHATWG URL's canonical form (lower case,
- * IDN as punycode, IPv4 in dotted decimal). In production nothing reaches a local or private address.
+ * name itself) only where a provider declares it. Its `identityProviders` are added for a sign-in only. Host names
+ * are compared in WHATWG URL's canonical form (lower case, IDN as punycode, IPv4 in dotted decimal). In production
+ * nothing reaches a local or private address.
  */
 export type DenialKind = 'invalid' | 'scheme' | 'credentials' | 'host' | 'port' | 'non-public';
 export type EgressVerdict = { ok: true } | { ok: false; kind: DenialKind; reason: string };
