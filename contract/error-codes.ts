@@ -67,6 +67,34 @@ export const ERROR_CATALOGUE = {
     type: 'NOT_FOUND',
     description: "providerId is not in the catalogue of the credentials' environment.",
   },
+  PROVIDER_DECLARATION_INVALID: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description:
+      'The provider declaration breaks a rule beyond its shape: an address that is not public in production, another environment, ' +
+      'a providerId the server assigns; details lists each path.',
+  },
+  PROVIDER_SLUG_TAKEN: {
+    status: 409,
+    type: 'CONFLICT',
+    description: 'A built-in or operator provider (of either environment), or another of yours in this environment, already has this slug.',
+  },
+  PROVIDER_NOT_EDITABLE: {
+    status: 409,
+    type: 'CONFLICT',
+    description: "The provider is built in or declared by the operator: only your organization's own providers can be changed or deleted.",
+  },
+  PROVIDER_IN_USE: {
+    status: 409,
+    type: 'CONFLICT',
+    description: 'The provider still has connections that are not revoked (details.connections); revoke them first.',
+  },
+  PROVIDER_LIMIT: {
+    status: 409,
+    type: 'CONFLICT',
+    description:
+      'These credentials already have the most private providers allowed per organization and environment (50); delete one first.',
+  },
   UNKNOWN_PLAYBOOK: {
     status: 400,
     type: 'INVALID_REQUEST',

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 
 import type { ErrorCode } from './error-codes';
+import { ProviderDeclarationSchema, UpdateProviderBodySchema } from './provider-declaration';
 import {
   AgentRequestAcceptedSchema,
   AgentRequestListSchema,
@@ -19,6 +20,7 @@ import {
   ListAgentRequestsQuerySchema,
   ListConnectionsQuerySchema,
   ProviderActionListSchema,
+  ProviderDetailSchema,
   ProviderListSchema,
   SandboxPublicTokenSchema,
   SandboxResetSchema,
@@ -35,6 +37,7 @@ import {
 } from './webhook-schemas';
 
 export * from './error-codes';
+export * from './provider-declaration';
 export * from './response-format';
 export * from './route-errors';
 export * from './schemas';
@@ -83,8 +86,63 @@ export const contract = c.router(
         path: '/api/providers',
         responses: { 200: ProviderListSchema },
         summary: 'List the providers of your environment',
-        description: "The catalogue of providers that the credentials' environment can connect to.",
+        description:
+          "The catalogue of providers that the credentials' environment can connect to: the built-in ones, the operator's, and your " +
+          "organization's own for this environment (source tells which).",
         metadata: meta({ auth: 'client', errors: [] }),
+      },
+      createProvider: {
+        method: 'POST',
+        path: '/api/providers',
+        body: ProviderDeclarationSchema,
+        responses: { 201: ProviderDetailSchema },
+        summary: 'Declare a private provider',
+        description:
+          'Adds a website your organization can connect to, in the environment of the credentials and visible only there: a ' +
+          'declaration (where it signs in, which origins the browser may reach, how a signed-in session is recognised, an optional ' +
+          'login recipe). The server assigns providerId. Errors: INVALID_FIELD (the shape; details lists each path), ' +
+          'PROVIDER_DECLARATION_INVALID (non-public addresses in production, another environment), PROVIDER_SLUG_TAKEN, PROVIDER_LIMIT.',
+        metadata: meta({
+          auth: 'client',
+          errors: ['INVALID_FIELD', 'PROVIDER_DECLARATION_INVALID', 'PROVIDER_SLUG_TAKEN', 'PROVIDER_LIMIT'],
+        }),
+      },
+      getProvider: {
+        method: 'GET',
+        path: '/api/providers/:providerId',
+        pathParams: ProviderIdParams,
+        responses: { 200: ProviderDetailSchema },
+        summary: 'Get a provider',
+        description: 'One provider of the catalogue (built-in, operator or your own). Errors: PROVIDER_NOT_FOUND.',
+        metadata: meta({ auth: 'client', errors: ['PROVIDER_NOT_FOUND'] }),
+      },
+      updateProvider: {
+        method: 'PATCH',
+        path: '/api/providers/:providerId',
+        pathParams: ProviderIdParams,
+        body: UpdateProviderBodySchema,
+        responses: { 200: ProviderDetailSchema },
+        summary: 'Change a private provider',
+        description:
+          "Replaces the given top-level fields of your organization's provider; the result is validated whole. Errors: " +
+          'PROVIDER_NOT_FOUND, PROVIDER_NOT_EDITABLE (built-in or operator), PROVIDER_DECLARATION_INVALID, PROVIDER_SLUG_TAKEN.',
+        metadata: meta({
+          auth: 'client',
+          errors: ['PROVIDER_NOT_FOUND', 'PROVIDER_NOT_EDITABLE', 'PROVIDER_DECLARATION_INVALID', 'PROVIDER_SLUG_TAKEN'],
+        }),
+      },
+      deleteProvider: {
+        method: 'DELETE',
+        path: '/api/providers/:providerId',
+        pathParams: ProviderIdParams,
+        body: c.noBody(),
+        responses: { 200: ProviderDetailSchema },
+        summary: 'Delete a private provider',
+        description:
+          "Deletes your organization's provider and returns it. Refused while it has connections that are not revoked, like an " +
+          'in-use object elsewhere: they hold sessions and agent requests that would lose their egress policy. Errors: ' +
+          'PROVIDER_NOT_FOUND, PROVIDER_NOT_EDITABLE, PROVIDER_IN_USE.',
+        metadata: meta({ auth: 'client', errors: ['PROVIDER_NOT_FOUND', 'PROVIDER_NOT_EDITABLE', 'PROVIDER_IN_USE'] }),
       },
       listProviderActions: {
         method: 'GET',

@@ -70,14 +70,32 @@ export const ProviderSchema = extendApi(
     environment: EnvironmentSchema,
     homeUrl: z.string(),
     loginUrl: z.string(),
-    allowedDomains: z.array(z.string()),
-    logo: extendApi(z.string(), { description: 'SVG logo as a data: URL.' }),
+    allowedOrigins: extendApi(z.array(z.string()), {
+      description: "Where the browser may go: host names (on homeUrl's scheme and port) or full origins.",
+    }),
+    identityProviders: extendApi(z.array(z.string()), { description: 'Origins its single sign-on passes through (sign-in only).' }),
+    logo: extendApi(z.string(), { description: 'The logo: an SVG as a data: URL, or an https URL.' }),
+    source: extendApi(z.enum(['built-in', 'operator', 'organization']), {
+      description: "built-in: shipped with AgentLink; operator: the server's providers file; organization: your own (POST /api/providers).",
+    }),
   }),
   { title: 'Provider' },
 );
 export type Provider = z.infer<typeof ProviderSchema>;
 
 export const ProviderListSchema = z.object({ providers: z.array(ProviderSchema) });
+
+/** One provider with, for your organization's own, the declaration it was created from (to edit and send back). */
+export const ProviderDetailSchema = extendApi(
+  ProviderSchema.extend({
+    declaration: extendApi(z.record(z.unknown()).nullable(), {
+      type: 'object',
+      description: "Your organization's providers: the stored declaration (ProviderDeclaration). null for built-in and operator ones.",
+    }),
+  }),
+  { title: 'ProviderDetail' },
+);
+export type ProviderDetail = z.infer<typeof ProviderDetailSchema>;
 
 export const PLAYBOOK_NAME_PATTERN = /^[a-z0-9][a-z0-9.-]{0,99}$/;
 

@@ -42,6 +42,17 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
   },
   INVALID_PUBLIC_TOKEN: { message: 'publicToken is not known.' },
   PROVIDER_NOT_FOUND: { message: 'No provider 00000000-0000-4000-8000-000000000000 in the sandbox catalogue; see GET /api/providers.' },
+  PROVIDER_DECLARATION_INVALID: {
+    message: 'allowedOrigins[1]: 10.0.0.5 is not a public address (refused in production)',
+    details: [{ path: 'allowedOrigins[1]', message: '10.0.0.5 is not a public address (refused in production)' }],
+  },
+  PROVIDER_SLUG_TAKEN: { message: 'slug: acme-crm is already taken (by a built-in or operator provider, or one of yours in production).' },
+  PROVIDER_NOT_EDITABLE: { message: 'Orbit (sandbox social network) is built in: only your organization’s own providers can be changed.' },
+  PROVIDER_IN_USE: {
+    message: 'Acme CRM still has 2 connections that are not revoked; revoke them first (DELETE /api/connections/{connectionId}).',
+    details: { connections: 2 },
+  },
+  PROVIDER_LIMIT: { message: 'At most 50 private providers per organization and environment; delete one first.' },
   UNKNOWN_PLAYBOOK: {
     message: 'playbook: Orbit has no action orbit.fly (it has orbit.create-post, orbit.read-my-profile, …).',
     details: [

@@ -79,6 +79,7 @@ const EnvSchema = z.object({
     .optional()
     .refine((p) => p !== 'grpc', "AgentLink exports traces over OTLP/HTTP (http/json); point it at the collector's HTTP port (4318)"),
   OTEL_SERVICE_NAME: z.string().min(1).max(200).optional(),
+  AGENTLINK_PROVIDERS_FILE: z.string().min(1).optional(),
   AGENTLINK_METRICS_TOKEN: z.string().min(16, 'AGENTLINK_METRICS_TOKEN must be at least 16 characters').optional(),
   AGENTLINK_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(100),
   AGENTLINK_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
@@ -138,6 +139,8 @@ export interface AppConfig {
   tracing?: { tracesUrl: string; serviceName: string };
   /** Bearer token GET /metrics requires; unset: metrics are served to loopback callers only. */
   metricsToken?: string;
+  /** The operator's provider declarations (JSON, or YAML for .yaml/.yml), read at start-up (server/providers/providers-file.ts). */
+  providersFile?: string;
   /** Failed client authentications allowed per (client id, source address) and per source address in a window, before 429 AUTHENTICATION_THROTTLED. */
   authFailures: { perClientId: number; perAddress: number; windowSeconds: number };
 }
@@ -202,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
     ...(tracesUrlOf(e) ? { tracing: { tracesUrl: tracesUrlOf(e)!, serviceName: e.OTEL_SERVICE_NAME ?? 'agentlink' } } : {}),
     ...(e.AGENTLINK_METRICS_TOKEN ? { metricsToken: e.AGENTLINK_METRICS_TOKEN } : {}),
+    ...(e.AGENTLINK_PROVIDERS_FILE ? { providersFile: path.resolve(e.AGENTLINK_PROVIDERS_FILE) } : {}),
     authFailures: {
       perClientId: e.AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID,
       perAddress: e.AGENTLINK_AUTH_FAILURES_PER_ADDRESS,

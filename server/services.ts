@@ -14,6 +14,7 @@ import { systemClock } from './domain/clock';
 import { ConnectionService } from './domain/connections.service';
 import { IdempotencyService } from './domain/idempotency.service';
 import { LinkTokenService } from './domain/link-tokens.service';
+import { OrganizationProviderService } from './domain/organization-providers.service';
 import { OrganizationService } from './domain/organizations.service';
 import { ProviderActionService } from './domain/provider-actions.service';
 import { RateLimitService } from './domain/rate-limits.service';
@@ -27,6 +28,7 @@ import { AgentRunTelemetry } from './observability/agent-run-telemetry';
 import { AppMetrics, type QueueStats } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { ProviderCatalogue } from './providers/catalogue';
+import { loadProvidersFile } from './providers/providers-file';
 import { SimulatedSites } from './sandbox/simulated-sites';
 import { SiteSessions } from './sandbox/site-sessions';
 import { TenantTokens } from './sandbox/tenant-tokens';
@@ -52,7 +54,13 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     sandboxHostSuffix: config.sandboxHostSuffix,
     sandboxTenantToken: (organizationId, siteSlug) => tenantTokens.issue(organizationId, siteSlug),
   });
-  const catalogue = new ProviderCatalogue(integrations.providers);
+  // The shared providers: built-ins, then the operator's file (read and checked at start-up; a bad one stops the start).
+  const shared = [
+    ...integrations.providers,
+    ...(config.providersFile ? loadProvidersFile(config.providersFile, integrations.providers) : []),
+  ];
+  const organizationProviders = new OrganizationProviderService(store, clock, shared);
+  const catalogue = new ProviderCatalogue(shared, organizationProviders);
   const organizations = new OrganizationService(store, clock, config.authFailures);
   // Webhooks: events are written where state changes; a dispatcher (started by the worker role) delivers them.
   const webhookLogger = createLogger(config.logLevel).child({ component: 'webhooks' });
@@ -119,6 +127,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     clock,
     vault,
     catalogue,
+    organizationProviders,
     organizations,
     connections,
     siteSessions,

@@ -23,7 +23,9 @@ export interface WorkerDeps {
   /** The connection a run works on: its status, its sealed session and credentials, LOGIN_REQUIRED. */
   connections: Pick<ConnectionService, 'findForRun' | 'openSession' | 'saveSession' | 'openCredentials' | 'markLoginRequired'>;
   /** The provider declaration of a request (allowed domains, sign-in page). */
-  providers: { get(providerId: string, environment: Environment): ProviderDefinition | undefined };
+  providers: {
+    find(providerId: string, scope: { organizationId: string; environment: Environment }): Promise<ProviderDefinition | undefined>;
+  };
   browsers: { newContext(options?: BrowserContextOptions): Promise<BrowserContext> };
   clock: Clock;
   /** In-process run signals: cancel requested here, and a request finished (wakes waiting readers, webhooks). */

@@ -251,7 +251,7 @@ export class AgentWorker {
         'The provider session of this connection ended; send the user through the connect flow again (update mode).',
       );
     }
-    const provider = providers.get(record.providerId, record.environment);
+    const provider = await providers.find(record.providerId, record);
     if (!provider) throw new RunFailure('INTERNAL_ERROR', `Provider ${record.providerId} is not in the catalogue.`);
     setSecrets(state, storedCredentials(this.deps, connection));
 

@@ -7,7 +7,7 @@ import { type ErrorCode, fail, ok, type Result } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { hashToken, parseToken } from '../domain/tokens';
 import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
-import { svgDataUrl } from '../providers/provider';
+import { providerLogoDataUrl } from '../providers/provider';
 import type { LinkSessionRecord, LinkSessionStatus, LinkTokenRecord, Store } from '../store';
 import type { LoginEngine, LoginOutcome, StorageState } from './login-engine';
 
@@ -204,7 +204,7 @@ export class LinkSessionService {
     if (!auth.ok) return auth;
     const { token, session } = auth.value;
     if (session.status === 'CONSENT') {
-      const next: LinkSessionStatus = this.fixedProvider(token) ? 'CREDENTIALS' : 'PROVIDER';
+      const next: LinkSessionStatus = (await this.fixedProvider(token)) ? 'CREDENTIALS' : 'PROVIDER';
       await this.move(session, ['CONSENT'], { status: next });
     } else if (session.status !== 'PROVIDER' && session.status !== 'CREDENTIALS') {
       return this.stepNotAllowed(session);
@@ -219,13 +219,13 @@ export class LinkSessionService {
     const { token, session } = auth.value;
     if (session.status !== 'PROVIDER' && session.status !== 'CREDENTIALS') return this.stepNotAllowed(session);
     if (this.busy.has(session.id)) return this.stepNotAllowed(session);
-    const fixed = this.fixedProvider(token);
+    const fixed = await this.fixedProvider(token);
     if (fixed && fixed.providerId !== providerId) {
       return this.fail('INVALID_FIELD', 'providerId: this link is for another provider.', this.details(session, true), [
         { path: 'providerId', message: 'this link is for another provider' },
       ]);
     }
-    const provider = this.deps.catalogue.get(providerId, token.environment);
+    const provider = await this.deps.catalogue.find(providerId, scopeOf(token));
     if (!provider)
       return this.fail('UNKNOWN_PROVIDER', `providerId ${providerId} is not a ${token.environment} provider.`, this.details(session, true));
     await this.move(session, ['PROVIDER', 'CREDENTIALS'], { status: 'CREDENTIALS', providerId });
@@ -357,7 +357,7 @@ export class LinkSessionService {
     if (!auth.ok) return auth;
     const { token, session } = auth.value;
     if (!allowed.includes(session.status) || this.busy.has(session.id)) return this.stepNotAllowed(session);
-    const provider = session.providerId ? this.deps.catalogue.get(session.providerId, token.environment) : undefined;
+    const provider = session.providerId ? await this.deps.catalogue.find(session.providerId, scopeOf(token)) : undefined;
     if (!provider) return this.stepNotAllowed(session);
     this.busy.add(session.id);
     try {
@@ -533,8 +533,8 @@ export class LinkSessionService {
     return ok({ token, session });
   }
 
-  private fixedProvider(token: LinkTokenRecord): ProviderDefinition | undefined {
-    return token.providerId ? this.deps.catalogue.get(token.providerId, token.environment) : undefined;
+  private async fixedProvider(token: LinkTokenRecord): Promise<ProviderDefinition | undefined> {
+    return token.providerId ? this.deps.catalogue.find(token.providerId, scopeOf(token)) : undefined;
   }
 
   private async move(session: LinkSessionRecord, from: LinkSessionStatus[], patch: Partial<LinkSessionRecord>) {
@@ -581,7 +581,7 @@ export class LinkSessionService {
       name: p.name,
       slug: p.slug,
       category: p.category,
-      logo: svgDataUrl(p.logoSvg),
+      logo: providerLogoDataUrl(p),
       usernameLabel: p.login?.usernameLabel ?? 'Username',
     };
   }
@@ -589,8 +589,8 @@ export class LinkSessionService {
   private async view(session: LinkSessionRecord, token: LinkTokenRecord): Promise<LinkSessionView> {
     const { catalogue, store } = this.deps;
     const org = await store.repos.organizations.findById(session.organizationId);
-    const fixed = this.fixedProvider(token);
-    const chosen = session.providerId ? catalogue.get(session.providerId, session.environment) : undefined;
+    const fixed = await this.fixedProvider(token);
+    const chosen = session.providerId ? await catalogue.find(session.providerId, scopeOf(session)) : undefined;
     const provider = chosen ?? fixed;
     return {
       linkSessionId: session.id,
@@ -600,7 +600,7 @@ export class LinkSessionService {
       organization: { name: org?.name ?? 'This app' },
       provider: provider ? this.widgetProvider(provider) : null,
       providerFixed: !!fixed,
-      providers: fixed ? [] : catalogue.list(session.environment).map((p) => this.widgetProvider(p)),
+      providers: fixed ? [] : (await catalogue.listFor(scopeOf(session))).map((p) => this.widgetProvider(p)),
       capabilities: CAPABILITIES[provider?.category ?? 'any'],
       rememberCredentials: token.rememberCredentials,
       mfa: session.status === 'MFA_TOTP' ? { method: 'totp' } : session.status === 'MFA_SMS' ? { method: 'sms' } : null,
@@ -618,4 +618,9 @@ export class LinkSessionService {
     if (this.handedOver.has(session.id)) return { signIn: 'live', liveReason: 'unknown_step' };
     return { signIn: 'form', liveReason: null };
   }
+}
+
+/** The catalogue an organization sees in an environment (its own providers included). */
+function scopeOf(owner: { organizationId: string; environment: LinkTokenRecord['environment'] }) {
+  return { organizationId: owner.organizationId, environment: owner.environment };
 }

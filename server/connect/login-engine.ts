@@ -178,7 +178,7 @@ export class LoginEngine {
       const page = await context.newPage();
       page.setDefaultTimeout(this.stepTimeoutMs);
       page.setDefaultNavigationTimeout(this.stepTimeoutMs);
-      const startUrl = recipe.startUrl?.(provider.loginUrl, input) ?? provider.loginUrl;
+      const startUrl = provider.loginStartUrl?.(provider.loginUrl, input) ?? provider.loginUrl;
       if (!EgressPolicy.forSignIn(provider, provider.environment).checkUrl(startUrl).ok) {
         return unavailable('the sign-in page is outside the provider’s domains');
       }

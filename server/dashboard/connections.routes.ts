@@ -1,5 +1,6 @@
 import type { Response, Router } from 'express';
 
+import type { OrganizationRecord } from '../store';
 import { actionCatalogueSection } from './actions.views';
 import { connectionDetailPage, connectionsPage, revokeConfirmPage } from './connections.views';
 import {
@@ -24,11 +25,13 @@ export function mountConnectionPages(router: Router, deps: DashboardDeps) {
   const { connections, catalogue, providerActions, agentRequests } = deps;
 
   /** Every provider of the environment with its actions (the connections page shows what can be asked of them). */
-  const actionsOf = (env: 'sandbox' | 'production') =>
-    catalogue.list(env).map((p) => {
-      const listed = providerActions.list({ environment: env }, p.providerId);
-      return { providerId: p.providerId, name: p.name, actions: listed.ok ? listed.value.actions : [] };
-    });
+  const actionsOf = async (org: OrganizationRecord, env: 'sandbox' | 'production') =>
+    Promise.all(
+      (await catalogue.listFor({ organizationId: org.id, environment: env })).map(async (p) => {
+        const listed = await providerActions.list(callerFor(org, env), p.providerId);
+        return { providerId: p.providerId, name: p.name, actions: listed.ok ? listed.value.actions : [] };
+      }),
+    );
 
   router.get(
     '/orgs/:orgId/connections',
@@ -49,9 +52,9 @@ export function mountConnectionPages(router: Router, deps: DashboardDeps) {
             nav(org, 'connections'),
             env,
             page.value.records,
-            providerNames(catalogue, env),
+            await providerNames(catalogue, org, env),
             page.value.nextCursor,
-            actionCatalogueSection(actionsOf(env)),
+            actionCatalogueSection(await actionsOf(org, env)),
           ),
         );
     }),
@@ -77,7 +80,7 @@ export function mountConnectionPages(router: Router, deps: DashboardDeps) {
             org,
             nav(org, 'connections'),
             connection,
-            providerNames(catalogue, connection.environment)(connection.providerId),
+            (await providerNames(catalogue, org, connection.environment))(connection.providerId),
             latest.ok ? latest.value.records : [],
           ),
         );
@@ -98,7 +101,7 @@ export function mountConnectionPages(router: Router, deps: DashboardDeps) {
             org,
             nav(org, 'connections'),
             connection,
-            providerNames(catalogue, connection.environment)(connection.providerId),
+            (await providerNames(catalogue, org, connection.environment))(connection.providerId),
           ),
         );
     }),

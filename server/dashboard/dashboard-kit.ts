@@ -6,6 +6,7 @@ import type { AgentRequestService } from '../domain/agent-requests.service';
 import type { ConnectionService } from '../domain/connections.service';
 import type { Caller } from '../domain/context';
 import type { Result } from '../domain/errors';
+import type { OrganizationProviderService } from '../domain/organization-providers.service';
 import type { OrganizationService } from '../domain/organizations.service';
 import type { ProviderActionService } from '../domain/provider-actions.service';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
@@ -24,7 +25,9 @@ export interface DashboardDeps {
   connections: Pick<ConnectionService, 'list' | 'get' | 'revoke'>;
   agentRequests: Pick<AgentRequestService, 'list' | 'get'>;
   webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'resend'>;
-  catalogue: Pick<ProviderCatalogue, 'get' | 'list'>;
+  catalogue: Pick<ProviderCatalogue, 'get' | 'list' | 'listFor'>;
+  /** The organization's own providers (the same service as POST/PATCH/DELETE /api/providers). */
+  providers: Pick<OrganizationProviderService, 'view' | 'create' | 'update' | 'delete'>;
   /** The action catalogue shown on the connections page. */
   providerActions: Pick<ProviderActionService, 'list'>;
   /** The session cookie is Secure when the dashboard is served over https. */
@@ -103,8 +106,11 @@ export const notFound = (res: Response) =>
 
 export const nav = (org: OrganizationRecord, active: Parameters<typeof orgNav>[1]) => orgNav(org, active, { webhooks: true });
 
-export const providerNames = (catalogue: DashboardDeps['catalogue'], env: Environment) => (id: string) =>
-  catalogue.get(id, env)?.name ?? id;
+/** Names of the providers the organization sees in an environment (its own included), by id. */
+export async function providerNames(catalogue: DashboardDeps['catalogue'], org: { id: string }, env: Environment) {
+  const names = new Map((await catalogue.listFor({ organizationId: org.id, environment: env })).map((p) => [p.providerId, p.name]));
+  return (id: string) => names.get(id) ?? id;
+}
 
 export function sessionCookies(secure: boolean) {
   return {

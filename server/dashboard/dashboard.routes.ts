@@ -10,6 +10,7 @@ import { mountAuthPages, requireUser } from './auth.routes';
 import { mountConnectionPages } from './connections.routes';
 import { ctxOf, type DashboardDeps, field, locals, notFound, SESSION_COOKIE, wrap } from './dashboard-kit';
 import { mountOrganizationPages } from './organizations.routes';
+import { mountProviderPages } from './providers.routes';
 import { mountRequestPages } from './requests.routes';
 import { messagePage } from './views';
 import { mountWebhookPages } from './webhooks.routes';
@@ -37,6 +38,7 @@ export function dashboardRouter(services: Services): Router {
     agentRequests: services.agentRequests,
     webhooks: services.webhookEndpoints,
     catalogue: services.catalogue,
+    providers: services.organizationProviders,
     providerActions: services.providerActions,
     secureCookie: services.config.publicUrl.startsWith('https://'),
   });
@@ -105,6 +107,7 @@ export function buildDashboardRouter(deps: DashboardDeps): Router {
   mountConnectionPages(router, deps);
   mountRequestPages(router, deps);
   mountWebhookPages(router, deps);
+  mountProviderPages(router, deps);
 
   router.use((_req, res) => notFound(res));
   // A form the body reader refused (too many fields, too large, bad charset): a readable page, not the API's JSON.

@@ -45,9 +45,9 @@ export function mountRequestPages(router: Router, deps: DashboardDeps) {
             org,
             nav(org, 'requests'),
             filters,
-            catalogue.list(filters.env).map((p) => ({ providerId: p.providerId, name: p.name })),
+            (await catalogue.listFor(caller)).map((p) => ({ providerId: p.providerId, name: p.name })),
             page.value.records,
-            providerNames(catalogue, filters.env),
+            await providerNames(catalogue, org, filters.env),
             page.value.nextCursor,
             query ? undefined : 'Dates must be written YYYY-MM-DD.',
           ),
@@ -69,7 +69,13 @@ export function mountRequestPages(router: Router, deps: DashboardDeps) {
       res
         .type('html')
         .send(
-          requestDetailPage(ctxOf(res), org, nav(org, 'requests'), record, providerNames(catalogue, record.environment)(record.providerId)),
+          requestDetailPage(
+            ctxOf(res),
+            org,
+            nav(org, 'requests'),
+            record,
+            (await providerNames(catalogue, org, record.environment))(record.providerId),
+          ),
         );
     }),
   );

@@ -102,7 +102,7 @@ export function messagePage(ctx: PageContext, title: string, message: string, st
 
 export function orgNav(
   org: OrganizationRecord,
-  active: 'overview' | 'connections' | 'requests' | 'webhooks',
+  active: 'overview' | 'connections' | 'requests' | 'webhooks' | 'providers',
   opts: { webhooks: boolean },
 ): RawHtml {
   const item = (key: typeof active, label: string, href: string) =>
@@ -110,7 +110,8 @@ export function orgNav(
   const base = `${BASE}/orgs/${org.id}`;
   return html`<li>${org.name}</li>
     ${item('overview', 'Credentials', base)} ${item('connections', 'Connections', `${base}/connections`)}
-    ${item('requests', 'Agent requests', `${base}/requests`)} ${opts.webhooks ? item('webhooks', 'Webhooks', `${base}/webhooks`) : ''}`;
+    ${item('requests', 'Agent requests', `${base}/requests`)} ${opts.webhooks ? item('webhooks', 'Webhooks', `${base}/webhooks`) : ''}
+    ${opts.webhooks ? item('providers', 'Providers', `${base}/providers`) : ''}`;
 }
 
 export function orgListPage(ctx: PageContext, orgs: { organization: OrganizationRecord; role: string }[], error?: string): string {

@@ -109,7 +109,7 @@ export class AgentRequestService {
     const resolved = await this.connections.resolveAccessToken(caller, input.accessToken);
     if (!resolved.ok) return resolved;
     const connection = resolved.value;
-    const provider = this.catalogue.get(connection.providerId, caller.environment);
+    const provider = await this.catalogue.find(connection.providerId, caller);
     if (!provider) return fail('UNKNOWN_PROVIDER', `The connection's provider ${connection.providerId} is no longer in the catalogue.`);
     const verdict = checkStartingUrl(input.startingUrl, provider, caller.environment);
     if (!verdict.ok) return fail('STARTING_URL_NOT_ALLOWED', verdict.reason, { field: 'startingUrl' });
@@ -139,7 +139,7 @@ export class AgentRequestService {
   ): Promise<AgentRequestRecord | null> {
     const known = this.connections.knownGrant(caller, input.accessToken);
     if (!known) return null;
-    const provider = this.catalogue.get(known.providerId, caller.environment);
+    const provider = await this.catalogue.find(known.providerId, caller);
     const verdict = provider ? checkStartingUrl(input.startingUrl, provider, caller.environment) : null;
     if (!verdict?.ok) return null;
     // A named playbook that does not fit: the full path gives the precise error (after the token checks).

@@ -25,7 +25,7 @@ export class LinkTokenService {
     caller: Caller,
     input: { clientUserId: string; providerId?: string; connectionId?: string; rememberCredentials?: boolean; signIn?: 'auto' | 'live' },
   ): Promise<Result<CreatedLinkToken>> {
-    if (input.providerId && !this.catalogue.get(input.providerId, caller.environment)) {
+    if (input.providerId && !(await this.catalogue.find(input.providerId, caller))) {
       return fail('UNKNOWN_PROVIDER', `providerId ${input.providerId} is not a ${caller.environment} provider; see GET /api/providers.`);
     }
     let providerId = input.providerId ?? null;

@@ -1,7 +1,7 @@
-import type { AgentRequest, Connection, Provider } from '../../contract/schemas';
+import type { AgentRequest, Connection, Provider, ProviderDetail } from '../../contract/schemas';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../contract/webhook-schemas';
 import type { ProviderDefinition } from '../providers/catalogue';
-import { svgDataUrl } from '../providers/provider';
+import { providerLogoUrl } from '../providers/provider';
 import type { AgentRequestRecord, ConnectionRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
 
 /**
@@ -19,9 +19,15 @@ export function presentProvider(p: ProviderDefinition): Provider {
     environment: p.environment,
     homeUrl: p.homeUrl,
     loginUrl: p.loginUrl,
-    allowedDomains: p.allowedDomains,
-    logo: svgDataUrl(p.logoSvg),
+    allowedOrigins: p.allowedOrigins,
+    identityProviders: p.identityProviders ?? [],
+    logo: providerLogoUrl(p),
+    source: p.source ?? 'built-in',
   };
+}
+
+export function presentProviderDetail(v: { provider: ProviderDefinition; declaration: Record<string, unknown> | null }): ProviderDetail {
+  return { ...presentProvider(v.provider), declaration: v.declaration };
 }
 
 export function presentConnection(c: ConnectionRecord): Connection {

@@ -36,7 +36,7 @@ export function checkStartingUrl(raw: string, provider: ProviderDefinition, envi
     case 'host':
       return {
         ok: false,
-        reason: `startingUrl host ${hostname} is not one of ${provider.name}'s domains (${provider.allowedDomains.join(', ')})`,
+        reason: `startingUrl host ${hostname} is not one of ${provider.name}'s domains (${provider.allowedOrigins.join(', ')})`,
       };
     case 'port':
       return { ok: false, reason: `startingUrl port ${url.port || (url.protocol === 'https:' ? 443 : 80)} is not ${provider.name}'s` };

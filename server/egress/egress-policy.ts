@@ -9,15 +9,21 @@ import { isNonPublicHost, nonPublicRange } from './addresses';
  * `navigate` tool, every request of an agent run or a sign-in (through the egress proxy), all ask this module.
  *
  * Matching is exact: scheme (ws/wss count as http/https), host and port, with default ports made explicit. A
- * provider's `allowedDomains` are exact host names; `*.example.com` (any subdomain of example.com, not the name
- * itself) only where a provider declares it. Host names are compared in WHATWG URL's canonical form (lower case,
- * IDN as punycode, IPv4 in dotted decimal). In production nothing reaches a local or private address.
+ * provider's `allowedOrigins` are exact host names on the home URL's scheme and port, or full origins with their own
+ * (`https://accounts.example.com`, `http://127.0.0.1:4100`); `*.example.com` (any subdomain of example.com, not the
+ * name itself) only where a provider declares it. Its `identityProviders` are added for a sign-in only. Host names
+ * are compared in WHATWG URL's canonical form (lower case, IDN as punycode, IPv4 in dotted decimal). In production
+ * nothing reaches a local or private address.
  */
 export type DenialKind = 'invalid' | 'scheme' | 'credentials' | 'host' | 'port' | 'non-public';
 export type EgressVerdict = { ok: true } | { ok: false; kind: DenialKind; reason: string };
 
-export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allowedDomains'> &
-  Partial<Pick<ProviderDefinition, 'identityProviders'>>;
+export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allowedOrigins' | 'identityProviders'>;
+
+/** `signIn`: the browser is signing in, so the provider's identity providers are reachable too. */
+export interface EgressOptions {
+  signIn?: boolean;
+}
 
 interface AllowedOrigin {
   /** `http:` or `https:` (WebSockets are matched as their HTTP scheme). */
@@ -58,28 +64,42 @@ export class EgressPolicy {
   private constructor(
     private readonly provider: EgressProvider,
     readonly environment: Environment,
-    identityProviders: readonly string[] = [],
+    opts: EgressOptions,
   ) {
     const home = new URL(provider.homeUrl);
     const scheme = WEB_SCHEME[home.protocol];
     const port = home.port ? Number(home.port) : DEFAULT_PORT[scheme];
     this.home = { host: home.hostname.replace(/^\[|\]$/g, ''), port };
-    this.origins = [...provider.allowedDomains, ...identityProviders].map((d) => {
+    const entries = [...provider.allowedOrigins, ...(opts.signIn ? (provider.identityProviders ?? []) : [])];
+    this.origins = entries.map((d) => {
+      if (d.includes('://')) {
+        const o = new URL(d);
+        const s = WEB_SCHEME[o.protocol];
+        return {
+          scheme: s,
+          port: o.port ? Number(o.port) : DEFAULT_PORT[s],
+          wildcard: false,
+          host: canonicalHostName(o.hostname.replace(/^\[|\]$/g, '')),
+        };
+      }
       const wildcard = d.startsWith('*.');
       return { scheme, port, wildcard, host: wildcard ? `.${canonicalHostName(d.slice(2))}` : canonicalHostName(d) };
     });
     // A simulated identity provider lives on this machine too, exactly like the simulated site itself.
-    this.localHosts = new Set([this.home.host, ...identityProviders.filter((d) => !d.startsWith('*.')).map(canonicalHostName)]);
+    const identityHosts = opts.signIn ? (provider.identityProviders ?? []) : [];
+    this.localHosts = new Set([
+      this.home.host,
+      ...identityHosts.filter((d) => !d.startsWith('*.')).map((d) => canonicalHostName(d.includes('://') ? new URL(d).hostname : d)),
+    ]);
   }
 
-  /** Where an agent run may go: the provider's own domains. */
-  static forProvider(provider: EgressProvider, environment: Environment): EgressPolicy {
-    return new EgressPolicy(provider, environment);
+  static forProvider(provider: EgressProvider, environment: Environment, opts: EgressOptions = {}): EgressPolicy {
+    return new EgressPolicy(provider, environment, opts);
   }
 
   /** Where a sign-in may go: the provider's domains plus the identity providers its SSO passes through. */
   static forSignIn(provider: EgressProvider, environment: Environment): EgressPolicy {
-    return new EgressPolicy(provider, environment, provider.identityProviders ?? []);
+    return new EgressPolicy(provider, environment, { signIn: true });
   }
 
   /** The allowed origins, for messages (`http://orbit.sandbox.localhost:4000`). */

@@ -1,9 +1,8 @@
-import type { Environment } from '../config';
-
 /**
  * How to sign in to one provider, as data: where the fields are (by role and label, the way a person
  * finds them), and how to tell from the page what happened. The login engine (server/connect/login-engine.ts)
- * is generic and reads only this, so a new provider brings its recipe in its own file.
+ * is generic and reads only this. Declared as JSON (contract/provider-declaration.ts) and compiled to this form
+ * (patterns as RegExp) by server/providers/declaration.ts.
  */
 
 /** An element of the provider's page, found the way assistive technology finds it. */
@@ -43,8 +42,6 @@ export interface CodeStep {
 }
 
 export interface LoginRecipe {
-  /** The URL the engine opens; defaults to the provider's loginUrl. */
-  startUrl?(loginUrl: string, ctx: { organizationId: string; environment: Environment }): string;
   /** What the widget calls the username field, in the provider's own words. */
   usernameLabel: string;
   form: {

@@ -1,9 +1,14 @@
+import type { SignedIn } from '../../contract/provider-declaration';
 import type { Environment } from '../config';
 import type { LoginRecipe } from './login-recipe';
 
 export type { LoginRecipe } from './login-recipe';
 
-/** What the rest of the system knows about a provider. One file per provider builds one of these. */
+/**
+ * What the rest of the system knows about a provider: a declaration (contract/provider-declaration.ts) in its
+ * runtime form, made by compileDeclaration (server/providers/declaration.ts): patterns compiled to RegExp.
+ * Built-ins, the operator's file and an organization's private providers all become one of these.
+ */
 export interface ProviderDefinition {
   providerId: string;
   name: string;
@@ -13,38 +18,36 @@ export interface ProviderDefinition {
   homeUrl: string;
   loginUrl: string;
   /**
-   * Host names the agent and the login engine may reach, exactly (on homeUrl's scheme and port); `*.example.com`
-   * means any subdomain of example.com, only where the provider truly needs it. Enforced by server/egress/.
+   * Where the agent and the login engine may connect, enforced by server/egress/: host names (on homeUrl's scheme and
+   * port; `*.example.com` means any subdomain, only where the provider truly needs it) or full origins with a port.
    */
-  allowedDomains: string[];
+  allowedOrigins: string[];
+  /** Origins its single sign-on passes through (accounts.example.com): reachable during sign-in only. */
+  identityProviders?: string[];
   /** Writes a read-mode run may still send because the provider's session refresh needs them (exact method and path). */
   sessionRefresh?: { method: string; path: string }[];
-  logoSvg: string;
-  /**
-   * How the login engine signs in to this provider (fields by role and label, success and failure signals). Absent:
-   * the person signs in on the provider's real page in the widget's live view (server/connect/live/).
-   */
+  /** An SVG document or an https URL (see providerLogoUrl). */
+  logo: string;
+  /** How the login engine signs in by replaying a form (fields by role and label, success and failure signals). */
   login?: LoginRecipe;
+  /** How a signed-in session is recognised: cookies set, the URL (a regular-expression source on href), an element. */
+  signedIn?: SignedIn;
+  /** The page is the provider's sign-in page (tested on href). Default: see isProviderLoginPage. */
+  loginPagePattern?: RegExp;
+  /** Who declared it: shipped with AgentLink (the default), the operator's providers file, or one organization. */
+  source?: 'built-in' | 'operator' | 'organization';
+  /** Set for an organization's private provider: the only organization that may see or use it. */
+  organizationId?: string;
   /**
-   * How a signed-in session is recognised in the live view; every part given must hold: cookie names that must
-   * exist, a regular expression (source) the page URL must match, a CSS selector that must be present.
+   * Not data: the start URL of a built-in sandbox provider's sign-in carries a ticket the service signs per
+   * organization (see server/integrations/sandbox-login.recipe.ts). Defaults to loginUrl.
    */
-  signedIn?: { cookies?: string[]; urlPattern?: string; element?: string };
-  /**
-   * Extra hosts (written as allowedDomains are) the browser may reach only while the person signs in: the
-   * identity providers its SSO passes through. Never reachable by agent runs.
-   */
-  identityProviders?: string[];
-  /**
-   * Whether a page the agent landed on is the provider's sign-in page (the session died). Optional: by default,
-   * a URL on the login URL's host whose path starts with the login URL's path (see isProviderLoginPage).
-   */
-  isLoginPage?(url: URL): boolean;
+  loginStartUrl?(loginUrl: string, ctx: { organizationId: string; environment: Environment }): string;
 }
 
-/** The provider's own isLoginPage, or: same host as loginUrl and a path under loginUrl's path. */
-export function isProviderLoginPage(provider: Pick<ProviderDefinition, 'loginUrl' | 'isLoginPage'>, url: URL): boolean {
-  if (provider.isLoginPage) return provider.isLoginPage(url);
+/** The provider's loginPagePattern, or: same host as loginUrl and a path under loginUrl's path. */
+export function isProviderLoginPage(provider: Pick<ProviderDefinition, 'loginUrl' | 'loginPagePattern'>, url: URL): boolean {
+  if (provider.loginPagePattern) return provider.loginPagePattern.test(url.href.slice(0, 4096));
   const login = new URL(provider.loginUrl);
   const base = login.pathname.replace(/\/+$/, '');
   return url.hostname === login.hostname && (url.pathname === base || url.pathname.startsWith(`${base}/`));
@@ -69,4 +72,22 @@ export function sandboxOrigin(slug: string, o: SandboxOrigins): { origin: string
 
 export function svgDataUrl(svg: string): string {
   return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
+}
+
+/** The logo as an image URL: an SVG document as a data: URL, an https URL as it is. */
+export function providerLogoUrl(p: Pick<ProviderDefinition, 'logo'>): string {
+  return p.logo.trimStart().startsWith('<svg') ? svgDataUrl(p.logo) : p.logo;
+}
+
+/**
+ * The logo as the connect widget shows it: always a data: URL, so the widget (img-src 'self' data:) never fetches
+ * from a host a declaration names, which would tell that host who opened it. An https logo becomes a monogram.
+ */
+export function providerLogoDataUrl(p: Pick<ProviderDefinition, 'logo' | 'name'>): string {
+  if (p.logo.trimStart().startsWith('<svg')) return svgDataUrl(p.logo);
+  const initial = (p.name.trim()[0] ?? '?').toUpperCase().replace(/[<>&"']/g, '?');
+  return svgDataUrl(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#64748b"/>' +
+      `<text x="32" y="43" text-anchor="middle" font-family="Arial" font-weight="700" font-size="30" fill="#fff">${initial}</text></svg>`,
+  );
 }

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 
 import { CONNECTION_LIST_LIMITS, contract } from '../../contract';
-import { presentAgentRequest, presentConnection, presentProvider } from '../domain/presenters';
+import { presentAgentRequest, presentConnection, presentProvider, presentProviderDetail } from '../domain/presenters';
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
 import type { Services } from '../services';
@@ -14,10 +14,26 @@ export function apiRouter(services: Services) {
     providers: {
       listProviders: async ({ res }) => ({
         status: 200,
-        body: { providers: services.catalogue.list(callerOf(res).environment).map(presentProvider) },
+        body: { providers: (await services.catalogue.listFor(callerOf(res))).map(presentProvider) },
       }),
+      createProvider: async ({ body, res }) => {
+        const result = await services.organizationProviders.create(callerOf(res), body);
+        return result.ok ? { status: 201, body: presentProviderDetail(result.value) } : errorEnvelope(res, result.error);
+      },
+      getProvider: async ({ params, res }) => {
+        const result = await services.organizationProviders.view(callerOf(res), params.providerId);
+        return result.ok ? { status: 200, body: presentProviderDetail(result.value) } : errorEnvelope(res, result.error);
+      },
+      updateProvider: async ({ params, body, res }) => {
+        const result = await services.organizationProviders.update(callerOf(res), params.providerId, body);
+        return result.ok ? { status: 200, body: presentProviderDetail(result.value) } : errorEnvelope(res, result.error);
+      },
+      deleteProvider: async ({ params, res }) => {
+        const result = await services.organizationProviders.delete(callerOf(res), params.providerId);
+        return result.ok ? { status: 200, body: presentProviderDetail(result.value) } : errorEnvelope(res, result.error);
+      },
       listProviderActions: async ({ params, res }) => {
-        const result = services.providerActions.list(callerOf(res), params.providerId);
+        const result = await services.providerActions.list(callerOf(res), params.providerId);
         return result.ok ? { status: 200, body: result.value } : errorEnvelope(res, result.error);
       },
     },

@@ -12,6 +12,7 @@ import type {
   IdempotencyKeyRecord,
   LinkSessionRecord,
   LinkTokenRecord,
+  OrganizationProviderRecord,
   OrganizationRecord,
   OrgMembershipRecord,
   PublicTokenRecord,
@@ -353,6 +354,20 @@ export function buildEntities(dialect: Dialect) {
     },
   });
 
+  const OrganizationProvider = new EntitySchema<OrganizationProviderRecord>({
+    name: 'OrganizationProvider',
+    tableName: 'organization_providers',
+    columns: {
+      id: id(),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      slug: str('slug', { length: 64 }),
+      declaration: json('declaration'),
+      createdAt: time('created_at'),
+      updatedAt: time('updated_at'),
+    },
+  });
+
   return {
     Organization,
     LinkToken,
@@ -373,6 +388,7 @@ export function buildEntities(dialect: Dialect) {
     WebhookEndpoint,
     WebhookEvent,
     WebhookDelivery,
+    OrganizationProvider,
   };
 }
 

@@ -341,3 +341,14 @@ export interface WebhookDeliveryRecord {
   updatedAt: Date;
   completedAt: Date | null;
 }
+
+/** An organization's private provider: its declaration (contract/provider-declaration.ts) as validated. */
+export interface OrganizationProviderRecord {
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  slug: string;
+  declaration: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -70,8 +70,8 @@ export function corpusProvider(sites: Pick<RealisticSites, 'shop'>): ProviderDef
     environment: 'sandbox',
     homeUrl: `${home.origin}/store/`,
     loginUrl: `${home.origin}/login`,
-    allowedDomains: ['127.0.0.1', '127.0.0.2'],
-    logoSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>',
+    allowedOrigins: ['127.0.0.1', '127.0.0.2'],
+    logo: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>',
     login: {
       usernameLabel: 'Email',
       form: { username: { label: 'Email' }, password: { label: 'Password' }, submit: { role: 'button', name: 'Sign in' } },

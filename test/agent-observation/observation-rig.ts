@@ -44,7 +44,7 @@ export async function startRig(): Promise<Rig> {
   ports.other = (servers[1]!.address() as AddressInfo).port;
   const browser = await startBrowser();
   const egress = EgressPolicy.forProvider(
-    { name: 'Fixture', homeUrl: `http://127.0.0.1:${ports.home}/`, allowedDomains: ['127.0.0.1', 'localhost'] },
+    { name: 'Fixture', homeUrl: `http://127.0.0.1:${ports.home}/`, allowedOrigins: ['127.0.0.1', 'localhost'] },
     'sandbox',
   );
   const rig: Rig & { close(): Promise<void> } = {

@@ -115,7 +115,7 @@ function toolContext(snapshot: PageSnapshot, parameters: Record<string, unknown>
     snapshot,
     slots: parameterSlots(parameters),
     redactor: new Redactor(),
-    egress: EgressPolicy.forProvider({ name: 'Fixture', homeUrl: `${origin}/`, allowedDomains: ['127.0.0.1'] }, 'sandbox'),
+    egress: EgressPolicy.forProvider({ name: 'Fixture', homeUrl: `${origin}/`, allowedOrigins: ['127.0.0.1'] }, 'sandbox'),
     run: { signal: new AbortController().signal, deadline: Date.now() + 20_000 },
     integrity: new RunIntegrity(),
     secrets: [],

@@ -89,7 +89,7 @@ export function useRig(): Rig {
       startBrowser(),
       startScriptedModelServer(),
     ]);
-    rig.policy = EgressPolicy.forProvider({ name: 'Fixture', homeUrl: `${rig.site.origin}/`, allowedDomains: ['127.0.0.1'] }, 'sandbox');
+    rig.policy = EgressPolicy.forProvider({ name: 'Fixture', homeUrl: `${rig.site.origin}/`, allowedOrigins: ['127.0.0.1'] }, 'sandbox');
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
@@ -133,8 +133,8 @@ export function useRig(): Rig {
       environment: 'sandbox',
       homeUrl: `${rig.site.origin}/`,
       loginUrl: `${rig.site.origin}/login`,
-      allowedDomains: ['127.0.0.1'],
-      logoSvg: '<svg/>',
+      allowedOrigins: ['127.0.0.1'],
+      logo: '<svg/>',
     } as unknown as ProviderDefinition;
     const responseFormat = o.responseFormat ?? { answer: 'string - the answer' };
     const ctx: RunContext = {

@@ -102,7 +102,7 @@ const url = (path: string) => `http://site.localhost:${port}${path}`;
 
 /** A context set up as run-session.ts sets up a run's: egress proxy, request tracking, resource filter, then the guard. */
 async function runContext(): Promise<{ page: Page; blocked: BlockedRequest[] }> {
-  const provider = { name: 'Site', homeUrl: url('/'), allowedDomains: ['site.localhost'] };
+  const provider = { name: 'Site', homeUrl: url('/'), allowedOrigins: ['site.localhost'] };
   const policy = EgressPolicy.forProvider(provider, 'sandbox');
   const blocked: BlockedRequest[] = [];
   const report = blockReporter((b) => blocked.push(b));

@@ -255,9 +255,13 @@ describeEachStore('error envelope', (t) => {
       expectError(await get(t, '/api/nope', sandboxHeaders(org)), 'ROUTE_NOT_FOUND', {
         message: 'No route GET /api/nope. See /docs for the API.',
       });
-      expectError(await post(t, '/api/providers', sandboxHeaders(org), {}), 'ROUTE_NOT_FOUND', {
-        message: 'No route POST /api/providers. See /docs for the API.',
-      });
+      expectError(
+        await post(t, '/api/providers/5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11/actions', sandboxHeaders(org), {}),
+        'ROUTE_NOT_FOUND',
+        {
+          message: 'No route POST /api/providers/5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11/actions. See /docs for the API.',
+        },
+      );
       expectError(await get(t, '/api/connection-list', sandboxHeaders(org)), 'ROUTE_NOT_FOUND');
       expectError(await del(t, '/api/connections', sandboxHeaders(org)), 'ROUTE_NOT_FOUND'); // GET lists them; DELETE needs an id
       expectError(await get(t, '/definitely/not/here'), 'ROUTE_NOT_FOUND');

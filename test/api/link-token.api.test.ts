@@ -38,7 +38,7 @@ describeEachStore('providers and link tokens', (t) => {
         environment: 'sandbox',
         homeUrl: 'http://orbit.sandbox.localhost:4000/',
         loginUrl: 'http://orbit.sandbox.localhost:4000/login',
-        allowedDomains: ['orbit.sandbox.localhost'],
+        allowedOrigins: ['orbit.sandbox.localhost'],
         logo: expect.stringMatching(/^data:image\/svg\+xml;base64,/),
       });
     });

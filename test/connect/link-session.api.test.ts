@@ -310,7 +310,7 @@ describe('the login engine', () => {
         name: 'P',
         environment: 'sandbox',
         homeUrl: 'http://p.localhost:1/',
-        allowedDomains: ['p.localhost'],
+        allowedOrigins: ['p.localhost'],
         // A recipe (never reached: the browser refuses first); without one the engine hands over to the live view.
         login: {},
       } as ProviderDefinition,

@@ -187,7 +187,7 @@ describe('login engine: the steps around the happy paths', () => {
       ...orbit(),
       homeUrl: 'http://127.0.0.1:1/',
       loginUrl: 'http://127.0.0.1:1/login',
-      allowedDomains: ['127.0.0.1'],
+      allowedOrigins: ['127.0.0.1'],
     };
     expect(await quick.start('x', login(refused, 'user_good'))).toEqual({
       kind: 'unavailable',
@@ -200,8 +200,8 @@ describe('login engine: the steps around the happy paths', () => {
       // Loopback is reachable only on the provider's own host and port: here the service itself is that provider.
       homeUrl: `${server.baseUrl}/`,
       loginUrl: `${server.baseUrl}/healthz`,
-      allowedDomains: ['localhost'],
-      login: { ...orbit().login!, startUrl: undefined },
+      allowedOrigins: ['localhost'],
+      loginStartUrl: undefined,
     };
     expect(await quick.start('y', login(noForm, 'user_good'))).toEqual({ kind: 'unknown_step', reason: 'the sign-in form was not found' });
     // The page waits, as it is, for the live view to take it over; then the engine no longer holds it.
@@ -213,7 +213,7 @@ describe('login engine: the steps around the happy paths', () => {
     await taken?.context.close();
 
     // A sign-in page outside the provider's allowed domains is never used.
-    const elsewhere: ProviderDefinition = { ...orbit(), allowedDomains: ['example.org'] };
+    const elsewhere: ProviderDefinition = { ...orbit(), allowedOrigins: ['example.org'] };
     expect(await quick.start('z', login(elsewhere, 'user_good'))).toEqual({
       kind: 'unavailable',
       reason: 'the sign-in page is outside the provider’s domains',

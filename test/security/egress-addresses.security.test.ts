@@ -8,8 +8,8 @@ import { resolveChecked } from '../../server/egress/resolve';
  * normalises, exact origins (the default port of a provider on another port: port 80 is never bound in tests),
  * resolution that checks every address, and webhook registration refusals.
  */
-const orbit = { name: 'Orbit', homeUrl: 'http://orbit.sandbox.localhost:4000/', allowedDomains: ['orbit.sandbox.localhost'] };
-const github = { name: 'GitHub', homeUrl: 'https://github.com/', allowedDomains: ['github.com', '127.0.0.1', '[::1]', 'localhost'] };
+const orbit = { name: 'Orbit', homeUrl: 'http://orbit.sandbox.localhost:4000/', allowedOrigins: ['orbit.sandbox.localhost'] };
+const github = { name: 'GitHub', homeUrl: 'https://github.com/', allowedOrigins: ['github.com', '127.0.0.1', '[::1]', 'localhost'] };
 
 describe('egress: addresses and exact origins', () => {
   it.each([
@@ -73,7 +73,7 @@ describe('egress: addresses and exact origins', () => {
   });
 
   it('refuses loopback in the sandbox for any host:port but the provider home', () => {
-    const p = EgressPolicy.forProvider({ ...orbit, allowedDomains: ['orbit.sandbox.localhost', 'cdn.sandbox.localhost'] }, 'sandbox');
+    const p = EgressPolicy.forProvider({ ...orbit, allowedOrigins: ['orbit.sandbox.localhost', 'cdn.sandbox.localhost'] }, 'sandbox');
     expect(p.addressRule('orbit.sandbox.localhost', 4000)('127.0.0.1')).toBeNull();
     expect(p.addressRule('cdn.sandbox.localhost', 4000)('127.0.0.1')).toMatch(/loopback/);
   });
@@ -82,7 +82,7 @@ describe('egress: addresses and exact origins', () => {
     const lumen = {
       name: 'Lumen',
       homeUrl: 'http://lumen.sandbox.localhost:4000/',
-      allowedDomains: ['lumen.sandbox.localhost'],
+      allowedOrigins: ['lumen.sandbox.localhost'],
       identityProviders: ['idp.sandbox.localhost'],
     };
     // An agent run never goes to the identity provider.

@@ -100,7 +100,7 @@ afterEach(async () => {
 
 /** A context fenced exactly as an agent run's: its egress proxy, and the guard for the trace (and read mode). */
 async function fenced(mode: RunMode = 'read_write', guard = true): Promise<{ page: Page; blocked: BlockedRequest[] }> {
-  const provider = { name: 'Site', homeUrl: `http://site.localhost:${sitePort}/`, allowedDomains: ['site.localhost'] };
+  const provider = { name: 'Site', homeUrl: `http://site.localhost:${sitePort}/`, allowedOrigins: ['site.localhost'] };
   const policy = EgressPolicy.forProvider(provider, 'sandbox');
   const blocked: BlockedRequest[] = [];
   const report = blockReporter((b) => blocked.push(b));

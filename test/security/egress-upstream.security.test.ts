@@ -62,7 +62,7 @@ describe('egress: what an allowed upstream answers', () => {
     const good = await rawUpstream('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok');
     const policyFor = (port: number) =>
       EgressPolicy.forProvider(
-        { name: 'Orbit', homeUrl: `http://orbit.sandbox.localhost:${port}/`, allowedDomains: ['orbit.sandbox.localhost'] },
+        { name: 'Orbit', homeUrl: `http://orbit.sandbox.localhost:${port}/`, allowedOrigins: ['orbit.sandbox.localhost'] },
         'sandbox',
       );
     const blocked: string[] = [];

@@ -128,6 +128,19 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
         updatedAt: 'updated_at',
       },
     });
+    // Looked up on every link-token and agent-request for an organization's own provider (PreparedTable.findOneBy).
+    expect(mapping('OrganizationProvider')).toStrictEqual({
+      table: 'organization_providers',
+      columns: {
+        id: 'id',
+        organizationId: 'organization_id',
+        environment: 'environment',
+        slug: 'slug',
+        declaration: 'declaration',
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+      },
+    });
     expect(mapping('AccessToken')).toStrictEqual({
       table: 'access_tokens',
       columns: {

@@ -11,7 +11,7 @@ const inward: ProviderDefinition = {
   ...github,
   name: 'Inward',
   homeUrl: 'https://corp.internal/',
-  allowedDomains: ['corp.internal', 'localhost', '10.0.0.5', '127.0.0.1', '169.254.169.254', '::1', 'printer.local'],
+  allowedOrigins: ['corp.internal', 'localhost', '10.0.0.5', '127.0.0.1', '169.254.169.254', '::1', 'printer.local'],
 };
 
 const reasonOf = (url: string, p: ProviderDefinition, env: 'sandbox' | 'production') => {

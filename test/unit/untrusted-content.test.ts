@@ -89,7 +89,7 @@ describe('page text escaping', () => {
     );
     const system = buildSystemPrompt({
       providerName: 'Orbit',
-      allowedDomains: ['orbit.sandbox.localhost'],
+      allowedOrigins: ['orbit.sandbox.localhost'],
       maxSteps: 5,
       resultSchema: { type: 'object' },
       hiddenParameters: ['{{parameters.text}}'],

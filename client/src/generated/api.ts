@@ -9,21 +9,1082 @@ export interface Provider {
   environment: 'sandbox' | 'production';
   homeUrl: string;
   loginUrl: string;
-  allowedDomains: string[];
-  /** SVG logo as a data: URL. */
+  /** Where the browser may go: host names (on homeUrl's scheme and port) or full origins. */
+  allowedOrigins: string[];
+  /** Origins its single sign-on passes through (sign-in only). */
+  identityProviders: string[];
+  /** The logo: an SVG as a data: URL, or an https URL. */
   logo: string;
+  /** built-in: shipped with AgentLink; operator: the server's providers file; organization: your own (POST /api/providers). */
+  source: 'built-in' | 'operator' | 'organization';
 }
 
 export interface ErrorEnvelope {
   error: {
     type: 'INVALID_REQUEST' | 'AUTHENTICATION_ERROR' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED' | 'API_ERROR';
     /** Stable UPPER_SNAKE error code; see the error table in the API description. */
-    code: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'SANDBOX_ONLY' | 'UNKNOWN_TEST_USER' | 'SANDBOX_LOGIN_FAILED' | 'PUBLIC_TOKEN_MALFORMED' | 'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH' | 'INVALID_PUBLIC_TOKEN' | 'PUBLIC_TOKEN_ORGANIZATION_MISMATCH' | 'PUBLIC_TOKEN_EXPIRED' | 'PUBLIC_TOKEN_ALREADY_USED' | 'INVALID_ACCESS_TOKEN' | 'ACCESS_TOKEN_ENVIRONMENT_MISMATCH' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'CONNECTION_LOGIN_REQUIRED' | 'STARTING_URL_NOT_ALLOWED' | 'AGENT_REQUEST_NOT_FOUND' | 'PROVIDER_NOT_FOUND' | 'UNKNOWN_PLAYBOOK' | 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID' | 'PLAYBOOK_WRITES_IN_READ_MODE' | 'AGENT_REQUEST_ALREADY_FINISHED' | 'INVALID_CURSOR' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'WEBHOOK_URL_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_LIMIT' | 'WEBHOOK_DELIVERY_NOT_FOUND' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'METRICS_UNAUTHORIZED' | 'INTERNAL_ERROR';
+    code: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'SANDBOX_ONLY' | 'UNKNOWN_TEST_USER' | 'SANDBOX_LOGIN_FAILED' | 'PUBLIC_TOKEN_MALFORMED' | 'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH' | 'INVALID_PUBLIC_TOKEN' | 'PUBLIC_TOKEN_ORGANIZATION_MISMATCH' | 'PUBLIC_TOKEN_EXPIRED' | 'PUBLIC_TOKEN_ALREADY_USED' | 'INVALID_ACCESS_TOKEN' | 'ACCESS_TOKEN_ENVIRONMENT_MISMATCH' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'CONNECTION_LOGIN_REQUIRED' | 'STARTING_URL_NOT_ALLOWED' | 'AGENT_REQUEST_NOT_FOUND' | 'PROVIDER_NOT_FOUND' | 'PROVIDER_DECLARATION_INVALID' | 'PROVIDER_SLUG_TAKEN' | 'PROVIDER_NOT_EDITABLE' | 'PROVIDER_IN_USE' | 'PROVIDER_LIMIT' | 'UNKNOWN_PLAYBOOK' | 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID' | 'PLAYBOOK_WRITES_IN_READ_MODE' | 'AGENT_REQUEST_ALREADY_FINISHED' | 'INVALID_CURSOR' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'WEBHOOK_URL_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_LIMIT' | 'WEBHOOK_DELIVERY_NOT_FOUND' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'METRICS_UNAUTHORIZED' | 'INTERNAL_ERROR';
     message: string;
     /** Same as the x-request-id response header; quote it when asking for support. */
     requestId: string;
     details?: unknown;
   };
+}
+
+export interface ProviderDeclaration {
+  /** Stable UUID. Required in the operator file and for built-ins; assigned by the server for an organization. */
+  providerId?: string;
+  name: string;
+  slug: string;
+  category: 'social' | 'developer';
+  /** Defaults to the credentials' environment (an organization cannot declare for the other one). */
+  environment?: 'sandbox' | 'production';
+  homeUrl: string;
+  loginUrl: string;
+  /** Where the browser may go for this provider (home URL's host must be one of them). Enforced by the egress policy. */
+  allowedOrigins: string[];
+  /** Origins its single sign-on may pass through (https://accounts.example.com); reachable during sign-in only. */
+  identityProviders?: string[];
+  /** An SVG document (shown as an image, never inlined into a page) or an https URL of an image. */
+  logo: string;
+  login?: {
+    usernameLabel: string;
+    form: {
+      username: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+      next?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+      password: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+      submit: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    };
+    success: ({
+      path?: {
+        pattern: string;
+        flags?: string;
+      };
+      pathNot?: {
+        pattern: string;
+        flags?: string;
+      };
+      heading?: {
+        pattern: string;
+        flags?: string;
+      };
+      alert?: {
+        pattern: string;
+        flags?: string;
+      };
+      cookie?: string;
+      visible?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    })[];
+    invalidCredentials: ({
+      path?: {
+        pattern: string;
+        flags?: string;
+      };
+      pathNot?: {
+        pattern: string;
+        flags?: string;
+      };
+      heading?: {
+        pattern: string;
+        flags?: string;
+      };
+      alert?: {
+        pattern: string;
+        flags?: string;
+      };
+      cookie?: string;
+      visible?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    })[];
+    locked: ({
+      path?: {
+        pattern: string;
+        flags?: string;
+      };
+      pathNot?: {
+        pattern: string;
+        flags?: string;
+      };
+      heading?: {
+        pattern: string;
+        flags?: string;
+      };
+      alert?: {
+        pattern: string;
+        flags?: string;
+      };
+      cookie?: string;
+      visible?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    })[];
+    mfa?: {
+      totp?: {
+        when: ({
+          path?: {
+            pattern: string;
+            flags?: string;
+          };
+          pathNot?: {
+            pattern: string;
+            flags?: string;
+          };
+          heading?: {
+            pattern: string;
+            flags?: string;
+          };
+          alert?: {
+            pattern: string;
+            flags?: string;
+          };
+          cookie?: string;
+          visible?: {
+            label: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            role: 'button' | 'checkbox' | 'textbox' | 'link';
+            name: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            placeholder: string;
+          } | {
+            css: string;
+          };
+        })[];
+        code: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+        submit: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+        rejected: ({
+          path?: {
+            pattern: string;
+            flags?: string;
+          };
+          pathNot?: {
+            pattern: string;
+            flags?: string;
+          };
+          heading?: {
+            pattern: string;
+            flags?: string;
+          };
+          alert?: {
+            pattern: string;
+            flags?: string;
+          };
+          cookie?: string;
+          visible?: {
+            label: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            role: 'button' | 'checkbox' | 'textbox' | 'link';
+            name: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            placeholder: string;
+          } | {
+            css: string;
+          };
+        })[];
+      };
+      sms?: {
+        when: ({
+          path?: {
+            pattern: string;
+            flags?: string;
+          };
+          pathNot?: {
+            pattern: string;
+            flags?: string;
+          };
+          heading?: {
+            pattern: string;
+            flags?: string;
+          };
+          alert?: {
+            pattern: string;
+            flags?: string;
+          };
+          cookie?: string;
+          visible?: {
+            label: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            role: 'button' | 'checkbox' | 'textbox' | 'link';
+            name: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            placeholder: string;
+          } | {
+            css: string;
+          };
+        })[];
+        code: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+        submit: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+        rejected: ({
+          path?: {
+            pattern: string;
+            flags?: string;
+          };
+          pathNot?: {
+            pattern: string;
+            flags?: string;
+          };
+          heading?: {
+            pattern: string;
+            flags?: string;
+          };
+          alert?: {
+            pattern: string;
+            flags?: string;
+          };
+          cookie?: string;
+          visible?: {
+            label: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            role: 'button' | 'checkbox' | 'textbox' | 'link';
+            name: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            placeholder: string;
+          } | {
+            css: string;
+          };
+        })[];
+      };
+    };
+    mfaFailed?: ({
+      path?: {
+        pattern: string;
+        flags?: string;
+      };
+      pathNot?: {
+        pattern: string;
+        flags?: string;
+      };
+      heading?: {
+        pattern: string;
+        flags?: string;
+      };
+      alert?: {
+        pattern: string;
+        flags?: string;
+      };
+      cookie?: string;
+      visible?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    })[];
+    humanCheck?: {
+      when: ({
+        path?: {
+          pattern: string;
+          flags?: string;
+        };
+        pathNot?: {
+          pattern: string;
+          flags?: string;
+        };
+        heading?: {
+          pattern: string;
+          flags?: string;
+        };
+        alert?: {
+          pattern: string;
+          flags?: string;
+        };
+        cookie?: string;
+        visible?: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+      })[];
+      checkbox: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+      submit: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    };
+  };
+  /** Writes a read-mode run may still send because the session refresh needs them (exact method and path). */
+  sessionRefresh?: ({
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    path: string;
+  })[];
+  /** cookies: names that must be set; urlPattern: a regular-expression source tested against the full URL (href); element: a CSS selector that must be present. */
+  signedIn?: {
+    cookies?: string[];
+    urlPattern?: string;
+    element?: string;
+  };
+  /** A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). Default: the login URL's host and a path under the login URL's path. */
+  loginPagePattern?: string;
+}
+
+export interface ProviderDetail {
+  /** Provider identifier (UUID) from GET /api/providers. */
+  providerId: string;
+  name: string;
+  slug: string;
+  category: 'social' | 'developer';
+  environment: 'sandbox' | 'production';
+  homeUrl: string;
+  loginUrl: string;
+  /** Where the browser may go: host names (on homeUrl's scheme and port) or full origins. */
+  allowedOrigins: string[];
+  /** Origins its single sign-on passes through (sign-in only). */
+  identityProviders: string[];
+  /** The logo: an SVG as a data: URL, or an https URL. */
+  logo: string;
+  /** built-in: shipped with AgentLink; operator: the server's providers file; organization: your own (POST /api/providers). */
+  source: 'built-in' | 'operator' | 'organization';
+  /** Your organization's providers: the stored declaration (ProviderDeclaration). null for built-in and operator ones. */
+  declaration: Record<string, unknown> | null;
+}
+
+/** Top-level fields replace the stored ones (login, signedIn … are replaced whole); the result is validated as a whole. */
+export interface UpdateProviderBody {
+  name?: string;
+  slug?: string;
+  category?: 'social' | 'developer';
+  homeUrl?: string;
+  loginUrl?: string;
+  /** Where the browser may go for this provider (home URL's host must be one of them). Enforced by the egress policy. */
+  allowedOrigins?: string[];
+  /** Origins its single sign-on may pass through (https://accounts.example.com); reachable during sign-in only. */
+  identityProviders?: string[];
+  /** An SVG document (shown as an image, never inlined into a page) or an https URL of an image. */
+  logo?: string;
+  login?: {
+    usernameLabel: string;
+    form: {
+      username: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+      next?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+      password: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+      submit: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    };
+    success: ({
+      path?: {
+        pattern: string;
+        flags?: string;
+      };
+      pathNot?: {
+        pattern: string;
+        flags?: string;
+      };
+      heading?: {
+        pattern: string;
+        flags?: string;
+      };
+      alert?: {
+        pattern: string;
+        flags?: string;
+      };
+      cookie?: string;
+      visible?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    })[];
+    invalidCredentials: ({
+      path?: {
+        pattern: string;
+        flags?: string;
+      };
+      pathNot?: {
+        pattern: string;
+        flags?: string;
+      };
+      heading?: {
+        pattern: string;
+        flags?: string;
+      };
+      alert?: {
+        pattern: string;
+        flags?: string;
+      };
+      cookie?: string;
+      visible?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    })[];
+    locked: ({
+      path?: {
+        pattern: string;
+        flags?: string;
+      };
+      pathNot?: {
+        pattern: string;
+        flags?: string;
+      };
+      heading?: {
+        pattern: string;
+        flags?: string;
+      };
+      alert?: {
+        pattern: string;
+        flags?: string;
+      };
+      cookie?: string;
+      visible?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    })[];
+    mfa?: {
+      totp?: {
+        when: ({
+          path?: {
+            pattern: string;
+            flags?: string;
+          };
+          pathNot?: {
+            pattern: string;
+            flags?: string;
+          };
+          heading?: {
+            pattern: string;
+            flags?: string;
+          };
+          alert?: {
+            pattern: string;
+            flags?: string;
+          };
+          cookie?: string;
+          visible?: {
+            label: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            role: 'button' | 'checkbox' | 'textbox' | 'link';
+            name: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            placeholder: string;
+          } | {
+            css: string;
+          };
+        })[];
+        code: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+        submit: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+        rejected: ({
+          path?: {
+            pattern: string;
+            flags?: string;
+          };
+          pathNot?: {
+            pattern: string;
+            flags?: string;
+          };
+          heading?: {
+            pattern: string;
+            flags?: string;
+          };
+          alert?: {
+            pattern: string;
+            flags?: string;
+          };
+          cookie?: string;
+          visible?: {
+            label: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            role: 'button' | 'checkbox' | 'textbox' | 'link';
+            name: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            placeholder: string;
+          } | {
+            css: string;
+          };
+        })[];
+      };
+      sms?: {
+        when: ({
+          path?: {
+            pattern: string;
+            flags?: string;
+          };
+          pathNot?: {
+            pattern: string;
+            flags?: string;
+          };
+          heading?: {
+            pattern: string;
+            flags?: string;
+          };
+          alert?: {
+            pattern: string;
+            flags?: string;
+          };
+          cookie?: string;
+          visible?: {
+            label: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            role: 'button' | 'checkbox' | 'textbox' | 'link';
+            name: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            placeholder: string;
+          } | {
+            css: string;
+          };
+        })[];
+        code: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+        submit: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+        rejected: ({
+          path?: {
+            pattern: string;
+            flags?: string;
+          };
+          pathNot?: {
+            pattern: string;
+            flags?: string;
+          };
+          heading?: {
+            pattern: string;
+            flags?: string;
+          };
+          alert?: {
+            pattern: string;
+            flags?: string;
+          };
+          cookie?: string;
+          visible?: {
+            label: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            role: 'button' | 'checkbox' | 'textbox' | 'link';
+            name: string | {
+              pattern: string;
+              flags?: string;
+            };
+          } | {
+            placeholder: string;
+          } | {
+            css: string;
+          };
+        })[];
+      };
+    };
+    mfaFailed?: ({
+      path?: {
+        pattern: string;
+        flags?: string;
+      };
+      pathNot?: {
+        pattern: string;
+        flags?: string;
+      };
+      heading?: {
+        pattern: string;
+        flags?: string;
+      };
+      alert?: {
+        pattern: string;
+        flags?: string;
+      };
+      cookie?: string;
+      visible?: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    })[];
+    humanCheck?: {
+      when: ({
+        path?: {
+          pattern: string;
+          flags?: string;
+        };
+        pathNot?: {
+          pattern: string;
+          flags?: string;
+        };
+        heading?: {
+          pattern: string;
+          flags?: string;
+        };
+        alert?: {
+          pattern: string;
+          flags?: string;
+        };
+        cookie?: string;
+        visible?: {
+          label: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          role: 'button' | 'checkbox' | 'textbox' | 'link';
+          name: string | {
+            pattern: string;
+            flags?: string;
+          };
+        } | {
+          placeholder: string;
+        } | {
+          css: string;
+        };
+      })[];
+      checkbox: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+      submit: {
+        label: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        role: 'button' | 'checkbox' | 'textbox' | 'link';
+        name: string | {
+          pattern: string;
+          flags?: string;
+        };
+      } | {
+        placeholder: string;
+      } | {
+        css: string;
+      };
+    };
+  };
+  /** Writes a read-mode run may still send because the session refresh needs them (exact method and path). */
+  sessionRefresh?: ({
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    path: string;
+  })[];
+  /** cookies: names that must be set; urlPattern: a regular-expression source tested against the full URL (href); element: a CSS selector that must be present. */
+  signedIn?: {
+    cookies?: string[];
+    urlPattern?: string;
+    element?: string;
+  };
+  /** A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). Default: the login URL's host and a path under the login URL's path. */
+  loginPagePattern?: string;
 }
 
 export interface ProviderAction {
@@ -315,6 +1376,10 @@ export type WebhookEvent = AgentRequestEvent | ConnectionEvent;
 export const OPERATIONS = {
   providers: {
     listProviders: { method: 'GET', path: '/api/providers' },
+    createProvider: { method: 'POST', path: '/api/providers' },
+    getProvider: { method: 'GET', path: '/api/providers/{providerId}' },
+    updateProvider: { method: 'PATCH', path: '/api/providers/{providerId}' },
+    deleteProvider: { method: 'DELETE', path: '/api/providers/{providerId}' },
     listProviderActions: { method: 'GET', path: '/api/providers/{providerId}/actions' },
   },
   link: {
@@ -360,6 +1425,44 @@ export interface Operations {
         providers: Provider[];
       };
       errorCode: 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+    };
+    /** Declare a private provider */
+    createProvider: {
+      params: never;
+      query: never;
+      body: ProviderDeclaration;
+      response: ProviderDetail;
+      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'PROVIDER_DECLARATION_INVALID' | 'PROVIDER_SLUG_TAKEN' | 'PROVIDER_LIMIT' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'INTERNAL_ERROR';
+    };
+    /** Get a provider */
+    getProvider: {
+      params: {
+        providerId: string;
+      };
+      query: never;
+      body: never;
+      response: ProviderDetail;
+      errorCode: 'INVALID_FIELD' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'PROVIDER_NOT_FOUND' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+    };
+    /** Change a private provider */
+    updateProvider: {
+      params: {
+        providerId: string;
+      };
+      query: never;
+      body: UpdateProviderBody;
+      response: ProviderDetail;
+      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'PROVIDER_NOT_FOUND' | 'PROVIDER_DECLARATION_INVALID' | 'PROVIDER_SLUG_TAKEN' | 'PROVIDER_NOT_EDITABLE' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+    };
+    /** Delete a private provider */
+    deleteProvider: {
+      params: {
+        providerId: string;
+      };
+      query: never;
+      body: never;
+      response: ProviderDetail;
+      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'PROVIDER_NOT_FOUND' | 'PROVIDER_NOT_EDITABLE' | 'PROVIDER_IN_USE' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
     };
     /** List the actions a provider can run without a model */
     listProviderActions: {

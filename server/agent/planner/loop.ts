@@ -112,7 +112,7 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
       role: 'system',
       content: buildSystemPrompt({
         providerName: ctx.provider.name,
-        allowedDomains: ctx.provider.allowedDomains,
+        allowedOrigins: ctx.provider.allowedOrigins,
         maxSteps: options.maxSteps,
         resultSchema: ctx.resultSchema,
         hiddenParameters: slots.filter((s) => s.kind === 'string').map((s) => s.placeholder),

@@ -191,9 +191,9 @@ export class LiveSignIn implements LiveSignInPort {
     return ok(session);
   }
 
-  /** The recipe's start URL where it has one (e.g. the sandbox's ticket into the organization's copy), else loginUrl. */
+  /** The provider's start URL where it has one (e.g. the sandbox's ticket into the organization's copy), else loginUrl. */
   private startUrl(provider: ProviderDefinition, organizationId: string): string {
-    if (provider.login?.startUrl) return provider.login.startUrl(provider.loginUrl, { organizationId, environment: provider.environment });
+    if (provider.loginStartUrl) return provider.loginStartUrl(provider.loginUrl, { organizationId, environment: provider.environment });
     return this.deps.sandboxTenantToken?.(provider, organizationId) ?? provider.loginUrl;
   }
 

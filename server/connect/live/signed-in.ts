@@ -34,7 +34,10 @@ export async function isSignedIn(page: Page, provider: ProviderDefinition): Prom
     return true;
   }
   if (provider.login) return anyMatch(page, provider.login.success);
-  const ownHost = provider.allowedDomains.some((d) => (d.startsWith('*.') ? url.hostname.endsWith(d.slice(1)) : url.hostname === d));
+  const ownHost = provider.allowedOrigins.some((d) => {
+    const host = d.includes('://') ? new URL(d).hostname : d;
+    return host.startsWith('*.') ? url.hostname.endsWith(host.slice(1)) : url.hostname === host;
+  });
   if (!ownHost || isProviderLoginPage(provider, url)) return false;
   return (await page.context().cookies(url.href)).length > 0;
 }

@@ -1,5 +1,7 @@
+import { defineProvider } from '../../providers/declaration';
 import { type ProviderDefinition, sandboxOrigin, type SandboxOrigins } from '../../providers/provider';
 import { sessionCookieName } from '../../sandbox/site-sessions';
+import { sandboxLoginStartUrl } from '../sandbox-login.recipe';
 import { IDP_SLUG } from './idp/site';
 import { LUMEN_LOGO, LUMEN_SLUG } from './site/site';
 
@@ -12,20 +14,24 @@ export const LUMEN_PROVIDER_ID = '8c2e6f0a-3b7d-4e9a-9f21-6a4d2c8b1e53';
 export function lumenProvider(o: SandboxOrigins): ProviderDefinition {
   const { origin, host } = sandboxOrigin(LUMEN_SLUG, o);
   const escapedHost = host.replace(/[.]/g, '\\.');
-  return {
-    providerId: LUMEN_PROVIDER_ID,
-    name: 'Lumen (sandbox reading list)',
-    slug: LUMEN_SLUG,
-    category: 'social',
-    environment: 'sandbox',
-    homeUrl: `${origin}/`,
-    loginUrl: `${origin}/login`,
-    allowedDomains: [host],
-    identityProviders: [sandboxOrigin(IDP_SLUG, o).host],
-    signedIn: {
-      cookies: [sessionCookieName(LUMEN_SLUG)],
-      urlPattern: `^https?://${escapedHost}(:\\d+)?/(?!login|sso/)`,
+  return defineProvider(
+    {
+      providerId: LUMEN_PROVIDER_ID,
+      name: 'Lumen (sandbox reading list)',
+      slug: LUMEN_SLUG,
+      category: 'social',
+      environment: 'sandbox',
+      homeUrl: `${origin}/`,
+      loginUrl: `${origin}/login`,
+      allowedOrigins: [host],
+      identityProviders: [sandboxOrigin(IDP_SLUG, o).host],
+      signedIn: {
+        cookies: [sessionCookieName(LUMEN_SLUG)],
+        urlPattern: `^https?://${escapedHost}(:\\d+)?/(?!login|sso/)`,
+      },
+      logo: LUMEN_LOGO,
     },
-    logoSvg: LUMEN_LOGO,
-  };
+    // The sign-in lands in the organization's own copy of the site, as the recipe providers' do.
+    { loginStartUrl: sandboxLoginStartUrl(LUMEN_SLUG, o) },
+  );
 }

@@ -10,6 +10,7 @@ import { AgentRequestMode1763701100000 } from './1763701100000-agent-request-mod
 import { AgentRequestPlaybookWarnings1763701200000 } from './1763701200000-agent-request-playbook-warnings';
 import { AgentRequestTraceParent1763701300000 } from './1763701300000-agent-request-trace-parent';
 import { LinkTokenSignIn1763701400000 } from './1763701400000-link-token-sign-in';
+import { OrganizationProviders1763701500000 } from './1763701500000-organization-providers';
 import { LinkSessionHost1763701600000 } from './1763701600000-link-session-host';
 
 /** Every migration in order; a new one is appended here. */
@@ -26,5 +27,6 @@ export const migrations = [
   AgentRequestPlaybookWarnings1763701200000,
   AgentRequestTraceParent1763701300000,
   LinkTokenSignIn1763701400000,
+  OrganizationProviders1763701500000,
   LinkSessionHost1763701600000,
 ];

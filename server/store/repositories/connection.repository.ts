@@ -10,6 +10,10 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
   findById(id: string) {
     return this.findOneBy({ id });
   }
+  /** Connections of the owner to one provider that are not revoked (a provider in use cannot be deleted). */
+  countLiveForProvider(providerId: string, owner: Owner) {
+    return this.repo.countBy({ providerId, organizationId: owner.organizationId, environment: owner.environment, status: Not('REVOKED') });
+  }
   async setStatus(id: string, status: ConnectionStatus, now: Date) {
     await this.repo.update({ id }, { status, updatedAt: now });
   }

@@ -11,6 +11,7 @@ import type {
   IdempotencyKeyRecord,
   LinkSessionRecord,
   LinkTokenRecord,
+  OrganizationProviderRecord,
   OrganizationRecord,
   OrgMembershipRecord,
   PublicTokenRecord,
@@ -33,6 +34,7 @@ import { LinkSessionRepository } from './link-session.repository';
 import { LinkTokenRepository } from './link-token.repository';
 import { OrgMembershipRepository } from './org-membership.repository';
 import { OrganizationRepository } from './organization.repository';
+import { OrganizationProviderRepository } from './organization-provider.repository';
 import { PublicTokenRepository } from './public-token.repository';
 import { RateLimitBucketRepository } from './rate-limit-bucket.repository';
 import { SandboxDocRepository } from './sandbox-doc.repository';
@@ -71,6 +73,7 @@ export function buildRepositories(ds: DataSource) {
     webhookEndpoints: new WebhookEndpointRepository(ds.getRepository<WebhookEndpointRecord>('WebhookEndpoint')),
     webhookEvents: new WebhookEventRepository(ds.getRepository<WebhookEventRecord>('WebhookEvent')),
     webhookDeliveries: new WebhookDeliveryRepository(ds.getRepository<WebhookDeliveryRecord>('WebhookDelivery')),
+    organizationProviders: new OrganizationProviderRepository(ds.getRepository<OrganizationProviderRecord>('OrganizationProvider')),
   };
 }
 
