@@ -311,7 +311,8 @@ export class LinkSessionService {
     const auth = await this.authorize(linkToken, sessionId);
     if (!auth.ok) return auth;
     const { token, session } = auth.value;
-    const provider = session.providerId ? this.deps.catalogue.get(session.providerId, token.environment) : undefined;
+    // An organization's own provider too (find, not get: get knows the built-in and operator providers only).
+    const provider = session.providerId ? await this.deps.catalogue.find(session.providerId, scopeOf(token)) : undefined;
     if (session.status !== 'CREDENTIALS' || !provider || this.signInMode(session, token, provider).signIn !== 'live') {
       return this.stepNotAllowed(session);
     }

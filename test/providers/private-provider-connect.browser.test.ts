@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { WebSocket } from 'ws';
+
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
 /**
@@ -146,4 +148,63 @@ it('an organization declares a provider, and a person connects to it through the
 
   // In use now: the provider cannot be deleted under its connection.
   expect((await call('DELETE', `/api/providers/${providerId}`, { headers: creds })).body.error).toMatchObject({ code: 'PROVIDER_IN_USE' });
+});
+
+it('a provider declared without a recipe connects through the live view: the person signs in on the streamed page', async () => {
+  const { login: _recipe, ...rest } = declaration();
+  const created = await call('POST', '/api/providers', { headers: creds, body: { ...rest, name: 'Acme Live', slug: 'acme-live' } });
+  expect(created.status).toBe(201);
+  const providerId = created.body.providerId as string;
+  const token = await call('POST', '/api/link-token', { headers: creds, body: { clientUserId: 'grace', providerId } });
+  const linkToken = token.body.linkToken as string;
+  const widget = { authorization: `Bearer ${linkToken}` };
+  const started = await call('POST', '/link/api/sessions', { headers: widget, body: { env: 'sandbox' } });
+  const id = started.body.linkSessionId as string;
+  const step = (name: string, body: unknown = {}) => call('POST', `/link/api/sessions/${id}/${name}`, { headers: widget, body });
+  expect((await step('consent')).body).toMatchObject({ status: 'CREDENTIALS', signIn: 'live', liveReason: 'no_recipe' });
+
+  // The widget's socket, as widget-live.js opens it: from the widget's origin, the link token in its first message.
+  const ws = new WebSocket(`${service.baseUrl.replace(/^http/, 'ws')}/link/api/sessions/${id}/live`, {
+    headers: { origin: new URL(service.baseUrl).origin },
+  });
+  const texts: string[] = [];
+  let frames = 0;
+  ws.on('message', (data, isBinary) => (isBinary ? frames++ : texts.push(String(data))));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  ws.send(JSON.stringify({ t: 'hello', linkToken, width: 400, height: 640 }));
+  const until = async (check: () => boolean, what: string) => {
+    for (const end = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 50)))
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${texts.join(' | ')}`);
+  };
+  await until(() => frames > 0, 'the first frame');
+
+  // The person sees where the fields are (here: read off the live page) and acts only through the socket.
+  const page = service.services.liveSignIn.inspect(id)!;
+  const click = async (selector: string) => {
+    const box = (await page.locator(selector).boundingBox())!;
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    ws.send(JSON.stringify({ t: 'down', ...at, button: 'left', clickCount: 1 }));
+    ws.send(JSON.stringify({ t: 'up', ...at, button: 'left', clickCount: 1 }));
+  };
+  await click('#email');
+  ws.send(JSON.stringify({ t: 'text', text: 'ada@acme.example' }));
+  await click('#password');
+  ws.send(JSON.stringify({ t: 'text', text: 'correct-horse' }));
+  await click('button[type=submit]');
+  await until(() => texts.some((t) => t.includes('SIGNED_IN')), 'the signed-in signal');
+  ws.close();
+
+  const done = await step('live/finish');
+  if (done.status !== 200) throw new Error(`finish: ${done.status} ${JSON.stringify(done.body)}`);
+  const exchanged = await call('POST', '/api/connections/public_token/exchange', {
+    headers: creds,
+    body: { publicToken: done.body.success.publicToken },
+  });
+  expect(exchanged.body).toMatchObject({ providerId, clientUserId: 'grace', status: 'ACTIVE' });
+  const record = (await service.services.store.repos.connections.findById(exchanged.body.connectionId))!;
+  const session = service.services.connections.openSession(record) as { cookies: { name: string }[] };
+  expect(session.cookies.map((c) => c.name)).toContain(SESSION_COOKIE);
 });
