@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { WebSocket } from 'ws';
-
+import { hashToken } from '../../server/domain/tokens';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
 /**
@@ -150,61 +149,61 @@ it('an organization declares a provider, and a person connects to it through the
   expect((await call('DELETE', `/api/providers/${providerId}`, { headers: creds })).body.error).toMatchObject({ code: 'PROVIDER_IN_USE' });
 });
 
-it('a provider declared without a recipe connects through the live view: the person signs in on the streamed page', async () => {
+it('a provider declared without a recipe connects through the live view: the person signs in on the streamed page in the widget', async () => {
   const { login: _recipe, ...rest } = declaration();
   const created = await call('POST', '/api/providers', { headers: creds, body: { ...rest, name: 'Acme Live', slug: 'acme-live' } });
   expect(created.status).toBe(201);
   const providerId = created.body.providerId as string;
   const token = await call('POST', '/api/link-token', { headers: creds, body: { clientUserId: 'grace', providerId } });
   const linkToken = token.body.linkToken as string;
-  const widget = { authorization: `Bearer ${linkToken}` };
-  const started = await call('POST', '/link/api/sessions', { headers: widget, body: { env: 'sandbox' } });
-  const id = started.body.linkSessionId as string;
-  const step = (name: string, body: unknown = {}) => call('POST', `/link/api/sessions/${id}/${name}`, { headers: widget, body });
-  expect((await step('consent')).body).toMatchObject({ status: 'CREDENTIALS', signIn: 'live', liveReason: 'no_recipe' });
 
-  // The widget's socket, as widget-live.js opens it: from the widget's origin, the link token in its first message.
-  const ws = new WebSocket(`${service.baseUrl.replace(/^http/, 'ws')}/link/api/sessions/${id}/live`, {
-    headers: { origin: new URL(service.baseUrl).origin },
-  });
-  const texts: string[] = [];
-  let frames = 0;
-  ws.on('message', (data, isBinary) => (isBinary ? frames++ : texts.push(String(data))));
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  ws.send(JSON.stringify({ t: 'hello', linkToken, width: 400, height: 640 }));
-  const until = async (check: () => boolean, what: string) => {
-    for (const end = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 50)))
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${texts.join(' | ')}`);
-  };
-  await until(() => frames > 0, 'the first frame');
+  // The person's browser: the hosted widget, its live view streaming the site's sign-in page.
+  const person = await service.services.browsers.newContext({ viewport: { width: 420, height: 820 } });
+  try {
+    const widget = await person.newPage();
+    widget.setDefaultTimeout(30_000);
+    await widget.goto(`${service.baseUrl}/link?token=${encodeURIComponent(linkToken)}`);
+    await widget.getByRole('button', { name: 'Continue' }).click();
+    const canvas = widget.locator('#al-live-canvas');
+    await canvas.waitFor({ state: 'visible' });
+    await widget.locator('#al-live-status[data-code="LIVE"]').waitFor({ state: 'attached' });
+    const sessions = await service.services.store.repos.linkSessions.listForLinkToken(
+      (await service.services.store.repos.linkTokens.findByHash(hashToken(linkToken)))!.id,
+    );
+    const live = service.services.liveSignIn.inspect(sessions[sessions.length - 1]!.id)!;
 
-  // The person sees where the fields are (here: read off the live page) and acts only through the socket.
-  const page = service.services.liveSignIn.inspect(id)!;
-  const click = async (selector: string) => {
-    const box = (await page.locator(selector).boundingBox())!;
-    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    ws.send(JSON.stringify({ t: 'down', ...at, button: 'left', clickCount: 1 }));
-    ws.send(JSON.stringify({ t: 'up', ...at, button: 'left', clickCount: 1 }));
-  };
-  await click('#email');
-  ws.send(JSON.stringify({ t: 'text', text: 'ada@acme.example' }));
-  await click('#password');
-  ws.send(JSON.stringify({ t: 'text', text: 'correct-horse' }));
-  await click('button[type=submit]');
-  await until(() => texts.some((t) => t.includes('SIGNED_IN')), 'the signed-in signal');
-  ws.close();
+    // The person sees where the fields are (read here off the live page) and points at them on the widget's canvas.
+    const pointAt = async (selector: string) => {
+      const target = live.locator(selector);
+      await target.waitFor({ state: 'visible' });
+      const box = (await target.boundingBox())!;
+      const viewport = live.viewportSize()!;
+      const c = (await canvas.boundingBox())!;
+      await widget.mouse.click(
+        c.x + ((box.x + box.width / 2) * c.width) / viewport.width,
+        c.y + ((box.y + box.height / 2) * c.height) / viewport.height,
+      );
+    };
+    await pointAt('#email');
+    await widget.keyboard.type('ada@acme.example', { delay: 10 });
+    await pointAt('#password');
+    await widget.keyboard.type('correct-horse', { delay: 10 });
+    const finished = widget.waitForResponse((r) => r.url().endsWith('/live/finish'));
+    await pointAt('button[type=submit]');
+    const finish = await finished;
+    expect(finish.status()).toBe(200);
+    const { success } = (await finish.json()) as { success: { publicToken: string } };
+    await widget.getByRole('heading', { name: 'Connected!' }).waitFor();
 
-  const done = await step('live/finish');
-  if (done.status !== 200) throw new Error(`finish: ${done.status} ${JSON.stringify(done.body)}`);
-  const exchanged = await call('POST', '/api/connections/public_token/exchange', {
-    headers: creds,
-    body: { publicToken: done.body.success.publicToken },
-  });
-  expect(exchanged.body).toMatchObject({ providerId, clientUserId: 'grace', status: 'ACTIVE' });
-  const record = (await service.services.store.repos.connections.findById(exchanged.body.connectionId))!;
-  const session = service.services.connections.openSession(record) as { cookies: { name: string }[] };
-  expect(session.cookies.map((c) => c.name)).toContain(SESSION_COOKIE);
+    const exchanged = await call('POST', '/api/connections/public_token/exchange', {
+      headers: creds,
+      body: { publicToken: success.publicToken },
+    });
+    expect(exchanged.body).toMatchObject({ providerId, clientUserId: 'grace', status: 'ACTIVE' });
+    const record = (await service.services.store.repos.connections.findById(exchanged.body.connectionId))!;
+    const session = service.services.connections.openSession(record) as { cookies: { name: string }[] };
+    expect(session.cookies.map((c) => c.name)).toContain(SESSION_COOKIE);
+  } finally {
+    await person.close();
+  }
 });
