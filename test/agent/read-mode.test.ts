@@ -61,6 +61,7 @@ describe('read mode: routing', () => {
       'forgehub.create-repository': true,
       'forgehub.open-issue': true,
       'forgehub.star-repository': true,
+      'lumen.read-reading-list': false,
       'forgehub.list-my-issues': false,
       'forgehub.read-repository': false,
       'forgehub.list-starred-repositories': false,

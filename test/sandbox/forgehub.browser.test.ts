@@ -89,7 +89,7 @@ describe('ForgeHub in a browser', () => {
   it('searches repositories and pages through them', async () => {
     await signIn();
     await page.getByRole('navigation', { name: 'Global' }).getByRole('link', { name: 'Repositories' }).click();
-    await visible(page.getByText('37 repositories'));
+    await visible(page.getByText('38 repositories'));
     await expectCount(repoItems(), 10);
     const firstPage = await repoItems().getByRole('heading').allTextContents();
 
@@ -104,8 +104,8 @@ describe('ForgeHub in a browser', () => {
     await page.waitForURL(/page=3/);
     await page.getByRole('link', { name: 'Page 4' }).click();
     await page.waitForURL(/page=4/);
-    await expectCount(repoItems(), 7);
-    await visible(page.getByText('showing 31–37'));
+    await expectCount(repoItems(), 8);
+    await visible(page.getByText('showing 31–38'));
 
     await page.getByLabel('Find a repository').fill('csv');
     await page.getByLabel('Find a repository').press('Enter');
@@ -158,7 +158,7 @@ describe('ForgeHub in a browser', () => {
 
     // It heads the repository list (most recently updated first), marked private.
     await page.getByRole('navigation', { name: 'Global' }).getByRole('link', { name: 'Repositories' }).click();
-    await visible(page.getByText('38 repositories'));
+    await visible(page.getByText('39 repositories'));
     const first = repoItems().first();
     await visible(first.getByRole('link', { name: 'user_good/lab-notebook' }));
     expect(await first.textContent()).toContain('Private');
@@ -469,7 +469,7 @@ describe('ForgeHub in a browser', () => {
     await page.goto(url('/repositories?q=temporary-repo'));
     await visible(page.getByRole('heading', { name: 'No repositories matched your search' }));
     await page.goto(url('/repositories'));
-    await visible(page.getByText('37 repositories'));
+    await visible(page.getByText('38 repositories'));
     await page.goto(url('/openfoundry/atlas/issues'));
     await visible(page.getByText('Showing 10 of 22 open issues'));
   });
