@@ -246,9 +246,13 @@ export class AgentRequestService {
    */
   async wait(caller: Caller, requestId: string, waitMs: number, signal?: AbortSignal): Promise<Result<AgentRequestRecord>> {
     const until = Date.now() + Math.min(Math.max(0, waitMs), AGENT_REQUEST_WAIT_MS_MAX);
-    for (;;) {
-      const found = await this.get(caller, requestId);
-      if (!found.ok || FINAL_STATUSES.has(found.value.status) || Date.now() >= until || signal?.aborted) return found;
+    const found = await this.get(caller, requestId);
+    if (!found.ok || FINAL_STATUSES.has(found.value.status)) return found;
+    // Between the two full reads only the status is polled, less often as the wait goes on: a hundred callers
+    // waiting on a busy queue would otherwise read (and hydrate) a hundred whole rows five times a second.
+    for (let polls = 0; ; polls++) {
+      if (Date.now() >= until || signal?.aborted) return this.get(caller, requestId);
+      const pollMs = Math.min(WAIT_POLL_MAX_MS, WAIT_POLL_MS * 2 ** Math.min(polls, 3));
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -256,10 +260,12 @@ export class AgentRequestService {
           signal?.removeEventListener('abort', done);
           resolve();
         };
-        const timer = setTimeout(done, Math.min(WAIT_POLL_MS, until - Date.now()));
+        const timer = setTimeout(done, Math.max(0, Math.min(pollMs, until - Date.now())));
         const off = this.events?.onFinished(requestId, done);
         signal?.addEventListener('abort', done, { once: true });
       });
+      const status = await this.store.repos.agentRequests.statusOf(requestId);
+      if (!status || FINAL_STATUSES.has(status)) return this.get(caller, requestId);
     }
   }
 
@@ -270,7 +276,9 @@ export class AgentRequestService {
 }
 
 const FINAL_STATUSES = new Set<AgentRequestStatus>(['COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT']);
+/** A waiting reader checks the status after 200 ms, then 400, 800 and every 1 s (requests run by another process). */
 const WAIT_POLL_MS = 200;
+const WAIT_POLL_MAX_MS = 1_000;
 
 export function isFinalStatus(status: AgentRequestStatus): boolean {
   return FINAL_STATUSES.has(status);

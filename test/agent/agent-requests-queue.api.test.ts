@@ -142,6 +142,23 @@ describeEachStore('agent request queue API', (t) => {
     });
   });
 
+  it('waitMs also sees a request another process ended (no event here): its status is polled, within about a second', async () => {
+    const id = await create();
+    const t0 = Date.now();
+    const waiting = get(t, `/api/agent-requests/${id}?waitMs=10000`, sandboxHeaders(org));
+    // Another process's worker writes the end straight to the row; this process is told nothing.
+    setTimeout(() => {
+      const sql =
+        t.dialect === 'postgres'
+          ? "UPDATE agent_requests SET status = 'FAILED' WHERE id = $1"
+          : "UPDATE agent_requests SET status = 'FAILED' WHERE id = ?";
+      void t.store.dataSource.query(sql, [id]);
+    }, 300);
+    const ended = await waiting;
+    expect(ended.body.status).toBe('FAILED');
+    expect(Date.now() - t0).toBeLessThan(2_500);
+  });
+
   it('on PostgreSQL, each accepted request has its pg-boss job', async () => {
     if (t.dialect !== 'postgres') return;
     const id = await create();

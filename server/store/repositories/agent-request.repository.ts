@@ -38,6 +38,15 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
   findById(id: string) {
     return this.findOneBy({ id });
   }
+  /** Only the status: what a waiting reader checks between its reads of the whole row (no JSON columns hydrated). */
+  async statusOf(id: string): Promise<AgentRequestRecord['status'] | null> {
+    const row = await this.repo
+      .createQueryBuilder('r')
+      .select('r.status', 'status')
+      .where('r.id = :id', { id })
+      .getRawOne<{ status: string }>();
+    return (row?.status as AgentRequestRecord['status'] | undefined) ?? null;
+  }
 
   /** Newest first, one keyset page after the last record of the previous page. */
   listOwned(
