@@ -128,6 +128,17 @@ function icon(name) {
   t.innerHTML = ICONS[name]; // constant markup only
   return t.content.firstChild;
 }
+/** The sandbox's hint under a step (test users, codes); nothing in production. Arguments after `v`: the hint's parts. */
+function sandboxHint(v) {
+  if (v.environment !== 'sandbox') return null;
+  var span = h('span', null);
+  for (var i = 1; i < arguments.length; i++) append(span, arguments[i]);
+  return h('p', { class: 'al-sandbox' }, icon('bolt'), span);
+}
+/** "Sandbox: sign in as user_good / pass_good" and what follows it. */
+function signInAsHint(v, tail) {
+  return sandboxHint(v, 'Sandbox: sign in as ', h('code', null, 'user_good'), ' / ', h('code', null, 'pass_good'), tail);
+}
 function say(text) {
   el.live.textContent = '';
   window.setTimeout(function () {

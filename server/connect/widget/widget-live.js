@@ -79,22 +79,7 @@ function renderLive() {
       h('p', { class: 'al-lead' }, lead),
       status,
       stage,
-      v.environment === 'sandbox'
-        ? h(
-            'p',
-            { class: 'al-sandbox' },
-            icon('bolt'),
-            h(
-              'span',
-              null,
-              'Sandbox: sign in as ',
-              h('code', null, 'user_good'),
-              ' / ',
-              h('code', null, 'pass_good'),
-              ' on the page above.',
-            ),
-          )
-        : null,
+      signInAsHint(v, ' on the page above.'),
       actions(retry),
     ),
     {

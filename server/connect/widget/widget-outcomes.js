@@ -27,19 +27,11 @@ function renderMfa(opts) {
     errorBox,
     h('label', { class: 'al-label', for: 'al-code' }, 'Verification code'),
     code,
-    v.environment === 'sandbox'
-      ? h(
-          'p',
-          { class: 'al-sandbox' },
-          icon('bolt'),
-          h(
-            'span',
-            null,
-            totp ? 'Sandbox: user_mfa’s codes come from the published TOTP secret (see the README).' : 'Sandbox: the SMS code is ',
-            totp ? null : h('code', null, '123456'),
-          ),
-        )
-      : null,
+    sandboxHint(
+      v,
+      totp ? 'Sandbox: user_mfa’s codes come from the published TOTP secret (see the README).' : 'Sandbox: the SMS code is ',
+      totp ? null : h('code', null, '123456'),
+    ),
     actions(
       h('button', { type: 'submit', class: 'al-button' }, 'Verify'),
       h(

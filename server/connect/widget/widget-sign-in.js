@@ -236,22 +236,7 @@ function renderCredentials(opts) {
     h('label', { class: 'al-label', for: 'al-password' }, 'Password'),
     pass,
     fieldError,
-    v.environment === 'sandbox'
-      ? h(
-          'p',
-          { class: 'al-sandbox' },
-          icon('bolt'),
-          h(
-            'span',
-            null,
-            'Sandbox: sign in as ',
-            h('code', null, 'user_good'),
-            ' / ',
-            h('code', null, 'pass_good'),
-            ' (or user_mfa, user_sms, user_locked, user_captcha).',
-          ),
-        )
-      : null,
+    signInAsHint(v, ' (or user_mfa, user_sms, user_locked, user_captcha).'),
     actions(
       h('button', { type: 'submit', class: 'al-button' }, 'Sign in'),
       v.providerFixed
