@@ -214,9 +214,14 @@ describe('connect widget opened at /link?token=…', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await heading(page, 'Sign in to ForgeHub').waitFor();
     expect(await page.getByRole('button', { name: 'Choose a different provider' }).count()).toBe(0);
+    // The sandbox says which test users exist, under the form and under the code step.
+    expect(await page.locator('.al-sandbox').innerText()).toBe(
+      'Sandbox: sign in as user_good / pass_good (or user_mfa, user_sms, user_locked, user_captcha).',
+    );
     await signIn(page, 'user_mfa');
 
     await heading(page, 'Enter your authenticator code').waitFor();
+    expect(await page.locator('.al-sandbox').innerText()).toContain('published TOTP secret');
     const good = await freshTotp();
     await page.getByLabel('Verification code').fill(good === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Verify' }).click();
