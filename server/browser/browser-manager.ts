@@ -2,6 +2,9 @@ import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-
 
 import { type BrowserOptions, launchBrowser } from './chromium';
 
+/** How long a readiness check waits for the browser to answer one DevTools call. */
+const LIVENESS_TIMEOUT_MS = 2_000;
+
 /**
  * One browser per process, started on first use and restarted if it dies; callers get fresh,
  * isolated contexts (one per login or agent run) and must close them.
@@ -52,6 +55,20 @@ export class BrowserManager {
   async check(): Promise<void> {
     const browser = await this.get();
     if (!browser.isConnected()) throw new Error('the browser is not connected');
+    // A browser that just died may still look connected until its socket's close is noticed: one round trip tells.
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        (async () => {
+          const cdp = await browser.newBrowserCDPSession();
+          await cdp.send('Browser.getVersion');
+          await cdp.detach().catch(() => undefined);
+        })(),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the browser did not answer')), LIVENESS_TIMEOUT_MS))),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {
