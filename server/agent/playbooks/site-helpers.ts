@@ -86,6 +86,10 @@ function withAliases<T extends z.ZodTypeAny>(aliases: Record<string, string[]>, 
 }
 
 /** A case-insensitive enum of words ('Public' → 'public'). */
+/** How many items of a list to read, as people give it (5 or "5"): 1 … max. */
+export const listLimit = (max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().int().min(1).max(max));
+
 export const looseEnum = <T extends [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values));
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { collapse, looseEnum, openPath, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { collapse, listLimit, looseEnum, openPath, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { ISSUE_FIELD_ALIASES, readIssueRows } from './issue-pages';
 import { repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
@@ -25,9 +25,7 @@ const paramsSchema = withParamAliases(
     .object({
       repository: repositoryParameter,
       state: looseEnum<['open', 'closed']>(['open', 'closed']).optional(),
-      limit: z
-        .preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().int().min(1).max(MAX))
-        .optional(),
+      limit: listLimit(MAX).optional(),
       query: z.string().trim().max(100).optional(),
     })
     .strict(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { looseEnum, openPath, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { listLimit, looseEnum, openPath, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type ForgeIssueRow, ISSUE_FIELD_ALIASES, nextPage, readIssueRows } from './issue-pages';
 
 /**
@@ -22,9 +22,7 @@ const paramsSchema = withParamAliases(
     .object({
       state: looseEnum<['open', 'closed', 'all']>(['open', 'closed', 'all']).optional(),
       scope: looseEnum<['created', 'repositories']>(['created', 'repositories']).optional(),
-      limit: z
-        .preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().int().min(1).max(MAX))
-        .optional(),
+      limit: listLimit(MAX).optional(),
     })
     .strict(),
 );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { openPath, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { listLimit, openPath, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { readRepoRows, REPO_FIELD_ALIASES } from './repository-pages';
 
 /**
@@ -14,9 +14,7 @@ const paramsSchema = withParamAliases(
   { limit: ['count', 'max', 'n', 'top', 'first'] },
   z
     .object({
-      limit: z
-        .preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().int().min(1).max(MAX))
-        .optional(),
+      limit: listLimit(MAX).optional(),
     })
     .strict(),
 );

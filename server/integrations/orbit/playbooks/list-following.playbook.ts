@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
 import { parseCount } from '../../../agent/playbooks/shape';
-import { looseEnum, openPath, siteUrl, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { listLimit, looseEnum, openPath, siteUrl, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { findPerson, myUsername, personParameter } from './people';
 
 /**
@@ -25,9 +25,7 @@ const paramsSchema = withParamAliases(
     .object({
       direction: looseEnum<['following', 'followers']>(['following', 'followers']).optional(),
       person: personParameter.optional(),
-      limit: z
-        .preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().int().min(1).max(MAX))
-        .optional(),
+      limit: listLimit(MAX).optional(),
     })
     .strict(),
 );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { Playbook } from '../../../agent/playbooks/registry';
-import { collapse, openPath, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { collapse, listLimit, openPath, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 
 /**
  * Orbit: read the signed-in user's notifications, newest first. Follows ../site/pages/notifications.ts:
@@ -16,9 +16,7 @@ const paramsSchema = withParamAliases(
   { limit: ['count', 'max', 'n', 'top', 'first', 'last'], unreadOnly: ['unread', 'onlyUnread', 'new'] },
   z
     .object({
-      limit: z
-        .preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().int().min(1).max(MAX))
-        .optional(),
+      limit: listLimit(MAX).optional(),
       unreadOnly: z.boolean().optional(),
     })
     .strict(),
