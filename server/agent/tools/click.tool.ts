@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 import { describeElement } from '../observation';
 import { clickCheckable, mayBeCheckable, probeCheckable } from './checkable';
-import { act, elementIndex, pageTool, settle, target, timeout } from './page-tool';
+import { clickDirectly } from './direct-click';
+import { act, elementIndex, observed, pageTool, settle, target, timeout } from './page-tool';
 
 export const clickTool = pageTool({
   name: 'click',
@@ -10,7 +11,15 @@ export const clickTool = pageTool({
     'Click an element (button, link, checkbox, radio, switch, tab, option …). A checkbox, radio or switch is checked afterwards: if its state did not change, you get an error.',
   params: z.object({ index: elementIndex }).strict(),
   async execute(args, tc) {
-    const { el, loc } = await target(tc, Number(args.index));
+    const index = Number(args.index);
+    const el = observed(tc, index);
+    // A still, uncovered element of the top document is clicked at once (direct-click.ts); anything else, and any
+    // checkable control (its state is verified), goes through Playwright's waiting click.
+    if (!mayBeCheckable(el) && (await act(`click on ${describeElement(el)}`, () => clickDirectly(tc.page, el))) === 'clicked') {
+      await settle(tc);
+      return { message: `clicked ${describeElement(el)}`, target: el, record: {} };
+    }
+    const { loc } = await target(tc, index);
     const checkable = mayBeCheckable(el) ? await probeCheckable(loc, tc) : null;
     if (checkable) {
       const message = await clickCheckable(tc, el, loc, checkable);

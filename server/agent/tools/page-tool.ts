@@ -167,13 +167,19 @@ export function fillUrl(template: string, tc: ToolContext): string {
 
 const TAB_CLOSED = 'the tab of the latest observation has closed; the next observation shows the tab the run is on now';
 
+/** The element an index of the latest observation names (a control, or a section whose text it cut). */
+export function observed(tc: ToolContext, i: number): ObservedElement {
+  const el = tc.snapshot.elements.find((e) => e.index === i) ?? tc.snapshot.sections?.find((e) => e.index === i);
+  if (!el) throw new ToolError(`there is no element [${i}] in the latest observation`);
+  return el;
+}
+
 /**
  * The element behind an index of the latest observation (a control, or a section whose text it cut), in its
  * frame. An element, frame or tab that went away since is a ToolError the model sees, never a crash.
  */
 export async function target(tc: ToolContext, i: number): Promise<{ el: ObservedElement; loc: Locator }> {
-  const el = tc.snapshot.elements.find((e) => e.index === i) ?? tc.snapshot.sections?.find((e) => e.index === i);
-  if (!el) throw new ToolError(`there is no element [${i}] in the latest observation`);
+  const el = observed(tc, i);
   const loc = elementLocator(tc.page, el);
   const count = await loc.count().catch((err: unknown) => {
     if (tc.page.isClosed()) throw new ToolError(TAB_CLOSED);
