@@ -51,8 +51,10 @@ export class LiveSignIn implements LiveSignInPort {
     return this.sessions.get(linkSessionId)?.livePage ?? null;
   }
 
+  /** Whether the link session has a live page to join. One that has ended is not (its browser may still be closing). */
   has(linkSessionId: string): boolean {
-    return this.sessions.has(linkSessionId);
+    const session = this.sessions.get(linkSessionId);
+    return !!session && !session.isEnded;
   }
 
   /**
