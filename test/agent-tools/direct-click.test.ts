@@ -46,6 +46,18 @@ describe('the fast path clicks', () => {
     expect(await clicks(p)).toEqual(['go']);
   });
 
+  it('a button whose handler opens confirm(): the dialog is dismissed as for any click, and the tool returns', async () => {
+    const { outcome, page: p } = await attempt(
+      page(
+        '/confirm',
+        '',
+        "document.getElementById('go').addEventListener('click', function () { window.clicks.push('confirmed:' + confirm('Sure?')); });",
+      ),
+    );
+    expect(outcome).toBe('clicked');
+    expect(await clicks(p)).toEqual(['go', 'confirmed:false']);
+  });
+
   it('a link, whose navigation the settle that follows waits for; the click tool says it clicked', async () => {
     rig.site.page('/next', html('Next', '<h1>Next page</h1>'));
     const run = await rig.open(new URL(rig.site.page('/link', html('Link', '<a href="/next">Next page</a>'))).pathname);

@@ -96,14 +96,21 @@ export async function clickDirectly(page: Page, el: ObservedElement): Promise<Di
     page.evaluate(`(${CHECK_AND_GUARD})(${JSON.stringify(args)})`).catch(() => null) as Promise<{ x: number; y: number } | null>,
     new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CHECK_MS + 100))),
   ]).finally(() => clearTimeout(timer));
-  if (!point) {
-    // A check that answered too late may have set its guard after all: take it down before the slow path clicks.
+  // A guard left behind would judge the next click by this element: it is taken down whatever happens.
+  const takeDown = () =>
     void page
       .evaluate(`(function (k) { if (typeof window[k] === 'function') window[k](); })(${JSON.stringify(key)})`)
       .catch(() => undefined);
+  if (!point) {
+    takeDown(); // a check that answered too late may have set its guard after all
     return 'unproven';
   }
-  await page.mouse.click(point.x, point.y);
+  try {
+    await page.mouse.click(point.x, point.y);
+  } catch (err) {
+    takeDown();
+    throw err;
+  }
   // The guard says whether the click was cancelled. A document already replaced has no guard to ask: the click
   // started that navigation, since a cancelled click does nothing.
   const intercepted = await page
