@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 import { z } from 'zod';
@@ -9,11 +10,44 @@ import { z } from 'zod';
  */
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** The origin of an http(s) URL that is only an origin (a trailing slash allowed), else null. */
+function originOf(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username || url.password || url.pathname !== '/' || /[?#]/.test(value)) return null;
+  return url.origin;
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('0.0.0.0'),
   AGENTLINK_PUBLIC_URL: z.string().url().optional(),
+  /**
+   * Further origins the connect widget is served from (besides AGENTLINK_PUBLIC_URL's), comma-separated: only these
+   * may open the live view's WebSocket. Each is an origin (scheme://host[:port]), nothing more.
+   */
+  AGENTLINK_WIDGET_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const origins: string[] = [];
+      for (const entry of (v ?? '').split(',').map((x) => x.trim())) {
+        if (!entry) continue;
+        const origin = originOf(entry);
+        if (!origin) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${entry}" is not an origin (http(s)://host[:port], no path)` });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    }),
   /** How the other API processes reach this one (widget calls of a link session this process holds are relayed here). */
   AGENTLINK_INTERNAL_URL: z
     .string()
@@ -49,6 +83,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9.-]+$/i)
     .default('sandbox.localhost'),
+  /** Whether an organization's own sandbox providers may reach private networks (10/8, 172.16/12, 192.168/16, CGNAT, IPv6 ULA). */
+  AGENTLINK_SANDBOX_PRIVATE_NETWORK: z.enum(['deny', 'allow']).default('deny'),
   AGENTLINK_TRUST_PROXY: bool.default('false'),
   AGENTLINK_LIVE_MAX_SESSIONS: z.coerce.number().int().min(0).max(256).default(8),
   AGENTLINK_LIVE_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(180),
@@ -63,6 +99,11 @@ const EnvSchema = z.object({
   AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),
   // A CDP endpoint: the browser's ws:// URL, or its http:// debugging address (the ws:// URL is looked up there).
+  /**
+   * PEM file of extra roots an upstream TLS certificate may chain to (an intranet provider's private CA). The egress
+   * proxy verifies every upstream certificate itself, against the system's roots and these.
+   */
+  AGENTLINK_UPSTREAM_CA_FILE: z.string().min(1).optional(),
   BROWSER_WS_ENDPOINT: z
     .string()
     .regex(/^(wss?|https?):\/\//, 'BROWSER_WS_ENDPOINT must be a ws://, wss://, http:// or https:// URL')
@@ -104,6 +145,11 @@ export interface AppConfig {
   host: string;
   /** Base URL callers and browsers use to reach this service; defaults to http://localhost:PORT. */
   publicUrl: string;
+  /**
+   * The origins the connect widget is served from: publicUrl's, then AGENTLINK_WIDGET_ORIGINS. Only a page of one of
+   * these may open the live view's WebSocket (server/connect/live/live-socket.ts).
+   */
+  widgetOrigins: string[];
   /** How the other API processes reach this one (AGENTLINK_INTERNAL_URL; default http://127.0.0.1:PORT). */
   internalUrl: string;
   dataDir: string;
@@ -114,10 +160,15 @@ export interface AppConfig {
   linkTokenTtlSeconds: number;
   publicTokenTtlSeconds: number;
   sandboxHostSuffix: string;
+  /**
+   * `allow`: an organization's own sandbox providers may reach private networks too; `deny` (default): loopback
+   * only. Metadata, link-local and this service's own ports stay refused either way (server/egress/egress-policy.ts).
+   */
+  sandboxPrivateNetwork: 'deny' | 'allow';
   trustProxy: boolean;
   /** Live sign-in (a browser streamed into the widget): at most maxSessions at once in this process, each ended after idleSeconds without input. */
   live: { maxSessions: number; idleSeconds: number };
-  browser: { executablePath?: string; wsEndpoint?: string };
+  browser: { executablePath?: string; wsEndpoint?: string; upstreamCa?: string[] };
   /** OpenAI-compatible Chat Completions endpoint for the planner; absent = no model configured. */
   model?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number };
   worker: {
@@ -147,6 +198,23 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+/** The certificates of AGENTLINK_UPSTREAM_CA_FILE; a missing file or one without a certificate stops the start. */
+function readUpstreamCa(file: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(
+      `Invalid configuration:\n  AGENTLINK_UPSTREAM_CA_FILE: ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  const certificates = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (certificates.length === 0) {
+    throw new ConfigError(`Invalid configuration:\n  AGENTLINK_UPSTREAM_CA_FILE: ${file} holds no PEM certificate`);
+  }
+  return certificates;
+}
+
 /** The spec's rule: the signal-specific endpoint as it is, else the base endpoint with v1/traces appended. */
 function tracesUrlOf(e: z.infer<typeof EnvSchema>): string | undefined {
   if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
@@ -162,11 +230,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.AGENTLINK_DATA_DIR);
+  const publicUrl = (e.AGENTLINK_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const sandboxHostSuffix = e.AGENTLINK_SANDBOX_HOST_SUFFIX.toLowerCase();
+  // A sandbox site's page must never count as the widget (it is served by this same server, under its own host).
+  const sandboxOrigin = e.AGENTLINK_WIDGET_ORIGINS.find((o) => {
+    const host = new URL(o).hostname;
+    return host === sandboxHostSuffix || host.endsWith(`.${sandboxHostSuffix}`);
+  });
+  if (sandboxOrigin) {
+    throw new ConfigError(
+      `Invalid configuration:\n  AGENTLINK_WIDGET_ORIGINS: "${sandboxOrigin}" is a sandbox site's origin (AGENTLINK_SANDBOX_HOST_SUFFIX), not the widget's`,
+    );
+  }
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.AGENTLINK_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
+    widgetOrigins: [...new Set([new URL(publicUrl).origin, ...e.AGENTLINK_WIDGET_ORIGINS])],
     internalUrl: (e.AGENTLINK_INTERNAL_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     dataDir,
     database: e.DATABASE_URL ? { type: 'postgres', url: e.DATABASE_URL } : { type: 'sqlite', file: path.join(dataDir, 'agentlink.sqlite') },
@@ -175,12 +256,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.AGENTLINK_BODY_LIMIT_BYTES,
     linkTokenTtlSeconds: e.AGENTLINK_LINK_TOKEN_TTL_SECONDS,
     publicTokenTtlSeconds: e.AGENTLINK_PUBLIC_TOKEN_TTL_SECONDS,
-    sandboxHostSuffix: e.AGENTLINK_SANDBOX_HOST_SUFFIX.toLowerCase(),
+    sandboxHostSuffix,
+    sandboxPrivateNetwork: e.AGENTLINK_SANDBOX_PRIVATE_NETWORK,
     trustProxy: e.AGENTLINK_TRUST_PROXY,
     live: { maxSessions: e.AGENTLINK_LIVE_MAX_SESSIONS, idleSeconds: e.AGENTLINK_LIVE_IDLE_SECONDS },
     browser: {
       ...(e.AGENTLINK_CHROMIUM_PATH ? { executablePath: e.AGENTLINK_CHROMIUM_PATH } : {}),
       ...(e.BROWSER_WS_ENDPOINT ? { wsEndpoint: e.BROWSER_WS_ENDPOINT } : {}),
+      ...(e.AGENTLINK_UPSTREAM_CA_FILE ? { upstreamCa: readUpstreamCa(e.AGENTLINK_UPSTREAM_CA_FILE) } : {}),
     },
     ...(e.AGENTLINK_MODEL_BASE_URL && e.AGENTLINK_MODEL
       ? {

@@ -126,7 +126,7 @@ async function serve(config: AppConfig, args: string[] = []) {
   const app = createApp(services, logger, { worker: !!worker });
   const server = createExpressServer(app);
   // The connect widget's live sign-in view streams over a WebSocket on the API's own port.
-  attachLiveSignIn(server, services.liveSignIn, { widgetOrigin: new URL(config.publicUrl).origin, hosts: services.linkSessions });
+  attachLiveSignIn(server, services.liveSignIn, { widgetOrigins: config.widgetOrigins, hosts: services.linkSessions });
   await listen(server, config);
   const base = config.publicUrl;
   const sameConfig = sameConfigPrefix(config);

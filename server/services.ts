@@ -22,6 +22,7 @@ import { SandboxService } from './domain/sandbox.service';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher';
 import { WebhookEvents } from './domain/webhooks/events.service';
 import { WebhookEndpointService } from './domain/webhooks/webhook-endpoints.service';
+import { configureHostNetwork, hostNetworkOf } from './egress/egress-policy';
 import { assembleIntegrations, INTEGRATIONS } from './integrations';
 import { createLogger } from './logger';
 import { AgentRunTelemetry } from './observability/agent-run-telemetry';
@@ -45,6 +46,8 @@ async function queueStats(store: Store, clock: Clock): Promise<QueueStats> {
 /** The composition root: every service built once, from the config, the store, the clock and the vault. */
 export function buildServices(deps: { config: AppConfig; store: Store; clock: Clock; vault: Vault }) {
   const { config, store, clock, vault } = deps;
+  // What the egress policy must know of this machine: the service's own ports, and whether organizations' sandbox providers may reach private networks.
+  configureHostNetwork(hostNetworkOf(config));
   // One folder per provider (server/integrations/): the catalogue, the playbooks and the simulated sites come from that list.
   // Tickets into an organization's copy of the sandbox sites, signed with a key derived from the vault's (the kit
   // is handed the signer here, so it imports nothing of domain/ or providers/).

@@ -1,14 +1,15 @@
-import type { BrowserContext, Frame, Page, Request } from 'playwright-core';
+import type { BrowserContext, Frame, Request } from 'playwright-core';
 
 import type { EgressPolicy } from '../egress/egress-policy';
-import type { EgressBlock } from '../egress/egress-proxy';
+import { type ChangeGate, type EgressBlock, READ_METHODS } from '../egress/egress-proxy';
 import type { ProviderDefinition } from '../providers/provider';
 
 /**
- * The page-level half of an agent run's fence. The guarantee is the context's egress proxy (server/egress/), which
- * sees every connection, redirect hops included. Here, Playwright's routing adds what only it can see: the frame and
- * kind of each request, so the trace says what was refused and whether the run tried to leave the provider; and in
- * read mode, the method of every request (also inside https tunnels) and each WebSocket message the page sends.
+ * An agent run's fence has two layers. The guarantee is the context's egress proxy (server/egress/): it sees every
+ * connection of every realm (pages, frames, popups, dedicated, shared and service workers, beacons, fetchLater,
+ * WebSockets, redirect hops), decides there what a read-mode run may send (`readModeGate`), and counts there the
+ * changes sent. Here, Playwright's routing adds what only it can see for the pages it knows: the frame and kind of
+ * each request, so the trace says what was refused and whether the run tried to leave the provider.
  */
 export interface BlockedRequest {
   url: string;
@@ -20,8 +21,6 @@ export interface BlockedRequest {
 
 export type RunMode = 'read' | 'read_write';
 
-/** Requests that only read: everything else is a write in read mode. */
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const REPORTED_MAX = 500;
 
 /**
@@ -38,13 +37,18 @@ export function blockReporter(onBlocked: (b: BlockedRequest) => void) {
   };
 }
 
-/** The proxy's refusals, in the trace's terms. */
+/** The proxy's refusals, in the trace's terms: a refused write or message names the realm that sent it. */
 export function fromProxy(block: EgressBlock): BlockedRequest {
-  return { url: block.url, resourceType: block.kind, mainFrameNavigation: false, reason: block.reason };
+  return {
+    url: block.url,
+    resourceType: block.realm ? `${block.kind} (${block.realm})` : block.kind,
+    mainFrameNavigation: false,
+    reason: block.reason,
+  };
 }
 
 /** Whether a write is one the provider declared its session refresh needs (allowed even in read mode). */
-function isSessionRefresh(refresh: ProviderDefinition['sessionRefresh'], method: string, url: string): boolean {
+function isSessionRefresh(refresh: ProviderDefinition['sessionRefresh'], method: string, url: string | URL): boolean {
   let path: string;
   try {
     path = new URL(url).pathname;
@@ -52,6 +56,20 @@ function isSessionRefresh(refresh: ProviderDefinition['sessionRefresh'], method:
     return false;
   }
   return (refresh ?? []).some((r) => r.method.toUpperCase() === method && r.path === path);
+}
+
+const readModeRefusal = (method: string) => `read mode: ${method} requests are not sent`;
+
+/**
+ * What a run may change, for the egress proxy: in read mode, nothing but the provider's declared session-refresh
+ * writes, and no WebSocket message; in read_write mode, anything the egress policy lets through.
+ */
+export function changeGate(mode: RunMode | undefined, sessionRefresh?: ProviderDefinition['sessionRefresh']): ChangeGate | undefined {
+  if (mode !== 'read') return undefined;
+  return {
+    request: (method, url) => (isSessionRefresh(sessionRefresh, method, url) ? null : readModeRefusal(method)),
+    webSocketMessages: 'read mode: WebSocket messages are not sent',
+  };
 }
 
 export async function installNetworkGuard(
@@ -63,8 +81,6 @@ export async function installNetworkGuard(
     mode?: RunMode;
     mainFrame: () => Frame | undefined;
     report: (b: BlockedRequest) => void;
-    /** Told of every request let through that may change something, and of every WebSocket message a page sends. */
-    onChangeSent?: () => void;
   },
 ): Promise<void> {
   const readOnly = opts.mode === 'read';
@@ -80,9 +96,7 @@ export async function installNetworkGuard(
     const verdict = opts.policy.checkUrl(url, { pageLocal: true, webSockets: true });
     if (!verdict.ok) return verdict.reason;
     const method = request.method().toUpperCase();
-    if (readOnly && !READ_METHODS.has(method) && !isSessionRefresh(opts.sessionRefresh, method, url)) {
-      return `read mode: ${method} requests are not sent`;
-    }
+    if (readOnly && !READ_METHODS.has(method) && !isSessionRefresh(opts.sessionRefresh, method, url)) return readModeRefusal(method);
     return null;
   };
 
@@ -90,7 +104,6 @@ export async function installNetworkGuard(
     const request = route.request();
     const why = reason(request);
     if (!why) {
-      if (!READ_METHODS.has(request.method().toUpperCase())) opts.onChangeSent?.();
       await route.fallback().catch(() => undefined);
       return;
     }
@@ -111,28 +124,4 @@ export async function installNetworkGuard(
       });
     }
   });
-
-  // In read mode no page message reaches the provider (below), so none can change anything.
-  if (opts.onChangeSent && !readOnly) {
-    const onChange = opts.onChangeSent;
-    const watch = (page: Page) => page.on('websocket', (ws) => ws.on('framesent', onChange));
-    context.pages().forEach(watch);
-    context.on('page', watch);
-  }
-
-  if (readOnly) {
-    // The page may open WebSockets (reading a feed) but nothing it sends on them reaches the provider.
-    await context.routeWebSocket(/.*/, (ws) => {
-      const server = ws.connectToServer();
-      server.onMessage((message) => ws.send(message));
-      ws.onMessage(() => {
-        opts.report({
-          url: `${ws.url()}#send`,
-          resourceType: 'websocket',
-          mainFrameNavigation: false,
-          reason: 'read mode: WebSocket messages are not sent',
-        });
-      });
-    });
-  }
 }

@@ -10,7 +10,7 @@ import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
 import { BrowserUnavailable } from './browser-loss';
-import { blockReporter, fromProxy, installNetworkGuard } from './network-guard';
+import { blockReporter, changeGate, fromProxy, installNetworkGuard } from './network-guard';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
 import { watchTabs } from './tabs/run-tabs';
@@ -60,10 +60,15 @@ export async function openRunBrowser(
       error: `blocked: ${b.reason}`,
     });
   });
-  // Every connection of the context goes through its egress proxy (redirect hops included); the guard adds the trace and read mode.
+  // Every connection of the context goes through its egress proxy (redirect hops and every realm included): it decides
+  // what read mode lets out and counts the changes sent; the page guard adds frame and navigation detail to the trace.
   const context = await openFencedContext(deps.browsers, {
     policy,
     onBlocked: (b) => report(fromProxy(b)),
+    gate: changeGate(state.mode, provider.sessionRefresh),
+    onChangeSent: () => {
+      state.changesSent += 1;
+    },
     options: { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...(storageState ? { storageState } : {}) },
   }).catch((err: unknown) => {
     throw new BrowserUnavailable(err);
@@ -80,9 +85,6 @@ export async function openRunBrowser(
     mode: state.mode,
     mainFrame: () => state.page?.mainFrame(),
     report,
-    onChangeSent: () => {
-      state.changesSent += 1;
-    },
   });
   const page = await context.newPage();
   state.page = page;

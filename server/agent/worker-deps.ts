@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
 
 import type { Environment } from '../config';
 import type { Clock } from '../domain/clock';
 import type { ConnectionService } from '../domain/connections.service';
+import type { ContextSource } from '../egress/fenced-context';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { AgentRequestRecord } from '../store';
 import type { AgentQueue } from './queue/queue';
@@ -26,7 +26,7 @@ export interface WorkerDeps {
   providers: {
     find(providerId: string, scope: { organizationId: string; environment: Environment }): Promise<ProviderDefinition | undefined>;
   };
-  browsers: { newContext(options?: BrowserContextOptions): Promise<BrowserContext> };
+  browsers: ContextSource;
   clock: Clock;
   /** In-process run signals: cancel requested here, and a request finished (wakes waiting readers, webhooks). */
   events: { onCancelRequested(requestId: string, fn: () => void): () => void; finished(requestId: string): void };

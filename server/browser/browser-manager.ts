@@ -15,6 +15,16 @@ export class BrowserManager {
 
   constructor(private readonly options: BrowserOptions) {}
 
+  /** A launched browser accepts the egress proxies' interception CA (see egress/fenced-context.ts); a remote one cannot be told to. */
+  get trustsInterceptionCa(): boolean {
+    return !this.options.wsEndpoint;
+  }
+
+  /** Extra roots an upstream certificate may chain to, for the egress proxies of this browser's fenced contexts. */
+  get upstreamCa(): readonly string[] | undefined {
+    return this.options.upstreamCa;
+  }
+
   /** Browser contexts handed out and not closed yet (a gauge on /metrics). */
   get openContexts(): number {
     return this.open;

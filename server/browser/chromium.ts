@@ -2,6 +2,8 @@ import fs from 'node:fs';
 
 import { type Browser, chromium, type LaunchOptions } from 'playwright-core';
 
+import { interceptionAuthority } from '../egress/interception-authority';
+
 /**
  * Finding and starting Chromium. Resolution order: an explicit path (AGENTLINK_CHROMIUM_PATH, passed in
  * by the caller from config), a system Chromium/Chrome, then the binary shipped in @sparticuz/chromium.
@@ -41,14 +43,18 @@ export interface BrowserOptions {
   /** A remote browser over CDP (BROWSER_WS_ENDPOINT), for fleets. */
   wsEndpoint?: string;
   headless?: boolean;
+  /** Extra roots for upstream certificates (AGENTLINK_UPSTREAM_CA_FILE), checked by the egress proxies. */
+  upstreamCa?: string[];
 }
 
 export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser> {
   if (opts.wsEndpoint) return chromium.connectOverCDP(opts.wsEndpoint);
+  // The egress proxies open TLS tunnels with this process's CA: this browser, and nothing else, accepts its chains.
+  const { spkiHash } = await interceptionAuthority();
   const launch: LaunchOptions = {
     executablePath: await resolveChromiumPath(opts.executablePath),
     headless: opts.headless ?? true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spkiHash}`],
   };
   return chromium.launch(launch);
 }

@@ -3,13 +3,13 @@ import os from 'node:os';
 
 import type { Environment } from '../config';
 import type { OrganizationRecord, Store } from '../store';
-import { type AuthFailureSettings, AuthFailureThrottle, UnknownClientIds } from './auth-failures';
+import { type AuthFailureSettings, AuthFailureThrottle } from './auth-failures';
 import type { Clock } from './clock';
 import { ConcurrencyLimit, QueueFullError } from './concurrency-limit';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 import { newId } from './ids';
-import { generateClientId, generateClientSecret, hashSecret, secretEnvironment, verifySecret } from './secrets';
+import { decoySecretHash, generateClientId, generateClientSecret, hashSecret, secretEnvironment, verifySecret } from './secrets';
 
 export interface IssuedCredentials {
   organization: OrganizationRecord;
@@ -46,16 +46,16 @@ export interface AuthenticateOptions {
  * takes effect at once in every process, and a wrong secret always pays the full scrypt price.
  *
  * That price is what an attacker would make us pay: failures are counted per client id and per source address
- * and, over budget, answered AUTHENTICATION_THROTTLED before any hash; unknown client ids are remembered for a
- * minute; and at most two verifications run at once. A secret already verified skips all of this (it costs
- * no hash), so a flood against a client id does not lock its owner out.
+ * and, over budget, answered AUTHENTICATION_THROTTLED before any hash; and at most two verifications run at once.
+ * A secret already verified skips all of this (it costs no hash), so a flood against a client id does not lock its
+ * owner out. An unknown client id pays the same price as a known one (a decoy hash, under the same budgets and the
+ * same bound), so timing does not tell which client ids exist.
  */
 export class OrganizationService {
   private readonly verified = new Map<string, string>();
   /** Checks of a secret under way, by cache key, so parallel calls with the same secret share one hash. */
   private readonly pending = new Map<string, Promise<Result<Caller>>>();
   private readonly failures: AuthFailureThrottle;
-  private readonly unknownIds: UnknownClientIds;
   private readonly verifications = new ConcurrencyLimit(VERIFY_CONCURRENCY, VERIFY_QUEUE_MAX);
 
   constructor(
@@ -64,7 +64,8 @@ export class OrganizationService {
     authFailures?: AuthFailureSettings,
   ) {
     this.failures = new AuthFailureThrottle(clock, authFailures);
-    this.unknownIds = new UnknownClientIds(clock);
+    // Computed now, so the first unknown client id does not pay for it (and stand out by taking twice as long).
+    decoySecretHash().catch(() => undefined);
   }
 
   async create(name: string): Promise<IssuedCredentials> {
@@ -81,7 +82,6 @@ export class OrganizationService {
       updatedAt: now,
     };
     await this.store.repos.organizations.insert(organization);
-    this.unknownIds.forget(organization.clientId);
     return { organization, clientId: organization.clientId, sandboxSecret, productionSecret };
   }
 
@@ -112,9 +112,10 @@ export class OrganizationService {
   }
 
   /**
-   * An unknown client id and a wrong secret get the same answer. They no longer take comparable time: an
-   * unknown id costs no hash at all (a decoy scrypt per unknown id was free CPU for an attacker), which is
-   * safe because client ids are 96 random bits, not something one can enumerate, and the secret is the credential.
+   * An unknown client id and a wrong secret get the same answer, in the same time: the secret presented with an
+   * unknown client id is verified against a decoy hash (same scrypt parameters), under the same failure budgets and
+   * the same bound on concurrent verifications as a known one. Only what anyone can see without a database answers
+   * at once, alike for every client id: a secret that is not of the sk_<environment>_… shape, an id too long to exist.
    */
   async authenticate(clientId: string | undefined, secret: string | undefined, opts: AuthenticateOptions = {}): Promise<Result<Caller>> {
     if (!clientId || !secret) {
@@ -145,7 +146,7 @@ export class OrganizationService {
     // Counted as a failure now, before any await, and taken back on success: concurrent guesses cannot all slip
     // under the budget while the first ones are still being checked.
     this.failures.recordFailure(idKey, opts.address);
-    if (!environment || !idKey || !cacheKey || this.unknownIds.has(idKey)) return INVALID;
+    if (!environment || !idKey || !cacheKey) return INVALID;
     const attempt = this.checkSecret(idKey, secret, environment, cacheKey, opts.address);
     this.pending.set(cacheKey, attempt);
     try {
@@ -163,11 +164,7 @@ export class OrganizationService {
     address: string | undefined,
   ): Promise<Result<Caller>> {
     const organization = await this.store.repos.organizations.findCredentials(clientId);
-    if (!organization) {
-      this.unknownIds.add(clientId);
-      return INVALID;
-    }
-    const storedHash = storedHashOf(organization, environment);
+    const storedHash = organization ? storedHashOf(organization, environment) : await decoySecretHash();
     let matches: boolean;
     try {
       matches = await this.verifications.run(() => verifySecret(secret, storedHash));
@@ -175,7 +172,7 @@ export class OrganizationService {
       if (err instanceof QueueFullError) return this.throttledResult(1);
       throw err;
     }
-    if (!matches) return INVALID;
+    if (!matches || !organization) return INVALID;
     if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(cacheKey, storedHash);
     this.failures.recordSuccess(clientId, address);

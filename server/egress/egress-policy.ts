@@ -1,8 +1,11 @@
 import net from 'node:net';
+import os from 'node:os';
 
-import type { Environment } from '../config';
+import ipaddr from 'ipaddr.js';
+
+import type { AppConfig, Environment } from '../config';
 import type { ProviderDefinition } from '../providers/provider';
-import { isNonPublicHost, nonPublicRange } from './addresses';
+import { isLocalhostName, isNonPublicHost, nonPublicRange } from './addresses';
 
 /**
  * The one place that decides where a browser context working for a provider may connect: the starting URL, the
@@ -13,16 +16,66 @@ import { isNonPublicHost, nonPublicRange } from './addresses';
  * (`https://accounts.example.com`, `http://127.0.0.1:4100`); `*.example.com` (any subdomain of example.com, not the
  * name itself) only where a provider declares it. Its `identityProviders` are added for a sign-in only. Host names
  * are compared in WHATWG URL's canonical form (lower case, IDN as punycode, IPv4 in dotted decimal). In production
- * nothing reaches a local or private address.
+ * nothing reaches a local or private address. In the sandbox, an organization's own provider (the one kind whose site
+ * a tenant names) may reach a local address only on loopback and never on this service's own ports; private
+ * ranges only where the operator allows them (AGENTLINK_SANDBOX_PRIVATE_NETWORK=allow), metadata and link-local never.
  */
 export type DenialKind = 'invalid' | 'scheme' | 'credentials' | 'host' | 'port' | 'non-public';
 export type EgressVerdict = { ok: true } | { ok: false; kind: DenialKind; reason: string };
 
-export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allowedOrigins' | 'identityProviders'>;
+export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allowedOrigins' | 'identityProviders' | 'source'>;
 
-/** `signIn`: the browser is signing in, so the provider's identity providers are reachable too. */
+/**
+ * What the policy knows of the machine it runs on, for organizations' sandbox providers. Set once by the composition
+ * root (buildServices: hostNetworkOf(config)); a policy may be given its own (tests).
+ */
+export interface HostNetwork {
+  /** The ports this service is reached on (PORT, and those of AGENTLINK_INTERNAL_URL and AGENTLINK_PUBLIC_URL). */
+  ownPorts: readonly number[];
+  /** AGENTLINK_SANDBOX_PRIVATE_NETWORK=allow: an organization's sandbox provider may reach private ranges too. */
+  privateNetwork: boolean;
+}
+
+/**
+ * `signIn`: the browser is signing in, so the provider's identity providers are reachable too. `network`: this
+ * policy's host network instead of the process's (configureHostNetwork).
+ */
 export interface EgressOptions {
   signIn?: boolean;
+  network?: HostNetwork;
+}
+
+let processNetwork: HostNetwork = { ownPorts: [], privateNetwork: false };
+
+/** The process's host network, from its configuration (called by the composition root). */
+export function configureHostNetwork(network: HostNetwork): void {
+  processNetwork = { ownPorts: [...new Set(network.ownPorts)], privateNetwork: network.privateNetwork };
+}
+
+const portOf = (url: string) => {
+  const u = new URL(url);
+  return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+};
+
+/** The host network a configuration describes: every port the service is reached on, and the operator's choice. */
+export function hostNetworkOf(config: Pick<AppConfig, 'port' | 'internalUrl' | 'publicUrl' | 'sandboxPrivateNetwork'>): HostNetwork {
+  const ports = [config.port, portOf(config.internalUrl), portOf(config.publicUrl)].filter((p) => p > 0);
+  return { ownPorts: [...new Set(ports)], privateNetwork: config.sandboxPrivateNetwork === 'allow' };
+}
+
+/** The only local range an organization's sandbox provider reaches by default (its test site on this machine). */
+const TENANT_LOCAL = new Set(['loopback']);
+/** What AGENTLINK_SANDBOX_PRIVATE_NETWORK=allow adds: private networks (never metadata, link-local, 0.0.0.0 …). */
+const TENANT_PRIVATE_NETWORK = new Set(['private', 'carrier-grade NAT', 'site-local']);
+
+const normalized = (address: string) => ipaddr.process(address.replace(/^\[|\]$/g, '').replace(/%.*$/, '')).toString();
+
+/** Is this address one of this machine's own (an interface's, where the service also listens on 0.0.0.0)? */
+function isOwnInterface(address: string): boolean {
+  const target = normalized(address);
+  return Object.values(os.networkInterfaces()).some((list) =>
+    (list ?? []).some((i) => net.isIP(i.address.replace(/%.*$/, '')) && normalized(i.address) === target),
+  );
 }
 
 interface AllowedOrigin {
@@ -60,12 +113,17 @@ export class EgressPolicy {
   private readonly home: { host: string; port: number };
   /** Sandbox only: the exact hosts (on home's port) that may resolve to a local address. */
   private readonly localHosts: Set<string>;
+  /** An organization's sandbox provider: its host names are a tenant's choice (see tenantRule). */
+  private readonly tenant: boolean;
+  private readonly network: HostNetwork;
 
   private constructor(
     private readonly provider: EgressProvider,
     readonly environment: Environment,
     opts: EgressOptions,
   ) {
+    this.tenant = provider.source === 'organization' && environment === 'sandbox';
+    this.network = opts.network ?? processNetwork;
     const home = new URL(provider.homeUrl);
     const scheme = WEB_SCHEME[home.protocol];
     const port = home.port ? Number(home.port) : DEFAULT_PORT[scheme];
@@ -98,8 +156,8 @@ export class EgressPolicy {
   }
 
   /** Where a sign-in may go: the provider's domains plus the identity providers its SSO passes through. */
-  static forSignIn(provider: EgressProvider, environment: Environment): EgressPolicy {
-    return new EgressPolicy(provider, environment, { signIn: true });
+  static forSignIn(provider: EgressProvider, environment: Environment, opts: Omit<EgressOptions, 'signIn'> = {}): EgressPolicy {
+    return new EgressPolicy(provider, environment, { ...opts, signIn: true });
   }
 
   /** The allowed origins, for messages (`http://orbit.sandbox.localhost:4000`). */
@@ -155,6 +213,11 @@ export class EgressPolicy {
         `${scheme.slice(0, -1)} is not the scheme of ${this.provider.name}'s site (${sameHost[0].scheme.slice(0, -1)})`,
       );
     }
+    // An allowed literal or *.localhost name is its address already: refused here, before any lookup or connection.
+    if (this.tenant && (net.isIP(host) || isLocalhostName(host))) {
+      const why = this.tenantRule(net.isIP(host) ? host : '127.0.0.1', port);
+      if (why) return deny('non-public', `${host}:${port}: ${why}`);
+    }
     return { ok: true };
   }
 
@@ -162,15 +225,38 @@ export class EgressPolicy {
    * The address rule for one connection to an allowed host:port, as a function of each resolved address (null:
    * may connect). Production: public addresses only. Sandbox: a local address only for exactly the provider's
    * own host and port (its simulated site on this machine) and, in a sign-in, its declared identity providers on
-   * that port, never for anything else.
+   * that port, never for anything else. An organization's sandbox provider, in addition: see tenantRule.
    */
   addressRule(hostname: string, port: number): (address: string) => string | null {
     const host = hostname.replace(/^\[|\]$/g, '');
     if (this.environment === 'production') return nonPublicRange;
     const isHome = this.localHosts.has(host) && port === this.home.port;
     return (address) => {
+      const tenantWhy = this.tenant ? this.tenantRule(address, port) : null;
+      if (tenantWhy) return tenantWhy;
       const range = nonPublicRange(address);
       return range && !isHome ? `${range}, and only ${this.home.host}:${this.home.port} may be local` : null;
     };
+  }
+
+  /**
+   * An organization's sandbox provider names its own site, so on a shared deployment a tenant could point this
+   * process's browser at its neighbours: it may reach public addresses and loopback, but never this service's own
+   * ports (its API, /metrics, the internal relay), and never metadata, link-local or private ranges, unless the
+   * operator allows private networks (AGENTLINK_SANDBOX_PRIVATE_NETWORK=allow; this machine's own ports stay
+   * refused on its interface addresses, public or private). Null: may connect.
+   */
+  private tenantRule(address: string, port: number): string | null {
+    const range = nonPublicRange(address);
+    const ownPort = this.network.ownPorts.includes(port);
+    // This machine's public address reaches the service from itself (which some deployments trust): refused too.
+    if (range === null) return ownPort && isOwnInterface(address) ? `port ${port} on this machine is AgentLink's own` : null;
+    if (TENANT_LOCAL.has(range)) return ownPort ? `port ${port} on this machine is AgentLink's own` : null;
+    if (this.network.privateNetwork && TENANT_PRIVATE_NETWORK.has(range)) {
+      return ownPort && isOwnInterface(address) ? `port ${port} on this machine is AgentLink's own` : null;
+    }
+    return this.network.privateNetwork || !TENANT_PRIVATE_NETWORK.has(range)
+      ? `${range}: an organization's sandbox provider may not reach ${range} addresses`
+      : `${range}: an organization's sandbox provider may reach loopback only (the operator allows private networks with AGENTLINK_SANDBOX_PRIVATE_NETWORK=allow)`;
   }
 }

@@ -1,26 +1,56 @@
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
+import tls from 'node:tls';
 
 import type { EgressPolicy } from './egress-policy';
+import { type InterceptionAuthority, interceptionAuthority } from './interception-authority';
 import { resolveChecked, type Resolver, systemResolver } from './resolve';
+import { ClientFrameFilter } from './websocket-frames';
 
 /**
  * The egress fence of one browser context, at the network layer. Every connection the context makes goes through
- * this forward proxy: navigations, each redirect hop, sub-resources, fetch/XHR, WebSockets (tunnelled with
- * CONNECT), popups and new tabs of the same context. Design: a per-context proxy rather than Playwright's
- * `context.route`, because route is never called for redirect hops and the browser's own network stack cannot skip
- * a proxy; node:http with CONNECT rather than a proxy library, because the two things we need (one lookup per
- * connection with every address checked, and connecting to exactly the checked address) are the whole proxy.
+ * this forward proxy: navigations, each redirect hop, sub-resources, fetch/XHR, beacons, `fetchLater`, WebSockets,
+ * and the requests of every realm (frames, popups, dedicated, shared and service workers), since the browser's
+ * network stack cannot skip a proxy. Design: a per-context proxy rather than Playwright's `context.route`, because
+ * route is never called for redirect hops nor for shared workers; node:http rather than a proxy library, because the
+ * things we need (one lookup per connection with every address checked, connecting to exactly the checked address,
+ * and a say over each request and WebSocket frame) are the whole proxy.
  *
- * Plain http requests are checked by their full URL; CONNECT by host:port (the path inside TLS is not ours to see).
+ * Tunnels (CONNECT: https, ws and wss) are opened, not passed through blindly: a TLS tunnel is terminated with this
+ * process's interception CA (interception-authority.ts), a plain one (ws://) is read as HTTP, and either way each
+ * request inside is checked and forwarded like a plain one, the upstream certificate verified here. So the proxy sees
+ * every request's method and every WebSocket data frame, and that is where a run's `ChangeGate` decides what may
+ * change the provider (read mode), and where the changes sent are counted (never repeat a change after a browser
+ * loss). Anything in a tunnel that is neither TLS nor HTTP is refused.
+ *
  * A refused plain request gets its connection closed (the browser sees a network error, not a page that could pass
- * for the target); a refused tunnel gets 403. Each refusal is reported to `onBlocked`, for the run's trace.
+ * for the target); a refused tunnel gets 403; a refused request inside a tunnel a 403 with no body. Each refusal is
+ * reported to `onBlocked`, for the run's trace.
  */
 export interface EgressBlock {
   url: string;
-  /** `request` (plain http) or `tunnel` (CONNECT: https, WebSockets). */
-  kind: 'request' | 'tunnel';
+  /** `request` (plain http), `tunnel` (CONNECT), `write` (a request that may change something), `websocket` (a message). */
+  kind: 'request' | 'tunnel' | 'write' | 'websocket';
   reason: string;
+  /** For writes and messages: who sent it, as the browser declares it (`Sec-Fetch-Dest`) and its referrer. */
+  realm?: string;
+}
+
+/** A request or WebSocket message that may change something, sent on to the provider. */
+export interface ChangeSent {
+  method: string;
+  url: string;
+  realm: string;
+}
+
+/**
+ * What a context may change. `request` is asked for each request whose method is not GET, HEAD or OPTIONS (those only
+ * read), in every realm; `webSocketMessages` for every data frame a page sends. A string refuses, with that reason.
+ */
+export interface ChangeGate {
+  request(method: string, url: URL): string | null;
+  webSocketMessages: string | null;
 }
 
 export interface EgressProxy {
@@ -32,13 +62,24 @@ export interface EgressProxy {
 export interface EgressProxyOptions {
   policy: EgressPolicy;
   onBlocked(block: EgressBlock): void;
+  /** What may change the provider (default: anything the policy lets through). */
+  gate?: ChangeGate;
+  /** Told of every request that may change something and every WebSocket message, once each, before it is sent. */
+  onChangeSent?(change: ChangeSent): void;
   resolver?: Resolver;
   /** Budget for connecting to the target (default 15 s). */
   connectTimeoutMs?: number;
+  /** Extra roots (PEM) an upstream certificate may chain to, besides the system's (AGENTLINK_UPSTREAM_CA_FILE). */
+  upstreamCa?: readonly string[];
+  /** The CA that opens TLS tunnels (default: this process's). */
+  authority?: InterceptionAuthority;
 }
 
 /** Chromium never sends loopback traffic to a proxy unless the bypass list removes its implicit rule: `<-loopback>` does. */
 export const PROXY_BYPASS = '<-loopback>';
+
+/** Requests that only read. Every other method may change something. */
+export const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -52,7 +93,10 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-function endToEnd(raw: string[]): Record<string, string | string[]> {
+/** The TLS record type of a handshake: the first byte a browser sends in a TLS tunnel. */
+const TLS_HANDSHAKE = 0x16;
+
+function endToEnd(raw: string[], drop: ReadonlySet<string> = HOP_BY_HOP): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
@@ -60,28 +104,158 @@ function endToEnd(raw: string[]): Record<string, string | string[]> {
   }
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    if (HOP_BY_HOP.has(name) || named.has(name) || name === 'host') continue;
+    if (drop.has(name) || (drop === HOP_BY_HOP && named.has(name)) || name === 'host') continue;
     const prev = out[name];
     out[name] = prev === undefined ? raw[i + 1] : ([] as string[]).concat(prev, raw[i + 1]);
   }
   return out;
 }
 
+/** Who sent a request, from what the browser declares of it: `Sec-Fetch-Dest`, and the referrer when it has one. */
+export function realmOf(headers: http.IncomingHttpHeaders): string {
+  // A WebSocket handshake carries no Sec-Fetch-* nor Referer in Chromium: its Origin is what names the sender.
+  if (String(headers.upgrade ?? '').toLowerCase() === 'websocket') {
+    return typeof headers.origin === 'string' ? `websocket, from ${headers.origin.slice(0, 200)}` : 'websocket';
+  }
+  const mode = String(headers['sec-fetch-mode'] ?? '');
+  const dest = String(headers['sec-fetch-dest'] ?? '');
+  const named: Record<string, string> = {
+    document: 'page',
+    iframe: 'frame',
+    frame: 'frame',
+    worker: 'worker',
+    sharedworker: 'shared worker',
+    serviceworker: 'service worker',
+    report: 'report',
+    empty: 'script (fetch, XHR, beacon or fetchLater)',
+  };
+  const realm = mode === 'websocket' ? 'websocket' : (named[dest] ?? (dest ? dest.slice(0, 40) : 'unknown'));
+  const referer = typeof headers.referer === 'string' ? headers.referer.slice(0, 200) : '';
+  return referer ? `${realm}, from ${referer}` : realm;
+}
+
+/** Where a tunnel leads: checked once when it opens; every request inside goes exactly there. */
+interface TunnelTarget {
+  hostname: string;
+  port: number;
+  address: string;
+  family: number;
+  secure: boolean;
+}
+
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
-  const { policy } = opts;
+  const { policy, gate } = opts;
   const resolver = opts.resolver ?? systemResolver;
   const connectTimeoutMs = opts.connectTimeoutMs ?? 15_000;
+  const authority = opts.authority ?? (await interceptionAuthority());
+  const ca = opts.upstreamCa?.length ? [...tls.rootCertificates, ...opts.upstreamCa] : undefined;
   const sockets = new Set<net.Socket>();
   const track = (s: net.Socket) => {
+    // A kept-alive upstream socket comes back for each request it carries: one close listener is enough.
+    if (sockets.has(s)) return;
     sockets.add(s);
     s.once('close', () => sockets.delete(s));
   };
-  const block = (url: string, kind: EgressBlock['kind'], reason: string) => {
+  const report = (b: EgressBlock) => {
     try {
-      opts.onBlocked({ url, kind, reason });
+      opts.onBlocked(b);
     } catch {
       // reporting must never keep a refused connection open
     }
+  };
+  const block = (url: string, kind: EgressBlock['kind'], reason: string) => report({ url: url.slice(0, 300), kind, reason });
+  const changeSent = (change: ChangeSent) => {
+    try {
+      opts.onChangeSent?.(change);
+    } catch {
+      // counting must never fail a request
+    }
+  };
+  // Upstream connections are kept alive per checked address (and, for TLS, per server name).
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: 16 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 16 }),
+  };
+  const tlsOptions = (hostname: string) => ({
+    ...(net.isIP(hostname) ? {} : { servername: hostname }),
+    ...(ca ? { ca } : {}),
+    rejectUnauthorized: true,
+    checkServerIdentity: (_: string, cert: tls.PeerCertificate) => tls.checkServerIdentity(hostname, cert),
+  });
+
+  /**
+   * Bounds connecting to the upstream, not the exchange after it: a long poll or an event stream may stay quiet for
+   * minutes, as it could in the tunnels this proxy used to pipe blindly.
+   */
+  const boundConnect = (upstream: http.ClientRequest, url: URL) => {
+    upstream.on('socket', (socket) => {
+      track(socket);
+      if (!socket.connecting) return;
+      const timer = setTimeout(() => upstream.destroy(new Error('timed out connecting')), connectTimeoutMs);
+      socket.once('connect', () => clearTimeout(timer));
+      socket.once('close', () => clearTimeout(timer));
+    });
+    upstream.on('error', (err: NodeJS.ErrnoException) => {
+      // Certificate failures are the proxy's verdict on the upstream: shown in the trace like a refusal.
+      if (/CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(err.code ?? '')) {
+        block(url.toString(), 'request', `the upstream certificate was not trusted (${err.code})`);
+      }
+    });
+  };
+
+  /** May this request be sent? Writes go through the gate; a refusal is reported. Null: send it. */
+  const refusal = (req: http.IncomingMessage, url: URL): { reason: string; realm: string } | null => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (READ_METHODS.has(method)) return null;
+    const realm = realmOf(req.headers);
+    const why = gate?.request(method, url) ?? null;
+    if (why) {
+      report({ url: `${method} ${url.toString()}`.slice(0, 300), kind: 'write', reason: why, realm });
+      return { reason: why, realm };
+    }
+    changeSent({ method, url: url.toString(), realm });
+    return null;
+  };
+
+  /** Forwards one checked request to the checked address and pipes the answer back. */
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, target: TunnelTarget) => {
+    const options = {
+      host: target.address,
+      family: target.family,
+      port: target.port,
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers: { ...endToEnd(req.rawHeaders), host: url.host },
+      setHost: false,
+    };
+    const upstream = target.secure
+      ? https.request({ ...options, ...tlsOptions(target.hostname), agent: agents.https })
+      : http.request({ ...options, agent: agents.http });
+    boundConnect(upstream, url);
+    upstream.on('response', (answer) => {
+      // The upstream is not ours: a status outside 100–599 or a bad header would make writeHead throw, and a throw
+      // in this listener would end the whole process. Only the code is passed on (Node writes the standard reason).
+      const status = answer.statusCode ?? 0;
+      try {
+        if (status < 100 || status > 599) throw new Error(`invalid status ${status}`);
+        res.writeHead(status, endToEnd(answer.rawHeaders));
+      } catch {
+        answer.destroy();
+        if (!res.headersSent) res.writeHead(502, { connection: 'close' }).end();
+        else res.destroy();
+        return;
+      }
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+    });
+    upstream.on('error', () => {
+      if (res.headersSent) res.destroy();
+      else res.writeHead(502, { connection: 'close' }).end();
+    });
+    req.pipe(upstream);
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
   };
 
   const server = http.createServer({ requestTimeout: 0 });
@@ -96,7 +270,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         // origin-form ("/path"): somebody spoke to the proxy as if it were a web server
       }
       if (!url || url.protocol !== 'http:') {
-        block(String(req.url).slice(0, 300), 'request', 'not an absolute http URL');
+        block(String(req.url), 'request', 'not an absolute http URL');
         res.writeHead(400, { connection: 'close' }).end();
         return;
       }
@@ -108,82 +282,190 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         req.socket.destroy();
         return;
       }
-      const upstream = http.request({
-        host: resolved.address,
-        family: resolved.family,
-        port,
-        method: req.method,
-        path: `${url.pathname}${url.search}`,
-        headers: { ...endToEnd(req.rawHeaders), host: url.host },
-        setHost: false,
-        agent: false,
-        timeout: connectTimeoutMs,
-      });
-      upstream.on('socket', track);
-      upstream.on('timeout', () => upstream.destroy(new Error('timed out')));
-      upstream.on('response', (answer) => {
-        // The upstream is not ours: a status outside 100–599 or a bad header would make writeHead throw, and a throw
-        // in this listener would end the whole process. Only the code is passed on (Node writes the standard reason).
-        const status = answer.statusCode ?? 0;
-        try {
-          if (status < 100 || status > 599) throw new Error(`invalid status ${status}`);
-          res.writeHead(status, endToEnd(answer.rawHeaders));
-        } catch {
-          answer.destroy();
-          if (!res.headersSent) res.writeHead(502, { connection: 'close' }).end();
-          else res.destroy();
-          return;
-        }
-        answer.pipe(res);
-        answer.on('error', () => res.destroy());
-      });
-      upstream.on('error', () => {
-        if (res.headersSent) res.destroy();
-        else res.writeHead(502, { connection: 'close' }).end();
-      });
-      req.pipe(upstream);
-      res.on('close', () => upstream.destroy());
+      if (refusal(req, url)) {
+        req.socket.destroy();
+        return;
+      }
+      const hostname = url.hostname.replace(/^\[|\]$/g, '');
+      forward(req, res, url, { hostname, port, address: resolved.address, family: resolved.family, secure: false });
     })().catch(() => res.destroy());
   });
 
+  // Inside a tunnel: one HTTP server, never listening, fed the tunnels' (decrypted) streams.
+  const targets = new WeakMap<net.Socket, TunnelTarget>();
+  const inner = http.createServer({ requestTimeout: 0 });
+  inner.on('clientError', (_err, socket) => socket.destroy());
+
+  /** The URL a request inside a tunnel names, or null when it names another host than the tunnel's. */
+  const innerUrl = (req: http.IncomingMessage, target: TunnelTarget): URL | null => {
+    const path = req.url ?? '/';
+    if (!path.startsWith('/')) return null;
+    const authorityHost = target.hostname.includes(':') ? `[${target.hostname}]` : target.hostname;
+    const url = new URL(`${target.secure ? 'https' : 'http'}://${authorityHost}:${target.port}${path}`);
+    let named: string;
+    try {
+      named = new URL(`http://${req.headers.host ?? ''}`).hostname;
+    } catch {
+      return null;
+    }
+    return named === url.hostname ? url : null;
+  };
+
+  const checkInner = (req: http.IncomingMessage, socket: net.Socket): { url: URL; target: TunnelTarget } | null => {
+    const target = targets.get(socket);
+    if (!target) return null;
+    const url = innerUrl(req, target);
+    if (!url) {
+      block(
+        `${target.hostname}:${target.port} Host: ${String(req.headers.host)}`,
+        'request',
+        'a request inside a tunnel named another host',
+      );
+      return null;
+    }
+    // The tunnel was checked by host and port; the request is checked by its whole URL (scheme included).
+    const verdict = policy.checkUrl(url, { webSockets: true });
+    if (!verdict.ok) {
+      block(url.toString(), 'request', verdict.reason);
+      return null;
+    }
+    return { url, target };
+  };
+
+  inner.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const checked = checkInner(req, req.socket);
+    if (!checked) {
+      res.writeHead(403, { connection: 'close' }).end();
+      return;
+    }
+    if (refusal(req, checked.url)) {
+      res.writeHead(403, { connection: 'close' }).end();
+      return;
+    }
+    forward(req, res, checked.url, checked.target);
+  });
+
+  inner.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    const checked = checkInner(req, socket);
+    if (!checked || (req.method ?? '').toUpperCase() !== 'GET' || String(req.headers.upgrade).toLowerCase() !== 'websocket') {
+      if (checked) block(checked.url.toString(), 'request', 'only WebSocket upgrades are accepted');
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    openWebSocket(req, socket, head, checked.url, checked.target);
+  });
+
+  /** Relays one WebSocket: the server's frames as they are, the page's through the gate, each data frame counted. */
+  const openWebSocket = (req: http.IncomingMessage, socket: net.Socket, head: Buffer, url: URL, target: TunnelTarget) => {
+    const refuseMessages = gate?.webSocketMessages ?? null;
+    const headers = endToEnd(req.rawHeaders, HOP_BY_HOP);
+    // Frames are dropped whole in read mode: no compression context may span them.
+    if (refuseMessages) delete headers['sec-websocket-extensions'];
+    const options = {
+      host: target.address,
+      family: target.family,
+      port: target.port,
+      method: 'GET',
+      path: `${url.pathname}${url.search}`,
+      headers: { ...headers, host: url.host, connection: 'Upgrade', upgrade: 'websocket' },
+      setHost: false,
+      agent: false as const,
+    };
+    const upstream = target.secure ? https.request({ ...options, ...tlsOptions(target.hostname) }) : http.request(options);
+    boundConnect(upstream, url);
+    upstream.on('error', () => socket.destroy());
+    upstream.on('response', (answer) => {
+      // Not upgraded (refused, redirected …): the answer goes back as it is and the connection ends.
+      const lines = [`HTTP/1.1 ${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}`];
+      for (const [name, value] of Object.entries(endToEnd(answer.rawHeaders))) for (const v of [value].flat()) lines.push(`${name}: ${v}`);
+      socket.write(`${lines.join('\r\n')}\r\nconnection: close\r\n\r\n`);
+      answer.pipe(socket);
+    });
+    upstream.on('upgrade', (answer, upstreamSocket, upstreamHead) => {
+      track(upstreamSocket);
+      const lines = [`HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}`];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (upstreamHead.length) socket.write(upstreamHead);
+      upstreamSocket.pipe(socket);
+      const realm = realmOf(req.headers);
+      let reported = false;
+      const filter = new ClientFrameFilter({
+        onDataFrame: (opcode) => {
+          if (refuseMessages) {
+            if (!reported) report({ url: `${url.toString()}#send`.slice(0, 300), kind: 'websocket', reason: refuseMessages, realm });
+            reported = true;
+            return false;
+          }
+          // A continuation carries on a message already counted.
+          if (opcode !== 0) changeSent({ method: 'WEBSOCKET', url: url.toString(), realm });
+          return true;
+        },
+      });
+      const relay = (chunk: Buffer) => {
+        for (const part of filter.push(chunk)) upstreamSocket.write(part);
+        if (filter.broken) {
+          block(url.toString(), 'websocket', filter.broken);
+          socket.destroy();
+          upstreamSocket.destroy();
+        }
+      };
+      if (head.length) relay(head);
+      socket.on('data', relay);
+      socket.on('close', () => upstreamSocket.destroy());
+      upstreamSocket.on('close', () => socket.destroy());
+      upstreamSocket.on('error', () => socket.destroy());
+    });
+    upstream.end();
+  };
+
+  /** Hands a tunnel's stream to the inner server: through TLS when the browser starts a handshake, as it is otherwise. */
+  const openTunnel = (socket: net.Socket, target: TunnelTarget) => {
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      socket.unshift(first);
+      if (first[0] !== TLS_HANDSHAKE) {
+        targets.set(socket, target);
+        inner.emit('connection', socket);
+        socket.resume();
+        return;
+      }
+      void authority
+        .contextFor(target.hostname)
+        .then((secureContext) => {
+          const secure = new tls.TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
+          secure.on('error', () => socket.destroy());
+          targets.set(secure, { ...target, secure: true });
+          inner.emit('connection', secure);
+        })
+        .catch(() => socket.destroy());
+    });
+  };
+
   server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     void (async () => {
-      const authority = req.url ?? '';
+      const tunnel = req.url ?? '';
       const refuse = (reason: string) => {
-        block(authority.slice(0, 300), 'tunnel', reason);
+        block(tunnel, 'tunnel', reason);
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       };
       socket.on('error', () => socket.destroy());
-      const verdict = policy.checkTunnel(authority);
+      const verdict = policy.checkTunnel(tunnel);
       if (!verdict.ok) return refuse(verdict.reason);
-      const target = new URL(`http://${authority}`);
-      const port = Number(target.port || 80);
-      const resolved = await resolveChecked(target.hostname, policy.addressRule(target.hostname, port), resolver);
+      const url = new URL(`http://${tunnel}`);
+      const port = Number(url.port || 80);
+      const resolved = await resolveChecked(url.hostname, policy.addressRule(url.hostname, port), resolver);
       if (!resolved.ok) return refuse(resolved.reason);
-      const upstream = net.connect({ host: resolved.address, family: resolved.family, port });
-      track(upstream);
-      upstream.setTimeout(connectTimeoutMs, () => upstream.destroy());
-      let connected = false;
-      upstream.once('connect', () => {
-        connected = true;
-        upstream.setTimeout(0);
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (head.length) upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => undefined); // 'close' follows and answers
-      upstream.on('close', () => {
-        if (connected) socket.destroy();
-        else socket.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
-      });
-      socket.on('close', () => upstream.destroy());
+      const hostname = url.hostname.replace(/^\[|\]$/g, '');
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) socket.unshift(head);
+      openTunnel(socket, { hostname, port, address: resolved.address, family: resolved.family, secure: false });
     })().catch(() => socket.destroy());
   });
 
   // Chromium tunnels WebSockets with CONNECT; an upgrade on a plain proxied request is not a path we offer.
   server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket) => {
-    block(String(req.url).slice(0, 300), 'request', 'upgrade requests are only accepted through a tunnel');
+    block(String(req.url), 'request', 'upgrade requests are only accepted through a tunnel');
     socket.destroy();
   });
 
@@ -198,6 +480,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
+        agents.http.destroy();
+        agents.https.destroy();
       }),
   };
 }

@@ -9,6 +9,7 @@ import {
 import { formatPath } from '../../contract/response-format';
 import type { Environment } from '../config';
 import { isLocalhostName, isNonPublicHost } from '../egress/addresses';
+import { canonicalHostName } from '../egress/egress-policy';
 import type { LoginRecipe, PageSignal, Target } from './login-recipe';
 import type { ProviderDefinition } from './provider';
 
@@ -41,22 +42,53 @@ export function checkProviderDeclaration(input: unknown, environment: Environmen
   return issues.length ? { ok: false, issues } : { ok: true, declaration: parsed.data };
 }
 
-/** The fields of a declaration that point at non-public addresses, for the environment. */
+/**
+ * The fields of a declaration that point at non-public addresses, for the environment. Each host is judged in the
+ * form the egress policy will read it (WHATWG URL, then `canonicalHostName`), never as written: `2130706433`,
+ * `0x7f000001`, `0177.0.0.1`, `127.1` and `[::ffff:7f00:1]` are all 127.0.0.1 to the browser. A host that WHATWG URL
+ * cannot read at all (`1.2.3.4.5`, `999.1.1.1`) is refused in every environment: the egress policy could not be built.
+ */
 export function addressIssues(d: ProviderDeclaration, environment: Environment): DeclarationIssue[] {
   const issues: DeclarationIssue[] = [];
-  const check = (path: string, host: string) => {
-    const bare = host.replace(/^\*\./, '').replace(/^\[|\]$/g, '');
-    const refused = environment === 'production' ? isNonPublicHost(bare) || isLocalhostName(bare) : false;
-    if (refused) issues.push({ path, message: `${host} is not a public address (refused in production)` });
+  const check = (path: string, entry: string, urlField: boolean) => {
+    let shown = entry;
+    let host: string;
+    try {
+      const read = declaredHost(entry, urlField);
+      shown = read.shown;
+      host = read.host;
+    } catch {
+      issues.push({ path, message: `${shown} is not a host name or address a browser can read` });
+      return;
+    }
+    if (environment !== 'production' || !(isNonPublicHost(host) || isLocalhostName(host))) return;
+    const asWritten = shown
+      .replace(/^\*\./, '')
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '')
+      .toLowerCase();
+    const reads = host === asWritten ? '' : ` (it reads as ${host})`;
+    issues.push({ path, message: `${shown} is not a public address${reads} (refused in production)` });
   };
-  check('homeUrl', new URL(d.homeUrl).hostname);
-  check('loginUrl', new URL(d.loginUrl).hostname);
-  d.allowedOrigins.forEach((o, i) => check(`allowedOrigins[${i}]`, entryHost(o)));
-  (d.identityProviders ?? []).forEach((o, i) => check(`identityProviders[${i}]`, entryHost(o)));
+  check('homeUrl', d.homeUrl, true);
+  check('loginUrl', d.loginUrl, true);
+  d.allowedOrigins.forEach((o, i) => check(`allowedOrigins[${i}]`, o, false));
+  (d.identityProviders ?? []).forEach((o, i) => check(`identityProviders[${i}]`, o, false));
   return issues;
 }
 
-const entryHost = (entry: string) => (entry.includes('://') ? new URL(entry).hostname : entry);
+/**
+ * One declared host as written (`shown`, for messages) and exactly as EgressPolicy reads it (`host`: canonical, no
+ * brackets): a URL's or a full origin's host name, a `*.` wildcard's domain, or a bare host name or IP literal.
+ * Throws when WHATWG URL cannot read it.
+ */
+function declaredHost(entry: string, urlField: boolean): { shown: string; host: string } {
+  if (urlField || entry.includes('://')) {
+    const hostname = new URL(entry).hostname;
+    return { shown: hostname, host: canonicalHostName(hostname.replace(/^\[|\]$/g, '')) };
+  }
+  return { shown: entry, host: canonicalHostName(entry.startsWith('*.') ? entry.slice(2) : entry) };
+}
 
 const compile = (p: PatternDeclaration) => new RegExp(p.pattern, p.flags ?? '');
 const text = (t: string | PatternDeclaration) => (typeof t === 'string' ? t : compile(t));

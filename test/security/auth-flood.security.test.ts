@@ -9,7 +9,7 @@ import { createOrg, expectError, type Headers, sandboxHeaders, type TestOrg } fr
 /**
  * Failed-authentication floods (server/domain/auth-failures.ts, organizations.service.ts): bad secrets are counted per
  * client id (from one source address) and per source address and, over budget, answered 429 AUTHENTICATION_THROTTLED with Retry-After before
- * any scrypt; unknown client ids never cost a hash. Timing is measured by `npm run bench:auth-flood`, not here.
+ * any scrypt; an unknown client id costs the same hash as a known one (against a decoy). Timing is measured by `npm run bench:auth-flood`, not here.
  * The app trusts X-Forwarded-For so that "another address" can be played on loopback.
  */
 const PER_CLIENT_ID = 3;
@@ -113,14 +113,18 @@ describe('auth: failed-authentication flood', () => {
     for (const res of results.slice(PER_ADDRESS)) expectThrottled(res);
   });
 
-  it('refuses to spend a hash on an unknown client id (and remembers it)', async () => {
+  it('spends one hash on an unknown client id, as on a known one (timing does not tell them apart), and none on malformed input', async () => {
     verifySpy.mockClear();
     const unknown = `cli_${randomBytes(12).toString('hex')}`;
     const first = await call({ 'x-client-id': unknown, 'x-client-secret': badSecret() }, freshAddress());
     const again = await call({ 'x-client-id': unknown, 'x-client-secret': badSecret() }, freshAddress());
     expectError(first, 'INVALID_CLIENT_CREDENTIALS');
     expectError(again, 'INVALID_CLIENT_CREDENTIALS');
-    // Malformed secrets and over-long ids are refused without a hash too.
+    // Each against the decoy hash (test/security/client-id-timing.security.test.ts measures the time).
+    expect(verifySpy).toHaveBeenCalledTimes(2);
+    expect(verifySpy.mock.calls[1]![1]).toBe(await secrets.decoySecretHash());
+    verifySpy.mockClear();
+    // Malformed secrets and over-long ids are refused without a hash, whatever the client id.
     const org = await createOrg(t, 'Malformed Co');
     expectError(
       await call({ 'x-client-id': org.clientId, 'x-client-secret': 'sk_sandbox_short' }, freshAddress()),

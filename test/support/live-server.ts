@@ -55,7 +55,7 @@ export async function startLiveServer(opts: { clock?: Clock; env?: Record<string
   const services = buildServices({ config, store, clock: opts.clock ?? systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
   const detachLive = attachLiveSignIn(server, services.liveSignIn, {
-    widgetOrigin: new URL(config.publicUrl).origin,
+    widgetOrigins: config.widgetOrigins,
     hosts: services.linkSessions,
   });
   const worker = opts.worker ? createAgentWorker(services, createLogger('silent')) : undefined;

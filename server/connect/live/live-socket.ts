@@ -10,7 +10,9 @@ import type { LiveSignIn } from './live-sign-in';
 
 /**
  * The live view's socket: `GET /link/api/sessions/:id/live` upgraded to a WebSocket on the API's own server. Only
- * the widget's own origin may open it (a page elsewhere cannot ride a person's browser to it), and nothing happens
+ * the widget's own origins, from the configuration, may open it (a page elsewhere cannot ride a person's browser to
+ * it). Never the Host the request came with: a sandbox site's page is served by this very server under its own host
+ * name, and a DNS-rebinding name points at it too; either would name itself in both Host and Origin. Nothing happens
  * until its first message, `hello`, carries the link token that opened the session (within HELLO_TIMEOUT_MS).
  * Bounds: MAX_MESSAGE_BYTES per message, a token bucket of input events per socket, frames skipped (still
  * acknowledged) while the socket's buffer is full.
@@ -35,8 +37,8 @@ const CLOSE: Partial<Record<LiveStatusCode, number>> = {
 };
 
 export interface LiveSocketOptions {
-  /** The origin the widget is served from (AGENTLINK_PUBLIC_URL's). */
-  widgetOrigin: string;
+  /** The origins the widget is served from (config.widgetOrigins: AGENTLINK_PUBLIC_URL's and AGENTLINK_WIDGET_ORIGINS). */
+  widgetOrigins: readonly string[];
   /** Where sessions held by other API processes are (their sockets are piped there: relay/session-relay.ts). */
   hosts?: SessionHosts;
 }
@@ -44,10 +46,12 @@ export interface LiveSocketOptions {
 export function attachLiveSignIn(server: http.Server, live: LiveSignIn, opts: LiveSocketOptions): () => Promise<void> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const sockets = new Set<WebSocket>();
+  const allowed = new Set(opts.widgetOrigins);
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const match = PATH.exec((req.url ?? '').split('?')[0]);
     if (!match) return refuse(socket, 404, 'Not Found');
-    if (!sameOrigin(req.headers.origin, opts.widgetOrigin, req.headers.host)) return refuse(socket, 403, 'Forbidden');
+    const origin = req.headers.origin;
+    if (typeof origin !== 'string' || !allowed.has(origin)) return refuse(socket, 403, 'Forbidden');
     const here = () =>
       wss.handleUpgrade(req, socket, head, (ws) => {
         sockets.add(ws);
@@ -145,15 +149,4 @@ function serve(ws: WebSocket, linkSessionId: string, live: LiveSignIn): void {
 
 function refuse(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}
-
-/** The widget's own origin: the public URL's, or (behind a proxy that rewrites nothing) the Host it was reached on. */
-function sameOrigin(origin: string | undefined, widgetOrigin: string, host: string | undefined): boolean {
-  if (!origin) return false;
-  if (origin === widgetOrigin) return true;
-  try {
-    return !!host && new URL(origin).host === host;
-  } catch {
-    return false;
-  }
 }
