@@ -69,7 +69,7 @@ function childrenOf(pid: number): number[] | null {
 }
 
 /** This process's descendants (children, grandchildren …). */
-function descendants(root: number): number[] {
+export function descendants(root: number): number[] {
   if (childrenOf(root) === null) return descendantsByScan(root);
   const out: number[] = [];
   const stack = [...(childrenOf(root) ?? [])];
@@ -101,6 +101,23 @@ function descendantsByScan(root: number): number[] {
     stack.push(...(children.get(pid) ?? []));
   }
   return out;
+}
+
+/**
+ * Proportional set size of these processes, in bytes: each page shared between them counted once in all (a fair
+ * share of Chromium's shared memory, unlike RSS). 0 for a process gone meanwhile or not readable.
+ */
+export function pssBytes(pids: readonly number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      kb += m ? Number(m[1]) : 0;
+    } catch {
+      // gone, or not readable
+    }
+  }
+  return kb * 1024;
 }
 
 export function sampleOnce(): Omit<MemoryPeak, 'samples'> {

@@ -1,5 +1,6 @@
 /** Messages a bench server child sends to the bench parent over the fork IPC channel. */
-export type ServerMessage = { type: 'ready'; port: number; clientId?: string; sandboxSecret?: string } | { type: 'fatal'; message: string };
+export type ServerMessage =
+  { type: 'ready'; port: number; clientId?: string; sandboxSecret?: string; caPem?: string } | { type: 'fatal'; message: string };
 
 /** Reads the port the parent chose for this child; it only ever listens on 127.0.0.1. */
 export function portFromEnv(): number {

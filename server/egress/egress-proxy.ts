@@ -134,6 +134,44 @@ export function realmOf(headers: http.IncomingHttpHeaders): string {
   return referer ? `${realm}, from ${referer}` : realm;
 }
 
+/**
+ * TLS sessions of upstream servers, kept for the whole process: each run is a fresh context with a fresh proxy, and
+ * without this each would repeat full handshakes (certificate chain verified again) with the same provider. Only
+ * sessions are shared, never connections: a kept-alive connection stays with the context that opened it. Keyed by
+ * the checked address, port and server name; a session resumes only with the server that issued it.
+ */
+const upstreamSessions = new Map<string, Buffer>();
+const UPSTREAM_SESSIONS_MAX = 512;
+
+class ResumingAgent extends https.Agent {
+  override createConnection(options: tls.ConnectionOptions): net.Socket {
+    const key = `${options.host}|${options.port}|${options.servername ?? ''}|${options.secureContext ? 'extra-ca' : 'system'}`;
+    const socket = tls.connect({ ...options, session: upstreamSessions.get(key) });
+    socket.on('session', (session: Buffer) => {
+      upstreamSessions.delete(key);
+      upstreamSessions.set(key, session);
+      if (upstreamSessions.size > UPSTREAM_SESSIONS_MAX) upstreamSessions.delete(upstreamSessions.keys().next().value as string);
+    });
+    return socket;
+  }
+}
+
+/**
+ * The trust of upstream certificates with extra roots: the system's plus these, built once per set. Handing `ca` to
+ * each connection instead would parse every root certificate again on each handshake (tens of milliseconds).
+ */
+const trustContexts = new Map<string, tls.SecureContext>();
+function trustContext(extra: readonly string[]): tls.SecureContext {
+  const key = extra.join('\n');
+  let context = trustContexts.get(key);
+  if (!context) {
+    context = tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra] });
+    if (trustContexts.size >= 8) trustContexts.clear();
+    trustContexts.set(key, context);
+  }
+  return context;
+}
+
 /** Where a tunnel leads: checked once when it opens; every request inside goes exactly there. */
 interface TunnelTarget {
   hostname: string;
@@ -148,7 +186,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const resolver = opts.resolver ?? systemResolver;
   const connectTimeoutMs = opts.connectTimeoutMs ?? 15_000;
   const authority = opts.authority ?? (await interceptionAuthority());
-  const ca = opts.upstreamCa?.length ? [...tls.rootCertificates, ...opts.upstreamCa] : undefined;
+  const upstreamContext = opts.upstreamCa?.length ? trustContext(opts.upstreamCa) : undefined;
   const sockets = new Set<net.Socket>();
   const track = (s: net.Socket) => {
     // A kept-alive upstream socket comes back for each request it carries: one close listener is enough.
@@ -171,14 +209,14 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       // counting must never fail a request
     }
   };
-  // Upstream connections are kept alive per checked address (and, for TLS, per server name).
+  // Upstream connections are kept alive per checked address (and, for TLS, per server name), within this context only.
   const agents = {
     http: new http.Agent({ keepAlive: true, maxSockets: 16 }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 16 }),
+    https: new ResumingAgent({ keepAlive: true, maxSockets: 16 }),
   };
   const tlsOptions = (hostname: string) => ({
     ...(net.isIP(hostname) ? {} : { servername: hostname }),
-    ...(ca ? { ca } : {}),
+    ...(upstreamContext ? { secureContext: upstreamContext } : {}),
     rejectUnauthorized: true,
     checkServerIdentity: (_: string, cert: tls.PeerCertificate) => tls.checkServerIdentity(hostname, cert),
   });
@@ -190,6 +228,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const boundConnect = (upstream: http.ClientRequest, url: URL) => {
     upstream.on('socket', (socket) => {
       track(socket);
+      socket.setNoDelay(true);
       if (!socket.connecting) return;
       const timer = setTimeout(() => upstream.destroy(new Error('timed out connecting')), connectTimeoutMs);
       socket.once('connect', () => clearTimeout(timer));
@@ -259,7 +298,11 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   };
 
   const server = http.createServer({ requestTimeout: 0 });
-  server.on('connection', track);
+  // Small writes (a request's head, a WebSocket frame) go out at once: Nagle's wait meets the peer's delayed ACK.
+  server.on('connection', (s: net.Socket) => {
+    s.setNoDelay(true);
+    track(s);
+  });
 
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     void (async () => {

@@ -60,14 +60,13 @@ export async function tlsCredentials(names: readonly string[]): Promise<{ key: s
   return { key, cert: leaf.toString('pem'), caPem: ca.toString('pem') };
 }
 
-export async function startTlsSite(handler: http.RequestListener, names: readonly string[] = ['localhost']): Promise<TlsSite> {
+export async function startTlsSite(handler: http.RequestListener, names: readonly string[] = ['localhost'], port = 0): Promise<TlsSite> {
   const { key, cert, caPem } = await tlsCredentials(names);
   const server = https.createServer({ key, cert }, handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   return {
     server,
-    port,
+    port: (server.address() as net.AddressInfo).port,
     caPem,
     close: () =>
       new Promise<void>((resolve) => {
