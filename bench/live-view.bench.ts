@@ -28,6 +28,7 @@ import { loadConfig } from '../server/config';
 import { hashToken } from '../server/domain/tokens';
 import { LUMEN_PROVIDER_ID } from '../server/integrations/lumen/lumen.provider';
 import { type LiveServer, startLiveServer } from '../test/support/live-server';
+import { pssBytes } from './agent/process-tree';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -87,18 +88,7 @@ function cpuSeconds(pids: number[]): number {
   }
   return ticks / TICKS;
 }
-function pssMb(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      kb += m ? Number(m[1]) : 0;
-    } catch {
-      // gone, or not readable
-    }
-  }
-  return kb / 1024;
-}
+const pssMb = (pids: number[]): number => pssBytes(pids) / 1024 / 1024;
 /** The server's Chromium: the child of this process that is a browser and not the widgets' one. */
 function serverBrowserPid(): number {
   const mains = children(process.pid).filter((pid) => {

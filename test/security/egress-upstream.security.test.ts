@@ -1,10 +1,10 @@
-import http from 'node:http';
 import net from 'node:net';
 
 import { AuthFailureThrottle } from '../../server/domain/auth-failures';
 import { ManualClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';
-import { type EgressProxy, startEgressProxy } from '../../server/egress/egress-proxy';
+import { startEgressProxy } from '../../server/egress/egress-proxy';
+import { viaProxy } from '../support/egress-proxy-client';
 
 /**
  * What an allowed upstream (or whoever sits in front of it) may answer must never take the egress proxy, and with it
@@ -27,29 +27,6 @@ async function rawUpstream(answer: string): Promise<RawUpstream> {
     port: (server.address() as net.AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** GET an absolute URL through the proxy; the status, or 'closed' when the proxy dropped the connection. */
-function viaProxy(proxy: EgressProxy, url: string): Promise<number | 'closed'> {
-  const p = new URL(proxy.server);
-  return new Promise((resolve) => {
-    const req = http.request({
-      host: p.hostname,
-      port: Number(p.port),
-      method: 'GET',
-      path: url,
-      headers: { host: new URL(url).host },
-      agent: false,
-    });
-    req.setTimeout(5_000, () => req.destroy());
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', () => resolve('closed'));
-    });
-    req.on('error', () => resolve('closed'));
-    req.end();
-  });
 }
 
 describe('egress: what an allowed upstream answers', () => {

@@ -11,6 +11,7 @@ import { type EgressBlock, type EgressProxy, startEgressProxy } from '../../serv
 import { openFencedContext } from '../../server/egress/fenced-context';
 import { resolveChecked, type Resolver } from '../../server/egress/resolve';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
+import { viaProxy } from '../support/egress-proxy-client';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 
 /**
@@ -62,29 +63,6 @@ const tenant = (homeUrl: string, allowedOrigins: string[]): EgressProvider => ({
   allowedOrigins,
   source: 'organization',
 });
-
-/** GET an absolute URL through the proxy: the status, or 'closed' when the proxy dropped the connection. */
-function viaProxy(proxy: EgressProxy, url: string): Promise<number | 'closed'> {
-  const p = new URL(proxy.server);
-  return new Promise((resolve) => {
-    const req = http.request({
-      host: p.hostname,
-      port: Number(p.port),
-      method: 'GET',
-      path: url,
-      headers: { host: new URL(url).host },
-      agent: false,
-    });
-    req.setTimeout(5_000, () => req.destroy());
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', () => resolve('closed'));
-    });
-    req.on('error', () => resolve('closed'));
-    req.end();
-  });
-}
 
 /** CONNECT host:port through the proxy: the proxy's answer, or 'closed'. */
 function tunnelViaProxy(proxy: EgressProxy, authority: string): Promise<number | 'closed'> {
