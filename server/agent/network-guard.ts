@@ -1,7 +1,8 @@
 import type { BrowserContext, Frame, Request } from 'playwright-core';
 
 import type { EgressPolicy } from '../egress/egress-policy';
-import { type ChangeGate, type EgressBlock, READ_METHODS } from '../egress/egress-proxy';
+import type { ChangeGate, EgressBlock } from '../egress/egress-proxy';
+import { isReadOnlyRequest } from '../egress/read-only';
 import type { ProviderDefinition } from '../providers/provider';
 
 /**
@@ -96,7 +97,13 @@ export async function installNetworkGuard(
     const verdict = opts.policy.checkUrl(url, { pageLocal: true, webSockets: true });
     if (!verdict.ok) return verdict.reason;
     const method = request.method().toUpperCase();
-    if (readOnly && !READ_METHODS.has(method) && !isSessionRefresh(opts.sessionRefresh, method, url)) return readModeRefusal(method);
+    if (!readOnly || isSessionRefresh(opts.sessionRefresh, method, url)) return null;
+    // Playwright's headers leave out the body's length: the body itself says whether there is one.
+    const headers = {
+      ...request.headers(),
+      ...(request.postDataBuffer()?.length ? { 'content-length': String(request.postDataBuffer()!.length) } : {}),
+    };
+    if (!isReadOnlyRequest(method, headers)) return readModeRefusal(method);
     return null;
   };
 

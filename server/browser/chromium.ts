@@ -48,7 +48,7 @@ export interface BrowserOptions {
 }
 
 export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser> {
-  if (opts.wsEndpoint) return chromium.connectOverCDP(opts.wsEndpoint);
+  if (opts.wsEndpoint) return connectRemote(opts.wsEndpoint);
   // The egress proxies open TLS tunnels with this process's CA: this browser, and nothing else, accepts its chains.
   const { spkiHash } = await interceptionAuthority();
   const launch: LaunchOptions = {
@@ -57,4 +57,51 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
     args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spkiHash}`],
   };
   return chromium.launch(launch);
+}
+
+/**
+ * A browser this process did not launch is used only when it keeps WebRTC's UDP behind the proxy (it was started with
+ * `--force-webrtc-ip-handling-policy=disable_non_proxied_udp`, as CHROMIUM_ARGS has it): otherwise a page could send
+ * STUN/TURN packets, which no HTTP proxy sees, to any address. Probed once per connection: an offer with a data
+ * channel and no ICE servers gathers host candidates over UDP only where that flag is missing.
+ */
+async function connectRemote(wsEndpoint: string): Promise<Browser> {
+  const browser = await chromium.connectOverCDP(wsEndpoint);
+  try {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const candidates = await page.evaluate(async () => {
+        const pc = new RTCPeerConnection({ iceServers: [] });
+        const found: string[] = [];
+        pc.onicecandidate = (e) => {
+          if (e.candidate) found.push(e.candidate.candidate);
+        };
+        pc.createDataChannel('probe');
+        await pc.setLocalDescription(await pc.createOffer());
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2000);
+          pc.onicegatheringstatechange = () => {
+            if (pc.iceGatheringState === 'complete') {
+              clearTimeout(timer);
+              resolve();
+            }
+          };
+        });
+        pc.close();
+        return found;
+      });
+      if (candidates.some((c) => /\budp\b/i.test(c))) {
+        throw new Error(
+          'the remote browser sends WebRTC UDP around the egress proxy: start it with --force-webrtc-ip-handling-policy=disable_non_proxied_udp (see CHROMIUM_ARGS)',
+        );
+      }
+    } finally {
+      await context.close().catch(() => undefined);
+    }
+  } catch (err) {
+    await browser.close().catch(() => undefined);
+    throw err;
+  }
+  return browser;
 }

@@ -30,7 +30,7 @@ export type EgressProvider = Pick<ProviderDefinition, 'name' | 'homeUrl' | 'allo
  * root (buildServices: hostNetworkOf(config)); a policy may be given its own (tests).
  */
 export interface HostNetwork {
-  /** The ports this service is reached on (PORT, and those of AGENTLINK_INTERNAL_URL and AGENTLINK_PUBLIC_URL). */
+  /** The ports this service is reached on (PORT, AGENTLINK_INTERNAL_URL's, AGENTLINK_PUBLIC_URL's, a remote browser's DevTools). */
   ownPorts: readonly number[];
   /** AGENTLINK_SANDBOX_PRIVATE_NETWORK=allow: an organization's sandbox provider may reach private ranges too. */
   privateNetwork: boolean;
@@ -58,8 +58,12 @@ const portOf = (url: string) => {
 };
 
 /** The host network a configuration describes: every port the service is reached on, and the operator's choice. */
-export function hostNetworkOf(config: Pick<AppConfig, 'port' | 'internalUrl' | 'publicUrl' | 'sandboxPrivateNetwork'>): HostNetwork {
-  const ports = [config.port, portOf(config.internalUrl), portOf(config.publicUrl)].filter((p) => p > 0);
+export function hostNetworkOf(
+  config: Pick<AppConfig, 'port' | 'internalUrl' | 'publicUrl' | 'sandboxPrivateNetwork'> & { browser?: AppConfig['browser'] },
+): HostNetwork {
+  // A remote browser's DevTools port (BROWSER_WS_ENDPOINT) is this service's too: its pages must not drive it.
+  const devtools = config.browser?.wsEndpoint ? [portOf(config.browser.wsEndpoint.replace(/^ws/, 'http'))] : [];
+  const ports = [config.port, portOf(config.internalUrl), portOf(config.publicUrl), ...devtools].filter((p) => p > 0);
   return { ownPorts: [...new Set(ports)], privateNetwork: config.sandboxPrivateNetwork === 'allow' };
 }
 

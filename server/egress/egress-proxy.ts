@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -5,6 +6,7 @@ import tls from 'node:tls';
 
 import type { EgressPolicy } from './egress-policy';
 import { type InterceptionAuthority, interceptionAuthority } from './interception-authority';
+import { isReadOnlyRequest } from './read-only';
 import { resolveChecked, type Resolver, systemResolver } from './resolve';
 import { ClientFrameFilter } from './websocket-frames';
 
@@ -78,9 +80,6 @@ export interface EgressProxyOptions {
 /** Chromium never sends loopback traffic to a proxy unless the bypass list removes its implicit rule: `<-loopback>` does. */
 export const PROXY_BYPASS = '<-loopback>';
 
-/** Requests that only read. Every other method may change something. */
-export const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
@@ -92,6 +91,9 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
 ]);
+
+/** How long a new tunnel may go before its first request (TLS handshake included). */
+const TUNNEL_FIRST_REQUEST_MS = 30_000;
 
 /** The TLS record type of a handshake: the first byte a browser sends in a TLS tunnel. */
 const TLS_HANDSHAKE = 0x16;
@@ -145,7 +147,7 @@ const UPSTREAM_SESSIONS_MAX = 512;
 
 class ResumingAgent extends https.Agent {
   override createConnection(options: tls.ConnectionOptions): net.Socket {
-    const key = `${options.host}|${options.port}|${options.servername ?? ''}|${options.secureContext ? 'extra-ca' : 'system'}`;
+    const key = `${options.host}|${options.port}|${options.servername ?? ''}|${options.secureContext ? (trustKeys.get(options.secureContext) ?? 'other') : 'system'}`;
     const socket = tls.connect({ ...options, session: upstreamSessions.get(key) });
     socket.on('session', (session: Buffer) => {
       upstreamSessions.delete(key);
@@ -161,13 +163,16 @@ class ResumingAgent extends https.Agent {
  * each connection instead would parse every root certificate again on each handshake (tens of milliseconds).
  */
 const trustContexts = new Map<string, tls.SecureContext>();
+/** Each trust context's CA set, hashed: a session verified under one set never resumes under another. */
+const trustKeys = new WeakMap<tls.SecureContext, string>();
 function trustContext(extra: readonly string[]): tls.SecureContext {
-  const key = extra.join('\n');
+  const key = createHash('sha256').update(extra.join('\n')).digest('hex').slice(0, 32);
   let context = trustContexts.get(key);
   if (!context) {
     context = tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra] });
     if (trustContexts.size >= 8) trustContexts.clear();
     trustContexts.set(key, context);
+    trustKeys.set(context, key);
   }
   return context;
 }
@@ -242,10 +247,10 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     });
   };
 
-  /** May this request be sent? Writes go through the gate; a refusal is reported. Null: send it. */
+  /** May this request be sent? Anything that may write goes through the gate; a refusal is reported. Null: send it. */
   const refusal = (req: http.IncomingMessage, url: URL): { reason: string; realm: string } | null => {
     const method = (req.method ?? 'GET').toUpperCase();
-    if (READ_METHODS.has(method)) return null;
+    if (isReadOnlyRequest(method, req.headers)) return null;
     const realm = realmOf(req.headers);
     const why = gate?.request(method, url) ?? null;
     if (why) {
@@ -264,7 +269,12 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       port: target.port,
       method: req.method,
       path: `${url.pathname}${url.search}`,
-      headers: { ...endToEnd(req.rawHeaders), host: url.host },
+      // A chunked body stays chunked: sent unframed, it would be read upstream as a request of its own (smuggling).
+      headers: {
+        ...endToEnd(req.rawHeaders),
+        host: url.host,
+        ...(req.headers['transfer-encoding'] ? { 'transfer-encoding': 'chunked' } : {}),
+      },
       setHost: false,
     };
     const upstream = target.secure
@@ -336,6 +346,12 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
 
   // Inside a tunnel: one HTTP server, never listening, fed the tunnels' (decrypted) streams.
   const targets = new WeakMap<net.Socket, TunnelTarget>();
+  /** The first-request timer of each tunnel, by the stream the inner server reads (cleared by its first request). */
+  const idleTimers = new WeakMap<net.Socket, NodeJS.Timeout>();
+  const tunnelSpoke = (socket: net.Socket) => {
+    clearTimeout(idleTimers.get(socket));
+    idleTimers.delete(socket);
+  };
   const inner = http.createServer({ requestTimeout: 0 });
   inner.on('clientError', (_err, socket) => socket.destroy());
 
@@ -376,6 +392,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   };
 
   inner.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    tunnelSpoke(req.socket);
     const checked = checkInner(req, req.socket);
     if (!checked) {
       res.writeHead(403, { connection: 'close' }).end();
@@ -389,6 +406,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   });
 
   inner.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    tunnelSpoke(socket);
     const checked = checkInner(req, socket);
     if (!checked || (req.method ?? '').toUpperCase() !== 'GET' || String(req.headers.upgrade).toLowerCase() !== 'websocket') {
       if (checked) block(checked.url.toString(), 'request', 'only WebSocket upgrades are accepted');
@@ -434,6 +452,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       const realm = realmOf(req.headers);
       let reported = false;
       const filter = new ClientFrameFilter({
+        // In read mode a control frame keeps its meaning and loses its payload (a close reason is 123 bytes of text).
+        stripControlPayloads: refuseMessages !== null,
         onDataFrame: (opcode) => {
           if (refuseMessages) {
             if (!reported) report({ url: `${url.toString()}#send`.slice(0, 300), kind: 'websocket', reason: refuseMessages, realm });
@@ -446,7 +466,13 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         },
       });
       const relay = (chunk: Buffer) => {
-        for (const part of filter.push(chunk)) upstreamSocket.write(part);
+        let flowing = true;
+        for (const part of filter.push(chunk)) flowing = upstreamSocket.write(part) && flowing;
+        // The page may send faster than the provider reads: wait for the upstream rather than hold it all in memory.
+        if (!flowing) {
+          socket.pause();
+          upstreamSocket.once('drain', () => socket.resume());
+        }
         if (filter.broken) {
           block(url.toString(), 'websocket', filter.broken);
           socket.destroy();
@@ -464,10 +490,14 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
 
   /** Hands a tunnel's stream to the inner server: through TLS when the browser starts a handshake, as it is otherwise. */
   const openTunnel = (socket: net.Socket, target: TunnelTarget) => {
+    // A tunnel the browser opens and never speaks in (or never finishes a TLS handshake in) is closed, not kept.
+    const idle = setTimeout(() => socket.destroy(), TUNNEL_FIRST_REQUEST_MS);
+    socket.once('close', () => clearTimeout(idle));
     socket.once('data', (first: Buffer) => {
       socket.pause();
       socket.unshift(first);
       if (first[0] !== TLS_HANDSHAKE) {
+        idleTimers.set(socket, idle);
         targets.set(socket, target);
         inner.emit('connection', socket);
         socket.resume();
@@ -478,6 +508,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         .then((secureContext) => {
           const secure = new tls.TLSSocket(socket, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
           secure.on('error', () => socket.destroy());
+          idleTimers.set(secure, idle);
           targets.set(secure, { ...target, secure: true });
           inner.emit('connection', secure);
         })

@@ -38,7 +38,8 @@ const serial = () =>
 
 async function createAuthority(): Promise<InterceptionAuthority> {
   const subtle = webcrypto.subtle;
-  const caKeys = (await subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  // Not extractable: the CA's private key signs leaves in this process and can never be exported.
+  const caKeys = (await subtle.generateKey(ALGORITHM, false, ['sign', 'verify'])) as CryptoKeyPair;
   const now = Date.now();
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * Reads the frames a browser sends on a WebSocket (RFC 6455 §5.2), as bytes stream through the egress proxy, so the
  * proxy can count every data frame (a message that may change something) and, in read mode, drop them. Control frames
@@ -6,11 +8,26 @@
  * the frames that remain are still a valid stream for the server.
  *
  * Frame headers are bounded (at most 14 bytes), payloads are passed on or dropped as they arrive, never buffered.
+ * Control frames must follow RFC 6455 §5.5 (unfragmented, at most 125 bytes), else the stream is broken.
  */
 export interface ClientFrameDecision {
   /** Called at the start of each data frame (opcode 0 continuation, 1 text, 2 binary). True: send it; false: drop it. */
   onDataFrame(opcode: number): boolean;
+  /**
+   * Replace each control frame by one of the same kind with no payload (a close keeps only code 1000): a close
+   * reason or a ping body is up to 125 bytes the page chooses, and a server may act on them.
+   */
+  stripControlPayloads?: boolean;
 }
+
+/** A masked client frame of `opcode` carrying `payload` (a fresh random mask, as RFC 6455 §5.3 asks). */
+function maskedFrame(opcode: number, payload: Buffer): Buffer {
+  const mask = randomBytes(4);
+  const body = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
+  return Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | payload.length]), mask, body]);
+}
+
+const NORMAL_CLOSURE = Buffer.from([0x03, 0xe8]);
 
 const MAX_HEADER = 14;
 
@@ -54,7 +71,18 @@ export class ClientFrameFilter {
       const headerBytes = candidate.subarray(0, parsed.headerLength);
       this.header = Buffer.alloc(0);
       at += fromChunk;
-      this.forwarding = parsed.opcode >= 0x8 ? true : this.decide.onDataFrame(parsed.opcode);
+      if (parsed.opcode >= 0x8) {
+        // RFC 6455 §5.5: a control frame is never fragmented and carries at most 125 bytes.
+        if (!parsed.fin || parsed.payloadLength > 125n) {
+          this.broken = 'a WebSocket control frame that is fragmented or longer than 125 bytes';
+          break;
+        }
+        this.forwarding = !this.decide.stripControlPayloads;
+        if (!this.forwarding)
+          out.push(maskedFrame(parsed.opcode, parsed.opcode === 0x8 && parsed.payloadLength > 0n ? NORMAL_CLOSURE : Buffer.alloc(0)));
+      } else {
+        this.forwarding = this.decide.onDataFrame(parsed.opcode);
+      }
       if (this.forwarding) out.push(headerBytes);
       this.remaining = parsed.payloadLength;
     }
@@ -62,7 +90,7 @@ export class ClientFrameFilter {
   }
 }
 
-type Header = { opcode: number; headerLength: number; payloadLength: bigint };
+type Header = { fin: boolean; opcode: number; headerLength: number; payloadLength: bigint };
 
 function parseHeader(b: Buffer): Header | 'short' | string {
   if (b.length < 2) return 'short';
@@ -74,5 +102,5 @@ function parseHeader(b: Buffer): Header | 'short' | string {
   const headerLength = 2 + extra + 4;
   if (b.length < headerLength) return 'short';
   const payloadLength = len7 === 126 ? BigInt(b.readUInt16BE(2)) : len7 === 127 ? b.readBigUInt64BE(2) : BigInt(len7);
-  return { opcode, headerLength, payloadLength };
+  return { fin: (b[0] & 0x80) !== 0, opcode, headerLength, payloadLength };
 }

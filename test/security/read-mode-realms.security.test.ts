@@ -30,6 +30,8 @@ jest.setTimeout(60_000);
 
 let browser: Browser;
 const received: string[] = [];
+/** The close frames the site's WebSocket server received: code and reason. */
+const closes: string[] = [];
 
 const html = (body: string) => `<!doctype html><html><head><title>attack</title></head><body>${body}</body></html>`;
 const blobScript = (code: string) => `URL.createObjectURL(new Blob([${JSON.stringify(code)}], { type: 'text/javascript' }))`;
@@ -64,6 +66,15 @@ function attackPage(path: string, origin: string): string | null {
       return html(`<script>fetchLater('/w/fetch-later', { method: 'POST', body: 'x', activateAfter: 0 });</script>`);
     case '/frame-post':
       return html(`<iframe srcdoc="<script>fetch('${origin}/w/frame', { method: 'PUT', body: 'x' })</script>"></iframe>`);
+    case '/options-body':
+      // Same-origin, so no preflight: a handler that ignores the method would act on the body.
+      return html(`<script>fetch('/w/options-body', { method: 'OPTIONS', body: 'delete=1' })</script>`);
+    case '/method-override':
+      return html(`<script>fetch('/w/method-override', { headers: { 'X-HTTP-Method-Override': 'DELETE' } })</script>`);
+    case '/ws-close-reason':
+      return html(
+        `<script>const s = new WebSocket('${ws}/ws'); s.onopen = () => s.close(4000, 'DELETE /account/42 confirm=yes');</script>`,
+      );
     case '/shared-worker-refresh':
       return html(`<script>new SharedWorker(${blobScript(`fetch('${origin}/session/refresh', { method: 'POST', body: 'x' })`)});</script>`);
     case '/':
@@ -76,8 +87,8 @@ function attackPage(path: string, origin: string): string | null {
 function handler(origin: () => string): http.RequestListener {
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET') {
-      received.push(`${req.method} ${path}`);
+    if (req.method !== 'GET' || req.headers['x-http-method-override']) {
+      received.push(`${req.headers['x-http-method-override'] ? 'OVERRIDE ' : ''}${req.method} ${path}`);
       return res.writeHead(204).end();
     }
     const body = attackPage(path, origin());
@@ -94,6 +105,7 @@ function acceptWebSockets(server: http.Server) {
     wss.handleUpgrade(req, socket, head, (client) => {
       client.send('greeting');
       client.on('message', (data) => received.push(`WS ${String(data)}`));
+      client.on('close', (code, reason) => closes.push(`${code} ${String(reason)}`.trim()));
     }),
   );
 }
@@ -132,6 +144,7 @@ const contexts: BrowserContext[] = [];
 afterEach(async () => {
   await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
   received.length = 0;
+  closes.length = 0;
 });
 
 /** A context fenced exactly as an agent run's: the egress proxy with the run's gate and count, and the page guard. */
@@ -244,6 +257,25 @@ describe('read mode in every realm: writes and messages stopped at the network',
     it('a PUT from a srcdoc frame is not sent', async () => {
       await attackInReadMode(origin(), '/frame-post', /\/w\/frame/);
       expect(received).toEqual([]);
+    });
+
+    it('an OPTIONS request with a body (no preflight, same origin) is a write: not sent', async () => {
+      const { blocked } = await attackInReadMode(origin(), '/options-body', /\/w\/options-body/);
+      expect(received).toEqual([]);
+      expect(blocked.some((b) => /\/w\/options-body/.test(b.url))).toBe(true);
+    });
+
+    it('a GET carrying X-HTTP-Method-Override is a write: not sent', async () => {
+      const { blocked } = await attackInReadMode(origin(), '/method-override', /\/w\/method-override/);
+      expect(received).toEqual([]);
+      expect(blocked.some((b) => /\/w\/method-override/.test(b.url))).toBe(true);
+    });
+
+    it('a WebSocket close frame reaches the server with its code only, never the reason text the page chose', async () => {
+      const { page } = await fenced(origin(), 'read');
+      await page.goto(`${origin()}/ws-close-reason`);
+      await until(() => closes.length > 0);
+      expect(closes).toEqual(['1000']);
     });
 
     it("the provider's declared session-refresh write still goes out in read mode, from any realm", async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { resolveChromiumPath } from '../../server/browser/chromium';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../../server/browser/chromium';
 
 /** A Chromium with its DevTools endpoint on loopback, as a remote browser (BROWSER_WS_ENDPOINT) of a worker. */
 export interface RemoteChromium {
@@ -14,14 +14,15 @@ export interface RemoteChromium {
 }
 
 /** `port`: a fixed DevTools port, so a restarted browser answers at the same http:// address (as a sidecar does). */
-export async function startRemoteChromium(timeoutMs = 30_000, port = 0): Promise<RemoteChromium> {
+export async function startRemoteChromium(timeoutMs = 30_000, port = 0, opts: { agentlinkFlags?: boolean } = {}): Promise<RemoteChromium> {
   const executable = await resolveChromiumPath();
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-test-chromium-'));
   const proc = spawn(
     executable,
     [
       '--headless=new',
-      '--no-sandbox',
+      // The flags AgentLink launches its own Chromium with, as the compose file's sidecar has them (unless a test asks for a bare one).
+      ...(opts.agentlinkFlags === false ? ['--no-sandbox'] : CHROMIUM_ARGS),
       '--remote-debugging-address=127.0.0.1',
       `--remote-debugging-port=${port}`,
       // As a browser sidecar runs: no throttling of pages that are not visible.
