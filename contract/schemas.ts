@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
+import { ConnectionCheckOutcomeSchema, ConnectionLastCheckSchema } from './connection-health';
 import { checkResponseFormat, RESPONSE_FORMAT_LIMITS } from './response-format';
 
 /** Bounds that the contract enforces at the edge; documented in the OpenAPI descriptions. */
@@ -204,10 +205,24 @@ export const ConnectionSchema = extendApi(
     updatedAt: isoDate('Last change of the record.'),
     lastUsedAt: isoDate('Last time an agent request used this connection.').nullable(),
     revokedAt: isoDate('When the connection was revoked.').nullable(),
+    lastCheck: extendApi(ConnectionLastCheckSchema.nullable(), {
+      description: 'The last health check of its provider session (scheduled, or POST …/check); null before the first.',
+    }),
   }),
   { title: 'Connection' },
 );
 export type Connection = z.infer<typeof ConnectionSchema>;
+
+export const ConnectionCheckResultSchema = extendApi(
+  z.object({
+    outcome: ConnectionCheckOutcomeSchema,
+    checkedAt: isoDate('When the check ended.'),
+    durationMs: extendApi(z.number().int(), { description: 'How long the check took.' }),
+    connection: extendApi(ConnectionSchema, { description: 'The connection after the check (its status and lastCheck).' }),
+  }),
+  { title: 'ConnectionCheckResult' },
+);
+export type ConnectionCheckResult = z.infer<typeof ConnectionCheckResultSchema>;
 
 export const CONNECTION_LIST_LIMITS = { default: 20, max: 100 } as const;
 
