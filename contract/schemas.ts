@@ -200,7 +200,12 @@ export const ConnectionSchema = extendApi(
     providerId: ProviderIdSchema,
     clientUserId: z.string(),
     environment: EnvironmentSchema,
-    status: ConnectionStatusSchema,
+    status: extendApi(ConnectionStatusSchema, {
+      description:
+        'ACTIVE: usable. LOGIN_REQUIRED: the provider session ended and could not be renewed silently; send the user through ' +
+        'update mode (a link token with connectionId). REVOKED: final. The transitions and their webhook events are in the ' +
+        'API description (Connections).',
+    }),
     createdAt: isoDate('Creation time.'),
     updatedAt: isoDate('Last change of the record.'),
     lastUsedAt: isoDate('Last time an agent request used this connection.').nullable(),

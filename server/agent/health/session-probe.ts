@@ -99,6 +99,11 @@ export class BrowserSessionProbe implements SessionProbe {
       return { kind: 'unreachable', reason: 'the browser could not be reached' };
     }
     cost.contexts += 1;
+    if (signal.aborted) {
+      // The budget ran out while the context opened: the abort listener below would never fire.
+      await context.close().catch(() => undefined);
+      return { kind: 'unreachable', reason: 'the check was stopped' };
+    }
     const sizes = this.deps.onCost ? countBytes(context, cost) : null;
     const close = () => void context.close().catch(() => undefined);
     signal.addEventListener('abort', close, { once: true });
