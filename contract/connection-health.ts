@@ -50,7 +50,11 @@ export const ConnectionLastCheckSchema = extendApi(
     at: isoDate('When the check ended.'),
     outcome: ConnectionCheckOutcomeSchema,
   }),
-  { title: 'ConnectionLastCheck', description: 'The last health check of the session: when, and what it found.' },
+  {
+    title: 'ConnectionLastCheck',
+    description:
+      "The last health check of a connection's session (scheduled, or POST …/check): when, and what it found; null before the first.",
+  },
 );
 
 const IntervalSchema = extendApi(

@@ -200,7 +200,8 @@ export const ConnectionSchema = extendApi(
     providerId: ProviderIdSchema,
     clientUserId: z.string(),
     environment: EnvironmentSchema,
-    status: extendApi(ConnectionStatusSchema, {
+    // A schema of its own: extendApi annotates the schema it is given, and ConnectionStatusSchema is shared.
+    status: extendApi(z.enum(CONNECTION_STATUSES), {
       description:
         'ACTIVE: usable. LOGIN_REQUIRED: the provider session ended and could not be renewed silently; send the user through ' +
         'update mode (a link token with connectionId). REVOKED: final. The transitions and their webhook events are in the ' +
@@ -210,9 +211,7 @@ export const ConnectionSchema = extendApi(
     updatedAt: isoDate('Last change of the record.'),
     lastUsedAt: isoDate('Last time an agent request used this connection.').nullable(),
     revokedAt: isoDate('When the connection was revoked.').nullable(),
-    lastCheck: extendApi(ConnectionLastCheckSchema.nullable(), {
-      description: 'The last health check of its provider session (scheduled, or POST …/check); null before the first.',
-    }),
+    lastCheck: ConnectionLastCheckSchema.nullable(),
   }),
   { title: 'Connection' },
 );
@@ -223,7 +222,8 @@ export const ConnectionCheckResultSchema = extendApi(
     outcome: ConnectionCheckOutcomeSchema,
     checkedAt: isoDate('When the check ended.'),
     durationMs: extendApi(z.number().int(), { description: 'How long the check took.' }),
-    connection: extendApi(ConnectionSchema, { description: 'The connection after the check (its status and lastCheck).' }),
+    /** The connection after the check (its status and lastCheck). */
+    connection: ConnectionSchema,
   }),
   { title: 'ConnectionCheckResult' },
 );

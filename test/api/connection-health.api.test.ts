@@ -1,5 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 import request from 'supertest';
 
+import { CONNECTION_STATUS_MODEL } from '../../contract/connection-health';
+import { buildOpenApiDocument } from '../../openapi/document';
 import { ConnectionHealthService, type ProbeVerdict, type SessionProbe } from '../../server/domain/connection-health.service';
 import type { ConnectionRecord } from '../../server/store';
 import { describeEachStore, type TestApp } from '../support/app';
@@ -325,6 +330,18 @@ describeEachStore('POST /api/connections/{connectionId}/check', (t) => {
       expect((await Promise.all(running)).map((r) => r.status)).toEqual([200, 200]);
     } finally {
       useProbe(t, probe);
+    }
+  });
+});
+
+describe('the connection status model, written down', () => {
+  it('is the same table in the README and in the OpenAPI description; the webhooks list each event of it', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+    expect(readme).toContain(CONNECTION_STATUS_MODEL);
+    const doc = buildOpenApiDocument() as { info: { description: string }; webhooks: Record<string, { post: { description: string } }> };
+    expect(doc.info.description).toContain(CONNECTION_STATUS_MODEL);
+    for (const event of CONNECTION_STATUS_MODEL.match(/CONNECTION\.[A-Z_]+/g)!) {
+      expect(doc.webhooks[event]?.post.description).toEqual(expect.stringMatching(/\S/));
     }
   });
 });
