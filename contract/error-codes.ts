@@ -56,6 +56,17 @@ export const ERROR_CATALOGUE = {
   CONNECTION_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'No such connection for these credentials.' },
   CONNECTION_REVOKED: { status: 409, type: 'CONFLICT', description: 'The connection was revoked.' },
   CONNECTION_LOGIN_REQUIRED: { status: 409, type: 'CONFLICT', description: 'The provider session ended; the user must reconnect.' },
+  CONNECTION_CHECK_IN_PROGRESS: {
+    status: 409,
+    type: 'CONFLICT',
+    description: 'A health check of this connection is running (scheduled or asked for); read the connection when it ends.',
+  },
+  CONNECTION_CHECK_RATE_LIMITED: {
+    status: 429,
+    type: 'RATE_LIMITED',
+    description:
+      'The connection was checked less than 10 seconds ago, or this AgentLink process already runs its maximum of checks; wait Retry-After seconds.',
+  },
   STARTING_URL_NOT_ALLOWED: {
     status: 400,
     type: 'INVALID_REQUEST',

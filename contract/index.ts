@@ -1,12 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 
+import { ConnectionSettingsSchema, UpdateConnectionSettingsBodySchema } from './connection-health';
 import type { ErrorCode } from './error-codes';
 import { ProviderDeclarationSchema, UpdateProviderBodySchema } from './provider-declaration';
 import {
   AgentRequestAcceptedSchema,
   AgentRequestListSchema,
   AgentRequestSchema,
+  ConnectionCheckResultSchema,
   ConnectionListSchema,
   ConnectionSchema,
   CreateAgentRequestBodySchema,
@@ -36,6 +38,7 @@ import {
   WebhookEndpointWithSecretSchema,
 } from './webhook-schemas';
 
+export * from './connection-health';
 export * from './error-codes';
 export * from './provider-declaration';
 export * from './response-format';
@@ -196,6 +199,28 @@ export const contract = c.router(
           ],
         }),
       },
+      // Before /api/connections/:connectionId, which would otherwise take "settings" for a connection id.
+      getConnectionSettings: {
+        method: 'GET',
+        path: '/api/connections/settings',
+        responses: { 200: ConnectionSettingsSchema },
+        summary: 'Get the connection health-check settings',
+        description:
+          "How often the sessions of this environment's connections are checked between runs (healthCheck.intervalSeconds, and " +
+          "per-provider overrides), and the service's default.",
+        metadata: meta({ auth: 'client', errors: [] }),
+      },
+      updateConnectionSettings: {
+        method: 'PATCH',
+        path: '/api/connections/settings',
+        body: UpdateConnectionSettingsBodySchema,
+        responses: { 200: ConnectionSettingsSchema },
+        summary: 'Change the connection health-check settings',
+        description:
+          'Sets the interval between scheduled checks for your connections in this environment (0: off; null: the default), and ' +
+          'per-provider intervals (null removes one). Connections are rescheduled at once. Errors: INVALID_FIELD, UNKNOWN_PROVIDER.',
+        metadata: meta({ auth: 'client', errors: ['INVALID_FIELD', 'UNKNOWN_PROVIDER'] }),
+      },
       listConnections: {
         method: 'GET',
         path: '/api/connections',
@@ -216,6 +241,26 @@ export const contract = c.router(
         description:
           'One connection of your organization in this environment: its provider, end user and status. Errors: CONNECTION_NOT_FOUND.',
         metadata: meta({ auth: 'client', errors: ['CONNECTION_NOT_FOUND'] }),
+      },
+      checkConnection: {
+        method: 'POST',
+        path: '/api/connections/:connectionId/check',
+        pathParams: ConnectionIdParams,
+        body: c.noBody(),
+        responses: { 200: ConnectionCheckResultSchema },
+        summary: "Check a connection's session now",
+        description:
+          'Checks the provider session now, as the scheduler does between runs: the cheapest proof first (its cookies, then a ' +
+          'signed-in page), read-only (the browser can send no write), a silent re-login when the session ended and credentials ' +
+          'are stored. Answers with the outcome and the connection: SIGNED_IN, RENEWED, LOGIN_REQUIRED (the connection is now ' +
+          'LOGIN_REQUIRED), or TIMED_OUT / UNREACHABLE / SESSION_UNREADABLE (status unchanged). On a LOGIN_REQUIRED connection a ' +
+          'session found signed in or renewed makes it ACTIVE again (CONNECTION.RECOVERED). Errors: CONNECTION_NOT_FOUND, ' +
+          'CONNECTION_REVOKED (409), CONNECTION_CHECK_IN_PROGRESS (409: a check is running), CONNECTION_CHECK_RATE_LIMITED (429: ' +
+          'checked less than 10 s ago, or this process runs its maximum of checks; Retry-After).',
+        metadata: meta({
+          auth: 'client',
+          errors: ['CONNECTION_NOT_FOUND', 'CONNECTION_REVOKED', 'CONNECTION_CHECK_IN_PROGRESS', 'CONNECTION_CHECK_RATE_LIMITED'],
+        }),
       },
       revokeConnection: {
         method: 'DELETE',

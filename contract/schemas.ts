@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
+import { ConnectionCheckOutcomeSchema, ConnectionLastCheckSchema } from './connection-health';
 import { checkResponseFormat, RESPONSE_FORMAT_LIMITS } from './response-format';
 
 /** Bounds that the contract enforces at the edge; documented in the OpenAPI descriptions. */
@@ -199,15 +200,34 @@ export const ConnectionSchema = extendApi(
     providerId: ProviderIdSchema,
     clientUserId: z.string(),
     environment: EnvironmentSchema,
-    status: ConnectionStatusSchema,
+    // A schema of its own: extendApi annotates the schema it is given, and ConnectionStatusSchema is shared.
+    status: extendApi(z.enum(CONNECTION_STATUSES), {
+      description:
+        'ACTIVE: usable. LOGIN_REQUIRED: the provider session ended and could not be renewed silently; send the user through ' +
+        'update mode (a link token with connectionId). REVOKED: final. The transitions and their webhook events are in the ' +
+        'API description (Connections).',
+    }),
     createdAt: isoDate('Creation time.'),
     updatedAt: isoDate('Last change of the record.'),
     lastUsedAt: isoDate('Last time an agent request used this connection.').nullable(),
     revokedAt: isoDate('When the connection was revoked.').nullable(),
+    lastCheck: ConnectionLastCheckSchema.nullable(),
   }),
   { title: 'Connection' },
 );
 export type Connection = z.infer<typeof ConnectionSchema>;
+
+export const ConnectionCheckResultSchema = extendApi(
+  z.object({
+    outcome: ConnectionCheckOutcomeSchema,
+    checkedAt: isoDate('When the check ended.'),
+    durationMs: extendApi(z.number().int(), { description: 'How long the check took.' }),
+    /** The connection after the check (its status and lastCheck). */
+    connection: ConnectionSchema,
+  }),
+  { title: 'ConnectionCheckResult' },
+);
+export type ConnectionCheckResult = z.infer<typeof ConnectionCheckResultSchema>;
 
 export const CONNECTION_LIST_LIMITS = { default: 20, max: 100 } as const;
 

@@ -14,6 +14,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'CONNECTION.CREATED',
   'CONNECTION.LOGIN_REQUIRED',
   'CONNECTION.REVOKED',
+  'CONNECTION.SESSION_RENEWED',
+  'CONNECTION.RECOVERED',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
@@ -189,14 +191,22 @@ export const AgentRequestEventSchema = extendApi(
 export const ConnectionEventSchema = extendApi(
   z.object({
     eventId: z.string(),
-    type: z.enum(['CONNECTION.CREATED', 'CONNECTION.LOGIN_REQUIRED', 'CONNECTION.REVOKED']),
+    type: z.enum([
+      'CONNECTION.CREATED',
+      'CONNECTION.LOGIN_REQUIRED',
+      'CONNECTION.REVOKED',
+      'CONNECTION.SESSION_RENEWED',
+      'CONNECTION.RECOVERED',
+    ]),
     createdAt: isoDate('When the event happened.'),
     environment: EnvironmentSchema,
     object: ConnectionSchema,
   }),
   {
     title: 'ConnectionEvent',
-    description: 'A connection was created, needs its user to sign in again, or was revoked; object is the connection.',
+    description:
+      'A connection was created, had its session renewed silently, needs its user to sign in again, recovered (ACTIVE again), ' +
+      'or was revoked; object is the connection as GET /api/connections/{connectionId} returns it (status, lastCheck).',
   },
 );
 

@@ -1,6 +1,7 @@
 import { generateOpenApi } from '@ts-rest/open-api';
 
 import { contract, type RouteMetadata } from '../contract';
+import { CONNECTION_CHECK_OUTCOME_DESCRIPTIONS, CONNECTION_STATUS_MODEL } from '../contract/connection-health';
 import { AGENT_RUN_ERRORS, ERROR_CATALOGUE } from '../contract/error-codes';
 import { type ApiErrorCode, WIDGET_ONLY_ERROR_CODES } from '../contract/route-errors';
 import { ErrorResponses } from './error-responses';
@@ -24,6 +25,12 @@ const runErrorTable = [
   '| error.code | meaning |',
   '|---|---|',
   ...Object.entries(AGENT_RUN_ERRORS).map(([code, description]) => `| \`${code}\` | ${description} |`),
+].join('\n');
+
+const checkOutcomeTable = [
+  '| outcome | meaning |',
+  '|---|---|',
+  ...Object.entries(CONNECTION_CHECK_OUTCOME_DESCRIPTIONS).map(([outcome, meaning]) => `| \`${outcome}\` | ${meaning} |`),
 ].join('\n');
 
 const description = `
@@ -53,6 +60,18 @@ ${errorTable}
 Connect widget codes (\`${WIDGET_ONLY_ERROR_CODES.join('`, `')}\`) are answered by the widget's own routes and reach
 your app through the React SDK's \`onExit\`, never through \`/api\`.
 
+**Connections.** A connection is \`ACTIVE\`, \`LOGIN_REQUIRED\` (its provider session ended and could not be renewed
+silently: send the user through update mode, a link token with \`connectionId\`) or \`REVOKED\` (final). Between runs
+a scheduler checks each \`ACTIVE\` connection's session (every 4 hours by default, jittered; see
+\`PATCH /api/connections/settings\`), read-only and with the cheapest proof first, renews it by a silent re-login when
+credentials are stored, and records \`lastCheck\` on the connection. The transitions and the webhook event each fires:
+
+${CONNECTION_STATUS_MODEL}
+
+Outcomes of a check (\`lastCheck.outcome\`):
+
+${checkOutcomeTable}
+
 **Agent runs.** An accepted request is queued and run by a worker: \`PENDING\` → \`RUNNING\` → \`COMPLETED\`,
 or \`FAILED\` / \`TIMED_OUT\` / \`CANCELED\` with \`error.code\` in the stored record:
 
@@ -63,7 +82,9 @@ ${runErrorTable}
 const TAGS: Record<keyof typeof contract | 'webhookEvents', string> = {
   providers: 'The catalogue of providers your environment can connect to.',
   link: 'Link tokens: the start of the connect flow (useAgentLink opens the widget with one).',
-  connections: "End users' linked accounts: the public token exchange, reading, listing and revoking connections.",
+  connections:
+    "End users' linked accounts: the public token exchange, reading, listing, checking and revoking connections, and the " +
+    'health-check schedule of their sessions.',
   agentRequests: 'Agent actions run on a connected account, and their results.',
   sandbox: 'Shortcuts for testing with sandbox credentials.',
   webhooks: 'Webhook endpoints, their signing secrets and delivery logs.',

@@ -84,6 +84,14 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
   CONNECTION_LOGIN_REQUIRED: {
     message: 'The provider session of this connection ended; send the user through the connect flow again (update mode).',
   },
+  CONNECTION_CHECK_IN_PROGRESS: {
+    message: 'A health check of this connection is running; read the connection when it ends.',
+    details: { retryAfterSeconds: 30 },
+  },
+  CONNECTION_CHECK_RATE_LIMITED: {
+    message: 'The connection was checked less than 10 seconds ago; try again in 7 s.',
+    details: { retryAfterSeconds: 7 },
+  },
   STARTING_URL_NOT_ALLOWED: {
     message: "startingUrl host evil.example is not one of Orbit's domains (orbit.sandbox.localhost)",
     details: { field: 'startingUrl' },

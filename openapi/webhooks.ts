@@ -21,6 +21,12 @@ const EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'CONNECTION.CREATED': 'The connect widget created a connection (before your backend exchanged its public token).',
   'CONNECTION.LOGIN_REQUIRED': 'The provider session of a connection ended and could not be renewed: send the user through update mode.',
   'CONNECTION.REVOKED': 'A connection was revoked; its access tokens no longer work.',
+  'CONNECTION.SESSION_RENEWED':
+    'The provider session of a connection had ended and was renewed by a silent re-login with the stored credentials (during a ' +
+    'health check or an agent run); nothing for the user to do.',
+  'CONNECTION.RECOVERED':
+    'A LOGIN_REQUIRED connection is ACTIVE again: the user signed in again through update mode, or a check found its session ' +
+    'signed in or renewed it. Agent requests on it are accepted again.',
 };
 
 const operationId = (type: WebhookEventType) =>

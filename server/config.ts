@@ -98,6 +98,24 @@ const EnvSchema = z.object({
   AGENTLINK_QUEUE: z.enum(['embedded', 'pg-boss']).optional(),
   AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),
+  /** Default seconds between two scheduled checks of a connection's session (each jittered); 0 turns the scheduler off. */
+  AGENTLINK_HEALTH_CHECK_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 3600)
+    .default(4 * 3600),
+  /** Health checks one process runs at once (each holds a browser context). */
+  AGENTLINK_HEALTH_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Time budget of one check, re-login included; past it the check ends TIMED_OUT and changes nothing. */
+  AGENTLINK_HEALTH_CHECK_BUDGET_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  /** How long a sandbox session of the test user user_expiring lasts. */
+  AGENTLINK_SANDBOX_EXPIRING_SESSION_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .default(60),
   // A CDP endpoint: the browser's ws:// URL, or its http:// debugging address (the ws:// URL is looked up there).
   /**
    * PEM file of extra roots an upstream TLS certificate may chain to (an intranet provider's private CA). The egress
@@ -181,6 +199,13 @@ export interface AppConfig {
     /** Claims of one request before a lost worker makes it fail with WORKER_LOST. */
     maxAttempts: number;
   };
+  /**
+   * Connection health checks (server/agent/health/): the default interval between two scheduled checks of a connection
+   * (0: no scheduler), the checks one process runs at once, and the time budget of one check.
+   */
+  healthCheck: { intervalSeconds: number; concurrency: number; budgetMs: number };
+  /** Seconds a sandbox session of user_expiring lasts (the sandbox kit's SiteSessions). */
+  sandboxExpiringSessionSeconds: number;
   /** Token bucket per organization and environment on the client API; null = no limit (either setting 0). */
   rateLimit: { perSecond: number; burst: number } | null;
   /**
@@ -282,6 +307,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.AGENTLINK_WORKER_POLL_MS,
       maxAttempts: e.AGENTLINK_WORKER_MAX_ATTEMPTS,
     },
+    healthCheck: {
+      intervalSeconds: e.AGENTLINK_HEALTH_CHECK_INTERVAL_SECONDS,
+      concurrency: e.AGENTLINK_HEALTH_CHECK_CONCURRENCY,
+      budgetMs: e.AGENTLINK_HEALTH_CHECK_BUDGET_MS,
+    },
+    sandboxExpiringSessionSeconds: e.AGENTLINK_SANDBOX_EXPIRING_SESSION_SECONDS,
     rateLimit:
       e.AGENTLINK_RATE_LIMIT_PER_SECOND > 0 && e.AGENTLINK_RATE_LIMIT_BURST > 0
         ? { perSecond: e.AGENTLINK_RATE_LIMIT_PER_SECOND, burst: e.AGENTLINK_RATE_LIMIT_BURST }

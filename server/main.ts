@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 
+import { createHealthScheduler, type HealthScheduler } from './agent/health';
 import { createAgentWorker } from './agent/runtime';
 import type { AgentWorker } from './agent/worker';
 import { createApp, createWorkerOpsApp } from './app';
@@ -42,12 +43,16 @@ function describeDatabase(config: AppConfig) {
 function describeWorker(config: AppConfig) {
   const engine = config.worker.queue === 'pg-boss' ? 'pg-boss queue on PostgreSQL' : 'embedded queue (claims from the database)';
   const model = config.model ? `planner model ${config.model.model}` : 'no model configured (playbooks and replays only)';
-  return `${engine}, ${config.worker.concurrency} at a time, ${model}`;
+  const checks = config.healthCheck.intervalSeconds
+    ? `sessions checked every ${config.healthCheck.intervalSeconds} s by default, ${config.healthCheck.concurrency} at a time`
+    : 'scheduled session checks off';
+  return `${engine}, ${config.worker.concurrency} at a time, ${model}; ${checks}`;
 }
 
 /** Stops the worker first (running requests finish or go back to the queue), then the rest. */
 async function shutdownAll(parts: {
   worker?: AgentWorker;
+  health?: HealthScheduler | null;
   server?: http.Server;
   services: ReturnType<typeof buildServices>;
   store: Store;
@@ -57,6 +62,7 @@ async function shutdownAll(parts: {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
   await parts.worker?.stop({ graceMs: 8000 }).catch(() => undefined);
+  await parts.health?.stop().catch(() => undefined);
   await parts.services.webhookDispatcher.stop().catch(() => undefined);
   await parts.services.webhookEvents.idle().catch(() => undefined);
   await parts.services.queue.stop().catch(() => undefined);
@@ -104,13 +110,15 @@ async function runWorker(config: AppConfig) {
   const server = createExpressServer(createWorkerOpsApp(services, logger));
   await listen(server, config);
   await worker.start();
-  // Webhook deliveries run in the worker role (and in serve's embedded mode).
+  // Webhook deliveries and the connections' health checks run in the worker role (and in serve's embedded mode).
   services.webhookDispatcher.start();
+  const health = createHealthScheduler(services, logger);
+  health?.start();
   const base = `http://localhost:${(server.address() as AddressInfo).port}`;
   process.stdout.write(
     `AgentLink worker is running\n  Worker    ${describeWorker(config)}\n  Data      ${describeDatabase(config)}\n  Health    ${base}/readyz   (metrics: ${base}/metrics)\n`,
   );
-  onSignals(logger, () => shutdownAll({ worker, server, services, store }));
+  onSignals(logger, () => shutdownAll({ worker, health, server, services, store }));
 }
 
 async function serve(config: AppConfig, args: string[] = []) {
@@ -155,11 +163,13 @@ async function serve(config: AppConfig, args: string[] = []) {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
+  const health = worker ? createHealthScheduler(services, logger) : null;
   if (worker) {
     await worker.start();
     services.webhookDispatcher.start();
+    health?.start();
   }
-  onSignals(logger, () => shutdownAll({ worker, server, services, store }));
+  onSignals(logger, () => shutdownAll({ worker, health, server, services, store }));
 }
 
 async function withStore<T>(config: AppConfig, fn: (store: Store) => Promise<T>): Promise<T> {

@@ -1,6 +1,8 @@
+import { BrowserSessionProbe } from './agent/health/session-probe';
 import { PlaybookRegistry } from './agent/playbooks';
 import { modelPlaybookRouter } from './agent/playbooks/model-router';
-import { buildQueue } from './agent/queue';
+import { buildQueue, newWorkerId } from './agent/queue';
+import { LoginEngineRelogin } from './agent/silent-relogin';
 import { BrowserManager } from './browser/browser-manager';
 import type { AppConfig } from './config';
 import { LinkSessionService } from './connect/link-session.service';
@@ -11,6 +13,8 @@ import { AgentRequestEvents } from './domain/agent-request-events';
 import { AgentRequestService } from './domain/agent-requests.service';
 import type { Clock } from './domain/clock';
 import { systemClock } from './domain/clock';
+import { ConnectionHealthService } from './domain/connection-health.service';
+import { ConnectionSettingsService } from './domain/connection-settings.service';
 import { ConnectionService } from './domain/connections.service';
 import { IdempotencyService } from './domain/idempotency.service';
 import { LinkTokenService } from './domain/link-tokens.service';
@@ -91,7 +95,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   });
   webhookEvents.onQueued(() => webhookDispatcher.wake());
   const connections = new ConnectionService(store, clock, vault, config, webhookEvents);
-  const siteSessions = new SiteSessions(store, clock, config.sandboxHostSuffix);
+  const siteSessions = new SiteSessions(store, clock, config.sandboxHostSuffix, config.sandboxExpiringSessionSeconds);
   const sandboxSites = new SimulatedSites(store, siteSessions, integrations.sites);
   const loginEngine = new LoginEngine(browsers);
   // Agent runs: the queue (built here, started only by a worker), in-process run signals, the playbooks.
@@ -117,6 +121,26 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     { maxSessions: config.live.maxSessions, idleMs: config.live.idleSeconds * 1000 },
   );
   linkSessions.attachLive(liveSignIn);
+  // Health checks of connections' sessions: asked for through the API in any process, scheduled in the worker role
+  // (server/agent/health/); both take a lease on the connection's row under this process's id.
+  const processId = newWorkerId();
+  const connectionSettings = new ConnectionSettingsService(store, clock, catalogue, {
+    intervalSeconds: config.healthCheck.intervalSeconds,
+  });
+  const healthLogger = createLogger(config.logLevel).child({ component: 'health' });
+  const connectionHealth = new ConnectionHealthService(
+    {
+      store,
+      clock,
+      connections,
+      catalogue,
+      settings: connectionSettings,
+      probe: new BrowserSessionProbe({ browsers, connections, relogin: new LoginEngineRelogin(loginEngine) }),
+      ownerId: processId,
+      onError: (err, context) => healthLogger.error({ err, ...context }, 'connection check: applying the outcome failed'),
+    },
+    { budgetMs: config.healthCheck.budgetMs, concurrency: config.healthCheck.concurrency },
+  );
   // With a model configured, actions the text search does not match may still be routed to a playbook by the model.
   if (config.model) playbooks.setModelRouter(modelPlaybookRouter(config.model));
   return {
@@ -133,6 +157,10 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     organizationProviders,
     organizations,
     connections,
+    connectionSettings,
+    connectionHealth,
+    /** This process's lease owner id (health checks). */
+    processId,
     siteSessions,
     tenantTokens,
     sandboxSites,

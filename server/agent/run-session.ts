@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 
 import { trackRequests } from '../browser/page-quiet';
 import { refuseUnneededResources } from '../browser/resource-filter';
@@ -26,6 +26,14 @@ import type { WorkerDeps } from './worker-deps';
 type SessionDeps = Pick<WorkerDeps, 'connections' | 'browsers' | 'relogin'>;
 
 const CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * The options of every browser context that carries a connection's session: an agent run's, and a health check's
+ * (server/agent/health/), so that the provider sees the same browser whichever of the two comes.
+ */
+export function sessionContextOptions(storageState: ProviderSession | null): BrowserContextOptions {
+  return { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...(storageState ? { storageState } : {}) };
+}
 
 /** Opens the run's context and page (kept on `state` so the worker can screenshot and close them). */
 export async function openRunBrowser(
@@ -69,7 +77,7 @@ export async function openRunBrowser(
     onChangeSent: () => {
       state.changesSent += 1;
     },
-    options: { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...(storageState ? { storageState } : {}) },
+    options: sessionContextOptions(storageState),
   }).catch((err: unknown) => {
     throw new BrowserUnavailable(err);
   });
@@ -140,8 +148,9 @@ export async function renewDeadSession(
     if (outcome.ok) {
       await state.context!.clearCookies();
       await state.context!.addCookies(outcome.storageState.cookies);
-      // Sealed at once: even if the run fails later, the connection keeps the fresh session (unless it was revoked meanwhile).
-      await deps.connections.saveSession(connection.id, outcome.storageState);
+      // Sealed at once: even if the run fails later, the connection keeps the fresh session (unless it was revoked
+      // meanwhile); the organization hears of the renewal (CONNECTION.SESSION_RENEWED) as it would from a health check.
+      await deps.connections.sessionRenewed(connection.id, outcome.storageState);
       await openStartingUrl(state, page, record.startingUrl);
       if (!isProviderLoginPage(provider, new URL(page.url()))) return;
       reason = 'the provider still shows its sign-in page after re-login';

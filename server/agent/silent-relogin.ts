@@ -9,7 +9,10 @@ import type { ProviderDefinition } from '../providers/catalogue';
  * login that needs nothing from a person can succeed silently: a code or a human check means the user
  * must reconnect (LOGIN_REQUIRED).
  */
-export type ReloginResult = { ok: true; storageState: StorageState } | { ok: false; reason: string };
+export type ReloginResult =
+  | { ok: true; storageState: StorageState }
+  /** `retryable`: the sign-in could not be tried (the provider or the browser was unreachable), not refused. */
+  | { ok: false; reason: string; retryable?: boolean };
 
 export interface SilentRelogin {
   relogin(input: {
@@ -48,7 +51,11 @@ export class LoginEngineRelogin implements SilentRelogin {
         return { ok: false, reason: 'the provider no longer accepts the stored credentials' };
       case 'locked':
         return { ok: false, reason: 'the provider says the account is locked' };
+      case 'unavailable':
+        return { ok: false, reason: `the sign-in could not be tried (${outcome.reason})`, retryable: true };
       default:
+        // A step the recipe does not know parks its page for a live view no one will open: close it now.
+        if (outcome.kind === 'unknown_step') await this.engine.cancel(key);
         return { ok: false, reason: `the sign-in did not succeed (${outcome.kind}${'reason' in outcome ? `: ${outcome.reason}` : ''})` };
     }
   }

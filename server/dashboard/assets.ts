@@ -11,9 +11,9 @@ const DASHBOARD_CSS = `
 .notice.ok { background: #e8f5e9; color: #1b5e20; }
 .notice.warn { background: #fff4e5; color: #7a4100; border-left: .3rem solid #f29900; font-weight: 600; }
 .status { font-family: monospace; font-size: .85em; padding: .1rem .35rem; border-radius: .2rem; background: #eef; white-space: nowrap; }
-.status-ACTIVE, .status-COMPLETED, .outcome-ok { background: #e8f5e9; }
-.status-REVOKED, .status-FAILED, .status-TIMED_OUT, .outcome-error, .outcome-blocked { background: #fdecea; }
-.status-LOGIN_REQUIRED, .status-PENDING, .status-RUNNING { background: #fff8e1; }
+.status-ACTIVE, .status-COMPLETED, .outcome-ok, .check-SIGNED_IN, .check-RENEWED { background: #e8f5e9; }
+.status-REVOKED, .status-FAILED, .status-TIMED_OUT, .outcome-error, .outcome-blocked, .check-TIMED_OUT, .check-UNREACHABLE, .check-SESSION_UNREADABLE { background: #fdecea; }
+.status-LOGIN_REQUIRED, .status-PENDING, .status-RUNNING, .check-LOGIN_REQUIRED { background: #fff8e1; }
 .clip { max-width: 18rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .screenshot { max-width: 100%; border: 1px solid #ccc; }
 .env-switch a { margin-right: .5rem; }

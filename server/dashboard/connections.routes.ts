@@ -1,5 +1,6 @@
 import type { Response, Router } from 'express';
 
+import { CONNECTION_CHECK_OUTCOMES } from '../../contract/connection-health';
 import type { OrganizationRecord } from '../store';
 import { actionCatalogueSection } from './actions.views';
 import { connectionDetailPage, connectionsPage, revokeConfirmPage } from './connections.views';
@@ -20,9 +21,16 @@ import {
 } from './dashboard-kit';
 import { BASE } from './views';
 
+const CHECK_OUTCOMES: ReadonlySet<string> = new Set(CONNECTION_CHECK_OUTCOMES);
+const REFUSALS: Record<string, string> = {
+  CONNECTION_CHECK_IN_PROGRESS: 'A check of this connection is running; reload the page in a moment.',
+  CONNECTION_CHECK_RATE_LIMITED: 'This connection was checked moments ago (or too many checks are running); try again shortly.',
+  CONNECTION_REVOKED: 'The connection was revoked: it has no session to check.',
+};
+
 /** An organization's connections per environment, and revoking one (through the same service as the API's DELETE). */
 export function mountConnectionPages(router: Router, deps: DashboardDeps) {
-  const { connections, catalogue, providerActions, agentRequests } = deps;
+  const { connections, connectionHealth, catalogue, providerActions, agentRequests } = deps;
 
   /** Every provider of the environment with its actions (the connections page shows what can be asked of them). */
   const actionsOf = async (org: OrganizationRecord, env: 'sandbox' | 'production') =>
@@ -72,18 +80,35 @@ export function mountConnectionPages(router: Router, deps: DashboardDeps) {
       const connection = await ownedConnection(res, req.params.connectionId);
       if (!connection) return notFound(res);
       const latest = await agentRequests.list(callerFor(org, connection.environment), { connectionId: connection.id, limit: PAGE_SIZE });
-      res
-        .type('html')
-        .send(
-          connectionDetailPage(
-            ctxOf(res),
-            org,
-            nav(org, 'connections'),
-            connection,
-            (await providerNames(catalogue, org, connection.environment))(connection.providerId),
-            latest.ok ? latest.value.records : [],
-          ),
-        );
+      const outcome = queryString(req, 'checked');
+      const refused = queryString(req, 'refused');
+      res.type('html').send(
+        connectionDetailPage(
+          ctxOf(res),
+          org,
+          nav(org, 'connections'),
+          connection,
+          (await providerNames(catalogue, org, connection.environment))(connection.providerId),
+          latest.ok ? latest.value.records : [],
+          {
+            ...(outcome && CHECK_OUTCOMES.has(outcome) ? { outcome } : {}),
+            ...(refused && REFUSALS[refused] ? { refused: REFUSALS[refused] } : {}),
+          },
+        ),
+      );
+    }),
+  );
+
+  // Runs the check and comes back to the page, which says what it found (only known values are shown from the URL).
+  router.post(
+    '/orgs/:orgId/connections/:connectionId/check',
+    wrap(async (req, res) => {
+      const org = locals(res).org;
+      const connection = await ownedConnection(res, req.params.connectionId);
+      if (!connection) return notFound(res);
+      const result = await connectionHealth.checkNow(callerFor(org, connection.environment), connection.id);
+      const query: Record<string, string> = result.ok ? { checked: result.value.outcome } : { refused: result.error.code };
+      res.redirect(303, `${BASE}/orgs/${org.id}/connections/${connection.id}?${new URLSearchParams(query).toString()}`);
     }),
   );
 

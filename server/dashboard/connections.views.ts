@@ -2,12 +2,18 @@ import type { Environment } from '../config';
 import { html, type RawHtml } from '../sandbox/kit/html';
 import type { AgentRequestRecord, ConnectionRecord, OrganizationRecord } from '../store';
 import { cell, dataTable, idRef, when } from './table-kit';
-import { BASE, csrfField, envSwitch, layout, type PageContext } from './views';
+import { BASE, csrfField, envSwitch, layout, notice, type PageContext } from './views';
 
 /** The connection pages: the list per environment, one connection with its latest requests, and revoking it. */
 const connectionsBase = (org: OrganizationRecord) => `${BASE}/orgs/${org.id}/connections`;
 const requestHref = (org: OrganizationRecord, id: string) => `${BASE}/orgs/${org.id}/requests/${id}`;
 export const connectionHref = (org: OrganizationRecord, id: string) => `${connectionsBase(org)}/${id}`;
+
+/** The last health check: its outcome and when (— before the first). */
+function lastCheck(c: ConnectionRecord): RawHtml {
+  if (!c.lastCheckedAt || !c.lastCheckOutcome) return html`—`;
+  return html`<span class="status check-${c.lastCheckOutcome}">${c.lastCheckOutcome}</span><br />${when(c.lastCheckedAt)}`;
+}
 
 export function connectionsPage(
   ctx: PageContext,
@@ -30,12 +36,12 @@ export function connectionsPage(
           ? html`<p>No ${env} connections yet.</p>`
           : dataTable({
               testId: 'connections',
-              labels: ['Connection', 'Provider', 'clientUserId', 'Status', 'Created', 'Last used', ''],
+              labels: ['Connection', 'Provider', 'clientUserId', 'Status', 'Last check', 'Created', 'Last used', ''],
               body: rows.map(
                 (c) => html`<tr data-connection-id="${c.id}">
                   ${cell('Connection', idRef(c.id, connectionHref(org, c.id)))} ${cell('Provider', providerName(c.providerId))}
                   ${cell('clientUserId', c.clientUserId, 'clip')} ${cell('Status', html`<span class="status status-${c.status}">${c.status}</span>`)}
-                  ${cell('Created', when(c.createdAt))} ${cell('Last used', when(c.lastUsedAt))}
+                  ${cell('Last check', lastCheck(c))} ${cell('Created', when(c.createdAt))} ${cell('Last used', when(c.lastUsedAt))}
                   ${cell('', c.status === 'REVOKED' ? '' : html`<a href="${base}/${c.id}/revoke">Revoke</a>`)}
                 </tr>`,
               ),
@@ -54,6 +60,8 @@ export function connectionDetailPage(
   c: ConnectionRecord,
   providerName: string,
   requests: AgentRequestRecord[],
+  /** What "Check now" just answered: an outcome, or why it was refused. */
+  checked?: { outcome?: string; refused?: string },
 ): string {
   const base = connectionsBase(org);
   return layout(
@@ -69,9 +77,22 @@ export function connectionDetailPage(
           <tr><th>Status</th><td><span class="status status-${c.status}">${c.status}</span></td></tr>
           <tr><th>Created</th><td>${when(c.createdAt)}</td></tr>
           <tr><th>Last used</th><td>${when(c.lastUsedAt)}</td></tr>
+          <tr><th>Last check</th><td data-testid="last-check">${lastCheck(c)}</td></tr>
+          <tr><th>Next check</th><td>${c.status === 'ACTIVE' ? when(c.nextCheckAt) : '—'}</td></tr>
         </tbody>
       </table>
-      ${c.status === 'REVOKED' ? '' : html`<p><a role="button" class="secondary outline" href="${base}/${c.id}/revoke">Revoke</a></p>`}
+      ${checked?.outcome ? notice(`Checked: ${checked.outcome}.`, 'ok') : ''} ${notice(checked?.refused)}
+      ${
+        c.status === 'REVOKED'
+          ? ''
+          : html`<form method="post" action="${base}/${c.id}/check" class="inline">
+              ${csrfField(ctx)}
+              <div class="grid">
+                <button type="submit" class="secondary">Check the session now</button>
+                <a role="button" class="secondary outline" href="${base}/${c.id}/revoke">Revoke</a>
+              </div>
+            </form>`
+      }
       <h2>Latest agent requests</h2>
       ${
         requests.length === 0

@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 import type { Environment } from '../config';
 import type { AgentRequestService } from '../domain/agent-requests.service';
+import type { ConnectionHealthService } from '../domain/connection-health.service';
 import type { ConnectionService } from '../domain/connections.service';
 import type { Caller } from '../domain/context';
 import type { Result } from '../domain/errors';
@@ -23,6 +24,8 @@ export interface DashboardDeps {
   accounts: DashboardAccountService;
   organizations: Pick<OrganizationService, 'rotateSecret'>;
   connections: Pick<ConnectionService, 'list' | 'get' | 'revoke'>;
+  /** "Check now" on a connection's page (the same check as POST /api/connections/{connectionId}/check). */
+  connectionHealth: Pick<ConnectionHealthService, 'checkNow'>;
   agentRequests: Pick<AgentRequestService, 'list' | 'get'>;
   webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'resend'>;
   catalogue: Pick<ProviderCatalogue, 'get' | 'list' | 'listFor'>;

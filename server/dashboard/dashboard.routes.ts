@@ -35,6 +35,8 @@ export function dashboardRouter(services: Services): Router {
     accounts: services.dashboard,
     organizations: services.organizations,
     connections: services.connections,
+    // Read at each call: the service a test or a later reconfiguration put in place.
+    connectionHealth: { checkNow: (caller, connectionId) => services.connectionHealth.checkNow(caller, connectionId) },
     agentRequests: services.agentRequests,
     webhooks: services.webhookEndpoints,
     catalogue: services.catalogue,

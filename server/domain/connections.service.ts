@@ -109,7 +109,8 @@ export class ConnectionService {
   /**
    * Update mode: a fresh session for an existing connection, ACTIVE again, and a public token for the SDK's
    * onSuccess (exchanging it is optional: the connection's access tokens keep working). Credentials are kept
-   * only when this flow opted in; otherwise any stored ones are dropped.
+   * only when this flow opted in; otherwise any stored ones are dropped. A connection that was LOGIN_REQUIRED
+   * recovered: CONNECTION.RECOVERED.
    */
   async reauthenticate(
     caller: Caller,
@@ -122,10 +123,17 @@ export class ConnectionService {
     const now = this.clock.now();
     const sealedSession = this.sealSession(connectionId, input.session);
     const sealedCredentials = input.credentials ? this.sealCredentials(connectionId, input.credentials) : null;
-    if (!(await repos.connections.reauthenticate(connectionId, sealedSession, sealedCredentials, now))) {
-      return fail('CONNECTION_REVOKED', 'The connection was revoked.');
+    // Each attempt is one conditional UPDATE from a status it names, so the one that wins says whether this was a
+    // recovery; a run marking the connection LOGIN_REQUIRED between two attempts only sends us round once more.
+    let recovered: boolean | null = null;
+    for (let attempt = 0; attempt < 3 && recovered === null; attempt++) {
+      if (await repos.connections.reauthenticate(connectionId, 'LOGIN_REQUIRED', sealedSession, sealedCredentials, now)) recovered = true;
+      else if (await repos.connections.reauthenticate(connectionId, 'ACTIVE', sealedSession, sealedCredentials, now)) recovered = false;
+      else if ((await repos.connections.findById(connectionId))?.status === 'REVOKED') break;
     }
+    if (recovered === null) return fail('CONNECTION_REVOKED', 'The connection was revoked.');
     const connection = (await repos.connections.findById(connectionId))!;
+    if (recovered) await this.webhooks?.connectionEvent(connection, 'CONNECTION.RECOVERED');
     return ok({ connection, ...(await this.issuePublicToken(caller, connectionId, now)) });
   }
 
@@ -151,6 +159,37 @@ export class ConnectionService {
    */
   saveSession(connectionId: string, session: ProviderSession, opts: { used?: boolean } = {}): Promise<boolean> {
     return this.store.repos.connections.setSessionIfActive(connectionId, this.sealSession(connectionId, session), this.clock.now(), opts);
+  }
+
+  /**
+   * A silent re-login renewed the provider session (a health check, or an agent run that found it ended): sealed onto
+   * the connection, then CONNECTION.SESSION_RENEWED; a connection that was LOGIN_REQUIRED is ACTIVE again, and
+   * CONNECTION.RECOVERED follows. What it did: 'renewed', 'recovered', or null (revoked meanwhile: nothing written).
+   */
+  async sessionRenewed(connectionId: string, session: ProviderSession): Promise<'renewed' | 'recovered' | null> {
+    const repos = this.store.repos;
+    let did: 'renewed' | 'recovered' | null = null;
+    if (await this.saveSession(connectionId, session)) did = 'renewed';
+    else if (await repos.connections.recover(connectionId, this.sealSession(connectionId, session), this.clock.now())) did = 'recovered';
+    if (!did) return null;
+    const connection = await repos.connections.findById(connectionId);
+    if (connection) {
+      await this.webhooks?.connectionEvent(connection, 'CONNECTION.SESSION_RENEWED');
+      if (did === 'recovered') await this.webhooks?.connectionEvent(connection, 'CONNECTION.RECOVERED');
+    }
+    return did;
+  }
+
+  /**
+   * A check found the session of a LOGIN_REQUIRED connection signed in after all (the provider was down, or let the user
+   * back in): ACTIVE again with that session, and CONNECTION.RECOVERED. False when it was not LOGIN_REQUIRED.
+   */
+  async recoverSession(connectionId: string, session: ProviderSession): Promise<boolean> {
+    const repos = this.store.repos;
+    if (!(await repos.connections.recover(connectionId, this.sealSession(connectionId, session), this.clock.now()))) return false;
+    const connection = await repos.connections.findById(connectionId);
+    if (connection) await this.webhooks?.connectionEvent(connection, 'CONNECTION.RECOVERED');
+    return true;
   }
 
   /** The sealed credentials of a connection, for silent re-login; null when none are stored. */

@@ -1,8 +1,10 @@
-import type { AgentRequest, Connection, Provider, ProviderDetail } from '../../contract/schemas';
+import type { ConnectionSettings } from '../../contract/connection-health';
+import type { AgentRequest, Connection, ConnectionCheckResult, Provider, ProviderDetail } from '../../contract/schemas';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../contract/webhook-schemas';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { providerLogoUrl } from '../providers/provider';
 import type { AgentRequestRecord, ConnectionRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
+import type { ConnectionSettingsView } from './connection-settings.service';
 
 /**
  * Whitelist formatters (Plaid pattern): a response is built field by field from a record, so a sealed
@@ -41,6 +43,33 @@ export function presentConnection(c: ConnectionRecord): Connection {
     updatedAt: c.updatedAt.toISOString(),
     lastUsedAt: iso(c.lastUsedAt),
     revokedAt: iso(c.revokedAt),
+    lastCheck: c.lastCheckedAt && c.lastCheckOutcome ? { at: c.lastCheckedAt.toISOString(), outcome: c.lastCheckOutcome } : null,
+  };
+}
+
+/** A check's answer: its outcome and the connection after it (the reason stays in the logs: it may name page details). */
+export function presentConnectionCheck(r: {
+  outcome: ConnectionCheckResult['outcome'];
+  checkedAt: Date;
+  durationMs: number;
+  connection: ConnectionRecord;
+}): ConnectionCheckResult {
+  return {
+    outcome: r.outcome,
+    checkedAt: r.checkedAt.toISOString(),
+    durationMs: r.durationMs,
+    connection: presentConnection(r.connection),
+  };
+}
+
+export function presentConnectionSettings(v: ConnectionSettingsView): ConnectionSettings {
+  return {
+    healthCheck: {
+      intervalSeconds: v.record?.healthCheckIntervalSeconds ?? null,
+      providers: { ...(v.record?.healthCheckProviders ?? {}) },
+      defaultIntervalSeconds: v.defaultIntervalSeconds,
+    },
+    updatedAt: iso(v.record?.updatedAt ?? null),
   };
 }
 

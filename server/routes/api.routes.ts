@@ -5,6 +5,7 @@ import { presentAgentRequest, presentConnection, presentProvider, presentProvide
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
 import type { Services } from '../services';
+import { connectionHealthHandlers } from './connection-health.routes';
 import { webhookHandlers } from './webhooks.routes';
 
 /** Thin handlers: the caller from auth, the body from the contract, a service call, a presenter. */
@@ -46,6 +47,7 @@ export function apiRouter(services: Services) {
       },
     },
     connections: {
+      ...connectionHealthHandlers(services),
       exchangePublicToken: async ({ body, res }) => {
         const result = await services.connections.exchangePublicToken(callerOf(res), body.publicToken);
         if (!result.ok) return errorEnvelope(res, result.error);

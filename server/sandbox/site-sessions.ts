@@ -44,12 +44,14 @@ export class SiteSessions {
     private readonly clock: KitClock,
     /** Sites answer on `<slug>.<hostSuffix>`; a minted cookie is scoped to that host. */
     private readonly hostSuffix: string,
+    /** How long user_expiring's sessions last (AGENTLINK_SANDBOX_EXPIRING_SESSION_SECONDS): tests of expiry set it short. */
+    private readonly expiringSeconds = EXPIRING_SESSION_SECONDS,
   ) {}
 
   async create(tenant: string, site: string, username: string): Promise<{ cookieValue: string; record: SandboxSessionRecord }> {
     const now = this.clock.now();
     const cookieValue = randomBytes(32).toString('base64url');
-    const seconds = findTestUser(username)?.behaviour === 'expiring' ? EXPIRING_SESSION_SECONDS : SESSION_SECONDS;
+    const seconds = findTestUser(username)?.behaviour === 'expiring' ? this.expiringSeconds : SESSION_SECONDS;
     const record: SandboxSessionRecord = {
       id: hash(cookieValue),
       tenant,

@@ -14,6 +14,7 @@ export interface TestUser {
 /** Base32 TOTP secret of user_mfa (RFC 6238, SHA-1, 6 digits, 30 s), published so tests can compute codes. */
 export const SANDBOX_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 export const SANDBOX_SMS_CODE = '123456';
+/** The default lifetime of user_expiring's sessions (AGENTLINK_SANDBOX_EXPIRING_SESSION_SECONDS changes it). */
 export const EXPIRING_SESSION_SECONDS = 60;
 
 export const TEST_USERS: TestUser[] = [

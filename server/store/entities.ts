@@ -6,6 +6,7 @@ import type {
   AgentRequestRecord,
   AgentTrajectoryRecord,
   ConnectionRecord,
+  ConnectionSettingsRecord,
   DashboardLoginThrottleRecord,
   DashboardSessionRecord,
   DashboardUserRecord,
@@ -91,6 +92,23 @@ export function buildEntities(dialect: Dialect) {
       updatedAt: time('updated_at'),
       lastUsedAt: time('last_used_at', true),
       revokedAt: time('revoked_at', true),
+      lastCheckedAt: time('last_checked_at', true),
+      lastCheckOutcome: str('last_check_outcome', { length: 32, nullable: true }),
+      nextCheckAt: time('next_check_at', true),
+      checkOwner: str('check_owner', { length: 128, nullable: true }),
+      checkLeaseUntil: time('check_lease_until', true),
+    },
+  });
+
+  const ConnectionSettings = new EntitySchema<ConnectionSettingsRecord>({
+    name: 'ConnectionSettings',
+    tableName: 'connection_settings',
+    columns: {
+      organizationId: { name: 'organization_id', type: 'varchar', length: 64, primary: true },
+      environment: { name: 'environment', type: 'varchar', length: 16, primary: true },
+      healthCheckIntervalSeconds: int('health_check_interval_seconds', true),
+      healthCheckProviders: json('health_check_providers'),
+      updatedAt: time('updated_at'),
     },
   });
 
@@ -372,6 +390,7 @@ export function buildEntities(dialect: Dialect) {
     Organization,
     LinkToken,
     Connection,
+    ConnectionSettings,
     PublicToken,
     AccessToken,
     AgentRequest,

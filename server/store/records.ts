@@ -47,6 +47,31 @@ export interface ConnectionRecord {
   updatedAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /**
+   * Health checks of the session (server/agent/health/): when the last one ended and what it found, when the next
+   * scheduled one is due (null: not planned yet, the scheduler plans it), and the check lease: a process checks the
+   * connection only while `checkOwner` is its id and `checkLeaseUntil` is in the future. Optional: rows written before
+   * the checks existed, and records built without them, read as never checked.
+   */
+  lastCheckedAt?: Date | null;
+  lastCheckOutcome?: ConnectionCheckOutcome | null;
+  nextCheckAt?: Date | null;
+  checkOwner?: string | null;
+  checkLeaseUntil?: Date | null;
+}
+
+/** What a health check of a connection's session found (contract/connection-health.ts describes each). */
+export type ConnectionCheckOutcome = 'SIGNED_IN' | 'RENEWED' | 'LOGIN_REQUIRED' | 'TIMED_OUT' | 'UNREACHABLE' | 'SESSION_UNREADABLE';
+
+/** An organization's connection settings in one environment: the health-check schedule of its connections. */
+export interface ConnectionSettingsRecord {
+  organizationId: string;
+  environment: Environment;
+  /** Seconds between scheduled checks; null: the service's default; 0: off. */
+  healthCheckIntervalSeconds: number | null;
+  /** providerId → seconds (0: off), replacing healthCheckIntervalSeconds for that provider's connections. */
+  healthCheckProviders: Record<string, number>;
+  updatedAt: Date;
 }
 
 export interface PublicTokenRecord {

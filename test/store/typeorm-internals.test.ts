@@ -169,6 +169,11 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
         updatedAt: 'updated_at',
         lastUsedAt: 'last_used_at',
         revokedAt: 'revoked_at',
+        lastCheckedAt: 'last_checked_at',
+        lastCheckOutcome: 'last_check_outcome',
+        nextCheckAt: 'next_check_at',
+        checkOwner: 'check_owner',
+        checkLeaseUntil: 'check_lease_until',
       },
     });
     expect(mapping('AgentRequest')).toStrictEqual({
@@ -246,6 +251,11 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
       updatedAt: now,
       lastUsedAt: new Date(now.getTime() + 999),
       revokedAt: null,
+      lastCheckedAt: new Date(now.getTime() + 7),
+      lastCheckOutcome: 'TIMED_OUT',
+      nextCheckAt: new Date(now.getTime() + 3_600_000),
+      checkOwner: null,
+      checkLeaseUntil: null,
     });
     const accessToken = (): AccessTokenRecord => ({
       id: newId('atok'),

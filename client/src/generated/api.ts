@@ -23,7 +23,7 @@ export interface ErrorEnvelope {
   error: {
     type: 'INVALID_REQUEST' | 'AUTHENTICATION_ERROR' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED' | 'API_ERROR';
     /** Stable UPPER_SNAKE error code; see the error table in the API description. */
-    code: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'SANDBOX_ONLY' | 'UNKNOWN_TEST_USER' | 'SANDBOX_LOGIN_FAILED' | 'PUBLIC_TOKEN_MALFORMED' | 'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH' | 'INVALID_PUBLIC_TOKEN' | 'PUBLIC_TOKEN_ORGANIZATION_MISMATCH' | 'PUBLIC_TOKEN_EXPIRED' | 'PUBLIC_TOKEN_ALREADY_USED' | 'INVALID_ACCESS_TOKEN' | 'ACCESS_TOKEN_ENVIRONMENT_MISMATCH' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'CONNECTION_LOGIN_REQUIRED' | 'STARTING_URL_NOT_ALLOWED' | 'AGENT_REQUEST_NOT_FOUND' | 'PROVIDER_NOT_FOUND' | 'PROVIDER_DECLARATION_INVALID' | 'PROVIDER_SLUG_TAKEN' | 'PROVIDER_NOT_EDITABLE' | 'PROVIDER_IN_USE' | 'PROVIDER_LIMIT' | 'UNKNOWN_PLAYBOOK' | 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID' | 'PLAYBOOK_WRITES_IN_READ_MODE' | 'AGENT_REQUEST_ALREADY_FINISHED' | 'INVALID_CURSOR' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'WEBHOOK_URL_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_LIMIT' | 'WEBHOOK_DELIVERY_NOT_FOUND' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'METRICS_UNAUTHORIZED' | 'INTERNAL_ERROR';
+    code: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'SANDBOX_ONLY' | 'UNKNOWN_TEST_USER' | 'SANDBOX_LOGIN_FAILED' | 'PUBLIC_TOKEN_MALFORMED' | 'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH' | 'INVALID_PUBLIC_TOKEN' | 'PUBLIC_TOKEN_ORGANIZATION_MISMATCH' | 'PUBLIC_TOKEN_EXPIRED' | 'PUBLIC_TOKEN_ALREADY_USED' | 'INVALID_ACCESS_TOKEN' | 'ACCESS_TOKEN_ENVIRONMENT_MISMATCH' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'CONNECTION_LOGIN_REQUIRED' | 'CONNECTION_CHECK_IN_PROGRESS' | 'CONNECTION_CHECK_RATE_LIMITED' | 'STARTING_URL_NOT_ALLOWED' | 'AGENT_REQUEST_NOT_FOUND' | 'PROVIDER_NOT_FOUND' | 'PROVIDER_DECLARATION_INVALID' | 'PROVIDER_SLUG_TAKEN' | 'PROVIDER_NOT_EDITABLE' | 'PROVIDER_IN_USE' | 'PROVIDER_LIMIT' | 'UNKNOWN_PLAYBOOK' | 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID' | 'PLAYBOOK_WRITES_IN_READ_MODE' | 'AGENT_REQUEST_ALREADY_FINISHED' | 'INVALID_CURSOR' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'WEBHOOK_URL_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_LIMIT' | 'WEBHOOK_DELIVERY_NOT_FOUND' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'METRICS_UNAUTHORIZED' | 'INTERNAL_ERROR';
     message: string;
     /** Same as the x-request-id response header; quote it when asking for support. */
     requestId: string;
@@ -1143,12 +1143,43 @@ export interface ExchangePublicTokenResponse {
   status: 'ACTIVE' | 'LOGIN_REQUIRED' | 'REVOKED';
 }
 
+export interface ConnectionSettings {
+  healthCheck: {
+    /** Your interval for this environment's connections; null: the service's default (defaultIntervalSeconds). */
+    intervalSeconds: number | null;
+    /** Per-provider intervals (providerId → seconds) that replace intervalSeconds for that provider’s connections. */
+    providers: Record<string, number>;
+    /** The service's default (AGENTLINK_HEALTH_CHECK_INTERVAL_SECONDS). 0: the operator turned scheduled checks off on this installation; your settings apply once they are on. POST /api/connections/{connectionId}/check works either way. */
+    defaultIntervalSeconds: number;
+  };
+  /** Last change of these settings; null while you never changed them. */
+  updatedAt: string | null;
+}
+
+export interface UpdateConnectionSettingsRequest {
+  healthCheck: {
+    /** null goes back to the default. */
+    intervalSeconds?: number | null;
+    /** Merged into the stored overrides: a number sets one, null removes it. */
+    providers?: Record<string, number | null>;
+  };
+}
+
+/** The last health check of a connection's session (scheduled, or POST …/check): when, and what it found; null before the first. */
+export interface ConnectionLastCheck {
+  /** When the check ended. */
+  at: string;
+  /** SIGNED_IN: The stored session is still signed in (its refreshed cookies were sealed back). RENEWED: The session had ended; a silent re-login with the stored credentials renewed it (CONNECTION.SESSION_RENEWED). LOGIN_REQUIRED: The session ended and could not be renewed: the connection is LOGIN_REQUIRED (CONNECTION.LOGIN_REQUIRED). TIMED_OUT: The check did not finish within its time budget; the status is unchanged and the check is tried again sooner. UNREACHABLE: The provider or the browser could not be reached; the status is unchanged and the check is tried again sooner. SESSION_UNREADABLE: The stored session could not be opened (the encryption key changed); the status is unchanged. */
+  outcome: 'SIGNED_IN' | 'RENEWED' | 'LOGIN_REQUIRED' | 'TIMED_OUT' | 'UNREACHABLE' | 'SESSION_UNREADABLE';
+}
+
 export interface Connection {
   connectionId: string;
   /** Provider identifier (UUID) from GET /api/providers. */
   providerId: string;
   clientUserId: string;
   environment: 'sandbox' | 'production';
+  /** ACTIVE: usable. LOGIN_REQUIRED: the provider session ended and could not be renewed silently; send the user through update mode (a link token with connectionId). REVOKED: final. The transitions and their webhook events are in the API description (Connections). */
   status: 'ACTIVE' | 'LOGIN_REQUIRED' | 'REVOKED';
   /** Creation time. */
   createdAt: string;
@@ -1158,12 +1189,23 @@ export interface Connection {
   lastUsedAt: string | null;
   /** When the connection was revoked. */
   revokedAt: string | null;
+  lastCheck: ConnectionLastCheck | null;
 }
 
 export interface ConnectionList {
   data: Connection[];
   /** Pass as cursor for the next page; null on the last page. */
   nextCursor: string | null;
+}
+
+export interface ConnectionCheckResult {
+  /** SIGNED_IN: The stored session is still signed in (its refreshed cookies were sealed back). RENEWED: The session had ended; a silent re-login with the stored credentials renewed it (CONNECTION.SESSION_RENEWED). LOGIN_REQUIRED: The session ended and could not be renewed: the connection is LOGIN_REQUIRED (CONNECTION.LOGIN_REQUIRED). TIMED_OUT: The check did not finish within its time budget; the status is unchanged and the check is tried again sooner. UNREACHABLE: The provider or the browser could not be reached; the status is unchanged and the check is tried again sooner. SESSION_UNREADABLE: The stored session could not be opened (the encryption key changed); the status is unchanged. */
+  outcome: 'SIGNED_IN' | 'RENEWED' | 'LOGIN_REQUIRED' | 'TIMED_OUT' | 'UNREACHABLE' | 'SESSION_UNREADABLE';
+  /** When the check ended. */
+  checkedAt: string;
+  /** How long the check took. */
+  durationMs: number;
+  connection: Connection;
 }
 
 /** Template of the result. Each property is a leaf descriptor "<type>" or "<type> - <description>" (type: string, number, integer, boolean, date, datetime, url, email; append "?" to allow null), an array holding exactly one template element, or a nested object. Bounds: depth 8, 200 properties, 16 KiB. */
@@ -1280,14 +1322,14 @@ export interface CreateWebhookEndpointRequest {
   /** Where deliveries are POSTed. https only; http is accepted only for loopback hosts (localhost, 127.0.0.1, ::1) when AgentLink does not run with NODE_ENV=production. Production-environment endpoints never point at loopback or private networks. */
   url: string;
   /** The event types this endpoint receives. */
-  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED')[];
+  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED')[];
   description?: string;
 }
 
 export interface WebhookEndpointWithSecret {
   webhookId: string;
   url: string;
-  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED')[];
+  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED')[];
   description: string | null;
   enabled: boolean;
   environment: 'sandbox' | 'production';
@@ -1302,7 +1344,7 @@ export interface WebhookEndpointWithSecret {
 export interface WebhookEndpoint {
   webhookId: string;
   url: string;
-  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED')[];
+  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED')[];
   description: string | null;
   enabled: boolean;
   environment: 'sandbox' | 'production';
@@ -1316,7 +1358,7 @@ export interface UpdateWebhookEndpointRequest {
   /** Where deliveries are POSTed. https only; http is accepted only for loopback hosts (localhost, 127.0.0.1, ::1) when AgentLink does not run with NODE_ENV=production. Production-environment endpoints never point at loopback or private networks. */
   url?: string;
   /** The event types this endpoint receives. */
-  events?: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED')[];
+  events?: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED')[];
   description?: string | null;
   /** A disabled endpoint receives nothing; its pending deliveries end FAILED. */
   enabled?: boolean;
@@ -1326,7 +1368,7 @@ export interface WebhookDelivery {
   deliveryId: string;
   webhookId: string;
   eventId: string;
-  eventType: 'AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED';
+  eventType: 'AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED';
   status: 'PENDING' | 'DELIVERING' | 'SUCCEEDED' | 'FAILED';
   attempts: number;
   /** When the next attempt is due (PENDING only). */
@@ -1359,10 +1401,10 @@ export interface AgentRequestEvent {
   object: AgentRequest;
 }
 
-/** A connection was created, needs its user to sign in again, or was revoked; object is the connection. */
+/** A connection was created, had its session renewed silently, needs its user to sign in again, recovered (ACTIVE again), or was revoked; object is the connection as GET /api/connections/{connectionId} returns it (status, lastCheck). */
 export interface ConnectionEvent {
   eventId: string;
-  type: 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED';
+  type: 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED';
   /** When the event happened. */
   createdAt: string;
   environment: 'sandbox' | 'production';
@@ -1387,9 +1429,12 @@ export const OPERATIONS = {
   },
   connections: {
     exchangePublicToken: { method: 'POST', path: '/api/connections/public_token/exchange' },
+    getConnectionSettings: { method: 'GET', path: '/api/connections/settings' },
+    updateConnectionSettings: { method: 'PATCH', path: '/api/connections/settings' },
     listConnections: { method: 'GET', path: '/api/connections', paginated: true },
     getConnection: { method: 'GET', path: '/api/connections/{connectionId}' },
     revokeConnection: { method: 'DELETE', path: '/api/connections/{connectionId}' },
+    checkConnection: { method: 'POST', path: '/api/connections/{connectionId}/check' },
   },
   agentRequests: {
     createAgentRequest: { method: 'POST', path: '/api/agent-requests' },
@@ -1494,6 +1539,22 @@ export interface Operations {
       response: ExchangePublicTokenResponse;
       errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'PUBLIC_TOKEN_MALFORMED' | 'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH' | 'INVALID_PUBLIC_TOKEN' | 'PUBLIC_TOKEN_ORGANIZATION_MISMATCH' | 'PUBLIC_TOKEN_EXPIRED' | 'PUBLIC_TOKEN_ALREADY_USED' | 'CONNECTION_REVOKED' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'INTERNAL_ERROR';
     };
+    /** Get the connection health-check settings */
+    getConnectionSettings: {
+      params: never;
+      query: never;
+      body: never;
+      response: ConnectionSettings;
+      errorCode: 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+    };
+    /** Change the connection health-check settings */
+    updateConnectionSettings: {
+      params: never;
+      query: never;
+      body: UpdateConnectionSettingsRequest;
+      response: ConnectionSettings;
+      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+    };
     /** List connections */
     listConnections: {
       params: never;
@@ -1530,6 +1591,16 @@ export interface Operations {
       body: never;
       response: Connection;
       errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'CONNECTION_NOT_FOUND' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+    };
+    /** Check a connection's session now */
+    checkConnection: {
+      params: {
+        connectionId: string;
+      };
+      query: never;
+      body: never;
+      response: ConnectionCheckResult;
+      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'CONNECTION_CHECK_IN_PROGRESS' | 'CONNECTION_CHECK_RATE_LIMITED' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'INTERNAL_ERROR';
     };
   };
   agentRequests: {

@@ -28,13 +28,111 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
     );
     return (res.affected ?? 0) === 1;
   }
-  /** Update mode: a fresh sealed session (and credentials, or none) and ACTIVE again; false when it was revoked. */
-  async reauthenticate(id: string, sealedSession: string, sealedCredentials: string | null, now: Date) {
+  /**
+   * Update mode: a fresh sealed session (and credentials, or none) and ACTIVE again, from `from` only (one conditional
+   * UPDATE: the caller learns which transition it made, LOGIN_REQUIRED → ACTIVE being a recovery). The next health check
+   * is planned afresh. False when the connection was not in that status.
+   */
+  async reauthenticate(id: string, from: 'ACTIVE' | 'LOGIN_REQUIRED', sealedSession: string, sealedCredentials: string | null, now: Date) {
     const res = await this.repo.update(
-      { id, status: Not('REVOKED' as const) },
-      { sealedSession, sealedCredentials, status: 'ACTIVE', updatedAt: now },
+      { id, status: from },
+      { sealedSession, sealedCredentials, status: 'ACTIVE', updatedAt: now, nextCheckAt: null },
     );
     return (res.affected ?? 0) === 1;
+  }
+  /** LOGIN_REQUIRED → ACTIVE with a session a check found signed in or renewed; false when it was not LOGIN_REQUIRED. */
+  async recover(id: string, sealedSession: string, now: Date) {
+    const res = await this.repo.update(
+      { id, status: 'LOGIN_REQUIRED' },
+      { sealedSession, status: 'ACTIVE', updatedAt: now, nextCheckAt: null },
+    );
+    return (res.affected ?? 0) === 1;
+  }
+
+  // ---------- health checks: the row is the schedule and the lock ----------
+
+  /** ACTIVE connections whose scheduled check is due and that no process is checking, the longest due first. */
+  async dueForCheck(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.repo
+      .createQueryBuilder('c')
+      .select('c.id', 'id')
+      .where("c.status = 'ACTIVE' AND c.next_check_at <= :now AND (c.check_lease_until IS NULL OR c.check_lease_until < :now)", { now })
+      .orderBy('c.next_check_at', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Takes the check of a connection for `owner` until `leaseUntil`, in one conditional UPDATE: only while no other
+   * process holds an unexpired lease on it and its status is one of `statuses`; `due`: only when its scheduled check is
+   * due; `checkedBefore`: only when it was not checked since (a check asked for through the API). False: not taken.
+   */
+  async claimCheck(
+    id: string,
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+    opts: { statuses: readonly ConnectionStatus[]; due?: boolean; checkedBefore?: Date },
+  ): Promise<boolean> {
+    const conditions = ['id = :id', 'status IN (:...statuses)', '(check_lease_until IS NULL OR check_lease_until < :now)'];
+    if (opts.due) conditions.push('next_check_at <= :now');
+    if (opts.checkedBefore) conditions.push('(last_checked_at IS NULL OR last_checked_at <= :checkedBefore)');
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ checkOwner: owner, checkLeaseUntil: leaseUntil })
+      .where(conditions.join(' AND '), { id, statuses: [...opts.statuses], now, checkedBefore: opts.checkedBefore })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  /**
+   * Ends a check: its time and outcome (none when it only released the lease, e.g. checks turned off), the next
+   * scheduled one, and the lease released. Only the process holding the lease writes; false otherwise.
+   */
+  async finishCheck(
+    id: string,
+    owner: string,
+    end: { checkedAt?: Date; outcome?: NonNullable<ConnectionRecord['lastCheckOutcome']>; nextCheckAt: Date | null },
+  ): Promise<boolean> {
+    const res = await this.repo.update(
+      { id, checkOwner: owner },
+      {
+        ...(end.checkedAt && end.outcome ? { lastCheckedAt: end.checkedAt, lastCheckOutcome: end.outcome } : {}),
+        nextCheckAt: end.nextCheckAt,
+        checkOwner: null,
+        checkLeaseUntil: null,
+      },
+    );
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** ACTIVE connections with no next check planned (new, re-authenticated, or their schedule changed). */
+  unplanned(limit: number): Promise<Pick<ConnectionRecord, 'id' | 'organizationId' | 'environment' | 'providerId'>[]> {
+    return this.repo
+      .createQueryBuilder('c')
+      .select(['c.id', 'c.organizationId', 'c.environment', 'c.providerId'])
+      .where("c.status = 'ACTIVE' AND c.next_check_at IS NULL")
+      .orderBy('c.created_at', 'ASC')
+      .take(limit)
+      .getMany();
+  }
+
+  /** Plans the next check of a connection that has none (a check or a reschedule that landed meanwhile wins). */
+  async planCheck(id: string, nextCheckAt: Date): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ nextCheckAt })
+      .where('id = :id AND next_check_at IS NULL', { id })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Forgets the planned checks of an owner's connections (its schedule changed): the scheduler plans them again. */
+  async unplanOwned(owner: Owner): Promise<void> {
+    await this.repo.update({ organizationId: owner.organizationId, environment: owner.environment }, { nextCheckAt: null });
   }
   /** Connections that hold sealed values, in id order after `afterId` (batches for key rotation). */
   listSealed(afterId: string, limit: number): Promise<Pick<ConnectionRecord, 'id' | 'sealedSession' | 'sealedCredentials'>[]> {

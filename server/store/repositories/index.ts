@@ -5,6 +5,7 @@ import type {
   AgentRequestRecord,
   AgentTrajectoryRecord,
   ConnectionRecord,
+  ConnectionSettingsRecord,
   DashboardLoginThrottleRecord,
   DashboardSessionRecord,
   DashboardUserRecord,
@@ -26,6 +27,7 @@ import { AccessTokenRepository } from './access-token.repository';
 import { AgentRequestRepository } from './agent-request.repository';
 import { AgentTrajectoryRepository } from './agent-trajectory.repository';
 import { ConnectionRepository } from './connection.repository';
+import { ConnectionSettingsRepository } from './connection-settings.repository';
 import { DashboardLoginThrottleRepository } from './dashboard-login-throttle.repository';
 import { DashboardSessionRepository } from './dashboard-session.repository';
 import { DashboardUserRepository } from './dashboard-user.repository';
@@ -56,6 +58,7 @@ export function buildRepositories(ds: DataSource) {
     organizations: new OrganizationRepository(ds.getRepository<OrganizationRecord>('Organization')),
     linkTokens: new LinkTokenRepository(ds.getRepository<LinkTokenRecord>('LinkToken')),
     connections: new ConnectionRepository(ds.getRepository<ConnectionRecord>('Connection')),
+    connectionSettings: new ConnectionSettingsRepository(ds.getRepository<ConnectionSettingsRecord>('ConnectionSettings')),
     publicTokens: new PublicTokenRepository(ds.getRepository<PublicTokenRecord>('PublicToken')),
     accessTokens: new AccessTokenRepository(ds.getRepository<AccessTokenRecord>('AccessToken')),
     agentRequests: new AgentRequestRepository(ds.getRepository<AgentRequestRecord>('AgentRequest')),

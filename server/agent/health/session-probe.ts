@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+
+import type { BrowserContext, Page } from 'playwright-core';
+
+import { isSignedIn } from '../../connect/live/signed-in';
+import type { ProbeVerdict, SessionProbe } from '../../domain/connection-health.service';
+import type { ConnectionService, ProviderSession } from '../../domain/connections.service';
+import { EgressPolicy } from '../../egress/egress-policy';
+import { type ContextSource, openFencedContext } from '../../egress/fenced-context';
+import type { ProviderDefinition } from '../../providers/catalogue';
+import { isProviderLoginPage } from '../../providers/provider';
+import type { ConnectionRecord } from '../../store';
+import { changeGate } from '../network-guard';
+import { sessionContextOptions } from '../run-session';
+import type { SilentRelogin } from '../silent-relogin';
+
+/** What one probe cost, for bench:health: the page loads it needed and the bytes its browser exchanged. */
+export interface ProbeCost {
+  /** 'cookies': decided from the stored cookies alone; 'commit': the home page's response; 'document': its DOM too. */
+  deepest: 'cookies' | 'commit' | 'document';
+  contexts: number;
+  requests: number;
+  /** Request and response bytes (headers and bodies) of every finished request, as Chromium counts them. */
+  bytes: number;
+}
+
+export interface SessionProbeDeps {
+  browsers: ContextSource;
+  connections: Pick<ConnectionService, 'openSession' | 'openCredentials'>;
+  /** Absent: an ended session cannot be renewed (LOGIN_REQUIRED). */
+  relogin?: SilentRelogin;
+  /** Told what each probe cost (bench only: counting bytes costs a DevTools call per request). */
+  onCost?: (cost: ProbeCost) => void;
+}
+
+const NAVIGATION_TIMEOUT_MS = 20_000;
+
+type PageVerdict = Extract<ProbeVerdict, { kind: 'signed_in' | 'unreachable' }> | { kind: 'ended'; reason: string };
+
+/**
+ * Looks at a connection's provider session with the cheapest proof the provider declares (its `signedIn` signal):
+ *   1. the stored cookies: a declared session cookie missing or expired ends it there, with no browser;
+ *   2. the home page's response, in a browser context opened like a run's (the connection's session, fenced to the
+ *      provider by the egress proxy, with the read-mode gate: no write and no WebSocket message leaves, in any realm):
+ *      the sign-in page, or a redirect to an identity provider, ends it; a declared URL pattern and cookies decide;
+ *   3. the document, only when the declaration needs it (an element to find, or no signedIn declaration at all).
+ * An ended session is renewed by a silent re-login when credentials are stored, and the renewed one is proven the
+ * same way. It runs no action and writes nothing anywhere: the verdict goes back to ConnectionHealthService.
+ */
+export class BrowserSessionProbe implements SessionProbe {
+  constructor(private readonly deps: SessionProbeDeps) {}
+
+  async check(input: { connection: ConnectionRecord; provider: ProviderDefinition; signal: AbortSignal }): Promise<ProbeVerdict> {
+    const { connection, provider, signal } = input;
+    const cost: ProbeCost = { deepest: 'cookies', contexts: 0, requests: 0, bytes: 0 };
+    try {
+      let stored: ProviderSession | null;
+      try {
+        stored = this.deps.connections.openSession(connection);
+      } catch {
+        return { kind: 'unreadable' };
+      }
+      let ended = stored ? missingCookie(stored, provider) : 'no session is stored';
+      if (stored && ended === null) {
+        const seen = await this.lookAt(stored, connection, provider, signal, cost);
+        if (seen.kind !== 'ended') return seen;
+        ended = seen.reason;
+      }
+      return await this.renew(connection, provider, ended ?? 'the session ended', signal, cost);
+    } finally {
+      this.deps.onCost?.(cost);
+    }
+  }
+
+  /** Steps 2 and 3 in one fenced, read-only context, closed on every path (and at once when the budget runs out). */
+  private async lookAt(
+    session: ProviderSession,
+    connection: ConnectionRecord,
+    provider: ProviderDefinition,
+    signal: AbortSignal,
+    cost: ProbeCost,
+  ): Promise<PageVerdict> {
+    if (signal.aborted) return { kind: 'unreachable', reason: 'the check was stopped' };
+    const policy = EgressPolicy.forProvider(provider, connection.environment);
+    const signIn = EgressPolicy.forSignIn(provider, connection.environment);
+    let toIdentityProvider = false;
+    let context: BrowserContext;
+    try {
+      context = await openFencedContext(this.deps.browsers, {
+        policy,
+        // A redirect to the provider's identity provider is a sign-in: the session ended (the probe's policy has no SSO hop).
+        onBlocked: (b) => {
+          if (!toIdentityProvider && signIn.checkUrl(b.url).ok) toIdentityProvider = true;
+        },
+        gate: changeGate('read', provider.sessionRefresh),
+        options: sessionContextOptions(session),
+      });
+    } catch {
+      return { kind: 'unreachable', reason: 'the browser could not be reached' };
+    }
+    cost.contexts += 1;
+    if (signal.aborted) {
+      // The budget ran out while the context opened: the abort listener below would never fire.
+      await context.close().catch(() => undefined);
+      return { kind: 'unreachable', reason: 'the check was stopped' };
+    }
+    const sizes = this.deps.onCost ? countBytes(context, cost) : null;
+    const close = () => void context.close().catch(() => undefined);
+    signal.addEventListener('abort', close, { once: true });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(NAVIGATION_TIMEOUT_MS);
+      page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+      return await this.verdictOf(page, provider, () => toIdentityProvider, cost);
+    } catch {
+      return { kind: 'unreachable', reason: signal.aborted ? 'the check was stopped' : 'the provider did not answer as expected' };
+    } finally {
+      signal.removeEventListener('abort', close);
+      await sizes?.settled();
+      await context.close().catch(() => undefined);
+    }
+  }
+
+  private async verdictOf(
+    page: Page,
+    provider: ProviderDefinition,
+    toIdentityProvider: () => boolean,
+    cost: ProbeCost,
+  ): Promise<PageVerdict> {
+    cost.deepest = 'commit';
+    let status: number | undefined;
+    try {
+      // 'commit': the answer to the home page (after its redirects) is enough to see a sign-in page; no sub-resource waits.
+      status = (await page.goto(provider.homeUrl, { waitUntil: 'commit' }))?.status();
+    } catch {
+      if (toIdentityProvider()) return { kind: 'ended', reason: 'the provider sends the browser to its identity provider' };
+      return { kind: 'unreachable', reason: "the provider's home page could not be loaded" };
+    }
+    const url = safeUrl(page.url());
+    if (!url) return { kind: 'unreachable', reason: "the provider's home page could not be loaded" };
+    if (isProviderLoginPage(provider, url)) return { kind: 'ended', reason: 'the provider shows its sign-in page' };
+    if (status !== undefined && status >= 500) return { kind: 'unreachable', reason: `the provider answered HTTP ${status}` };
+    if (needsDocument(provider)) {
+      cost.deepest = 'document';
+      await page.waitForLoadState('domcontentloaded');
+    }
+    if (!(await isSignedIn(page, provider))) return { kind: 'ended', reason: "the provider's signed-in signal is missing" };
+    // The state after the answer: the cookies the provider refreshed are what gets sealed back.
+    return { kind: 'signed_in', session: await page.context().storageState() };
+  }
+
+  /** The session ended: a silent re-login from the stored credentials, its session proven like the first; else LOGIN_REQUIRED. */
+  private async renew(
+    connection: ConnectionRecord,
+    provider: ProviderDefinition,
+    ended: string,
+    signal: AbortSignal,
+    cost: ProbeCost,
+  ): Promise<ProbeVerdict> {
+    let credentials: ReturnType<SessionProbeDeps['connections']['openCredentials']>;
+    try {
+      credentials = this.deps.relogin ? this.deps.connections.openCredentials(connection) : null;
+    } catch {
+      credentials = null; // unreadable credentials renew nothing
+    }
+    if (!credentials || !this.deps.relogin)
+      return { kind: 'login_required', reason: `${ended}; no credentials are stored for a silent re-login` };
+    if (signal.aborted) return { kind: 'unreachable', reason: 'the check was stopped' };
+    const relogin = await this.deps.relogin.relogin({
+      requestId: `check_${connection.id}_${randomBytes(4).toString('hex')}`,
+      provider,
+      organizationId: connection.organizationId,
+      environment: connection.environment,
+      credentials,
+    });
+    if (!relogin.ok) {
+      return relogin.retryable
+        ? { kind: 'unreachable', reason: `${ended}; ${relogin.reason}` }
+        : { kind: 'login_required', reason: `${ended}; ${relogin.reason}` };
+    }
+    const seen = await this.lookAt(relogin.storageState, connection, provider, signal, cost);
+    if (seen.kind === 'signed_in') return { kind: 'renewed', session: seen.session };
+    if (seen.kind === 'unreachable') return seen;
+    return { kind: 'login_required', reason: `${ended}; after the re-login ${seen.reason}` };
+  }
+}
+
+/** A declared session cookie absent from the stored state, or expired: why the session ended; null when none is. */
+function missingCookie(session: ProviderSession, provider: ProviderDefinition): string | null {
+  const names = provider.signedIn?.cookies ?? [];
+  if (names.length === 0) return null;
+  const nowSeconds = Date.now() / 1000;
+  // Chromium drops an expired cookie when the context loads it, so it is as good as absent (expires -1: a session cookie).
+  const live = new Set(session.cookies.filter((c) => c.expires === -1 || c.expires > nowSeconds).map((c) => c.name));
+  const missing = names.find((n) => !live.has(n));
+  return missing ? `the session cookie ${missing} is missing or expired` : null;
+}
+
+/** Whether recognising a signed-in page needs its document: an element to find, or no signedIn declaration to go by. */
+function needsDocument(provider: ProviderDefinition): boolean {
+  const s = provider.signedIn;
+  if (!s || !(s.cookies?.length || s.urlPattern || s.element)) return true;
+  return !!s.element;
+}
+
+function safeUrl(href: string): URL | null {
+  try {
+    return new URL(href);
+  } catch {
+    return null;
+  }
+}
+
+/** Sums Chromium's own count of each finished request's bytes (a DevTools call per request: only when asked). */
+function countBytes(context: BrowserContext, cost: ProbeCost): { settled(): Promise<void> } {
+  const pending: Promise<void>[] = [];
+  context.on('requestfinished', (request) => {
+    cost.requests += 1;
+    pending.push(
+      request
+        .sizes()
+        .then((s) => {
+          cost.bytes += s.requestHeadersSize + s.requestBodySize + s.responseHeadersSize + s.responseBodySize;
+        })
+        .catch(() => undefined),
+    );
+  });
+  return { settled: () => Promise.allSettled(pending).then(() => undefined) };
+}
