@@ -63,6 +63,7 @@ ${runErrorTable}
 const TAGS: Record<keyof typeof contract | 'webhookEvents', string> = {
   providers: 'The catalogue of providers your environment can connect to.',
   link: 'Link tokens: the start of the connect flow (useAgentLink opens the widget with one).',
+  redirectUris: 'Where hosted links may send the browser when the connect flow ends (completionRedirectUri).',
   connections: "End users' linked accounts: the public token exchange, reading, listing and revoking connections.",
   agentRequests: 'Agent actions run on a connected account, and their results.',
   sandbox: 'Shortcuts for testing with sandbox credentials.',

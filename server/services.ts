@@ -18,6 +18,7 @@ import { OrganizationProviderService } from './domain/organization-providers.ser
 import { OrganizationService } from './domain/organizations.service';
 import { ProviderActionService } from './domain/provider-actions.service';
 import { RateLimitService } from './domain/rate-limits.service';
+import { RedirectUriService } from './domain/redirect-uris/redirect-uris.service';
 import { SandboxService } from './domain/sandbox.service';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher';
 import { WebhookEvents } from './domain/webhooks/events.service';
@@ -65,6 +66,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const organizationProviders = new OrganizationProviderService(store, clock, shared);
   const catalogue = new ProviderCatalogue(shared, organizationProviders);
   const organizations = new OrganizationService(store, clock, config.authFailures);
+  const redirectUris = new RedirectUriService(store, clock);
   // Webhooks: events are written where state changes; a dispatcher (started by the worker role) delivers them.
   const webhookLogger = createLogger(config.logLevel).child({ component: 'webhooks' });
   const onWebhookError = (err: unknown, context: Record<string, unknown>) =>
@@ -132,6 +134,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     catalogue,
     organizationProviders,
     organizations,
+    redirectUris,
     connections,
     siteSessions,
     tenantTokens,

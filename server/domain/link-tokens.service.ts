@@ -53,6 +53,7 @@ export class LinkTokenService {
       connectionId: input.connectionId ?? null,
       rememberCredentials: input.rememberCredentials ?? false,
       signIn: input.signIn ?? 'auto',
+      completionRedirectUri: null,
       expiresAt: new Date(now.getTime() + this.config.linkTokenTtlSeconds * 1000),
       usedAt: null,
       createdAt: now,

@@ -1,8 +1,9 @@
+import type { RedirectUri } from '../../contract/redirect-uri-schemas';
 import type { AgentRequest, Connection, Provider, ProviderDetail } from '../../contract/schemas';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../contract/webhook-schemas';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { providerLogoUrl } from '../providers/provider';
-import type { AgentRequestRecord, ConnectionRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
+import type { AgentRequestRecord, ConnectionRecord, RedirectUriRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
 
 /**
  * Whitelist formatters (Plaid pattern): a response is built field by field from a record, so a sealed
@@ -116,4 +117,8 @@ export function presentWebhookDelivery(d: WebhookDeliveryRecord): WebhookDeliver
       durationMs: a.durationMs,
     })),
   };
+}
+
+export function presentRedirectUri(r: RedirectUriRecord): RedirectUri {
+  return { redirectUriId: r.id, uri: r.uri, environment: r.environment, createdAt: r.createdAt.toISOString() };
 }

@@ -5,6 +5,7 @@ import { presentAgentRequest, presentConnection, presentProvider, presentProvide
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
 import type { Services } from '../services';
+import { redirectUriHandlers } from './redirect-uris.routes';
 import { webhookHandlers } from './webhooks.routes';
 
 /** Thin handlers: the caller from auth, the body from the contract, a service call, a presenter. */
@@ -45,6 +46,7 @@ export function apiRouter(services: Services) {
         return { status: 200, body: { linkToken, expiration: record.expiresAt.toISOString(), environment: record.environment } };
       },
     },
+    redirectUris: redirectUriHandlers(services),
     connections: {
       exchangePublicToken: async ({ body, res }) => {
         const result = await services.connections.exchangePublicToken(callerOf(res), body.publicToken);
