@@ -21,6 +21,7 @@ import { RateLimitService } from './domain/rate-limits.service';
 import { RedirectUriService } from './domain/redirect-uris/redirect-uris.service';
 import { SandboxService } from './domain/sandbox.service';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher';
+import { EventPayloadSeal } from './domain/webhooks/event-payload';
 import { WebhookEvents } from './domain/webhooks/events.service';
 import { WebhookEndpointService } from './domain/webhooks/webhook-endpoints.service';
 import { configureHostNetwork, hostNetworkOf } from './egress/egress-policy';
@@ -71,7 +72,9 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const webhookLogger = createLogger(config.logLevel).child({ component: 'webhooks' });
   const onWebhookError = (err: unknown, context: Record<string, unknown>) =>
     webhookLogger.error({ err, ...context }, 'webhook event or delivery failed');
-  const webhookEvents = new WebhookEvents(store, clock, onWebhookError);
+  // Bodies that carry a secret (a public token) are sealed at rest and opened by the dispatcher.
+  const webhookPayloads = new EventPayloadSeal(vault);
+  const webhookEvents = new WebhookEvents(store, clock, onWebhookError, webhookPayloads);
   const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
   const browsers = new BrowserManager(config.browser);
   // Traces only when an OTLP endpoint is configured (a no-op tracer otherwise).
@@ -86,6 +89,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     store,
     clock,
     endpoints: webhookEndpoints,
+    payloads: webhookPayloads,
     pollMs: config.worker.pollMs,
     nodeEnv: config.nodeEnv,
     onError: onWebhookError,
@@ -167,6 +171,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     idempotency: new IdempotencyService(store.repos.idempotencyKeys, clock, vault),
     webhookEvents,
     webhookEndpoints,
+    webhookPayloads,
     webhookDispatcher,
   };
 }
