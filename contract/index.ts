@@ -170,8 +170,13 @@ export const contract = c.router(
         description:
           'Starts the connect flow for one end user. Pass the returned linkToken to the client SDK (useAgentLink). ' +
           'Single use, valid 30 minutes by default. With connectionId, the flow re-authenticates that connection (update mode). ' +
-          'Errors: INVALID_FIELD, UNKNOWN_PROVIDER, CONNECTION_NOT_FOUND and CONNECTION_REVOKED (update mode).',
-        metadata: meta({ auth: 'client', errors: ['INVALID_FIELD', 'UNKNOWN_PROVIDER', 'CONNECTION_NOT_FOUND', 'CONNECTION_REVOKED'] }),
+          'With completionRedirectUri (one of your redirect URIs), a widget opened as a plain page sends the browser there when the ' +
+          'flow ends (hosted link). Errors: INVALID_FIELD, UNKNOWN_PROVIDER, CONNECTION_NOT_FOUND and CONNECTION_REVOKED (update mode), ' +
+          'REDIRECT_URI_NOT_ALLOWED (details.field).',
+        metadata: meta({
+          auth: 'client',
+          errors: ['INVALID_FIELD', 'UNKNOWN_PROVIDER', 'CONNECTION_NOT_FOUND', 'CONNECTION_REVOKED', 'REDIRECT_URI_NOT_ALLOWED'],
+        }),
       },
     }),
     redirectUris: c.router({

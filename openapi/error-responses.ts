@@ -105,8 +105,7 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
   REDIRECT_URI_LIMIT: { message: 'At most 20 redirect URIs per organization and environment; delete one first.' },
   REDIRECT_URI_NOT_FOUND: { message: 'No redirect URI ruri_5f2c0f3a9d0e4b7c1a2b3c4d.' },
   REDIRECT_URI_NOT_ALLOWED: {
-    message:
-      'completionRedirectUri https://app.example.com/done is not one of your sandbox redirect URIs; register it with POST /api/redirect-uris.',
+    message: 'completionRedirectUri is not one of your sandbox redirect URIs (matched exactly); register it with POST /api/redirect-uris.',
     details: { field: 'completionRedirectUri' },
   },
   WEBHOOK_ENDPOINT_NOT_FOUND: { message: 'No webhook endpoint whk_5f2c0f3a9d0e4b7c1a2b3c4d.' },

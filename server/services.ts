@@ -106,7 +106,17 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
   agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
   const playbooks = new PlaybookRegistry(integrations.playbooks);
-  const linkSessions = new LinkSessionService({ store, clock, catalogue, connections, engine: loginEngine, hostUrl: config.internalUrl });
+  const linkSessions = new LinkSessionService({
+    store,
+    clock,
+    catalogue,
+    connections,
+    engine: loginEngine,
+    redirectUris,
+    // Every link session that ends, however the widget was opened, is reported once (LINK.SESSION_FINISHED).
+    onFinished: (outcome) => webhookEvents.linkSessionFinished(outcome),
+    hostUrl: config.internalUrl,
+  });
   const sandboxSlugs = new Set(integrations.sites.map((s) => s.slug));
   const liveSignIn = new LiveSignIn(
     {
@@ -145,7 +155,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     sandboxSites,
     /** The simulated provider websites (served by host name in app.ts). */
     sites: integrations.sites,
-    linkTokens: new LinkTokenService(store, clock, catalogue, config),
+    linkTokens: new LinkTokenService(store, clock, catalogue, config, redirectUris),
     agentRequests: new AgentRequestService(
       store,
       clock,

@@ -2,6 +2,7 @@ import type { WebhookEventType } from '../../../contract/webhook-schemas';
 import type { ConnectionRecord, Owner, Store, WebhookDeliveryRecord, WebhookEventRecord } from '../../store';
 import type { Clock } from '../clock';
 import { newId } from '../ids';
+import { type LinkSessionOutcome, presentLinkSessionFinished, sessionFinishedEventId } from '../link-completion';
 import { presentAgentRequest, presentConnection } from '../presenters';
 import type { EventPayloadSeal } from './event-payload';
 
@@ -85,6 +86,23 @@ export class WebhookEvents {
       if (type) await this.emit(record, type, presentAgentRequest(record));
     } catch (err) {
       this.onError(err, { requestId });
+    }
+  }
+
+  /**
+   * LINK.SESSION_FINISHED for a link session that just ended. Its id comes from the session, so the event exists once
+   * however many callers report the end; a body with a public token is sealed at rest. Failures are reported, never
+   * thrown (the session already ended).
+   */
+  async linkSessionFinished(outcome: LinkSessionOutcome): Promise<void> {
+    const { session } = outcome;
+    try {
+      await this.emit(session, 'LINK.SESSION_FINISHED', presentLinkSessionFinished(outcome), {
+        eventId: sessionFinishedEventId(session.id),
+        sealed: outcome.publicToken !== null,
+      });
+    } catch (err) {
+      this.onError(err, { type: 'LINK.SESSION_FINISHED', linkSessionId: session.id });
     }
   }
 
