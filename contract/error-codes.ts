@@ -204,6 +204,31 @@ export const ERROR_CATALOGUE = {
     type: 'CONFLICT',
     description: "Connect widget, live sign-in: the provider's signed-in signal has not appeared in the live browser yet.",
   },
+  REDIRECT_URI_INVALID: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description:
+      'The redirect URI breaks a rule (details.field, details.rule): https only (http only to loopback hosts, in the sandbox), ' +
+      'no fragment, no credentials, no spaces, none of the query parameters AgentLink adds, at most 2048 characters.',
+  },
+  REDIRECT_URI_ALREADY_REGISTERED: {
+    status: 409,
+    type: 'CONFLICT',
+    description: 'This exact URI is already registered in this environment (details.redirectUriId).',
+  },
+  REDIRECT_URI_LIMIT: {
+    status: 409,
+    type: 'CONFLICT',
+    description: 'These credentials already have the most redirect URIs allowed per organization and environment (20); delete one first.',
+  },
+  REDIRECT_URI_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'No such redirect URI for these credentials.' },
+  REDIRECT_URI_NOT_ALLOWED: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description:
+      'completionRedirectUri is not exactly one of the redirect URIs registered for this organization and environment ' +
+      '(details.field; details.rule too when it could not be registered either). Register it with POST /api/redirect-uris.',
+  },
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'No such webhook endpoint for these credentials.' },
   WEBHOOK_URL_NOT_ALLOWED: {
     status: 400,

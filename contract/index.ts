@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ConnectionSettingsSchema, UpdateConnectionSettingsBodySchema } from './connection-health';
 import type { ErrorCode } from './error-codes';
 import { ProviderDeclarationSchema, UpdateProviderBodySchema } from './provider-declaration';
+import { CreateRedirectUriBodySchema, REDIRECT_URI_LIMITS, RedirectUriListSchema, RedirectUriSchema } from './redirect-uri-schemas';
 import {
   AgentRequestAcceptedSchema,
   AgentRequestListSchema,
@@ -41,6 +42,7 @@ import {
 export * from './connection-health';
 export * from './error-codes';
 export * from './provider-declaration';
+export * from './redirect-uri-schemas';
 export * from './response-format';
 export * from './route-errors';
 export * from './schemas';
@@ -80,6 +82,7 @@ const ProviderIdParams = z.object({ providerId: z.string().min(1).max(64) });
 const RequestIdParams = z.object({ requestId: z.string().min(1).max(64) });
 const WebhookIdParams = z.object({ webhookId: z.string().min(1).max(64) });
 const DeliveryIdParams = z.object({ deliveryId: z.string().min(1).max(64) });
+const RedirectUriIdParams = z.object({ redirectUriId: z.string().min(1).max(64) });
 
 export const contract = c.router(
   {
@@ -170,8 +173,50 @@ export const contract = c.router(
         description:
           'Starts the connect flow for one end user. Pass the returned linkToken to the client SDK (useAgentLink). ' +
           'Single use, valid 30 minutes by default. With connectionId, the flow re-authenticates that connection (update mode). ' +
-          'Errors: INVALID_FIELD, UNKNOWN_PROVIDER, CONNECTION_NOT_FOUND and CONNECTION_REVOKED (update mode).',
-        metadata: meta({ auth: 'client', errors: ['INVALID_FIELD', 'UNKNOWN_PROVIDER', 'CONNECTION_NOT_FOUND', 'CONNECTION_REVOKED'] }),
+          'With completionRedirectUri (one of your redirect URIs), a widget opened as a plain page sends the browser there when the ' +
+          'flow ends (hosted link). Errors: INVALID_FIELD, UNKNOWN_PROVIDER, CONNECTION_NOT_FOUND and CONNECTION_REVOKED (update mode), ' +
+          'REDIRECT_URI_NOT_ALLOWED (details.field).',
+        metadata: meta({
+          auth: 'client',
+          errors: ['INVALID_FIELD', 'UNKNOWN_PROVIDER', 'CONNECTION_NOT_FOUND', 'CONNECTION_REVOKED', 'REDIRECT_URI_NOT_ALLOWED'],
+        }),
+      },
+    }),
+    redirectUris: c.router({
+      listRedirectUris: {
+        method: 'GET',
+        path: '/api/redirect-uris',
+        responses: { 200: RedirectUriListSchema },
+        summary: 'List the allowed redirect URIs',
+        description:
+          "Where hosted links of the credentials' environment may send the browser when they end (a link token's " +
+          'completionRedirectUri), oldest first.',
+        metadata: meta({ auth: 'client', errors: [] }),
+      },
+      createRedirectUri: {
+        method: 'POST',
+        path: '/api/redirect-uris',
+        body: CreateRedirectUriBodySchema,
+        responses: { 201: RedirectUriSchema },
+        summary: 'Allow a redirect URI',
+        description:
+          'Registers a URI that link tokens of this environment may name as completionRedirectUri (matched exactly). https only; ' +
+          'plain http only for loopback hosts in the sandbox; no fragment, no credentials. At most ' +
+          `${REDIRECT_URI_LIMITS.perEnvironmentMax} per organization and environment. Errors: INVALID_FIELD, REDIRECT_URI_INVALID ` +
+          '(details.rule), REDIRECT_URI_ALREADY_REGISTERED, REDIRECT_URI_LIMIT.',
+        metadata: meta({ auth: 'client', errors: ['REDIRECT_URI_INVALID', 'REDIRECT_URI_ALREADY_REGISTERED', 'REDIRECT_URI_LIMIT'] }),
+      },
+      deleteRedirectUri: {
+        method: 'DELETE',
+        path: '/api/redirect-uris/:redirectUriId',
+        pathParams: RedirectUriIdParams,
+        body: c.noBody(),
+        responses: { 200: RedirectUriSchema },
+        summary: 'Remove an allowed redirect URI',
+        description:
+          'Removes it and returns it. Link tokens that already name it no longer redirect there when their flow ends (their ' +
+          'LINK.SESSION_FINISHED webhook still goes out). Errors: REDIRECT_URI_NOT_FOUND.',
+        metadata: meta({ auth: 'client', errors: ['REDIRECT_URI_NOT_FOUND'] }),
       },
     }),
     connections: c.router({

@@ -12,7 +12,8 @@
  *
  * Both sides check event.origin: the SDK accepts messages only from the backend origin; the widget
  * accepts init only once and answers only the origin that sent it. The link token never travels in a URL
- * in this mode. (Opening {backendUrl}/link?token=… directly also works, for a plain redirect flow.)
+ * in this mode. (Opening {backendUrl}/link?token=… directly also works: a hosted link, which ends by redirecting to
+ * the link token's completionRedirectUri when it has one; in the SDK's popup or iframe it never redirects.)
  */
 export const LINK_MESSAGE_TYPES = {
   ready: 'agentlink:ready',

@@ -172,6 +172,16 @@ export const CreateLinkTokenBodySchema = extendApi(
           "the recipe does not know (SSO, captcha, passkey, device prompt). 'live': the widget always shows the provider's real " +
           'sign-in page (a browser streamed into the widget, fenced to the provider and its identity providers) and the user signs in there.',
       }),
+      completionRedirectUri: extendApi(z.string().min(1).max(2048).optional(), {
+        format: 'uri',
+        description:
+          'Hosted link: where the browser goes when the flow ends, for a widget opened as a plain page (/link?token=… sent by e-mail, ' +
+          'SMS or opened in a mobile webview). Must be exactly one of your redirect URIs for this environment (POST /api/redirect-uris), ' +
+          'else REDIRECT_URI_NOT_ALLOWED. AgentLink adds to its query, keeping its own parameters: on success public_token, ' +
+          'link_session_id and status=success; otherwise link_session_id, status=exited and error_code. A widget opened by the SDK ' +
+          '(popup or iframe) answers its page by postMessage instead. Either way the LINK.SESSION_FINISHED webhook reports the outcome.',
+        example: 'https://app.example.com/agentlink/done',
+      }),
     })
     .strict(),
   { title: 'CreateLinkTokenRequest', example: { clientUserId: 'user-42' } },

@@ -1,7 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
-import { AgentRequestSchema, ConnectionSchema, EnvironmentSchema } from './schemas';
+import { AgentRequestSchema, ConnectionSchema, EnvironmentSchema, ProviderIdSchema } from './schemas';
 
 /**
  * Webhooks: endpoints an organization registers per environment, the events they receive, and the
@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'CONNECTION.REVOKED',
   'CONNECTION.SESSION_RENEWED',
   'CONNECTION.RECOVERED',
+  'LINK.SESSION_FINISHED',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
@@ -210,7 +211,59 @@ export const ConnectionEventSchema = extendApi(
   },
 );
 
-export const WebhookEventSchema = extendApi(z.discriminatedUnion('type', [AgentRequestEventSchema, ConnectionEventSchema]), {
-  title: 'WebhookEvent',
-});
+/** How a link session ended, as LINK.SESSION_FINISHED reports it (Plaid's SESSION_FINISHED: SUCCESS or EXITED). */
+export const LINK_SESSION_OUTCOMES = ['SUCCESS', 'EXITED'] as const;
+
+export const LinkSessionFinishedSchema = extendApi(
+  z.object({
+    linkSessionId: extendApi(z.string(), { description: 'The link session (one opening of the widget); link_session_id of the redirect.' }),
+    status: extendApi(z.enum(LINK_SESSION_OUTCOMES), {
+      description: 'SUCCESS: an account was connected (or re-authenticated); EXITED: the person left, or the flow could not go on (error).',
+    }),
+    publicToken: extendApi(z.string().nullable(), {
+      description:
+        'SUCCESS only: the public token, the same the widget handed over (single use, exchangeable for 30 minutes with ' +
+        'POST /api/connections/public_token/exchange). null otherwise.',
+    }),
+    clientUserId: z.string(),
+    providerId: extendApi(ProviderIdSchema.nullable(), {
+      description: 'The provider chosen or fixed by the link token; null if none was.',
+    }),
+    connectionId: extendApi(z.string().nullable(), {
+      description: 'The connection created or re-authenticated; in update mode the connection the link token was for. null otherwise.',
+    }),
+    mode: extendApi(z.enum(['create', 'update']), { description: 'update: the link token re-authenticated an existing connection.' }),
+    error: extendApi(z.object({ code: z.string(), message: z.string() }).nullable(), {
+      description:
+        'EXITED: why. code is USER_CLOSED when the person left without an error, otherwise the last error of the flow ' +
+        '(INVALID_CREDENTIALS, ACCOUNT_LOCKED, MFA_FAILED, LINK_TOKEN_EXPIRED, LINK_TOKEN_ALREADY_USED, TOO_MANY_LOGIN_ATTEMPTS, …); ' +
+        'error_code of the redirect. null on SUCCESS.',
+    }),
+    createdAt: isoDate('When the link session opened.'),
+    finishedAt: isoDate('When it ended.'),
+  }),
+  { title: 'LinkSessionFinished' },
+);
+export type LinkSessionFinished = z.infer<typeof LinkSessionFinishedSchema>;
+
+export const LinkSessionEventSchema = extendApi(
+  z.object({
+    eventId: z.string(),
+    type: z.literal('LINK.SESSION_FINISHED'),
+    createdAt: isoDate('When the event happened.'),
+    environment: EnvironmentSchema,
+    object: LinkSessionFinishedSchema,
+  }),
+  {
+    title: 'LinkSessionEvent',
+    description: 'A link session ended, however the widget was opened (SDK popup or iframe, webview, plain link): once per link session.',
+  },
+);
+
+export const WebhookEventSchema = extendApi(
+  z.discriminatedUnion('type', [AgentRequestEventSchema, ConnectionEventSchema, LinkSessionEventSchema]),
+  {
+    title: 'WebhookEvent',
+  },
+);
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;

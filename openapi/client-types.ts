@@ -140,7 +140,10 @@ export function renderClientTypes(doc: Doc): string {
     const declaration = body.startsWith('{\n') ? `export interface ${typeName(name)} ${body}` : `export type ${typeName(name)} = ${body};`;
     out.push(comment(schema.description as string | undefined, '') + declaration, '');
   }
-  out.push('/** The body of every webhook delivery. */\nexport type WebhookEvent = AgentRequestEvent | ConnectionEvent;', '');
+  out.push(
+    '/** The body of every webhook delivery. */\nexport type WebhookEvent = AgentRequestEvent | ConnectionEvent | LinkSessionEvent;',
+    '',
+  );
 
   const groups = new Map<string, { id: string; method: string; path: string; op: Operation }[]>();
   for (const [path, item] of Object.entries(doc.paths)) {

@@ -82,6 +82,7 @@ ${runErrorTable}
 const TAGS: Record<keyof typeof contract | 'webhookEvents', string> = {
   providers: 'The catalogue of providers your environment can connect to.',
   link: 'Link tokens: the start of the connect flow (useAgentLink opens the widget with one).',
+  redirectUris: 'Where hosted links may send the browser when the connect flow ends (completionRedirectUri).',
   connections:
     "End users' linked accounts: the public token exchange, reading, listing, checking and revoking connections, and the " +
     'health-check schedule of their sessions.',

@@ -102,6 +102,20 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
     details: { status: 'COMPLETED' },
   },
   INVALID_CURSOR: { message: 'cursor is not a cursor this API returned; pass nextCursor of the previous page.' },
+  REDIRECT_URI_INVALID: {
+    message: 'uri must use https (production redirect URIs never use plain http).',
+    details: { field: 'uri', rule: 'HTTPS_REQUIRED' },
+  },
+  REDIRECT_URI_ALREADY_REGISTERED: {
+    message: 'https://app.example.com/agentlink/done is already registered (ruri_5f2c0f3a9d0e4b7c1a2b3c4d).',
+    details: { field: 'uri', redirectUriId: 'ruri_5f2c0f3a9d0e4b7c1a2b3c4d' },
+  },
+  REDIRECT_URI_LIMIT: { message: 'At most 20 redirect URIs per organization and environment; delete one first.' },
+  REDIRECT_URI_NOT_FOUND: { message: 'No redirect URI ruri_5f2c0f3a9d0e4b7c1a2b3c4d.' },
+  REDIRECT_URI_NOT_ALLOWED: {
+    message: 'completionRedirectUri is not one of your sandbox redirect URIs (matched exactly); register it with POST /api/redirect-uris.',
+    details: { field: 'completionRedirectUri' },
+  },
   WEBHOOK_ENDPOINT_NOT_FOUND: { message: 'No webhook endpoint whk_5f2c0f3a9d0e4b7c1a2b3c4d.' },
   WEBHOOK_URL_NOT_ALLOWED: { message: 'url must use https' },
   WEBHOOK_ENDPOINT_LIMIT: { message: 'At most 20 webhook endpoints per organization and environment; delete one first.' },

@@ -3,6 +3,8 @@ import { generateSchema } from '@anatine/zod-openapi';
 import {
   AgentRequestEventSchema,
   ConnectionEventSchema,
+  LinkSessionEventSchema,
+  LinkSessionFinishedSchema,
   STANDARD_WEBHOOK_HEADERS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_HEADERS,
@@ -27,6 +29,10 @@ const EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'CONNECTION.RECOVERED':
     'A LOGIN_REQUIRED connection is ACTIVE again: the user signed in again through update mode, or a check found its session ' +
     'signed in or renewed it. Agent requests on it are accepted again.',
+  'LINK.SESSION_FINISHED':
+    'A link session ended (SUCCESS or EXITED), however the widget was opened: SDK popup or iframe, mobile webview, or a plain ' +
+    'link. On SUCCESS object.publicToken is the public token to exchange; this is how a hosted link (completionRedirectUri) ' +
+    'hands it to your backend without a page of yours in between. Emitted once per link session.',
 };
 
 const operationId = (type: WebhookEventType) =>
@@ -41,11 +47,18 @@ function refComponents(schema: unknown, components: Record<string, unknown>, roo
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, refComponents(v, components, false)]));
 }
 
-/** Adds AgentRequestEvent and ConnectionEvent to the components (3.0 schemas; upgraded with the rest). */
+/** Adds AgentRequestEvent, ConnectionEvent, LinkSessionFinished and LinkSessionEvent to the components (3.0 schemas; upgraded with the rest). */
 export function addWebhookEventSchemas(components: Record<string, unknown>): void {
   components.AgentRequestEvent = refComponents(generateSchema(AgentRequestEventSchema), components);
   components.ConnectionEvent = refComponents(generateSchema(ConnectionEventSchema), components);
+  // The object of LINK.SESSION_FINISHED is no API response, so it is added here to be a named type of its own.
+  components.LinkSessionFinished = generateSchema(LinkSessionFinishedSchema);
+  components.LinkSessionEvent = refComponents(generateSchema(LinkSessionEventSchema), components);
 }
+
+/** The component of each event type's body. */
+const eventVariant = (type: WebhookEventType) =>
+  type.startsWith('AGENT_REQUEST.') ? 'AgentRequestEvent' : type.startsWith('LINK.') ? 'LinkSessionEvent' : 'ConnectionEvent';
 
 const header = (name: string, description: string, schema: Record<string, unknown>) => ({
   name,
@@ -86,7 +99,7 @@ const retries = WEBHOOK_RETRY_SCHEDULE_SECONDS.map((s) => (s < 60 ? `${s} s` : s
 export function webhookOperations(tag: string): Record<string, unknown> {
   return Object.fromEntries(
     WEBHOOK_EVENT_TYPES.map((type) => {
-      const variant = type.startsWith('AGENT_REQUEST.') ? 'AgentRequestEvent' : 'ConnectionEvent';
+      const variant = eventVariant(type);
       return [
         type,
         {

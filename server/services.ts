@@ -22,8 +22,10 @@ import { OrganizationProviderService } from './domain/organization-providers.ser
 import { OrganizationService } from './domain/organizations.service';
 import { ProviderActionService } from './domain/provider-actions.service';
 import { RateLimitService } from './domain/rate-limits.service';
+import { RedirectUriService } from './domain/redirect-uris/redirect-uris.service';
 import { SandboxService } from './domain/sandbox.service';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher';
+import { EventPayloadSeal } from './domain/webhooks/event-payload';
 import { WebhookEvents } from './domain/webhooks/events.service';
 import { WebhookEndpointService } from './domain/webhooks/webhook-endpoints.service';
 import { configureHostNetwork, hostNetworkOf } from './egress/egress-policy';
@@ -69,11 +71,14 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const organizationProviders = new OrganizationProviderService(store, clock, shared);
   const catalogue = new ProviderCatalogue(shared, organizationProviders);
   const organizations = new OrganizationService(store, clock, config.authFailures);
+  const redirectUris = new RedirectUriService(store, clock);
   // Webhooks: events are written where state changes; a dispatcher (started by the worker role) delivers them.
   const webhookLogger = createLogger(config.logLevel).child({ component: 'webhooks' });
   const onWebhookError = (err: unknown, context: Record<string, unknown>) =>
     webhookLogger.error({ err, ...context }, 'webhook event or delivery failed');
-  const webhookEvents = new WebhookEvents(store, clock, onWebhookError);
+  // Bodies that carry a secret (a public token) are sealed at rest and opened by the dispatcher.
+  const webhookPayloads = new EventPayloadSeal(vault);
+  const webhookEvents = new WebhookEvents(store, clock, onWebhookError, webhookPayloads);
   const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
   const browsers = new BrowserManager(config.browser);
   // Traces only when an OTLP endpoint is configured (a no-op tracer otherwise).
@@ -88,6 +93,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     store,
     clock,
     endpoints: webhookEndpoints,
+    payloads: webhookPayloads,
     pollMs: config.worker.pollMs,
     nodeEnv: config.nodeEnv,
     onError: onWebhookError,
@@ -104,7 +110,17 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
   agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
   const playbooks = new PlaybookRegistry(integrations.playbooks);
-  const linkSessions = new LinkSessionService({ store, clock, catalogue, connections, engine: loginEngine, hostUrl: config.internalUrl });
+  const linkSessions = new LinkSessionService({
+    store,
+    clock,
+    catalogue,
+    connections,
+    engine: loginEngine,
+    redirectUris,
+    // Every link session that ends, however the widget was opened, is reported once (LINK.SESSION_FINISHED).
+    onFinished: (outcome) => webhookEvents.linkSessionFinished(outcome),
+    hostUrl: config.internalUrl,
+  });
   const sandboxSlugs = new Set(integrations.sites.map((s) => s.slug));
   const liveSignIn = new LiveSignIn(
     {
@@ -156,6 +172,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     catalogue,
     organizationProviders,
     organizations,
+    redirectUris,
     connections,
     connectionSettings,
     connectionHealth,
@@ -166,7 +183,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     sandboxSites,
     /** The simulated provider websites (served by host name in app.ts). */
     sites: integrations.sites,
-    linkTokens: new LinkTokenService(store, clock, catalogue, config),
+    linkTokens: new LinkTokenService(store, clock, catalogue, config, redirectUris),
     agentRequests: new AgentRequestService(
       store,
       clock,
@@ -192,6 +209,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     idempotency: new IdempotencyService(store.repos.idempotencyKeys, clock, vault),
     webhookEvents,
     webhookEndpoints,
+    webhookPayloads,
     webhookDispatcher,
   };
 }

@@ -19,7 +19,7 @@ import type { WebhookEvent } from './generated/api';
  * A timestamp further than `toleranceSeconds` (default 300) from now is refused, which bounds replays. Delivery is at
  * least once: deduplicate on event.eventId (= webhook-id).
  */
-export type { AgentRequestEvent, ConnectionEvent, WebhookEvent } from './generated/api';
+export type { AgentRequestEvent, ConnectionEvent, LinkSessionEvent, WebhookEvent } from './generated/api';
 
 /** A receiver refuses a signature whose timestamp is further than this from its clock (the server's tolerance too). */
 export const WEBHOOK_SIGNATURE_TOLERANCE_SECONDS = 300;

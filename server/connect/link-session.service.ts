@@ -5,6 +5,8 @@ import type { ConnectionService, IssuedPublicToken, LoginCredentials } from '../
 import type { Caller } from '../domain/context';
 import { type ErrorCode, fail, ok, type Result } from '../domain/errors';
 import { newId } from '../domain/ids';
+import { completionRedirectUrl, isEnded, type LinkSessionOutcome } from '../domain/link-completion';
+import type { RedirectUriService } from '../domain/redirect-uris/redirect-uris.service';
 import { hashToken, parseToken } from '../domain/tokens';
 import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
 import { providerLogoDataUrl } from '../providers/provider';
@@ -63,12 +65,27 @@ export interface LinkSessionView {
    */
   signIn: 'form' | 'live';
   liveReason: 'requested' | 'no_recipe' | 'unknown_step' | null;
+  /**
+   * The link token names a completionRedirectUri: opened as a plain page (not by the SDK), the widget sends the
+   * browser there when the flow ends (the URL comes with the final step's answer).
+   */
+  completionRedirect: boolean;
 }
 
 export interface LinkStepResult {
   view: LinkSessionView;
-  /** Present once the connection is made: what the widget hands to the SDK. */
-  success?: { publicToken: string; metadata: AgentLinkMetadata };
+  /**
+   * Present once the connection is made: what the widget hands to the SDK, and, for a hosted link, the completion
+   * redirect (completionRedirectUri with public_token, link_session_id and status in its query).
+   */
+  success?: { publicToken: string; metadata: AgentLinkMetadata; redirectUrl?: string };
+}
+
+/** The answer to the widget's exit: how the session ended and, for a hosted link, where the browser goes now. */
+export interface LinkExitResult {
+  linkSessionId: string;
+  status: LinkSessionStatus;
+  redirectUrl?: string;
 }
 
 /** What the widget learns with an error: where the flow stands, and whether the same step can be tried again. */
@@ -114,6 +131,10 @@ export class LinkSessionService {
       catalogue: ProviderCatalogue;
       connections: ConnectionService;
       engine: LoginEngine;
+      /** A link token's completionRedirectUri is checked again when its flow ends: a URI removed meanwhile gets nothing. */
+      redirectUris: Pick<RedirectUriService, 'isRegistered'>;
+      /** Told once for each link session that ends, however it ends (LINK.SESSION_FINISHED); must not throw. */
+      onFinished?: (outcome: LinkSessionOutcome) => Promise<void>;
       /** This process's internal URL: recorded on a session whose in-memory part it takes on (server/connect/relay/). */
       hostUrl?: string;
     },
@@ -185,13 +206,16 @@ export class LinkSessionService {
       return this.fail('TOO_MANY_LINK_SESSIONS', 'This link was opened too many times. Start again from the app.', null);
     }
     if (refusal) {
-      await store.repos.linkSessions.insert({
+      const failed: LinkSessionRecord = {
         ...session,
         status: 'FAILED',
         errorCode: refusal.code,
         errorMessage: refusal.message,
         completedAt: now,
-      });
+      };
+      await store.repos.linkSessions.insert(failed);
+      // A session that ends as it opens is still a session that ended: the organization hears of it like any other.
+      await this.finished({ session: failed, publicToken: null });
       return this.fail(refusal.code, refusal.message, { linkSessionId: session.id, status: 'FAILED', retryable: false });
     }
     await store.repos.linkSessions.insert(session);
@@ -279,14 +303,10 @@ export class LinkSessionService {
   }
 
   /** The person left the widget; records how (the last error they saw, or the one the widget reports). */
-  async exit(
-    linkToken: string,
-    sessionId: string,
-    errorCode?: string,
-  ): Promise<Result<{ linkSessionId: string; status: LinkSessionStatus }>> {
+  async exit(linkToken: string, sessionId: string, errorCode?: string): Promise<Result<LinkExitResult>> {
     const auth = await this.authorize(linkToken, sessionId, { allowClosedToken: true });
     if (!auth.ok) return auth;
-    const { session } = auth.value;
+    const { token, session } = auth.value;
     await this.deps.engine.cancel(session.id);
     await this.live?.close(session.id);
     this.handedOver.delete(session.id);
@@ -295,7 +315,9 @@ export class LinkSessionService {
       await this.end(session, 'EXITED', code, code === session.errorCode ? session.errorMessage : null);
     }
     const after = await this.reload(session);
-    return ok({ linkSessionId: after.id, status: after.status });
+    // Also for a session that had already ended (a refused opening, a second exit): the answer is the same each time.
+    const redirectUrl = await this.redirectFor(token, { session: after, publicToken: null });
+    return ok({ linkSessionId: after.id, status: after.status, ...(redirectUrl ? { redirectUrl } : {}) });
   }
 
   // ---------- live sign-in ----------
@@ -482,17 +504,23 @@ export class LinkSessionService {
       });
     }
     const now = clock.now();
-    await this.move(session, LOGIN_STATES, {
+    const succeeded = await this.move(session, LOGIN_STATES, {
       status: 'SUCCEEDED',
       connectionId: issued.connection.id,
       errorCode: null,
       errorMessage: null,
       completedAt: now,
     });
-    const view = await this.view(await this.reload(session), token);
+    const after = await this.reload(session);
+    const outcome: LinkSessionOutcome = { session: after, publicToken: issued.publicToken };
+    // Told only by the step that moved the session to SUCCEEDED (an exit that won the race told its own end).
+    if (succeeded) await this.finished(outcome);
+    const redirectUrl = await this.redirectFor(token, outcome);
+    const view = await this.view(after, token);
     return ok({
       view,
       success: {
+        ...(redirectUrl ? { redirectUrl } : {}),
         publicToken: issued.publicToken,
         metadata: {
           providerId: provider.providerId,
@@ -538,19 +566,41 @@ export class LinkSessionService {
     return token.providerId ? this.deps.catalogue.find(token.providerId, scopeOf(token)) : undefined;
   }
 
-  private async move(session: LinkSessionRecord, from: LinkSessionStatus[], patch: Partial<LinkSessionRecord>) {
-    await this.deps.store.repos.linkSessions.transition(session.id, from, { ...patch, updatedAt: this.deps.clock.now() });
+  /** Moves the session on (a conditional UPDATE); false when a concurrent step moved it first. */
+  private async move(session: LinkSessionRecord, from: LinkSessionStatus[], patch: Partial<LinkSessionRecord>): Promise<boolean> {
+    return this.deps.store.repos.linkSessions.transition(session.id, from, { ...patch, updatedAt: this.deps.clock.now() });
   }
 
+  /**
+   * Ends an open session. Only the caller whose conditional UPDATE ended it reports the end: two exits, an exit racing
+   * a failing step, or a call relayed from another process report it once between them.
+   */
   private async end(session: LinkSessionRecord, status: 'FAILED' | 'EXITED', errorCode: string, errorMessage: string | null) {
     const now = this.deps.clock.now();
-    await this.deps.store.repos.linkSessions.transition(session.id, OPEN_STATES, {
+    const ended = await this.deps.store.repos.linkSessions.transition(session.id, OPEN_STATES, {
       status,
       errorCode,
       errorMessage,
       completedAt: now,
       updatedAt: now,
     });
+    if (ended) await this.finished({ session: await this.reload(session), publicToken: null });
+    return ended;
+  }
+
+  private async finished(outcome: LinkSessionOutcome): Promise<void> {
+    await this.deps.onFinished?.(outcome);
+  }
+
+  /**
+   * The completion redirect of an ended session whose link token names a completionRedirectUri, if that URI is still
+   * registered (checked again now: one the organization removed meanwhile receives nothing). Undefined otherwise.
+   */
+  private async redirectFor(token: LinkTokenRecord, outcome: LinkSessionOutcome): Promise<string | undefined> {
+    const uri = token.completionRedirectUri;
+    if (!uri || !isEnded(outcome.session)) return undefined;
+    if (!(await this.deps.redirectUris.isRegistered(token, uri))) return undefined;
+    return completionRedirectUrl(uri, outcome) ?? undefined;
   }
 
   private async reload(session: LinkSessionRecord): Promise<LinkSessionRecord> {
@@ -606,6 +656,7 @@ export class LinkSessionService {
       rememberCredentials: token.rememberCredentials,
       mfa: session.status === 'MFA_TOTP' ? { method: 'totp' } : session.status === 'MFA_SMS' ? { method: 'sms' } : null,
       ...this.signInMode(session, token, provider),
+      completionRedirect: token.completionRedirectUri !== null,
     };
   }
 

@@ -30,6 +30,8 @@ td.wrap { overflow-wrap: anywhere; }
 h1 { overflow-wrap: anywhere; }
 main table:not(.cards) td { overflow-wrap: anywhere; }
 pre { max-width: 100%; overflow-x: auto; }
+/* The organization's menu wraps rather than widening the page once its items outgrow the width. */
+header nav, header nav ul { flex-wrap: wrap; }
 /* A phone: each row becomes a card whose cells name their column (data-label). */
 @media (max-width: 640px) {
   table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
@@ -38,7 +40,6 @@ pre { max-width: 100%; overflow-x: auto; }
   table.cards td { display: flex; gap: .75rem; justify-content: space-between; padding: .15rem .25rem; border: 0; text-align: right; }
   table.cards td::before { content: attr(data-label); font-weight: 600; text-align: left; flex: none; }
   table.cards td.clip { max-width: none; white-space: normal; overflow-wrap: anywhere; }
-  header nav, header nav ul { flex-wrap: wrap; }
   header nav ul li { padding-top: .2rem; padding-bottom: .2rem; }
   code.id { max-width: 16ch; }
   .env-switch a { margin-bottom: .25rem; }

@@ -10,6 +10,7 @@ import type { Result } from '../domain/errors';
 import type { OrganizationProviderService } from '../domain/organization-providers.service';
 import type { OrganizationService } from '../domain/organizations.service';
 import type { ProviderActionService } from '../domain/provider-actions.service';
+import type { RedirectUriService } from '../domain/redirect-uris/redirect-uris.service';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
 import type { ProviderCatalogue } from '../providers/catalogue';
 import type { DashboardSessionRecord, DashboardUserRecord, OrganizationRecord } from '../store';
@@ -31,6 +32,8 @@ export interface DashboardDeps {
   catalogue: Pick<ProviderCatalogue, 'get' | 'list' | 'listFor'>;
   /** The organization's own providers (the same service as POST/PATCH/DELETE /api/providers). */
   providers: Pick<OrganizationProviderService, 'view' | 'create' | 'update' | 'delete'>;
+  /** Where hosted links may redirect when they end (the same service as /api/redirect-uris). */
+  redirectUris: Pick<RedirectUriService, 'list' | 'create' | 'delete'>;
   /** The action catalogue shown on the connections page. */
   providerActions: Pick<ProviderActionService, 'list'>;
   /** The session cookie is Secure when the dashboard is served over https. */

@@ -11,6 +11,7 @@ import { mountConnectionPages } from './connections.routes';
 import { ctxOf, type DashboardDeps, field, locals, notFound, SESSION_COOKIE, wrap } from './dashboard-kit';
 import { mountOrganizationPages } from './organizations.routes';
 import { mountProviderPages } from './providers.routes';
+import { mountRedirectUriPages } from './redirect-uris.routes';
 import { mountRequestPages } from './requests.routes';
 import { messagePage } from './views';
 import { mountWebhookPages } from './webhooks.routes';
@@ -42,6 +43,7 @@ export function dashboardRouter(services: Services): Router {
     catalogue: services.catalogue,
     providers: services.organizationProviders,
     providerActions: services.providerActions,
+    redirectUris: services.redirectUris,
     secureCookie: services.config.publicUrl.startsWith('https://'),
   });
 }
@@ -110,6 +112,7 @@ export function buildDashboardRouter(deps: DashboardDeps): Router {
   mountRequestPages(router, deps);
   mountWebhookPages(router, deps);
   mountProviderPages(router, deps);
+  mountRedirectUriPages(router, deps);
 
   router.use((_req, res) => notFound(res));
   // A form the body reader refused (too many fields, too large, bad charset): a readable page, not the API's JSON.

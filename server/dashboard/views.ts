@@ -102,7 +102,7 @@ export function messagePage(ctx: PageContext, title: string, message: string, st
 
 export function orgNav(
   org: OrganizationRecord,
-  active: 'overview' | 'connections' | 'requests' | 'webhooks' | 'providers',
+  active: 'overview' | 'connections' | 'requests' | 'webhooks' | 'providers' | 'redirects',
   opts: { webhooks: boolean },
 ): RawHtml {
   const item = (key: typeof active, label: string, href: string) =>
@@ -111,7 +111,8 @@ export function orgNav(
   return html`<li>${org.name}</li>
     ${item('overview', 'Credentials', base)} ${item('connections', 'Connections', `${base}/connections`)}
     ${item('requests', 'Agent requests', `${base}/requests`)} ${opts.webhooks ? item('webhooks', 'Webhooks', `${base}/webhooks`) : ''}
-    ${opts.webhooks ? item('providers', 'Providers', `${base}/providers`) : ''}`;
+    ${opts.webhooks ? item('providers', 'Providers', `${base}/providers`) : ''}
+    ${opts.webhooks ? item('redirects', 'Redirect URIs', `${base}/redirect-uris`) : ''}`;
 }
 
 export function orgListPage(ctx: PageContext, orgs: { organization: OrganizationRecord; role: string }[], error?: string): string {

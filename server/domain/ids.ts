@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 
 /** Stripe-style prefixed ids: the prefix says what an id names when it turns up in a log or a ticket. */
-export type IdPrefix = 'org' | 'conn' | 'areq' | 'ltok' | 'ptok' | 'atok' | 'req' | 'lses' | 'whk' | 'evt' | 'whdl';
+export type IdPrefix = 'org' | 'conn' | 'areq' | 'ltok' | 'ptok' | 'atok' | 'req' | 'lses' | 'whk' | 'evt' | 'whdl' | 'ruri';
 
 const ID_BYTES = 12;
 // Random bytes drawn 4 KiB at a time (as the uuid package does): one getrandom per 341 ids instead of one

@@ -5,7 +5,18 @@ import type { Clock } from './clock';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 import { newId } from './ids';
+import { checkRedirectUri } from './redirect-uris/redirect-uri.policy';
+import type { RedirectUriService } from './redirect-uris/redirect-uris.service';
 import { generateToken, hashToken } from './tokens';
+
+export interface NewLinkToken {
+  clientUserId: string;
+  providerId?: string;
+  connectionId?: string;
+  rememberCredentials?: boolean;
+  signIn?: 'auto' | 'live';
+  completionRedirectUri?: string;
+}
 
 export interface CreatedLinkToken {
   linkToken: string;
@@ -19,12 +30,13 @@ export class LinkTokenService {
     private readonly clock: Clock,
     private readonly catalogue: ProviderCatalogue,
     private readonly config: Pick<AppConfig, 'linkTokenTtlSeconds'>,
+    private readonly redirectUris: Pick<RedirectUriService, 'isRegistered'>,
   ) {}
 
-  async create(
-    caller: Caller,
-    input: { clientUserId: string; providerId?: string; connectionId?: string; rememberCredentials?: boolean; signIn?: 'auto' | 'live' },
-  ): Promise<Result<CreatedLinkToken>> {
+  async create(caller: Caller, input: NewLinkToken): Promise<Result<CreatedLinkToken>> {
+    if (input.completionRedirectUri !== undefined && !(await this.redirectUris.isRegistered(caller, input.completionRedirectUri))) {
+      return this.redirectNotAllowed(caller, input.completionRedirectUri);
+    }
     if (input.providerId && !(await this.catalogue.find(input.providerId, caller))) {
       return fail('UNKNOWN_PROVIDER', `providerId ${input.providerId} is not a ${caller.environment} provider; see GET /api/providers.`);
     }
@@ -53,11 +65,26 @@ export class LinkTokenService {
       connectionId: input.connectionId ?? null,
       rememberCredentials: input.rememberCredentials ?? false,
       signIn: input.signIn ?? 'auto',
+      completionRedirectUri: input.completionRedirectUri ?? null,
       expiresAt: new Date(now.getTime() + this.config.linkTokenTtlSeconds * 1000),
       usedAt: null,
       createdAt: now,
     };
     await this.store.repos.linkTokens.insert(record);
     return ok({ linkToken, record });
+  }
+
+  /** Not registered (matched exactly); the rule it breaks too, if any, since registering it would not help then. */
+  private redirectNotAllowed(caller: Caller, uri: string): Result<CreatedLinkToken> {
+    const verdict = checkRedirectUri(uri, caller.environment);
+    const field = 'completionRedirectUri';
+    if (!verdict.ok) {
+      return fail('REDIRECT_URI_NOT_ALLOWED', `${field} ${verdict.reason}.`, { field, rule: verdict.rule });
+    }
+    return fail(
+      'REDIRECT_URI_NOT_ALLOWED',
+      `${field} is not one of your ${caller.environment} redirect URIs (matched exactly); register it with POST /api/redirect-uris.`,
+      { field },
+    );
   }
 }

@@ -1,9 +1,10 @@
 import type { ConnectionSettings } from '../../contract/connection-health';
+import type { RedirectUri } from '../../contract/redirect-uri-schemas';
 import type { AgentRequest, Connection, ConnectionCheckResult, Provider, ProviderDetail } from '../../contract/schemas';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../contract/webhook-schemas';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { providerLogoUrl } from '../providers/provider';
-import type { AgentRequestRecord, ConnectionRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
+import type { AgentRequestRecord, ConnectionRecord, RedirectUriRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
 import type { ConnectionSettingsView } from './connection-settings.service';
 
 /**
@@ -145,4 +146,8 @@ export function presentWebhookDelivery(d: WebhookDeliveryRecord): WebhookDeliver
       durationMs: a.durationMs,
     })),
   };
+}
+
+export function presentRedirectUri(r: RedirectUriRecord): RedirectUri {
+  return { redirectUriId: r.id, uri: r.uri, environment: r.environment, createdAt: r.createdAt.toISOString() };
 }

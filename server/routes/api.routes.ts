@@ -6,6 +6,7 @@ import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
 import type { Services } from '../services';
 import { connectionHealthHandlers } from './connection-health.routes';
+import { redirectUriHandlers } from './redirect-uris.routes';
 import { webhookHandlers } from './webhooks.routes';
 
 /** Thin handlers: the caller from auth, the body from the contract, a service call, a presenter. */
@@ -46,6 +47,7 @@ export function apiRouter(services: Services) {
         return { status: 200, body: { linkToken, expiration: record.expiresAt.toISOString(), environment: record.environment } };
       },
     },
+    redirectUris: redirectUriHandlers(services),
     connections: {
       ...connectionHealthHandlers(services),
       exchangePublicToken: async ({ body, res }) => {

@@ -17,6 +17,7 @@ import type {
   OrganizationRecord,
   OrgMembershipRecord,
   PublicTokenRecord,
+  RedirectUriRecord,
   SandboxDocRecord,
   SandboxSessionRecord,
   SandboxTenantRecord,
@@ -70,6 +71,7 @@ export function buildEntities(dialect: Dialect) {
       connectionId: str('connection_id', { length: 64, nullable: true }),
       rememberCredentials: { name: 'remember_credentials', type: 'boolean', default: false },
       signIn: str('sign_in', { length: 8, default: 'auto' }),
+      completionRedirectUri: text('completion_redirect_uri', true),
       expiresAt: time('expires_at'),
       usedAt: time('used_at', true),
       createdAt: time('created_at'),
@@ -386,6 +388,19 @@ export function buildEntities(dialect: Dialect) {
     },
   });
 
+  const RedirectUri = new EntitySchema<RedirectUriRecord>({
+    name: 'RedirectUri',
+    tableName: 'redirect_uris',
+    columns: {
+      id: id(),
+      organizationId: str('organization_id', { length: 64 }),
+      environment: str('environment', { length: 16 }),
+      uri: text('uri'),
+      uriHash: str('uri_hash', { length: 64 }),
+      createdAt: time('created_at'),
+    },
+  });
+
   return {
     Organization,
     LinkToken,
@@ -408,6 +423,7 @@ export function buildEntities(dialect: Dialect) {
     WebhookEvent,
     WebhookDelivery,
     OrganizationProvider,
+    RedirectUri,
   };
 }
 

@@ -25,6 +25,11 @@ export interface LinkTokenRecord {
   rememberCredentials: boolean;
   /** 'live': the caller asked for the live sign-in view; 'auto': the recipe where there is one. */
   signIn: 'auto' | 'live';
+  /**
+   * Where the hosted link sends the browser when the flow ends (one of the organization's registered redirect URIs,
+   * exactly as registered); null: the widget ends on its own page.
+   */
+  completionRedirectUri: string | null;
   expiresAt: Date;
   usedAt: Date | null;
   createdAt: Date;
@@ -232,6 +237,17 @@ export interface LinkSessionRecord {
    * live browser), for the other processes to relay its widget calls to (server/connect/relay/). Null until one does.
    */
   hostUrl?: string | null;
+}
+
+/** A URI an organization allows hosted links of one environment to redirect to when they end (exact match). */
+export interface RedirectUriRecord {
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  uri: string;
+  /** SHA-256 of uri (hex): the unique index, since uri may be up to 2048 characters. */
+  uriHash: string;
+  createdAt: Date;
 }
 
 /** A trajectory learned from a successful planner run (server/agent/replay); `id` is its cache key. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { WebSocket } from 'ws';
 
+import { sessionFinishedEventId } from '../../server/domain/link-completion';
 import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { SANDBOX_SMS_CODE } from '../../server/sandbox/test-users';
@@ -127,6 +128,53 @@ it('a holder that is gone is forgotten: the process that got the call answers fr
   expect(res.body.error?.code).toEqual(expect.any(String)); // the paused step is not in this process: a clear error
   expect(await hostOf(w.id)).toBeNull();
   await w.step(a.baseUrl, 'exit');
+});
+
+it('a link session ended through both processes at once is reported once (LINK.SESSION_FINISHED)', async () => {
+  // Only the stored events are counted here (no dispatcher runs): the endpoint just subscribes the organization.
+  const hook = await call(a.baseUrl, 'POST', '/api/webhooks', {
+    headers: creds,
+    body: { url: 'http://127.0.0.1:9/hooks', events: ['LINK.SESSION_FINISHED'] },
+  });
+  expect(hook.status).toBe(201);
+  const finishedEvents = async (id: string) => {
+    const session = (await a.services.store.repos.linkSessions.findById(id))!;
+    const rows = await a.services.store.repos.webhookEvents.listOwned(session, 1000);
+    return rows
+      .filter((r) => r.type === 'LINK.SESSION_FINISHED')
+      .map((r) => JSON.parse(a.services.webhookPayloads.open(r)) as { eventId: string; object: Record<string, unknown> })
+      .filter((e) => e.object.linkSessionId === id);
+  };
+
+  // Success: paused in A, finished through B (relayed to A), then the widget's exit reaches both processes at once.
+  const won = await widgetSession(ORBIT_PROVIDER_ID);
+  expect((await won.step(a.baseUrl, 'credentials', { username: 'user_sms', password: 'pass_good' })).body.view.status).toBe('MFA_SMS');
+  const done = await won.step(b.base, 'mfa', { code: SANDBOX_SMS_CODE });
+  expect(done.status).toBe(200);
+  const exits = await Promise.all([won.step(a.baseUrl, 'exit'), won.step(b.base, 'exit')]);
+  expect(exits.map((e) => [e.status, e.body.status])).toEqual([
+    [200, 'SUCCEEDED'],
+    [200, 'SUCCEEDED'],
+  ]);
+  const succeeded = await finishedEvents(won.id);
+  expect(succeeded).toHaveLength(1);
+  expect(succeeded[0]).toMatchObject({
+    eventId: sessionFinishedEventId(won.id),
+    object: { status: 'SUCCESS', publicToken: done.body.success.publicToken },
+  });
+
+  // Exit: paused in A, left through A and B at the same moment: one end, one event.
+  const left = await widgetSession(ORBIT_PROVIDER_ID);
+  expect((await left.step(a.baseUrl, 'credentials', { username: 'user_sms', password: 'pass_good' })).body.view.status).toBe('MFA_SMS');
+  const both = await Promise.all([left.step(b.base, 'exit'), left.step(a.baseUrl, 'exit'), left.step(b.base, 'exit')]);
+  expect(both.map((e) => [e.status, e.body.status])).toEqual([
+    [200, 'EXITED'],
+    [200, 'EXITED'],
+    [200, 'EXITED'],
+  ]);
+  const exited = await finishedEvents(left.id);
+  expect(exited).toHaveLength(1);
+  expect(exited[0].object).toMatchObject({ status: 'EXITED', publicToken: null, error: { code: 'USER_CLOSED' } });
 });
 
 it("the live view's socket opened on one process streams the browser the other holds", async () => {

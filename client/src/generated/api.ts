@@ -23,7 +23,7 @@ export interface ErrorEnvelope {
   error: {
     type: 'INVALID_REQUEST' | 'AUTHENTICATION_ERROR' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED' | 'API_ERROR';
     /** Stable UPPER_SNAKE error code; see the error table in the API description. */
-    code: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'SANDBOX_ONLY' | 'UNKNOWN_TEST_USER' | 'SANDBOX_LOGIN_FAILED' | 'PUBLIC_TOKEN_MALFORMED' | 'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH' | 'INVALID_PUBLIC_TOKEN' | 'PUBLIC_TOKEN_ORGANIZATION_MISMATCH' | 'PUBLIC_TOKEN_EXPIRED' | 'PUBLIC_TOKEN_ALREADY_USED' | 'INVALID_ACCESS_TOKEN' | 'ACCESS_TOKEN_ENVIRONMENT_MISMATCH' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'CONNECTION_LOGIN_REQUIRED' | 'CONNECTION_CHECK_IN_PROGRESS' | 'CONNECTION_CHECK_RATE_LIMITED' | 'STARTING_URL_NOT_ALLOWED' | 'AGENT_REQUEST_NOT_FOUND' | 'PROVIDER_NOT_FOUND' | 'PROVIDER_DECLARATION_INVALID' | 'PROVIDER_SLUG_TAKEN' | 'PROVIDER_NOT_EDITABLE' | 'PROVIDER_IN_USE' | 'PROVIDER_LIMIT' | 'UNKNOWN_PLAYBOOK' | 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID' | 'PLAYBOOK_WRITES_IN_READ_MODE' | 'AGENT_REQUEST_ALREADY_FINISHED' | 'INVALID_CURSOR' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'WEBHOOK_URL_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_LIMIT' | 'WEBHOOK_DELIVERY_NOT_FOUND' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'METRICS_UNAUTHORIZED' | 'INTERNAL_ERROR';
+    code: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'SANDBOX_ONLY' | 'UNKNOWN_TEST_USER' | 'SANDBOX_LOGIN_FAILED' | 'PUBLIC_TOKEN_MALFORMED' | 'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH' | 'INVALID_PUBLIC_TOKEN' | 'PUBLIC_TOKEN_ORGANIZATION_MISMATCH' | 'PUBLIC_TOKEN_EXPIRED' | 'PUBLIC_TOKEN_ALREADY_USED' | 'INVALID_ACCESS_TOKEN' | 'ACCESS_TOKEN_ENVIRONMENT_MISMATCH' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'CONNECTION_LOGIN_REQUIRED' | 'CONNECTION_CHECK_IN_PROGRESS' | 'CONNECTION_CHECK_RATE_LIMITED' | 'STARTING_URL_NOT_ALLOWED' | 'AGENT_REQUEST_NOT_FOUND' | 'PROVIDER_NOT_FOUND' | 'PROVIDER_DECLARATION_INVALID' | 'PROVIDER_SLUG_TAKEN' | 'PROVIDER_NOT_EDITABLE' | 'PROVIDER_IN_USE' | 'PROVIDER_LIMIT' | 'UNKNOWN_PLAYBOOK' | 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID' | 'PLAYBOOK_WRITES_IN_READ_MODE' | 'AGENT_REQUEST_ALREADY_FINISHED' | 'INVALID_CURSOR' | 'REDIRECT_URI_INVALID' | 'REDIRECT_URI_ALREADY_REGISTERED' | 'REDIRECT_URI_LIMIT' | 'REDIRECT_URI_NOT_FOUND' | 'REDIRECT_URI_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'WEBHOOK_URL_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_LIMIT' | 'WEBHOOK_DELIVERY_NOT_FOUND' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'METRICS_UNAUTHORIZED' | 'INTERNAL_ERROR';
     message: string;
     /** Same as the x-request-id response header; quote it when asking for support. */
     requestId: string;
@@ -1118,6 +1118,8 @@ export interface CreateLinkTokenRequest {
   rememberCredentials?: boolean;
   /** How the end user signs in. 'auto' (default): the widget asks for the username and password and AgentLink fills in the provider's sign-in form (its login recipe), switching to the live view when the provider has no recipe or shows a step the recipe does not know (SSO, captcha, passkey, device prompt). 'live': the widget always shows the provider's real sign-in page (a browser streamed into the widget, fenced to the provider and its identity providers) and the user signs in there. */
   signIn?: 'auto' | 'live';
+  /** Hosted link: where the browser goes when the flow ends, for a widget opened as a plain page (/link?token=… sent by e-mail, SMS or opened in a mobile webview). Must be exactly one of your redirect URIs for this environment (POST /api/redirect-uris), else REDIRECT_URI_NOT_ALLOWED. AgentLink adds to its query, keeping its own parameters: on success public_token, link_session_id and status=success; otherwise link_session_id, status=exited and error_code. A widget opened by the SDK (popup or iframe) answers its page by postMessage instead. Either way the LINK.SESSION_FINISHED webhook reports the outcome. */
+  completionRedirectUri?: string;
 }
 
 export interface LinkToken {
@@ -1126,6 +1128,23 @@ export interface LinkToken {
   /** When the link token stops working. */
   expiration: string;
   environment: 'sandbox' | 'production';
+}
+
+export interface RedirectUri {
+  redirectUriId: string;
+  uri: string;
+  environment: 'sandbox' | 'production';
+  /** When it was registered. */
+  createdAt: string;
+}
+
+export interface RedirectUriList {
+  data: RedirectUri[];
+}
+
+export interface CreateRedirectUriRequest {
+  /** An absolute https URL (at most 2048 characters); plain http only for loopback hosts (localhost, 127.0.0.0/8, [::1]) and only in the sandbox. No fragment (#…), no user:password@, no spaces; its own query is kept, but it may not already carry public_token, link_session_id, status, error_code. */
+  uri: string;
 }
 
 export interface ExchangePublicTokenRequest {
@@ -1322,14 +1341,14 @@ export interface CreateWebhookEndpointRequest {
   /** Where deliveries are POSTed. https only; http is accepted only for loopback hosts (localhost, 127.0.0.1, ::1) when AgentLink does not run with NODE_ENV=production. Production-environment endpoints never point at loopback or private networks. */
   url: string;
   /** The event types this endpoint receives. */
-  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED')[];
+  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
   description?: string;
 }
 
 export interface WebhookEndpointWithSecret {
   webhookId: string;
   url: string;
-  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED')[];
+  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
   description: string | null;
   enabled: boolean;
   environment: 'sandbox' | 'production';
@@ -1344,7 +1363,7 @@ export interface WebhookEndpointWithSecret {
 export interface WebhookEndpoint {
   webhookId: string;
   url: string;
-  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED')[];
+  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
   description: string | null;
   enabled: boolean;
   environment: 'sandbox' | 'production';
@@ -1358,7 +1377,7 @@ export interface UpdateWebhookEndpointRequest {
   /** Where deliveries are POSTed. https only; http is accepted only for loopback hosts (localhost, 127.0.0.1, ::1) when AgentLink does not run with NODE_ENV=production. Production-environment endpoints never point at loopback or private networks. */
   url?: string;
   /** The event types this endpoint receives. */
-  events?: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED')[];
+  events?: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
   description?: string | null;
   /** A disabled endpoint receives nothing; its pending deliveries end FAILED. */
   enabled?: boolean;
@@ -1368,7 +1387,7 @@ export interface WebhookDelivery {
   deliveryId: string;
   webhookId: string;
   eventId: string;
-  eventType: 'AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED';
+  eventType: 'AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED';
   status: 'PENDING' | 'DELIVERING' | 'SUCCEEDED' | 'FAILED';
   attempts: number;
   /** When the next attempt is due (PENDING only). */
@@ -1411,8 +1430,43 @@ export interface ConnectionEvent {
   object: Connection;
 }
 
+export interface LinkSessionFinished {
+  /** The link session (one opening of the widget); link_session_id of the redirect. */
+  linkSessionId: string;
+  /** SUCCESS: an account was connected (or re-authenticated); EXITED: the person left, or the flow could not go on (error). */
+  status: 'SUCCESS' | 'EXITED';
+  /** SUCCESS only: the public token, the same the widget handed over (single use, exchangeable for 30 minutes with POST /api/connections/public_token/exchange). null otherwise. */
+  publicToken: string | null;
+  clientUserId: string;
+  /** The provider chosen or fixed by the link token; null if none was. */
+  providerId: string | null;
+  /** The connection created or re-authenticated; in update mode the connection the link token was for. null otherwise. */
+  connectionId: string | null;
+  /** update: the link token re-authenticated an existing connection. */
+  mode: 'create' | 'update';
+  /** EXITED: why. code is USER_CLOSED when the person left without an error, otherwise the last error of the flow (INVALID_CREDENTIALS, ACCOUNT_LOCKED, MFA_FAILED, LINK_TOKEN_EXPIRED, LINK_TOKEN_ALREADY_USED, TOO_MANY_LOGIN_ATTEMPTS, …); error_code of the redirect. null on SUCCESS. */
+  error: {
+    code: string;
+    message: string;
+  } | null;
+  /** When the link session opened. */
+  createdAt: string;
+  /** When it ended. */
+  finishedAt: string;
+}
+
+/** A link session ended, however the widget was opened (SDK popup or iframe, webview, plain link): once per link session. */
+export interface LinkSessionEvent {
+  eventId: string;
+  type: 'LINK.SESSION_FINISHED';
+  /** When the event happened. */
+  createdAt: string;
+  environment: 'sandbox' | 'production';
+  object: LinkSessionFinished;
+}
+
 /** The body of every webhook delivery. */
-export type WebhookEvent = AgentRequestEvent | ConnectionEvent;
+export type WebhookEvent = AgentRequestEvent | ConnectionEvent | LinkSessionEvent;
 
 /** Every operation: its method and path template (path parameters in braces). */
 export const OPERATIONS = {
@@ -1426,6 +1480,11 @@ export const OPERATIONS = {
   },
   link: {
     createLinkToken: { method: 'POST', path: '/api/link-token' },
+  },
+  redirectUris: {
+    listRedirectUris: { method: 'GET', path: '/api/redirect-uris' },
+    createRedirectUri: { method: 'POST', path: '/api/redirect-uris' },
+    deleteRedirectUri: { method: 'DELETE', path: '/api/redirect-uris/{redirectUriId}' },
   },
   connections: {
     exchangePublicToken: { method: 'POST', path: '/api/connections/public_token/exchange' },
@@ -1527,7 +1586,35 @@ export interface Operations {
       query: never;
       body: CreateLinkTokenRequest;
       response: LinkToken;
-      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'INTERNAL_ERROR';
+      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'REDIRECT_URI_NOT_ALLOWED' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'INTERNAL_ERROR';
+    };
+  };
+  redirectUris: {
+    /** List the allowed redirect URIs */
+    listRedirectUris: {
+      params: never;
+      query: never;
+      body: never;
+      response: RedirectUriList;
+      errorCode: 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+    };
+    /** Allow a redirect URI */
+    createRedirectUri: {
+      params: never;
+      query: never;
+      body: CreateRedirectUriRequest;
+      response: RedirectUri;
+      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'REDIRECT_URI_INVALID' | 'REDIRECT_URI_ALREADY_REGISTERED' | 'REDIRECT_URI_LIMIT' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'INTERNAL_ERROR';
+    };
+    /** Remove an allowed redirect URI */
+    deleteRedirectUri: {
+      params: {
+        redirectUriId: string;
+      };
+      query: never;
+      body: never;
+      response: RedirectUri;
+      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'REDIRECT_URI_NOT_FOUND' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
     };
   };
   connections: {

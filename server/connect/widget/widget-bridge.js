@@ -81,22 +81,40 @@ function exit() {
   var error = state.lastError || { code: 'USER_CLOSED', message: 'The user closed the connect flow.' };
   emit('EXIT');
   post({ type: MSG.exit, error: error, metadata: metadata() });
-  if (state.view && state.token) {
-    fetch(apiBase + '/sessions/' + state.view.linkSessionId + '/exit', {
+  var sessionId = state.view ? state.view.linkSessionId : state.refusedSessionId;
+  // A hosted link whose token names a completionRedirectUri (or whose opening was refused: the answer tells) waits
+  // for the exit's answer, which carries the redirect with status=exited and error_code.
+  var returning = redirects() && !!sessionId && (!state.view || state.view.completionRedirect);
+  if (sessionId && state.token) {
+    var call = fetch(apiBase + '/sessions/' + sessionId + '/exit', {
       method: 'POST',
       keepalive: true,
       credentials: 'omit',
       headers: { 'content-type': 'application/json', authorization: 'Bearer ' + state.token },
       body: JSON.stringify({ errorCode: error.code }),
-    }).catch(function () {});
+    });
+    call
+      .then(function (res) {
+        return res.ok ? res.json() : null;
+      })
+      .then(function (answer) {
+        if (redirects() && answer && typeof answer.redirectUrl === 'string') location.replace(answer.redirectUrl);
+        else if (returning) renderClosed(false);
+      })
+      .catch(function () {
+        if (returning) renderClosed(false);
+      });
   }
   if (mode === 'popup') window.close();
-  if (mode !== 'iframe') renderClosed();
+  if (mode !== 'iframe') renderClosed(returning && !!state.view);
 }
 
 el.close.addEventListener('click', exit);
-window.addEventListener('pagehide', function () {
-  if (!state.finished && state.origin) exit();
+// Leaving the page ends the flow: in the SDK's popup or iframe, and for a hosted link too (its token left the address
+// bar, so the page cannot be opened again; the session's end is reported at once rather than never). A page kept in
+// the back/forward cache (persisted) may come back as it was, so it stays open.
+window.addEventListener('pagehide', function (event) {
+  if (!state.finished && (state.origin || (mode === 'direct' && state.view && !event.persisted))) exit();
 });
 
 function start() {

@@ -5,7 +5,9 @@
  *  - From the SDK (popup or iframe): post agentlink:ready to the opener/parent (target '*', nothing secret),
  *    wait for agentlink:init {linkToken, env} from it, remember event.origin, and from then on post
  *    agentlink:event / agentlink:success / agentlink:exit to that origin only (contract/link-messages.ts).
- *  - Directly at /link?token=…: the same flow; it ends on a "You can close this window" page.
+ *  - Directly at /link?token=… (a hosted link: e-mail, SMS, a mobile webview): the same flow. When the link token
+ *    names a completionRedirectUri and this page is the top-level page, the flow ends by sending the browser there
+ *    with the outcome in its query; otherwise it ends on a "You can close this window" page.
  *
  * The widget never signs in by itself: it sends the credentials to AgentLink, which drives the provider's
  * real sign-in page and relays any code or human check back here. Every call carries the link token in
@@ -54,6 +56,14 @@ var params = new URLSearchParams(location.search);
 var directToken = params.get('token');
 var target = directToken ? null : window.opener || (window.parent !== window ? window.parent : null);
 var mode = directToken ? 'direct' : window.opener ? 'popup' : window.parent !== window ? 'iframe' : 'direct';
+/**
+ * Only a hosted link that is the top-level page follows the completion redirect. In the SDK's popup or iframe the app's
+ * page gets the outcome by postMessage (its onSuccess / onExit); a redirect there would take the popup or the frame
+ * somewhere the app does not expect. A /link?token=… page framed by someone else does not navigate either.
+ */
+function redirects() {
+  return mode === 'direct' && window.top === window;
+}
 
 var state = {
   token: null,
@@ -64,6 +74,8 @@ var state = {
   lastError: null,
   finished: false,
   lastAction: null,
+  // The link session of an opening refused at once (expired or used link): its exit still returns to the app.
+  refusedSessionId: null,
 };
 
 var el = {

@@ -131,6 +131,7 @@ function renderSuccess(success) {
   var badge = h('span', { class: 'al-badge-icon al-badge-ok', 'aria-hidden': 'true' });
   badge.appendChild(icon('check'));
   var closing = mode === 'popup' && state.origin;
+  var returning = redirects() && success.redirectUrl;
   show(
     'done',
     h(
@@ -142,10 +143,10 @@ function renderSuccess(success) {
       h(
         'p',
         { class: 'al-muted' },
-        mode === 'direct' || !state.origin
-          ? 'You can close this window.'
-          : closing
-            ? 'Returning you to ' + v.organization.name + '…'
+        returning || closing
+          ? 'Returning you to ' + v.organization.name + '…'
+          : mode === 'direct' || !state.origin
+            ? 'You can close this window.'
             : 'All done.',
       ),
     ),
@@ -158,6 +159,11 @@ function renderSuccess(success) {
     window.setTimeout(function () {
       window.close();
     }, 900);
+  // A moment on "Connected!" first, so the person sees it worked; replace() keeps this finished page out of history.
+  if (returning)
+    window.setTimeout(function () {
+      location.replace(success.redirectUrl);
+    }, 600);
 }
 
 var ERROR_COPY = {
@@ -227,6 +233,7 @@ function onError(err, retry) {
   var code = err && err.code ? err.code : 'INTERNAL_ERROR';
   var details = (err && err.details) || {};
   if (details.linkSessionId && state.view) state.view.status = details.status || state.view.status;
+  if (details.linkSessionId && !state.view) state.refusedSessionId = details.linkSessionId;
   state.lastError = {
     code: SDK_ERROR_CODES[code] || 'INTERNAL_ERROR',
     message: err && err.message ? err.message : 'Something went wrong.',
@@ -278,14 +285,16 @@ function onError(err, retry) {
   );
 }
 
-function renderClosed() {
+/** The end of an exit; `returning`: the completion redirect is on its way (the exit's answer carries it). */
+function renderClosed(returning) {
   state.finished = true;
+  var org = orgName();
   show(
     'error',
     h(
       'div',
       { class: 'al-grow al-center' },
-      title('You can close this window'),
+      title(returning ? 'Returning you to ' + (org || 'the app') + '…' : 'You can close this window'),
       h('p', { class: 'al-lead' }, 'Your account was not connected.'),
     ),
   );

@@ -10,6 +10,7 @@ import { isNonPublicHost } from '../../egress/addresses';
 import { publicOnly, resolveChecked } from '../../egress/resolve';
 import type { Store, WebhookDeliveryAttemptRecord, WebhookDeliveryRecord } from '../../store';
 import type { Clock } from '../clock';
+import type { EventPayloadSeal } from './event-payload';
 import { standardWebhookSignature, webhookSignatureHeader } from './signature';
 import type { WebhookEndpointService } from './webhook-endpoints.service';
 import { targetsMustBePublic } from './webhook-url.policy';
@@ -26,6 +27,8 @@ export interface DispatcherOptions {
   store: Store;
   clock: Clock;
   endpoints: WebhookEndpointService;
+  /** Opens event bodies stored sealed (event-payload.ts); without it, bodies are sent as stored. */
+  payloads?: EventPayloadSeal;
   /** Per attempt (default 10 s). */
   timeoutMs?: number;
   /** How long a claimed delivery stays ours (default timeout + 30 s); after that another dispatcher retries it. */
@@ -160,6 +163,16 @@ export class WebhookDispatcher {
       await this.record(delivery, log, { ok: false, final: true, responseStatus: null, error: reason });
       return;
     }
+    let body: string;
+    try {
+      body = this.opts.payloads ? this.opts.payloads.open(event) : event.payload;
+    } catch {
+      // Not a passing outage: the key that sealed the body is gone, so no retry can send it.
+      const reason = 'the event body could not be opened (its encryption key is no longer configured)';
+      log.push({ attempt: delivery.attempts, at: startedAt.toISOString(), responseStatus: null, error: reason, durationMs: 0 });
+      await this.record(delivery, log, { ok: false, final: true, responseStatus: null, error: reason });
+      return;
+    }
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const t0 = performance.now();
     let responseStatus: number | null = null;
@@ -173,16 +186,16 @@ export class WebhookDispatcher {
         ? await this.publicAddress(url.hostname)
         : undefined;
       const secret = endpoints.openSecret(endpoint);
-      const status = await postOnce(url, event.payload, this.timeoutMs, pinned, {
+      const status = await postOnce(url, body, this.timeoutMs, pinned, {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
-        [WEBHOOK_HEADERS.signature]: webhookSignatureHeader(secret, timestamp, event.payload),
+        [WEBHOOK_HEADERS.signature]: webhookSignatureHeader(secret, timestamp, body),
         [WEBHOOK_HEADERS.eventId]: event.id,
         [WEBHOOK_HEADERS.eventType]: event.type,
         // The event id is the message id: the same on every attempt, so receivers deduplicate retries on it.
         [STANDARD_WEBHOOK_HEADERS.id]: event.id,
         [STANDARD_WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [STANDARD_WEBHOOK_HEADERS.signature]: standardWebhookSignature(secret, event.id, timestamp, event.payload),
+        [STANDARD_WEBHOOK_HEADERS.signature]: standardWebhookSignature(secret, event.id, timestamp, body),
       });
       responseStatus = status;
       if (status < 200 || status > 299) error = `the endpoint answered HTTP ${status}`;

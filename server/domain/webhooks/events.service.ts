@@ -2,13 +2,25 @@ import type { WebhookEventType } from '../../../contract/webhook-schemas';
 import type { ConnectionRecord, Owner, Store, WebhookDeliveryRecord, WebhookEventRecord } from '../../store';
 import type { Clock } from '../clock';
 import { newId } from '../ids';
+import { type LinkSessionOutcome, presentLinkSessionFinished, sessionFinishedEventId } from '../link-completion';
 import { presentAgentRequest, presentConnection } from '../presenters';
+import type { EventPayloadSeal } from './event-payload';
 
 /**
  * Emitting an event only writes rows: one `webhook_events` row (with the exact body every delivery sends) and one
  * PENDING `webhook_deliveries` row per enabled endpoint of the owner that subscribed to the type. It never does HTTP;
  * the dispatcher (dispatcher.ts) delivers. The object is the same shape the GET endpoint returns (the presenters).
  */
+export interface EmitOptions {
+  /**
+   * The event's id, when the event must exist at most once whatever calls emit (two processes finishing one link
+   * session): a second emit with the same id writes nothing. Default: a fresh id.
+   */
+  eventId?: string;
+  /** The body carries a secret: stored sealed (event-payload.ts), opened by the dispatcher. */
+  sealed?: boolean;
+}
+
 export class WebhookEvents {
   private readonly background = new Set<Promise<unknown>>();
   private readonly listeners = new Set<() => void>();
@@ -17,6 +29,7 @@ export class WebhookEvents {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly onError: (err: unknown, context: Record<string, unknown>) => void = () => undefined,
+    private readonly payloads?: EventPayloadSeal,
   ) {}
 
   /** Called after deliveries were queued (an in-process nudge for a local dispatcher; others poll). */
@@ -25,22 +38,31 @@ export class WebhookEvents {
     return () => this.listeners.delete(fn);
   }
 
-  /** Persists the event and its deliveries, then returns; null when no endpoint wants it. */
-  async emit(owner: Owner, type: WebhookEventType, object: unknown): Promise<WebhookEventRecord | null> {
+  /** Persists the event and its deliveries, then returns; null when no endpoint wants it (or opts.eventId exists already). */
+  async emit(owner: Owner, type: WebhookEventType, object: unknown, opts: EmitOptions = {}): Promise<WebhookEventRecord | null> {
     const repos = this.store.repos;
+    if (opts.sealed && !this.payloads) throw new Error(`a sealed ${type} event needs the payload seal (EventPayloadSeal)`);
     const endpoints = (await repos.webhookEndpoints.listEnabled(owner)).filter((e) => e.events.includes(type));
     if (endpoints.length === 0) return null;
+    if (opts.eventId && (await repos.webhookEvents.findById(opts.eventId))) return null;
     const now = this.clock.now();
-    const id = newId('evt');
+    const id = opts.eventId ?? newId('evt');
+    const body = JSON.stringify({ eventId: id, type, createdAt: now.toISOString(), environment: owner.environment, object });
     const event: WebhookEventRecord = {
       id,
       organizationId: owner.organizationId,
       environment: owner.environment,
       type,
-      payload: JSON.stringify({ eventId: id, type, createdAt: now.toISOString(), environment: owner.environment, object }),
+      payload: opts.sealed ? this.payloads!.seal(id, body) : body,
       createdAt: now,
     };
-    await repos.webhookEvents.insert(event);
+    try {
+      await repos.webhookEvents.insert(event);
+    } catch (err) {
+      // The same event id written meanwhile by another process: it owns the deliveries.
+      if (opts.eventId && (await repos.webhookEvents.findById(opts.eventId))) return null;
+      throw err;
+    }
     await repos.webhookDeliveries.insertMany(endpoints.map((e) => newDelivery(e.id, event, now)));
     for (const fn of this.listeners) fn();
     return event;
@@ -64,6 +86,23 @@ export class WebhookEvents {
       if (type) await this.emit(record, type, presentAgentRequest(record));
     } catch (err) {
       this.onError(err, { requestId });
+    }
+  }
+
+  /**
+   * LINK.SESSION_FINISHED for a link session that just ended. Its id comes from the session, so the event exists once
+   * however many callers report the end; a body with a public token is sealed at rest. Failures are reported, never
+   * thrown (the session already ended).
+   */
+  async linkSessionFinished(outcome: LinkSessionOutcome): Promise<void> {
+    const { session } = outcome;
+    try {
+      await this.emit(session, 'LINK.SESSION_FINISHED', presentLinkSessionFinished(outcome), {
+        eventId: sessionFinishedEventId(session.id),
+        sealed: outcome.publicToken !== null,
+      });
+    } catch (err) {
+      this.onError(err, { type: 'LINK.SESSION_FINISHED', linkSessionId: session.id });
     }
   }
 

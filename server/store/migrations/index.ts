@@ -12,6 +12,7 @@ import { AgentRequestTraceParent1763701300000 } from './1763701300000-agent-requ
 import { LinkTokenSignIn1763701400000 } from './1763701400000-link-token-sign-in';
 import { OrganizationProviders1763701500000 } from './1763701500000-organization-providers';
 import { LinkSessionHost1763701600000 } from './1763701600000-link-session-host';
+import { LinkCompletion1763701700000 } from './1763701700000-link-completion';
 import { ConnectionHealth1763701800000 } from './1763701800000-connection-health';
 
 /** Every migration in order; a new one is appended here. */
@@ -30,5 +31,6 @@ export const migrations = [
   LinkTokenSignIn1763701400000,
   OrganizationProviders1763701500000,
   LinkSessionHost1763701600000,
+  LinkCompletion1763701700000,
   ConnectionHealth1763701800000,
 ];

@@ -16,6 +16,7 @@ import type {
   OrganizationRecord,
   OrgMembershipRecord,
   PublicTokenRecord,
+  RedirectUriRecord,
   SandboxDocRecord,
   SandboxSessionRecord,
   SandboxTenantRecord,
@@ -39,6 +40,7 @@ import { OrganizationRepository } from './organization.repository';
 import { OrganizationProviderRepository } from './organization-provider.repository';
 import { PublicTokenRepository } from './public-token.repository';
 import { RateLimitBucketRepository } from './rate-limit-bucket.repository';
+import { RedirectUriRepository } from './redirect-uri.repository';
 import { SandboxDocRepository } from './sandbox-doc.repository';
 import { SandboxSessionRepository } from './sandbox-session.repository';
 import { SandboxTenantRepository } from './sandbox-tenant.repository';
@@ -77,6 +79,7 @@ export function buildRepositories(ds: DataSource) {
     webhookEvents: new WebhookEventRepository(ds.getRepository<WebhookEventRecord>('WebhookEvent')),
     webhookDeliveries: new WebhookDeliveryRepository(ds.getRepository<WebhookDeliveryRecord>('WebhookDelivery')),
     organizationProviders: new OrganizationProviderRepository(ds.getRepository<OrganizationProviderRecord>('OrganizationProvider')),
+    redirectUris: new RedirectUriRepository(ds.getRepository<RedirectUriRecord>('RedirectUri')),
   };
 }
 
