@@ -56,6 +56,13 @@ export const ERROR_CATALOGUE = {
   CONNECTION_NOT_FOUND: { status: 404, type: 'NOT_FOUND', description: 'No such connection for these credentials.' },
   CONNECTION_REVOKED: { status: 409, type: 'CONFLICT', description: 'The connection was revoked.' },
   CONNECTION_LOGIN_REQUIRED: { status: 409, type: 'CONFLICT', description: 'The provider session ended; the user must reconnect.' },
+  UPSTREAM_PROXY_NOT_ALLOWED: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description:
+      'upstreamProxy.url is not http://host:port, carries credentials (send username and password apart), or points a production ' +
+      'connection at a local or private host.',
+  },
   STARTING_URL_NOT_ALLOWED: {
     status: 400,
     type: 'INVALID_REQUEST',
@@ -261,6 +268,10 @@ export const AGENT_RUN_ERRORS = {
   CONNECTION_REVOKED: 'The connection was revoked before the request ran.',
   NAVIGATION_BLOCKED: "The run tried to navigate outside the provider's allowed domains (details.url); the browser blocked it.",
   STARTING_URL_UNREACHABLE: 'The starting URL could not be loaded.',
+  UPSTREAM_PROXY_FAILED:
+    "The connection's upstream proxy (its exit) refused or failed the connection to the starting URL: not reachable, an " +
+    'authentication it did not accept (407), an address the egress policy does not allow for it. The message says which; the run ' +
+    'never goes around it.',
   RESULT_SCHEMA_MISMATCH: 'The result does not match the JSON Schema compiled from responseFormat; details lists every mismatch.',
   PLAYBOOK_FAILED: 'The playbook for this action failed on the page (details.step names where).',
   MODEL_ERROR: 'The model endpoint failed: an HTTP error, a network error, or no answer within AGENTLINK_MODEL_TIMEOUT_MS.',

@@ -84,6 +84,9 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
   CONNECTION_LOGIN_REQUIRED: {
     message: 'The provider session of this connection ended; send the user through the connect flow again (update mode).',
   },
+  UPSTREAM_PROXY_NOT_ALLOWED: {
+    message: 'upstreamProxy.url names 10.0.0.8, a local or private host.',
+  },
   STARTING_URL_NOT_ALLOWED: {
     message: "startingUrl host evil.example is not one of Orbit's domains (orbit.sandbox.localhost)",
     details: { field: 'startingUrl' },

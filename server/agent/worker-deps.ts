@@ -21,7 +21,10 @@ export interface WorkerDeps {
   /** The agent request rows, changed only under the worker's lease. */
   requests: AgentRequestLedger;
   /** The connection a run works on: its status, its sealed session and credentials, LOGIN_REQUIRED. */
-  connections: Pick<ConnectionService, 'findForRun' | 'openSession' | 'saveSession' | 'openCredentials' | 'markLoginRequired'>;
+  connections: Pick<
+    ConnectionService,
+    'findForRun' | 'openSession' | 'saveSession' | 'openCredentials' | 'markLoginRequired' | 'deviceOf' | 'keepDevice' | 'openExitProxy'
+  >;
   /** The provider declaration of a request (allowed domains, sign-in page). */
   providers: {
     find(providerId: string, scope: { organizationId: string; environment: Environment }): Promise<ProviderDefinition | undefined>;

@@ -12,6 +12,7 @@ import { AgentRequestTraceParent1763701300000 } from './1763701300000-agent-requ
 import { LinkTokenSignIn1763701400000 } from './1763701400000-link-token-sign-in';
 import { OrganizationProviders1763701500000 } from './1763701500000-organization-providers';
 import { LinkSessionHost1763701600000 } from './1763701600000-link-session-host';
+import { ConnectionDevice1763701900000 } from './1763701900000-connection-device';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   LinkTokenSignIn1763701400000,
   OrganizationProviders1763701500000,
   LinkSessionHost1763701600000,
+  ConnectionDevice1763701900000,
 ];
