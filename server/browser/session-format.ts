@@ -83,10 +83,10 @@ export function contextStorageState(session: ProviderSession, keep: (origin: str
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
 
 /**
- * The session within `maxBytes`: the largest parts go first (one origin's IndexedDB, sessionStorage or localStorage at
- * a time) until it fits, because a sign-in is a small token and what grows is a site's cache. Cookies are never
- * dropped. `dropped` names each part given up, for the run's trace; `session` is null when even the cookies do not
- * fit (the caller keeps the session it had and says so).
+ * The session within `maxBytes`: the largest parts go first (one IndexedDB database, or one origin's localStorage or
+ * sessionStorage, at a time) until it fits, because a sign-in is a small token and what grows is a site's cache.
+ * Cookies are never dropped. `dropped` names each part given up, for the run's trace; `session` is null when even the
+ * cookies do not fit (the caller keeps the session it had and says so).
  */
 export function boundSession(
   session: ProviderSession,
@@ -94,24 +94,31 @@ export function boundSession(
 ): { session: ProviderSession | null; dropped: string[] } {
   let size = bytes(session);
   if (size <= maxBytes) return { session, dropped: [] };
-  const origins = session.origins.map((o) => ({ ...o }));
+  const origins = session.origins.map((o) => ({ ...o, ...(o.indexedDB ? { indexedDB: [...o.indexedDB] } : {}) }));
   const sessionStorage = (session.sessionStorage ?? []).map((o) => ({ ...o }));
+  const databaseName = (db: unknown) => String((db as { name?: unknown } | null)?.name ?? 'unnamed').slice(0, 100);
   const parts = [
     ...origins.flatMap((o) => [
-      { label: `IndexedDB of ${o.origin}`, size: o.indexedDB ? bytes(o.indexedDB) : 0, drop: () => delete o.indexedDB },
+      ...(o.indexedDB ?? []).map((db) => ({
+        label: `IndexedDB ${databaseName(db)} of ${o.origin}`,
+        size: bytes(db),
+        drop: () => (o.indexedDB = o.indexedDB!.filter((d) => d !== db)),
+      })),
       { label: `localStorage of ${o.origin}`, size: bytes(o.localStorage), drop: () => (o.localStorage = []) },
     ]),
     ...sessionStorage.map((o) => ({ label: `sessionStorage of ${o.origin}`, size: bytes(o.items), drop: () => (o.items = []) })),
   ]
     .filter((p) => p.size > 2)
     .sort((a, b) => b.size - a.size);
+  const build = (): ProviderSession => ({ ...session, origins, sessionStorage: sessionStorage.filter((o) => o.items.length > 0) });
   const dropped: string[] = [];
   for (const part of parts) {
-    if (size <= maxBytes) break;
+    // The running size is an estimate (separators); it is measured exactly once it says the session fits.
+    if (size <= maxBytes && (size = bytes(build())) <= maxBytes) break;
     part.drop();
     dropped.push(`${part.label} (${part.size} bytes)`);
-    size -= part.size - 2;
+    size -= part.size;
   }
-  const trimmed: ProviderSession = { ...session, origins, sessionStorage: sessionStorage.filter((o) => o.items.length > 0) };
+  const trimmed = build();
   return bytes(trimmed) <= maxBytes ? { session: trimmed, dropped } : { session: null, dropped };
 }

@@ -342,8 +342,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       answer.pipe(res);
       answer.on('error', () => res.destroy());
     });
-    upstream.on('error', () => {
-      if (res.headersSent) res.destroy();
+    upstream.on('error', (err) => {
+      // The connection's exit failed: a network error, as for a refusal (a 502 page could pass for the site's own).
+      if (res.headersSent || err instanceof UpstreamProxyError) res.destroy();
       else res.writeHead(502, { connection: 'close' }).end();
     });
     req.pipe(upstream);
