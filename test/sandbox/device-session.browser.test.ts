@@ -11,7 +11,8 @@ import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provide
 import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { appDatabase } from '../../server/sandbox/kit/app-shell';
 import { sessionCookieName } from '../../server/sandbox/site-sessions';
-import { api, awaitRequest, createRequest, type Json, type LiveOrg, liveOrg } from '../agent/agent-support';
+import { tenantFor } from '../../server/sandbox/site-sessions';
+import { api, awaitRequest, connectOrbit, createRequest, type Json, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type ConnectProxy, startConnectProxy } from '../support/connect-proxy';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
@@ -41,6 +42,7 @@ beforeAll(async () => {
     resultFields: READ_APP,
     parameters: z.unknown(),
     run: async ({ page }) => {
+      if (new URL(page.url()).pathname !== '/app') await page.goto(new URL('/app', page.url()).toString());
       await page.waitForFunction(
         () => location.pathname.startsWith('/login') || /^Signed in as /.test(document.querySelector('h1')?.textContent ?? ''),
         null,
@@ -100,9 +102,17 @@ afterEach(async () => {
   await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
 });
 
-/** Connects a test user to Orbit through the connect flow (the login engine signs in on the real form). */
-async function connect(username: string, clientUserId: string): Promise<{ connectionId: string; accessToken: string }> {
-  const token = await api(live, org, 'POST', '/api/link-token', { clientUserId, providerId: ORBIT_PROVIDER_ID });
+/**
+ * Connects a test user to Orbit through the connect flow (the login engine signs in on the real form); with
+ * `connectionId`, update mode re-authenticates that connection.
+ */
+async function connect(
+  username: string,
+  clientUserId: string,
+  opts: { connectionId?: string; rememberCredentials?: boolean } = {},
+): Promise<{ connectionId: string; accessToken: string }> {
+  const token = await api(live, org, 'POST', '/api/link-token', { clientUserId, providerId: ORBIT_PROVIDER_ID, ...opts });
+  if (token.status !== 200) throw new Error(`link token: ${JSON.stringify(token.body)}`);
   const linkToken = token.body.linkToken as string;
   const flows = live.services.linkSessions;
   const started = await flows.start(linkToken);
@@ -111,6 +121,7 @@ async function connect(username: string, clientUserId: string): Promise<{ connec
   await flows.consent(linkToken, id);
   const signedIn = await flows.submitCredentials(linkToken, id, { username, password: 'pass_good' });
   if (!signedIn.ok || !signedIn.value.success) throw new Error(`sign-in: ${JSON.stringify(signedIn)}`);
+  if (opts.connectionId) return { connectionId: opts.connectionId, accessToken: '' };
   const ex = await api(live, org, 'POST', '/api/connections/public_token/exchange', { publicToken: signedIn.value.success.publicToken });
   return { connectionId: ex.body.connectionId, accessToken: ex.body.access_token };
 }
@@ -264,6 +275,42 @@ describe('user_bound: a session bound to its device', () => {
     expect(await present(device, session, '/app')).toBe('signed in');
     expect(await present(other, session, '/app')).toBe('signed out');
     expect(await present(device, session, '/app')).toBe('signed out');
+  });
+});
+
+describe('the device of every sign-in and run of a connection', () => {
+  it('draws one on the next run for a connection made before devices (none stored), and keeps it', async () => {
+    const conn = await connectOrbit(live, org, 'device-less');
+    expect((await live.services.store.repos.connections.findById(conn.connectionId))!.device).toBeNull();
+    const first = await run(conn.accessToken);
+    expect(first).toMatchObject({ status: 'COMPLETED', result: { signedIn: true, name: 'Grace Goodwin' } });
+    const { device } = await stored(conn.connectionId);
+    expect(seenOf(first)).toEqual({ userAgent: device.userAgent, timeZone: device.timezoneId, acceptLanguage: device.acceptLanguage });
+    const second = await run(conn.accessToken);
+    expect(seenOf(second)).toEqual(seenOf(first));
+  });
+
+  it('update mode signs in again as the connection’s device: its bound session keeps working in the next run', async () => {
+    const conn = await connect('user_bound', 'bound-update');
+    const before = await stored(conn.connectionId);
+    await connect('user_bound', 'bound-update', { connectionId: conn.connectionId });
+    const after = await stored(conn.connectionId);
+    expect(after.device).toEqual(before.device);
+    expect(after.row.sealedSession).not.toBe(before.row.sealedSession);
+    const record = await run(conn.accessToken);
+    expect(record).toMatchObject({ status: 'COMPLETED', result: { signedIn: true, name: 'Bo Bound', userAgent: before.device.userAgent } });
+  });
+
+  it('a silent re-login signs in as the connection’s device, and the run carries on in a context with the renewed session', async () => {
+    const conn = await connect('user_bound', 'bound-relogin', { rememberCredentials: true });
+    const { device } = await stored(conn.connectionId);
+    await live.services.store.dataSource.query('DELETE FROM sandbox_sessions WHERE tenant = ?', [tenantFor(org.organizationId)]);
+    // The starting page is a cookie page: the site sends the dead session to its sign-in page, and the worker signs in again.
+    const record = await run(conn.accessToken, 'test.read-app', '/');
+    expect(record.trace).toContainEqual(expect.objectContaining({ tool: 'relogin', outcome: 'ok' }));
+    // Bound to the device the re-login presented: had it been another, this run's page would have been signed out.
+    expect(record).toMatchObject({ status: 'COMPLETED', result: { signedIn: true, name: 'Bo Bound', userAgent: device.userAgent } });
+    expect(await run(conn.accessToken)).toMatchObject({ status: 'COMPLETED', result: { signedIn: true } });
   });
 });
 
