@@ -5,7 +5,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { deviceForBrowser, deviceIdentity } from '../browser/device-identity';
 import type { DeviceProfile } from '../browser/device-profile';
 import { captureSession } from '../browser/session-capture';
-import type { ProviderSession } from '../browser/session-format';
+import { boundSession, type ProviderSession } from '../browser/session-format';
 import type { Environment } from '../config';
 import { EgressPolicy } from '../egress/egress-policy';
 import { type ContextSource, openFencedContext, openPage } from '../egress/fenced-context';
@@ -352,7 +352,9 @@ export class LoginEngine {
       if (!onAllowedHost(page, provider)) return unavailable('the provider sent the browser outside its domains');
       if (await anyMatch(page, recipe.success)) {
         const policy = EgressPolicy.forSignIn(provider, provider.environment);
-        const session = await captureSession(page.context(), (origin) => policy.checkUrl(origin).ok);
+        // Bounded like a run's: the largest storage goes first; a session whose cookies alone do not fit is not kept.
+        const { session } = boundSession(await captureSession(page.context(), (origin) => policy.checkUrl(origin).ok));
+        if (!session) return unavailable('the provider keeps more in the browser than a connection can store');
         return { kind: 'success', storageState: session, device: null };
       }
       if (await anyMatch(page, recipe.locked)) return { kind: 'locked' };

@@ -1,6 +1,7 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
 import { captureSession } from '../../browser/session-capture';
+import { boundSession } from '../../browser/session-format';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import type { ProviderDefinition } from '../../providers/provider';
 import type { StorageState } from '../login-engine';
@@ -242,8 +243,13 @@ export class LiveSession {
     this.checking = true;
     try {
       if (!(await isSignedIn(this.page, this.provider))) return;
-      const state = await captureSession(this.context, (origin) => this.policy.checkUrl(origin).ok);
+      // Bounded like a run's: the largest storage goes first; a session whose cookies alone do not fit cannot be kept.
+      const { session: state } = boundSession(await captureSession(this.context, (origin) => this.policy.checkUrl(origin).ok));
       if (this.ended) return;
+      if (!state) {
+        await this.end('LIVE_SESSION_CLOSED', 'This account keeps more in the browser than a connection can store.');
+        return;
+      }
       this.notify('SIGNED_IN', 'Signed in.');
       this.events.onSignedIn(state);
       await this.end('SIGNED_IN', 'Signed in.');
