@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 
 import { createHealthScheduler } from '../server/agent/health';
 import { BrowserSessionProbe, type ProbeCost } from '../server/agent/health/session-probe';
-import { sessionContextOptions } from '../server/agent/run-session';
+import { sessionFence } from '../server/agent/run-session';
 import { LoginEngineRelogin } from '../server/agent/silent-relogin';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
@@ -144,7 +144,9 @@ async function main() {
   const checkOnce = async (row: Row, c: ConnectionRecord, health: ConnectionHealthService): Promise<number> => {
     const t0 = performance.now();
     if (row.outcome === 'floor') {
-      const context = await services.browsers.newContext(sessionContextOptions(services.connections.openSession(c)));
+      // The same context a check opens (the connection's device and session), without the fence.
+      const fence = sessionFence(services.connections.deviceOf(c), null, services.connections.openSession(c), () => true);
+      const context = await services.browsers.newContext({ ...fence.options, ...(fence.identity?.options ?? {}) });
       try {
         await (await context.newPage()).goto(orbit.homeUrl, { waitUntil: 'commit' });
       } finally {

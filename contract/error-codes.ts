@@ -67,6 +67,13 @@ export const ERROR_CATALOGUE = {
     description:
       'The connection was checked less than 10 seconds ago, or this AgentLink process already runs its maximum of checks; wait Retry-After seconds.',
   },
+  UPSTREAM_PROXY_NOT_ALLOWED: {
+    status: 400,
+    type: 'INVALID_REQUEST',
+    description:
+      'upstreamProxy.url is not http://host:port, carries credentials (send username and password apart), or points a production ' +
+      'connection at a local or private host.',
+  },
   STARTING_URL_NOT_ALLOWED: {
     status: 400,
     type: 'INVALID_REQUEST',
@@ -297,6 +304,10 @@ export const AGENT_RUN_ERRORS = {
   CONNECTION_REVOKED: 'The connection was revoked before the request ran.',
   NAVIGATION_BLOCKED: "The run tried to navigate outside the provider's allowed domains (details.url); the browser blocked it.",
   STARTING_URL_UNREACHABLE: 'The starting URL could not be loaded.',
+  UPSTREAM_PROXY_FAILED:
+    "The connection's upstream proxy (its exit) refused or failed the connection to the starting URL: not reachable, an " +
+    'authentication it did not accept (407), an address the egress policy does not allow for it. The message says which; the run ' +
+    'never goes around it.',
   RESULT_SCHEMA_MISMATCH: 'The result does not match the JSON Schema compiled from responseFormat; details lists every mismatch.',
   PLAYBOOK_FAILED: 'The playbook for this action failed on the page (details.step names where).',
   MODEL_ERROR: 'The model endpoint failed: an HTTP error, a network error, or no answer within AGENTLINK_MODEL_TIMEOUT_MS.',

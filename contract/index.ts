@@ -27,6 +27,7 @@ import {
   ProviderListSchema,
   SandboxPublicTokenSchema,
   SandboxResetSchema,
+  UpdateConnectionBodySchema,
 } from './schemas';
 import {
   CreateWebhookEndpointBodySchema,
@@ -284,7 +285,8 @@ export const contract = c.router(
         responses: { 200: ConnectionSchema },
         summary: 'Get a connection',
         description:
-          'One connection of your organization in this environment: its provider, end user and status. Errors: CONNECTION_NOT_FOUND.',
+          'One connection of your organization in this environment: its provider, end user, status, device and exit. Errors: ' +
+          'CONNECTION_NOT_FOUND.',
         metadata: meta({ auth: 'client', errors: ['CONNECTION_NOT_FOUND'] }),
       },
       checkConnection: {
@@ -306,6 +308,20 @@ export const contract = c.router(
           auth: 'client',
           errors: ['CONNECTION_NOT_FOUND', 'CONNECTION_REVOKED', 'CONNECTION_CHECK_IN_PROGRESS', 'CONNECTION_CHECK_RATE_LIMITED'],
         }),
+      },
+      updateConnection: {
+        method: 'PATCH',
+        path: '/api/connections/:connectionId',
+        pathParams: ConnectionIdParams,
+        body: UpdateConnectionBodySchema,
+        responses: { 200: ConnectionSchema },
+        summary: 'Set the exit of a connection',
+        description:
+          "Sets (or with null, removes) the upstream proxy the connection's browser traffic leaves through, from its next run, check " +
+          'or re-login on: one stable address for the account, as a residential or office proxy gives. Its credentials are sealed ' +
+          'and never shown; the answer shows exit.label. Errors: INVALID_FIELD, UPSTREAM_PROXY_NOT_ALLOWED, CONNECTION_NOT_FOUND, ' +
+          'CONNECTION_REVOKED (409).',
+        metadata: meta({ auth: 'client', errors: ['UPSTREAM_PROXY_NOT_ALLOWED', 'CONNECTION_NOT_FOUND', 'CONNECTION_REVOKED'] }),
       },
       revokeConnection: {
         method: 'DELETE',

@@ -92,6 +92,9 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
     message: 'The connection was checked less than 10 seconds ago; try again in 7 s.',
     details: { retryAfterSeconds: 7 },
   },
+  UPSTREAM_PROXY_NOT_ALLOWED: {
+    message: 'upstreamProxy.url names 10.0.0.8, a local or private host.',
+  },
   STARTING_URL_NOT_ALLOWED: {
     message: "startingUrl host evil.example is not one of Orbit's domains (orbit.sandbox.localhost)",
     details: { field: 'startingUrl' },

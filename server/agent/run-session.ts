@@ -1,11 +1,16 @@
 import type { Logger } from 'pino';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
+import { deviceForBrowser, deviceIdentity } from '../browser/device-identity';
+import type { DeviceProfile } from '../browser/device-profile';
 import { trackRequests } from '../browser/page-quiet';
 import { refuseUnneededResources } from '../browser/resource-filter';
+import { captureSession, restoreSessionStorage } from '../browser/session-capture';
+import { boundSession, contextStorageState, SESSION_MAX_BYTES } from '../browser/session-format';
 import type { ProviderSession } from '../domain/connections.service';
 import { EgressPolicy } from '../egress/egress-policy';
-import { openFencedContext } from '../egress/fenced-context';
+import { type FenceOptions, openFencedContext, openPage } from '../egress/fenced-context';
+import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
@@ -18,21 +23,56 @@ import { errorText, pageUrl } from './trace';
 import type { WorkerDeps } from './worker-deps';
 
 /**
- * The provider session's side of a run: a fresh browser context loaded with the connection's unsealed
- * session and fenced to the provider's domains, the starting URL, a silent re-login when the session died,
- * and the session sealed back at the end. Every session write goes through the connection service, which
- * writes only while the connection is still ACTIVE (a revoke during the run wins).
+ * The provider session's side of a run: a fresh browser context that presents the connection's device, leaves
+ * through its exit, is loaded with its unsealed session and fenced to the provider's domains; the starting URL, a
+ * silent re-login when the session died, and the session sealed back at the end. Every session write goes through
+ * the connection service, which writes only while the connection is still ACTIVE (a revoke during the run wins).
  */
 type SessionDeps = Pick<WorkerDeps, 'connections' | 'browsers' | 'relogin'>;
 
 const CLOSE_TIMEOUT_MS = 5000;
 
 /**
- * The options of every browser context that carries a connection's session: an agent run's, and a health check's
- * (server/agent/health/), so that the provider sees the same browser whichever of the two comes.
+ * The device the run presents: the connection's, reporting this browser's version; one drawn now for a connection
+ * made before devices existed (or whose browser was upgraded), stored at once so the next run presents the same.
  */
-export function sessionContextOptions(storageState: ProviderSession | null): BrowserContextOptions {
-  return { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...(storageState ? { storageState } : {}) };
+export async function deviceForRun(
+  deps: Pick<SessionDeps, 'browsers'> & { connections: Pick<SessionDeps['connections'], 'deviceOf' | 'keepDevice'> },
+  connection: ConnectionRecord,
+): Promise<DeviceProfile | null> {
+  const stored = deps.connections.deviceOf(connection);
+  let device: DeviceProfile | null;
+  try {
+    device = await deviceForBrowser(deps.browsers, stored, connection.id);
+  } catch (err) {
+    throw new BrowserUnavailable(err); // asking the version starts the browser: it is not there
+  }
+  if (device && device !== stored) {
+    // The choice is a function of the connection and the version: a run that fails to store it (the database is away; the
+    // run's own writes will say so) is followed by one that draws the same device.
+    await deps.connections.keepDevice(connection.id, device).catch(() => undefined);
+  }
+  return device;
+}
+
+/**
+ * How every context that carries a connection's session is presented: an agent run's, and a health check's
+ * (server/agent/health/), so the provider sees the same device, leaving through the same exit, whichever comes.
+ */
+export function sessionFence(
+  device: DeviceProfile | null,
+  exitProxy: UpstreamProxy | null,
+  session: ProviderSession | null,
+  providerOrigin: (origin: string) => boolean,
+): Pick<FenceOptions, 'identity' | 'upstreamProxy' | 'options'> {
+  return {
+    ...(device ? { identity: deviceIdentity(device) } : {}),
+    ...(exitProxy ? { upstreamProxy: exitProxy } : {}),
+    options: {
+      ...(device ? {} : { viewport: { width: 1280, height: 900 }, locale: 'en-US' }),
+      ...(session ? { storageState: contextStorageState(session, providerOrigin) } : {}),
+    },
+  };
 }
 
 /** Opens the run's context and page (kept on `state` so the worker can screenshot and close them). */
@@ -44,17 +84,34 @@ export async function openRunBrowser(
   deadline: number,
   signal: AbortSignal,
 ): Promise<Page> {
-  let storageState: ProviderSession | null;
+  let session: ProviderSession | null;
   try {
-    storageState = deps.connections.openSession(connection);
+    session = deps.connections.openSession(connection);
+    state.exitProxy = deps.connections.openExitProxy(connection);
   } catch {
     throw new RunFailure(
       'SESSION_UNREADABLE',
-      'The stored session of this connection could not be opened (was the encryption key changed?).',
+      'The stored session or exit proxy of this connection could not be opened (was the encryption key changed?).',
     );
   }
   signal.throwIfAborted();
+  state.device = await deviceForRun(deps, connection);
+  signal.throwIfAborted();
+  return openSessionContext(deps, state, provider, session, deadline, signal);
+}
+
+/** A fenced context presenting the run's device and exit, loaded with `session`, and its page (on `state`). */
+async function openSessionContext(
+  deps: SessionDeps,
+  state: RunState,
+  provider: ProviderDefinition,
+  session: ProviderSession | null,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<Page> {
   const policy = EgressPolicy.forProvider(provider, state.record.environment);
+  const providerOrigin = (origin: string) => policy.checkUrl(origin).ok;
+  state.providerOrigin = providerOrigin;
   const report = blockReporter((b) => {
     if (b.mainFrameNavigation && !state.blockedNavigation) state.blockedNavigation = b;
     // A run that was blocked anywhere is never recorded for replay.
@@ -70,14 +127,18 @@ export async function openRunBrowser(
   });
   // Every connection of the context goes through its egress proxy (redirect hops and every realm included): it decides
   // what read mode lets out and counts the changes sent; the page guard adds frame and navigation detail to the trace.
+  const device = state.device ?? null;
   const context = await openFencedContext(deps.browsers, {
     policy,
-    onBlocked: (b) => report(fromProxy(b)),
+    onBlocked: (b) => {
+      if (b.kind === 'upstream') state.upstreamFailure ??= b.reason;
+      report(fromProxy(b));
+    },
     gate: changeGate(state.mode, provider.sessionRefresh),
     onChangeSent: () => {
       state.changesSent += 1;
     },
-    options: sessionContextOptions(storageState),
+    ...sessionFence(device, state.exitProxy ?? null, session, providerOrigin),
   }).catch((err: unknown) => {
     throw new BrowserUnavailable(err);
   });
@@ -94,8 +155,10 @@ export async function openRunBrowser(
     mainFrame: () => state.page?.mainFrame(),
     report,
   });
-  const page = await context.newPage();
+  const page = await openPage(context);
   state.page = page;
+  // sessionStorage is the tab's: written into this page, for the provider's origins only, before it goes anywhere.
+  if (session) await restoreSessionStorage(page, session, providerOrigin);
   // Tabs the pages open are tracked from the start; state.page follows the current tab (failure screenshot, network guard).
   watchTabs(page, policy).onSwitch((current) => {
     state.page = current;
@@ -110,6 +173,12 @@ export async function openStartingUrl(state: RunState, page: Page, url: string) 
   try {
     await timedStep(state, 'navigate', 'starting URL', () => page.goto(url, { waitUntil: 'domcontentloaded' }));
   } catch (err) {
+    if (state.upstreamFailure) {
+      throw new RunFailure(
+        'UPSTREAM_PROXY_FAILED',
+        `The starting URL could not be loaded through the connection's exit: ${state.upstreamFailure}.`,
+      );
+    }
     if (state.blockedNavigation) {
       const b = state.blockedNavigation;
       throw new RunFailure('NAVIGATION_BLOCKED', `Loading the starting URL led outside the provider: ${b.url} was blocked (${b.reason}).`, {
@@ -120,14 +189,19 @@ export async function openStartingUrl(state: RunState, page: Page, url: string) 
   }
 }
 
-/** The starting URL landed on the sign-in page: log in again from the sealed credentials, or give up (LOGIN_REQUIRED). */
+/**
+ * The starting URL landed on the sign-in page: log in again from the sealed credentials (as the connection's device,
+ * through its exit) and carry on in a fresh context loaded with the renewed session, whose page is returned; or give
+ * up (LOGIN_REQUIRED).
+ */
 export async function renewDeadSession(
   deps: SessionDeps,
   state: RunState,
   connection: ConnectionRecord,
   provider: ProviderDefinition,
-  page: Page,
-) {
+  deadline: number,
+  signal: AbortSignal,
+): Promise<Page> {
   const { record } = state;
   let reason = 'no credentials are stored for silent re-login';
   const credentials = deps.relogin ? deps.connections.openCredentials(connection) : null;
@@ -141,18 +215,21 @@ export async function renewDeadSession(
         organizationId: record.organizationId,
         environment: record.environment,
         credentials,
+        device: state.device ?? null,
+        exitProxy: state.exitProxy ?? null,
       });
       if (!r.ok) throw new Error(r.reason);
       return r;
     }).catch((err: unknown) => ({ ok: false as const, reason: errorText(err) }));
     if (outcome.ok) {
-      await state.context!.clearCookies();
-      await state.context!.addCookies(outcome.storageState.cookies);
       // Sealed at once: even if the run fails later, the connection keeps the fresh session (unless it was revoked
       // meanwhile); the organization hears of the renewal (CONNECTION.SESSION_RENEWED) as it would from a health check.
       await deps.connections.sessionRenewed(connection.id, outcome.storageState);
+      // A sign-in may keep its token anywhere (IndexedDB, sessionStorage): a fresh context restores all of it, as for any run.
+      await closeRunBrowser(state);
+      const page = await openSessionContext(deps, state, provider, outcome.storageState, deadline, signal);
       await openStartingUrl(state, page, record.startingUrl);
-      if (!isProviderLoginPage(provider, new URL(page.url()))) return;
+      if (!isProviderLoginPage(provider, new URL(page.url()))) return page;
       reason = 'the provider still shows its sign-in page after re-login';
     } else {
       reason = outcome.reason;
@@ -166,15 +243,39 @@ export async function renewDeadSession(
   );
 }
 
-/** Seals the context's session back onto the connection so it stays fresh (not when it is dead, nor onto a connection no longer ACTIVE). */
+/**
+ * Seals the context's session (all of the provider origins' storage) back onto the connection so it stays fresh: not
+ * when it is dead, nor onto a connection no longer ACTIVE. A session over the size bound loses its largest parts, and
+ * one that cannot fit at all is not written (the connection keeps the one it had): either way the trace says so.
+ */
 export async function saveSessionBack(deps: SessionDeps, state: RunState, log: Logger) {
   if (!state.context || state.sessionDead) return;
+  const keep = state.providerOrigin ?? (() => false);
   try {
+    const t0 = performance.now();
     const snapshot = await Promise.race([
-      state.context.storageState(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('storageState timed out')), CLOSE_TIMEOUT_MS)),
+      captureSession(state.context, keep),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('capturing the session timed out')), CLOSE_TIMEOUT_MS)),
     ]);
-    if (!(await deps.connections.saveSession(state.record.connectionId, snapshot, { used: true }))) {
+    const { session, dropped } = boundSession(snapshot, SESSION_MAX_BYTES);
+    const step = { tool: 'session', url: pageUrl(state.page), durationMs: Math.round(performance.now() - t0) };
+    if (!session) {
+      pushStep(state, {
+        ...step,
+        target: 'seal the session back',
+        outcome: 'error',
+        error: `the session is over ${SESSION_MAX_BYTES} bytes even without its storage (its cookies alone); the connection keeps its previous session`,
+      });
+      return;
+    }
+    if (dropped.length) {
+      pushStep(state, {
+        ...step,
+        target: `session over ${SESSION_MAX_BYTES} bytes, sealed without: ${dropped.join('; ')}`.slice(0, 500),
+        outcome: 'ok',
+      });
+    }
+    if (!(await deps.connections.saveSession(state.record.connectionId, session, { used: true }))) {
       log.info('the connection is no longer ACTIVE; its session was not written back');
     }
   } catch (err) {

@@ -1,5 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
+import type { DeviceProfile } from '../browser/device-profile';
+import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { AgentRequestRecord } from '../store';
 import type { BlockedRequest, RunMode } from './network-guard';
 import { Redactor } from './observation';
@@ -31,6 +33,13 @@ export interface RunState {
   telemetry?: RunTelemetry;
   /** Requests the pages sent that may change something (not GET/HEAD/OPTIONS), and WebSocket messages: a run with none may run again. */
   changesSent: number;
+  /** The connection's device and exit, as this run presents them (a silent re-login presents them too). */
+  device?: DeviceProfile | null;
+  exitProxy?: UpstreamProxy | null;
+  /** The provider's origins: the only ones whose storage is restored and sealed back. */
+  providerOrigin?: (origin: string) => boolean;
+  /** Why the connection's upstream proxy failed a connection (the first time): what the run fails with if it cannot start. */
+  upstreamFailure?: string;
 }
 
 export function newRunState(record: AgentRequestRecord): RunState {

@@ -1,13 +1,15 @@
+import type { DeviceProfile } from '../browser/device-profile';
 import type { Environment } from '../config';
 import type { StorageState } from '../connect/login-engine';
 import type { LoginEngine } from '../connect/login-engine';
 import type { LoginCredentials } from '../domain/connections.service';
+import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 
 /**
  * Renewing a dead provider session without the user, from the connection's sealed credentials. Only a
  * login that needs nothing from a person can succeed silently: a code or a human check means the user
- * must reconnect (LOGIN_REQUIRED).
+ * must reconnect (LOGIN_REQUIRED). It signs in as the connection: its device and its exit, as every run does.
  */
 export type ReloginResult =
   | { ok: true; storageState: StorageState }
@@ -21,6 +23,8 @@ export interface SilentRelogin {
     organizationId: string;
     environment: Environment;
     credentials: LoginCredentials;
+    device: DeviceProfile | null;
+    exitProxy: UpstreamProxy | null;
   }): Promise<ReloginResult>;
 }
 
@@ -36,6 +40,8 @@ export class LoginEngineRelogin implements SilentRelogin {
       environment: input.environment,
       username: input.credentials.username,
       password: input.credentials.password,
+      device: input.device,
+      exitProxy: input.exitProxy,
     });
     switch (outcome.kind) {
       case 'success':

@@ -23,7 +23,15 @@ export interface WorkerDeps {
   /** The connection a run works on: its status, its sealed session and credentials, LOGIN_REQUIRED. */
   connections: Pick<
     ConnectionService,
-    'findForRun' | 'openSession' | 'saveSession' | 'sessionRenewed' | 'openCredentials' | 'markLoginRequired'
+    | 'findForRun'
+    | 'openSession'
+    | 'saveSession'
+    | 'sessionRenewed'
+    | 'openCredentials'
+    | 'markLoginRequired'
+    | 'deviceOf'
+    | 'keepDevice'
+    | 'openExitProxy'
   >;
   /** The provider declaration of a request (allowed domains, sign-in page). */
   providers: {

@@ -255,9 +255,10 @@ export class AgentWorker {
     if (!provider) throw new RunFailure('INTERNAL_ERROR', `Provider ${record.providerId} is not in the catalogue.`);
     setSecrets(state, storedCredentials(this.deps, connection));
 
-    const page = await openRunBrowser(this.deps, state, connection, provider, deadline, signal);
+    let page = await openRunBrowser(this.deps, state, connection, provider, deadline, signal);
     await openStartingUrl(state, page, record.startingUrl);
-    if (isProviderLoginPage(provider, new URL(page.url()))) await renewDeadSession(this.deps, state, connection, provider, page);
+    if (isProviderLoginPage(provider, new URL(page.url())))
+      page = await renewDeadSession(this.deps, state, connection, provider, deadline, signal);
 
     const ctx: RunContext = {
       requestId: record.id,

@@ -25,6 +25,11 @@ export class BrowserManager {
     return this.options.upstreamCa;
   }
 
+  /** The running Chromium's version (starting it when it is not running): what a device's user agent reports. */
+  async browserVersion(): Promise<string> {
+    return (await this.get()).version();
+  }
+
   /** Browser contexts handed out and not closed yet (a gauge on /metrics). */
   get openContexts(): number {
     return this.open;

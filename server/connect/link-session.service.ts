@@ -1,4 +1,5 @@
 import type { AgentLinkMetadata } from '../../contract/link-messages';
+import type { DeviceProfile } from '../browser/device-profile';
 import type { Environment } from '../config';
 import type { Clock } from '../domain/clock';
 import type { ConnectionService, IssuedPublicToken, LoginCredentials } from '../domain/connections.service';
@@ -8,6 +9,7 @@ import { newId } from '../domain/ids';
 import { completionRedirectUrl, isEnded, type LinkSessionOutcome } from '../domain/link-completion';
 import type { RedirectUriService } from '../domain/redirect-uris/redirect-uris.service';
 import { hashToken, parseToken } from '../domain/tokens';
+import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
 import { providerLogoDataUrl } from '../providers/provider';
 import type { LinkSessionRecord, LinkSessionStatus, LinkTokenRecord, Store } from '../store';
@@ -39,8 +41,17 @@ export interface WidgetProvider {
 export interface LiveSignInPort {
   /** Ends the link session's live browser, if any (the person left, or the flow ended). */
   close(linkSessionId: string): Promise<void>;
-  /** The sealed-to-be storage state once the provider's signed-in signal appeared; handed out once. */
-  takeSignedIn(linkSessionId: string): StorageState | null;
+  /** The sealed-to-be session once the provider's signed-in signal appeared, and the device it presented; handed out once. */
+  takeSignedIn(linkSessionId: string): { state: StorageState; device: DeviceProfile | null } | null;
+}
+
+/**
+ * Who a sign-in presents itself as. Update mode signs in as the connection it renews: its device and its exit, or the
+ * provider would see a sign-in from a new device (null fields: the flow draws a device, and goes out directly).
+ */
+export interface SignInIdentity {
+  device: DeviceProfile | null;
+  exitProxy: UpstreamProxy | null;
 }
 
 export interface LinkSessionView {
@@ -275,12 +286,15 @@ export class LinkSessionService {
         updatedAt: this.deps.clock.now(),
       });
       await this.claimHost(session.id);
+      const identity = await this.signInIdentity(token);
+      if (!identity) return this.follow(token, await this.reload(session), provider, { kind: 'unavailable', reason: 'exit proxy' });
       const outcome = await this.deps.engine.start(session.id, {
         provider,
         organizationId: token.organizationId,
         environment: token.environment,
         username: credentials.username,
         password: credentials.password,
+        ...identity,
         // Kept in memory only while a code step waits, and only when the organization opted in to storing them.
         ...(token.rememberCredentials ? { carry: { username: credentials.username, password: credentials.password } } : {}),
       });
@@ -329,7 +343,9 @@ export class LinkSessionService {
   async authorizeLive(
     linkToken: string,
     sessionId: string,
-  ): Promise<Result<{ provider: ProviderDefinition; organizationId: string; expiresAt: Date; handedOver: boolean }>> {
+  ): Promise<
+    Result<{ provider: ProviderDefinition; organizationId: string; expiresAt: Date; handedOver: boolean; identity: SignInIdentity }>
+  > {
     const auth = await this.authorize(linkToken, sessionId);
     if (!auth.ok) return auth;
     const { token, session } = auth.value;
@@ -338,7 +354,27 @@ export class LinkSessionService {
     if (session.status !== 'CREDENTIALS' || !provider || this.signInMode(session, token, provider).signIn !== 'live') {
       return this.stepNotAllowed(session);
     }
-    return ok({ provider, organizationId: token.organizationId, expiresAt: token.expiresAt, handedOver: this.handedOver.has(session.id) });
+    const identity = await this.signInIdentity(token);
+    if (!identity) return this.fail('PROVIDER_UNAVAILABLE', "The connection's exit could not be opened.", this.details(session, false));
+    return ok({
+      provider,
+      organizationId: token.organizationId,
+      expiresAt: token.expiresAt,
+      handedOver: this.handedOver.has(session.id),
+      identity,
+    });
+  }
+
+  /** Update mode: the connection's device and exit; a new connection: none yet. Null when its exit cannot be opened. */
+  private async signInIdentity(token: LinkTokenRecord): Promise<SignInIdentity | null> {
+    const { connections } = this.deps;
+    const connection = token.connectionId ? await connections.findForRun(token.connectionId) : null;
+    if (!connection) return { device: null, exitProxy: null };
+    try {
+      return { device: connections.deviceOf(connection), exitProxy: connections.openExitProxy(connection) };
+    } catch {
+      return null; // sealed under a key this process does not have: never sign in around the exit
+    }
   }
 
   /** The page the engine left at a step it does not know, for the live view to take over (null when none). */
@@ -349,8 +385,8 @@ export class LinkSessionService {
   /** The live browser saw the provider's signed-in signal: seal its session and hand the public token back, as the form does. */
   async finishLive(linkToken: string, sessionId: string): Promise<Result<LinkStepResult>> {
     return this.loginStep(linkToken, sessionId, ['CREDENTIALS'], async ({ token, session }, provider) => {
-      const storageState = this.live?.takeSignedIn(session.id) ?? null;
-      if (!storageState) {
+      const signedIn = this.live?.takeSignedIn(session.id) ?? null;
+      if (!signedIn) {
         return this.fail(
           'LIVE_NOT_SIGNED_IN',
           `You are not signed in to ${provider.name.replace(/\s*\(.*\)$/, '')} yet.`,
@@ -358,7 +394,7 @@ export class LinkSessionService {
         );
       }
       this.handedOver.delete(session.id);
-      return this.finish(token, await this.reload(session), provider, storageState, undefined);
+      return this.finish(token, await this.reload(session), provider, signedIn.state, signedIn.device, undefined);
     });
   }
 
@@ -406,7 +442,7 @@ export class LinkSessionService {
     }
     switch (outcome.kind) {
       case 'success':
-        return this.finish(token, session, provider, outcome.storageState, outcome.carry as LoginCredentials | undefined);
+        return this.finish(token, session, provider, outcome.storageState, outcome.device, outcome.carry as LoginCredentials | undefined);
       case 'mfa': {
         const status: LinkSessionStatus = outcome.method === 'totp' ? 'MFA_TOTP' : 'MFA_SMS';
         if (outcome.rejected) {
@@ -467,7 +503,8 @@ export class LinkSessionService {
     token: LinkTokenRecord,
     session: LinkSessionRecord,
     provider: ProviderDefinition,
-    storageState: unknown,
+    storageState: StorageState,
+    device: DeviceProfile | null,
     credentials: LoginCredentials | undefined,
   ): Promise<Result<LinkStepResult>> {
     const { store, clock, connections } = this.deps;
@@ -488,7 +525,7 @@ export class LinkSessionService {
     const remember = token.rememberCredentials && credentials ? { credentials } : {};
     let issued: IssuedPublicToken;
     if (token.connectionId) {
-      const result = await connections.reauthenticate(caller, token.connectionId, { session: storageState, ...remember });
+      const result = await connections.reauthenticate(caller, token.connectionId, { session: storageState, device, ...remember });
       if (!result.ok) {
         await this.end(session, 'FAILED', result.error.code, result.error.message);
         return this.fail(result.error.code, result.error.message, { linkSessionId: session.id, status: 'FAILED', retryable: false });
@@ -500,6 +537,7 @@ export class LinkSessionService {
         providerId: provider.providerId,
         clientUserId: token.clientUserId,
         session: storageState,
+        device,
         ...remember,
       });
     }

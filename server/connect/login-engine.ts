@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 
-import type { BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 
+import { deviceForBrowser, deviceIdentity } from '../browser/device-identity';
+import type { DeviceProfile } from '../browser/device-profile';
+import { captureSession } from '../browser/session-capture';
+import { boundSession, type ProviderSession } from '../browser/session-format';
 import type { Environment } from '../config';
 import { EgressPolicy } from '../egress/egress-policy';
-import { openFencedContext } from '../egress/fenced-context';
+import { type ContextSource, openFencedContext, openPage } from '../egress/fenced-context';
+import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { CodeStep, PageSignal, Target } from '../providers/login-recipe';
 
@@ -14,13 +19,16 @@ import type { CodeStep, PageSignal, Target } from '../providers/login-recipe';
  * page waits in memory (bounded in number and time) until the widget relays the person's answer.
  *
  * The engine never logs and never stores: the username and password go into the provider's form and
- * nowhere else; on success the caller receives the browser's storage state (cookies, local storage).
+ * nowhere else; on success the caller receives the session (all of the provider origins' storage: cookies,
+ * localStorage, IndexedDB, sessionStorage) and the device the sign-in presented, for the connection to keep.
  */
 export type MfaMethod = 'totp' | 'sms';
-export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+/** What a sign-in captures: the provider session to seal (server/browser/session-format.ts). */
+export type StorageState = ProviderSession;
 
 export type LoginOutcome =
-  | { kind: 'success'; storageState: StorageState; carry?: unknown }
+  /** `device`: who the browser said it was (null only for a browser that cannot tell its version). */
+  | { kind: 'success'; storageState: StorageState; device: DeviceProfile | null; carry?: unknown }
   | { kind: 'invalid_credentials' }
   | { kind: 'locked' }
   /** The provider asks for a code; `rejected`: it refused the code just submitted (the same step may be retried). */
@@ -46,6 +54,13 @@ export interface LoginInput {
   password: string;
   /** Opaque value kept with a waiting login and handed back with its success (e.g. credentials to seal). */
   carry?: unknown;
+  /**
+   * The device to sign in from: the connection's own (update mode, silent re-login). Absent: one is drawn for this
+   * sign-in, and handed back with its success for the new connection to keep.
+   */
+  device?: DeviceProfile | null;
+  /** The connection's exit (upstream proxy), so the provider sees the sign-in come from where its runs come from. */
+  exitProxy?: UpstreamProxy | null;
 }
 
 export interface LoginEngineOptions {
@@ -62,9 +77,7 @@ export interface LoginEngineOptions {
 }
 
 /** What the engine needs of the browser manager. */
-export interface ContextSource {
-  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
-}
+export type { ContextSource } from '../egress/fenced-context';
 
 interface Waiting {
   context: BrowserContext;
@@ -72,9 +85,13 @@ interface Waiting {
   provider: ProviderDefinition;
   step: MfaMethod | 'human_check' | 'unknown_step';
   carry: unknown;
+  device: DeviceProfile | null;
   timer: NodeJS.Timeout;
   busy: boolean;
 }
+
+/** A sign-in's own parts, kept with a login that waits for its person. */
+type SignIn = Pick<Waiting, 'context' | 'page' | 'provider' | 'carry' | 'device'>;
 
 type Phase = 'credentials' | 'code' | 'human';
 
@@ -163,19 +180,23 @@ export class LoginEngine {
     const recipe = provider.login;
     if (!recipe) return unknownStep('the provider has no sign-in recipe');
     let context: BrowserContext;
+    let device: DeviceProfile | null;
     try {
+      device = await deviceForBrowser(this.browsers, input.device ?? null, key);
       // The sign-in page is fenced like an agent run: every connection through the provider's egress proxy.
       context = await openFencedContext(this.browsers, {
         policy: EgressPolicy.forSignIn(provider, provider.environment),
         onBlocked: () => undefined,
-        options: { viewport: { width: 1280, height: 900 }, locale: 'en-US' },
+        ...(device ? { identity: deviceIdentity(device) } : { options: { viewport: { width: 1280, height: 900 }, locale: 'en-US' } }),
+        ...(input.exitProxy ? { upstreamProxy: input.exitProxy } : {}),
       });
     } catch {
       return unavailable('the browser could not start');
     }
     let parked = false;
+    const signIn = (page: Page, carry: unknown): SignIn => ({ context, page, provider, carry, device });
     try {
-      const page = await context.newPage();
+      const page = await openPage(context);
       page.setDefaultTimeout(this.stepTimeoutMs);
       page.setDefaultNavigationTimeout(this.stepTimeoutMs);
       const startUrl = provider.loginStartUrl?.(provider.loginUrl, input) ?? provider.loginUrl;
@@ -196,7 +217,7 @@ export class LoginEngine {
         await username.waitFor({ state: 'visible' });
       } catch {
         const outcome = unknownStep('the sign-in form was not found');
-        parked = this.park(key, outcome, { context, page, provider, carry: undefined });
+        parked = this.park(key, outcome, signIn(page, undefined));
         return outcome;
       }
       await username.fill(input.username);
@@ -206,8 +227,8 @@ export class LoginEngine {
       }
       await locate(page, recipe.form.password).fill(input.password);
       const outcome = await this.act(page, provider, 'credentials', () => locate(page, recipe.form.submit).click());
-      parked = this.park(key, outcome, { context, page, provider, carry: input.carry });
-      return this.withCarry(outcome, input.carry);
+      parked = this.park(key, outcome, signIn(page, input.carry));
+      return this.withExtras(outcome, signIn(page, input.carry));
     } catch (err) {
       return unavailable(`the sign-in page did not behave as expected (${errorName(err)})`);
     } finally {
@@ -247,12 +268,12 @@ export class LoginEngine {
    * Takes a login parked at a step the recipe does not know out of the engine, page and all, for the live view:
    * from then on the live view owns (and closes) the context. Null when none waits under this key.
    */
-  handOver(key: string): { context: BrowserContext; page: Page } | null {
+  handOver(key: string): { context: BrowserContext; page: Page; device: DeviceProfile | null } | null {
     const w = this.waiting.get(key);
     if (!w || w.busy || w.step !== 'unknown_step') return null;
     this.waiting.delete(key);
     clearTimeout(w.timer);
-    return { context: w.context, page: w.page };
+    return { context: w.context, page: w.page, device: w.device };
   }
 
   /** Drops a waiting login (the person left, or started again). */
@@ -280,7 +301,7 @@ export class LoginEngine {
     try {
       const outcome = await fn(w);
       parked = this.park(key, outcome, w);
-      return this.withCarry(outcome, w.carry);
+      return this.withExtras(outcome, w);
     } catch (err) {
       return unavailable(`the provider's page did not behave as expected (${errorName(err)})`);
     } finally {
@@ -289,18 +310,20 @@ export class LoginEngine {
   }
 
   /** Keeps the live page when the provider waits for the person; true when it was kept. */
-  private park(key: string, outcome: LoginOutcome, w: Pick<Waiting, 'context' | 'page' | 'provider' | 'carry'>): boolean {
+  private park(key: string, outcome: LoginOutcome, w: SignIn): boolean {
     const step =
       outcome.kind === 'mfa' ? outcome.method : outcome.kind === 'human_check' || outcome.kind === 'unknown_step' ? outcome.kind : null;
     if (!step) return false;
     const timer = setTimeout(() => void this.cancel(key), this.ttlMs);
     timer.unref();
-    this.waiting.set(key, { context: w.context, page: w.page, provider: w.provider, carry: w.carry, step, timer, busy: false });
+    this.waiting.set(key, { ...w, step, timer, busy: false });
     return true;
   }
 
-  private withCarry(outcome: LoginOutcome, carry: unknown): LoginOutcome {
-    return outcome.kind === 'success' && carry !== undefined ? { ...outcome, carry } : outcome;
+  /** A success carries what the caller asked to have back, and the device the sign-in presented. */
+  private withExtras(outcome: LoginOutcome, w: Pick<SignIn, 'carry' | 'device'>): LoginOutcome {
+    if (outcome.kind !== 'success') return outcome;
+    return { ...outcome, device: w.device, ...(w.carry !== undefined ? { carry: w.carry } : {}) };
   }
 
   /**
@@ -327,7 +350,13 @@ export class LoginEngine {
     const deadline = started + this.stepTimeoutMs;
     for (;;) {
       if (!onAllowedHost(page, provider)) return unavailable('the provider sent the browser outside its domains');
-      if (await anyMatch(page, recipe.success)) return { kind: 'success', storageState: await page.context().storageState() };
+      if (await anyMatch(page, recipe.success)) {
+        const policy = EgressPolicy.forSignIn(provider, provider.environment);
+        // Bounded like a run's: the largest storage goes first; a session whose cookies alone do not fit is not kept.
+        const { session } = boundSession(await captureSession(page.context(), (origin) => policy.checkUrl(origin).ok));
+        if (!session) return unavailable('the provider keeps more in the browser than a connection can store');
+        return { kind: 'success', storageState: session, device: null };
+      }
       if (await anyMatch(page, recipe.locked)) return { kind: 'locked' };
       if (recipe.humanCheck && (await anyMatch(page, recipe.humanCheck.when))) return { kind: 'human_check' };
       for (const method of ['totp', 'sms'] as const) {

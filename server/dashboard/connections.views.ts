@@ -1,4 +1,5 @@
 import type { Environment } from '../config';
+import { presentConnection } from '../domain/presenters';
 import { html, type RawHtml } from '../sandbox/kit/html';
 import type { AgentRequestRecord, ConnectionRecord, OrganizationRecord } from '../store';
 import { cell, dataTable, idRef, when } from './table-kit';
@@ -79,6 +80,8 @@ export function connectionDetailPage(
           <tr><th>Last used</th><td>${when(c.lastUsedAt)}</td></tr>
           <tr><th>Last check</th><td data-testid="last-check">${lastCheck(c)}</td></tr>
           <tr><th>Next check</th><td>${c.status === 'ACTIVE' ? when(c.nextCheckAt) : '—'}</td></tr>
+          <tr><th>Device</th><td data-testid="connection-device">${deviceText(c)}</td></tr>
+          <tr><th>Exit</th><td data-testid="connection-exit">${exitText(c)}</td></tr>
         </tbody>
       </table>
       ${checked?.outcome ? notice(`Checked: ${checked.outcome}.`, 'ok') : ''} ${notice(checked?.refused)}
@@ -111,6 +114,19 @@ export function connectionDetailPage(
       }`,
     { nav },
   );
+}
+
+/** The device every run of the connection presents (presented as the API shows it). */
+function deviceText(c: ConnectionRecord): RawHtml | string {
+  const d = presentConnection(c).device;
+  if (!d) return 'None yet (chosen at its next run)';
+  return html`${d.platform} · ${d.locale} · ${d.timezoneId} · ${d.viewport.width}×${d.viewport.height}<br /><small><code>${d.userAgent}</code></small>`;
+}
+
+/** Where its traffic leaves from: the label of its upstream proxy, never the proxy's address or credentials. */
+function exitText(c: ConnectionRecord): string {
+  const exit = presentConnection(c).exit;
+  return exit.type === 'proxy' ? `Upstream proxy: ${exit.label}` : 'Direct';
 }
 
 export function revokeConfirmPage(

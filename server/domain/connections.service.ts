@@ -1,6 +1,7 @@
-import type { BrowserContext } from 'playwright-core';
-
+import { type DeviceProfile, parseDevice } from '../browser/device-profile';
+import { type ProviderSession, readSession } from '../browser/session-format';
 import type { AppConfig, Environment } from '../config';
+import type { UpstreamProxy } from '../egress/upstream-proxy';
 import {
   type AccessGrant,
   type ConnectionRecord,
@@ -15,6 +16,7 @@ import type { Vault } from '../vault/vault';
 import type { Clock } from './clock';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
+import { checkExitProxy, type ExitProxyInput, readExitProxy } from './exit-proxy';
 import { newId } from './ids';
 import { generateToken, hashToken, parseToken } from './tokens';
 import type { WebhookEvents } from './webhooks/events.service';
@@ -22,8 +24,10 @@ import type { WebhookEvents } from './webhooks/events.service';
 export interface NewConnection {
   providerId: string;
   clientUserId: string;
-  /** Playwright storage state captured by a login; sealed before it is stored. */
-  session?: unknown;
+  /** The session captured by a sign-in (server/browser/session-format.ts); sealed before it is stored. */
+  session?: ProviderSession;
+  /** The device the sign-in presented, which every later run of the connection presents too. */
+  device?: DeviceProfile | null;
   /** Only when the organization opted in (link token rememberCredentials): sealed for silent re-login. */
   credentials?: LoginCredentials;
   /** The id to use, when the caller reserved one first (the connect flow claims its link token with it). */
@@ -50,11 +54,11 @@ export interface ExchangedToken {
 export const sessionAad = (connectionId: string) => `connection:${connectionId}:session`;
 /** The associated data that binds sealed credentials to their connection row. */
 export const credentialsAad = (connectionId: string) => `connection:${connectionId}:credentials`;
+/** The associated data that binds a sealed exit proxy (address and credentials) to its connection row. */
+export const exitProxyAad = (connectionId: string) => `connection:${connectionId}:exit-proxy`;
 
+export type { ProviderSession } from '../browser/session-format';
 export type { ResealReport } from '../vault/reseal';
-
-/** A provider session as a browser holds it: Playwright's storage state (cookies and local storage). */
-export type ProviderSession = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 /** Connections, and the public → access token exchange that hands one to the caller's backend. */
 /** An access token's fixed facts, remembered from an earlier resolution (see knownGrant). */
@@ -95,6 +99,9 @@ export class ConnectionService {
       status: 'ACTIVE',
       sealedSession: input.session === undefined ? null : this.sealSession(id, input.session),
       sealedCredentials: input.credentials ? this.sealCredentials(id, input.credentials) : null,
+      device: input.device ? { ...input.device } : null,
+      sealedExitProxy: null,
+      exitProxyLabel: null,
       createdAt: now,
       updatedAt: now,
       lastUsedAt: null,
@@ -109,13 +116,14 @@ export class ConnectionService {
   /**
    * Update mode: a fresh session for an existing connection, ACTIVE again, and a public token for the SDK's
    * onSuccess (exchanging it is optional: the connection's access tokens keep working). Credentials are kept
-   * only when this flow opted in; otherwise any stored ones are dropped. A connection that was LOGIN_REQUIRED
-   * recovered: CONNECTION.RECOVERED.
+   * only when this flow opted in; otherwise any stored ones are dropped. The device the sign-in presented (the
+   * connection's own, or one drawn for a connection that had none) is kept with it. A connection that was
+   * LOGIN_REQUIRED recovered: CONNECTION.RECOVERED.
    */
   async reauthenticate(
     caller: Caller,
     connectionId: string,
-    input: { session: unknown; credentials?: LoginCredentials },
+    input: { session: ProviderSession; credentials?: LoginCredentials; device?: DeviceProfile | null },
   ): Promise<Result<IssuedPublicToken>> {
     const repos = this.store.repos;
     const existing = await repos.connections.findOwned(connectionId, caller);
@@ -123,12 +131,15 @@ export class ConnectionService {
     const now = this.clock.now();
     const sealedSession = this.sealSession(connectionId, input.session);
     const sealedCredentials = input.credentials ? this.sealCredentials(connectionId, input.credentials) : null;
+    const device = input.device ? { ...input.device } : null;
     // Each attempt is one conditional UPDATE from a status it names, so the one that wins says whether this was a
     // recovery; a run marking the connection LOGIN_REQUIRED between two attempts only sends us round once more.
     let recovered: boolean | null = null;
     for (let attempt = 0; attempt < 3 && recovered === null; attempt++) {
-      if (await repos.connections.reauthenticate(connectionId, 'LOGIN_REQUIRED', sealedSession, sealedCredentials, now)) recovered = true;
-      else if (await repos.connections.reauthenticate(connectionId, 'ACTIVE', sealedSession, sealedCredentials, now)) recovered = false;
+      if (await repos.connections.reauthenticate(connectionId, 'LOGIN_REQUIRED', sealedSession, sealedCredentials, now, device))
+        recovered = true;
+      else if (await repos.connections.reauthenticate(connectionId, 'ACTIVE', sealedSession, sealedCredentials, now, device))
+        recovered = false;
       else if ((await repos.connections.findById(connectionId))?.status === 'REVOKED') break;
     }
     if (recovered === null) return fail('CONNECTION_REVOKED', 'The connection was revoked.');
@@ -145,10 +156,52 @@ export class ConnectionService {
     return this.store.repos.connections.findById(connectionId);
   }
 
-  /** The unsealed provider session of a connection; null when none is stored. Throws when it cannot be opened (another key). */
+  /**
+   * The unsealed provider session of a connection (either format: server/browser/session-format.ts); null when none is
+   * stored. Throws when it cannot be opened (another key) or is not a session this version can restore.
+   */
   openSession(connection: Pick<ConnectionRecord, 'id' | 'sealedSession'>): ProviderSession | null {
     if (!connection.sealedSession) return null;
-    return JSON.parse(this.vault.open(connection.sealedSession, sessionAad(connection.id))) as ProviderSession;
+    return readSession(JSON.parse(this.vault.open(connection.sealedSession, sessionAad(connection.id))));
+  }
+
+  /** The connection's device, or null when it has none yet (or a stored one this version cannot use: a new one is drawn). */
+  deviceOf(connection: Pick<ConnectionRecord, 'device'>): DeviceProfile | null {
+    return parseDevice(connection.device);
+  }
+
+  /** Stores the device a run chose for a connection that had none, or the same device after a browser upgrade. */
+  async keepDevice(connectionId: string, device: DeviceProfile): Promise<void> {
+    await this.store.repos.connections.setDevice(connectionId, { ...device }, this.clock.now());
+  }
+
+  /** The upstream proxy the connection's traffic leaves through; null: direct. Throws when it cannot be opened (another key). */
+  openExitProxy(connection: Pick<ConnectionRecord, 'id' | 'sealedExitProxy'>): UpstreamProxy | null {
+    if (!connection.sealedExitProxy) return null;
+    return readExitProxy(JSON.parse(this.vault.open(connection.sealedExitProxy, exitProxyAad(connection.id))));
+  }
+
+  /**
+   * Sets (or with null, removes) the connection's exit: the upstream proxy every run, check and re-login of it goes
+   * through from now on. Its address and credentials are sealed; only its label is shown.
+   */
+  async setExitProxy(caller: Caller, connectionId: string, input: ExitProxyInput | null): Promise<Result<ConnectionRecord>> {
+    const repos = this.store.repos;
+    const connection = await repos.connections.findOwned(connectionId, caller);
+    if (!connection) return fail('CONNECTION_NOT_FOUND', `No connection ${connectionId}.`);
+    if (connection.status === 'REVOKED') return fail('CONNECTION_REVOKED', 'The connection was revoked.');
+    let sealed: string | null = null;
+    let label: string | null = null;
+    if (input) {
+      const checked = checkExitProxy(input, caller.environment);
+      if (!checked.ok) return checked;
+      sealed = this.vault.seal(JSON.stringify(checked.value.proxy), exitProxyAad(connectionId));
+      label = checked.value.label;
+    }
+    if (!(await repos.connections.setExitProxy(connectionId, sealed, label, this.clock.now()))) {
+      return fail('CONNECTION_REVOKED', 'The connection was revoked.');
+    }
+    return ok((await repos.connections.findById(connectionId))!);
   }
 
   /**
@@ -224,11 +277,16 @@ export class ConnectionService {
             aad: credentialsAad(row.id),
             replace: (next: string) => repo.replaceSealed(row.id, 'sealedCredentials', row.sealedCredentials!, next),
           },
+          {
+            value: row.sealedExitProxy,
+            aad: exitProxyAad(row.id),
+            replace: (next: string) => repo.replaceSealed(row.id, 'sealedExitProxy', row.sealedExitProxy!, next),
+          },
         ],
       }));
   }
 
-  private sealSession(connectionId: string, session: unknown): string {
+  private sealSession(connectionId: string, session: ProviderSession): string {
     return this.vault.seal(JSON.stringify(session), sessionAad(connectionId));
   }
 

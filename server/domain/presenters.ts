@@ -1,7 +1,8 @@
 import type { ConnectionSettings } from '../../contract/connection-health';
 import type { RedirectUri } from '../../contract/redirect-uri-schemas';
-import type { AgentRequest, Connection, ConnectionCheckResult, Provider, ProviderDetail } from '../../contract/schemas';
+import type { AgentRequest, Connection, ConnectionCheckResult, ConnectionDevice, Provider, ProviderDetail } from '../../contract/schemas';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../contract/webhook-schemas';
+import { parseDevice } from '../browser/device-profile';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { providerLogoUrl } from '../providers/provider';
 import type { AgentRequestRecord, ConnectionRecord, RedirectUriRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
@@ -33,6 +34,23 @@ export function presentProviderDetail(v: { provider: ProviderDefinition; declara
   return { ...presentProvider(v.provider), declaration: v.declaration };
 }
 
+/** The device as the API shows it (the stored one, checked: a row this version cannot read shows none). */
+function presentDevice(value: ConnectionRecord['device']): ConnectionDevice | null {
+  const d = parseDevice(value);
+  return d
+    ? {
+        platform: d.platform,
+        userAgent: d.userAgent,
+        browserVersion: d.browserVersion,
+        locale: d.locale,
+        acceptLanguage: d.acceptLanguage,
+        timezoneId: d.timezoneId,
+        viewport: { width: d.viewport.width, height: d.viewport.height },
+        screen: { width: d.screen.width, height: d.screen.height },
+      }
+    : null;
+}
+
 export function presentConnection(c: ConnectionRecord): Connection {
   return {
     connectionId: c.id,
@@ -40,6 +58,9 @@ export function presentConnection(c: ConnectionRecord): Connection {
     clientUserId: c.clientUserId,
     environment: c.environment,
     status: c.status,
+    device: presentDevice(c.device),
+    // The label only: the proxy's address and credentials stay sealed.
+    exit: c.sealedExitProxy && c.exitProxyLabel ? { type: 'proxy', label: c.exitProxyLabel } : { type: 'direct' },
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
     lastUsedAt: iso(c.lastUsedAt),

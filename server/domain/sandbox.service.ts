@@ -1,5 +1,5 @@
 import type { ProviderCatalogue } from '../providers/catalogue';
-import type { ConnectionService } from './connections.service';
+import type { ConnectionService, ProviderSession } from './connections.service';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 
@@ -13,7 +13,7 @@ export interface SandboxSites {
     caller: Caller,
     siteSlug: string,
     username: string,
-  ): Promise<{ ok: true; session: unknown } | { ok: false; reason: 'NO_SITE' | 'UNKNOWN_TEST_USER' | 'LOCKED_TEST_USER' }>;
+  ): Promise<{ ok: true; session: ProviderSession } | { ok: false; reason: 'NO_SITE' | 'UNKNOWN_TEST_USER' | 'LOCKED_TEST_USER' }>;
   /** Resets the caller's copy of a site to its seed content. */
   reset(caller: Caller, siteSlug: string): Promise<void>;
 }

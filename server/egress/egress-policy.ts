@@ -244,6 +244,18 @@ export class EgressPolicy {
   }
 
   /**
+   * The address rule for the upstream proxy a context's traffic leaves through (a connection's exit). The proxy is a
+   * hop every request takes, and its address is the caller's choice, so it is judged like a destination a tenant
+   * names: production reaches public addresses only; the sandbox also loopback (a test proxy on this machine), but
+   * never this service's own ports, metadata or link-local, and private ranges only where the operator allows them.
+   * The destinations behind it are still checked one by one (checkUrl, checkTunnel, addressRule). Null: may connect.
+   */
+  upstreamProxyRule(port: number): (address: string) => string | null {
+    if (this.environment === 'production') return nonPublicRange;
+    return (address) => this.tenantRule(address, port);
+  }
+
+  /**
    * An organization's sandbox provider names its own site, so on a shared deployment a tenant could point this
    * process's browser at its neighbours: it may reach public addresses and loopback, but never this service's own
    * ports (its API, /metrics, the internal relay), and never metadata, link-local or private ranges, unless the

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 
 import type { EgressPolicy } from './egress-policy';
 import { type InterceptionAuthority, interceptionAuthority } from './interception-authority';
 import { isReadOnlyRequest } from './read-only';
 import { resolveChecked, type Resolver, systemResolver } from './resolve';
+import { openUpstreamTunnel, type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
 import { ClientFrameFilter } from './websocket-frames';
 
 /**
@@ -32,8 +34,11 @@ import { ClientFrameFilter } from './websocket-frames';
  */
 export interface EgressBlock {
   url: string;
-  /** `request` (plain http), `tunnel` (CONNECT), `write` (a request that may change something), `websocket` (a message). */
-  kind: 'request' | 'tunnel' | 'write' | 'websocket';
+  /**
+   * `request` (plain http), `tunnel` (CONNECT), `write` (a request that may change something), `websocket` (a message),
+   * `upstream` (the connection's upstream proxy refused or failed the connection).
+   */
+  kind: 'request' | 'tunnel' | 'write' | 'websocket' | 'upstream';
   reason: string;
   /** For writes and messages: who sent it, as the browser declares it (`Sec-Fetch-Dest`) and its referrer. */
   realm?: string;
@@ -75,6 +80,13 @@ export interface EgressProxyOptions {
   upstreamCa?: readonly string[];
   /** The CA that opens TLS tunnels (default: this process's). */
   authority?: InterceptionAuthority;
+  /** Sets the identity headers of each request sent on (a connection's device: User-Agent, Sec-CH-UA-* …). */
+  rewriteHeaders?(headers: Record<string, string | string[]>): void;
+  /**
+   * Every connection to a target leaves through this proxy (CONNECT to the target's checked address). The proxy's own
+   * address must pass the policy's upstreamProxyRule.
+   */
+  upstreamProxy?: UpstreamProxy;
 }
 
 /** Chromium never sends loopback traffic to a proxy unless the bypass list removes its implicit rule: `<-loopback>` does. */
@@ -145,16 +157,54 @@ export function realmOf(headers: http.IncomingHttpHeaders): string {
 const upstreamSessions = new Map<string, Buffer>();
 const UPSTREAM_SESSIONS_MAX = 512;
 
+/** Opens the raw stream to a checked address and port through the upstream proxy (see upstream-proxy.ts). */
+type Tunnel = (address: string, port: number) => Promise<net.Socket>;
+type OnConnection = (err: Error | null, stream: Duplex) => void;
+
 class ResumingAgent extends https.Agent {
-  override createConnection(options: tls.ConnectionOptions): net.Socket {
+  constructor(
+    options: https.AgentOptions,
+    private readonly tunnel?: Tunnel,
+  ) {
+    super(options);
+  }
+
+  // Node's Agent takes the stream from the callback when this returns nothing (the tunnel opens asynchronously).
+  override createConnection(options: tls.ConnectionOptions, done?: OnConnection): Duplex | undefined {
     const key = `${options.host}|${options.port}|${options.servername ?? ''}|${options.secureContext ? (trustKeys.get(options.secureContext) ?? 'other') : 'system'}`;
-    const socket = tls.connect({ ...options, session: upstreamSessions.get(key) });
-    socket.on('session', (session: Buffer) => {
-      upstreamSessions.delete(key);
-      upstreamSessions.set(key, session);
-      if (upstreamSessions.size > UPSTREAM_SESSIONS_MAX) upstreamSessions.delete(upstreamSessions.keys().next().value as string);
-    });
-    return socket;
+    const secure = (socket?: net.Socket) => {
+      const tlsSocket = tls.connect({ ...options, ...(socket ? { socket } : {}), session: upstreamSessions.get(key) });
+      tlsSocket.on('session', (session: Buffer) => {
+        upstreamSessions.delete(key);
+        upstreamSessions.set(key, session);
+        if (upstreamSessions.size > UPSTREAM_SESSIONS_MAX) upstreamSessions.delete(upstreamSessions.keys().next().value as string);
+      });
+      return tlsSocket;
+    };
+    if (!this.tunnel) return secure();
+    this.tunnel(String(options.host), Number(options.port)).then(
+      (raw) => done?.(null, secure(raw)),
+      (err: Error) => done?.(err, undefined as unknown as Duplex),
+    );
+    return undefined;
+  }
+}
+
+/** Plain http to a checked address, through the upstream proxy's tunnel. */
+class TunnellingAgent extends http.Agent {
+  constructor(
+    options: http.AgentOptions,
+    private readonly tunnel: Tunnel,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: http.ClientRequestArgs, done?: OnConnection): Duplex | undefined {
+    this.tunnel(String(options.host), Number(options.port)).then(
+      (raw) => done?.(null, raw),
+      (err: Error) => done?.(err, undefined as unknown as Duplex),
+    );
+    return undefined;
   }
 }
 
@@ -214,10 +264,11 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       // counting must never fail a request
     }
   };
+  const tunnel = opts.upstreamProxy ? upstreamTunnel(opts.upstreamProxy, policy, resolver, connectTimeoutMs) : undefined;
   // Upstream connections are kept alive per checked address (and, for TLS, per server name), within this context only.
   const agents = {
-    http: new http.Agent({ keepAlive: true, maxSockets: 16 }),
-    https: new ResumingAgent({ keepAlive: true, maxSockets: 16 }),
+    http: tunnel ? new TunnellingAgent({ keepAlive: true, maxSockets: 16 }, tunnel) : new http.Agent({ keepAlive: true, maxSockets: 16 }),
+    https: new ResumingAgent({ keepAlive: true, maxSockets: 16 }, tunnel),
   };
   const tlsOptions = (hostname: string) => ({
     ...(net.isIP(hostname) ? {} : { servername: hostname }),
@@ -244,6 +295,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       if (/CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(err.code ?? '')) {
         block(url.toString(), 'request', `the upstream certificate was not trusted (${err.code})`);
       }
+      // The exit the connection must use failed: the request is not sent any other way, and the trace says why.
+      if (err instanceof UpstreamProxyError) block(url.toString(), 'upstream', err.message);
     });
   };
 
@@ -263,6 +316,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
 
   /** Forwards one checked request to the checked address and pipes the answer back. */
   const forward = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, target: TunnelTarget) => {
+    const headers = endToEnd(req.rawHeaders);
+    opts.rewriteHeaders?.(headers);
     const options = {
       host: target.address,
       family: target.family,
@@ -270,11 +325,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       method: req.method,
       path: `${url.pathname}${url.search}`,
       // A chunked body stays chunked: sent unframed, it would be read upstream as a request of its own (smuggling).
-      headers: {
-        ...endToEnd(req.rawHeaders),
-        host: url.host,
-        ...(req.headers['transfer-encoding'] ? { 'transfer-encoding': 'chunked' } : {}),
-      },
+      headers: { ...headers, host: url.host, ...(req.headers['transfer-encoding'] ? { 'transfer-encoding': 'chunked' } : {}) },
       setHost: false,
     };
     const upstream = target.secure
@@ -297,8 +348,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       answer.pipe(res);
       answer.on('error', () => res.destroy());
     });
-    upstream.on('error', () => {
-      if (res.headersSent) res.destroy();
+    upstream.on('error', (err) => {
+      // The connection's exit failed: a network error, as for a refusal (a 502 page could pass for the site's own).
+      if (res.headersSent || err instanceof UpstreamProxyError) res.destroy();
       else res.writeHead(502, { connection: 'close' }).end();
     });
     req.pipe(upstream);
@@ -420,6 +472,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const openWebSocket = (req: http.IncomingMessage, socket: net.Socket, head: Buffer, url: URL, target: TunnelTarget) => {
     const refuseMessages = gate?.webSocketMessages ?? null;
     const headers = endToEnd(req.rawHeaders, HOP_BY_HOP);
+    opts.rewriteHeaders?.(headers);
     // Frames are dropped whole in read mode: no compression context may span them.
     if (refuseMessages) delete headers['sec-websocket-extensions'];
     const options = {
@@ -430,9 +483,11 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       path: `${url.pathname}${url.search}`,
       headers: { ...headers, host: url.host, connection: 'Upgrade', upgrade: 'websocket' },
       setHost: false,
-      agent: false as const,
     };
-    const upstream = target.secure ? https.request({ ...options, ...tlsOptions(target.hostname) }) : http.request(options);
+    // A WebSocket keeps its connection to itself: a one-off agent, through the upstream proxy when there is one.
+    const upstream = target.secure
+      ? https.request({ ...options, ...tlsOptions(target.hostname), agent: tunnel ? new ResumingAgent({}, tunnel) : false })
+      : http.request({ ...options, agent: tunnel ? new TunnellingAgent({}, tunnel) : false });
     boundConnect(upstream, url);
     upstream.on('error', () => socket.destroy());
     upstream.on('response', (answer) => {
@@ -558,4 +613,21 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         agents.https.destroy();
       }),
   };
+}
+
+/**
+ * The tunnels of one context through its upstream proxy. The proxy's own address is resolved once per context and
+ * judged by the policy (upstreamProxyRule) like any destination; every tunnel then goes to exactly that address.
+ */
+function upstreamTunnel(proxy: UpstreamProxy, policy: EgressPolicy, resolver: Resolver, timeoutMs: number): Tunnel {
+  let via: Promise<{ address: string; family: number }> | null = null;
+  const checkedProxy = () => {
+    via ??= resolveChecked(proxy.host, policy.upstreamProxyRule(proxy.port), resolver).then((r) => {
+      if (r.ok) return { address: r.address, family: r.family };
+      via = null; // a lookup that failed is tried again by the next connection; a refusal is refused again
+      throw new UpstreamProxyError(`at ${proxy.host}:${proxy.port} is not allowed: ${r.reason}`);
+    });
+    return via;
+  };
+  return async (address, port) => openUpstreamTunnel(proxy, await checkedProxy(), { address, port }, timeoutMs);
 }

@@ -17,7 +17,11 @@ export function sandboxLoginRecipe(slug: string): LoginRecipeDeclaration {
     },
     // The kit answers a failed POST with the form at the POST's own URL, so steps are told apart by what the
     // page shows (fields, headings, alerts), not by its path; only success is a redirect away from /login.
-    success: [{ pathNot: { pattern: '^/login(/|$)' }, cookie: sessionCookieName(slug) }],
+    // user_app signs in to the site's app, whose session is in IndexedDB: its page says so once it has read it.
+    success: [
+      { pathNot: { pattern: '^/login(/|$)' }, cookie: sessionCookieName(slug) },
+      { path: { pattern: '^/app$' }, heading: { pattern: '^Signed in as ' } },
+    ],
     invalidCredentials: [{ alert: { pattern: 'incorrect username or password', flags: 'i' } }],
     locked: [{ heading: { pattern: 'account is locked', flags: 'i' } }],
     mfa: {

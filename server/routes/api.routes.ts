@@ -78,6 +78,10 @@ export function apiRouter(services: Services) {
         const result = await services.connections.get(callerOf(res), params.connectionId);
         return result.ok ? { status: 200, body: presentConnection(result.value) } : errorEnvelope(res, result.error);
       },
+      updateConnection: async ({ params, body, res }) => {
+        const result = await services.connections.setExitProxy(callerOf(res), params.connectionId, body.upstreamProxy);
+        return result.ok ? { status: 200, body: presentConnection(result.value) } : errorEnvelope(res, result.error);
+      },
       revokeConnection: async ({ params, res }) => {
         const result = await services.connections.revoke(callerOf(res), params.connectionId);
         return result.ok ? { status: 200, body: presentConnection(result.value) } : errorEnvelope(res, result.error);

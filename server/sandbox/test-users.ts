@@ -2,7 +2,12 @@
  * The sandbox's test users, the same on every simulated provider (documented in the README, the way
  * Plaid documents user_good / pass_good).
  */
-export type TestUserBehaviour = 'ok' | 'totp' | 'sms' | 'locked' | 'captcha' | 'expiring' | 'device';
+/**
+ * `device`: a device prompt the recipe cannot answer. `indexeddb`: the session is a token the site's app keeps in
+ * IndexedDB (kit/app-shell.ts), never a cookie. `device-bound`: the session is bound to the user agent and time zone
+ * it was signed in from (kit/device-binding.ts); presented by another device, it is signed out.
+ */
+export type TestUserBehaviour = 'ok' | 'totp' | 'sms' | 'locked' | 'captcha' | 'expiring' | 'device' | 'indexeddb' | 'device-bound';
 
 export interface TestUser {
   username: string;
@@ -25,7 +30,18 @@ export const TEST_USERS: TestUser[] = [
   { username: 'user_captcha', password: 'pass_good', behaviour: 'captcha', displayName: 'Cora Chen' },
   { username: 'user_expiring', password: 'pass_good', behaviour: 'expiring', displayName: 'Evan Expiry' },
   { username: 'user_device', password: 'pass_good', behaviour: 'device', displayName: 'Devi Prompt' },
+  { username: 'user_app', password: 'pass_good', behaviour: 'indexeddb', displayName: 'Ivy Appleby' },
+  { username: 'user_bound', password: 'pass_good', behaviour: 'device-bound', displayName: 'Bo Bound' },
 ];
+
+/**
+ * The test users the simulated sites seed content for (posts, repositories, follows …). user_app and user_bound are
+ * about how a session is kept, not about content: they own none, so the seeds (and the counts tests and playbooks
+ * rely on) stay as they were.
+ */
+export const SEEDED_TEST_USERS: readonly TestUser[] = TEST_USERS.filter(
+  (u) => u.behaviour !== 'indexeddb' && u.behaviour !== 'device-bound',
+);
 
 export function findTestUser(username: string): TestUser | undefined {
   return TEST_USERS.find((u) => u.username === username);

@@ -48,6 +48,15 @@ export interface ConnectionRecord {
   sealedSession: string | null;
   /** Vault-sealed credentials for silent re-login, only when the organization opted in. */
   sealedCredentials: string | null;
+  /**
+   * The device every run, check and re-login presents (server/browser/device-profile.ts; checked when read). Not a
+   * secret. null until the connection's first sign-in or run chose one.
+   */
+  device: Record<string, unknown> | null;
+  /** Vault-sealed upstream proxy (address and credentials) the connection's browser traffic leaves through; null: direct. */
+  sealedExitProxy: string | null;
+  /** What the API shows of that proxy (never its credentials); null with no proxy. */
+  exitProxyLabel: string | null;
   createdAt: Date;
   updatedAt: Date;
   lastUsedAt: Date | null;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { ConnectionService, credentialsAad, sessionAad } from '../../server/domain/connections.service';
+import { ConnectionService, credentialsAad, type ProviderSession, sessionAad } from '../../server/domain/connections.service';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import type { LinkSessionRecord } from '../../server/store';
 import { keysFromEnv } from '../../server/vault/keyring';
@@ -67,7 +67,7 @@ describeEachStore('connect flow storage', (t) => {
     const id = created.connection.id;
     await t.store.repos.connections.setStatus(id, 'LOGIN_REQUIRED', t.clock.now());
     const again = await t.services.connections.reauthenticate(caller(), id, {
-      session: { cookies: [{ name: 'n' }], origins: [] },
+      session: { cookies: [{ name: 'n' }], origins: [] } as unknown as ProviderSession,
       credentials: { username: 'user_good', password: 'pass_good' },
     });
     if (!again.ok) throw new Error(again.error.message);
@@ -75,7 +75,7 @@ describeEachStore('connect flow storage', (t) => {
     expect(again.value.publicToken).toMatch(/^public-sandbox-/);
     expect(t.services.connections.openCredentials(again.value.connection)).toEqual({ username: 'user_good', password: 'pass_good' });
     await t.services.connections.revoke(caller(), id);
-    const refused = await t.services.connections.reauthenticate(caller(), id, { session: {} });
+    const refused = await t.services.connections.reauthenticate(caller(), id, { session: {} as ProviderSession });
     expect(refused).toMatchObject({ ok: false, error: { code: 'CONNECTION_REVOKED' } });
   });
 
@@ -85,7 +85,7 @@ describeEachStore('connect flow storage', (t) => {
       const c = await t.services.connections.create(caller(), {
         providerId: ORBIT_PROVIDER_ID,
         clientUserId: `reseal-${i}`,
-        session: { cookies: [{ name: 'sid', value: `v${i}` }], origins: [] },
+        session: { cookies: [{ name: 'sid', value: `v${i}` }], origins: [] } as unknown as ProviderSession,
         ...(i % 2 === 0 ? { credentials: { username: `user${i}`, password: `pw${i}` } } : {}),
       });
       ids.push(c.connection.id);

@@ -26,6 +26,9 @@ describeEachStore('connection health checks in the store', (t) => {
       updatedAt: now,
       lastUsedAt: null,
       revokedAt: null,
+      device: null,
+      sealedExitProxy: null,
+      exitProxyLabel: null,
       ...overrides,
     };
     return repo().insert(record);

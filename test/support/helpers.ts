@@ -49,6 +49,10 @@ export function post(t: TestApp, path: string, headers: Headers, body?: unknown)
   const req = request(t.server).post(path).set(headers);
   return body === undefined ? req : req.send(body as object);
 }
+export function patch(t: TestApp, path: string, headers: Headers, body?: unknown) {
+  const req = request(t.server).patch(path).set(headers);
+  return body === undefined ? req : req.send(body as object);
+}
 export function del(t: TestApp, path: string, headers: Headers = {}) {
   return request(t.server).delete(path).set(headers);
 }
@@ -102,6 +106,7 @@ const INTERNAL_KEYS = [
   'tokenHash',
   'sealedSession',
   'sealedCredentials',
+  'sealedExitProxy',
   'leaseOwner',
   'leaseExpiresAt',
   'attempts',

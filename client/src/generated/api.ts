@@ -23,7 +23,7 @@ export interface ErrorEnvelope {
   error: {
     type: 'INVALID_REQUEST' | 'AUTHENTICATION_ERROR' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED' | 'API_ERROR';
     /** Stable UPPER_SNAKE error code; see the error table in the API description. */
-    code: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'SANDBOX_ONLY' | 'UNKNOWN_TEST_USER' | 'SANDBOX_LOGIN_FAILED' | 'PUBLIC_TOKEN_MALFORMED' | 'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH' | 'INVALID_PUBLIC_TOKEN' | 'PUBLIC_TOKEN_ORGANIZATION_MISMATCH' | 'PUBLIC_TOKEN_EXPIRED' | 'PUBLIC_TOKEN_ALREADY_USED' | 'INVALID_ACCESS_TOKEN' | 'ACCESS_TOKEN_ENVIRONMENT_MISMATCH' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'CONNECTION_LOGIN_REQUIRED' | 'CONNECTION_CHECK_IN_PROGRESS' | 'CONNECTION_CHECK_RATE_LIMITED' | 'STARTING_URL_NOT_ALLOWED' | 'AGENT_REQUEST_NOT_FOUND' | 'PROVIDER_NOT_FOUND' | 'PROVIDER_DECLARATION_INVALID' | 'PROVIDER_SLUG_TAKEN' | 'PROVIDER_NOT_EDITABLE' | 'PROVIDER_IN_USE' | 'PROVIDER_LIMIT' | 'UNKNOWN_PLAYBOOK' | 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID' | 'PLAYBOOK_WRITES_IN_READ_MODE' | 'AGENT_REQUEST_ALREADY_FINISHED' | 'INVALID_CURSOR' | 'REDIRECT_URI_INVALID' | 'REDIRECT_URI_ALREADY_REGISTERED' | 'REDIRECT_URI_LIMIT' | 'REDIRECT_URI_NOT_FOUND' | 'REDIRECT_URI_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'WEBHOOK_URL_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_LIMIT' | 'WEBHOOK_DELIVERY_NOT_FOUND' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'METRICS_UNAUTHORIZED' | 'INTERNAL_ERROR';
+    code: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'ROUTE_NOT_FOUND' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'UNKNOWN_PROVIDER' | 'SANDBOX_ONLY' | 'UNKNOWN_TEST_USER' | 'SANDBOX_LOGIN_FAILED' | 'PUBLIC_TOKEN_MALFORMED' | 'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH' | 'INVALID_PUBLIC_TOKEN' | 'PUBLIC_TOKEN_ORGANIZATION_MISMATCH' | 'PUBLIC_TOKEN_EXPIRED' | 'PUBLIC_TOKEN_ALREADY_USED' | 'INVALID_ACCESS_TOKEN' | 'ACCESS_TOKEN_ENVIRONMENT_MISMATCH' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'CONNECTION_LOGIN_REQUIRED' | 'CONNECTION_CHECK_IN_PROGRESS' | 'CONNECTION_CHECK_RATE_LIMITED' | 'UPSTREAM_PROXY_NOT_ALLOWED' | 'STARTING_URL_NOT_ALLOWED' | 'AGENT_REQUEST_NOT_FOUND' | 'PROVIDER_NOT_FOUND' | 'PROVIDER_DECLARATION_INVALID' | 'PROVIDER_SLUG_TAKEN' | 'PROVIDER_NOT_EDITABLE' | 'PROVIDER_IN_USE' | 'PROVIDER_LIMIT' | 'UNKNOWN_PLAYBOOK' | 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID' | 'PLAYBOOK_WRITES_IN_READ_MODE' | 'AGENT_REQUEST_ALREADY_FINISHED' | 'INVALID_CURSOR' | 'REDIRECT_URI_INVALID' | 'REDIRECT_URI_ALREADY_REGISTERED' | 'REDIRECT_URI_LIMIT' | 'REDIRECT_URI_NOT_FOUND' | 'REDIRECT_URI_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'WEBHOOK_URL_NOT_ALLOWED' | 'WEBHOOK_ENDPOINT_LIMIT' | 'WEBHOOK_DELIVERY_NOT_FOUND' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'METRICS_UNAUTHORIZED' | 'INTERNAL_ERROR';
     message: string;
     /** Same as the x-request-id response header; quote it when asking for support. */
     requestId: string;
@@ -1184,6 +1184,41 @@ export interface UpdateConnectionSettingsRequest {
   };
 }
 
+/** null until the first sign-in or run chose one. */
+export interface ConnectionDevice {
+  platform: 'Windows' | 'macOS' | 'Linux';
+  /** The User-Agent header (and navigator.userAgent): desktop Chrome, the browser's real version. */
+  userAgent: string;
+  /** The Chromium version the user agent reports (it follows browser upgrades). */
+  browserVersion: string;
+  locale: string;
+  /** The Accept-Language header (and navigator.languages). */
+  acceptLanguage: string;
+  /** IANA time zone. */
+  timezoneId: string;
+  viewport: {
+    width: number;
+    height: number;
+  };
+  screen: {
+    width: number;
+    height: number;
+  };
+}
+
+export interface ConnectionExitDirect {
+  type: 'direct';
+}
+
+export interface ConnectionExitProxy {
+  type: 'proxy';
+  /** The label given with upstreamProxy (default host:port). */
+  label: string;
+}
+
+/** Where the connection's browser traffic leaves from: this server (direct), or the upstream proxy set with PATCH /api/connections/{connectionId} (its address and credentials are never shown). */
+export type ConnectionExit = ConnectionExitDirect | ConnectionExitProxy;
+
 /** The last health check of a connection's session (scheduled, or POST …/check): when, and what it found; null before the first. */
 export interface ConnectionLastCheck {
   /** When the check ended. */
@@ -1200,6 +1235,8 @@ export interface Connection {
   environment: 'sandbox' | 'production';
   /** ACTIVE: usable. LOGIN_REQUIRED: the provider session ended and could not be renewed silently; send the user through update mode (a link token with connectionId). REVOKED: final. The transitions and their webhook events are in the API description (Connections). */
   status: 'ACTIVE' | 'LOGIN_REQUIRED' | 'REVOKED';
+  device: ConnectionDevice | null;
+  exit: ConnectionExit;
   /** Creation time. */
   createdAt: string;
   /** Last change of the record. */
@@ -1225,6 +1262,22 @@ export interface ConnectionCheckResult {
   /** How long the check took. */
   durationMs: number;
   connection: Connection;
+}
+
+/** The connection's exit: every run, check and re-login of it goes through this proxy (null: directly). The egress policy still decides each destination, and the proxy address itself must be public in production. */
+export interface UpstreamProxy {
+  /** http://host:port of an HTTP proxy that accepts CONNECT (no credentials in it, no path). */
+  url: string;
+  /** Proxy-Authorization: Basic, with password. */
+  username?: string;
+  /** Stored sealed; never shown again. */
+  password?: string;
+  /** What the API shows as exit.label (default host:port). */
+  label?: string;
+}
+
+export interface UpdateConnectionRequest {
+  upstreamProxy: UpstreamProxy | null;
 }
 
 /** Template of the result. Each property is a leaf descriptor "<type>" or "<type> - <description>" (type: string, number, integer, boolean, date, datetime, url, email; append "?" to allow null), an array holding exactly one template element, or a nested object. Bounds: depth 8, 200 properties, 16 KiB. */
@@ -1492,6 +1545,7 @@ export const OPERATIONS = {
     updateConnectionSettings: { method: 'PATCH', path: '/api/connections/settings' },
     listConnections: { method: 'GET', path: '/api/connections', paginated: true },
     getConnection: { method: 'GET', path: '/api/connections/{connectionId}' },
+    updateConnection: { method: 'PATCH', path: '/api/connections/{connectionId}' },
     revokeConnection: { method: 'DELETE', path: '/api/connections/{connectionId}' },
     checkConnection: { method: 'POST', path: '/api/connections/{connectionId}/check' },
   },
@@ -1668,6 +1722,16 @@ export interface Operations {
       body: never;
       response: Connection;
       errorCode: 'INVALID_FIELD' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'CONNECTION_NOT_FOUND' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
+    };
+    /** Set the exit of a connection */
+    updateConnection: {
+      params: {
+        connectionId: string;
+      };
+      query: never;
+      body: UpdateConnectionRequest;
+      response: Connection;
+      errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'AUTHENTICATION_THROTTLED' | 'CONNECTION_NOT_FOUND' | 'CONNECTION_REVOKED' | 'UPSTREAM_PROXY_NOT_ALLOWED' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
     };
     /** Revoke a connection */
     revokeConnection: {

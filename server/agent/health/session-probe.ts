@@ -2,16 +2,20 @@ import { randomBytes } from 'node:crypto';
 
 import type { BrowserContext, Page } from 'playwright-core';
 
+import type { DeviceProfile } from '../../browser/device-profile';
+import { captureSession } from '../../browser/session-capture';
+import { boundSession } from '../../browser/session-format';
 import { isSignedIn } from '../../connect/live/signed-in';
 import type { ProbeVerdict, SessionProbe } from '../../domain/connection-health.service';
 import type { ConnectionService, ProviderSession } from '../../domain/connections.service';
 import { EgressPolicy } from '../../egress/egress-policy';
-import { type ContextSource, openFencedContext } from '../../egress/fenced-context';
+import { type ContextSource, openFencedContext, openPage } from '../../egress/fenced-context';
+import type { UpstreamProxy } from '../../egress/upstream-proxy';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import { isProviderLoginPage } from '../../providers/provider';
 import type { ConnectionRecord } from '../../store';
 import { changeGate } from '../network-guard';
-import { sessionContextOptions } from '../run-session';
+import { deviceForRun, sessionFence } from '../run-session';
 import type { SilentRelogin } from '../silent-relogin';
 
 /** What one probe cost, for bench:health: the page loads it needed and the bytes its browser exchanged. */
@@ -26,7 +30,7 @@ export interface ProbeCost {
 
 export interface SessionProbeDeps {
   browsers: ContextSource;
-  connections: Pick<ConnectionService, 'openSession' | 'openCredentials'>;
+  connections: Pick<ConnectionService, 'openSession' | 'openCredentials' | 'deviceOf' | 'keepDevice' | 'openExitProxy'>;
   /** Absent: an ended session cannot be renewed (LOGIN_REQUIRED). */
   relogin?: SilentRelogin;
   /** Told what each probe cost (bench only: counting bytes costs a DevTools call per request). */
@@ -36,6 +40,12 @@ export interface SessionProbeDeps {
 const NAVIGATION_TIMEOUT_MS = 20_000;
 
 type PageVerdict = Extract<ProbeVerdict, { kind: 'signed_in' | 'unreachable' }> | { kind: 'ended'; reason: string };
+
+/** What the provider sees of the checking browser: the connection's own device and exit, as in its runs. */
+interface Presence {
+  device: DeviceProfile | null;
+  exitProxy: UpstreamProxy | null;
+}
 
 /**
  * Looks at a connection's provider session with the cheapest proof the provider declares (its `signedIn` signal):
@@ -55,18 +65,27 @@ export class BrowserSessionProbe implements SessionProbe {
     const cost: ProbeCost = { deepest: 'cookies', contexts: 0, requests: 0, bytes: 0 };
     try {
       let stored: ProviderSession | null;
+      let exitProxy: UpstreamProxy | null;
       try {
         stored = this.deps.connections.openSession(connection);
+        exitProxy = this.deps.connections.openExitProxy(connection);
       } catch {
         return { kind: 'unreadable' };
       }
       let ended = stored ? missingCookie(stored, provider) : 'no session is stored';
+      // A session bound to its device would end if another browser looked at it: the check is the connection's device.
+      let presence: Presence;
+      try {
+        presence = { device: ended === null || this.deps.relogin ? await deviceForRun(this.deps, connection) : null, exitProxy };
+      } catch {
+        return { kind: 'unreachable', reason: 'the browser could not be reached' };
+      }
       if (stored && ended === null) {
-        const seen = await this.lookAt(stored, connection, provider, signal, cost);
+        const seen = await this.lookAt(stored, connection, provider, presence, signal, cost);
         if (seen.kind !== 'ended') return seen;
         ended = seen.reason;
       }
-      return await this.renew(connection, provider, ended ?? 'the session ended', signal, cost);
+      return await this.renew(connection, provider, presence, ended ?? 'the session ended', signal, cost);
     } finally {
       this.deps.onCost?.(cost);
     }
@@ -77,11 +96,13 @@ export class BrowserSessionProbe implements SessionProbe {
     session: ProviderSession,
     connection: ConnectionRecord,
     provider: ProviderDefinition,
+    presence: Presence,
     signal: AbortSignal,
     cost: ProbeCost,
   ): Promise<PageVerdict> {
     if (signal.aborted) return { kind: 'unreachable', reason: 'the check was stopped' };
     const policy = EgressPolicy.forProvider(provider, connection.environment);
+    const providerOrigin = (origin: string) => policy.checkUrl(origin).ok;
     const signIn = EgressPolicy.forSignIn(provider, connection.environment);
     let toIdentityProvider = false;
     let context: BrowserContext;
@@ -93,7 +114,7 @@ export class BrowserSessionProbe implements SessionProbe {
           if (!toIdentityProvider && signIn.checkUrl(b.url).ok) toIdentityProvider = true;
         },
         gate: changeGate('read', provider.sessionRefresh),
-        options: sessionContextOptions(session),
+        ...sessionFence(presence.device, presence.exitProxy, session, providerOrigin),
       });
     } catch {
       return { kind: 'unreachable', reason: 'the browser could not be reached' };
@@ -108,10 +129,10 @@ export class BrowserSessionProbe implements SessionProbe {
     const close = () => void context.close().catch(() => undefined);
     signal.addEventListener('abort', close, { once: true });
     try {
-      const page = await context.newPage();
+      const page = await openPage(context);
       page.setDefaultTimeout(NAVIGATION_TIMEOUT_MS);
       page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
-      return await this.verdictOf(page, provider, () => toIdentityProvider, cost);
+      return await this.verdictOf(page, provider, providerOrigin, () => toIdentityProvider, cost);
     } catch {
       return { kind: 'unreachable', reason: signal.aborted ? 'the check was stopped' : 'the provider did not answer as expected' };
     } finally {
@@ -124,6 +145,7 @@ export class BrowserSessionProbe implements SessionProbe {
   private async verdictOf(
     page: Page,
     provider: ProviderDefinition,
+    providerOrigin: (origin: string) => boolean,
     toIdentityProvider: () => boolean,
     cost: ProbeCost,
   ): Promise<PageVerdict> {
@@ -145,14 +167,18 @@ export class BrowserSessionProbe implements SessionProbe {
       await page.waitForLoadState('domcontentloaded');
     }
     if (!(await isSignedIn(page, provider))) return { kind: 'ended', reason: "the provider's signed-in signal is missing" };
-    // The state after the answer: the cookies the provider refreshed are what gets sealed back.
-    return { kind: 'signed_in', session: await page.context().storageState() };
+    // The state after the answer, whole as a run seals it (cookies the provider refreshed, storage, IndexedDB): a check
+    // must never seal back less than it found.
+    const { session } = boundSession(await captureSession(page.context(), providerOrigin));
+    if (!session) return { kind: 'unreachable', reason: 'the session is too large to seal back' };
+    return { kind: 'signed_in', session };
   }
 
   /** The session ended: a silent re-login from the stored credentials, its session proven like the first; else LOGIN_REQUIRED. */
   private async renew(
     connection: ConnectionRecord,
     provider: ProviderDefinition,
+    presence: Presence,
     ended: string,
     signal: AbortSignal,
     cost: ProbeCost,
@@ -172,13 +198,15 @@ export class BrowserSessionProbe implements SessionProbe {
       organizationId: connection.organizationId,
       environment: connection.environment,
       credentials,
+      device: presence.device,
+      exitProxy: presence.exitProxy,
     });
     if (!relogin.ok) {
       return relogin.retryable
         ? { kind: 'unreachable', reason: `${ended}; ${relogin.reason}` }
         : { kind: 'login_required', reason: `${ended}; ${relogin.reason}` };
     }
-    const seen = await this.lookAt(relogin.storageState, connection, provider, signal, cost);
+    const seen = await this.lookAt(relogin.storageState, connection, provider, presence, signal, cost);
     if (seen.kind === 'signed_in') return { kind: 'renewed', session: seen.session };
     if (seen.kind === 'unreachable') return seen;
     return { kind: 'login_required', reason: `${ended}; after the re-login ${seen.reason}` };

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
 
 import type { EgressPolicy } from '../../egress/egress-policy';
+import { openPage } from '../../egress/fenced-context';
 import { ToolError } from '../result/errors';
 
 /**
@@ -98,7 +99,7 @@ export class RunTabs {
       this.setCurrent(open[open.length - 1]!);
       return this.current.page;
     }
-    const page = await this.context.newPage();
+    const page = await openPage(this.context);
     const tab = this.tabs.find((t) => t.page === page) ?? this.adopt(page, false);
     this.note({ kind: 'reopened', id: tab.id });
     this.setCurrent(tab);

@@ -1,5 +1,7 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
+import { captureSession } from '../../browser/session-capture';
+import { boundSession } from '../../browser/session-format';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import type { ProviderDefinition } from '../../providers/provider';
 import type { StorageState } from '../login-engine';
@@ -11,7 +13,7 @@ import { isSignedIn } from './signed-in';
  * (JPEG frames, acknowledged one by one so a slow socket slows the stream instead of queueing frames), and the
  * person's pointer, wheel, keyboard, text and touch relayed back as CDP input events. The widget is a `LiveSink`;
  * it may drop and come back (reattach) while the session lives. The session ends when the provider's signed-in
- * signal appears (onSignedIn gets the storage state), when it idles out, or when its owner closes it.
+ * signal appears (onSignedIn gets the session: all of its origins' storage), when it idles out, or when its owner closes it.
  */
 export interface LiveSink {
   send(message: ServerMessage): void;
@@ -241,8 +243,13 @@ export class LiveSession {
     this.checking = true;
     try {
       if (!(await isSignedIn(this.page, this.provider))) return;
-      const state = await this.context.storageState();
+      // Bounded like a run's: the largest storage goes first; a session whose cookies alone do not fit cannot be kept.
+      const { session: state } = boundSession(await captureSession(this.context, (origin) => this.policy.checkUrl(origin).ok));
       if (this.ended) return;
+      if (!state) {
+        await this.end('LIVE_SESSION_CLOSED', 'This account keeps more in the browser than a connection can store.');
+        return;
+      }
       this.notify('SIGNED_IN', 'Signed in.');
       this.events.onSignedIn(state);
       await this.end('SIGNED_IN', 'Signed in.');

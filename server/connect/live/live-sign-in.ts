@@ -1,10 +1,12 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
+import { deviceForBrowser, deviceIdentity } from '../../browser/device-identity';
+import type { DeviceProfile } from '../../browser/device-profile';
 import { fail, ok, type Result } from '../../domain/errors';
 import { EgressPolicy } from '../../egress/egress-policy';
-import { type ContextSource, openFencedContext } from '../../egress/fenced-context';
+import { type ContextSource, openFencedContext, openPage } from '../../egress/fenced-context';
 import type { ProviderDefinition } from '../../providers/provider';
-import type { LinkSessionService, LiveSignInPort } from '../link-session.service';
+import type { LinkSessionService, LiveSignInPort, SignInIdentity } from '../link-session.service';
 import type { StorageState } from '../login-engine';
 import { type InputMessage, LIVE_VIEWPORT } from './live-protocol';
 import { LiveSession, type LiveSink } from './live-session';
@@ -24,6 +26,7 @@ export interface LiveSignInOptions {
 
 interface SignedIn {
   state: StorageState;
+  device: DeviceProfile | null;
   timer: NodeJS.Timeout;
 }
 
@@ -117,12 +120,12 @@ export class LiveSignIn implements LiveSignInPort {
     await this.sessions.get(linkSessionId)?.end('LIVE_SESSION_CLOSED', 'The sign-in was closed.');
   }
 
-  takeSignedIn(linkSessionId: string): StorageState | null {
+  takeSignedIn(linkSessionId: string): { state: StorageState; device: DeviceProfile | null } | null {
     const s = this.signedIn.get(linkSessionId);
     if (!s) return null;
     clearTimeout(s.timer);
     this.signedIn.delete(linkSessionId);
-    return s.state;
+    return { state: s.state, device: s.device };
   }
 
   async closeAll(): Promise<void> {
@@ -133,7 +136,7 @@ export class LiveSignIn implements LiveSignInPort {
 
   private async open(
     linkSessionId: string,
-    auth: { provider: ProviderDefinition; organizationId: string; expiresAt: Date; handedOver: boolean },
+    auth: { provider: ProviderDefinition; organizationId: string; expiresAt: Date; handedOver: boolean; identity: SignInIdentity },
     viewport: { width: number; height: number },
   ): Promise<Result<LiveSession>> {
     const { provider } = auth;
@@ -142,20 +145,24 @@ export class LiveSignIn implements LiveSignInPort {
     let pending: string | null = null;
     const onBlocked = (url: string) => (session ? session.blocked(url) : (pending = url));
     // A page the recipe left at a step it does not know is taken over as it is; else a fresh fenced context.
-    let taken: { context: BrowserContext; page: Page } | null = auth.handedOver
+    let taken: { context: BrowserContext; page: Page; device: DeviceProfile | null } | null = auth.handedOver
       ? this.deps.linkSessions.takeHandedOverPage(linkSessionId)
       : null;
     let startUrl: string | null = null;
     if (!taken) {
       try {
+        // The person signs in as the device the connection will present (its own, in update mode); at the widget's size.
+        const device = await deviceForBrowser(this.deps.browsers, auth.identity.device, linkSessionId);
         const context = await openFencedContext(this.deps.browsers, {
           policy,
           onBlocked: (block) => onBlocked(block.url),
-          options: { viewport, locale: 'en-US', hasTouch: true },
+          ...(device ? { identity: deviceIdentity(device) } : {}),
+          ...(auth.identity.exitProxy ? { upstreamProxy: auth.identity.exitProxy } : {}),
+          options: { viewport, hasTouch: true, ...(device ? {} : { locale: 'en-US' }) },
         });
         // Nothing the page does may read the person's clipboard: no permission is granted, and none can be.
         await context.clearPermissions();
-        taken = { context, page: await context.newPage() };
+        taken = { context, page: await openPage(context), device };
       } catch {
         return fail('PROVIDER_UNAVAILABLE', 'The secure browser could not start. Try again in a moment.');
       }
@@ -177,7 +184,7 @@ export class LiveSignIn implements LiveSignInPort {
         idleMs: this.opts.idleMs,
         until: auth.expiresAt,
         events: {
-          onSignedIn: (state) => this.keepSignedIn(linkSessionId, state),
+          onSignedIn: (state) => this.keepSignedIn(linkSessionId, state, taken.device),
           onEnded: (code, message) => {
             if (this.sessions.get(linkSessionId) === session) this.sessions.delete(linkSessionId);
             if (code === 'LIVE_SESSION_TIMED_OUT') void this.deps.linkSessions.liveEnded(linkSessionId, 'LIVE_SESSION_TIMED_OUT', message);
@@ -199,10 +206,10 @@ export class LiveSignIn implements LiveSignInPort {
     return this.deps.sandboxTenantToken?.(provider, organizationId) ?? provider.loginUrl;
   }
 
-  private keepSignedIn(linkSessionId: string, state: StorageState): void {
+  private keepSignedIn(linkSessionId: string, state: StorageState, device: DeviceProfile | null): void {
     const timer = setTimeout(() => this.signedIn.delete(linkSessionId), this.opts.signedInTtlMs ?? 120_000);
     timer.unref();
-    this.signedIn.set(linkSessionId, { state, timer });
+    this.signedIn.set(linkSessionId, { state, device, timer });
   }
 }
 

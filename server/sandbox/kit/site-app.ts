@@ -4,10 +4,12 @@ import * as cookie from 'cookie';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { authenticator } from 'otplib';
 
-import type { Store } from '../../store';
+import type { SandboxSessionRecord, Store } from '../../store';
 import { PUBLIC_TENANT, sessionCookieName, type SiteSessions } from '../site-sessions';
 import type { TenantTokens } from '../tenant-tokens';
 import { findTestUser, SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET, type TestUser } from '../test-users';
+import { APP_PATH, appHandoff, mountAppShell } from './app-shell';
+import { type BoundDevice, deviceBindings, deviceMismatch } from './device-binding';
 import { DEVICE_PROMPT_PATH, mountDevicePrompt } from './device-prompt';
 import { html, raw, type RawHtml } from './html';
 import { ensureSeeded } from './seeding';
@@ -16,8 +18,9 @@ import type { Doc, KitClock, SiteDefinition, SiteDocs, SiteKit, SiteUser } from 
 
 /**
  * Builds the Express app of one simulated provider site: login with every sandbox test user's behaviour
- * (password, TOTP, SMS code, lock, human check, short-lived session), sessions in AgentLink's database,
- * CSRF on every state-changing request, and the site's own pages behind login.
+ * (password, TOTP, SMS code, lock, human check, short-lived session, a session kept in IndexedDB, a session bound
+ * to its device), sessions in AgentLink's database, CSRF on every state-changing request, the site's app
+ * (app-shell.ts) and the site's own pages behind login.
  */
 export interface SiteAppDeps {
   store: Store;
@@ -85,6 +88,7 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
   const chalName = `${site.slug}_chal`;
   const flashName = `${site.slug}_flash`;
   const cookieOpts = { httpOnly: true, sameSite: 'lax' as const, path: '/' };
+  const bindings = deviceBindings(store, clock, site.slug);
 
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
   app.use(express.json({ limit: '64kb' }));
@@ -192,13 +196,14 @@ ${content}
       html`<h1 class="${cx('auth-title')}">Sign in to ${site.brand.name}</h1>
 ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}</div>` : ''}
 <form method="post" action="/login" class="${cx('auth-form')}" novalidate>
-<input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="tenant_token" value="${tenantToken}"><input type="hidden" name="next" value="${next}">
+<input type="hidden" name="_csrf" value="${token}"><input type="hidden" name="tenant_token" value="${tenantToken}"><input type="hidden" name="next" value="${next}"><input type="hidden" name="tz" value="">
 <label for="${cx('login-user')}">Username or email</label>
 <input id="${cx('login-user')}" name="username" autocomplete="username" autocapitalize="off" spellcheck="false" value="${opts.username ?? ''}" required>
 <label for="${cx('login-pass')}">Password</label>
 <input id="${cx('login-pass')}" name="password" type="password" autocomplete="current-password" required>
 <button type="submit" class="${cx('auth-submit')}">Sign in</button>
-</form>`,
+</form>
+<script>try{document.querySelector('input[name=tz]').value=Intl.DateTimeFormat().resolvedOptions().timeZone}catch(e){}</script>`,
     );
   };
 
@@ -239,9 +244,13 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
     res.clearCookie(chalName, cookieOpts);
   };
 
-  const startSession = async (res: Response, user: TestUser, tenant: string, next: string) => {
+  /** `device`: what the sign-in came from, which user_bound's session is bound to. */
+  const startSession = async (res: Response, user: TestUser, tenant: string, next: string, device?: BoundDevice) => {
     await ensureSeeded(store, clock, site, tenant);
     const { cookieValue, record } = await sessions.create(tenant, site.slug, user.username);
+    if (user.behaviour === 'device-bound' && device) await bindings.bind(record.id, device);
+    // user_app's session is a token its app keeps in IndexedDB, never a cookie.
+    if (user.behaviour === 'indexeddb') return appHandoff(res, site.slug, cookieValue, next.startsWith(APP_PATH) ? next : APP_PATH);
     res.cookie(sidName, cookieValue, { ...cookieOpts, expires: record.expiresAt });
     res.redirect(303, next);
   };
@@ -321,7 +330,8 @@ ${opts.error ? html`<div role="alert" class="${cx('auth-error')}">${opts.error}<
         await saveChallenge(res, { username, tenant, ...ticket, next: nextPath, step: user.behaviour, passwordOk, attempts: 0, expiresAt });
         return res.redirect(303, user.behaviour === 'totp' ? '/login/two-factor' : '/login/sms');
       }
-      await startSession(res, user, tenant, nextPath);
+      const device = { userAgent: req.get('user-agent') ?? '', timeZone: String(req.body?.tz ?? '').slice(0, 64) };
+      await startSession(res, user, tenant, nextPath, device);
     } catch (err) {
       next(err);
     }
@@ -453,10 +463,31 @@ b.addEventListener('click',go);b.addEventListener('keydown',function(e){if(e.key
     }
   });
 
+  mountAppShell(app, {
+    slug: site.slug,
+    sidName,
+    cookies,
+    resolve: (value) => sessions.resolve(site.slug, value),
+    destroy: (value) => sessions.destroy(value),
+    bindings,
+    authPage,
+  });
+
+  /** user_bound's session, presented with another user agent than its sign-in's: signed out (null) for good. */
+  const boundElsewhere = async (req: Request, res: Response, session: SandboxSessionRecord) => {
+    if (findTestUser(session.username)?.behaviour !== 'device-bound') return false;
+    const bound = await bindings.find(session.id);
+    if (!bound || !deviceMismatch(bound, { userAgent: req.get('user-agent') ?? '' })) return false;
+    await sessions.destroy(cookies(res)[sidName]!);
+    await bindings.drop(session.id);
+    return true;
+  };
+
   // ---------- everything else needs a live session ----------
   const requireLogin = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const session = await sessions.resolve(site.slug, cookies(res)[sidName]);
+      const found = await sessions.resolve(site.slug, cookies(res)[sidName]);
+      const session = found && (await boundElsewhere(req, res, found)) ? null : found;
       if (!session) {
         if (cookies(res)[sidName]) res.clearCookie(sidName, cookieOpts);
         const wantsJson = req.xhr || req.get('accept')?.includes('application/json');

@@ -14,6 +14,7 @@ import { OrganizationProviders1763701500000 } from './1763701500000-organization
 import { LinkSessionHost1763701600000 } from './1763701600000-link-session-host';
 import { LinkCompletion1763701700000 } from './1763701700000-link-completion';
 import { ConnectionHealth1763701800000 } from './1763701800000-connection-health';
+import { ConnectionDevice1763701900000 } from './1763701900000-connection-device';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   LinkSessionHost1763701600000,
   LinkCompletion1763701700000,
   ConnectionHealth1763701800000,
+  ConnectionDevice1763701900000,
 ];

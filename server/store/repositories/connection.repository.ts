@@ -1,7 +1,7 @@
 import { Not } from 'typeorm';
 
 import type { ConnectionRecord, ConnectionStatus } from '../records';
-import { type KeysetPage, type KeysetPosition, type Owner, RecordRepository } from './base.repository';
+import { asRow, type KeysetPage, type KeysetPosition, type Owner, RecordRepository } from './base.repository';
 
 export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
   findOwned(id: string, owner: Owner) {
@@ -29,14 +29,29 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
     return (res.affected ?? 0) === 1;
   }
   /**
-   * Update mode: a fresh sealed session (and credentials, or none) and ACTIVE again, from `from` only (one conditional
-   * UPDATE: the caller learns which transition it made, LOGIN_REQUIRED → ACTIVE being a recovery). The next health check
-   * is planned afresh. False when the connection was not in that status.
+   * Update mode: a fresh sealed session (and credentials, or none), the device it was signed in from (kept when none is
+   * given), and ACTIVE again, from `from` only (one conditional UPDATE: the caller learns which transition it made,
+   * LOGIN_REQUIRED → ACTIVE being a recovery). The next health check is planned afresh. False when the connection was
+   * not in that status.
    */
-  async reauthenticate(id: string, from: 'ACTIVE' | 'LOGIN_REQUIRED', sealedSession: string, sealedCredentials: string | null, now: Date) {
+  async reauthenticate(
+    id: string,
+    from: 'ACTIVE' | 'LOGIN_REQUIRED',
+    sealedSession: string,
+    sealedCredentials: string | null,
+    now: Date,
+    device: Record<string, unknown> | null = null,
+  ) {
     const res = await this.repo.update(
       { id, status: from },
-      { sealedSession, sealedCredentials, status: 'ACTIVE', updatedAt: now, nextCheckAt: null },
+      asRow<ConnectionRecord>({
+        sealedSession,
+        sealedCredentials,
+        status: 'ACTIVE',
+        updatedAt: now,
+        nextCheckAt: null,
+        ...(device ? { device } : {}),
+      }),
     );
     return (res.affected ?? 0) === 1;
   }
@@ -134,18 +149,34 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
   async unplanOwned(owner: Owner): Promise<void> {
     await this.repo.update({ organizationId: owner.organizationId, environment: owner.environment }, { nextCheckAt: null });
   }
+
+  /** The connection's device (chosen on a first run, or its browser upgraded); false when it was revoked. */
+  async setDevice(id: string, device: Record<string, unknown>, now: Date) {
+    const res = await this.repo.update({ id, status: Not('REVOKED' as const) }, asRow<ConnectionRecord>({ device, updatedAt: now }));
+    return (res.affected ?? 0) === 1;
+  }
+  /** The connection's upstream proxy (sealed) and its label, or none (both null); false when it was revoked. */
+  async setExitProxy(id: string, sealedExitProxy: string | null, exitProxyLabel: string | null, now: Date) {
+    const res = await this.repo.update({ id, status: Not('REVOKED' as const) }, { sealedExitProxy, exitProxyLabel, updatedAt: now });
+    return (res.affected ?? 0) === 1;
+  }
   /** Connections that hold sealed values, in id order after `afterId` (batches for key rotation). */
-  listSealed(afterId: string, limit: number): Promise<Pick<ConnectionRecord, 'id' | 'sealedSession' | 'sealedCredentials'>[]> {
+  listSealed(
+    afterId: string,
+    limit: number,
+  ): Promise<Pick<ConnectionRecord, 'id' | 'sealedSession' | 'sealedCredentials' | 'sealedExitProxy'>[]> {
     return this.repo
       .createQueryBuilder('c')
-      .select(['c.id', 'c.sealedSession', 'c.sealedCredentials'])
-      .where('c.id > :afterId AND (c.sealed_session IS NOT NULL OR c.sealed_credentials IS NOT NULL)', { afterId })
+      .select(['c.id', 'c.sealedSession', 'c.sealedCredentials', 'c.sealedExitProxy'])
+      .where('c.id > :afterId AND (c.sealed_session IS NOT NULL OR c.sealed_credentials IS NOT NULL OR c.sealed_exit_proxy IS NOT NULL)', {
+        afterId,
+      })
       .orderBy('c.id', 'ASC')
       .take(limit)
       .getMany();
   }
   /** Compare-and-set of one sealed column; false when it changed meanwhile (a login or a run sealed a new value). */
-  async replaceSealed(id: string, column: 'sealedSession' | 'sealedCredentials', expected: string, next: string) {
+  async replaceSealed(id: string, column: 'sealedSession' | 'sealedCredentials' | 'sealedExitProxy', expected: string, next: string) {
     const res = await this.repo.update({ id, [column]: expected }, { [column]: next });
     return (res.affected ?? 0) === 1;
   }
@@ -161,11 +192,19 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
     if (opts.status) qb.andWhere('c.status = :status', { status: opts.status });
     return this.keysetPage(qb, opts);
   }
-  /** Revokes and forgets the stored session and credentials in one statement; false when it was already revoked. */
+  /** Revokes and forgets the stored session, credentials and exit proxy in one statement; false when it was already revoked. */
   async revoke(id: string, now: Date) {
     const res = await this.repo.update(
       { id, status: Not('REVOKED' as const) },
-      { status: 'REVOKED', sealedSession: null, sealedCredentials: null, revokedAt: now, updatedAt: now },
+      {
+        status: 'REVOKED',
+        sealedSession: null,
+        sealedCredentials: null,
+        sealedExitProxy: null,
+        exitProxyLabel: null,
+        revokedAt: now,
+        updatedAt: now,
+      },
     );
     return (res.affected ?? 0) === 1;
   }

@@ -1,5 +1,5 @@
 import type { SeedDoc } from '../../../sandbox/kit/site';
-import { TEST_USERS } from '../../../sandbox/test-users';
+import { SEEDED_TEST_USERS } from '../../../sandbox/test-users';
 import type { Activity, Comment, Follow, Issue, Notice, Person, Repo, Star } from './model';
 import { repoKey } from './model';
 
@@ -622,7 +622,7 @@ export function forgehubSeed(): SeedDoc[] {
   for (const [follower, target] of FOLLOWS) add('follow', { follower, target } satisfies Follow, 200 * DAY);
 
   // Every sandbox test user has a profile, two repositories, stars, followers and a few notifications.
-  TEST_USERS.forEach((u, index) => {
+  SEEDED_TEST_USERS.forEach((u, index) => {
     const me = u.username;
     add(
       'person',

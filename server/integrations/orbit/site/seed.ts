@@ -1,5 +1,5 @@
 import type { SeedDoc } from '../../../sandbox/kit/site';
-import { TEST_USERS } from '../../../sandbox/test-users';
+import { SEEDED_TEST_USERS } from '../../../sandbox/test-users';
 import type { Comment, Follow, Message, Notification, Person, Post, Visibility } from './model';
 
 export const SEED_PEOPLE: Person[] = [
@@ -506,7 +506,7 @@ export function orbitSeed(): SeedDoc[] {
     docs.push({ kind: 'comment', data: c, ageMinutes: age });
   }
 
-  TEST_USERS.forEach((u, i) => {
+  SEEDED_TEST_USERS.forEach((u, i) => {
     const first = u.displayName.split(' ')[0];
     const key = userSeedKey(i);
     const post: Post = {

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+
+import type { BrowserContext, Frame, Page, Route } from 'playwright-core';
+
+import { type ProviderSession, SESSION_FORMAT, type SessionStorageOrigin, type StorageItem } from './session-format';
+
+/**
+ * Taking a provider session out of a browser context after a run or a sign-in, and putting its sessionStorage back
+ * into the next run's page. `keep` says which origins are the provider's (its egress policy): nothing of any other
+ * origin is captured, restored, or shown to a page of another origin.
+ */
+export type OriginFilter = (origin: string) => boolean;
+
+/** sessionStorage read from one origin is bounded on its own too (the whole session is bounded when sealed). */
+const SESSION_STORAGE_MAX_CHARS = 1024 * 1024;
+const EVALUATE_TIMEOUT_MS = 2_000;
+
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref())]);
+
+function originOf(frame: Frame): string | null {
+  try {
+    const url = new URL(frame.url());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The sessionStorage of one frame's origin, as the page holds it (bounded); null when it cannot be read. */
+async function readSessionStorage(frame: Frame): Promise<StorageItem[] | null> {
+  try {
+    return await withTimeout(
+      frame.evaluate((max) => {
+        const items: { name: string; value: string }[] = [];
+        let total = 0;
+        for (let i = 0; i < sessionStorage.length; i++) {
+          const name = sessionStorage.key(i);
+          const value = name === null ? null : sessionStorage.getItem(name);
+          if (name === null || value === null) continue;
+          total += name.length + value.length;
+          if (total > max) break;
+          items.push({ name, value });
+        }
+        return items;
+      }, SESSION_STORAGE_MAX_CHARS),
+      EVALUATE_TIMEOUT_MS,
+    );
+  } catch {
+    return null; // the frame navigated or hangs: its origin is captured from another frame, or not at all
+  }
+}
+
+/** sessionStorage per provider origin, from every page of the context (the first page that shows an origin wins). */
+async function captureSessionStorage(context: BrowserContext, keep: OriginFilter): Promise<SessionStorageOrigin[]> {
+  const captured = new Map<string, StorageItem[]>();
+  for (const page of context.pages()) {
+    for (const frame of page.frames()) {
+      const origin = originOf(frame);
+      if (!origin || captured.has(origin) || !keep(origin)) continue;
+      const items = await readSessionStorage(frame);
+      if (items && items.length > 0) captured.set(origin, items);
+    }
+  }
+  return [...captured].map(([origin, items]) => ({ origin, items }));
+}
+
+/** Everything the context holds for the provider's origins: cookies, localStorage, IndexedDB and sessionStorage. */
+export async function captureSession(context: BrowserContext, keep: OriginFilter): Promise<ProviderSession> {
+  const state = (await context.storageState({ indexedDB: true })) as Omit<ProviderSession, 'format'>;
+  return {
+    format: SESSION_FORMAT,
+    cookies: state.cookies,
+    origins: state.origins.filter((o) => keep(o.origin)),
+    sessionStorage: await captureSessionStorage(context, keep),
+  };
+}
+
+/**
+ * Puts a session's sessionStorage back into a fresh page, before it goes anywhere. sessionStorage belongs to a tab, so
+ * it is written from inside this page: for each provider origin, the page opens an empty document of that origin
+ * that this browser serves itself (page.route fulfils it; nothing goes on the network and no script of the site
+ * runs), the items are written there, and the tab keeps them for that origin. No page of another origin ever gets
+ * them: unlike an init script, which every frame of every origin would run with the data in it.
+ */
+export async function restoreSessionStorage(page: Page, session: ProviderSession, keep: OriginFilter): Promise<void> {
+  const blank = `/__agentlink-session-restore-${randomBytes(8).toString('hex')}`;
+  for (const { origin, items } of session.sessionStorage ?? []) {
+    if (items.length === 0 || !keep(origin)) continue;
+    const url = `${origin}${blank}`;
+    const serve = (route: Route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title></title>' });
+    await page.route(url, serve);
+    try {
+      await page.goto(url, { waitUntil: 'commit' });
+      await page.evaluate((entries) => {
+        for (const { name, value } of entries) {
+          try {
+            sessionStorage.setItem(name, value);
+          } catch {
+            return; // over the browser's quota: the rest would not fit either
+          }
+        }
+      }, items);
+    } finally {
+      await page.unroute(url, serve).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Browser, BrowserContext } from 'playwright-core';
+
+import { chromeBrands } from '../../server/browser/client-hints';
+import { deviceIdentity } from '../../server/browser/device-identity';
+import { chooseDevice, chromeUserAgent, type DeviceProfile } from '../../server/browser/device-profile';
+import { EgressPolicy } from '../../server/egress/egress-policy';
+import { openFencedContext, openPage } from '../../server/egress/fenced-context';
+import { startBrowser } from '../support/live-server';
+import { eventually } from './agent-support';
+
+/**
+ * A connection's device on a real Chromium: every realm of a fenced context (the page, a popup's very first request,
+ * a worker) presents the same user agent, platform, languages, time zone and client hints, and none says
+ * "HeadlessChrome", while the context's requests go through its egress proxy as always.
+ */
+jest.setTimeout(60_000);
+
+let browser: Browser;
+let site: http.Server;
+let port = 0;
+const seen: { path: string; headers: http.IncomingHttpHeaders }[] = [];
+
+const PAGE = `<!doctype html><title>device</title><p>device</p>`;
+const WORKER = `fetch('/from-worker').then(() => postMessage([navigator.userAgent, navigator.languages.join(',')]))`;
+
+beforeAll(async () => {
+  site = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    seen.push({ path, headers: req.headers });
+    if (path === '/worker.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(WORKER);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  port = (site.address() as AddressInfo).port;
+  browser = await startBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  site.closeAllConnections();
+  await new Promise<void>((r) => site.close(() => r()));
+});
+
+const contexts: BrowserContext[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
+  seen.length = 0;
+});
+
+async function fencedWith(device: DeviceProfile) {
+  const policy = EgressPolicy.forProvider(
+    { name: 'Device site', homeUrl: `http://device.localhost:${port}/`, allowedOrigins: ['device.localhost'] },
+    'sandbox',
+  );
+  const context = await openFencedContext(browser, { policy, onBlocked: () => undefined, identity: deviceIdentity(device) });
+  contexts.push(context);
+  return { context, page: await openPage(context) };
+}
+
+const inPage = () =>
+  ({
+    userAgent: navigator.userAgent,
+    platform: navigator.platform,
+    languages: [...navigator.languages],
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    brands: (navigator as unknown as { userAgentData: { brands: { brand: string; version: string }[] } }).userAgentData.brands,
+    uaPlatform: (navigator as unknown as { userAgentData: { platform: string } }).userAgentData.platform,
+    screen: [screen.width, screen.height],
+    viewport: [innerWidth, innerHeight],
+  }) as const;
+
+it('builds Chrome’s own brand list: the real browser’s, with Google Chrome for HeadlessChrome', async () => {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`http://127.0.0.1:${port}/`);
+  const own = await page.evaluate(
+    () => (navigator as unknown as { userAgentData: { brands: { brand: string; version: string }[] } }).userAgentData.brands,
+  );
+  const renamed = own.map((b) => (b.brand === 'HeadlessChrome' ? { ...b, brand: 'Google Chrome' } : b));
+  expect(chromeBrands(browser.version())).toEqual(renamed);
+});
+
+it.each(['Windows', 'macOS', 'Linux'] as const)('presents a %s device the same way in the page, a popup and a worker', async (platform) => {
+  const device: DeviceProfile = {
+    ...chooseDevice(`conn-${platform}`, browser.version()),
+    platform,
+    userAgent: chromeUserAgent(platform, browser.version()),
+    locale: 'de-DE',
+    acceptLanguage: 'de-DE,de;q=0.9,en;q=0.8',
+    timezoneId: 'Europe/Berlin',
+  };
+  const navigatorPlatform = { Windows: 'Win32', macOS: 'MacIntel', Linux: 'Linux x86_64' }[platform];
+  const { context, page } = await fencedWith(device);
+  await page.goto(`http://device.localhost:${port}/`);
+  expect(await page.evaluate(inPage)).toEqual({
+    userAgent: device.userAgent,
+    platform: navigatorPlatform,
+    languages: ['de-DE', 'de', 'en'],
+    timeZone: 'Europe/Berlin',
+    brands: chromeBrands(browser.version()),
+    uaPlatform: platform,
+    screen: [device.screen.width, device.screen.height],
+    viewport: [device.viewport.width, device.viewport.height],
+  });
+  const [popup] = await Promise.all([
+    context.waitForEvent('page'),
+    page.evaluate((u) => void window.open(u), `http://device.localhost:${port}/popup`),
+  ]);
+  await popup.waitForLoadState('domcontentloaded');
+  // A popup gets the page-level identity from the context's page listener, a moment after it opens.
+  await eventually(
+    () => popup.evaluate(() => navigator.platform),
+    (p) => p === navigatorPlatform,
+  );
+  const fromWorker = await page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        const w = new Worker('/worker.js');
+        w.onmessage = (e) => resolve(e.data as string[]);
+      }),
+  );
+  expect(fromWorker[0]).toBe(device.userAgent);
+
+  // On the wire, every request of every realm says the same, the popup's first one included.
+  const requests = seen.filter((r) => ['/', '/popup', '/worker.js', '/from-worker'].includes(r.path));
+  expect(requests.map((r) => r.path).sort()).toEqual(['/', '/from-worker', '/popup', '/worker.js']);
+  for (const { headers } of requests) {
+    expect(headers['user-agent']).toBe(device.userAgent);
+    expect(headers['accept-language']).toBe('de-DE,de;q=0.9,en;q=0.8');
+    if (headers['sec-ch-ua'] !== undefined) {
+      expect(headers['sec-ch-ua']).not.toMatch(/Headless/);
+      expect(headers['sec-ch-ua-platform']).toBe(`"${platform}"`);
+    }
+  }
+  expect(requests.find((r) => r.path === '/')!.headers['sec-ch-ua']).toBe(
+    chromeBrands(browser.version())
+      .map((b) => `"${b.brand}";v="${b.version}"`)
+      .join(', '),
+  );
+});
