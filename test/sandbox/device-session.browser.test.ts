@@ -278,6 +278,32 @@ describe('user_bound: a session bound to its device', () => {
   });
 });
 
+describe("health checks present the connection's device", () => {
+  it('a check of a device-bound session finds it signed in, and the next run is still signed in as the same device', async () => {
+    const conn = await connect('user_bound', 'bound-check');
+    const { device } = await stored(conn.connectionId);
+    const check = await api(live, org, 'POST', `/api/connections/${conn.connectionId}/check`);
+    expect(check.status).toBe(200);
+    expect(check.body).toMatchObject({ outcome: 'SIGNED_IN', connection: { status: 'ACTIVE', device: { userAgent: device.userAgent } } });
+    // A check from any other device would have signed this session out for good.
+    const after = await run(conn.accessToken);
+    expect(after).toMatchObject({ status: 'COMPLETED', result: { signedIn: true, name: 'Bo Bound' } });
+    expect(seenOf(after)).toEqual({ userAgent: device.userAgent, timeZone: device.timezoneId, acceptLanguage: device.acceptLanguage });
+  });
+
+  it("a check re-logging in a dead device-bound session signs in as the connection's device (RENEWED), and runs keep working", async () => {
+    const conn = await connect('user_bound', 'bound-check-relogin', { rememberCredentials: true });
+    const { device } = await stored(conn.connectionId);
+    // The provider forgets every session (as when it expires): only the stored credentials can bring it back.
+    await live.services.connections.saveSession(conn.connectionId, { cookies: [], origins: [] });
+    const check = await api(live, org, 'POST', `/api/connections/${conn.connectionId}/check`);
+    expect(check.body).toMatchObject({ outcome: 'RENEWED', connection: { status: 'ACTIVE' } });
+    const after = await run(conn.accessToken);
+    expect(after).toMatchObject({ status: 'COMPLETED', result: { signedIn: true, name: 'Bo Bound' } });
+    expect(seenOf(after).userAgent).toBe(device.userAgent);
+  });
+});
+
 describe('the device of every sign-in and run of a connection', () => {
   it('draws one on the next run for a connection made before devices (none stored), and keeps it', async () => {
     const conn = await connectOrbit(live, org, 'device-less');
