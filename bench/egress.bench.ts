@@ -28,7 +28,7 @@ import { launchBrowser } from '../server/browser/chromium';
 import { EgressPolicy } from '../server/egress/egress-policy';
 import { openFencedContext } from '../server/egress/fenced-context';
 import { descendants, pssBytes } from './agent/process-tree';
-import { startServer, stopChild } from './api/child-servers';
+import { cleanup, startServer } from './api/child-servers';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -162,7 +162,7 @@ async function main() {
   );
   await Promise.all(held.map((c) => c.close()));
   await browser.close();
-  await stopChild(site.child);
+  await cleanup();
 }
 
 main().catch((err) => {
