@@ -45,18 +45,6 @@ export const HEALTH_CHECK_LIMITS = {
 
 const isoDate = (description: string) => extendApi(z.string(), { format: 'date-time', description });
 
-export const ConnectionLastCheckSchema = extendApi(
-  z.object({
-    at: isoDate('When the check ended.'),
-    outcome: ConnectionCheckOutcomeSchema,
-  }),
-  {
-    title: 'ConnectionLastCheck',
-    description:
-      "The last health check of a connection's session (scheduled, or POST …/check): when, and what it found; null before the first.",
-  },
-);
-
 const IntervalSchema = extendApi(
   z
     .number()

@@ -1,7 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
-import { ConnectionCheckOutcomeSchema, ConnectionLastCheckSchema } from './connection-health';
+import { ConnectionCheckOutcomeSchema } from './connection-health';
 import { checkResponseFormat, RESPONSE_FORMAT_LIMITS } from './response-format';
 
 /** Bounds that the contract enforces at the edge; documented in the OpenAPI descriptions. */
@@ -266,7 +266,12 @@ export const ConnectionSchema = extendApi(
     updatedAt: isoDate('Last change of the record.'),
     lastUsedAt: isoDate('Last time an agent request used this connection.').nullable(),
     revokedAt: isoDate('When the connection was revoked.').nullable(),
-    lastCheck: ConnectionLastCheckSchema.nullable(),
+    lastCheckedAt: isoDate(
+      'When the last health check of the session ended (scheduled, or POST …/check); null before the first.',
+    ).nullable(),
+    lastCheckOutcome: extendApi(ConnectionCheckOutcomeSchema.nullable(), {
+      description: 'What the last health check found; null before the first.',
+    }),
   }),
   { title: 'Connection' },
 );
@@ -277,7 +282,7 @@ export const ConnectionCheckResultSchema = extendApi(
     outcome: ConnectionCheckOutcomeSchema,
     checkedAt: isoDate('When the check ended.'),
     durationMs: extendApi(z.number().int(), { description: 'How long the check took.' }),
-    /** The connection after the check (its status and lastCheck). */
+    /** The connection after the check (its status, lastCheckedAt and lastCheckOutcome). */
     connection: ConnectionSchema,
   }),
   { title: 'ConnectionCheckResult' },

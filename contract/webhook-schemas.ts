@@ -207,7 +207,7 @@ export const ConnectionEventSchema = extendApi(
     title: 'ConnectionEvent',
     description:
       'A connection was created, had its session renewed silently, needs its user to sign in again, recovered (ACTIVE again), ' +
-      'or was revoked; object is the connection as GET /api/connections/{connectionId} returns it (status, lastCheck).',
+      'or was revoked; object is the connection as GET /api/connections/{connectionId} returns it (status, lastCheckedAt, lastCheckOutcome).',
   },
 );
 

@@ -60,7 +60,7 @@ const OUTCOME_OF: Record<ProbeVerdict['kind'] | 'timed_out', ConnectionCheckOutc
  *   signed in → the refreshed session is sealed back (a LOGIN_REQUIRED connection recovers: CONNECTION.RECOVERED);
  *   renewed by a silent re-login → CONNECTION.SESSION_RENEWED (and RECOVERED when it was LOGIN_REQUIRED);
  *   ended and not renewable → LOGIN_REQUIRED and CONNECTION.LOGIN_REQUIRED;
- *   timed out, unreachable, unreadable → nothing changes but lastCheck (the next check comes sooner).
+ *   timed out, unreachable, unreadable → nothing changes but lastCheckedAt/lastCheckOutcome (the next check comes sooner).
  * The scheduler (server/agent/health/health-scheduler.ts) runs the checks that are due; checkNow runs one on request.
  */
 export class ConnectionHealthService {
@@ -158,7 +158,7 @@ export class ConnectionHealthService {
     const outcome = OUTCOME_OF[verdict.kind];
     const checkedAt = clock.now();
     const interval = await this.intervalOf(connection);
-    // The outcome first, so that the events below present the connection with this check as its lastCheck.
+    // The outcome first, so that the events below present the connection with this check as its last.
     await store.repos.connections.finishCheck(connectionId, owner, {
       checkedAt,
       outcome,

@@ -65,7 +65,8 @@ export function presentConnection(c: ConnectionRecord): Connection {
     updatedAt: c.updatedAt.toISOString(),
     lastUsedAt: iso(c.lastUsedAt),
     revokedAt: iso(c.revokedAt),
-    lastCheck: c.lastCheckedAt && c.lastCheckOutcome ? { at: c.lastCheckedAt.toISOString(), outcome: c.lastCheckOutcome } : null,
+    lastCheckedAt: c.lastCheckedAt && c.lastCheckOutcome ? c.lastCheckedAt.toISOString() : null,
+    lastCheckOutcome: c.lastCheckedAt && c.lastCheckOutcome ? c.lastCheckOutcome : null,
   };
 }
 

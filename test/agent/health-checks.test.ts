@@ -39,7 +39,7 @@ function startWritingSite(): Promise<{ server: http.Server; origin: string; writ
  * Health checks end to end: a live AgentLink, real Chromium, the Orbit sandbox site, and the sandbox's user_expiring
  * (whose sessions last 60 s by the service's clock). The clock is moved, not waited for; the scheduler's passes are
  * run one at a time so each test sees exactly the checks it caused.
- *   - a live session: SIGNED_IN, lastCheck on the connection, the session sealed back, the status unchanged;
+ *   - a live session: SIGNED_IN, lastCheckedAt and lastCheckOutcome on the connection, the session sealed back, the status unchanged;
  *   - an expired one without stored credentials: LOGIN_REQUIRED and CONNECTION.LOGIN_REQUIRED, then update mode
  *     through the widget's API brings it back: CONNECTION.RECOVERED;
  *   - an expired one with stored credentials: renewed by a silent re-login, CONNECTION.SESSION_RENEWED;
@@ -145,7 +145,7 @@ it('a live session: SIGNED_IN on the connection, its session sealed back, nothin
   expect(nextIn).toBeGreaterThanOrEqual(INTERVAL_SECONDS * 900);
   expect(nextIn).toBeLessThanOrEqual(INTERVAL_SECONDS * 1100);
   const body = await connectionOf(connectionId);
-  expect(body).toMatchObject({ status: 'ACTIVE', lastCheck: { at: after.lastCheckedAt!.toISOString(), outcome: 'SIGNED_IN' } });
+  expect(body).toMatchObject({ status: 'ACTIVE', lastCheckedAt: after.lastCheckedAt!.toISOString(), lastCheckOutcome: 'SIGNED_IN' });
   expect(await eventsOf(connectionId)).toEqual([]);
 });
 
@@ -161,9 +161,9 @@ it('user_expiring without credentials: LOGIN_REQUIRED and its event; update mode
 
   await checkDueConnections();
   const marked = await connectionOf(expiring);
-  expect(marked).toMatchObject({ status: 'LOGIN_REQUIRED', lastCheck: { outcome: 'LOGIN_REQUIRED' } });
+  expect(marked).toMatchObject({ status: 'LOGIN_REQUIRED', lastCheckOutcome: 'LOGIN_REQUIRED' });
   expect((await eventsOf(expiring)).map((e) => e.type)).toEqual(['CONNECTION.LOGIN_REQUIRED']);
-  expect((await eventsOf(expiring))[0]!.object).toMatchObject({ status: 'LOGIN_REQUIRED', lastCheck: { outcome: 'LOGIN_REQUIRED' } });
+  expect((await eventsOf(expiring))[0]!.object).toMatchObject({ status: 'LOGIN_REQUIRED', lastCheckOutcome: 'LOGIN_REQUIRED' });
   // An agent request is refused until the user comes back.
   const refused = await api(live, org, 'POST', '/api/agent-requests', {
     accessToken: ex.body.access_token,
@@ -175,7 +175,7 @@ it('user_expiring without credentials: LOGIN_REQUIRED and its event; update mode
   // The scheduler leaves a LOGIN_REQUIRED connection alone.
   clock.advance(PAST_DUE_MS);
   await runDueChecks();
-  expect((await connectionOf(expiring)).lastCheck).toEqual(marked.lastCheck);
+  expect((await connectionOf(expiring)).lastCheckedAt).toEqual(marked.lastCheckedAt);
 
   await reauthenticateThroughWidget(live.baseUrl, org.headers, {
     connectionId: expiring,
@@ -199,7 +199,7 @@ it('user_expiring with stored credentials: renewed by a silent re-login, SESSION
   expect(after.sealedSession).not.toBe(before.sealedSession);
   const events = await eventsOf(connectionId);
   expect(events.map((e) => e.type)).toEqual(['CONNECTION.SESSION_RENEWED']);
-  expect(events[0]!.object).toMatchObject({ status: 'ACTIVE', lastCheck: { outcome: 'RENEWED' } });
+  expect(events[0]!.object).toMatchObject({ status: 'ACTIVE', lastCheckOutcome: 'RENEWED' });
   // No secret in what the organization is told.
   expect(JSON.stringify(events)).not.toMatch(/pass_good|sealed|orbit_sid/);
   // The renewed session is a live one: a check asked for now finds it signed in.
@@ -208,7 +208,7 @@ it('user_expiring with stored credentials: renewed by a silent re-login, SESSION
   expect(now.status).toBe(200);
   expect(now.body).toMatchObject({
     outcome: 'SIGNED_IN',
-    connection: { connectionId, status: 'ACTIVE', lastCheck: { outcome: 'SIGNED_IN' } },
+    connection: { connectionId, status: 'ACTIVE', lastCheckOutcome: 'SIGNED_IN' },
   });
 });
 
@@ -218,7 +218,7 @@ it('POST …/check on a LOGIN_REQUIRED connection that can be renewed: RENEWED, 
   clock.advance(61_000);
   const res = await api(live, org, 'POST', `/api/connections/${connectionId}/check`);
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ outcome: 'RENEWED', connection: { status: 'ACTIVE', lastCheck: { outcome: 'RENEWED' } } });
+  expect(res.body).toMatchObject({ outcome: 'RENEWED', connection: { status: 'ACTIVE', lastCheckOutcome: 'RENEWED' } });
   expect(res.body.durationMs).toBeGreaterThan(0);
   // (The renewal's two events share one instant of the test clock: compared as a set.)
   expect((await eventsOf(connectionId)).map((e) => e.type).sort()).toEqual([

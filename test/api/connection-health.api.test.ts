@@ -197,7 +197,7 @@ describeEachStore('POST /api/connections/{connectionId}/check', (t) => {
       .filter((e) => e.object.connectionId === connectionId);
   };
 
-  it('checks now: the outcome and the connection with its lastCheck, nothing internal', async () => {
+  it('checks now: the outcome and the connection with its lastCheckedAt and lastCheckOutcome, nothing internal', async () => {
     const { connectionId } = await connectSandbox(t, org, { clientUserId: 'now' });
     const before = (await t.store.repos.connections.findById(connectionId))!;
     const res = await check(t, org, connectionId);
@@ -207,13 +207,13 @@ describeEachStore('POST /api/connections/{connectionId}/check', (t) => {
       outcome: 'SIGNED_IN',
       checkedAt: at,
       durationMs: expect.any(Number),
-      connection: expect.objectContaining({ connectionId, status: 'ACTIVE', lastCheck: { at, outcome: 'SIGNED_IN' } }),
+      connection: expect.objectContaining({ connectionId, status: 'ACTIVE', lastCheckedAt: at, lastCheckOutcome: 'SIGNED_IN' }),
     });
     expectNoInternals(res.body.connection);
     expect(JSON.stringify(res.body)).not.toMatch(/sealed|lease|checkOwner|nextCheck/i);
-    expect((await get(t, `/api/connections/${connectionId}`, sandboxHeaders(org))).body.lastCheck).toStrictEqual({
-      at,
-      outcome: 'SIGNED_IN',
+    expect((await get(t, `/api/connections/${connectionId}`, sandboxHeaders(org))).body).toMatchObject({
+      lastCheckedAt: at,
+      lastCheckOutcome: 'SIGNED_IN',
     });
     // The probe's session was sealed back; the lease is released; the next check is planned.
     const after = (await t.store.repos.connections.findById(connectionId))!;
@@ -273,7 +273,7 @@ describeEachStore('POST /api/connections/{connectionId}/check', (t) => {
     try {
       const { connectionId } = await connectSandbox(t, org, { clientUserId: 'slow' });
       const res = await check(t, org, connectionId);
-      expect(res.body).toMatchObject({ outcome: 'TIMED_OUT', connection: { status: 'ACTIVE', lastCheck: { outcome: 'TIMED_OUT' } } });
+      expect(res.body).toMatchObject({ outcome: 'TIMED_OUT', connection: { status: 'ACTIVE', lastCheckOutcome: 'TIMED_OUT' } });
       expect(res.body.durationMs).toBeGreaterThanOrEqual(140);
       expect(hanging.aborted).toBe(1);
       const row = (await t.store.repos.connections.findById(connectionId))!;

@@ -54,7 +54,7 @@ describeEachStore('connection health events', (t) => {
     expect(again.ok && again.value.connection.status).toBe('ACTIVE');
     const events = await eventsOf(connectionId);
     expect(events.map((e) => e.type)).toEqual(['CONNECTION.LOGIN_REQUIRED', 'CONNECTION.RECOVERED']);
-    expect(events[1]!.object).toMatchObject({ connectionId, status: 'ACTIVE', lastCheck: null });
+    expect(events[1]!.object).toMatchObject({ connectionId, status: 'ACTIVE', lastCheckedAt: null, lastCheckOutcome: null });
     // The recovery went to both endpoints, the LOGIN_REQUIRED event only to the one subscribed to it.
     const deliveries = async (eventId: string) =>
       (await t.store.dataSource.getRepository('WebhookDelivery').findBy({ eventId })).map((d) => (d as { endpointId: string }).endpointId);

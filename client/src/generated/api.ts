@@ -1219,14 +1219,6 @@ export interface ConnectionExitProxy {
 /** Where the connection's browser traffic leaves from: this server (direct), or the upstream proxy set with PATCH /api/connections/{connectionId} (its address and credentials are never shown). */
 export type ConnectionExit = ConnectionExitDirect | ConnectionExitProxy;
 
-/** The last health check of a connection's session (scheduled, or POST …/check): when, and what it found; null before the first. */
-export interface ConnectionLastCheck {
-  /** When the check ended. */
-  at: string;
-  /** SIGNED_IN: The stored session is still signed in (its refreshed cookies were sealed back). RENEWED: The session had ended; a silent re-login with the stored credentials renewed it (CONNECTION.SESSION_RENEWED). LOGIN_REQUIRED: The session ended and could not be renewed: the connection is LOGIN_REQUIRED (CONNECTION.LOGIN_REQUIRED). TIMED_OUT: The check did not finish within its time budget; the status is unchanged and the check is tried again sooner. UNREACHABLE: The provider or the browser could not be reached; the status is unchanged and the check is tried again sooner. SESSION_UNREADABLE: The stored session could not be opened (the encryption key changed); the status is unchanged. */
-  outcome: 'SIGNED_IN' | 'RENEWED' | 'LOGIN_REQUIRED' | 'TIMED_OUT' | 'UNREACHABLE' | 'SESSION_UNREADABLE';
-}
-
 export interface Connection {
   connectionId: string;
   /** Provider identifier (UUID) from GET /api/providers. */
@@ -1245,7 +1237,10 @@ export interface Connection {
   lastUsedAt: string | null;
   /** When the connection was revoked. */
   revokedAt: string | null;
-  lastCheck: ConnectionLastCheck | null;
+  /** When the last health check of the session ended (scheduled, or POST …/check); null before the first. */
+  lastCheckedAt: string | null;
+  /** What the last health check found; null before the first. */
+  lastCheckOutcome: 'SIGNED_IN' | 'RENEWED' | 'LOGIN_REQUIRED' | 'TIMED_OUT' | 'UNREACHABLE' | 'SESSION_UNREADABLE' | null;
 }
 
 export interface ConnectionList {
@@ -1473,7 +1468,7 @@ export interface AgentRequestEvent {
   object: AgentRequest;
 }
 
-/** A connection was created, had its session renewed silently, needs its user to sign in again, recovered (ACTIVE again), or was revoked; object is the connection as GET /api/connections/{connectionId} returns it (status, lastCheck). */
+/** A connection was created, had its session renewed silently, needs its user to sign in again, recovered (ACTIVE again), or was revoked; object is the connection as GET /api/connections/{connectionId} returns it (status, lastCheckedAt, lastCheckOutcome). */
 export interface ConnectionEvent {
   eventId: string;
   type: 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED';
