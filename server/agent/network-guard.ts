@@ -99,10 +99,8 @@ export async function installNetworkGuard(
     const method = request.method().toUpperCase();
     if (!readOnly || isSessionRefresh(opts.sessionRefresh, method, url)) return null;
     // Playwright's headers leave out the body's length: the body itself says whether there is one.
-    const headers = {
-      ...request.headers(),
-      ...(request.postDataBuffer()?.length ? { 'content-length': String(request.postDataBuffer()!.length) } : {}),
-    };
+    const body = request.postDataBuffer();
+    const headers = { ...request.headers(), ...(body?.length ? { 'content-length': String(body.length) } : {}) };
     if (!isReadOnlyRequest(method, headers)) return readModeRefusal(method);
     return null;
   };

@@ -100,32 +100,3 @@ export class AuthFailureThrottle {
     this.windows.set(key, w);
   }
 }
-
-/** Client ids recently found not to exist: asked again within the TTL, they cost neither a lookup nor a hash. */
-export class UnknownClientIds {
-  private readonly until = new Map<string, number>();
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly ttlMs = 60_000,
-    private readonly max = 20_000,
-  ) {}
-
-  has(clientId: string): boolean {
-    const t = this.until.get(clientId);
-    if (t === undefined) return false;
-    if (t > this.clock.now().getTime()) return true;
-    this.until.delete(clientId);
-    return false;
-  }
-
-  add(clientId: string): void {
-    if (this.until.size >= this.max) this.until.delete(this.until.keys().next().value!);
-    this.until.set(clientId, this.clock.now().getTime() + this.ttlMs);
-  }
-
-  /** An organization was just created with this id (ids are random, so this is belt and braces). */
-  forget(clientId: string): void {
-    this.until.delete(clientId);
-  }
-}

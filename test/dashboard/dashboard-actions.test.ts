@@ -1,16 +1,9 @@
-import request, { type Response } from 'supertest';
+import request from 'supertest';
 
 import { describeEachStore, type TestApp } from '../support/app';
+import { csrfOf, sessionCookie } from '../support/dashboard-session';
 
 /** The action catalogue on the dashboard's connections page: what each provider can do without a model. */
-
-const COOKIE = 'agentlink_dashboard';
-const sessionCookie = (res: Response) =>
-  ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((c) => c.startsWith(`${COOKIE}=`))!
-    .split(';')[0]!;
-const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 describeEachStore('dashboard action catalogue', (t: TestApp) => {
   it('lists the sandbox providers with their actions, examples, parameters and result fields, escaped', async () => {

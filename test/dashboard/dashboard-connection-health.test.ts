@@ -1,21 +1,15 @@
-import request, { type Response } from 'supertest';
+import request from 'supertest';
 
 import { ConnectionHealthService, type SessionProbe } from '../../server/domain/connection-health.service';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { describeEachStore, type TestApp } from '../support/app';
+import { csrfOf, signedUpWithOrg } from '../support/dashboard-session';
 
 /**
  * Connection health on the dashboard: the connections list shows each connection's last check, and a connection's
  * page shows its last and next check and checks it now (the same check as the API's, behind the session's CSRF
  * token), saying what it found or why it was refused. The browser part of the check is a scripted probe here.
  */
-const COOKIE = 'agentlink_dashboard';
-const sessionCookie = (res: Response) =>
-  ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((c) => c.startsWith(`${COOKIE}=`))!
-    .split(';')[0]!;
-const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 describeEachStore('dashboard: connection health', (t: TestApp) => {
   let cookie: string;
@@ -38,20 +32,7 @@ describeEachStore('dashboard: connection health', (t: TestApp) => {
       },
       { budgetMs: 2000, concurrency: 1 },
     );
-    const anon = await http().get('/dashboard/sign-up');
-    const signedUp = await http()
-      .post('/dashboard/sign-up')
-      .set('Cookie', sessionCookie(anon))
-      .type('form')
-      .send({ email: `health-${Date.now()}@example.com`, password: 'correct horse battery staple', _csrf: csrfOf(anon.text) });
-    cookie = sessionCookie(signedUp);
-    const orgs = await http().get('/dashboard/orgs').set('Cookie', cookie);
-    const created = await http()
-      .post('/dashboard/orgs')
-      .set('Cookie', cookie)
-      .type('form')
-      .send({ name: 'Health Co', _csrf: csrfOf(orgs.text) });
-    orgId = /\/dashboard\/orgs\/(org_[0-9a-f]+)/.exec(created.text)![1]!;
+    ({ cookie, orgId } = await signedUpWithOrg(t.baseUrl, 'Health Co'));
     const connection = await s.connections.create(
       { organizationId: orgId, environment: 'sandbox' },
       { providerId: ORBIT_PROVIDER_ID, clientUserId: 'dash-user', session: { cookies: [], origins: [] } },

@@ -1,18 +1,12 @@
-import request, { type Response } from 'supertest';
+import request from 'supertest';
 
 import { describeEachStore, type TestApp } from '../support/app';
+import { csrfOf, signedUpWithOrg } from '../support/dashboard-session';
 
 /**
  * The dashboard's providers page: an organization's own providers added, edited and deleted as a JSON declaration,
  * with the service's refusals shown by field path, and kept apart per environment.
  */
-const COOKIE = 'agentlink_dashboard';
-const sessionCookie = (res: Response) =>
-  ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((c) => c.startsWith(`${COOKIE}=`))!
-    .split(';')[0]!;
-const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 const declaration = (overrides: Record<string, unknown> = {}) => ({
   name: 'Staging CRM',
@@ -29,20 +23,7 @@ const declaration = (overrides: Record<string, unknown> = {}) => ({
 describeEachStore('dashboard providers', (t: TestApp) => {
   it('adds, shows refusals by path, edits and deletes an organization’s own provider', async () => {
     const http = () => request(t.baseUrl);
-    const anon = await http().get('/dashboard/sign-up');
-    const signedUp = await http()
-      .post('/dashboard/sign-up')
-      .set('Cookie', sessionCookie(anon))
-      .type('form')
-      .send({ email: `providers-${Date.now()}@example.com`, password: 'correct horse battery staple', _csrf: csrfOf(anon.text) });
-    const cookie = sessionCookie(signedUp);
-    const orgs = await http().get('/dashboard/orgs').set('Cookie', cookie);
-    const created = await http()
-      .post('/dashboard/orgs')
-      .set('Cookie', cookie)
-      .type('form')
-      .send({ name: 'Providers Co', _csrf: csrfOf(orgs.text) });
-    const orgId = /\/dashboard\/orgs\/(org_[0-9a-f]+)/.exec(created.text)![1];
+    const { cookie, orgId } = await signedUpWithOrg(t.baseUrl, 'Providers Co');
     const base = `/dashboard/orgs/${orgId}/providers`;
 
     const page = await http().get(`${base}?env=sandbox`).set('Cookie', cookie);

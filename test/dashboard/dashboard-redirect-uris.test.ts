@@ -1,46 +1,18 @@
-import request, { type Response } from 'supertest';
+import request from 'supertest';
 
 import { describeEachStore, type TestApp } from '../support/app';
+import { csrfOf, signedUpWithOrg } from '../support/dashboard-session';
 
 /**
  * The dashboard's redirect URIs page: the same registry as /api/redirect-uris, per environment, with the service's
  * refusals shown on the form, removal, and nothing of another organization reachable.
  */
-const COOKIE = 'agentlink_dashboard';
-const sessionCookie = (res: Response) =>
-  ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((c) => c.startsWith(`${COOKIE}=`))!
-    .split(';')[0]!;
-const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 describeEachStore('dashboard redirect URIs', (t: TestApp) => {
   const http = () => request(t.baseUrl);
 
-  async function signedUpWithOrg(name: string) {
-    const anon = await http().get('/dashboard/sign-up');
-    const signedUp = await http()
-      .post('/dashboard/sign-up')
-      .set('Cookie', sessionCookie(anon))
-      .type('form')
-      .send({
-        email: `redirects-${name.replace(/\W+/g, '-').toLowerCase()}-${Date.now()}@example.com`,
-        password: 'correct horse battery staple',
-        _csrf: csrfOf(anon.text),
-      });
-    const cookie = sessionCookie(signedUp);
-    const orgs = await http().get('/dashboard/orgs').set('Cookie', cookie);
-    const created = await http()
-      .post('/dashboard/orgs')
-      .set('Cookie', cookie)
-      .type('form')
-      .send({ name, _csrf: csrfOf(orgs.text) });
-    const orgId = /\/dashboard\/orgs\/(org_[0-9a-f]+)/.exec(created.text)![1];
-    return { cookie, orgId, csrf: csrfOf(orgs.text) };
-  }
-
   it('adds, refuses with the rule, lists per environment and removes a redirect URI', async () => {
-    const { cookie, orgId } = await signedUpWithOrg('Redirects Co');
+    const { cookie, orgId } = await signedUpWithOrg(t.baseUrl, 'Redirects Co');
     const base = `/dashboard/orgs/${orgId}/redirect-uris`;
     const page = await http().get(`${base}?env=sandbox`).set('Cookie', cookie);
     expect(page.status).toBe(200);
@@ -76,7 +48,7 @@ describeEachStore('dashboard redirect URIs', (t: TestApp) => {
     expect(prodRefused.text).toContain('uri must use https (production redirect URIs never use plain http).');
 
     // Another organization's member cannot remove it (404, and it stays).
-    const stranger = await signedUpWithOrg('Stranger Co');
+    const stranger = await signedUpWithOrg(t.baseUrl, 'Stranger Co');
     const foreign = await http()
       .post(`/dashboard/orgs/${stranger.orgId}/redirect-uris/${uri.id}/delete`)
       .set('Cookie', stranger.cookie)

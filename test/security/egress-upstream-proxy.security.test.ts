@@ -9,6 +9,7 @@ import { type EgressBlock, type EgressProxy, startEgressProxy } from '../../serv
 import { openFencedContext, openPage } from '../../server/egress/fenced-context';
 import type { Resolver } from '../../server/egress/resolve';
 import { type ConnectProxy, startConnectProxy } from '../support/connect-proxy';
+import { requestViaProxy } from '../support/egress-proxy-client';
 import { startBrowser } from '../support/live-server';
 import { startTlsSite, type TlsSite } from '../support/tls-site';
 
@@ -85,34 +86,10 @@ async function chained(
   return { proxy, blocked };
 }
 
-/** GET an absolute URL through the egress proxy: the status and body, or 'closed'. */
-function viaProxy(proxy: EgressProxy, url: string): Promise<{ status: number; body: string } | 'closed'> {
-  const p = new URL(proxy.server);
-  return new Promise((resolve) => {
-    const req = http.request({
-      host: p.hostname,
-      port: Number(p.port),
-      method: 'GET',
-      path: url,
-      headers: { host: new URL(url).host },
-      agent: false,
-    });
-    req.setTimeout(10_000, () => req.destroy());
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', () => resolve('closed'));
-    });
-    req.on('error', () => resolve('closed'));
-    req.end();
-  });
-}
-
 describe('chaining to the upstream proxy', () => {
   it('tunnels a plain http request to the checked address, with the proxy credentials', async () => {
     const { proxy, blocked } = await chained(sandboxPolicy(sitePort), { host: '127.0.0.1', port: exit.port, ...CREDENTIALS });
-    expect(await viaProxy(proxy, `http://site.localhost:${sitePort}/hello`)).toMatchObject({
+    expect(await requestViaProxy(proxy, `http://site.localhost:${sitePort}/hello`)).toMatchObject({
       status: 200,
       body: expect.stringContaining('via exit'),
     });
@@ -124,8 +101,8 @@ describe('chaining to the upstream proxy', () => {
 
   it('refuses a destination the policy refuses before the upstream proxy hears of it', async () => {
     const { proxy, blocked } = await chained(sandboxPolicy(sitePort), { host: '127.0.0.1', port: exit.port, ...CREDENTIALS });
-    expect(await viaProxy(proxy, `http://elsewhere.localhost:${sitePort}/steal`)).toBe('closed');
-    expect(await viaProxy(proxy, `http://127.0.0.1:${exit.port}/`)).toBe('closed');
+    expect(await requestViaProxy(proxy, `http://elsewhere.localhost:${sitePort}/steal`)).toBe('closed');
+    expect(await requestViaProxy(proxy, `http://127.0.0.1:${exit.port}/`)).toBe('closed');
     expect(exit.asked).toEqual([]);
     expect(siteSaw).toEqual([]);
     expect(blocked.map((b) => b.kind)).toEqual(['request', 'request']);
@@ -138,7 +115,7 @@ describe('chaining to the upstream proxy', () => {
       username: 'exit-user',
       password: 'wrong',
     });
-    expect(await viaProxy(proxy, `http://site.localhost:${sitePort}/`)).toBe('closed');
+    expect(await requestViaProxy(proxy, `http://site.localhost:${sitePort}/`)).toBe('closed');
     expect(exit.asked).toEqual([expect.objectContaining({ allowed: false })]);
     expect(siteSaw).toEqual([]);
     expect(blocked).toEqual([expect.objectContaining({ kind: 'upstream', reason: 'the upstream proxy answered 407 to CONNECT' })]);
@@ -150,7 +127,7 @@ describe('chaining to the upstream proxy', () => {
       port: exit.port,
       ...CREDENTIALS,
     });
-    expect(await viaProxy(own.proxy, `http://site.localhost:${sitePort}/`)).toBe('closed');
+    expect(await requestViaProxy(own.proxy, `http://site.localhost:${sitePort}/`)).toBe('closed');
     expect(own.blocked).toEqual([expect.objectContaining({ kind: 'upstream', reason: expect.stringMatching(/AgentLink's own/) })]);
 
     const production = EgressPolicy.forProvider(
@@ -160,7 +137,7 @@ describe('chaining to the upstream proxy', () => {
     const resolver: Resolver = async (host) =>
       host === 'public.example' ? [{ address: '93.184.215.14', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     const prod = await chained(production, { host: 'exit.internal.test', port: exit.port, ...CREDENTIALS }, resolver);
-    expect(await viaProxy(prod.proxy, 'http://public.example/')).toBe('closed');
+    expect(await requestViaProxy(prod.proxy, 'http://public.example/')).toBe('closed');
     expect(prod.blocked).toEqual([expect.objectContaining({ kind: 'upstream', reason: expect.stringMatching(/loopback/) })]);
     expect(exit.asked).toEqual([]);
   });

@@ -5,6 +5,7 @@ import type { Clock } from '../../domain/clock';
 import type { ConnectionHealthService } from '../../domain/connection-health.service';
 import type { ConnectionSettingsService } from '../../domain/connection-settings.service';
 import type { Store } from '../../store';
+import { WakeablePause } from '../queue/wakeable-pause';
 
 export interface HealthSchedulerSettings {
   /** Checks this process runs at once (AGENTLINK_HEALTH_CHECK_CONCURRENCY). */
@@ -33,7 +34,7 @@ export class HealthScheduler {
   private stopping = false;
   private loop: Promise<void> | null = null;
   private readonly active = new Set<Promise<void>>();
-  private wake: (() => void) | null = null;
+  private readonly pause = new WakeablePause();
 
   constructor(
     private readonly deps: {
@@ -79,9 +80,7 @@ export class HealthScheduler {
   }
 
   private poke() {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
+    this.pause.wakeNow();
   }
 
   private async run() {
@@ -93,16 +92,7 @@ export class HealthScheduler {
         this.deps.logger?.error({ err }, 'health checks: a pass failed; retrying');
       }
       if (!this.running) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          this.wake = null;
-          resolve();
-        }, this.settings.pollMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      await this.pause.sleep(this.settings.pollMs);
     }
   }
 

@@ -5,6 +5,7 @@ import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
 import { sweepExpiredLeases } from './lease-sweeper';
 import { type AgentQueue, type ClaimHandler, type LeaseSettings, type QueueStartOptions, QueueUnavailable } from './queue';
+import { WakeablePause } from './wakeable-pause';
 
 /**
  * The embedded engine: the agent_requests table is the queue. A worker claims a row with one conditional
@@ -16,7 +17,7 @@ export class EmbeddedQueue implements AgentQueue {
   readonly engine = 'embedded' as const;
   private running = false;
   private active = new Set<Promise<void>>();
-  private wake: (() => void) | null = null;
+  private readonly pause = new WakeablePause();
   private loop: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private lastSweep = 0;
@@ -41,9 +42,7 @@ export class EmbeddedQueue implements AgentQueue {
   }
 
   private poke() {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
+    this.pause.wakeNow();
   }
 
   private async run(handler: ClaimHandler, concurrency: number) {
@@ -78,16 +77,7 @@ export class EmbeddedQueue implements AgentQueue {
         this.deps.logger?.error({ err }, 'embedded queue: claiming failed; retrying');
       }
       if (!this.running) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          this.wake = null;
-          resolve();
-        }, this.settings.pollMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      await this.pause.sleep(this.settings.pollMs);
     }
   }
 
