@@ -315,6 +315,15 @@ export const AGENT_RUN_ERRORS = {
   MAX_STEPS_EXCEEDED: 'The planner did not finish within its step budget.',
   TOO_MANY_FAILURES: 'Several planner actions in a row failed (element missing, blocked navigation …); the agent gave up.',
   ACTION_FAILED: 'The agent reported that the action cannot be done on this page (its reason is the message).',
+  DENIED_BY_USER:
+    'The end user denied the write the run held for approval (approval on the request): it was never sent, and the run stopped. ' +
+    'details.write is what would have been sent.',
+  USER_ACTION_EXPIRED: 'The run waited NEEDS_USER and nobody finished the step before userAction.expiresAt (AGENTLINK_USER_ACTION_TTL_SECONDS).',
+  USER_ACTION_EXITED: 'The run waited NEEDS_USER and the end user left the step in the widget ("I can’t do this").',
+  USER_ACTION_UNAVAILABLE:
+    'The run needed its end user but this worker already holds as many waiting runs as it may (AGENTLINK_MAX_WAITING_RUNS); ' +
+    'nothing was retried blindly.',
+  USER_ACTION_LOST: 'The run waited NEEDS_USER, and the process holding its browser stopped; its page state went with it.',
   SESSION_UNREADABLE: 'The stored session of the connection could not be opened (wrong or rotated encryption key).',
   INTERNAL_ERROR: 'A bug on our side; the trace shows where.',
 } as const satisfies Record<string, string>;

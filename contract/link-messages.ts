@@ -12,7 +12,8 @@
  *
  * Both sides check event.origin: the SDK accepts messages only from the backend origin; the widget
  * accepts init only once and answers only the origin that sent it. The link token never travels in a URL
- * in this mode. (Opening {backendUrl}/link?token=… directly also works: a hosted link, which ends by redirecting to
+ * in this mode. A paused agent run's link token (userAction.linkToken) opens the same widget on the run's own browser;
+ * it ends with agentlink:exit, error null and metadata.userActionOutcome, as there is nothing to exchange. (Opening {backendUrl}/link?token=… directly also works: a hosted link, which ends by redirecting to
  * the link token's completionRedirectUri when it has one; in the SDK's popup or iframe it never redirects.)
  */
 export const LINK_MESSAGE_TYPES = {
@@ -33,6 +34,10 @@ export interface AgentLinkMetadata {
   linkSessionId: string;
   /** Status of the connection that was created or re-authenticated. */
   connectionStatus: 'ACTIVE' | 'LOGIN_REQUIRED' | 'REVOKED' | null;
+  /** A widget opened with a paused run's link token (userAction.linkToken): that agent request. */
+  agentRequestId?: string | null;
+  /** How the person left a paused run: DONE (the page is past the step), APPROVED or DENIED (a held write). */
+  userActionOutcome?: 'DONE' | 'APPROVED' | 'DENIED' | null;
 }
 
 /** Stable error codes of the connect flow, as the SDK's onError receives them. */
@@ -47,6 +52,8 @@ export const LINK_ERROR_CODES = [
   'ENVIRONMENT_MISMATCH',
   'PROVIDER_UNAVAILABLE',
   'POPUP_BLOCKED',
+  'USER_ACTION_EXPIRED',
+  'USER_ACTION_ENDED',
   'INTERNAL_ERROR',
 ] as const;
 export type LinkErrorCode = (typeof LINK_ERROR_CODES)[number];
@@ -66,6 +73,13 @@ export const LINK_EVENT_NAMES = [
   'SUBMIT_HUMAN_CHECK',
   'ERROR',
   'HANDOFF',
+  /** A paused run's widget (userAction.linkToken) opened on the run's own browser. */
+  'OPEN_USER_ACTION',
+  /** The person got the page past the step (the run saw it, or they pressed Done): the run resumes. */
+  'USER_ACTION_DONE',
+  /** The person approved the held write (sent once) or denied it (never sent; the run ends DENIED_BY_USER). */
+  'APPROVE_WRITE',
+  'DENY_WRITE',
   'EXIT',
 ] as const;
 export type LinkEventName = (typeof LINK_EVENT_NAMES)[number];

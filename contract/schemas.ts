@@ -372,8 +372,71 @@ export const ExchangePublicTokenResponseSchema = extendApi(
 
 // ---------- agent requests ----------
 
-export const AGENT_REQUEST_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT'] as const;
-export const AgentRequestStatusSchema = z.enum(AGENT_REQUEST_STATUSES);
+export const AGENT_REQUEST_STATUSES = ['PENDING', 'RUNNING', 'NEEDS_USER', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT'] as const;
+export const AgentRequestStatusSchema = extendApi(z.enum(AGENT_REQUEST_STATUSES), {
+  description:
+    'PENDING (queued), RUNNING, NEEDS_USER (paused: only the end user can go on; see userAction), then one final status: ' +
+    'COMPLETED, FAILED, CANCELED or TIMED_OUT.',
+});
+
+/** Why a run waits for its end user (userAction.reason). */
+export const USER_ACTION_REASONS = ['CODE', 'CAPTCHA', 'DEVICE_APPROVAL', 'APPROVAL', 'OTHER'] as const;
+export const UserActionReasonSchema = extendApi(z.enum(USER_ACTION_REASONS), {
+  description:
+    'CODE: the provider asks for a code (two-factor, "confirm it is you"); CAPTCHA: a human check; DEVICE_APPROVAL: the provider waits ' +
+    'for the user to approve this device elsewhere; APPROVAL: a write is held until the user approves it (approval on the request); ' +
+    'OTHER: a step only the user can do (re-consent, terms …).',
+});
+
+/** When a write waits for approval (approval on the create body). */
+export const APPROVAL_MODES = ['writes', 'first_write'] as const;
+export const ApprovalModeSchema = extendApi(z.enum(APPROVAL_MODES), {
+  description:
+    'Ask the end user before the run changes anything. Every request the browser would send that may change something (as read ' +
+    'mode decides it: not GET/HEAD/OPTIONS, or a WebSocket message) is held at the network, unsent, and the run waits NEEDS_USER ' +
+    "(reason APPROVAL) with a summary of it. Approve: it is sent, once. Deny: the run ends FAILED with DENIED_BY_USER and nothing was sent. " +
+    "`writes`: each write asks. `first_write`: once the user approved one, the run's further writes go without asking. Needs mode read_write.",
+});
+
+export const HeldWriteSchema = extendApi(
+  z.object({
+    method: extendApi(z.string(), { description: 'POST, PUT, PATCH, DELETE … or WEBSOCKET for a WebSocket message.' }),
+    url: extendApi(z.string(), { description: 'Where it would go (query values masked like the trace masks them).' }),
+    fields: extendApi(z.array(z.object({ name: z.string(), value: z.string() })), {
+      description:
+        'What it would send, field by field (form, multipart or JSON body; at most 50, values cut at 200 characters). The ' +
+        "connection's credentials, passwords, tokens and the request's parameters are masked as ••• like in the trace.",
+    }),
+    bodyBytes: z.number().int(),
+  }),
+  { title: 'HeldWrite', description: 'A write held at the network until the end user approves or denies it.' },
+);
+
+export const UserActionSchema = extendApi(
+  z.object({
+    reason: UserActionReasonSchema,
+    message: extendApi(z.string(), { description: 'What the user is asked to do, in words, as the widget shows it.' }),
+    since: isoDate('When the run started waiting.'),
+    expiresAt: isoDate('When the run stops waiting: it then ends FAILED with USER_ACTION_EXPIRED.'),
+    linkToken: extendApi(z.string(), {
+      description:
+        "Opens the connect widget on this run's own browser (the React hook's open(), like a link token from POST /api/link-tokens). " +
+        'Valid until expiresAt.',
+    }),
+    url: extendApi(z.string(), {
+      format: 'uri',
+      description: 'The same as a hosted page (/link?token=…) to send the user by e-mail, SMS or push, or to open in a webview.',
+    }),
+    write: extendApi(HeldWriteSchema.nullable(), { description: 'For reason APPROVAL: the write that waits.' }),
+  }),
+  {
+    title: 'UserAction',
+    description:
+      'What a NEEDS_USER run waits for. The user joins through the widget (linkToken) or the hosted url, sees the run’s own browser, ' +
+      'does the step (or approves or denies the write) and the run resumes where it stopped.',
+  },
+);
+export type UserAction = z.infer<typeof UserActionSchema>;
 
 /**
  * Bounded free-form JSON object: size and depth are checked, and the keys must be plain.
@@ -456,6 +519,7 @@ export const CreateAgentRequestBodySchema = extendApi(
         description: `Time budget for the run (default ${LIMITS.timeoutMsDefault} ms).`,
       }),
       mode: AgentRunModeSchema.optional(),
+      approval: ApprovalModeSchema.optional(),
       playbook: extendApi(z.string().regex(PLAYBOOK_NAME_PATTERN, 'must be a playbook name such as orbit.send-message').optional(), {
         description:
           'Run this playbook of the provider (GET /api/providers/{providerId}/actions) instead of routing the action. Checked before ' +
@@ -535,9 +599,11 @@ export const AgentRequestSchema = extendApi(
     responseFormat: z.record(z.unknown()),
     timeoutMs: z.number().int(),
     mode: AgentRunModeSchema,
+    approval: extendApi(ApprovalModeSchema.nullable(), { description: 'When writes wait for the end user; null: they do not.' }),
     playbook: extendApi(z.string().nullable(), { description: 'The playbook the request named; null when the action was routed.' }),
     result: z.unknown().nullable(),
     error: AgentRequestErrorSchema.nullable(),
+    userAction: extendApi(UserActionSchema.nullable(), { description: 'While NEEDS_USER: what the run waits for; null otherwise.' }),
     warnings: extendApi(z.array(AgentRequestWarningSchema), {
       description: 'What a COMPLETED request could not do fully (empty otherwise).',
     }),
@@ -579,7 +645,7 @@ export const AgentRequestListSchema = extendApi(
 export const GetAgentRequestQuerySchema = z
   .object({
     waitMs: extendApi(z.coerce.number().int().min(0).max(AGENT_REQUEST_WAIT_MS_MAX).optional(), {
-      description: `Hold the answer up to this many ms (0-${AGENT_REQUEST_WAIT_MS_MAX}) until the request reaches a final status, so callers need not poll in a loop.`,
+      description: `Hold the answer up to this many ms (0-${AGENT_REQUEST_WAIT_MS_MAX}) until the request reaches a final status or NEEDS_USER, so callers need not poll in a loop.`,
     }),
   })
   .strict();

@@ -11,6 +11,7 @@ import { AgentRequestSchema, ConnectionSchema, EnvironmentSchema, ProviderIdSche
 export const WEBHOOK_EVENT_TYPES = [
   'AGENT_REQUEST.COMPLETED',
   'AGENT_REQUEST.FAILED',
+  'AGENT_REQUEST.NEEDS_USER',
   'CONNECTION.CREATED',
   'CONNECTION.LOGIN_REQUIRED',
   'CONNECTION.REVOKED',
@@ -178,14 +179,16 @@ export const WebhookDeliveryListSchema = z.object({
 export const AgentRequestEventSchema = extendApi(
   z.object({
     eventId: z.string(),
-    type: z.enum(['AGENT_REQUEST.COMPLETED', 'AGENT_REQUEST.FAILED']),
+    type: z.enum(['AGENT_REQUEST.COMPLETED', 'AGENT_REQUEST.FAILED', 'AGENT_REQUEST.NEEDS_USER']),
     createdAt: isoDate('When the event happened.'),
     environment: EnvironmentSchema,
     object: AgentRequestSchema,
   }),
   {
     title: 'AgentRequestEvent',
-    description: 'An agent request reached a final status; object is the request as GET /api/agent-requests/{requestId} returns it.',
+    description:
+      'An agent request reached a final status, or paused NEEDS_USER (object.userAction says why, until when, and how the end user ' +
+      'joins: linkToken for the widget, url for a hosted page); object is the request as GET /api/agent-requests/{requestId} returns it.',
   },
 );
 

@@ -20,6 +20,10 @@ import {
 const EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'AGENT_REQUEST.COMPLETED': 'An agent request finished with status COMPLETED; object.result holds the answer.',
   'AGENT_REQUEST.FAILED': 'An agent request ended FAILED, TIMED_OUT or CANCELED; object.error says why.',
+  'AGENT_REQUEST.NEEDS_USER':
+    'An agent request paused: only its end user can go on (a code, a captcha, a device approval, a write to approve). ' +
+    'object.userAction says why and until when; send the user to userAction.url, or open the widget with userAction.linkToken. ' +
+    'The run resumes by itself once the user is done.',
   'CONNECTION.CREATED': 'The connect widget created a connection (before your backend exchanged its public token).',
   'CONNECTION.LOGIN_REQUIRED': 'The provider session of a connection ended and could not be renewed: send the user through update mode.',
   'CONNECTION.REVOKED': 'A connection was revoked; its access tokens no longer work.',

@@ -24,6 +24,7 @@ import { ProviderActionService } from './domain/provider-actions.service';
 import { RateLimitService } from './domain/rate-limits.service';
 import { RedirectUriService } from './domain/redirect-uris/redirect-uris.service';
 import { SandboxService } from './domain/sandbox.service';
+import { UserActionSeal } from './domain/user-action-seal';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher';
 import { EventPayloadSeal } from './domain/webhooks/event-payload';
 import { WebhookEvents } from './domain/webhooks/events.service';
@@ -78,6 +79,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     webhookLogger.error({ err, ...context }, 'webhook event or delivery failed');
   // Bodies that carry a secret (a public token) are sealed at rest and opened by the dispatcher.
   const webhookPayloads = new EventPayloadSeal(vault);
+  const userActions = new UserActionSeal(vault);
   const webhookEvents = new WebhookEvents(store, clock, onWebhookError, webhookPayloads);
   const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
   const browsers = new BrowserManager(config.browser);
@@ -169,6 +171,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     store,
     clock,
     vault,
+    /** What NEEDS_USER runs wait for, sealed on their rows. */
+    userActions,
     catalogue,
     organizationProviders,
     organizations,

@@ -9,6 +9,7 @@ import type {
   AgentRunMethod as ExecutionMethod,
   AgentTraceStep as TraceStep,
 } from '../store/records';
+import type { UserDoor } from './handoff/user-ask';
 import type { RunIntegrity } from './run-integrity';
 
 // The trace, method and usage are stored on the agent request as they are: one definition, in the store's records.
@@ -18,7 +19,7 @@ export type { AgentRunMethod as ExecutionMethod, AgentModelUsage as ModelUsage, 
  * What one execution strategy (playbook, replay, planner) gets and returns. The worker owns the
  * browser context, the deadline and the record; a strategy only drives the page and reports.
  */
-export interface RunContext {
+export interface RunContext extends UserDoor {
   requestId: string;
   /** Whose run this is: learned trajectories are kept per organization and environment (they hold names seen on its pages). */
   owner: { organizationId: string; environment: 'sandbox' | 'production' };
@@ -38,6 +39,7 @@ export interface RunContext {
   page: Page;
   /** Aborted on timeout or cancel; strategies check it between awaits (throwing via throwIfAborted). */
   signal: AbortSignal;
+  /** In run time (run-clock.ts `runNow()`): time spent waiting for the end user does not count. */
   deadline: number;
   /** Appends a step to the request's trace. */
   record(step: TraceStep): void;

@@ -5,6 +5,7 @@ import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import type { ClaimedRequest } from './queue/queue';
 import { AgentTimeoutError } from './result/errors';
+import { NO_PERSON } from './handoff/user-ask';
 import type { RunContext } from './run-context';
 import { RunAborted, RunFailure, untilAborted } from './run-errors';
 import { closeRunBrowser, openRunBrowser, openStartingUrl, renewDeadSession, saveSessionBack } from './run-session';
@@ -278,6 +279,7 @@ export class AgentWorker {
       record: (step) => pushStep(state, step),
       integrity: state.integrity,
       secrets: state.secrets,
+      ...NO_PERSON,
     };
     const skipped: Skipped[] = [];
     for (const strategy of this.deps.strategies) {

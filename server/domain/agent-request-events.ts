@@ -32,11 +32,17 @@ export class AgentRequestEvents {
     this.emitter.emit(`finished:${requestId}`);
     this.emitter.emit('finished', requestId);
   }
+
+  /** The request paused NEEDS_USER (its waiters answer: the caller has to bring the user in). */
+  needsUser(requestId: string) {
+    this.emitter.emit(`finished:${requestId}`);
+  }
   /** Every request that this process moved to a final status (webhook events hang off this). */
   onAnyFinished(fn: (requestId: string) => void): () => void {
     this.emitter.on('finished', fn);
     return () => this.emitter.off('finished', fn);
   }
+  /** The request reached a final status, or NEEDS_USER: whatever a waiting reader must see. */
   onFinished(requestId: string, fn: () => void): () => void {
     this.emitter.on(`finished:${requestId}`, fn);
     return () => this.emitter.off(`finished:${requestId}`, fn);

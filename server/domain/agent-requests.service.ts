@@ -5,7 +5,7 @@ import type { PlaybookRegistry, RouteProblem } from '../agent/playbooks/registry
 import type { AgentQueue } from '../agent/queue/queue';
 import { traceParentOf } from '../observability/trace-context';
 import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
-import type { AgentRequestRecord, AgentRequestStatus, AgentRunMode, KeysetPosition, Store } from '../store';
+import type { AgentApprovalMode, AgentRequestRecord, AgentRequestStatus, AgentRunMode, KeysetPosition, Store } from '../store';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../store/keyset-cursor';
 import type { AgentRequestEvents } from './agent-request-events';
 import type { Clock } from './clock';
@@ -23,6 +23,8 @@ export interface AgentRequestInput {
   responseFormat: Record<string, unknown>;
   timeoutMs?: number;
   mode?: AgentRunMode;
+  /** Writes wait for the end user's approval (never in read mode). */
+  approval?: AgentApprovalMode;
   /** Run this playbook instead of routing the action. */
   playbook?: string;
 }
@@ -104,6 +106,11 @@ export class AgentRequestService {
   }
 
   private async accept(caller: Caller, input: AgentRequestInput, traceParent: string | null): Promise<Result<AgentRequestRecord>> {
+    if (input.approval && input.mode === 'read') {
+      return fail('INVALID_FIELD', 'approval: a run in read mode sends no writes to approve; drop approval or use mode read_write.', [
+        { path: 'approval', message: 'needs mode read_write' },
+      ]);
+    }
     const quick = await this.createOnKnownGrant(caller, input, traceParent);
     if (quick) return ok(quick);
     const resolved = await this.connections.resolveAccessToken(caller, input.accessToken);
@@ -169,8 +176,10 @@ export class AgentRequestService {
       responseFormat: input.responseFormat,
       timeoutMs: input.timeoutMs ?? LIMITS.timeoutMsDefault,
       mode: input.mode ?? 'read_write',
+      approval: input.approval ?? null,
       playbook: input.playbook ?? null,
       status: 'PENDING',
+      sealedUserAction: null,
       result: null,
       error: null,
       warnings: [],
@@ -215,7 +224,7 @@ export class AgentRequestService {
   }
 
   /**
-   * Cancels a request: a PENDING one at once; a RUNNING one is flagged, and its worker (here or in another
+   * Cancels a request: a PENDING one at once; a RUNNING or NEEDS_USER one is flagged, and its worker (here or in another
    * process) stops it and writes CANCELED. A request that already ended cannot be canceled.
    */
   async cancel(caller: Caller, requestId: string): Promise<Result<AgentRequestRecord>> {
@@ -241,13 +250,13 @@ export class AgentRequestService {
   }
 
   /**
-   * Reads a request; with waitMs, holds the answer until it reaches a final status or the wait runs out.
+   * Reads a request; with waitMs, holds the answer until it reaches a final status or NEEDS_USER, or the wait runs out.
    * Wakes at once for requests run in this process, and polls the row for those run elsewhere.
    */
   async wait(caller: Caller, requestId: string, waitMs: number, signal?: AbortSignal): Promise<Result<AgentRequestRecord>> {
     const until = Date.now() + Math.min(Math.max(0, waitMs), AGENT_REQUEST_WAIT_MS_MAX);
     const found = await this.get(caller, requestId);
-    if (!found.ok || FINAL_STATUSES.has(found.value.status)) return found;
+    if (!found.ok || ENDS_WAIT.has(found.value.status)) return found;
     // Between the two full reads only the status is polled, less often as the wait goes on: a hundred callers
     // waiting on a busy queue would otherwise read (and hydrate) a hundred whole rows five times a second.
     for (let polls = 0; ; polls++) {
@@ -265,7 +274,7 @@ export class AgentRequestService {
         signal?.addEventListener('abort', done, { once: true });
       });
       const status = await this.store.repos.agentRequests.statusOf(requestId);
-      if (!status || FINAL_STATUSES.has(status)) return this.get(caller, requestId);
+      if (!status || ENDS_WAIT.has(status)) return this.get(caller, requestId);
     }
   }
 
@@ -276,6 +285,8 @@ export class AgentRequestService {
 }
 
 const FINAL_STATUSES = new Set<AgentRequestStatus>(['COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT']);
+/** A waiting reader answers at a final status, and at NEEDS_USER: only the caller can bring the user in. */
+const ENDS_WAIT = new Set<AgentRequestStatus>([...FINAL_STATUSES, 'NEEDS_USER']);
 /** A waiting reader checks the status after 200 ms, then 400, 800 and every 1 s (requests run by another process). */
 const WAIT_POLL_MS = 200;
 const WAIT_POLL_MAX_MS = 1_000;

@@ -1,6 +1,14 @@
 import type { ConnectionSettings } from '../../contract/connection-health';
 import type { RedirectUri } from '../../contract/redirect-uri-schemas';
-import type { AgentRequest, Connection, ConnectionCheckResult, ConnectionDevice, Provider, ProviderDetail } from '../../contract/schemas';
+import type {
+  AgentRequest,
+  Connection,
+  ConnectionCheckResult,
+  ConnectionDevice,
+  Provider,
+  ProviderDetail,
+  UserAction,
+} from '../../contract/schemas';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../contract/webhook-schemas';
 import { parseDevice } from '../browser/device-profile';
 import type { ProviderDefinition } from '../providers/catalogue';
@@ -96,7 +104,8 @@ export function presentConnectionSettings(v: ConnectionSettingsView): Connection
   };
 }
 
-export function presentAgentRequest(r: AgentRequestRecord): AgentRequest {
+/** `userAction`: the opened user action of a NEEDS_USER request (user-action-seal.ts); null otherwise. */
+export function presentAgentRequest(r: AgentRequestRecord, userAction: UserAction | null = null): AgentRequest {
   return {
     requestId: r.id,
     status: r.status,
@@ -109,9 +118,11 @@ export function presentAgentRequest(r: AgentRequestRecord): AgentRequest {
     responseFormat: r.responseFormat,
     timeoutMs: r.timeoutMs,
     mode: r.mode,
+    approval: r.approval ?? null,
     playbook: r.playbook ?? null,
     result: r.result ?? null,
     error: r.error ?? null,
+    userAction: r.status === 'NEEDS_USER' ? userAction : null,
     warnings: (r.warnings ?? []).map((w) => ({ code: w.code, message: w.message, ...(w.path === undefined ? {} : { path: w.path }) })),
     createdAt: r.createdAt.toISOString(),
     startedAt: iso(r.startedAt),

@@ -58,6 +58,22 @@ export interface ChangeSent {
 export interface ChangeGate {
   request(method: string, url: URL): string | null;
   webSocketMessages: string | null;
+  /**
+   * Writes that pass `request` (and WebSocket data frames that pass `webSocketMessages`) wait here, unsent, before they
+   * go out: resolve null to send it (exactly once), or a reason to refuse it (reported like a refusal, never sent).
+   * `signal` aborts when the page gave up on it (its connection closed): it is then never sent whatever comes back.
+   */
+  approve?(write: HeldWrite, signal: AbortSignal): Promise<string | null>;
+}
+
+/** A write held for approval: what would be sent, whole (bounded: larger writes are refused, not cut). */
+export interface HeldWrite {
+  /** The request's method, or WEBSOCKET for a message. */
+  method: string;
+  url: string;
+  realm: string;
+  contentType: string | null;
+  body: Buffer;
 }
 
 export interface EgressProxy {

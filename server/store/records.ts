@@ -21,6 +21,11 @@ export interface LinkTokenRecord {
   providerId: string | null;
   /** Set when the link token was made to re-authenticate an existing connection ("update mode"). */
   connectionId: string | null;
+  /**
+   * Set when the link token brings the end user into a paused agent request (NEEDS_USER): the widget shows that run's
+   * own browser instead of a sign-in. Made by the worker when the run pauses; the connection's provider and user.
+   */
+  agentRequestId?: string | null;
   /** The organization opted in to storing the sealed credentials for silent re-login (default false). */
   rememberCredentials: boolean;
   /** 'live': the caller asked for the live sign-in view; 'auto': the recipe where there is one. */
@@ -110,7 +115,9 @@ export interface AccessTokenRecord {
   revokedAt: Date | null;
 }
 
-export type AgentRequestStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TIMED_OUT';
+export type AgentRequestStatus = 'PENDING' | 'RUNNING' | 'NEEDS_USER' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TIMED_OUT';
+/** When writes wait for the end user's approval (null: they do not). */
+export type AgentApprovalMode = 'writes' | 'first_write';
 
 export interface AgentRequestError {
   code: string;
@@ -162,7 +169,13 @@ export interface AgentRequestRecord {
   mode: AgentRunMode;
   /** The playbook the request names (no routing); null: routed. */
   playbook: string | null;
+  approval: AgentApprovalMode | null;
   status: AgentRequestStatus;
+  /**
+   * While NEEDS_USER: what the run waits for (the contract's UserAction, its link token included), vault-sealed JSON;
+   * null otherwise.
+   */
+  sealedUserAction: string | null;
   result: unknown | null;
   error: AgentRequestError | null;
   /** What a COMPLETED request could not do fully; empty otherwise. */

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { compileResponseFormat } from '../../contract/response-format';
+import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { ChatClient } from '../../server/agent/model/chat-client';
 import { installNetworkGuard } from '../../server/agent/network-guard';
 import { runPlanner } from '../../server/agent/planner/loop';
@@ -173,6 +174,7 @@ export async function runCorpusTask(rig: CorpusRig, task: CorpusTask): Promise<T
       record: (s) => trace.push(s),
       integrity,
       secrets: [],
+      ...NO_PERSON,
     };
     const client = new ChatClient({ baseUrl: rig.model.baseUrl, model: 'corpus-label-picker', timeoutMs: 10_000 });
     const { outcome } = await runPlanner(ctx, { client, options: { maxSteps: 30 } });

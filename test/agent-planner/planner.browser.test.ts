@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { compileResponseFormat } from '../../contract/response-format';
+import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { installNetworkGuard } from '../../server/agent/network-guard';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
 import { RunIntegrity } from '../../server/agent/run-integrity';
@@ -112,6 +113,7 @@ async function runContext(o: {
     record: (s) => trace.push(s),
     integrity,
     secrets: [],
+    ...NO_PERSON,
   };
   return { ctx, trace, page, cookie: state.cookies[0]!.value };
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { compileResponseFormat } from '../../contract/response-format';
+import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { ChatClient } from '../../server/agent/model/chat-client';
 import { installNetworkGuard } from '../../server/agent/network-guard';
 import { type PageSnapshot, Redactor, takeSnapshot } from '../../server/agent/observation';
@@ -154,6 +155,7 @@ export function useRig(): Rig {
       record: (s) => trace.push(s),
       integrity,
       secrets: [],
+      ...NO_PERSON,
     };
     return { ctx, context, page, trace, blocked };
   };

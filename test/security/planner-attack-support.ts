@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { compileResponseFormat } from '../../contract/response-format';
+import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { installNetworkGuard } from '../../server/agent/network-guard';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { trajectoryKey } from '../../server/agent/replay/trajectory';
@@ -137,6 +138,7 @@ export async function attackRun(
     record: (s) => trace.push(s),
     integrity,
     secrets: o.secrets ?? [],
+    ...NO_PERSON,
   };
   const { key } = trajectoryKey({
     scope: `${owner.organizationId}:${owner.environment}`,

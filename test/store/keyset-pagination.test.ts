@@ -126,6 +126,8 @@ describeEachStore('keyset pagination', (t) => {
         timeoutMs: 60_000,
         mode: 'read',
         playbook: null,
+        approval: null,
+        sealedUserAction: null,
         warnings: [],
         status,
         result: null,

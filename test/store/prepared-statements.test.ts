@@ -22,6 +22,8 @@ function agentRequest(overrides: Partial<AgentRequestRecord> = {}): AgentRequest
     timeoutMs: 60_000,
     mode: 'read_write',
     playbook: null,
+    approval: null,
+    sealedUserAction: null,
     warnings: [],
     status: 'COMPLETED',
     result: { posts: [{ title: 'First' }] },

@@ -1291,18 +1291,52 @@ export interface CreateAgentRequest {
   timeoutMs?: number;
   /** `read`: the run may only read. The browser sends no state-changing request (methods other than GET/HEAD/OPTIONS, form submissions, WebSocket messages): they are blocked at the network and shown in the trace, and no playbook that writes is chosen. `read_write` (default): the run may change things on the provider. */
   mode?: 'read' | 'read_write';
+  /** Ask the end user before the run changes anything. Every request the browser would send that may change something (as read mode decides it: not GET/HEAD/OPTIONS, or a WebSocket message) is held at the network, unsent, and the run waits NEEDS_USER (reason APPROVAL) with a summary of it. Approve: it is sent, once. Deny: the run ends FAILED with DENIED_BY_USER and nothing was sent. `writes`: each write asks. `first_write`: once the user approved one, the run's further writes go without asking. Needs mode read_write. */
+  approval?: 'writes' | 'first_write';
   /** Run this playbook of the provider (GET /api/providers/{providerId}/actions) instead of routing the action. Checked before the request is accepted: UNKNOWN_PLAYBOOK, PLAYBOOK_PARAMETERS_MISSING, PLAYBOOK_PARAMETERS_INVALID, PLAYBOOK_WRITES_IN_READ_MODE. */
   playbook?: string;
 }
 
 export interface AgentRequestAccepted {
   requestId: string;
-  status: 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TIMED_OUT';
+  /** PENDING (queued), RUNNING, NEEDS_USER (paused: only the end user can go on; see userAction), then one final status: COMPLETED, FAILED, CANCELED or TIMED_OUT. */
+  status: 'PENDING' | 'RUNNING' | 'NEEDS_USER' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TIMED_OUT';
   connectionId: string;
   /** Provider identifier (UUID) from GET /api/providers. */
   providerId: string;
   /** When the request was accepted. */
   createdAt: string;
+}
+
+/** For reason APPROVAL: the write that waits. */
+export interface HeldWrite {
+  /** POST, PUT, PATCH, DELETE … or WEBSOCKET for a WebSocket message. */
+  method: string;
+  /** Where it would go (query values masked like the trace masks them). */
+  url: string;
+  /** What it would send, field by field (form, multipart or JSON body; at most 50, values cut at 200 characters). The connection's credentials, passwords, tokens and the request's parameters are masked as ••• like in the trace. */
+  fields: {
+    name: string;
+    value: string;
+  }[];
+  bodyBytes: number;
+}
+
+/** While NEEDS_USER: what the run waits for; null otherwise. */
+export interface UserAction {
+  /** CODE: the provider asks for a code (two-factor, "confirm it is you"); CAPTCHA: a human check; DEVICE_APPROVAL: the provider waits for the user to approve this device elsewhere; APPROVAL: a write is held until the user approves it (approval on the request); OTHER: a step only the user can do (re-consent, terms …). */
+  reason: 'CODE' | 'CAPTCHA' | 'DEVICE_APPROVAL' | 'APPROVAL' | 'OTHER';
+  /** What the user is asked to do, in words, as the widget shows it. */
+  message: string;
+  /** When the run started waiting. */
+  since: string;
+  /** When the run stops waiting: it then ends FAILED with USER_ACTION_EXPIRED. */
+  expiresAt: string;
+  /** Opens the connect widget on this run's own browser (the React hook's open(), like a link token from POST /api/link-tokens). Valid until expiresAt. */
+  linkToken: string;
+  /** The same as a hosted page (/link?token=…) to send the user by e-mail, SMS or push, or to open in a webview. */
+  url: string;
+  write: HeldWrite | null;
 }
 
 /** Something a COMPLETED request could not do fully. RESULT_FIELD_UNFILLED: the playbook's write took effect but it could not fill this field of responseFormat, so it is null (the request is not failed: retrying would repeat the write). */
@@ -1334,7 +1368,8 @@ export interface ModelUsage {
 
 export interface AgentRequest {
   requestId: string;
-  status: 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TIMED_OUT';
+  /** PENDING (queued), RUNNING, NEEDS_USER (paused: only the end user can go on; see userAction), then one final status: COMPLETED, FAILED, CANCELED or TIMED_OUT. */
+  status: 'PENDING' | 'RUNNING' | 'NEEDS_USER' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TIMED_OUT';
   connectionId: string;
   /** Provider identifier (UUID) from GET /api/providers. */
   providerId: string;
@@ -1346,6 +1381,8 @@ export interface AgentRequest {
   timeoutMs: number;
   /** `read`: the run may only read. The browser sends no state-changing request (methods other than GET/HEAD/OPTIONS, form submissions, WebSocket messages): they are blocked at the network and shown in the trace, and no playbook that writes is chosen. `read_write` (default): the run may change things on the provider. */
   mode: 'read' | 'read_write';
+  /** When writes wait for the end user; null: they do not. */
+  approval: 'writes' | 'first_write' | null;
   /** The playbook the request named; null when the action was routed. */
   playbook: string | null;
   result?: unknown;
@@ -1354,6 +1391,7 @@ export interface AgentRequest {
     message: string;
     details?: unknown;
   } | null;
+  userAction: UserAction | null;
   /** What a COMPLETED request could not do fully (empty otherwise). */
   warnings: AgentRequestWarning[];
   /** When the request was accepted. */
@@ -1389,14 +1427,14 @@ export interface CreateWebhookEndpointRequest {
   /** Where deliveries are POSTed. https only; http is accepted only for loopback hosts (localhost, 127.0.0.1, ::1) when AgentLink does not run with NODE_ENV=production. Production-environment endpoints never point at loopback or private networks. */
   url: string;
   /** The event types this endpoint receives. */
-  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
+  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'AGENT_REQUEST.NEEDS_USER' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
   description?: string;
 }
 
 export interface WebhookEndpointWithSecret {
   webhookId: string;
   url: string;
-  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
+  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'AGENT_REQUEST.NEEDS_USER' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
   description: string | null;
   enabled: boolean;
   environment: 'sandbox' | 'production';
@@ -1411,7 +1449,7 @@ export interface WebhookEndpointWithSecret {
 export interface WebhookEndpoint {
   webhookId: string;
   url: string;
-  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
+  events: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'AGENT_REQUEST.NEEDS_USER' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
   description: string | null;
   enabled: boolean;
   environment: 'sandbox' | 'production';
@@ -1425,7 +1463,7 @@ export interface UpdateWebhookEndpointRequest {
   /** Where deliveries are POSTed. https only; http is accepted only for loopback hosts (localhost, 127.0.0.1, ::1) when AgentLink does not run with NODE_ENV=production. Production-environment endpoints never point at loopback or private networks. */
   url?: string;
   /** The event types this endpoint receives. */
-  events?: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
+  events?: ('AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'AGENT_REQUEST.NEEDS_USER' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED')[];
   description?: string | null;
   /** A disabled endpoint receives nothing; its pending deliveries end FAILED. */
   enabled?: boolean;
@@ -1435,7 +1473,7 @@ export interface WebhookDelivery {
   deliveryId: string;
   webhookId: string;
   eventId: string;
-  eventType: 'AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED';
+  eventType: 'AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'AGENT_REQUEST.NEEDS_USER' | 'CONNECTION.CREATED' | 'CONNECTION.LOGIN_REQUIRED' | 'CONNECTION.REVOKED' | 'CONNECTION.SESSION_RENEWED' | 'CONNECTION.RECOVERED' | 'LINK.SESSION_FINISHED';
   status: 'PENDING' | 'DELIVERING' | 'SUCCEEDED' | 'FAILED';
   attempts: number;
   /** When the next attempt is due (PENDING only). */
@@ -1458,10 +1496,10 @@ export interface WebhookDelivery {
   })[];
 }
 
-/** An agent request reached a final status; object is the request as GET /api/agent-requests/{requestId} returns it. */
+/** An agent request reached a final status, or paused NEEDS_USER (object.userAction says why, until when, and how the end user joins: linkToken for the widget, url for a hosted page); object is the request as GET /api/agent-requests/{requestId} returns it. */
 export interface AgentRequestEvent {
   eventId: string;
-  type: 'AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED';
+  type: 'AGENT_REQUEST.COMPLETED' | 'AGENT_REQUEST.FAILED' | 'AGENT_REQUEST.NEEDS_USER';
   /** When the event happened. */
   createdAt: string;
   environment: 'sandbox' | 'production';
@@ -1763,7 +1801,7 @@ export interface Operations {
       params: never;
       query: {
         /** Only requests with this status. */
-        status?: 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TIMED_OUT';
+        status?: 'PENDING' | 'RUNNING' | 'NEEDS_USER' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'TIMED_OUT';
         /** Page size (1-100, default 20). */
         limit?: number;
         /** nextCursor of the previous page. */
@@ -1779,7 +1817,7 @@ export interface Operations {
         requestId: string;
       };
       query: {
-        /** Hold the answer up to this many ms (0-30000) until the request reaches a final status, so callers need not poll in a loop. */
+        /** Hold the answer up to this many ms (0-30000) until the request reaches a final status or NEEDS_USER, so callers need not poll in a loop. */
         waitMs?: number | null;
       };
       body: never;

@@ -1,5 +1,6 @@
+import type { UserAction } from '../../../contract/schemas';
 import type { WebhookEventType } from '../../../contract/webhook-schemas';
-import type { ConnectionRecord, Owner, Store, WebhookDeliveryRecord, WebhookEventRecord } from '../../store';
+import type { AgentRequestRecord, ConnectionRecord, Owner, Store, WebhookDeliveryRecord, WebhookEventRecord } from '../../store';
 import type { Clock } from '../clock';
 import { newId } from '../ids';
 import { type LinkSessionOutcome, presentLinkSessionFinished, sessionFinishedEventId } from '../link-completion';
@@ -86,6 +87,18 @@ export class WebhookEvents {
       if (type) await this.emit(record, type, presentAgentRequest(record));
     } catch (err) {
       this.onError(err, { requestId });
+    }
+  }
+
+  /**
+   * AGENT_REQUEST.NEEDS_USER: the run paused for its end user. The body holds a live link token, so it is sealed at
+   * rest; each pause is its own event (a run may pause more than once).
+   */
+  async agentRequestNeedsUser(record: AgentRequestRecord, userAction: UserAction): Promise<void> {
+    try {
+      await this.emit(record, 'AGENT_REQUEST.NEEDS_USER', presentAgentRequest(record, userAction), { sealed: true });
+    } catch (err) {
+      this.onError(err, { type: 'AGENT_REQUEST.NEEDS_USER', requestId: record.id });
     }
   }
 

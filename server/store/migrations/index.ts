@@ -15,6 +15,7 @@ import { LinkSessionHost1763701600000 } from './1763701600000-link-session-host'
 import { LinkCompletion1763701700000 } from './1763701700000-link-completion';
 import { ConnectionHealth1763701800000 } from './1763701800000-connection-health';
 import { ConnectionDevice1763701900000 } from './1763701900000-connection-device';
+import { UserAction1763702000000 } from './1763702000000-user-action';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   LinkCompletion1763701700000,
   ConnectionHealth1763701800000,
   ConnectionDevice1763701900000,
+  UserAction1763702000000,
 ];

@@ -1,4 +1,6 @@
-import type { AgentRequestRecord } from '../records';
+import { In } from 'typeorm';
+
+import type { AgentRequestRecord, AgentRequestStatus } from '../records';
 import { asRow, type KeysetPage, type KeysetPosition, type Owner, RecordRepository } from './base.repository';
 
 export type AgentRequestPage = KeysetPage<AgentRequestRecord>;
@@ -13,6 +15,9 @@ export type AgentRequestFinal = Pick<AgentRequestRecord, 'status' | 'result' | '
 
 /** A partial agent request row for UPDATE (free-form JSON columns defeat TypeORM's deep-partial type). */
 const patchOf = asRow<AgentRequestRecord>;
+
+/** The statuses in which a worker holds the request (its lease): running, or waiting for the end user with its page kept. */
+const HELD: AgentRequestStatus[] = ['RUNNING', 'NEEDS_USER'];
 
 const CLAIMABLE_BARE =
   "(status = 'PENDING' OR (status = 'RUNNING' AND lease_expires_at < :now AND attempts < :max AND cancel_requested_at IS NULL))";
@@ -99,20 +104,32 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
 
   /** Extends the lease; false when the worker lost it (recovered by another worker, or finished elsewhere). */
   async renew(id: string, owner: string, leaseUntil: Date): Promise<boolean> {
-    const res = await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, { leaseExpiresAt: leaseUntil });
+    const res = await this.repo.update({ id, leaseOwner: owner, status: In(HELD) }, { leaseExpiresAt: leaseUntil });
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** RUNNING → NEEDS_USER, by the worker holding it: the run waits for its end user (the lease stays, renewed while it waits). */
+  async pauseForUser(id: string, owner: string, sealedUserAction: string): Promise<boolean> {
+    const res = await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, { status: 'NEEDS_USER', sealedUserAction });
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** NEEDS_USER → RUNNING, by the worker holding it: the person got the page past the step. */
+  async resumeFromUser(id: string, owner: string): Promise<boolean> {
+    const res = await this.repo.update({ id, leaseOwner: owner, status: 'NEEDS_USER' }, { status: 'RUNNING', sealedUserAction: null });
     return (res.affected ?? 0) === 1;
   }
 
   /** Writes progress (trace so far) while the lease is held. */
   async saveProgress(id: string, owner: string, patch: Partial<Pick<AgentRequestRecord, 'trace' | 'method' | 'modelUsage'>>) {
-    await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, patchOf(patch));
+    await this.repo.update({ id, leaseOwner: owner, status: In(HELD) }, patchOf(patch));
   }
 
   /** The final write of the worker holding the lease; false when it no longer holds it. */
   async finish(id: string, owner: string, final: AgentRequestFinal): Promise<boolean> {
     const res = await this.repo.update(
-      { id, leaseOwner: owner, status: 'RUNNING' },
-      patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null }),
+      { id, leaseOwner: owner, status: In(HELD) },
+      patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null, sealedUserAction: null }),
     );
     return (res.affected ?? 0) === 1;
   }
@@ -154,7 +171,7 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
       .createQueryBuilder()
       .update()
       .set({ cancelRequestedAt: now })
-      .where("id = :id AND status = 'RUNNING' AND cancel_requested_at IS NULL", { id })
+      .where("id = :id AND status IN ('RUNNING', 'NEEDS_USER') AND cancel_requested_at IS NULL", { id })
       .execute();
     return (res.affected ?? 0) === 1;
   }
@@ -164,14 +181,18 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
     return !!r?.cancelRequestedAt;
   }
 
-  /** Running requests whose lease ran out and that may not be claimed again (too many attempts, or cancel asked). */
+  /**
+   * Held requests whose lease ran out and that may not be claimed again: running with too many attempts or a cancel
+   * asked, or waiting for their user (the page they waited on went with the process that held it).
+   */
   async expiredUnrecoverable(now: Date, maxAttempts: number, limit = 50): Promise<AgentRequestRecord[]> {
     return this.repo
       .createQueryBuilder('r')
-      .where("r.status = 'RUNNING' AND r.lease_expires_at < :now AND (r.attempts >= :max OR r.cancel_requested_at IS NOT NULL)", {
-        now,
-        max: maxAttempts,
-      })
+      .where(
+        "r.lease_expires_at < :now AND (r.status = 'NEEDS_USER' OR " +
+          "(r.status = 'RUNNING' AND (r.attempts >= :max OR r.cancel_requested_at IS NOT NULL)))",
+        { now, max: maxAttempts },
+      )
       .limit(limit)
       .getMany();
   }
@@ -181,8 +202,8 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
     const res = await this.repo
       .createQueryBuilder()
       .update()
-      .set(patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null }))
-      .where("id = :id AND status = 'RUNNING' AND lease_expires_at < :now", { id, now })
+      .set(patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null, sealedUserAction: null }))
+      .where("id = :id AND status IN ('RUNNING', 'NEEDS_USER') AND lease_expires_at < :now", { id, now })
       .execute();
     return (res.affected ?? 0) === 1;
   }
