@@ -164,6 +164,13 @@ export const ERROR_CATALOGUE = {
     type: 'CONFLICT',
     description: 'Connect widget: the flow is not at that step, or another step is still running.',
   },
+  USER_ACTION_OVER: {
+    status: 409,
+    type: 'CONFLICT',
+    description:
+      "Connect widget, a paused agent run: the step this link was made for is over (answered, expired, or the run ended), or the run's " +
+      'browser is not in this process any more.',
+  },
   INVALID_CREDENTIALS: {
     status: 400,
     type: 'INVALID_REQUEST',

@@ -411,6 +411,7 @@ export const HeldWriteSchema = extendApi(
   }),
   { title: 'HeldWrite', description: 'A write held at the network until the end user approves or denies it.' },
 );
+export type HeldWrite = z.infer<typeof HeldWriteSchema>;
 
 export const UserActionSchema = extendApi(
   z.object({

@@ -235,7 +235,11 @@ export const LinkSessionFinishedSchema = extendApi(
     connectionId: extendApi(z.string().nullable(), {
       description: 'The connection created or re-authenticated; in update mode the connection the link token was for. null otherwise.',
     }),
-    mode: extendApi(z.enum(['create', 'update']), { description: 'update: the link token re-authenticated an existing connection.' }),
+    mode: extendApi(z.enum(['create', 'update', 'user_action']), {
+      description:
+        'update: the link token re-authenticated an existing connection. user_action: the link token brought the user into a ' +
+        'paused agent request (userAction.linkToken); SUCCESS means they finished the step, and there is no public token.',
+    }),
     error: extendApi(z.object({ code: z.string(), message: z.string() }).nullable(), {
       description:
         'EXITED: why. code is USER_CLOSED when the person left without an error, otherwise the last error of the flow ' +

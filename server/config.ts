@@ -98,6 +98,8 @@ const EnvSchema = z.object({
   AGENTLINK_QUEUE: z.enum(['embedded', 'pg-boss']).optional(),
   AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),
+  AGENTLINK_MAX_WAITING_RUNS: z.coerce.number().int().min(0).max(256).default(16),
+  AGENTLINK_USER_ACTION_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(600),
   /** Default seconds between two scheduled checks of a connection's session (each jittered); 0 turns the scheduler off. */
   AGENTLINK_HEALTH_CHECK_INTERVAL_SECONDS: z.coerce
     .number()
@@ -198,6 +200,12 @@ export interface AppConfig {
     pollMs: number;
     /** Claims of one request before a lost worker makes it fail with WORKER_LOST. */
     maxAttempts: number;
+    /**
+     * Runs paused NEEDS_USER that this process keeps (each holds its browser context, not a worker slot), and how long
+     * one waits for its user before it ends with USER_ACTION_EXPIRED.
+     */
+    maxWaitingRuns: number;
+    userActionTtlSeconds: number;
   };
   /**
    * Connection health checks (server/agent/health/): the default interval between two scheduled checks of a connection
@@ -306,6 +314,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       queue: e.AGENTLINK_QUEUE ?? (e.DATABASE_URL ? 'pg-boss' : 'embedded'),
       pollMs: e.AGENTLINK_WORKER_POLL_MS,
       maxAttempts: e.AGENTLINK_WORKER_MAX_ATTEMPTS,
+      maxWaitingRuns: e.AGENTLINK_MAX_WAITING_RUNS,
+      userActionTtlSeconds: e.AGENTLINK_USER_ACTION_TTL_SECONDS,
     },
     healthCheck: {
       intervalSeconds: e.AGENTLINK_HEALTH_CHECK_INTERVAL_SECONDS,

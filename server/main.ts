@@ -67,6 +67,7 @@ async function shutdownAll(parts: {
   await parts.services.webhookEvents.idle().catch(() => undefined);
   await parts.services.queue.stop().catch(() => undefined);
   await parts.services.liveSignIn.closeAll().catch(() => undefined);
+  await parts.services.runLiveViews.closeAll().catch(() => undefined);
   await parts.services.loginEngine.close().catch(() => undefined);
   await parts.services.browsers.close().catch(() => undefined);
   await parts.store.close().catch(() => undefined);
@@ -134,7 +135,7 @@ async function serve(config: AppConfig, args: string[] = []) {
   const app = createApp(services, logger, { worker: !!worker });
   const server = createExpressServer(app);
   // The connect widget's live sign-in view streams over a WebSocket on the API's own port.
-  attachLiveSignIn(server, services.liveSignIn, { widgetOrigins: config.widgetOrigins, hosts: services.linkSessions });
+  attachLiveSignIn(server, services.liveViews, { widgetOrigins: config.widgetOrigins, hosts: services.linkSessions });
   await listen(server, config);
   const base = config.publicUrl;
   const sameConfig = sameConfigPrefix(config);

@@ -1,13 +1,18 @@
+import { HandoffRegistry } from './agent/handoff/handoff-registry';
 import { BrowserSessionProbe } from './agent/health/session-probe';
 import { PlaybookRegistry } from './agent/playbooks';
 import { modelPlaybookRouter } from './agent/playbooks/model-router';
 import { buildQueue, newWorkerId } from './agent/queue';
 import { LoginEngineRelogin } from './agent/silent-relogin';
+import type { UserActionDesk } from './agent/worker-deps';
 import { BrowserManager } from './browser/browser-manager';
 import type { AppConfig } from './config';
 import { LinkSessionService } from './connect/link-session.service';
 import { LiveSignIn } from './connect/live/live-sign-in';
+import { liveViews } from './connect/live/live-socket';
+import { RunLiveViews } from './connect/live/run-live-views';
 import { LoginEngine } from './connect/login-engine';
+import { UserActionLinks } from './connect/user-action-link';
 import { DashboardAccountService } from './dashboard/accounts.service';
 import { AgentRequestEvents } from './domain/agent-request-events';
 import { AgentRequestService } from './domain/agent-requests.service';
@@ -112,7 +117,11 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
   agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
   const playbooks = new PlaybookRegistry(integrations.playbooks);
+  // Runs that pause for their user (NEEDS_USER) wait here, in the worker's process; the widget finds them here.
+  const handoffs = new HandoffRegistry(config.worker.maxWaitingRuns);
+  const linkTokens = new LinkTokenService(store, clock, catalogue, config, redirectUris);
   const linkSessions = new LinkSessionService({
+    userActions: new UserActionLinks(handoffs),
     store,
     clock,
     catalogue,
@@ -139,6 +148,19 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     { maxSessions: config.live.maxSessions, idleMs: config.live.idleSeconds * 1000 },
   );
   linkSessions.attachLive(liveSignIn);
+  const runLiveViews = new RunLiveViews(
+    { linkSessions },
+    { maxViews: Math.max(1, config.worker.maxWaitingRuns * 2), idleMs: config.live.idleSeconds * 1000 },
+  );
+  const userActionDesk: UserActionDesk = {
+    ttlMs: config.worker.userActionTtlSeconds * 1000,
+    linkFor: async (record, expiresAt) => {
+      const linkToken = await linkTokens.createForUserAction(record, expiresAt);
+      return { linkToken, url: `${config.publicUrl}/link?token=${encodeURIComponent(linkToken)}` };
+    },
+    seal: (requestId, action) => userActions.seal(requestId, action),
+    announce: (record, action) => webhookEvents.inBackground(webhookEvents.agentRequestNeedsUser(record, action)),
+  };
   // Health checks of connections' sessions: asked for through the API in any process, scheduled in the worker role
   // (server/agent/health/); both take a lease on the connection's row under this process's id.
   const processId = newWorkerId();
@@ -187,7 +209,12 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     sandboxSites,
     /** The simulated provider websites (served by host name in app.ts). */
     sites: integrations.sites,
-    linkTokens: new LinkTokenService(store, clock, catalogue, config, redirectUris),
+    linkTokens,
+    /** Paused runs of this process's worker, and what pausing one needs (server/agent/handoff/). */
+    handoffs: { registry: handoffs, desk: userActionDesk },
+    runLiveViews,
+    /** What the live view's socket drives: sign-ins, and views of paused runs. */
+    liveViews: liveViews(liveSignIn, runLiveViews, (token) => linkSessions.isRunToken(token)),
     agentRequests: new AgentRequestService(
       store,
       clock,

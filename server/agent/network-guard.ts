@@ -63,13 +63,28 @@ const readModeRefusal = (method: string) => `read mode: ${method} requests are n
 
 /**
  * What a run may change, for the egress proxy: in read mode, nothing but the provider's declared session-refresh
- * writes, and no WebSocket message; in read_write mode, anything the egress policy lets through.
+ * writes, and no WebSocket message; in read_write mode, anything the egress policy lets through, each write held for
+ * the user's approval first when `approve` is given (the session-refresh writes excepted: they keep the session alive).
  */
-export function changeGate(mode: RunMode | undefined, sessionRefresh?: ProviderDefinition['sessionRefresh']): ChangeGate | undefined {
-  if (mode !== 'read') return undefined;
+export function changeGate(
+  mode: RunMode | undefined,
+  sessionRefresh?: ProviderDefinition['sessionRefresh'],
+  approve?: ChangeGate['approve'],
+): ChangeGate | undefined {
+  if (mode === 'read') {
+    return {
+      request: (method, url) => (isSessionRefresh(sessionRefresh, method, url) ? null : readModeRefusal(method)),
+      webSocketMessages: 'read mode: WebSocket messages are not sent',
+    };
+  }
+  if (!approve) return undefined;
   return {
-    request: (method, url) => (isSessionRefresh(sessionRefresh, method, url) ? null : readModeRefusal(method)),
-    webSocketMessages: 'read mode: WebSocket messages are not sent',
+    request: () => null,
+    webSocketMessages: null,
+    approve: (write, signal) =>
+      write.method !== 'WEBSOCKET' && isSessionRefresh(sessionRefresh, write.method, write.url)
+        ? Promise.resolve(null)
+        : approve(write, signal),
   };
 }
 

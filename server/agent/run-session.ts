@@ -15,6 +15,7 @@ import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
 import { BrowserUnavailable } from './browser-loss';
+import { NO_PERSON, type UserDoor } from './handoff/user-ask';
 import { blockReporter, changeGate, fromProxy, installNetworkGuard } from './network-guard';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
@@ -134,7 +135,7 @@ async function openSessionContext(
       if (b.kind === 'upstream') state.upstreamFailure ??= b.reason;
       report(fromProxy(b));
     },
-    gate: changeGate(state.mode, provider.sessionRefresh),
+    gate: changeGate(state.mode, provider.sessionRefresh, state.approve),
     onChangeSent: () => {
       state.changesSent += 1;
     },
@@ -201,6 +202,7 @@ export async function renewDeadSession(
   provider: ProviderDefinition,
   deadline: number,
   signal: AbortSignal,
+  door: UserDoor = NO_PERSON,
 ): Promise<Page> {
   const { record } = state;
   let reason = 'no credentials are stored for silent re-login';
@@ -217,6 +219,7 @@ export async function renewDeadSession(
         credentials,
         device: state.device ?? null,
         exitProxy: state.exitProxy ?? null,
+        door,
       });
       if (!r.ok) throw new Error(r.reason);
       return r;

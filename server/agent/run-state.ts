@@ -1,8 +1,10 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 import type { DeviceProfile } from '../browser/device-profile';
+import type { ChangeGate } from '../egress/egress-proxy';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { AgentRequestRecord } from '../store';
+import type { RunHandoff } from './handoff/run-handoff';
 import type { BlockedRequest, RunMode } from './network-guard';
 import { Redactor } from './observation';
 import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
@@ -40,6 +42,10 @@ export interface RunState {
   providerOrigin?: (origin: string) => boolean;
   /** Why the connection's upstream proxy failed a connection (the first time): what the run fails with if it cannot start. */
   upstreamFailure?: string;
+  /** Writes wait here for the user's approval (the request's `approval`): the egress proxy holds them until it answers. */
+  approve?: ChangeGate['approve'];
+  /** The run's door to its user, once the run knows its provider (absent: this worker cannot pause runs). */
+  handoff?: RunHandoff;
 }
 
 export function newRunState(record: AgentRequestRecord): RunState {

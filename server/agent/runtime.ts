@@ -48,5 +48,6 @@ export function createAgentWorker(
     strategies: opts.strategies ?? agentStrategies(services),
     relogin: new LoginEngineRelogin(services.loginEngine),
     telemetry: services.agentRunTelemetry,
+    handoffs: services.handoffs,
   });
 }

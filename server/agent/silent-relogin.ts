@@ -1,15 +1,22 @@
 import type { DeviceProfile } from '../browser/device-profile';
+import { captureSession } from '../browser/session-capture';
+import { boundSession } from '../browser/session-format';
 import type { Environment } from '../config';
+import { isSignedIn } from '../connect/live/signed-in';
 import type { StorageState } from '../connect/login-engine';
 import type { LoginEngine } from '../connect/login-engine';
 import type { LoginCredentials } from '../domain/connections.service';
+import { EgressPolicy } from '../egress/egress-policy';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
+import type { UserDoor } from './handoff/user-ask';
 
 /**
- * Renewing a dead provider session without the user, from the connection's sealed credentials. Only a
- * login that needs nothing from a person can succeed silently: a code or a human check means the user
- * must reconnect (LOGIN_REQUIRED). It signs in as the connection: its device and its exit, as every run does.
+ * Renewing a dead provider session from the connection's sealed credentials. A login that needs nothing from a person
+ * succeeds silently. A code, a human check or a step the recipe does not know needs the user: inside an agent run
+ * (a `door` that can pause) the run waits NEEDS_USER and the person finishes the sign-in on that very page, through
+ * the live view; without one (a health check) the user must reconnect (LOGIN_REQUIRED). It signs in as the
+ * connection: its device and its exit, as every run does.
  */
 export type ReloginResult =
   | { ok: true; storageState: StorageState }
@@ -25,12 +32,14 @@ export interface SilentRelogin {
     credentials: LoginCredentials;
     device: DeviceProfile | null;
     exitProxy: UpstreamProxy | null;
+    /** The run's door to its user (absent: nobody can be asked). */
+    door?: UserDoor;
   }): Promise<ReloginResult>;
 }
 
 /** The real one: the connect flow's login engine, with no person to answer. */
 export class LoginEngineRelogin implements SilentRelogin {
-  constructor(private readonly engine: Pick<LoginEngine, 'start' | 'cancel'>) {}
+  constructor(private readonly engine: Pick<LoginEngine, 'start' | 'cancel' | 'handOver'>) {}
 
   async relogin(input: Parameters<SilentRelogin['relogin']>[0]): Promise<ReloginResult> {
     const key = `relogin:${input.requestId}`;
@@ -48,7 +57,10 @@ export class LoginEngineRelogin implements SilentRelogin {
         return { ok: true, storageState: outcome.storageState };
       case 'mfa':
       case 'human_check':
+      case 'unknown_step':
+        if (input.door) return this.withUser(key, input, outcome.kind);
         await this.engine.cancel(key);
+        if (outcome.kind === 'unknown_step') return { ok: false, reason: `the sign-in did not succeed (unknown_step: ${outcome.reason})` };
         return {
           ok: false,
           reason: outcome.kind === 'mfa' ? 'the provider asks for a verification code' : 'the provider asks for a human check',
@@ -60,9 +72,37 @@ export class LoginEngineRelogin implements SilentRelogin {
       case 'unavailable':
         return { ok: false, reason: `the sign-in could not be tried (${outcome.reason})`, retryable: true };
       default:
-        // A step the recipe does not know parks its page for a live view no one will open: close it now.
-        if (outcome.kind === 'unknown_step') await this.engine.cancel(key);
         return { ok: false, reason: `the sign-in did not succeed (${outcome.kind}${'reason' in outcome ? `: ${outcome.reason}` : ''})` };
+    }
+  }
+
+  /**
+   * The sign-in page waits at a step only the person can do: the run pauses, the person finishes signing in on that
+   * page (the live view shows it), and its session, once the provider shows it signed in, is the renewed one.
+   */
+  private async withUser(key: string, input: Parameters<SilentRelogin['relogin']>[0], step: 'mfa' | 'human_check' | 'unknown_step') {
+    const taken = this.engine.handOver(key, { anyStep: true });
+    if (!taken) return { ok: false as const, reason: 'the sign-in page was lost' };
+    const { provider } = input;
+    const name = provider.name.replace(/\s*\(.*\)$/, '');
+    const policy = EgressPolicy.forSignIn(provider, provider.environment);
+    try {
+      await input.door!.needsUser({
+        reason: step === 'mfa' ? 'CODE' : step === 'human_check' ? 'CAPTCHA' : 'OTHER',
+        message:
+          step === 'mfa'
+            ? `${name} asks for a verification code to sign you in again. Enter it on the page.`
+            : step === 'human_check'
+              ? `${name} wants to check you are a person before signing you in again. Finish the check on the page.`
+              : `${name} shows a step only you can do to sign you in again. Finish signing in on the page.`,
+        page: taken.page,
+        done: () => isSignedIn(taken.page, provider),
+      });
+      const { session } = boundSession(await captureSession(taken.context, (origin) => policy.checkUrl(origin).ok));
+      if (!session) return { ok: false as const, reason: 'the renewed session is larger than a connection can store' };
+      return { ok: true as const, storageState: session };
+    } finally {
+      await taken.context.close().catch(() => undefined);
     }
   }
 }

@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 
+import type { UserAction } from '../../contract/schemas';
 import type { Environment } from '../config';
 import type { Clock } from '../domain/clock';
 import type { ConnectionService } from '../domain/connections.service';
 import type { ContextSource } from '../egress/fenced-context';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { AgentRequestRecord } from '../store';
+import type { HandoffRegistry } from './handoff/handoff-registry';
 import type { AgentQueue } from './queue/queue';
 import type { ExecutionStrategy } from './run-context';
 import type { WorkerTelemetry } from './run-telemetry';
@@ -39,8 +41,12 @@ export interface WorkerDeps {
   };
   browsers: ContextSource;
   clock: Clock;
-  /** In-process run signals: cancel requested here, and a request finished (wakes waiting readers, webhooks). */
-  events: { onCancelRequested(requestId: string, fn: () => void): () => void; finished(requestId: string): void };
+  /** In-process run signals: cancel requested here, a request finished or paused NEEDS_USER (wakes waiting readers, webhooks). */
+  events: {
+    onCancelRequested(requestId: string, fn: () => void): () => void;
+    finished(requestId: string): void;
+    needsUser(requestId: string): void;
+  };
   settings: WorkerSettings;
   logger: Logger;
   /** Tried in order; the first that does not answer not_applicable decides. */
@@ -49,6 +55,20 @@ export interface WorkerDeps {
   relogin?: SilentRelogin;
   /** Metrics and traces of runs (absent: none). */
   telemetry?: WorkerTelemetry;
+  /** Runs that need their user pause here (absent: a step only the user can do fails with USER_ACTION_UNAVAILABLE). */
+  handoffs?: { registry: HandoffRegistry; desk: UserActionDesk };
+}
+
+/** What pausing a run for its user needs from the rest of the service (built at the composition root). */
+export interface UserActionDesk {
+  /** How long a run waits for its user. */
+  ttlMs: number;
+  /** A link token that brings the user into this run, valid until `expiresAt`, and the hosted page that opens it. */
+  linkFor(record: AgentRequestRecord, expiresAt: Date): Promise<{ linkToken: string; url: string }>;
+  /** Seals the user action for the request's row (it holds the link token). */
+  seal(requestId: string, action: UserAction): string;
+  /** AGENT_REQUEST.NEEDS_USER, off the run's path; never throws. */
+  announce(record: AgentRequestRecord, action: UserAction): void;
 }
 
 export interface WorkerSettings {
@@ -81,4 +101,8 @@ export interface AgentRequestLedger {
   release(id: string, owner: string): Promise<boolean>;
   /** The final write; false when the worker no longer holds the lease. */
   finish(id: string, owner: string, outcome: AgentRequestOutcome): Promise<boolean>;
+  /** RUNNING → NEEDS_USER with the sealed user action; false when the worker no longer holds it. */
+  pauseForUser(id: string, owner: string, sealedUserAction: string): Promise<boolean>;
+  /** NEEDS_USER → RUNNING; false when the worker no longer holds it. */
+  resumeFromUser(id: string, owner: string): Promise<boolean>;
 }

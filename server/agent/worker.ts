@@ -1,11 +1,17 @@
 import { compileResponseFormat } from '../../contract/response-format';
+import type { UserAction } from '../../contract/schemas';
+import { EgressPolicy } from '../egress/egress-policy';
+import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
 import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs } from './browser-loss';
+import { summarizeHeldWrite } from './handoff/held-write';
+import { RunHandoff } from './handoff/run-handoff';
+import { NO_PERSON, UserActionEnded, UserActionUnavailable, type UserDoor } from './handoff/user-ask';
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import type { ClaimedRequest } from './queue/queue';
 import { AgentTimeoutError } from './result/errors';
-import { NO_PERSON } from './handoff/user-ask';
+import { RunClock, withRunClock } from './run-clock';
 import type { RunContext } from './run-context';
 import { RunAborted, RunFailure, untilAborted } from './run-errors';
 import { closeRunBrowser, openRunBrowser, openStartingUrl, renewDeadSession, saveSessionBack } from './run-session';
@@ -51,6 +57,10 @@ export class AgentWorker {
   private readonly heartbeatMs: number;
   /** Runs in a row whose browser could not be reached: this worker backs off before claiming again. */
   private unreachable = 0;
+  /** Runs waiting for their user: they hold no slot. */
+  private parked = 0;
+  /** Runs at work again after waiting for their user: slots the queue did not hand out. */
+  private resumedAtWork = 0;
 
   constructor(private readonly deps: WorkerDeps) {
     const leaseMs = deps.settings.leaseSeconds * 1000;
@@ -65,7 +75,10 @@ export class AgentWorker {
     if (this.started) return;
     this.started = true;
     this.stopping = false;
-    await this.deps.queue.start((claim) => this.execute(claim), { concurrency: this.deps.settings.concurrency });
+    await this.deps.queue.start((claim) => this.execute(claim), {
+      concurrency: this.deps.settings.concurrency,
+      busy: () => this.resumedAtWork,
+    });
   }
 
   /**
@@ -83,21 +96,60 @@ export class AgentWorker {
     this.started = false;
   }
 
-  /** Runs one claimed request to its end. Never throws. */
+  /** Runs waiting for their user in this worker now. */
+  get waitingCount(): number {
+    return this.parked;
+  }
+
+  /**
+   * Runs one claimed request: returns when it ends, or when it pauses for its user (its slot is free then; the run goes
+   * on in the background and takes a slot again when it resumes). Never throws.
+   */
   async execute(claim: ClaimedRequest): Promise<void> {
+    let freeSlot: () => void = () => undefined;
+    const slotFreed = new Promise<void>((resolve) => (freeSlot = resolve));
+    await Promise.race([this.executeRun(claim, freeSlot), slotFreed]);
+  }
+
+  private async executeRun(claim: ClaimedRequest, freeSlot: () => void): Promise<void> {
     const { requests: repo, events, clock, settings, queue, logger } = this.deps;
     const record = await repo.findById(claim.requestId);
     if (!record || record.status !== 'RUNNING' || record.leaseOwner !== claim.owner) return;
     const log = logger.child({ requestId: record.id, attempt: record.attempts });
     const startedMs = Date.now();
-    const deadline = startedMs + record.timeoutMs;
+    // The run's own clock stops while it waits for its user: its timeout counts working time (run-clock.ts).
+    const runClock = new RunClock();
+    const deadline = runClock.now() + record.timeoutMs;
     const controller = new AbortController();
     this.running.set(record.id, controller);
     const state: RunState = newRunState(record);
     const telemetry = (this.deps.telemetry ?? NO_TELEMETRY).startRun(record);
     state.telemetry = telemetry;
 
-    const timeout = setTimeout(() => controller.abort(new RunAborted('TIMED_OUT')), record.timeoutMs);
+    const timesOut = () => setTimeout(() => controller.abort(new RunAborted('TIMED_OUT')), Math.max(0, deadline - runClock.now()));
+    let timeout = timesOut();
+    // The queue hands out this run's first slot; after a pause it takes one itself (and gives it back at the end).
+    const slot = { fromQueue: true, parked: false };
+    const seat = {
+      paused: () => {
+        clearTimeout(timeout);
+        runClock.pause();
+        if (slot.fromQueue) {
+          slot.fromQueue = false;
+          freeSlot();
+        } else this.resumedAtWork -= 1;
+        slot.parked = true;
+        this.parked += 1;
+      },
+      resumed: async () => {
+        await this.takeSlot(controller.signal);
+        slot.parked = false;
+        this.parked -= 1;
+        this.resumedAtWork += 1;
+        runClock.resume();
+        timeout = timesOut();
+      },
+    };
     const offCancel = events.onCancelRequested(record.id, () => controller.abort(new RunAborted('CANCELED')));
     let beating = false;
     const heartbeat = setInterval(() => {
@@ -115,15 +167,21 @@ export class AgentWorker {
     }, this.heartbeatMs);
     if (record.cancelRequestedAt) controller.abort(new RunAborted('CANCELED'));
 
+    const handoff = (provider: ProviderDefinition) => this.handoffFor(state, provider, claim, controller, seat);
     let final: Final;
     try {
-      final = await untilAborted(this.run(state, deadline, controller.signal), controller.signal);
+      final = await withRunClock(runClock, () =>
+        untilAborted(this.run(state, deadline, controller.signal, handoff), controller.signal),
+      );
     } catch (err) {
       final = this.finalForError(err, controller.signal, state);
     }
     clearTimeout(timeout);
     clearInterval(heartbeat);
     offCancel();
+    if (state.handoff) this.deps.handoffs?.registry.remove(state.handoff);
+    if (slot.parked) this.parked -= 1;
+    else if (!slot.fromQueue) this.resumedAtWork -= 1;
     this.running.delete(record.id);
 
     // A failed run gets a screenshot of where it stopped, if no step took one already.
@@ -209,8 +267,69 @@ export class AgentWorker {
     }
   }
 
+  /** Waits until this worker runs fewer requests than its concurrency (a run coming back from its user). */
+  private async takeSlot(signal: AbortSignal): Promise<void> {
+    const atWork = () => this.running.size - this.parked;
+    while (atWork() >= this.deps.settings.concurrency && !signal.aborted) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  /** The run's door to its user, when this worker can pause runs (else the run has nobody to ask). */
+  private handoffFor(
+    state: RunState,
+    provider: ProviderDefinition,
+    claim: ClaimedRequest,
+    controller: AbortController,
+    seat: { paused(): void; resumed(): Promise<void> },
+  ): RunHandoff | null {
+    const handoffs = this.deps.handoffs;
+    if (!handoffs) return null;
+    const { record } = state;
+    const { requests: repo, events } = this.deps;
+    return new RunHandoff({
+      requestId: record.id,
+      organizationId: record.organizationId,
+      environment: record.environment,
+      provider,
+      policy: EgressPolicy.forProvider(provider, record.environment),
+      action: record.action,
+      approval: record.approval ?? null,
+      ttlMs: handoffs.desk.ttlMs,
+      page: () => state.page,
+      signal: controller.signal,
+      seat: handoffs.registry,
+      summarize: (write) => summarizeHeldWrite(write, state),
+      hooks: {
+        pause: async (ask) => {
+          const { linkToken, url } = await handoffs.desk.linkFor(record, ask.expiresAt);
+          const action: UserAction = {
+            reason: ask.reason,
+            message: ask.message,
+            since: ask.since.toISOString(),
+            expiresAt: ask.expiresAt.toISOString(),
+            linkToken,
+            url,
+            write: ask.write,
+          };
+          if (!(await repo.pauseForUser(record.id, claim.owner, handoffs.desk.seal(record.id, action)))) return null;
+          events.needsUser(record.id);
+          handoffs.desk.announce({ ...record, status: 'NEEDS_USER', trace: state.trace }, action);
+          return action;
+        },
+        resume: () => repo.resumeFromUser(record.id, claim.owner),
+        paused: seat.paused,
+        resumed: seat.resumed,
+        abort: (reason) => controller.abort(reason),
+        record: (step) => pushStep(state, step),
+      },
+    });
+  }
+
   private finalForError(err: unknown, signal: AbortSignal, state: RunState): Final {
     const reason = signal.aborted ? signal.reason : err;
+    if (reason instanceof UserActionEnded || reason instanceof UserActionUnavailable) {
+      const details = reason instanceof UserActionEnded ? reason.details : undefined;
+      return { status: 'FAILED', error: { code: reason.code, message: reason.message, ...(details === undefined ? {} : { details }) } };
+    }
     if (reason instanceof RunAborted) {
       if (reason.kind === 'TIMED_OUT') {
         return {
@@ -240,7 +359,12 @@ export class AgentWorker {
     return { status: 'FAILED', error: { code: 'INTERNAL_ERROR', message: `The run stopped on an unexpected error: ${errorText(err)}` } };
   }
 
-  private async run(state: RunState, deadline: number, signal: AbortSignal): Promise<Final> {
+  private async run(
+    state: RunState,
+    deadline: number,
+    signal: AbortSignal,
+    handoffFor: (provider: ProviderDefinition) => RunHandoff | null,
+  ): Promise<Final> {
     const { connections, providers } = this.deps;
     const { record } = state;
     const connection = await connections.findForRun(record.connectionId);
@@ -255,11 +379,15 @@ export class AgentWorker {
     const provider = await providers.find(record.providerId, record);
     if (!provider) throw new RunFailure('INTERNAL_ERROR', `Provider ${record.providerId} is not in the catalogue.`);
     setSecrets(state, storedCredentials(this.deps, connection));
+    const handoff = handoffFor(provider);
+    state.handoff = handoff ?? undefined;
+    const door: UserDoor = handoff ?? NO_PERSON;
+    if (handoff && record.approval) state.approve = handoff.approveWrite;
 
     let page = await openRunBrowser(this.deps, state, connection, provider, deadline, signal);
     await openStartingUrl(state, page, record.startingUrl);
     if (isProviderLoginPage(provider, new URL(page.url())))
-      page = await renewDeadSession(this.deps, state, connection, provider, deadline, signal);
+      page = await renewDeadSession(this.deps, state, connection, provider, deadline, signal, door);
 
     const ctx: RunContext = {
       requestId: record.id,
@@ -279,7 +407,8 @@ export class AgentWorker {
       record: (step) => pushStep(state, step),
       integrity: state.integrity,
       secrets: state.secrets,
-      ...NO_PERSON,
+      needsUser: (ask) => door.needsUser(ask),
+      whileWaiting: () => door.whileWaiting(),
     };
     const skipped: Skipped[] = [];
     for (const strategy of this.deps.strategies) {

@@ -14,6 +14,8 @@ import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalog
 import { providerLogoDataUrl } from '../providers/provider';
 import type { LinkSessionRecord, LinkSessionStatus, LinkTokenRecord, Store } from '../store';
 import type { LoginEngine, LoginOutcome, StorageState } from './login-engine';
+import type { RunHandoff } from '../agent/handoff/run-handoff';
+import type { UserActionAnswer, UserActionLinks, UserActionView } from './user-action-link';
 
 /**
  * The connect flow behind the hosted widget (Plaid's link session). Each opening of the widget with a link
@@ -58,7 +60,7 @@ export interface LinkSessionView {
   linkSessionId: string;
   status: LinkSessionStatus;
   environment: Environment;
-  mode: 'create' | 'update';
+  mode: 'create' | 'update' | 'user_action';
   organization: { name: string };
   /** The provider chosen (or fixed by the link token); null until then. */
   provider: WidgetProvider | null;
@@ -81,6 +83,8 @@ export interface LinkSessionView {
    * browser there when the flow ends (the URL comes with the final step's answer).
    */
   completionRedirect: boolean;
+  /** Mode user_action: the paused run the person is brought into (user-action-link.ts). */
+  userAction: UserActionView | null;
 }
 
 export interface LinkStepResult {
@@ -111,7 +115,7 @@ export const MAX_LOGIN_ATTEMPTS = 10;
 /** Link sessions (openings of the widget) allowed per link token. */
 export const MAX_SESSIONS_PER_LINK_TOKEN = 5;
 
-const OPEN_STATES: LinkSessionStatus[] = ['CONSENT', 'PROVIDER', 'CREDENTIALS', 'MFA_TOTP', 'MFA_SMS', 'HUMAN_CHECK'];
+const OPEN_STATES: LinkSessionStatus[] = ['CONSENT', 'PROVIDER', 'CREDENTIALS', 'MFA_TOTP', 'MFA_SMS', 'HUMAN_CHECK', 'USER_ACTION'];
 const LOGIN_STATES: LinkSessionStatus[] = ['CREDENTIALS', 'MFA_TOTP', 'MFA_SMS', 'HUMAN_CHECK'];
 
 const CAPABILITIES: Record<WidgetProvider['category'] | 'any', string[]> = {
@@ -148,8 +152,14 @@ export class LinkSessionService {
       onFinished?: (outcome: LinkSessionOutcome) => Promise<void>;
       /** This process's internal URL: recorded on a session whose in-memory part it takes on (server/connect/relay/). */
       hostUrl?: string;
+      /** Paused agent runs: a link token made for one opens the widget on that run (user-action-link.ts). */
+      userActions?: UserActionLinks;
     },
   ) {}
+
+  private get userActions(): UserActionLinks | undefined {
+    return this.deps.userActions;
+  }
 
   /**
    * This process now holds the session's in-memory part (a login that may pause at a code step, a live browser):
@@ -192,16 +202,17 @@ export class LinkSessionService {
     const token = await store.repos.linkTokens.findByHash(hashToken(linkToken));
     if (!token) return this.fail('INVALID_LINK_TOKEN', 'This link is not valid.', null);
     const now = clock.now();
+    const forRun = !!token.agentRequestId;
     const session: LinkSessionRecord = {
       id: newId('lses'),
       linkTokenId: token.id,
       organizationId: token.organizationId,
       environment: token.environment,
       clientUserId: token.clientUserId,
-      mode: token.connectionId ? 'update' : 'create',
+      mode: forRun ? 'user_action' : token.connectionId ? 'update' : 'create',
       providerId: token.providerId,
       connectionId: token.connectionId,
-      status: 'CONSENT',
+      status: forRun ? 'USER_ACTION' : 'CONSENT',
       errorCode: null,
       errorMessage: null,
       attempts: 0,
@@ -324,6 +335,8 @@ export class LinkSessionService {
     await this.deps.engine.cancel(session.id);
     await this.live?.close(session.id);
     this.handedOver.delete(session.id);
+    // A paused run's widget: leaving while its ask is open ends the run (USER_ACTION_EXITED); after it, nothing.
+    if (session.mode === 'user_action') this.userActions?.leave(token);
     if (OPEN_STATES.includes(session.status)) {
       const code = errorCode ?? session.errorCode ?? 'USER_CLOSED';
       await this.end(session, 'EXITED', code, code === session.errorCode ? session.errorMessage : null);
@@ -332,6 +345,45 @@ export class LinkSessionService {
     // Also for a session that had already ended (a refused opening, a second exit): the answer is the same each time.
     const redirectUrl = await this.redirectFor(token, { session: after, publicToken: null });
     return ok({ linkSessionId: after.id, status: after.status, ...(redirectUrl ? { redirectUrl } : {}) });
+  }
+
+  // ---------- a paused agent run ----------
+
+  /**
+   * The person answered the paused run's ask: the page is past the step (done), or the held write is approved or
+   * denied. The run goes on (or ends, denied) by itself; this link session is over (SUCCEEDED: the person did their part).
+   */
+  async answerUserAction(linkToken: string, sessionId: string, decision: UserActionAnswer): Promise<Result<LinkStepResult>> {
+    const auth = await this.authorize(linkToken, sessionId);
+    if (!auth.ok) return auth;
+    const { token, session } = auth.value;
+    if (session.status !== 'USER_ACTION') return this.stepNotAllowed(session);
+    if (!this.userActions?.answer(token, decision)) {
+      return this.fail('USER_ACTION_OVER', 'This step is over: the task is not waiting for this any more.', this.details(session, false));
+    }
+    const now = this.deps.clock.now();
+    if (await this.move(session, ['USER_ACTION'], { status: 'SUCCEEDED', completedAt: now })) {
+      await this.finished({ session: await this.reload(session), publicToken: null });
+    }
+    return ok({ view: await this.view(await this.reload(session), token) });
+  }
+
+  /** May this link token's widget watch (and, while its ask is open, use) the paused run's page? */
+  async authorizeRunView(linkToken: string, sessionId: string): Promise<Result<{ run: RunHandoff; token: LinkTokenRecord }>> {
+    const auth = await this.authorize(linkToken, sessionId);
+    if (!auth.ok) return auth;
+    const { token, session } = auth.value;
+    if (session.status !== 'USER_ACTION') return this.stepNotAllowed(session);
+    const run = this.userActions?.runOf(token);
+    if (!run) return this.fail('USER_ACTION_OVER', 'The task is not waiting for you any more.', this.details(session, false));
+    return ok({ run, token });
+  }
+
+  /** Whether a link token was made for a paused agent run (its widget watches that run instead of a sign-in). */
+  async isRunToken(linkToken: string): Promise<boolean> {
+    const parsed = parseToken(linkToken);
+    if (!parsed || parsed.kind !== 'link') return false;
+    return !!(await this.deps.store.repos.linkTokens.findByHash(hashToken(linkToken)))?.agentRequestId;
   }
 
   // ---------- live sign-in ----------
@@ -695,6 +747,7 @@ export class LinkSessionService {
       mfa: session.status === 'MFA_TOTP' ? { method: 'totp' } : session.status === 'MFA_SMS' ? { method: 'sms' } : null,
       ...this.signInMode(session, token, provider),
       completionRedirect: token.completionRedirectUri !== null,
+      userAction: session.mode === 'user_action' ? (this.userActions?.viewOf(token) ?? null) : null,
     };
   }
 

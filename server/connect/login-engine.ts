@@ -268,9 +268,10 @@ export class LoginEngine {
    * Takes a login parked at a step the recipe does not know out of the engine, page and all, for the live view:
    * from then on the live view owns (and closes) the context. Null when none waits under this key.
    */
-  handOver(key: string): { context: BrowserContext; page: Page; device: DeviceProfile | null } | null {
+  handOver(key: string, opts: { anyStep?: boolean } = {}): { context: BrowserContext; page: Page; device: DeviceProfile | null } | null {
     const w = this.waiting.get(key);
-    if (!w || w.busy || w.step !== 'unknown_step') return null;
+    // anyStep: a run's user takes over a code or human-check step too (silent re-login inside a run).
+    if (!w || w.busy || (w.step !== 'unknown_step' && !opts.anyStep)) return null;
     this.waiting.delete(key);
     clearTimeout(w.timer);
     return { context: w.context, page: w.page, device: w.device };

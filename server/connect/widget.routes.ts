@@ -28,7 +28,14 @@ const asset = (name: string) => fs.readFileSync(path.join(ASSETS, name), 'utf8')
  * The widget's script, written as parts (one concern each) and served as one file: the parts share one function
  * scope, as they did when they were a single file, and there is still no build step.
  */
-const WIDGET_SCRIPT_PARTS = ['widget-kit.js', 'widget-sign-in.js', 'widget-live.js', 'widget-outcomes.js', 'widget-bridge.js'];
+const WIDGET_SCRIPT_PARTS = [
+  'widget-kit.js',
+  'widget-sign-in.js',
+  'widget-live.js',
+  'widget-user-action.js',
+  'widget-outcomes.js',
+  'widget-bridge.js',
+];
 const widgetScript = () => `(function () {\n'use strict';\n${WIDGET_SCRIPT_PARTS.map(asset).join('\n')}})();\n`;
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -42,6 +49,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 const Bodies = {
   start: z.object({ env: z.enum(ENVIRONMENTS).optional() }).strict(),
+  userAction: z.object({ decision: z.enum(['done', 'approve', 'deny']) }).strict(),
   provider: z.object({ providerId: z.string().uuid() }).strict(),
   credentials: z.object({ username: z.string().trim().min(1).max(256), password: z.string().min(1).max(1024) }).strict(),
   mfa: z
@@ -170,6 +178,14 @@ export function connectWidget(services: Services): Router {
     '/sessions/:id/live/finish',
     wrap(async (req, res) => {
       answer(req, res, 'live-finish', await flow.finishLive(bearer(req), req.params.id), (step) => step);
+    }),
+  );
+  api.post(
+    '/sessions/:id/user-action',
+    wrap(async (req, res) => {
+      const body = parse(Bodies.userAction, req, res);
+      if (!body) return;
+      answer(req, res, 'user-action', await flow.answerUserAction(bearer(req), req.params.id, body.decision), (step) => step);
     }),
   );
   api.post(

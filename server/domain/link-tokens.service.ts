@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config';
 import type { ProviderCatalogue } from '../providers/catalogue';
-import type { LinkTokenRecord, Store } from '../store';
+import type { AgentRequestRecord, LinkTokenRecord, Store } from '../store';
 import type { Clock } from './clock';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
@@ -72,6 +72,32 @@ export class LinkTokenService {
     };
     await this.store.repos.linkTokens.insert(record);
     return ok({ linkToken, record });
+  }
+
+  /**
+   * The link token that brings the end user into a paused agent request (userAction.linkToken): the connection's own
+   * provider and user, valid until the pause expires. Made by the worker when the run pauses; never by a caller.
+   */
+  async createForUserAction(request: AgentRequestRecord, expiresAt: Date): Promise<string> {
+    const connection = await this.store.repos.connections.findById(request.connectionId);
+    const linkToken = generateToken('link', request.environment);
+    await this.store.repos.linkTokens.insert({
+      id: newId('ltok'),
+      tokenHash: hashToken(linkToken),
+      organizationId: request.organizationId,
+      environment: request.environment,
+      clientUserId: connection?.clientUserId ?? '',
+      providerId: request.providerId,
+      connectionId: request.connectionId,
+      agentRequestId: request.id,
+      rememberCredentials: false,
+      signIn: 'live',
+      completionRedirectUri: null,
+      expiresAt,
+      usedAt: null,
+      createdAt: this.clock.now(),
+    });
+    return linkToken;
   }
 
   /** Not registered (matched exactly); the rule it breaks too, if any, since registering it would not help then. */

@@ -233,7 +233,17 @@ export interface SandboxTenantRecord {
  * go on, e.g. the link token expired) or EXITED (the person left); errorCode keeps the last error they saw.
  */
 export type LinkSessionStatus =
-  'CONSENT' | 'PROVIDER' | 'CREDENTIALS' | 'MFA_TOTP' | 'MFA_SMS' | 'HUMAN_CHECK' | 'SUCCEEDED' | 'FAILED' | 'EXITED';
+  | 'CONSENT'
+  | 'PROVIDER'
+  | 'CREDENTIALS'
+  | 'MFA_TOTP'
+  | 'MFA_SMS'
+  | 'HUMAN_CHECK'
+  /** A paused agent run's widget (mode user_action): the person is with the run's own page. */
+  | 'USER_ACTION'
+  | 'SUCCEEDED'
+  | 'FAILED'
+  | 'EXITED';
 
 export interface LinkSessionRecord {
   id: string;
@@ -241,8 +251,11 @@ export interface LinkSessionRecord {
   organizationId: string;
   environment: Environment;
   clientUserId: string;
-  /** create: a new connection; update: re-authenticates the link token's connection (Plaid's update mode). */
-  mode: 'create' | 'update';
+  /**
+   * create: a new connection; update: re-authenticates the link token's connection (Plaid's update mode); user_action:
+   * brings the user into a paused agent request (the link token's agentRequestId).
+   */
+  mode: 'create' | 'update' | 'user_action';
   providerId: string | null;
   /** The connection created or re-authenticated (update mode: set from the start). */
   connectionId: string | null;

@@ -54,7 +54,7 @@ export async function startLiveServer(opts: { clock?: Clock; env?: Record<string
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: opts.clock ?? systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
-  const detachLive = attachLiveSignIn(server, services.liveSignIn, {
+  const detachLive = attachLiveSignIn(server, services.liveViews, {
     widgetOrigins: config.widgetOrigins,
     hosts: services.linkSessions,
   });
@@ -70,6 +70,7 @@ export async function startLiveServer(opts: { clock?: Clock; env?: Record<string
     close: async () => {
       await detachLive();
       await services.liveSignIn.closeAll();
+      await services.runLiveViews.closeAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker?.stop({ graceMs: 0 });

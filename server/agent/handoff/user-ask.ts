@@ -1,3 +1,5 @@
+import type { Page } from 'playwright-core';
+
 import type { UserAction } from '../../../contract/schemas';
 
 /** Why a run waits for its end user (the contract's userAction.reason). */
@@ -14,6 +16,8 @@ export interface UserAsk {
   /** One or two sentences to the end user: what to do on the page ("Enter the code Orbit sent you"). */
   message: string;
   done?: () => Promise<boolean>;
+  /** The page the person works on, when it is not the run's current tab (a sign-in page of a re-login inside the run). */
+  page?: Page;
 }
 
 /** The run's door to its person: given to strategies on the RunContext. */
@@ -41,4 +45,24 @@ export const NO_PERSON: UserDoor = {
 /** Thrown when a run cannot pause for its user; the worker ends the run with USER_ACTION_UNAVAILABLE. */
 export class UserActionUnavailable extends Error {
   readonly code = 'USER_ACTION_UNAVAILABLE';
+}
+
+/**
+ * The person's part ended the run: they left (USER_ACTION_EXITED), it expired (USER_ACTION_EXPIRED), or they denied a
+ * held write (DENIED_BY_USER). Thrown out of needsUser, or the run's abort reason; strategies let it through as it is.
+ */
+export class UserActionEnded extends Error {
+  constructor(
+    readonly code: 'USER_ACTION_EXITED' | 'USER_ACTION_EXPIRED' | 'DENIED_BY_USER',
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'UserActionEnded';
+  }
+}
+
+/** Errors that end the run because of the person (or their absence): strategies pass them on as they are. */
+export function endsForThePerson(err: unknown): err is UserActionEnded | UserActionUnavailable {
+  return err instanceof UserActionEnded || err instanceof UserActionUnavailable;
 }

@@ -1,4 +1,5 @@
 import type { AgentRequestWarning } from '../../store/records';
+import { endsForThePerson } from '../handoff/user-ask';
 import { validateResult } from '../result/validate';
 import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
 import { errorText, failureScreenshot, pageUrl } from '../trace';
@@ -59,7 +60,7 @@ export class PlaybookStrategy implements ExecutionStrategy {
           if (opts.writes) wrote = { step: `${tool} ${target}` };
           return value;
         } catch (err) {
-          if (ctx.signal.aborted || err instanceof PlaybookNotApplicable) throw err;
+          if (ctx.signal.aborted || err instanceof PlaybookNotApplicable || endsForThePerson(err)) throw err;
           const screenshot = await failureScreenshot(ctx.page);
           ctx.record({
             tool,
@@ -81,6 +82,8 @@ export class PlaybookStrategy implements ExecutionStrategy {
       result = await playbook.run(pctx);
     } catch (err) {
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
+      // The person left, the wait expired, or nobody could be asked: the run ends with that code, not PLAYBOOK_FAILED.
+      if (endsForThePerson(err)) throw err;
       if (wrote) {
         // The change happened; only reading it back failed. Complete with nothing filled, and say so.
         const why = `${playbook.name} made its change (${(wrote as { step: string }).step}) but could not read the result back: ${errorText(err)}`;

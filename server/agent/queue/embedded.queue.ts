@@ -38,14 +38,15 @@ export class EmbeddedQueue implements AgentQueue {
     this.running = true;
     this.stopped = false;
     this.unsubscribe = this.deps.events.onEnqueued(() => this.poke());
-    this.loop = this.run(handler, Math.max(1, opts.concurrency));
+    this.loop = this.run(handler, Math.max(1, opts.concurrency), opts.busy ?? (() => 0));
   }
 
   private poke() {
     this.pause.wakeNow();
   }
 
-  private async run(handler: ClaimHandler, concurrency: number) {
+  private async run(handler: ClaimHandler, concurrency: number, busy: () => number) {
+    const free = () => concurrency - this.active.size - busy();
     const repo = this.deps.store.repos.agentRequests;
     while (this.running) {
       try {
@@ -53,12 +54,12 @@ export class EmbeddedQueue implements AgentQueue {
           this.lastSweep = Date.now();
           await sweepExpiredLeases(this.deps, this.settings.maxAttempts);
         }
-        while (this.running && this.active.size < concurrency) {
+        while (this.running && free() > 0) {
           const now = this.deps.clock.now();
-          const ids = await repo.claimable(now, this.settings.maxAttempts, concurrency - this.active.size);
+          const ids = await repo.claimable(now, this.settings.maxAttempts, free());
           let claimed = 0;
           for (const id of ids) {
-            if (!this.running || this.active.size >= concurrency) break;
+            if (!this.running || free() <= 0) break;
             const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
             if (!(await repo.claim(id, this.workerId, now, leaseUntil, this.settings.maxAttempts))) continue;
             claimed += 1;

@@ -101,11 +101,16 @@ export class PgBossQueue implements AgentQueue {
     const boss = await this.ready();
     const repo = this.deps.store.repos.agentRequests;
     const pollingIntervalSeconds = Math.max(0.5, this.settings.pollMs / 1000);
-    for (let i = 0; i < Math.max(1, opts.concurrency); i++) {
+    const concurrency = Math.max(1, opts.concurrency);
+    const busy = opts.busy ?? (() => 0);
+    for (let i = 0; i < concurrency; i++) {
       const id = await boss.work<{ requestId: string }>(PG_BOSS_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async (jobs) => {
         for (const job of jobs) {
           const requestId = job.data?.requestId;
           if (typeof requestId !== 'string') continue;
+          // Resumed runs (they paused for their user) hold slots too: wait for one before claiming.
+          while (this.working && this.active.size + busy() >= concurrency) await new Promise((r) => setTimeout(r, 100));
+          if (!this.working) return;
           const now = this.deps.clock.now();
           const won = await repo.claim(
             requestId,

@@ -18,6 +18,12 @@ export type ClaimHandler = (claim: ClaimedRequest) => Promise<void>;
 export interface QueueStartOptions {
   /** Requests this worker process runs at the same time. */
   concurrency: number;
+  /**
+   * Runs of this process at work outside the handlers the queue is waiting on: a run that paused for its user returns
+   * its handler (it holds no slot while it waits) and takes a slot again when it resumes. The queue claims only while
+   * its handlers plus these are under `concurrency`.
+   */
+  busy?: () => number;
 }
 
 export interface AgentQueue {

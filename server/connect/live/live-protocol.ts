@@ -70,9 +70,22 @@ export type LiveStatusCode =
   | 'LIVE_REPLACED'
   | 'LIVE_UNAUTHORIZED'
   | 'LIVE_UNAVAILABLE'
-  | 'LIVE_PROTOCOL_ERROR';
+  | 'LIVE_PROTOCOL_ERROR'
+  /** A paused agent run's view: the run finished (its page is gone). */
+  | 'RUN_ENDED';
+
+/**
+ * A paused agent run's view: what the run does now. waiting: it waits for this person (the ask: reason, message,
+ * expiresAt, the held write); working: it runs on (the view only shows it); ended: it finished.
+ */
+export interface RunStateMessage {
+  type: 'run';
+  state: 'waiting' | 'working' | 'ended';
+  ask: { reason: string; message: string; expiresAt: string; write: unknown } | null;
+}
 
 export type ServerMessage =
   | { type: 'viewport'; width: number; height: number }
+  | RunStateMessage
   | { type: 'status'; code: LiveStatusCode; message: string; host?: string }
   | { type: 'pong' };

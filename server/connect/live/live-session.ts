@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 
 import { captureSession } from '../../browser/session-capture';
 import { boundSession } from '../../browser/session-format';
@@ -23,8 +23,17 @@ export interface LiveSink {
 }
 
 export interface LiveSessionEvents {
-  onSignedIn(state: StorageState): void;
+  /** Sign-in views: the provider's signed-in signal appeared (views of a run's page never watch for it). */
+  onSignedIn?(state: StorageState): void;
   onEnded(code: LiveStatusCode, message: string): void;
+}
+
+/**
+ * A view of a page it does not own (a paused agent run's, live/run-live-views.ts): the page keeps its size (the run's
+ * device), ending the view leaves the page and its context as they are, and input goes through only while `inputAllowed`.
+ */
+export interface BorrowedPage {
+  inputAllowed(): boolean;
 }
 
 /** Pending input events kept in order; beyond this the widget is flooding and events are dropped. */
@@ -50,6 +59,8 @@ export class LiveSession {
   private viewport: { width: number; height: number };
   /** Last time an input event arrived (for the bench's and the metrics' benefit as much as the idle timer). */
   lastInputAt = Date.now();
+  /** Undoes the fence's listeners (a borrowed page lives on after the view). */
+  private unfence: () => void = () => undefined;
 
   private constructor(
     readonly linkSessionId: string,
@@ -61,6 +72,7 @@ export class LiveSession {
     private readonly idleMs: number,
     private readonly events: LiveSessionEvents,
     viewport: { width: number; height: number },
+    private readonly borrowed: BorrowedPage | null,
   ) {
     this.viewport = viewport;
     this.lastGoodUrl = page.url();
@@ -81,9 +93,13 @@ export class LiveSession {
     idleMs: number;
     until: Date;
     events: LiveSessionEvents;
+    borrowed?: BorrowedPage;
   }): Promise<LiveSession> {
     const { context, page } = opts;
-    await page.setViewportSize(opts.viewport);
+    const borrowed = opts.borrowed ?? null;
+    // A borrowed page keeps the size its run gave it (resizing would reflow the page under the run); the widget scales it.
+    const viewport = borrowed ? (page.viewportSize() ?? opts.viewport) : opts.viewport;
+    if (!borrowed) await page.setViewportSize(viewport);
     const cdp = await context.newCDPSession(page);
     const session = new LiveSession(
       opts.linkSessionId,
@@ -94,7 +110,8 @@ export class LiveSession {
       opts.policy,
       opts.idleMs,
       opts.events,
-      opts.viewport,
+      viewport,
+      borrowed,
     );
     session.fence();
     await cdp.send('Page.enable');
@@ -102,8 +119,8 @@ export class LiveSession {
     await cdp.send('Page.startScreencast', {
       format: 'jpeg',
       quality: JPEG_QUALITY,
-      maxWidth: opts.viewport.width,
-      maxHeight: opts.viewport.height,
+      maxWidth: viewport.width,
+      maxHeight: viewport.height,
       everyNthFrame: 1,
     });
     if (opts.startUrl) {
@@ -114,8 +131,10 @@ export class LiveSession {
     const lifeMs = Math.max(0, opts.until.getTime() - Date.now());
     session.lifeTimer = setTimeout(() => void session.end('LIVE_SESSION_CLOSED', 'The link expired.'), lifeMs);
     session.lifeTimer.unref();
-    session.pollTimer = setInterval(() => void session.checkSignedIn(), SIGNED_IN_POLL_MS);
-    session.pollTimer.unref();
+    if (!borrowed) {
+      session.pollTimer = setInterval(() => void session.checkSignedIn(), SIGNED_IN_POLL_MS);
+      session.pollTimer.unref();
+    }
     return session;
   }
 
@@ -156,7 +175,7 @@ export class LiveSession {
 
   /** Relays one input event, in order; false when the queue is full (the event is dropped). */
   input(message: InputMessage): boolean {
-    if (this.ended) return false;
+    if (this.ended || (this.borrowed && !this.borrowed.inputAllowed())) return false;
     if (this.queued >= MAX_QUEUED_INPUT) return false;
     this.queued++;
     this.lastInputAt = Date.now();
@@ -177,7 +196,14 @@ export class LiveSession {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.sink?.close(code, message);
     this.sink = null;
-    await this.context.close().catch(() => undefined);
+    if (this.borrowed) {
+      // The run's page goes on without the view: only what the view added is taken away.
+      this.unfence();
+      await this.cdp.send('Page.stopScreencast').catch(() => undefined);
+      await this.cdp.detach().catch(() => undefined);
+    } else {
+      await this.context.close().catch(() => undefined);
+    }
     this.events.onEnded(code, message);
   }
 
@@ -185,13 +211,17 @@ export class LiveSession {
 
   /** Windows other than the sign-in page are closed; a top-level page outside the allowed origins is taken back. */
   private fence(): void {
-    this.context.on('page', (popup) => {
+    const onPopup = (popup: Page) => {
       if (popup === this.page) return;
+      // A run's own tabs are the run's business (server/agent/tabs/): only the person's are closed, while they act.
+      if (this.borrowed && !this.borrowed.inputAllowed()) return;
       void popup.close().catch(() => undefined);
       this.notify('POPUP_BLOCKED', 'The page tried to open another window; it was closed.');
-    });
-    this.page.on('framenavigated', (frame) => {
+    };
+    const onNavigated = (frame: Frame) => {
       if (frame !== this.page.mainFrame()) return;
+      // Where a run's page goes while the run works is the run's to handle (its egress proxy refuses the rest).
+      if (this.borrowed && !this.borrowed.inputAllowed()) return;
       const url = frame.url();
       if (this.policy.checkUrl(url).ok) {
         this.lastGoodUrl = url;
@@ -208,7 +238,13 @@ export class LiveSession {
       this.backs.push(now);
       const back = this.lastGoodUrl;
       setTimeout(() => void this.page.goto(back, { waitUntil: 'domcontentloaded' }).catch(() => undefined), 0);
-    });
+    };
+    this.context.on('page', onPopup);
+    this.page.on('framenavigated', onNavigated);
+    this.unfence = () => {
+      this.context.off('page', onPopup);
+      this.page.off('framenavigated', onNavigated);
+    };
   }
 
   /** The egress proxy's report of a refused connection (wired by the owner, which opened the context). */
@@ -216,8 +252,13 @@ export class LiveSession {
     this.lastBlockedHost = hostOf(url) ?? url.replace(/:\d+$/, '');
   }
 
-  private notify(code: LiveStatusCode, message: string, host?: string | null): void {
+  notify(code: LiveStatusCode, message: string, host?: string | null): void {
     this.sink?.send({ type: 'status', code, message, ...(host ? { host } : {}) });
+  }
+
+  /** A message to the attached widget, if any (a run's state, live/run-live-views.ts). */
+  send(message: ServerMessage): void {
+    this.sink?.send(message);
   }
 
   private onFrame(frame: { data: string; sessionId: number }): void {
@@ -251,7 +292,7 @@ export class LiveSession {
         return;
       }
       this.notify('SIGNED_IN', 'Signed in.');
-      this.events.onSignedIn(state);
+      this.events.onSignedIn?.(state);
       await this.end('SIGNED_IN', 'Signed in.');
     } catch {
       // the page was navigating; the next tick looks again

@@ -4,9 +4,9 @@ import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 
 import { relayLiveSocket, type SessionHosts } from '../relay/session-relay';
-import { ClientMessageSchema, type LiveStatusCode, type ServerMessage } from './live-protocol';
+import { ClientMessageSchema, type InputMessage, type LiveStatusCode, type ServerMessage } from './live-protocol';
+import type { Result } from '../../domain/errors';
 import type { LiveSink } from './live-session';
-import type { LiveSignIn } from './live-sign-in';
 
 /**
  * The live view's socket: `GET /link/api/sessions/:id/live` upgraded to a WebSocket on the API's own server. Only
@@ -34,7 +34,30 @@ const CLOSE: Partial<Record<LiveStatusCode, number>> = {
   LIVE_SESSION_TIMED_OUT: 4408,
   LIVE_REPLACED: 4409,
   SIGNED_IN: 1000,
+  RUN_ENDED: 1000,
 };
+
+/** What the socket drives: live sign-ins, and the views of paused agent runs (one door for both, by link token). */
+export interface LiveViewPort {
+  connect(linkToken: string, linkSessionId: string, viewport: { width: number; height: number }, sink: LiveSink): Promise<Result<void>>;
+  has(linkSessionId: string): boolean;
+  input(linkSessionId: string, sink: LiveSink, message: InputMessage): boolean;
+  detach(linkSessionId: string, sink: LiveSink): void;
+}
+
+/**
+ * A socket whose hello carries a paused run's link token is a view of that run (run-live-views.ts); any other is a
+ * live sign-in. Each session id then stays with the side that took it.
+ */
+export function liveViews(signIn: LiveViewPort, runs: LiveViewPort, isRunToken: (linkToken: string) => Promise<boolean>): LiveViewPort {
+  const side = (id: string) => (runs.has(id) ? runs : signIn);
+  return {
+    connect: async (linkToken, id, viewport, sink) => ((await isRunToken(linkToken)) ? runs : signIn).connect(linkToken, id, viewport, sink),
+    has: (id) => runs.has(id) || signIn.has(id),
+    input: (id, sink, message) => side(id).input(id, sink, message),
+    detach: (id, sink) => side(id).detach(id, sink),
+  };
+}
 
 export interface LiveSocketOptions {
   /** The origins the widget is served from (config.widgetOrigins: AGENTLINK_PUBLIC_URL's and AGENTLINK_WIDGET_ORIGINS). */
@@ -43,7 +66,7 @@ export interface LiveSocketOptions {
   hosts?: SessionHosts;
 }
 
-export function attachLiveSignIn(server: http.Server, live: LiveSignIn, opts: LiveSocketOptions): () => Promise<void> {
+export function attachLiveSignIn(server: http.Server, live: LiveViewPort, opts: LiveSocketOptions): () => Promise<void> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const sockets = new Set<WebSocket>();
   const allowed = new Set(opts.widgetOrigins);
@@ -74,7 +97,7 @@ export function attachLiveSignIn(server: http.Server, live: LiveSignIn, opts: Li
   };
 }
 
-function serve(ws: WebSocket, linkSessionId: string, live: LiveSignIn): void {
+function serve(ws: WebSocket, linkSessionId: string, live: LiveViewPort): void {
   let attached = false;
   let closed = false;
   let tokens = RATE_BURST;

@@ -65,6 +65,7 @@ function metadata(extra) {
     providerId: v && v.provider ? v.provider.providerId : null,
     providerName: v && v.provider ? v.provider.name : null,
   };
+  if (v && v.userAction) m.agentRequestId = v.userAction.agentRequestId;
   return Object.assign(m, extra || {});
 }
 function emit(eventName, extra) {

@@ -20,6 +20,7 @@ var LIVE_COPY = {
   LIVE_UNAUTHORIZED: 'This sign-in is no longer available. Go back to the app and start again.',
   LIVE_UNAVAILABLE: 'The sign-in page could not be opened right now.',
   LIVE_PROTOCOL_ERROR: 'The connection to the sign-in page failed.',
+  RUN_ENDED: 'The task has finished.',
 };
 /** Close codes after which reconnecting cannot help (see live-socket.ts). */
 var LIVE_FINAL = { 1000: true, 1008: true, 1013: true, 4401: true, 4408: true, 4409: true };
@@ -112,7 +113,8 @@ function renderLive() {
 }
 
 function liveStatus(l, code, message, host) {
-  l.status.textContent = LIVE_COPY[code] || message || '';
+  // A view of a paused run has its own words for some states (l.copy); the sign-in's otherwise.
+  l.status.textContent = (l.copy && l.copy[code]) || LIVE_COPY[code] || message || '';
   if (host && code === 'NAVIGATION_BLOCKED') l.status.textContent = 'Blocked: ' + host + ' is outside this sign-in.';
   l.status.setAttribute('data-code', code);
   l.status.className =
@@ -150,8 +152,12 @@ function connectLive(l) {
       l.canvas.width = m.width;
       l.canvas.height = m.height;
       l.retries = 0;
+    } else if (m.type === 'run') {
+      if (l.onRun) l.onRun(m);
+      if (m.state === 'working') liveStatus(l, 'RUN_WORKING');
     } else if (m.type === 'status') {
       liveStatus(l, m.code, m.message, m.host);
+      if (m.code === 'RUN_ENDED' && l.onRun) l.onRun({ state: 'ended' });
       if (m.code === 'SIGNED_IN') finishLive(l);
       if (m.code === 'LIVE_SESSION_TIMED_OUT' || m.code === 'LIVE_SESSIONS_FULL' || m.code === 'LIVE_UNAVAILABLE') {
         l.retry.hidden = false;

@@ -11,6 +11,7 @@ var PROGRESS = {
   picker: [40, 'Choose a provider'],
   credentials: [60, 'Sign in'],
   working: [70, 'Signing in'],
+  task: [50, 'Your help is needed'],
   verify: [80, 'Verify it is you'],
   done: [100, 'Connected'],
   error: [null, 'Problem'],
@@ -113,6 +114,7 @@ function onConsent() {
 /** Shows the screen for where the flow stands. */
 function next() {
   var v = state.view;
+  if (v.mode === 'user_action') return renderUserAction();
   if (v.status === 'CONSENT') return renderConsent();
   if (v.status === 'PROVIDER' || (!v.provider && v.status === 'CREDENTIALS')) return renderPicker();
   if (v.status === 'MFA_TOTP' || v.status === 'MFA_SMS') return renderMfa();
