@@ -1528,8 +1528,8 @@ export interface LinkSessionFinished {
   providerId: string | null;
   /** The connection created or re-authenticated; in update mode the connection the link token was for. null otherwise. */
   connectionId: string | null;
-  /** update: the link token re-authenticated an existing connection. */
-  mode: 'create' | 'update';
+  /** update: the link token re-authenticated an existing connection. user_action: the link token brought the user into a paused agent request (userAction.linkToken); SUCCESS means they finished the step, and there is no public token. */
+  mode: 'create' | 'update' | 'user_action';
   /** EXITED: why. code is USER_CLOSED when the person left without an error, otherwise the last error of the flow (INVALID_CREDENTIALS, ACCOUNT_LOCKED, MFA_FAILED, LINK_TOKEN_EXPIRED, LINK_TOKEN_ALREADY_USED, TOO_MANY_LOGIN_ATTEMPTS, …); error_code of the redirect. null on SUCCESS. */
   error: {
     code: string;
