@@ -90,7 +90,8 @@ export class AgentWorker {
     this.stopping = true;
     const stopping = this.deps.queue.stop();
     const deadline = Date.now() + (opts.graceMs ?? 10_000);
-    while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // Runs waiting for their user are not waited for: their person may take minutes.
+    while (this.running.size - this.parked > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     for (const controller of this.running.values()) controller.abort(new RunAborted('SHUTDOWN'));
     await stopping;
     this.started = false;
@@ -228,7 +229,13 @@ export class AgentWorker {
         log.warn('lease lost; another worker owns the request now');
         return;
       }
-      if (abortKind === 'SHUTDOWN' && final.status !== 'COMPLETED') {
+      if (abortKind === 'SHUTDOWN' && final.status !== 'COMPLETED' && state.handoff?.asked) {
+        // The person was part of this run: running it again from the start could ask them again for what they did.
+        final = {
+          status: 'FAILED',
+          error: { code: 'USER_ACTION_LOST', message: 'The worker shut down while the request was with its user; it was not run again.' },
+        };
+      } else if (abortKind === 'SHUTDOWN' && final.status !== 'COMPLETED') {
         ending = 'released';
         if (await repo.release(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         log.info('released on shutdown');

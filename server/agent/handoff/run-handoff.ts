@@ -92,6 +92,8 @@ export class RunHandoff implements UserDoor {
   private releaseIdle: () => void = () => undefined;
   private readonly listeners = new Set<(e: HandoffEvent) => void>();
   private ended = false;
+  /** Whether the run ever asked its user (a run the person took part in is never run again from the start). */
+  asked = false;
 
   constructor(private readonly opts: RunHandoffOptions) {}
 
@@ -220,6 +222,7 @@ export class RunHandoff implements UserDoor {
         `The run needs its user (${ask.reason}: ${ask.message}), but this worker holds as many waiting runs as it may.`,
       );
     }
+    this.asked = true;
     const since = new Date();
     const expiresAt = new Date(since.getTime() + this.opts.ttlMs);
     const started = performance.now();

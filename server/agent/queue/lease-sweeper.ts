@@ -6,7 +6,8 @@ import type { Store } from '../../store';
 
 /**
  * Ends requests whose worker died and that may not run again: after `maxAttempts` claims the request fails
- * with WORKER_LOST; a request whose cancel was asked becomes CANCELED. (Requests with attempts left are
+ * with WORKER_LOST; one that was waiting for its user with USER_ACTION_LOST (its page went with the worker: running
+ * it again could repeat what was done before the pause); a request whose cancel was asked becomes CANCELED. (Requests with attempts left are
  * claimed again by the engines.) Every worker process runs the sweep; the conditional UPDATE decides.
  */
 export async function sweepExpiredLeases(
@@ -22,10 +23,16 @@ export async function sweepExpiredLeases(
       result: null,
       error: canceled
         ? { code: 'CANCELED', message: 'The request was canceled; its worker stopped before it could confirm.' }
-        : {
-            code: 'WORKER_LOST',
-            message: `The worker running this request stopped responding (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}); it was not run again.`,
-          },
+        : r.status === 'NEEDS_USER'
+          ? {
+              code: 'USER_ACTION_LOST',
+              message:
+                'The request was waiting for its user, and the worker holding its browser stopped; the page it waited on is gone. It was not run again.',
+            }
+          : {
+              code: 'WORKER_LOST',
+              message: `The worker running this request stopped responding (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}); it was not run again.`,
+            },
       completedAt: now,
       executionTimeMs: r.startedAt ? Math.max(0, now.getTime() - r.startedAt.getTime()) : null,
     });
