@@ -1,80 +1,18 @@
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 
+import type { ChangeGate, ChangeSent, EgressBlock } from './change-gate';
 import type { EgressPolicy } from './egress-policy';
 import { type InterceptionAuthority, interceptionAuthority } from './interception-authority';
 import { isReadOnlyRequest } from './read-only';
 import { resolveChecked, type Resolver, systemResolver } from './resolve';
-import { openUpstreamTunnel, type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
+import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
+import { type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
 import { ClientFrameFilter } from './websocket-frames';
 
-/**
- * The egress fence of one browser context, at the network layer. Every connection the context makes goes through
- * this forward proxy: navigations, each redirect hop, sub-resources, fetch/XHR, beacons, `fetchLater`, WebSockets,
- * and the requests of every realm (frames, popups, dedicated, shared and service workers), since the browser's
- * network stack cannot skip a proxy. Design: a per-context proxy rather than Playwright's `context.route`, because
- * route is never called for redirect hops nor for shared workers; node:http rather than a proxy library, because the
- * things we need (one lookup per connection with every address checked, connecting to exactly the checked address,
- * and a say over each request and WebSocket frame) are the whole proxy.
- *
- * Tunnels (CONNECT: https, ws and wss) are opened, not passed through blindly: a TLS tunnel is terminated with this
- * process's interception CA (interception-authority.ts), a plain one (ws://) is read as HTTP, and either way each
- * request inside is checked and forwarded like a plain one, the upstream certificate verified here. So the proxy sees
- * every request's method and every WebSocket data frame, and that is where a run's `ChangeGate` decides what may
- * change the provider (read mode), and where the changes sent are counted (never repeat a change after a browser
- * loss). Anything in a tunnel that is neither TLS nor HTTP is refused.
- *
- * A refused plain request gets its connection closed (the browser sees a network error, not a page that could pass
- * for the target); a refused tunnel gets 403; a refused request inside a tunnel a 403 with no body. Each refusal is
- * reported to `onBlocked`, for the run's trace.
- */
-export interface EgressBlock {
-  url: string;
-  /**
-   * `request` (plain http), `tunnel` (CONNECT), `write` (a request that may change something), `websocket` (a message),
-   * `upstream` (the connection's upstream proxy refused or failed the connection).
-   */
-  kind: 'request' | 'tunnel' | 'write' | 'websocket' | 'upstream';
-  reason: string;
-  /** For writes and messages: who sent it, as the browser declares it (`Sec-Fetch-Dest`) and its referrer. */
-  realm?: string;
-}
-
-/** A request or WebSocket message that may change something, sent on to the provider. */
-export interface ChangeSent {
-  method: string;
-  url: string;
-  realm: string;
-}
-
-/**
- * What a context may change. `request` is asked for each request whose method is not GET, HEAD or OPTIONS (those only
- * read), in every realm; `webSocketMessages` for every data frame a page sends. A string refuses, with that reason.
- */
-export interface ChangeGate {
-  request(method: string, url: URL): string | null;
-  webSocketMessages: string | null;
-  /**
-   * Writes that pass `request` (and WebSocket data frames that pass `webSocketMessages`) wait here, unsent, before they
-   * go out: resolve null to send it (exactly once), or a reason to refuse it (reported like a refusal, never sent).
-   * `signal` aborts when the page gave up on it (its connection closed): it is then never sent whatever comes back.
-   */
-  approve?(write: HeldWrite, signal: AbortSignal): Promise<string | null>;
-}
-
-/** A write held for approval: what would be sent, whole (bounded: larger writes are refused, not cut). */
-export interface HeldWrite {
-  /** The request's method, or WEBSOCKET for a message. */
-  method: string;
-  url: string;
-  realm: string;
-  contentType: string | null;
-  body: Buffer;
-}
+export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
 
 export interface EgressProxy {
   /** For Playwright: `{ server, bypass: '<-loopback>' }`. */
@@ -164,85 +102,6 @@ export function realmOf(headers: http.IncomingHttpHeaders): string {
   return referer ? `${realm}, from ${referer}` : realm;
 }
 
-/**
- * TLS sessions of upstream servers, kept for the whole process: each run is a fresh context with a fresh proxy, and
- * without this each would repeat full handshakes (certificate chain verified again) with the same provider. Only
- * sessions are shared, never connections: a kept-alive connection stays with the context that opened it. Keyed by
- * the checked address, port and server name; a session resumes only with the server that issued it.
- */
-const upstreamSessions = new Map<string, Buffer>();
-const UPSTREAM_SESSIONS_MAX = 512;
-
-/** Opens the raw stream to a checked address and port through the upstream proxy (see upstream-proxy.ts). */
-type Tunnel = (address: string, port: number) => Promise<net.Socket>;
-type OnConnection = (err: Error | null, stream: Duplex) => void;
-
-class ResumingAgent extends https.Agent {
-  constructor(
-    options: https.AgentOptions,
-    private readonly tunnel?: Tunnel,
-  ) {
-    super(options);
-  }
-
-  // Node's Agent takes the stream from the callback when this returns nothing (the tunnel opens asynchronously).
-  override createConnection(options: tls.ConnectionOptions, done?: OnConnection): Duplex | undefined {
-    const key = `${options.host}|${options.port}|${options.servername ?? ''}|${options.secureContext ? (trustKeys.get(options.secureContext) ?? 'other') : 'system'}`;
-    const secure = (socket?: net.Socket) => {
-      const tlsSocket = tls.connect({ ...options, ...(socket ? { socket } : {}), session: upstreamSessions.get(key) });
-      tlsSocket.on('session', (session: Buffer) => {
-        upstreamSessions.delete(key);
-        upstreamSessions.set(key, session);
-        if (upstreamSessions.size > UPSTREAM_SESSIONS_MAX) upstreamSessions.delete(upstreamSessions.keys().next().value as string);
-      });
-      return tlsSocket;
-    };
-    if (!this.tunnel) return secure();
-    this.tunnel(String(options.host), Number(options.port)).then(
-      (raw) => done?.(null, secure(raw)),
-      (err: Error) => done?.(err, undefined as unknown as Duplex),
-    );
-    return undefined;
-  }
-}
-
-/** Plain http to a checked address, through the upstream proxy's tunnel. */
-class TunnellingAgent extends http.Agent {
-  constructor(
-    options: http.AgentOptions,
-    private readonly tunnel: Tunnel,
-  ) {
-    super(options);
-  }
-
-  override createConnection(options: http.ClientRequestArgs, done?: OnConnection): Duplex | undefined {
-    this.tunnel(String(options.host), Number(options.port)).then(
-      (raw) => done?.(null, raw),
-      (err: Error) => done?.(err, undefined as unknown as Duplex),
-    );
-    return undefined;
-  }
-}
-
-/**
- * The trust of upstream certificates with extra roots: the system's plus these, built once per set. Handing `ca` to
- * each connection instead would parse every root certificate again on each handshake (tens of milliseconds).
- */
-const trustContexts = new Map<string, tls.SecureContext>();
-/** Each trust context's CA set, hashed: a session verified under one set never resumes under another. */
-const trustKeys = new WeakMap<tls.SecureContext, string>();
-function trustContext(extra: readonly string[]): tls.SecureContext {
-  const key = createHash('sha256').update(extra.join('\n')).digest('hex').slice(0, 32);
-  let context = trustContexts.get(key);
-  if (!context) {
-    context = tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra] });
-    if (trustContexts.size >= 8) trustContexts.clear();
-    trustContexts.set(key, context);
-    trustKeys.set(context, key);
-  }
-  return context;
-}
-
 /** Where a tunnel leads: checked once when it opens; every request inside goes exactly there. */
 interface TunnelTarget {
   hostname: string;
@@ -252,6 +111,26 @@ interface TunnelTarget {
   secure: boolean;
 }
 
+/**
+ * The egress fence of one browser context, at the network layer. Every connection the context makes goes through
+ * this forward proxy: navigations, each redirect hop, sub-resources, fetch/XHR, beacons, `fetchLater`, WebSockets,
+ * and the requests of every realm (frames, popups, dedicated, shared and service workers), since the browser's
+ * network stack cannot skip a proxy. Design: a per-context proxy rather than Playwright's `context.route`, because
+ * route is never called for redirect hops nor for shared workers; node:http rather than a proxy library, because the
+ * things we need (one lookup per connection with every address checked, connecting to exactly the checked address,
+ * and a say over each request and WebSocket frame) are the whole proxy.
+ *
+ * Tunnels (CONNECT: https, ws and wss) are opened, not passed through blindly: a TLS tunnel is terminated with this
+ * process's interception CA (interception-authority.ts), a plain one (ws://) is read as HTTP, and either way each
+ * request inside is checked and forwarded like a plain one, the upstream certificate verified here. So the proxy sees
+ * every request's method and every WebSocket data frame, and that is where a run's `ChangeGate` decides what may
+ * change the provider (read mode), and where the changes sent are counted (never repeat a change after a browser
+ * loss). Anything in a tunnel that is neither TLS nor HTTP is refused.
+ *
+ * A refused plain request gets its connection closed (the browser sees a network error, not a page that could pass
+ * for the target); a refused tunnel gets 403; a refused request inside a tunnel a 403 with no body. Each refusal is
+ * reported to `onBlocked`, for the run's trace.
+ */
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
   const { policy, gate } = opts;
   const resolver = opts.resolver ?? systemResolver;
@@ -629,21 +508,4 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         agents.https.destroy();
       }),
   };
-}
-
-/**
- * The tunnels of one context through its upstream proxy. The proxy's own address is resolved once per context and
- * judged by the policy (upstreamProxyRule) like any destination; every tunnel then goes to exactly that address.
- */
-function upstreamTunnel(proxy: UpstreamProxy, policy: EgressPolicy, resolver: Resolver, timeoutMs: number): Tunnel {
-  let via: Promise<{ address: string; family: number }> | null = null;
-  const checkedProxy = () => {
-    via ??= resolveChecked(proxy.host, policy.upstreamProxyRule(proxy.port), resolver).then((r) => {
-      if (r.ok) return { address: r.address, family: r.family };
-      via = null; // a lookup that failed is tried again by the next connection; a refusal is refused again
-      throw new UpstreamProxyError(`at ${proxy.host}:${proxy.port} is not allowed: ${r.reason}`);
-    });
-    return via;
-  };
-  return async (address, port) => openUpstreamTunnel(proxy, await checkedProxy(), { address, port }, timeoutMs);
 }
