@@ -6,11 +6,13 @@ import tls from 'node:tls';
 import type { ChangeGate, ChangeSent, EgressBlock } from './change-gate';
 import type { EgressPolicy } from './egress-policy';
 import { type InterceptionAuthority, interceptionAuthority } from './interception-authority';
+import { endToEnd, framing, HOP_BY_HOP, realmOf } from './proxy-headers';
 import { isReadOnlyRequest } from './read-only';
 import { resolveChecked, type Resolver, systemResolver } from './resolve';
 import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
 import { type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
-import { ClientFrameFilter } from './websocket-frames';
+import { relayWebSocket } from './websocket-relay';
+import { type Approve, askApproval, holdRequest } from './write-hold';
 
 export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
 
@@ -46,61 +48,11 @@ export interface EgressProxyOptions {
 /** Chromium never sends loopback traffic to a proxy unless the bypass list removes its implicit rule: `<-loopback>` does. */
 export const PROXY_BYPASS = '<-loopback>';
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-
 /** How long a new tunnel may go before its first request (TLS handshake included). */
 const TUNNEL_FIRST_REQUEST_MS = 30_000;
 
 /** The TLS record type of a handshake: the first byte a browser sends in a TLS tunnel. */
 const TLS_HANDSHAKE = 0x16;
-
-function endToEnd(raw: string[], drop: ReadonlySet<string> = HOP_BY_HOP): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].toLowerCase() === 'connection') raw[i + 1].split(',').forEach((n) => named.add(n.trim().toLowerCase()));
-  }
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    if (drop.has(name) || (drop === HOP_BY_HOP && named.has(name)) || name === 'host') continue;
-    const prev = out[name];
-    out[name] = prev === undefined ? raw[i + 1] : ([] as string[]).concat(prev, raw[i + 1]);
-  }
-  return out;
-}
-
-/** Who sent a request, from what the browser declares of it: `Sec-Fetch-Dest`, and the referrer when it has one. */
-export function realmOf(headers: http.IncomingHttpHeaders): string {
-  // A WebSocket handshake carries no Sec-Fetch-* nor Referer in Chromium: its Origin is what names the sender.
-  if (String(headers.upgrade ?? '').toLowerCase() === 'websocket') {
-    return typeof headers.origin === 'string' ? `websocket, from ${headers.origin.slice(0, 200)}` : 'websocket';
-  }
-  const mode = String(headers['sec-fetch-mode'] ?? '');
-  const dest = String(headers['sec-fetch-dest'] ?? '');
-  const named: Record<string, string> = {
-    document: 'page',
-    iframe: 'frame',
-    frame: 'frame',
-    worker: 'worker',
-    sharedworker: 'shared worker',
-    serviceworker: 'service worker',
-    report: 'report',
-    empty: 'script (fetch, XHR, beacon or fetchLater)',
-  };
-  const realm = mode === 'websocket' ? 'websocket' : (named[dest] ?? (dest ? dest.slice(0, 40) : 'unknown'));
-  const referer = typeof headers.referer === 'string' ? headers.referer.slice(0, 200) : '';
-  return referer ? `${realm}, from ${referer}` : realm;
-}
 
 /** Where a tunnel leads: checked once when it opens; every request inside goes exactly there. */
 interface TunnelTarget {
@@ -109,6 +61,14 @@ interface TunnelTarget {
   address: string;
   family: number;
   secure: boolean;
+}
+
+/** One request on its way: what the browser sent, its answer, its URL and where it goes. */
+interface Exchange {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  url: URL;
+  target: TunnelTarget;
 }
 
 /**
@@ -195,22 +155,44 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     });
   };
 
-  /** May this request be sent? Anything that may write goes through the gate; a refusal is reported. Null: send it. */
-  const refusal = (req: http.IncomingMessage, url: URL): { reason: string; realm: string } | null => {
+  const reportWrite = (change: ChangeSent, reason: string) =>
+    report({ url: `${change.method} ${change.url}`.slice(0, 300), kind: 'write', reason, realm: change.realm });
+
+  /**
+   * Sends one checked request on, through the gate: a request that may write is refused (reported, and `refuse`
+   * answers the browser) or, with `approve`, held unsent until approved (write-hold.ts); it is counted as it goes out.
+   */
+  const send = (exchange: Exchange, refuse: () => void) => {
+    const { req, url } = exchange;
     const method = (req.method ?? 'GET').toUpperCase();
-    if (isReadOnlyRequest(method, req.headers)) return null;
-    const realm = realmOf(req.headers);
+    if (isReadOnlyRequest(method, req.headers)) return forward(exchange);
+    const change = { method, url: url.toString(), realm: realmOf(req.headers) };
     const why = gate?.request(method, url) ?? null;
     if (why) {
-      report({ url: `${method} ${url.toString()}`.slice(0, 300), kind: 'write', reason: why, realm });
-      return { reason: why, realm };
+      reportWrite(change, why);
+      return refuse();
     }
-    changeSent({ method, url: url.toString(), realm });
-    return null;
+    if (gate?.approve) {
+      void sendApproved(gate.approve, exchange, change, refuse).catch(() => exchange.res.destroy());
+      return;
+    }
+    changeSent(change);
+    forward(exchange);
   };
 
-  /** Forwards one checked request to the checked address and pipes the answer back. */
-  const forward = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, target: TunnelTarget) => {
+  const sendApproved = async (approve: Approve, exchange: Exchange, change: ChangeSent, refuse: () => void) => {
+    const held = await holdRequest(approve, exchange.req, exchange.res, change);
+    if (held === 'gone') return exchange.res.destroy();
+    if ('refused' in held) {
+      reportWrite(change, held.refused);
+      return refuse();
+    }
+    changeSent(change);
+    forward(exchange, held.send);
+  };
+
+  /** Forwards one checked request to the checked address (its body streamed, or the held `body`), piping the answer back. */
+  const forward = ({ req, res, url, target }: Exchange, body?: Buffer) => {
     const headers = endToEnd(req.rawHeaders);
     opts.rewriteHeaders?.(headers);
     const options = {
@@ -219,8 +201,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       port: target.port,
       method: req.method,
       path: `${url.pathname}${url.search}`,
-      // A chunked body stays chunked: sent unframed, it would be read upstream as a request of its own (smuggling).
-      headers: { ...headers, host: url.host, ...(req.headers['transfer-encoding'] ? { 'transfer-encoding': 'chunked' } : {}) },
+      headers: { ...headers, host: url.host, ...framing(req, body) },
       setHost: false,
     };
     const upstream = target.secure
@@ -248,7 +229,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       if (res.headersSent || err instanceof UpstreamProxyError) res.destroy();
       else res.writeHead(502, { connection: 'close' }).end();
     });
-    req.pipe(upstream);
+    if (body) upstream.end(body);
+    else req.pipe(upstream);
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
@@ -282,12 +264,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         req.socket.destroy();
         return;
       }
-      if (refusal(req, url)) {
-        req.socket.destroy();
-        return;
-      }
       const hostname = url.hostname.replace(/^\[|\]$/g, '');
-      forward(req, res, url, { hostname, port, address: resolved.address, family: resolved.family, secure: false });
+      const target = { hostname, port, address: resolved.address, family: resolved.family, secure: false };
+      send({ req, res, url, target }, () => req.socket.destroy());
     })().catch(() => res.destroy());
   });
 
@@ -345,11 +324,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       res.writeHead(403, { connection: 'close' }).end();
       return;
     }
-    if (refusal(req, checked.url)) {
-      res.writeHead(403, { connection: 'close' }).end();
-      return;
-    }
-    forward(req, res, checked.url, checked.target);
+    send({ req, res, ...checked }, () => res.writeHead(403, { connection: 'close' }).end());
   });
 
   inner.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
@@ -363,13 +338,13 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     openWebSocket(req, socket, head, checked.url, checked.target);
   });
 
-  /** Relays one WebSocket: the server's frames as they are, the page's through the gate, each data frame counted. */
+  /** Opens one WebSocket to the provider and relays it (websocket-relay.ts): the page's messages through the gate. */
   const openWebSocket = (req: http.IncomingMessage, socket: net.Socket, head: Buffer, url: URL, target: TunnelTarget) => {
     const refuseMessages = gate?.webSocketMessages ?? null;
     const headers = endToEnd(req.rawHeaders, HOP_BY_HOP);
     opts.rewriteHeaders?.(headers);
-    // Frames are dropped whole in read mode: no compression context may span them.
-    if (refuseMessages) delete headers['sec-websocket-extensions'];
+    // Frames are dropped whole in read mode, and held messages are read whole: no compression context may span them.
+    if (refuseMessages || gate?.approve) delete headers['sec-websocket-extensions'];
     const options = {
       host: target.address,
       family: target.family,
@@ -398,42 +373,21 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (upstreamHead.length) socket.write(upstreamHead);
-      upstreamSocket.pipe(socket);
       const realm = realmOf(req.headers);
-      let reported = false;
-      const filter = new ClientFrameFilter({
-        // In read mode a control frame keeps its meaning and loses its payload (a close reason is 123 bytes of text).
-        stripControlPayloads: refuseMessages !== null,
-        onDataFrame: (opcode) => {
-          if (refuseMessages) {
-            if (!reported) report({ url: `${url.toString()}#send`.slice(0, 300), kind: 'websocket', reason: refuseMessages, realm });
-            reported = true;
-            return false;
-          }
-          // A continuation carries on a message already counted.
-          if (opcode !== 0) changeSent({ method: 'WEBSOCKET', url: url.toString(), realm });
-          return true;
-        },
+      const message = { method: 'WEBSOCKET', url: url.toString(), realm };
+      const approve = gate?.approve;
+      relayWebSocket({
+        page: socket,
+        upstream: upstreamSocket,
+        head,
+        refuseMessages,
+        ...(approve
+          ? { approve: (body: Buffer, signal: AbortSignal) => askApproval(approve, { ...message, contentType: null, body }, signal) }
+          : {}),
+        onSent: () => changeSent(message),
+        onRefused: (reason) => report({ url: `${message.url}#send`.slice(0, 300), kind: 'websocket', reason, realm }),
+        onBroken: (reason) => block(message.url, 'websocket', reason),
       });
-      const relay = (chunk: Buffer) => {
-        let flowing = true;
-        for (const part of filter.push(chunk)) flowing = upstreamSocket.write(part) && flowing;
-        // The page may send faster than the provider reads: wait for the upstream rather than hold it all in memory.
-        if (!flowing) {
-          socket.pause();
-          upstreamSocket.once('drain', () => socket.resume());
-        }
-        if (filter.broken) {
-          block(url.toString(), 'websocket', filter.broken);
-          socket.destroy();
-          upstreamSocket.destroy();
-        }
-      };
-      if (head.length) relay(head);
-      socket.on('data', relay);
-      socket.on('close', () => upstreamSocket.destroy());
-      upstreamSocket.on('close', () => socket.destroy());
-      upstreamSocket.on('error', () => socket.destroy());
     });
     upstream.end();
   };
