@@ -85,7 +85,9 @@ interface Exchange {
  * request inside is checked and forwarded like a plain one, the upstream certificate verified here. So the proxy sees
  * every request's method and every WebSocket data frame, and that is where a run's `ChangeGate` decides what may
  * change the provider (read mode), and where the changes sent are counted (never repeat a change after a browser
- * loss). Anything in a tunnel that is neither TLS nor HTTP is refused.
+ * loss). Anything in a tunnel that is neither TLS nor HTTP is refused. With `ChangeGate.approve`, each write the gate
+ * lets through is held here, whole and unsent, until it is approved (write-hold.ts, websocket-relay.ts); without it,
+ * bodies stream through as they arrive.
  *
  * A refused plain request gets its connection closed (the browser sees a network error, not a page that could pass
  * for the target); a refused tunnel gets 403; a refused request inside a tunnel a 403 with no body. Each refusal is
