@@ -1,80 +1,20 @@
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 
+import type { ChangeGate, ChangeSent, EgressBlock } from './change-gate';
 import type { EgressPolicy } from './egress-policy';
 import { type InterceptionAuthority, interceptionAuthority } from './interception-authority';
+import { endToEnd, framing, HOP_BY_HOP, realmOf } from './proxy-headers';
 import { isReadOnlyRequest } from './read-only';
 import { resolveChecked, type Resolver, systemResolver } from './resolve';
-import { openUpstreamTunnel, type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
-import { ClientFrameFilter } from './websocket-frames';
+import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
+import { type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
+import { relayWebSocket } from './websocket-relay';
+import { type Approve, askApproval, holdRequest } from './write-hold';
 
-/**
- * The egress fence of one browser context, at the network layer. Every connection the context makes goes through
- * this forward proxy: navigations, each redirect hop, sub-resources, fetch/XHR, beacons, `fetchLater`, WebSockets,
- * and the requests of every realm (frames, popups, dedicated, shared and service workers), since the browser's
- * network stack cannot skip a proxy. Design: a per-context proxy rather than Playwright's `context.route`, because
- * route is never called for redirect hops nor for shared workers; node:http rather than a proxy library, because the
- * things we need (one lookup per connection with every address checked, connecting to exactly the checked address,
- * and a say over each request and WebSocket frame) are the whole proxy.
- *
- * Tunnels (CONNECT: https, ws and wss) are opened, not passed through blindly: a TLS tunnel is terminated with this
- * process's interception CA (interception-authority.ts), a plain one (ws://) is read as HTTP, and either way each
- * request inside is checked and forwarded like a plain one, the upstream certificate verified here. So the proxy sees
- * every request's method and every WebSocket data frame, and that is where a run's `ChangeGate` decides what may
- * change the provider (read mode), and where the changes sent are counted (never repeat a change after a browser
- * loss). Anything in a tunnel that is neither TLS nor HTTP is refused.
- *
- * A refused plain request gets its connection closed (the browser sees a network error, not a page that could pass
- * for the target); a refused tunnel gets 403; a refused request inside a tunnel a 403 with no body. Each refusal is
- * reported to `onBlocked`, for the run's trace.
- */
-export interface EgressBlock {
-  url: string;
-  /**
-   * `request` (plain http), `tunnel` (CONNECT), `write` (a request that may change something), `websocket` (a message),
-   * `upstream` (the connection's upstream proxy refused or failed the connection).
-   */
-  kind: 'request' | 'tunnel' | 'write' | 'websocket' | 'upstream';
-  reason: string;
-  /** For writes and messages: who sent it, as the browser declares it (`Sec-Fetch-Dest`) and its referrer. */
-  realm?: string;
-}
-
-/** A request or WebSocket message that may change something, sent on to the provider. */
-export interface ChangeSent {
-  method: string;
-  url: string;
-  realm: string;
-}
-
-/**
- * What a context may change. `request` is asked for each request whose method is not GET, HEAD or OPTIONS (those only
- * read), in every realm; `webSocketMessages` for every data frame a page sends. A string refuses, with that reason.
- */
-export interface ChangeGate {
-  request(method: string, url: URL): string | null;
-  webSocketMessages: string | null;
-  /**
-   * Writes that pass `request` (and WebSocket data frames that pass `webSocketMessages`) wait here, unsent, before they
-   * go out: resolve null to send it (exactly once), or a reason to refuse it (reported like a refusal, never sent).
-   * `signal` aborts when the page gave up on it (its connection closed): it is then never sent whatever comes back.
-   */
-  approve?(write: HeldWrite, signal: AbortSignal): Promise<string | null>;
-}
-
-/** A write held for approval: what would be sent, whole (bounded: larger writes are refused, not cut). */
-export interface HeldWrite {
-  /** The request's method, or WEBSOCKET for a message. */
-  method: string;
-  url: string;
-  realm: string;
-  contentType: string | null;
-  body: Buffer;
-}
+export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
 
 export interface EgressProxy {
   /** For Playwright: `{ server, bypass: '<-loopback>' }`. */
@@ -108,140 +48,11 @@ export interface EgressProxyOptions {
 /** Chromium never sends loopback traffic to a proxy unless the bypass list removes its implicit rule: `<-loopback>` does. */
 export const PROXY_BYPASS = '<-loopback>';
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-
 /** How long a new tunnel may go before its first request (TLS handshake included). */
 const TUNNEL_FIRST_REQUEST_MS = 30_000;
 
 /** The TLS record type of a handshake: the first byte a browser sends in a TLS tunnel. */
 const TLS_HANDSHAKE = 0x16;
-
-function endToEnd(raw: string[], drop: ReadonlySet<string> = HOP_BY_HOP): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].toLowerCase() === 'connection') raw[i + 1].split(',').forEach((n) => named.add(n.trim().toLowerCase()));
-  }
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    if (drop.has(name) || (drop === HOP_BY_HOP && named.has(name)) || name === 'host') continue;
-    const prev = out[name];
-    out[name] = prev === undefined ? raw[i + 1] : ([] as string[]).concat(prev, raw[i + 1]);
-  }
-  return out;
-}
-
-/** Who sent a request, from what the browser declares of it: `Sec-Fetch-Dest`, and the referrer when it has one. */
-export function realmOf(headers: http.IncomingHttpHeaders): string {
-  // A WebSocket handshake carries no Sec-Fetch-* nor Referer in Chromium: its Origin is what names the sender.
-  if (String(headers.upgrade ?? '').toLowerCase() === 'websocket') {
-    return typeof headers.origin === 'string' ? `websocket, from ${headers.origin.slice(0, 200)}` : 'websocket';
-  }
-  const mode = String(headers['sec-fetch-mode'] ?? '');
-  const dest = String(headers['sec-fetch-dest'] ?? '');
-  const named: Record<string, string> = {
-    document: 'page',
-    iframe: 'frame',
-    frame: 'frame',
-    worker: 'worker',
-    sharedworker: 'shared worker',
-    serviceworker: 'service worker',
-    report: 'report',
-    empty: 'script (fetch, XHR, beacon or fetchLater)',
-  };
-  const realm = mode === 'websocket' ? 'websocket' : (named[dest] ?? (dest ? dest.slice(0, 40) : 'unknown'));
-  const referer = typeof headers.referer === 'string' ? headers.referer.slice(0, 200) : '';
-  return referer ? `${realm}, from ${referer}` : realm;
-}
-
-/**
- * TLS sessions of upstream servers, kept for the whole process: each run is a fresh context with a fresh proxy, and
- * without this each would repeat full handshakes (certificate chain verified again) with the same provider. Only
- * sessions are shared, never connections: a kept-alive connection stays with the context that opened it. Keyed by
- * the checked address, port and server name; a session resumes only with the server that issued it.
- */
-const upstreamSessions = new Map<string, Buffer>();
-const UPSTREAM_SESSIONS_MAX = 512;
-
-/** Opens the raw stream to a checked address and port through the upstream proxy (see upstream-proxy.ts). */
-type Tunnel = (address: string, port: number) => Promise<net.Socket>;
-type OnConnection = (err: Error | null, stream: Duplex) => void;
-
-class ResumingAgent extends https.Agent {
-  constructor(
-    options: https.AgentOptions,
-    private readonly tunnel?: Tunnel,
-  ) {
-    super(options);
-  }
-
-  // Node's Agent takes the stream from the callback when this returns nothing (the tunnel opens asynchronously).
-  override createConnection(options: tls.ConnectionOptions, done?: OnConnection): Duplex | undefined {
-    const key = `${options.host}|${options.port}|${options.servername ?? ''}|${options.secureContext ? (trustKeys.get(options.secureContext) ?? 'other') : 'system'}`;
-    const secure = (socket?: net.Socket) => {
-      const tlsSocket = tls.connect({ ...options, ...(socket ? { socket } : {}), session: upstreamSessions.get(key) });
-      tlsSocket.on('session', (session: Buffer) => {
-        upstreamSessions.delete(key);
-        upstreamSessions.set(key, session);
-        if (upstreamSessions.size > UPSTREAM_SESSIONS_MAX) upstreamSessions.delete(upstreamSessions.keys().next().value as string);
-      });
-      return tlsSocket;
-    };
-    if (!this.tunnel) return secure();
-    this.tunnel(String(options.host), Number(options.port)).then(
-      (raw) => done?.(null, secure(raw)),
-      (err: Error) => done?.(err, undefined as unknown as Duplex),
-    );
-    return undefined;
-  }
-}
-
-/** Plain http to a checked address, through the upstream proxy's tunnel. */
-class TunnellingAgent extends http.Agent {
-  constructor(
-    options: http.AgentOptions,
-    private readonly tunnel: Tunnel,
-  ) {
-    super(options);
-  }
-
-  override createConnection(options: http.ClientRequestArgs, done?: OnConnection): Duplex | undefined {
-    this.tunnel(String(options.host), Number(options.port)).then(
-      (raw) => done?.(null, raw),
-      (err: Error) => done?.(err, undefined as unknown as Duplex),
-    );
-    return undefined;
-  }
-}
-
-/**
- * The trust of upstream certificates with extra roots: the system's plus these, built once per set. Handing `ca` to
- * each connection instead would parse every root certificate again on each handshake (tens of milliseconds).
- */
-const trustContexts = new Map<string, tls.SecureContext>();
-/** Each trust context's CA set, hashed: a session verified under one set never resumes under another. */
-const trustKeys = new WeakMap<tls.SecureContext, string>();
-function trustContext(extra: readonly string[]): tls.SecureContext {
-  const key = createHash('sha256').update(extra.join('\n')).digest('hex').slice(0, 32);
-  let context = trustContexts.get(key);
-  if (!context) {
-    context = tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra] });
-    if (trustContexts.size >= 8) trustContexts.clear();
-    trustContexts.set(key, context);
-    trustKeys.set(context, key);
-  }
-  return context;
-}
 
 /** Where a tunnel leads: checked once when it opens; every request inside goes exactly there. */
 interface TunnelTarget {
@@ -252,6 +63,36 @@ interface TunnelTarget {
   secure: boolean;
 }
 
+/** One request on its way: what the browser sent, its answer, its URL and where it goes. */
+interface Exchange {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  url: URL;
+  target: TunnelTarget;
+}
+
+/**
+ * The egress fence of one browser context, at the network layer. Every connection the context makes goes through
+ * this forward proxy: navigations, each redirect hop, sub-resources, fetch/XHR, beacons, `fetchLater`, WebSockets,
+ * and the requests of every realm (frames, popups, dedicated, shared and service workers), since the browser's
+ * network stack cannot skip a proxy. Design: a per-context proxy rather than Playwright's `context.route`, because
+ * route is never called for redirect hops nor for shared workers; node:http rather than a proxy library, because the
+ * things we need (one lookup per connection with every address checked, connecting to exactly the checked address,
+ * and a say over each request and WebSocket frame) are the whole proxy.
+ *
+ * Tunnels (CONNECT: https, ws and wss) are opened, not passed through blindly: a TLS tunnel is terminated with this
+ * process's interception CA (interception-authority.ts), a plain one (ws://) is read as HTTP, and either way each
+ * request inside is checked and forwarded like a plain one, the upstream certificate verified here. So the proxy sees
+ * every request's method and every WebSocket data frame, and that is where a run's `ChangeGate` decides what may
+ * change the provider (read mode), and where the changes sent are counted (never repeat a change after a browser
+ * loss). Anything in a tunnel that is neither TLS nor HTTP is refused. With `ChangeGate.approve`, each write the gate
+ * lets through is held here, whole and unsent, until it is approved (write-hold.ts, websocket-relay.ts); without it,
+ * bodies stream through as they arrive.
+ *
+ * A refused plain request gets its connection closed (the browser sees a network error, not a page that could pass
+ * for the target); a refused tunnel gets 403; a refused request inside a tunnel a 403 with no body. Each refusal is
+ * reported to `onBlocked`, for the run's trace.
+ */
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
   const { policy, gate } = opts;
   const resolver = opts.resolver ?? systemResolver;
@@ -316,22 +157,44 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     });
   };
 
-  /** May this request be sent? Anything that may write goes through the gate; a refusal is reported. Null: send it. */
-  const refusal = (req: http.IncomingMessage, url: URL): { reason: string; realm: string } | null => {
+  const reportWrite = (change: ChangeSent, reason: string) =>
+    report({ url: `${change.method} ${change.url}`.slice(0, 300), kind: 'write', reason, realm: change.realm });
+
+  /**
+   * Sends one checked request on, through the gate: a request that may write is refused (reported, and `refuse`
+   * answers the browser) or, with `approve`, held unsent until approved (write-hold.ts); it is counted as it goes out.
+   */
+  const send = (exchange: Exchange, refuse: () => void) => {
+    const { req, url } = exchange;
     const method = (req.method ?? 'GET').toUpperCase();
-    if (isReadOnlyRequest(method, req.headers)) return null;
-    const realm = realmOf(req.headers);
+    if (isReadOnlyRequest(method, req.headers)) return forward(exchange);
+    const change = { method, url: url.toString(), realm: realmOf(req.headers) };
     const why = gate?.request(method, url) ?? null;
     if (why) {
-      report({ url: `${method} ${url.toString()}`.slice(0, 300), kind: 'write', reason: why, realm });
-      return { reason: why, realm };
+      reportWrite(change, why);
+      return refuse();
     }
-    changeSent({ method, url: url.toString(), realm });
-    return null;
+    if (gate?.approve) {
+      void sendApproved(gate.approve, exchange, change, refuse).catch(() => exchange.res.destroy());
+      return;
+    }
+    changeSent(change);
+    forward(exchange);
   };
 
-  /** Forwards one checked request to the checked address and pipes the answer back. */
-  const forward = (req: http.IncomingMessage, res: http.ServerResponse, url: URL, target: TunnelTarget) => {
+  const sendApproved = async (approve: Approve, exchange: Exchange, change: ChangeSent, refuse: () => void) => {
+    const held = await holdRequest(approve, exchange.req, exchange.res, change);
+    if (held === 'gone') return exchange.res.destroy();
+    if ('refused' in held) {
+      reportWrite(change, held.refused);
+      return refuse();
+    }
+    changeSent(change);
+    forward(exchange, held.send);
+  };
+
+  /** Forwards one checked request to the checked address (its body streamed, or the held `body`), piping the answer back. */
+  const forward = ({ req, res, url, target }: Exchange, body?: Buffer) => {
     const headers = endToEnd(req.rawHeaders);
     opts.rewriteHeaders?.(headers);
     const options = {
@@ -340,8 +203,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       port: target.port,
       method: req.method,
       path: `${url.pathname}${url.search}`,
-      // A chunked body stays chunked: sent unframed, it would be read upstream as a request of its own (smuggling).
-      headers: { ...headers, host: url.host, ...(req.headers['transfer-encoding'] ? { 'transfer-encoding': 'chunked' } : {}) },
+      headers: { ...headers, host: url.host, ...framing(req, body) },
       setHost: false,
     };
     const upstream = target.secure
@@ -369,7 +231,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       if (res.headersSent || err instanceof UpstreamProxyError) res.destroy();
       else res.writeHead(502, { connection: 'close' }).end();
     });
-    req.pipe(upstream);
+    if (body) upstream.end(body);
+    else req.pipe(upstream);
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
@@ -403,12 +266,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         req.socket.destroy();
         return;
       }
-      if (refusal(req, url)) {
-        req.socket.destroy();
-        return;
-      }
       const hostname = url.hostname.replace(/^\[|\]$/g, '');
-      forward(req, res, url, { hostname, port, address: resolved.address, family: resolved.family, secure: false });
+      const target = { hostname, port, address: resolved.address, family: resolved.family, secure: false };
+      send({ req, res, url, target }, () => req.socket.destroy());
     })().catch(() => res.destroy());
   });
 
@@ -466,11 +326,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       res.writeHead(403, { connection: 'close' }).end();
       return;
     }
-    if (refusal(req, checked.url)) {
-      res.writeHead(403, { connection: 'close' }).end();
-      return;
-    }
-    forward(req, res, checked.url, checked.target);
+    send({ req, res, ...checked }, () => res.writeHead(403, { connection: 'close' }).end());
   });
 
   inner.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
@@ -484,13 +340,13 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     openWebSocket(req, socket, head, checked.url, checked.target);
   });
 
-  /** Relays one WebSocket: the server's frames as they are, the page's through the gate, each data frame counted. */
+  /** Opens one WebSocket to the provider and relays it (websocket-relay.ts): the page's messages through the gate. */
   const openWebSocket = (req: http.IncomingMessage, socket: net.Socket, head: Buffer, url: URL, target: TunnelTarget) => {
     const refuseMessages = gate?.webSocketMessages ?? null;
     const headers = endToEnd(req.rawHeaders, HOP_BY_HOP);
     opts.rewriteHeaders?.(headers);
-    // Frames are dropped whole in read mode: no compression context may span them.
-    if (refuseMessages) delete headers['sec-websocket-extensions'];
+    // Frames are dropped whole in read mode, and held messages are read whole: no compression context may span them.
+    if (refuseMessages || gate?.approve) delete headers['sec-websocket-extensions'];
     const options = {
       host: target.address,
       family: target.family,
@@ -519,42 +375,21 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (upstreamHead.length) socket.write(upstreamHead);
-      upstreamSocket.pipe(socket);
       const realm = realmOf(req.headers);
-      let reported = false;
-      const filter = new ClientFrameFilter({
-        // In read mode a control frame keeps its meaning and loses its payload (a close reason is 123 bytes of text).
-        stripControlPayloads: refuseMessages !== null,
-        onDataFrame: (opcode) => {
-          if (refuseMessages) {
-            if (!reported) report({ url: `${url.toString()}#send`.slice(0, 300), kind: 'websocket', reason: refuseMessages, realm });
-            reported = true;
-            return false;
-          }
-          // A continuation carries on a message already counted.
-          if (opcode !== 0) changeSent({ method: 'WEBSOCKET', url: url.toString(), realm });
-          return true;
-        },
+      const message = { method: 'WEBSOCKET', url: url.toString(), realm };
+      const approve = gate?.approve;
+      relayWebSocket({
+        page: socket,
+        upstream: upstreamSocket,
+        head,
+        refuseMessages,
+        ...(approve
+          ? { approve: (body: Buffer, signal: AbortSignal) => askApproval(approve, { ...message, contentType: null, body }, signal) }
+          : {}),
+        onSent: () => changeSent(message),
+        onRefused: (reason) => report({ url: `${message.url}#send`.slice(0, 300), kind: 'websocket', reason, realm }),
+        onBroken: (reason) => block(message.url, 'websocket', reason),
       });
-      const relay = (chunk: Buffer) => {
-        let flowing = true;
-        for (const part of filter.push(chunk)) flowing = upstreamSocket.write(part) && flowing;
-        // The page may send faster than the provider reads: wait for the upstream rather than hold it all in memory.
-        if (!flowing) {
-          socket.pause();
-          upstreamSocket.once('drain', () => socket.resume());
-        }
-        if (filter.broken) {
-          block(url.toString(), 'websocket', filter.broken);
-          socket.destroy();
-          upstreamSocket.destroy();
-        }
-      };
-      if (head.length) relay(head);
-      socket.on('data', relay);
-      socket.on('close', () => upstreamSocket.destroy());
-      upstreamSocket.on('close', () => socket.destroy());
-      upstreamSocket.on('error', () => socket.destroy());
     });
     upstream.end();
   };
@@ -629,21 +464,4 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         agents.https.destroy();
       }),
   };
-}
-
-/**
- * The tunnels of one context through its upstream proxy. The proxy's own address is resolved once per context and
- * judged by the policy (upstreamProxyRule) like any destination; every tunnel then goes to exactly that address.
- */
-function upstreamTunnel(proxy: UpstreamProxy, policy: EgressPolicy, resolver: Resolver, timeoutMs: number): Tunnel {
-  let via: Promise<{ address: string; family: number }> | null = null;
-  const checkedProxy = () => {
-    via ??= resolveChecked(proxy.host, policy.upstreamProxyRule(proxy.port), resolver).then((r) => {
-      if (r.ok) return { address: r.address, family: r.family };
-      via = null; // a lookup that failed is tried again by the next connection; a refusal is refused again
-      throw new UpstreamProxyError(`at ${proxy.host}:${proxy.port} is not allowed: ${r.reason}`);
-    });
-    return via;
-  };
-  return async (address, port) => openUpstreamTunnel(proxy, await checkedProxy(), { address, port }, timeoutMs);
 }

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
  * the frames that remain are still a valid stream for the server.
  *
  * Frame headers are bounded (at most 14 bytes), payloads are passed on or dropped as they arrive, never buffered.
- * Control frames must follow RFC 6455 §5.5 (unfragmented, at most 125 bytes), else the stream is broken.
+ * Control frames must follow RFC 6455 §5.5 (unfragmented, at most 125 bytes), else the stream is broken. When messages
+ * are held for approval, ClientMessageReader reads them whole instead (bounded).
  */
 export interface ClientFrameDecision {
   /** Called at the start of each data frame (opcode 0 continuation, 1 text, 2 binary). True: send it; false: drop it. */
@@ -20,11 +21,29 @@ export interface ClientFrameDecision {
   stripControlPayloads?: boolean;
 }
 
-/** A masked client frame of `opcode` carrying `payload` (a fresh random mask, as RFC 6455 §5.3 asks). */
-function maskedFrame(opcode: number, payload: Buffer): Buffer {
+/**
+ * A masked client frame of `opcode` carrying `payload` whole, whatever its length (RFC 6455 §5.2), with a fresh random
+ * mask (§5.3).
+ */
+export function maskedFrame(opcode: number, payload: Buffer): Buffer {
+  const length = payload.length;
+  const size = length < 126 ? Buffer.from([0x80 | length]) : Buffer.alloc(length < 0x10000 ? 3 : 9);
+  if (length >= 0x10000) {
+    size[0] = 0x80 | 127;
+    size.writeBigUInt64BE(BigInt(length), 1);
+  } else if (length >= 126) {
+    size[0] = 0x80 | 126;
+    size.writeUInt16BE(length, 1);
+  }
   const mask = randomBytes(4);
-  const body = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
-  return Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | payload.length]), mask, body]);
+  return Buffer.concat([Buffer.from([0x80 | opcode]), size, mask, xorMask(payload, mask)]);
+}
+
+/** Masking and unmasking are the same XOR with the 4-byte key (RFC 6455 §5.3). */
+function xorMask(payload: Buffer, mask: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(payload.length);
+  for (let i = 0; i < payload.length; i++) out[i] = payload[i]! ^ mask[i & 3]!;
+  return out;
 }
 
 const NORMAL_CLOSURE = Buffer.from([0x03, 0xe8]);
@@ -32,7 +51,7 @@ const NORMAL_CLOSURE = Buffer.from([0x03, 0xe8]);
 const MAX_HEADER = 14;
 
 export class ClientFrameFilter {
-  private header = Buffer.alloc(0);
+  private readonly header = new HeaderCollector();
   /** Payload bytes left in the current frame. */
   private remaining = 0n;
   private forwarding = true;
@@ -53,30 +72,15 @@ export class ClientFrameFilter {
         at += take;
         continue;
       }
-      // Collect one frame header (2 to 14 bytes) before deciding.
-      const need = Math.min(MAX_HEADER - this.header.length, chunk.length - at);
-      const candidate = Buffer.concat([this.header, chunk.subarray(at, at + need)]);
-      const parsed = parseHeader(candidate);
-      if (parsed === 'short') {
-        this.header = candidate;
-        at += need;
-        continue;
-      }
-      if (typeof parsed === 'string') {
-        this.broken = parsed;
-        break;
-      }
-      // Only the header's own bytes are consumed from this chunk; the rest is payload.
-      const fromChunk = parsed.headerLength - this.header.length;
-      const headerBytes = candidate.subarray(0, parsed.headerLength);
-      this.header = Buffer.alloc(0);
-      at += fromChunk;
+      const step = this.header.take(chunk, at);
+      at += step.used;
+      if (step.error) this.broken = step.error;
+      const parsed = step.header;
+      if (!parsed) continue;
+      const headerBytes = parsed.bytes;
       if (parsed.opcode >= 0x8) {
-        // RFC 6455 §5.5: a control frame is never fragmented and carries at most 125 bytes.
-        if (!parsed.fin || parsed.payloadLength > 125n) {
-          this.broken = 'a WebSocket control frame that is fragmented or longer than 125 bytes';
-          break;
-        }
+        this.broken = controlFrameError(parsed);
+        if (this.broken) break;
         this.forwarding = !this.decide.stripControlPayloads;
         if (!this.forwarding)
           out.push(maskedFrame(parsed.opcode, parsed.opcode === 0x8 && parsed.payloadLength > 0n ? NORMAL_CLOSURE : Buffer.alloc(0)));
@@ -90,7 +94,87 @@ export class ClientFrameFilter {
   }
 }
 
-type Header = { fin: boolean; opcode: number; headerLength: number; payloadLength: bigint };
+/** What a page sent, read whole: a data message (its frames joined and unmasked) or a control frame as it came. */
+export type ClientMessage = { kind: 'data'; opcode: number; payload: Buffer } | { kind: 'control'; opcode: number; frame: Buffer };
+
+export const OPCODE_CLOSE = 0x8;
+
+/**
+ * Reads whole messages from a page's frames, so that each can be held and decided on before any byte of it is sent
+ * (ChangeGate.approve). Unlike ClientFrameFilter this buffers, so it is bounded: a message over `maxMessage` bytes is
+ * not read further (`oversized`, checked at each frame header, before its payload is taken). No extension may be
+ * negotiated (the proxy strips them when it holds messages), so a frame with a reserved bit set is broken framing.
+ */
+export class ClientMessageReader {
+  private readonly header = new HeaderCollector();
+  /** The frame being read: its header, and its payload as it fills. */
+  private frame: { header: Header & { bytes: Buffer }; payload: Buffer; filled: number } | null = null;
+  /** The data message being assembled, across its frames. */
+  private message: { opcode: number; parts: Buffer[]; length: number } | null = null;
+  /** Set when the stream is not WebSocket framing the proxy can follow: the connection must be closed. */
+  broken: string | null = null;
+  /** Set when a message is longer than the reader may hold: the connection must be closed. */
+  oversized = false;
+
+  constructor(private readonly maxMessage: number) {}
+
+  /** The messages and control frames `chunk` completes, in order. */
+  push(chunk: Buffer): ClientMessage[] {
+    const out: ClientMessage[] = [];
+    let at = 0;
+    while (at < chunk.length && !this.broken && !this.oversized) {
+      if (!this.frame) {
+        const step = this.header.take(chunk, at);
+        at += step.used;
+        if (step.error) this.broken = step.error;
+        if (step.header) this.begin(step.header);
+      } else {
+        const take = Math.min(this.frame.payload.length - this.frame.filled, chunk.length - at);
+        chunk.copy(this.frame.payload, this.frame.filled, at, at + take);
+        this.frame.filled += take;
+        at += take;
+      }
+      // A frame with an empty payload is whole as soon as its header is.
+      if (this.frame && this.frame.filled === this.frame.payload.length) {
+        const done = this.complete(this.frame.header, this.frame.payload);
+        this.frame = null;
+        if (done) out.push(done);
+      }
+    }
+    return out;
+  }
+
+  /** Checks a frame's header against what may come next, and the bound, before any of its payload is read. */
+  private begin(header: Header & { bytes: Buffer }): void {
+    this.broken = this.frameError(header);
+    if (this.broken) return;
+    if (header.opcode < OPCODE_CLOSE && BigInt(this.message?.length ?? 0) + header.payloadLength > BigInt(this.maxMessage)) {
+      this.oversized = true;
+      return;
+    }
+    this.frame = { header, payload: Buffer.allocUnsafe(Number(header.payloadLength)), filled: 0 };
+  }
+
+  private frameError(header: Header): string | null {
+    if (header.rsv) return 'a WebSocket frame with a reserved bit set (no extension was negotiated)';
+    if (header.opcode >= OPCODE_CLOSE) return controlFrameError(header);
+    if (header.opcode === 0 && !this.message) return 'a WebSocket continuation frame outside a message';
+    if (header.opcode !== 0 && this.message) return 'a new WebSocket message before the last one ended';
+    return null;
+  }
+
+  private complete(header: Header & { bytes: Buffer }, payload: Buffer): ClientMessage | null {
+    if (header.opcode >= OPCODE_CLOSE) return { kind: 'control', opcode: header.opcode, frame: Buffer.concat([header.bytes, payload]) };
+    const message = (this.message ??= { opcode: header.opcode, parts: [], length: 0 });
+    message.parts.push(xorMask(payload, header.bytes.subarray(header.bytes.length - 4)));
+    message.length += payload.length;
+    if (!header.fin) return null;
+    this.message = null;
+    return { kind: 'data', opcode: message.opcode, payload: Buffer.concat(message.parts, message.length) };
+  }
+}
+
+type Header = { fin: boolean; rsv: number; opcode: number; headerLength: number; payloadLength: bigint };
 
 function parseHeader(b: Buffer): Header | 'short' | string {
   if (b.length < 2) return 'short';
@@ -102,5 +186,33 @@ function parseHeader(b: Buffer): Header | 'short' | string {
   const headerLength = 2 + extra + 4;
   if (b.length < headerLength) return 'short';
   const payloadLength = len7 === 126 ? BigInt(b.readUInt16BE(2)) : len7 === 127 ? b.readBigUInt64BE(2) : BigInt(len7);
-  return { fin: (b[0] & 0x80) !== 0, opcode, headerLength, payloadLength };
+  return { fin: (b[0] & 0x80) !== 0, rsv: b[0] & 0x70, opcode, headerLength, payloadLength };
+}
+
+/** RFC 6455 §5.5: a control frame is never fragmented and carries at most 125 bytes. */
+function controlFrameError(h: Header): string | null {
+  return !h.fin || h.payloadLength > 125n ? 'a WebSocket control frame that is fragmented or longer than 125 bytes' : null;
+}
+
+/** Collects one frame header (2 to 14 bytes) across chunks. */
+class HeaderCollector {
+  private pending = Buffer.alloc(0);
+
+  /**
+   * Reads from `chunk` at `at`: how many bytes it took, and the header with its bytes once whole, or why the stream is
+   * broken. Only the header's own bytes are taken from the chunk; the rest is payload.
+   */
+  take(chunk: Buffer, at: number): { used: number; header?: Header & { bytes: Buffer }; error?: string } {
+    const need = Math.min(MAX_HEADER - this.pending.length, chunk.length - at);
+    const candidate = Buffer.concat([this.pending, chunk.subarray(at, at + need)]);
+    const parsed = parseHeader(candidate);
+    if (parsed === 'short') {
+      this.pending = candidate;
+      return { used: need };
+    }
+    if (typeof parsed === 'string') return { used: 0, error: parsed };
+    const used = parsed.headerLength - this.pending.length;
+    this.pending = Buffer.alloc(0);
+    return { used, header: { ...parsed, bytes: candidate.subarray(0, parsed.headerLength) } };
+  }
 }

@@ -1,0 +1,159 @@
+import type net from 'node:net';
+import type { Duplex } from 'node:stream';
+
+import { ClientFrameFilter, type ClientMessage, ClientMessageReader, maskedFrame, OPCODE_CLOSE } from './websocket-frames';
+import { HOLD_LIMIT_BYTES, TOO_LARGE_TO_HOLD } from './write-hold';
+
+/**
+ * Relays an upgraded WebSocket between the page and the provider: the provider's frames as they are, the page's
+ * through the change gate. Three ways, by what the gate says of messages: refused (read mode: data frames dropped,
+ * control payloads stripped), held (each message waits for `approve`), or sent and counted as they stream.
+ */
+export interface WebSocketRelay {
+  /** The browser's side, after its handshake. */
+  page: net.Socket;
+  /** The provider's side, after its 101. */
+  upstream: net.Socket;
+  /** What the page sent after its handshake, before the relay began. */
+  head: Buffer;
+  /** Read mode: every data frame is dropped, with this reason. */
+  refuseMessages: string | null;
+  /** Each message waits here, unsent, until approved (ChangeGate.approve, the message bound in). */
+  approve?(payload: Buffer, signal: AbortSignal): Promise<string | null>;
+  /** A message is being sent on. */
+  onSent(): void;
+  /** A message was refused: reported, for the run's trace. */
+  onRefused(reason: string): void;
+  /** The page's stream is not WebSocket framing the proxy can follow: reported; the connection is closed. */
+  onBroken(reason: string): void;
+}
+
+export function relayWebSocket(relay: WebSocketRelay): void {
+  const { page, upstream } = relay;
+  upstream.pipe(page);
+  page.on('close', () => upstream.destroy());
+  upstream.on('close', () => page.destroy());
+  upstream.on('error', () => page.destroy());
+  if (relay.approve && !relay.refuseMessages) relayHeld(relay, relay.approve);
+  else relayStreamed(relay);
+}
+
+const closeBoth = (relay: WebSocketRelay) => {
+  relay.page.destroy();
+  relay.upstream.destroy();
+};
+
+/** Frames pass (or are dropped) as they stream, never buffered: the page is read no faster than the provider reads. */
+function relayStreamed(relay: WebSocketRelay): void {
+  const { page, upstream, refuseMessages } = relay;
+  let reported = false;
+  const filter = new ClientFrameFilter({
+    // In read mode a control frame keeps its meaning and loses its payload (a close reason is 123 bytes of text).
+    stripControlPayloads: refuseMessages !== null,
+    onDataFrame: (opcode) => {
+      if (refuseMessages) {
+        if (!reported) relay.onRefused(refuseMessages);
+        reported = true;
+        return false;
+      }
+      // A continuation carries on a message already counted.
+      if (opcode !== 0) relay.onSent();
+      return true;
+    },
+  });
+  const read = (chunk: Buffer) => {
+    let flowing = true;
+    for (const part of filter.push(chunk)) flowing = upstream.write(part) && flowing;
+    // The page may send faster than the provider reads: wait for the upstream rather than hold it all in memory.
+    if (!flowing) {
+      page.pause();
+      upstream.once('drain', () => page.resume());
+    }
+    if (filter.broken) {
+      relay.onBroken(filter.broken);
+      closeBoth(relay);
+    }
+  };
+  if (relay.head.length) read(relay.head);
+  page.on('data', read);
+}
+
+/**
+ * Each data message waits, whole and unsent, until `approve` decides; the page's frames go out strictly in order (a
+ * message waits for the ones before it; one question at a time). Pings and pongs pass at once: a provider that pings
+ * while a message waits for a person would otherwise drop the connection. A close waits its turn, so a page's
+ * `send(); close()` still sends the message first. A refusal closes the WebSocket, both sides: the page must not go
+ * on as though the message had been delivered. When either side closes, nothing more is sent, whatever comes back.
+ */
+function relayHeld(relay: WebSocketRelay, approve: NonNullable<WebSocketRelay['approve']>): void {
+  const { page, upstream } = relay;
+  const reader = new ClientMessageReader(HOLD_LIMIT_BYTES);
+  const gone = new AbortController();
+  const end = () => {
+    gone.abort();
+    closeBoth(relay);
+  };
+  // The page gave up when its side ends: a plain tunnel's socket stays half open after the page's FIN.
+  page.once('end', () => gone.abort());
+  page.once('close', () => gone.abort());
+  upstream.once('close', () => gone.abort());
+  /** Bytes read from the page and not yet handed to the provider (or dropped). */
+  let waiting = 0;
+  let turn = Promise.resolve();
+  // Memory stays bounded: the page is read only while less than the hold limit waits and the provider keeps up.
+  const regulate = () => {
+    if (waiting >= HOLD_LIMIT_BYTES || upstream.writableNeedDrain) page.pause();
+    else if (page.isPaused()) page.resume();
+  };
+  upstream.on('drain', regulate);
+
+  const deliver = async (message: ClientMessage) => {
+    if (gone.signal.aborted) return;
+    if (message.kind === 'control') return written(upstream, message.frame);
+    const why = await approve(message.payload, gone.signal);
+    if (gone.signal.aborted) return;
+    if (why !== null) {
+      relay.onRefused(why);
+      return end();
+    }
+    relay.onSent();
+    return written(upstream, maskedFrame(message.opcode, message.payload));
+  };
+  const read = (chunk: Buffer) => {
+    for (const message of reader.push(chunk)) {
+      if (message.kind === 'control' && message.opcode !== OPCODE_CLOSE) {
+        upstream.write(message.frame);
+        continue;
+      }
+      const size = message.kind === 'data' ? message.payload.length : message.frame.length;
+      waiting += size;
+      turn = turn
+        .then(() => deliver(message))
+        .catch(end)
+        .finally(() => {
+          waiting -= size;
+          regulate();
+        });
+    }
+    if (reader.oversized) relay.onRefused(TOO_LARGE_TO_HOLD);
+    if (reader.broken) relay.onBroken(reader.broken);
+    if (reader.oversized || reader.broken) end();
+    else regulate();
+  };
+  if (relay.head.length) read(relay.head);
+  page.on('data', read);
+}
+
+/** Resolves once `bytes` are handed on and the stream can take more (or it closed: nothing more goes anyway). */
+function written(stream: Duplex, bytes: Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.write(bytes)) return resolve();
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.once('drain', done);
+    stream.once('close', done);
+  });
+}

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+
+import { type ClientMessage, ClientMessageReader, maskedFrame } from '../../server/egress/websocket-frames';
+
+/**
+ * Reading a page's WebSocket messages whole, so each can be held for approval: whatever way the bytes arrive (one at a
+ * time, several frames in one chunk, a message in fragments with a ping between them), the reader gives back exactly
+ * the messages the page sent; framing it cannot follow, and messages over its bound, stop it before it buffers them.
+ */
+const LIMIT = 1024;
+
+function frame(opcode: number, payload: Buffer | string, fin = true, rsv = 0): Buffer {
+  const bytes = maskedFrame(opcode, Buffer.from(payload));
+  bytes[0] = (fin ? 0x80 : 0) | rsv | opcode;
+  return bytes;
+}
+
+function readAll(stream: Buffer, chunkSize = stream.length, limit = LIMIT) {
+  const reader = new ClientMessageReader(limit);
+  const out: ClientMessage[] = [];
+  for (let at = 0; at < stream.length; at += chunkSize) out.push(...reader.push(stream.subarray(at, at + chunkSize)));
+  return { reader, out, data: out.flatMap((m) => (m.kind === 'data' ? [`${m.opcode}:${m.payload.toString()}`] : [])) };
+}
+
+describe('ClientMessageReader', () => {
+  it('gives back each message whole, however the bytes are cut', () => {
+    const stream = Buffer.concat([frame(1, 'hello'), frame(2, 'binary'), frame(1, '')]);
+    for (const size of [1, 2, 3, 7, stream.length]) {
+      expect(readAll(stream, size).data).toEqual(['1:hello', '2:binary', '1:']);
+    }
+  });
+
+  it('joins a fragmented message, and passes a ping sent between its fragments as it came', () => {
+    const ping = frame(0x9, 'p');
+    const { out } = readAll(Buffer.concat([frame(1, 'frag', false), ping, frame(0, 'men', false), frame(0, 't')]), 5);
+    expect(out).toEqual([
+      { kind: 'control', opcode: 0x9, frame: ping },
+      { kind: 'data', opcode: 1, payload: Buffer.from('fragment') },
+    ]);
+  });
+
+  it('unmasks payloads of every length encoding (7-bit, 16-bit, 64-bit)', () => {
+    for (const length of [125, 126, 65_535, 65_536]) {
+      const payload = randomBytes(length);
+      const { out } = readAll(frame(2, payload), 4096, 1 << 20);
+      expect(out).toEqual([{ kind: 'data', opcode: 2, payload }]);
+    }
+  });
+
+  it('stops at a message over its bound as soon as the header says so, before reading the payload', () => {
+    const { reader, data } = readAll(Buffer.concat([frame(1, 'ok'), frame(2, Buffer.alloc(LIMIT + 1)).subarray(0, 20)]));
+    expect(data).toEqual(['1:ok']);
+    expect(reader.oversized).toBe(true);
+    // The bound holds across fragments too.
+    const fragmented = readAll(Buffer.concat([frame(1, Buffer.alloc(LIMIT), false), frame(0, 'x')]));
+    expect(fragmented.reader.oversized).toBe(true);
+    expect(fragmented.data).toEqual([]);
+  });
+
+  it.each([
+    ['a continuation outside a message', [frame(0, 'x')], /continuation frame outside a message/],
+    ['a new message inside a fragmented one', [frame(1, 'a', false), frame(1, 'b')], /new WebSocket message before the last one ended/],
+    ['a reserved bit (compression nobody negotiated)', [frame(1, 'x', true, 0x40)], /reserved bit/],
+    ['a fragmented control frame', [frame(0x9, 'x', false)], /control frame/],
+    ['an unmasked frame', [Buffer.from([0x81, 0x01, 0x61])], /without a mask/],
+  ])('marks the stream broken on %s', (_name, frames, reason) => {
+    const { reader } = readAll(Buffer.concat(frames));
+    expect(reader.broken).toMatch(reason);
+  });
+});
