@@ -4,6 +4,7 @@ import type { DeviceProfile } from '../browser/device-profile';
 import type { ChangeGate } from '../egress/egress-proxy';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { AgentRequestRecord } from '../store';
+import type { FrameKeeper } from './handoff/frame-keeper';
 import type { RunHandoff } from './handoff/run-handoff';
 import type { BlockedRequest, RunMode } from './network-guard';
 import { Redactor } from './observation';
@@ -46,6 +47,8 @@ export interface RunState {
   approve?: ChangeGate['approve'];
   /** The run's door to its user, once the run knows its provider (absent: this worker cannot pause runs). */
   handoff?: RunHandoff;
+  /** Approval runs: the latest picture of the page (handoff/frame-keeper.ts). */
+  frames?: FrameKeeper;
 }
 
 export function newRunState(record: AgentRequestRecord): RunState {

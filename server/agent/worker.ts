@@ -5,6 +5,7 @@ import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
 import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs } from './browser-loss';
+import { FrameKeeper } from './handoff/frame-keeper';
 import { summarizeHeldWrite } from './handoff/held-write';
 import { RunHandoff } from './handoff/run-handoff';
 import { NO_PERSON, UserActionEnded, UserActionUnavailable, type UserDoor } from './handoff/user-ask';
@@ -181,6 +182,7 @@ export class AgentWorker {
     clearInterval(heartbeat);
     offCancel();
     if (state.handoff) this.deps.handoffs?.registry.remove(state.handoff);
+    await state.frames?.stop();
     if (slot.parked) this.parked -= 1;
     else if (!slot.fromQueue) this.resumedAtWork -= 1;
     this.running.delete(record.id);
@@ -305,6 +307,7 @@ export class AgentWorker {
       signal: controller.signal,
       seat: handoffs.registry,
       summarize: (write) => summarizeHeldWrite(write, state),
+      lastFrame: () => state.frames?.frame() ?? null,
       hooks: {
         pause: async (ask) => {
           const { linkToken, url } = await handoffs.desk.linkFor(record, ask.expiresAt);
@@ -390,11 +393,14 @@ export class AgentWorker {
     state.handoff = handoff ?? undefined;
     const door: UserDoor = handoff ?? NO_PERSON;
     if (handoff && record.approval) state.approve = handoff.approveWrite;
+    // Approval runs keep a picture of their page: a held navigation leaves no other way to show it (frame-keeper.ts).
+    if (handoff && record.approval) state.frames = new FrameKeeper(() => state.page);
 
     let page = await openRunBrowser(this.deps, state, connection, provider, deadline, signal);
     await openStartingUrl(state, page, record.startingUrl);
     if (isProviderLoginPage(provider, new URL(page.url())))
       page = await renewDeadSession(this.deps, state, connection, provider, deadline, signal, door);
+    if (state.frames) await state.frames.follow(page);
 
     const ctx: RunContext = {
       requestId: record.id,

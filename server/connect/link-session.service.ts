@@ -1,4 +1,5 @@
 import type { AgentLinkMetadata } from '../../contract/link-messages';
+import type { RunHandoff } from '../agent/handoff/run-handoff';
 import type { DeviceProfile } from '../browser/device-profile';
 import type { Environment } from '../config';
 import type { Clock } from '../domain/clock';
@@ -14,7 +15,6 @@ import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalog
 import { providerLogoDataUrl } from '../providers/provider';
 import type { LinkSessionRecord, LinkSessionStatus, LinkTokenRecord, Store } from '../store';
 import type { LoginEngine, LoginOutcome, StorageState } from './login-engine';
-import type { RunHandoff } from '../agent/handoff/run-handoff';
 import type { UserActionAnswer, UserActionLinks, UserActionView } from './user-action-link';
 
 /**

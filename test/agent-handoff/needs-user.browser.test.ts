@@ -3,8 +3,8 @@ import { z } from 'zod';
 
 import type { Playbook } from '../../server/agent/playbooks';
 import { hashToken } from '../../server/domain/tokens';
-import { type LiveServer, startLiveServer } from '../support/live-server';
 import { api, awaitRequest, connectOrbit, createRequest, eventually, type Json, type LiveOrg, liveOrg } from '../agent/agent-support';
+import { type LiveServer, startLiveServer } from '../support/live-server';
 
 /**
  * A run that needs its user, end to end: a real AgentLink with its worker, real Chromium, the Orbit sandbox. Test

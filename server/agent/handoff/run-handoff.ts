@@ -70,6 +70,8 @@ export interface RunHandoffOptions {
   hooks: HandoffHooks;
   /** What a held write would send, masked (write-summary.ts with the run's masks). */
   summarize: (write: HeldWrite) => HeldWriteSummary;
+  /** The run's latest picture of its page (approval runs keep one: frame-keeper.ts). */
+  lastFrame?: () => Buffer | null;
 }
 
 /** How often an asker's `done()` is checked while the run waits. */
@@ -129,6 +131,11 @@ export class RunHandoff implements UserDoor {
 
   context(): BrowserContext | undefined {
     return this.page()?.context();
+  }
+
+  /** The run's latest picture of the page the person sees, if it keeps one. */
+  lastFrame(): Buffer | null {
+    return this.waiting?.page ? null : (this.opts.lastFrame?.() ?? null);
   }
 
   onEvent(fn: (e: HandoffEvent) => void): () => void {

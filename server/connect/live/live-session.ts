@@ -34,12 +34,16 @@ export interface LiveSessionEvents {
  */
 export interface BorrowedPage {
   inputAllowed(): boolean;
+  /** A picture of the page from before the view (the run's frame keeper), shown until the screencast sends one. */
+  lastFrame?(): Buffer | null;
 }
 
 /** Pending input events kept in order; beyond this the widget is flooding and events are dropped. */
 const MAX_QUEUED_INPUT = 256;
 const SIGNED_IN_POLL_MS = 400;
 const JPEG_QUALITY = 70;
+/** How long a still of a borrowed page may take (a page mid-navigation may not paint one at all). */
+const STILL_FRAME_MS = 1_500;
 
 const CDP_BUTTON = { left: 'left', middle: 'middle', right: 'right', none: 'none' } as const;
 const TOUCH_TYPE = { start: 'touchStart', move: 'touchMove', end: 'touchEnd', cancel: 'touchCancel' } as const;
@@ -114,15 +118,27 @@ export class LiveSession {
       borrowed,
     );
     session.fence();
-    await cdp.send('Page.enable');
+    // A borrowed page may be mid-navigation (a run waiting on a held form post): Page.enable then answers only once the
+    // navigation settles, which is what the person is there to decide. The screencast works without waiting for it.
+    if (borrowed) void cdp.send('Page.enable').catch(() => undefined);
+    else await cdp.send('Page.enable');
     cdp.on('Page.screencastFrame', (frame: { data: string; sessionId: number }) => session.onFrame(frame));
-    await cdp.send('Page.startScreencast', {
+    const screencast = cdp.send('Page.startScreencast', {
       format: 'jpeg',
       quality: JPEG_QUALITY,
       maxWidth: viewport.width,
       maxHeight: viewport.height,
       everyNthFrame: 1,
     });
+    if (borrowed) {
+      // A borrowed page mid-navigation answers once the navigation settles: the screencast starts then. Meanwhile the
+      // person sees the run's last picture of it, or a still (a page that is not painting sends no frame on its own).
+      void screencast.catch(() => undefined);
+      session.lastFrame = borrowed.lastFrame?.() ?? null;
+      if (!session.lastFrame) await session.stillFrame();
+    } else {
+      await screencast;
+    }
     if (opts.startUrl) {
       await page.goto(opts.startUrl, { waitUntil: 'domcontentloaded' }).catch(() => undefined);
       if (opts.policy.checkUrl(page.url()).ok) session.lastGoodUrl = page.url();
@@ -259,6 +275,20 @@ export class LiveSession {
   /** A message to the attached widget, if any (a run's state, live/run-live-views.ts). */
   send(message: ServerMessage): void {
     this.sink?.send(message);
+  }
+
+  private async stillFrame(): Promise<void> {
+    try {
+      const shot = await Promise.race([
+        this.cdp.send('Page.captureScreenshot', { format: 'jpeg', quality: JPEG_QUALITY }) as Promise<{ data: string }>,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no still')), STILL_FRAME_MS).unref()),
+      ]);
+      if (this.lastFrame) return; // the screencast was quicker
+      this.lastFrame = Buffer.from(shot.data, 'base64');
+      if (this.sink) this.sink.sendFrame(this.lastFrame, () => undefined);
+    } catch {
+      // the page was closing: the screencast's frames are all there is
+    }
   }
 
   private onFrame(frame: { data: string; sessionId: number }): void {

@@ -3,9 +3,9 @@ import type { Duplex } from 'node:stream';
 
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 
+import type { Result } from '../../domain/errors';
 import { relayLiveSocket, type SessionHosts } from '../relay/session-relay';
 import { ClientMessageSchema, type InputMessage, type LiveStatusCode, type ServerMessage } from './live-protocol';
-import type { Result } from '../../domain/errors';
 import type { LiveSink } from './live-session';
 
 /**

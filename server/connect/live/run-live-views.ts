@@ -95,7 +95,7 @@ export class RunLiveViews {
         viewport,
         idleMs: this.opts.idleMs,
         until: new Date(Date.now() + 24 * 3600_000), // the run's end ends the view; its idle timer bounds it meanwhile
-        borrowed: { inputAllowed: () => askOpen(run, token) },
+        borrowed: { inputAllowed: () => askOpen(run, token), lastFrame: () => run.lastFrame() },
         events: {
           onEnded: () => {
             const v = this.views.get(linkSessionId);
