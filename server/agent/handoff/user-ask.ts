@@ -1,4 +1,5 @@
 import type { UserAction } from '../../../contract/schemas';
+import { RunFailure } from '../run-errors';
 
 /** Why a run waits for its end user (the contract's userAction.reason). */
 export type UserActionReason = UserAction['reason'];
@@ -7,7 +8,9 @@ export type UserActionReason = UserAction['reason'];
  * What a strategy, the login engine or the network asks of the person: the run pauses NEEDS_USER with `reason` and
  * `message` (shown to the person in the widget, beside the run's own page), and resumes on the same page when `done`
  * says the page is past the step (it is asked about twice a second; a throw counts as "not yet"), or when the person
- * presses "Done". `needsUser` throws a RunFailure when the person exits or the wait expires, and RunAborted on cancel.
+ * presses "Done". `needsUser` throws UserActionEnded when the person exits or the wait expires, UserActionUnavailable
+ * when nobody can be asked, and RunAborted on cancel. Strategies let the first two through unchanged (UserDoorError):
+ * the run ends with their code, never as a failure of the strategy.
  */
 export interface UserAsk {
   reason: UserActionReason;
@@ -38,7 +41,25 @@ export const NO_PERSON: UserDoor = {
   whileWaiting: async () => undefined,
 };
 
+/**
+ * What the door throws when the person cannot or did not get the run past the step. It is a RunFailure, so the worker
+ * ends the run with its code; a strategy must not wrap it (into PLAYBOOK_FAILED, a planner retry …): the person's
+ * answer is the run's outcome.
+ */
+export abstract class UserDoorError extends RunFailure {}
+
 /** Thrown when a run cannot pause for its user; the worker ends the run with USER_ACTION_UNAVAILABLE. */
-export class UserActionUnavailable extends Error {
-  readonly code = 'USER_ACTION_UNAVAILABLE';
+export class UserActionUnavailable extends UserDoorError {
+  constructor(message: string) {
+    super('USER_ACTION_UNAVAILABLE', message);
+    this.name = 'UserActionUnavailable';
+  }
+}
+
+/** Thrown by needsUser when the wait ended without the step done: the person left it, or it expired (the run's code). */
+export class UserActionEnded extends UserDoorError {
+  constructor(code: 'USER_ACTION_EXITED' | 'USER_ACTION_EXPIRED' | 'USER_ACTION_LOST', message: string) {
+    super(code, message);
+    this.name = 'UserActionEnded';
+  }
 }
