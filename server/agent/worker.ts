@@ -8,7 +8,7 @@ import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs
 import { FrameKeeper } from './handoff/frame-keeper';
 import { summarizeHeldWrite } from './handoff/held-write';
 import { RunHandoff } from './handoff/run-handoff';
-import { NO_PERSON, UserActionEnded, UserActionUnavailable, type UserDoor } from './handoff/user-ask';
+import { NO_PERSON, type UserDoor,UserDoorError } from './handoff/user-ask';
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import type { ClaimedRequest } from './queue/queue';
 import { AgentTimeoutError } from './result/errors';
@@ -336,8 +336,9 @@ export class AgentWorker {
 
   private finalForError(err: unknown, signal: AbortSignal, state: RunState): Final {
     const reason = signal.aborted ? signal.reason : err;
-    if (reason instanceof UserActionEnded || reason instanceof UserActionUnavailable) {
-      const details = reason instanceof UserActionEnded ? reason.details : undefined;
+    // The person's part ended the run (they left, denied a held write, it expired): often the abort reason itself.
+    if (reason instanceof UserDoorError) {
+      const { details } = reason;
       return { status: 'FAILED', error: { code: reason.code, message: reason.message, ...(details === undefined ? {} : { details }) } };
     }
     if (reason instanceof RunAborted) {

@@ -5,9 +5,12 @@
 /**
  * `device`: a device prompt the recipe cannot answer. `indexeddb`: the session is a token the site's app keeps in
  * IndexedDB (kit/app-shell.ts), never a cookie. `device-bound`: the session is bound to the user agent and time zone
- * it was signed in from (kit/device-binding.ts); presented by another device, it is signed out.
+ * it was signed in from (kit/device-binding.ts); presented by another device, it is signed out. `step-up`: signs in
+ * like `ok`, but a sensitive write asks mid-action to confirm it is them (kit/step-up.ts): Orbit asks for
+ * SANDBOX_STEP_UP_CODE before a first message to someone new, ForgeHub for the password before a repository is deleted.
  */
-export type TestUserBehaviour = 'ok' | 'totp' | 'sms' | 'locked' | 'captcha' | 'expiring' | 'device' | 'indexeddb' | 'device-bound';
+export type TestUserBehaviour =
+  'ok' | 'totp' | 'sms' | 'locked' | 'captcha' | 'expiring' | 'device' | 'indexeddb' | 'device-bound' | 'step-up';
 
 export interface TestUser {
   username: string;
@@ -19,6 +22,8 @@ export interface TestUser {
 /** Base32 TOTP secret of user_mfa (RFC 6238, SHA-1, 6 digits, 30 s), published so tests can compute codes. */
 export const SANDBOX_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 export const SANDBOX_SMS_CODE = '123456';
+/** The code user_stepup's sites "send to their phone" when they confirm a write (Orbit: a first message to someone new). */
+export const SANDBOX_STEP_UP_CODE = '246810';
 /** The default lifetime of user_expiring's sessions (AGENTLINK_SANDBOX_EXPIRING_SESSION_SECONDS changes it). */
 export const EXPIRING_SESSION_SECONDS = 60;
 
@@ -32,6 +37,7 @@ export const TEST_USERS: TestUser[] = [
   { username: 'user_device', password: 'pass_good', behaviour: 'device', displayName: 'Devi Prompt' },
   { username: 'user_app', password: 'pass_good', behaviour: 'indexeddb', displayName: 'Ivy Appleby' },
   { username: 'user_bound', password: 'pass_good', behaviour: 'device-bound', displayName: 'Bo Bound' },
+  { username: 'user_stepup', password: 'pass_good', behaviour: 'step-up', displayName: 'Stella Stepp' },
 ];
 
 /**
@@ -40,8 +46,19 @@ export const TEST_USERS: TestUser[] = [
  * rely on) stay as they were.
  */
 export const SEEDED_TEST_USERS: readonly TestUser[] = TEST_USERS.filter(
-  (u) => u.behaviour !== 'indexeddb' && u.behaviour !== 'device-bound',
+  (u) => u.behaviour !== 'indexeddb' && u.behaviour !== 'device-bound' && u.behaviour !== 'step-up',
 );
+
+/**
+ * Test users whose own actions need content of their own (a conversation to reply in, a repository to delete), added
+ * after the seeded world's shared counts (stars, followers, feed and search totals) were fixed in tests and examples.
+ * The sites seed them only what nobody else sees: conversations, private repositories (each site's
+ * private-seed.ts). They star, follow and post nothing, so every other user's pages stay as they were.
+ */
+export const PRIVATELY_SEEDED_TEST_USERS: readonly TestUser[] = TEST_USERS.filter((u) => u.behaviour === 'step-up');
+
+/** Whether the user's sensitive writes ask them to confirm it is them (behaviour `step-up`). */
+export const asksToStepUp = (username: string) => findTestUser(username)?.behaviour === 'step-up';
 
 export function findTestUser(username: string): TestUser | undefined {
   return TEST_USERS.find((u) => u.username === username);

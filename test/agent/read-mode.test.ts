@@ -69,6 +69,7 @@ describe('read mode: routing', () => {
       'forgehub.read-notifications': false,
       'forgehub.close-issue': true,
       'forgehub.comment-on-issue': true,
+      'forgehub.delete-repository': true,
     });
   });
 });

@@ -68,6 +68,8 @@ describe('routing by the ranked text search', () => {
     ['forgehub', 'Star kestrel-labs/kestrel', 'forgehub.star-repository'],
     ['forgehub', 'Please star this repo', 'forgehub.star-repository'],
     ['forgehub', 'Add openfoundry/atlas to my stars', 'forgehub.star-repository'],
+    ['forgehub', 'Delete my repo hello-world', 'forgehub.delete-repository'],
+    ['forgehub', 'Remove the repository acme/old-site', 'forgehub.delete-repository'],
   ] as const)('%s: %s → %s', (slug, action, expected) => {
     expect(best(slug, action)).toBe(expected);
   });

@@ -52,6 +52,11 @@ describe('routing (text match, no browser)', () => {
     ['Go to kestrel-labs/kestrel and star it', {}, 'forgehub.star-repository'],
     ['Give openfoundry/atlas a star', {}, 'forgehub.star-repository'],
     ['Star the new repo', { repository: 'a/b' }, 'forgehub.star-repository'],
+    ['Delete my repository hello-world', {}, 'forgehub.delete-repository'],
+    ['Delete the repository openfoundry/atlas', {}, 'forgehub.delete-repository'],
+    ['Remove the repo called old-experiments', {}, 'forgehub.delete-repository'],
+    ['Please delete my notes repo', { repository: 'notes' }, 'forgehub.delete-repository'],
+    ['Erase the repository demo-app', {}, 'forgehub.delete-repository'],
   ])('%s → %s', async (action, parameters, expected) => {
     expect(await routed(action, parameters)).toBe(expected);
   });
@@ -62,7 +67,7 @@ describe('routing (text match, no browser)', () => {
     'Open issue #3 in openfoundry/atlas',
     'Fork openfoundry/atlas',
     'List the repositories on this page',
-    'Delete the repository openfoundry/atlas',
+    'Delete issue #3 in openfoundry/atlas',
     'Watch openfoundry/atlas',
   ])('%s → no playbook', async (action) => {
     expect(await route(action, {})).toMatchObject({
@@ -104,6 +109,26 @@ describe('routing (text match, no browser)', () => {
     expect(await route('List my repositories', { limit: '5', q: 'dot' })).toMatchObject({ params: { limit: 5, query: 'dot' } });
     expect((await route('List my repositories', { limit: 500 })).playbook).toBeNull();
     expect((await route('Star openfoundry/atlas', { repository: 'not a repo' })).playbook).toBeNull();
+  });
+
+  it('fills the repository to delete from the action or the parameters, never from the page the request starts on', async () => {
+    expect(await route('Delete my repository hello-world')).toMatchObject({ params: { repository: 'hello-world' } });
+    expect(await route("Delete the repo called 'notes'")).toMatchObject({ params: { repository: 'notes' } });
+    expect(await route('Delete repo user_good/throwaway')).toMatchObject({ params: { repository: 'user_good/throwaway' } });
+    expect(await route('Delete a repository', { repo: 'dotfiles', owner: 'user_good' })).toMatchObject({
+      params: { repository: 'dotfiles', owner: 'user_good' },
+    });
+    // Started on openfoundry/atlas's page (route() does), "this repository" is not taken from there: a deletion names what it deletes.
+    expect(await route('Delete this repository')).toMatchObject({
+      playbook: null,
+      problem: { kind: 'parameters', playbook: 'forgehub.delete-repository', code: 'PLAYBOOK_PARAMETERS_MISSING' },
+    });
+    for (const bad of [{ repository: 'two words' }, { repository: 'a/b', owner: 'c' }, { repository: 'x', force: true }]) {
+      expect(await route('Delete a repository', bad)).toMatchObject({
+        playbook: null,
+        problem: { kind: 'parameters', playbook: 'forgehub.delete-repository', code: 'PLAYBOOK_PARAMETERS_INVALID' },
+      });
+    }
   });
 });
 

@@ -33,11 +33,11 @@ export async function api(
   return { status: res.status, body: await res.json() };
 }
 
-/** A fresh organization connected to a sandbox provider as user_good (POST /api/sandbox/public_token/create + exchange). */
-export async function connectedOrg(live: LiveServer, providerId: string, name: string): Promise<TestOrg> {
+/** A fresh organization connected to a sandbox provider as a test user (POST /api/sandbox/public_token/create + exchange). */
+export async function connectedOrg(live: LiveServer, providerId: string, name: string, username = 'user_good'): Promise<TestOrg> {
   const c = await live.services.organizations.create(name);
   const headers = { 'x-client-id': c.clientId, 'x-client-secret': c.sandboxSecret, 'content-type': 'application/json' };
-  const pt = await api(live, { headers }, 'POST', '/api/sandbox/public_token/create', { providerId, clientUserId: 'user-1' });
+  const pt = await api(live, { headers }, 'POST', '/api/sandbox/public_token/create', { providerId, clientUserId: 'user-1', username });
   if (pt.status !== 200) throw new Error(`public token: ${pt.status} ${JSON.stringify(pt.body)}`);
   const ex = await api(live, { headers }, 'POST', '/api/connections/public_token/exchange', { publicToken: pt.body.publicToken });
   if (ex.status !== 200) throw new Error(`exchange: ${ex.status} ${JSON.stringify(ex.body)}`);

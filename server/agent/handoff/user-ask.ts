@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 
 import type { UserAction } from '../../../contract/schemas';
+import { RunFailure } from '../run-errors';
 
 /** Why a run waits for its end user (the contract's userAction.reason). */
 export type UserActionReason = UserAction['reason'];
@@ -9,7 +10,9 @@ export type UserActionReason = UserAction['reason'];
  * What a strategy, the login engine or the network asks of the person: the run pauses NEEDS_USER with `reason` and
  * `message` (shown to the person in the widget, beside the run's own page), and resumes on the same page when `done`
  * says the page is past the step (it is asked about twice a second; a throw counts as "not yet"), or when the person
- * presses "Done". `needsUser` throws a RunFailure when the person exits or the wait expires, and RunAborted on cancel.
+ * presses "Done". `needsUser` throws UserActionEnded when the person exits or the wait expires, UserActionUnavailable
+ * when nobody can be asked, and RunAborted on cancel. Strategies let the first two through unchanged (UserDoorError):
+ * the run ends with their code, never as a failure of the strategy.
  */
 export interface UserAsk {
   reason: UserActionReason;
@@ -42,27 +45,29 @@ export const NO_PERSON: UserDoor = {
   whileWaiting: async () => undefined,
 };
 
-/** Thrown when a run cannot pause for its user; the worker ends the run with USER_ACTION_UNAVAILABLE. */
-export class UserActionUnavailable extends Error {
-  readonly code = 'USER_ACTION_UNAVAILABLE';
-}
-
 /**
- * The person's part ended the run: they left (USER_ACTION_EXITED), it expired (USER_ACTION_EXPIRED), or they denied a
- * held write (DENIED_BY_USER). Thrown out of needsUser, or the run's abort reason; strategies let it through as it is.
+ * What the door throws when the person cannot or did not get the run past the step. It is a RunFailure, so the worker
+ * ends the run with its code; a strategy must not wrap it (into PLAYBOOK_FAILED, a planner retry …): the person's
+ * answer is the run's outcome.
  */
-export class UserActionEnded extends Error {
-  constructor(
-    readonly code: 'USER_ACTION_EXITED' | 'USER_ACTION_EXPIRED' | 'DENIED_BY_USER',
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-    this.name = 'UserActionEnded';
+export abstract class UserDoorError extends RunFailure {}
+
+/** Thrown when a run cannot pause for its user; the worker ends the run with USER_ACTION_UNAVAILABLE. */
+export class UserActionUnavailable extends UserDoorError {
+  constructor(message: string) {
+    super('USER_ACTION_UNAVAILABLE', message);
+    this.name = 'UserActionUnavailable';
   }
 }
 
-/** Errors that end the run because of the person (or their absence): strategies pass them on as they are. */
-export function endsForThePerson(err: unknown): err is UserActionEnded | UserActionUnavailable {
-  return err instanceof UserActionEnded || err instanceof UserActionUnavailable;
+/**
+ * The wait ended without the step done: the person left it (USER_ACTION_EXITED), it expired (USER_ACTION_EXPIRED), the
+ * page went away (USER_ACTION_LOST), or they denied a held write (DENIED_BY_USER, details.write: what was not sent).
+ * Thrown out of needsUser, or the run's abort reason (a held write has no strategy code waiting on it).
+ */
+export class UserActionEnded extends UserDoorError {
+  constructor(code: 'USER_ACTION_EXITED' | 'USER_ACTION_EXPIRED' | 'USER_ACTION_LOST' | 'DENIED_BY_USER', message: string, details?: unknown) {
+    super(code, message, details);
+    this.name = 'UserActionEnded';
+  }
 }

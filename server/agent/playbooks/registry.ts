@@ -20,6 +20,10 @@ import type { ListRead } from './shape-list';
 export { PlaybookNotApplicable, PlaybookStepError, WriteRefused };
 export type { ParameterIssue };
 
+export interface StepOptions<T> {
+  writes?: boolean | ((value: T) => boolean);
+}
+
 export interface PlaybookContext<P> extends RunContext {
   /** The request's parameters, parsed by the playbook's schema. */
   params: P;
@@ -28,9 +32,13 @@ export interface PlaybookContext<P> extends RunContext {
    * screenshot when it fails). A failing step ends the playbook with PLAYBOOK_FAILED naming the step.
    * `writes`: this is the step that makes the change (clicks "Send", "Post" …). Once it succeeded the change
    * took effect, and the request completes with what the playbook can still read, never FAILED (a caller who
-   * retries a failure would repeat the change).
+   * retries a failure would repeat the change). A function: the step may make the change, and its value says
+   * whether it did. A site may ask its user to confirm first (a code, a password): then nothing was written yet,
+   * the playbook asks the person (ctx.needsUser) and a later writing step confirms the change.
+   * Either way, a failing writing step leaves it unknown whether the change was made, and says so.
+   * What the run's door throws (UserDoorError: the person left, nobody to ask) passes through unchanged.
    */
-  step<T>(tool: string, target: string, fn: () => Promise<T>, opts?: { writes?: boolean }): Promise<T>;
+  step<T>(tool: string, target: string, fn: () => Promise<T>, opts?: StepOptions<T>): Promise<T>;
   /**
    * Fits what the playbook read to the caller's responseFormat (by name, alias and meaning: shape.ts).
    * Before a write, a field it cannot fill makes the playbook not applicable; after one, that field is

@@ -1,6 +1,8 @@
 import type { Page, Response } from 'playwright-core';
 import { z } from 'zod';
 
+import type { UserAsk } from '../handoff/user-ask';
+import { runNow } from '../run-clock';
 import { PARAM_ALIASES } from './fill-parameters';
 import type { PlaybookContext } from './registry';
 
@@ -38,9 +40,13 @@ export async function openPath(
   });
 }
 
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+/**
+ * Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs` of the run's own
+ * time (run-clock.ts): while the run waits for its end user (NEEDS_USER) the clock stands still, so a wait that spans
+ * the pause is not timed out by the minutes the person took. Outside a run it is wall-clock time.
+ */
 export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = runNow() + timeoutMs;
   let lastError: unknown;
   for (;;) {
     try {
@@ -49,7 +55,7 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
     } catch (err) {
       lastError = err;
     }
-    if (Date.now() > deadline) {
+    if (runNow() > deadline) {
       const why = lastError instanceof Error ? ` (${lastError.message.split('\n')[0]})` : '';
       throw new Error(`timed out waiting for ${what}${why}`);
     }
@@ -57,8 +63,19 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
   }
 }
 
-/** The time left before the run's deadline, bounded, for waits inside a step. */
-export const waitBudget = (ctx: PlaybookContext<unknown>, max = 15_000) => Math.max(1000, Math.min(max, ctx.deadline - Date.now()));
+/**
+ * Pauses the run for its end user as one step of the trace (tool `user`, e.g. "code asked by Orbit"): a site asks
+ * mid-action for what only the person has (a code sent to their phone, their password), and the person does it on
+ * this very page through the live view. Resolves once `ask.done` sees the page past the step (or the person says
+ * so: a playbook checks the outcome afterwards either way). When the person leaves, or nobody can be asked, the
+ * door's error passes through ctx.step unchanged and ends the run with its code.
+ */
+export const askPerson = (ctx: PlaybookContext<unknown>, target: string, ask: UserAsk): Promise<void> =>
+  ctx.step('user', target, () => ctx.needsUser(ask));
+
+/** The time left before the run's deadline (both in run time: a pause for the user does not use it up), bounded, for waits inside a step. */
+export const waitBudget = (ctx: Pick<PlaybookContext<unknown>, 'deadline'>, max = 15_000) =>
+  Math.max(1000, Math.min(max, ctx.deadline - runNow()));
 
 /**
  * Accepts a parameter under other common names (e.g. `content` or `message` for `text`): the first alias

@@ -1,10 +1,17 @@
 import type { AgentRequestWarning } from '../../store/records';
-import { endsForThePerson } from '../handoff/user-ask';
+import { UserDoorError } from '../handoff/user-ask';
 import { validateResult } from '../result/validate';
 import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
 import { errorText, failureScreenshot, pageUrl } from '../trace';
 import { WriteRefused } from './errors';
-import { type PlaybookContext, PlaybookNotApplicable, type PlaybookRegistry, PlaybookStepError, type RouteProblem } from './registry';
+import {
+  type PlaybookContext,
+  PlaybookNotApplicable,
+  type PlaybookRegistry,
+  PlaybookStepError,
+  type RouteProblem,
+  type StepOptions,
+} from './registry';
 import { emptyResult, shapeToFormat, type ShapeWarning } from './shape';
 import { shapeListToFormat } from './shape-list';
 
@@ -17,6 +24,11 @@ import { shapeListToFormat } from './shape-list';
  * succeeded, the request completes: fields it cannot fill are null, a later step that fails leaves the
  * whole result null, and a result that does not fit the schema is kept; each is a warning on the request.
  * Failing it would invite the caller to retry, and the retry would repeat the write.
+ *
+ * A playbook may pause for the end user mid-action (ctx.needsUser: a site asks for a code before it sends). When the
+ * person leaves or nobody can be asked, the door's error (UserDoorError) passes through as it is, so the request
+ * ends with USER_ACTION_EXITED, USER_ACTION_UNAVAILABLE …, not PLAYBOOK_FAILED (unless a write happened already:
+ * then, as above, the request completes).
  */
 export class PlaybookStrategy implements ExecutionStrategy {
   readonly method = 'PLAYBOOK' as const;
@@ -51,16 +63,16 @@ export class PlaybookStrategy implements ExecutionStrategy {
     const pctx: PlaybookContext<unknown> = {
       ...ctx,
       params: route.params,
-      step: async <T>(tool: string, target: string, fn: () => Promise<T>, opts: { writes?: boolean } = {}): Promise<T> => {
+      step: async <T>(tool: string, target: string, fn: () => Promise<T>, opts: StepOptions<T> = {}): Promise<T> => {
         ctx.signal.throwIfAborted();
         const started = performance.now();
         try {
           const value = await fn();
           ctx.record({ tool, target, url: pageUrl(ctx.page), durationMs: Math.round(performance.now() - started), outcome: 'ok' });
-          if (opts.writes) wrote = { step: `${tool} ${target}` };
+          if (typeof opts.writes === 'function' ? opts.writes(value) : opts.writes) wrote = { step: `${tool} ${target}` };
           return value;
         } catch (err) {
-          if (ctx.signal.aborted || err instanceof PlaybookNotApplicable || endsForThePerson(err)) throw err;
+          if (ctx.signal.aborted || err instanceof PlaybookNotApplicable) throw err;
           const screenshot = await failureScreenshot(ctx.page);
           ctx.record({
             tool,
@@ -71,6 +83,8 @@ export class PlaybookStrategy implements ExecutionStrategy {
             error: errorText(err),
             ...(screenshot ? { screenshot } : {}),
           });
+          // The person's answer (they left, nobody could be asked) is the run's outcome, not this step's failure.
+          if (err instanceof UserDoorError) throw err;
           throw new PlaybookStepError(tool, target, err, opts.writes && !(err instanceof WriteRefused) ? 'unconfirmed' : undefined);
         }
       },
@@ -82,12 +96,13 @@ export class PlaybookStrategy implements ExecutionStrategy {
       result = await playbook.run(pctx);
     } catch (err) {
       if (ctx.signal.aborted) throw ctx.signal.reason ?? err;
-      // The person left, the wait expired, or nobody could be asked: the run ends with that code, not PLAYBOOK_FAILED.
-      if (endsForThePerson(err)) throw err;
       if (wrote) {
         // The change happened; only reading it back failed. Complete with nothing filled, and say so.
         const why = `${playbook.name} made its change (${(wrote as { step: string }).step}) but could not read the result back: ${errorText(err)}`;
         result = emptyResult(ctx.responseFormat, '', warnings, why);
+      } else if (err instanceof UserDoorError) {
+        // Nothing was written and the person did not get the run past their step: the worker ends it with the door's code.
+        throw err;
       } else if (err instanceof PlaybookNotApplicable) {
         if (route.via === 'named')
           return {

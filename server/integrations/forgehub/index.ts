@@ -3,6 +3,7 @@ import { forgehubProvider } from './forgehub.provider';
 import { forgehubCloseIssue } from './playbooks/close-issue.playbook';
 import { forgehubCommentOnIssue } from './playbooks/comment-on-issue.playbook';
 import { forgehubCreateRepository } from './playbooks/create-repository.playbook';
+import { forgehubDeleteRepository } from './playbooks/delete-repository.playbook';
 import { forgehubListIssues } from './playbooks/list-issues.playbook';
 import { forgehubListMyIssues } from './playbooks/list-my-issues.playbook';
 import { forgehubListMyRepositories } from './playbooks/list-repositories.playbook';
@@ -30,5 +31,6 @@ export const forgehub: Integration = {
     forgehubReadNotifications,
     forgehubCloseIssue,
     forgehubCommentOnIssue,
+    forgehubDeleteRepository,
   ],
 };

@@ -154,6 +154,10 @@ qa(cls('dlgClose')).forEach(function(b){
 qa('dialog').forEach(function(d){
   d.addEventListener('click', function(e){ if (e.target === d) d.close(); });
 });
+/* a dialog the server renders open (the delete dialog after a wrong name, "Confirm access"): modal as the page loads */
+qa('dialog[data-open-on-load]').forEach(function(d){
+  if (!d.open) { d.showModal(); var first = q('[autofocus]', d); if (first) first.focus(); }
+});
 
 /* ---------- contenteditable editor ---------- */
 var MARKS = { 'Bold': ['**', '**', 'bold text'], 'Italic': ['_', '_', 'italic text'], 'Code': ['\\u0060', '\\u0060', 'code'], 'Bulleted list': ['- ', '', 'item'], 'Mention': ['@', '', 'username'] };

@@ -100,6 +100,11 @@ export class Forge {
     return this.viewer.username;
   }
 
+  /** Whether the viewer owns the repository (only its owner sees its settings and may delete it). */
+  owns(r: Repo) {
+    return r.owner.toLowerCase() === this.me.toLowerCase();
+  }
+
   canSee(r: Repo) {
     return r.visibility === 'public' || r.owner.toLowerCase() === this.me.toLowerCase();
   }
@@ -131,6 +136,21 @@ export class Forge {
   async createRepo(data: Repo): Promise<Doc<Repo>> {
     this.invalidate('repo');
     return this.docs.insert('repo', data);
+  }
+
+  /**
+   * Deletes a repository with what is only its own (issues, their comments, stars). Activity and notifications about it
+   * stay, as on GitHub (the activity is no longer shown: only visible repositories' is). The repository goes first, so
+   * a deletion cut short leaves nothing anyone can see.
+   */
+  async deleteRepo(doc: Doc<Repo>) {
+    const key = keyOf(doc.data);
+    await this.docs.remove(doc.id);
+    this.invalidate('repo');
+    for (const kind of ['issue', 'comment', 'star'] as const) {
+      for (const d of await this.all<{ repo: string }>(kind)) if (d.data.repo === key) await this.docs.remove(d.id);
+      this.invalidate(kind);
+    }
   }
 
   /** Marks a repository as recently updated (it moves up in lists). */

@@ -6,6 +6,8 @@ import { notificationRoutes } from './pages/notifications';
 import { profileRoutes, starsRoutes } from './pages/people';
 import { repoRoutes } from './pages/repo';
 import { repositoryRoutes } from './pages/repositories';
+import { settingsRoutes } from './pages/settings';
+import { forgehubPrivateSeed } from './private-seed';
 import { forgehubSeed } from './seed';
 import { forgehubCss } from './styles';
 import { layout, LOGO_SVG } from './ui';
@@ -13,14 +15,14 @@ import { layout, LOGO_SVG } from './ui';
 /**
  * ForgeHub: the sandbox's developer platform, in the style of GitHub. Repositories (search, pagination,
  * create with a custom visibility listbox), stars, issues (composer dialog with a contenteditable editor,
- * comments, close behind a confirmation dialog, reopen, "Load more"), profiles and notifications loaded
- * after the page. Content lives in AgentLink's database, one copy per tenant.
+ * comments, close behind a confirmation dialog, reopen, "Load more"), settings with "Delete this repository"
+ * (type the name; user_stepup also confirms the password), profiles and notifications loaded after the page. Content lives in AgentLink's database, one copy per tenant.
  */
 export const forgehubSite: SiteDefinition = {
   slug: 'forgehub',
   brand: { name: 'ForgeHub', css: forgehubCss, logoSvg: LOGO_SVG },
   homePath: '/',
-  seed: forgehubSeed,
+  seed: () => [...forgehubSeed(), ...forgehubPrivateSeed()],
   layout,
   routes(router, kit) {
     // Fixed paths first: /:username and /:owner/:repo would otherwise capture them.
@@ -30,6 +32,7 @@ export const forgehubSite: SiteDefinition = {
     myIssueRoutes(router, kit);
     starsRoutes(router, kit);
     issueRoutes(router, kit);
+    settingsRoutes(router, kit);
     repoRoutes(router, kit);
     profileRoutes(router, kit);
   },

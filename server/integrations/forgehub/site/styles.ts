@@ -52,6 +52,8 @@ ${c('fh-btn-primary')}{background:#1f883d;border-color:rgba(31,35,40,.15);color:
 ${c('fh-btn-primary')}:hover{background:#1c8139}
 ${c('fh-btn-danger')}{color:#d1242f!important}
 ${c('fh-btn-danger')}:hover{background:#d1242f;color:#fff!important}
+${c('fh-danger')}{border-color:#d1242f}
+${c('fh-danger-row')}{display:flex;align-items:center;justify-content:space-between;gap:16px}
 ${c('fh-btn-sm')}{padding:2px 10px;font-size:12px}
 ${c('fh-counter')}{display:inline-block;min-width:20px;padding:0 6px;border-radius:20px;background:rgba(175,184,193,.3);font-size:12px;font-weight:500;line-height:18px;text-align:center;color:#1f2328}
 

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
-import { collapse, fold, openPath, pathOf, siteUrl, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { type Playbook, WriteRefused } from '../../../agent/playbooks/registry';
+import {
+  askPerson,
+  collapse,
+  fold,
+  openPath,
+  pathOf,
+  siteUrl,
+  until,
+  waitBudget,
+  withParamAliases,
+} from '../../../agent/playbooks/site-helpers';
 
 /**
  * Orbit: send a direct message. Follows ../site/pages/messaging.ts: /messaging has a
@@ -10,6 +20,10 @@ import { collapse, fold, openPath, pathOf, siteUrl, until, waitBudget, withParam
  * button. The recipient may be given by username or display name (accents and case ignored; a unique
  * partial name is accepted, an ambiguous one is an error that names the candidates). The result is the
  * message as the thread shows it after sending.
+ *
+ * Orbit may hold a first message to someone new until its user confirms it with a code sent to their phone (the
+ * "Confirm it's you" dialog; sandbox: user_stepup). Only the person has that code: the run pauses for them
+ * (ctx.needsUser, reason CODE), they enter it in the live view, and the playbook confirms the message went out.
  */
 const paramsSchema = withParamAliases(
   {
@@ -133,25 +147,65 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
       if ((await box.inputValue()) !== params.text) throw new Error('the message box does not hold the text');
     });
 
-    const sent = await ctx.step(
+    // The newest message of the conversation, checked to be the one just sent.
+    const readSent = async () => {
+      const read = await bubbles.last().evaluate((li) => ({
+        from: ((li.querySelector('div > span') as HTMLElement | null)?.innerText ?? '').trim(),
+        text: (li.querySelector('p') as HTMLElement | null)?.innerText ?? '',
+        sentAt: li.querySelector('time')?.getAttribute('datetime') ?? null,
+      }));
+      if (collapse(read.text) !== collapse(params.text))
+        throw new Error(`the newest message in the conversation reads "${collapse(read.text).slice(0, 80)}", not the text sent`);
+      if (read.from === person.name) throw new Error(`the newest message in the conversation is from ${person.name}`);
+      return read;
+    };
+    // Orbit may ask its user to confirm a first message to someone new with a code sent to their phone.
+    const codeDialog = page.getByRole('dialog', { name: "Confirm it's you" });
+
+    const clicked = await ctx.step(
       'click',
       "button 'Send'",
       async () => {
         await thread.getByRole('button', { name: 'Send', exact: true }).click();
-        await until('the message to appear in the conversation', async () => (await bubbles.count()) > before, waitBudget(ctx));
-        const last = bubbles.last();
-        const read = await last.evaluate((li) => ({
-          from: ((li.querySelector('div > span') as HTMLElement | null)?.innerText ?? '').trim(),
-          text: (li.querySelector('p') as HTMLElement | null)?.innerText ?? '',
-          sentAt: li.querySelector('time')?.getAttribute('datetime') ?? null,
-        }));
-        if (collapse(read.text) !== collapse(params.text))
-          throw new Error(`the newest message in the conversation reads "${collapse(read.text).slice(0, 80)}", not the text sent`);
-        if (read.from === person.name) throw new Error(`the newest message in the conversation is from ${person.name}`);
-        return read;
+        const outcome = await until(
+          "the message to appear in the conversation (or Orbit's “Confirm it's you”)",
+          async () => ((await bubbles.count()) > before ? 'sent' : (await codeDialog.isVisible()) ? 'code' : false),
+          waitBudget(ctx),
+        );
+        return outcome === 'sent' ? { sent: await readSent() } : { sent: null };
       },
-      { writes: true },
+      // Asked for a code, Orbit has sent nothing yet: the message goes out once the person confirms it (below).
+      { writes: (r) => r.sent !== null },
     );
+
+    let sent = clicked.sent;
+    if (!sent) {
+      await askPerson(ctx, "code asked by Orbit (Confirm it's you)", {
+        reason: 'CODE',
+        message:
+          `Orbit wants to confirm it's you before your first message to ${person.name}. ` +
+          "Enter the code Orbit sent to your phone in the “Confirm it's you” box, then press Confirm.",
+        done: async () => !(await codeDialog.isVisible()) && (await bubbles.count()) > before,
+      });
+      sent = await ctx.step(
+        'extract',
+        'the message, sent once the code was confirmed',
+        async () => {
+          await until(
+            'Orbit to send the message after the code',
+            async () => !(await codeDialog.isVisible()) && (await bubbles.count()) > before,
+            waitBudget(ctx, 5000),
+          ).catch(async (err: unknown) => {
+            // Still asking: the code was not (or not rightly) entered, and Orbit sent nothing.
+            if (await codeDialog.isVisible().catch(() => false))
+              throw new WriteRefused("Orbit did not send the message: it still asks for the code (“Confirm it's you”)");
+            throw err;
+          });
+          return readSent();
+        },
+        { writes: true },
+      );
+    }
 
     const fields = {
       recipient: person.name,

@@ -129,6 +129,7 @@ const names = [
   'heading',
   'pageHead',
   'confirmText',
+  'fieldError',
 ] as const;
 
 export type ClassName = (typeof names)[number];

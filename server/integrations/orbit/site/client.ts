@@ -1,10 +1,10 @@
 import { C } from './classes';
 
 /**
- * The client-side parts of Orbit (one inline script): dialogs with focus handling, the compose editor
- * (contenteditable), the visibility listbox, likes without a reload, "load more", notifications fetched
- * after load, nav badges and toasts. Every state change goes through fetch() with the x-csrf-token header
- * or a regular form post with the _csrf field.
+ * The client-side parts of Orbit (one inline script): dialogs with focus handling (also one the server renders
+ * open, like "Confirm it's you"), the compose editor (contenteditable), the visibility listbox, likes without a
+ * reload, "load more", notifications fetched after load, nav badges and toasts. Every state change goes through
+ * fetch() with the x-csrf-token header or a regular form post with the _csrf field.
  */
 export const ORBIT_CLIENT_JS = `(function(){
 'use strict';
@@ -35,6 +35,8 @@ document.addEventListener('click',function(e){
  if(openDlg&&e.target.closest(dot('dialogClose')+',[data-dismiss="dialog"]')){e.preventDefault();closeDialog();}
 });
 if(backdrop)backdrop.addEventListener('click',closeDialog);
+/* a dialog the server shows with the page (e.g. "Confirm it's you" after Send) is modal from the start */
+var onLoad=$('[role=dialog][data-open-on-load]');if(onLoad)openDialog(onLoad,$(dot('sendForm')+' textarea'));
 document.addEventListener('keydown',function(e){
  if(!openDlg)return;
  if(e.key==='Escape'){e.preventDefault();closeDialog();return;}

@@ -5,6 +5,7 @@ import { messagingRoutes } from './pages/messaging';
 import { notificationRoutes } from './pages/notifications';
 import { peopleRoutes } from './pages/people';
 import { postRoutes } from './pages/posts';
+import { orbitPrivateSeed } from './private-seed';
 import { orbitSeed } from './seed';
 import { ORBIT_CSS, ORBIT_LOGO } from './styles';
 
@@ -15,7 +16,7 @@ import { ORBIT_CSS, ORBIT_LOGO } from './styles';
 export const orbitSite: SiteDefinition = {
   slug: 'orbit',
   brand: { name: 'Orbit', css: ORBIT_CSS, logoSvg: ORBIT_LOGO },
-  seed: orbitSeed,
+  seed: () => [...orbitSeed(), ...orbitPrivateSeed()],
   homePath: '/',
   layout: orbitLayout,
   routes(router, kit) {

@@ -179,4 +179,5 @@ ${s('suggestItem')}{display:flex;gap:10px;margin-bottom:14px}
 ${s('suggestItem')} form{margin-top:6px}
 ${s('footer')}{text-align:center;color:#666;font-size:12px;padding:8px}
 ${s('confirmText')}{margin:0;color:#374151}
+${s('fieldError')}{margin:10px 0 0;color:#b91c1c;font-weight:600}
 `;

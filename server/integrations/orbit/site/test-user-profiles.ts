@@ -51,4 +51,12 @@ export const TEST_USER_PROFILES: Record<
     following: 120,
     color: '#16a34a',
   },
+  user_stepup: {
+    headline: 'Finance Controller at Ledgerly',
+    location: 'Dublin, Ireland',
+    about: 'Double-checks everything, including who is sending messages from my account.',
+    followers: 318,
+    following: 144,
+    color: '#b45309',
+  },
 };

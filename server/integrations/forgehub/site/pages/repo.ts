@@ -24,7 +24,7 @@ export async function repoHead(
   res: Response,
   forge: Forge,
   repo: Doc<Repo>,
-  tab: 'code' | 'issues',
+  tab: 'code' | 'issues' | 'settings',
 ): Promise<RawHtml> {
   const r = repo.data;
   const base = `/${r.owner}/${r.name}`;
@@ -42,6 +42,7 @@ export async function repoHead(
   <nav class="${cx('fh-tabs')}" aria-label="Repository">
     <a href="${base}"${cur('code')}>${icon('book')}Code</a>
     <a href="${`${base}/issues`}"${cur('issues')}>${icon('issue')}Issues <span class="${cx('fh-counter')}">${open}</span></a>
+    ${forge.owns(r) ? html`<a href="${`${base}/settings`}"${cur('settings')}>${icon('gear')}Settings</a>` : ''}
   </nav>
 </div>`;
 }
