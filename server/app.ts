@@ -110,6 +110,8 @@ export function createApp(services: Services, logger: Logger, opts: AppOptions =
 export function createWorkerOpsApp(services: Services, logger: Logger): Express {
   const app = baseApp(services, logger);
   app.use(ops(services, logger, { worker: true }));
+  // The widget's calls for a run paused in this worker are relayed here by the API processes (its browser is here).
+  app.use('/link', connectWidget(services));
   app.use(notFoundHandler);
   app.use(finalErrorHandler(logger));
   return app;

@@ -109,6 +109,8 @@ async function runWorker(config: AppConfig) {
   const worker = createAgentWorker(services, logger);
   // On PORT like every role: /healthz, /readyz (database, queue, browser), /metrics and the sandbox sites.
   const server = createExpressServer(createWorkerOpsApp(services, logger));
+  // The live view of a run paused here: the API processes pipe the widget's socket to this one (relay/session-relay.ts).
+  attachLiveSignIn(server, services.liveViews, { widgetOrigins: config.widgetOrigins, hosts: services.linkSessions });
   await listen(server, config);
   await worker.start();
   // Webhook deliveries and the connections' health checks run in the worker role (and in serve's embedded mode).

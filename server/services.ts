@@ -121,7 +121,10 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const handoffs = new HandoffRegistry(config.worker.maxWaitingRuns);
   const linkTokens = new LinkTokenService(store, clock, catalogue, config, redirectUris);
   const linkSessions = new LinkSessionService({
-    userActions: new UserActionLinks(handoffs),
+    userActions: new UserActionLinks(handoffs, async (id) => {
+      const record = await store.repos.agentRequests.findById(id);
+      return record ? { action: record.action, userAction: userActions.open(record) } : null;
+    }),
     store,
     clock,
     catalogue,

@@ -17,6 +17,7 @@ import type { ConnectionRecord } from '../store';
 import { BrowserUnavailable } from './browser-loss';
 import { NO_PERSON, type UserDoor } from './handoff/user-ask';
 import { blockReporter, changeGate, fromProxy, installNetworkGuard } from './network-guard';
+import { runNow } from './run-clock';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
 import { watchTabs } from './tabs/run-tabs';
@@ -164,7 +165,7 @@ async function openSessionContext(
   watchTabs(page, policy).onSwitch((current) => {
     state.page = current;
   });
-  const stepTimeout = () => Math.max(1000, Math.min(20_000, deadline - Date.now()));
+  const stepTimeout = () => Math.max(1000, Math.min(20_000, deadline - runNow()));
   page.setDefaultTimeout(stepTimeout());
   page.setDefaultNavigationTimeout(stepTimeout());
   return page;

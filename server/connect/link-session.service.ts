@@ -219,6 +219,8 @@ export class LinkSessionService {
       createdAt: now,
       updatedAt: now,
       completedAt: null,
+      // A paused run's browser lives in the worker process that holds it: its widget calls are relayed there.
+      ...(forRun && token.hostUrl && token.hostUrl !== this.deps.hostUrl ? { hostUrl: token.hostUrl } : {}),
     };
     const opened = (await store.repos.linkSessions.listForLinkToken(token.id)).length;
     // Refused openings are recorded too, so the organization can see them (up to the cap, so rows stay bounded).
@@ -747,7 +749,7 @@ export class LinkSessionService {
       mfa: session.status === 'MFA_TOTP' ? { method: 'totp' } : session.status === 'MFA_SMS' ? { method: 'sms' } : null,
       ...this.signInMode(session, token, provider),
       completionRedirect: token.completionRedirectUri !== null,
-      userAction: session.mode === 'user_action' ? (this.userActions?.viewOf(token) ?? null) : null,
+      userAction: session.mode === 'user_action' ? ((await this.userActions?.viewOf(token)) ?? null) : null,
     };
   }
 

@@ -24,8 +24,14 @@ export interface UserActionView {
 
 export type UserActionAnswer = Exclude<UserDecision, 'exit'>;
 
+/** What the database says of a paused run (the run may be held by another process's worker). */
+export type PausedRunLookup = (agentRequestId: string) => Promise<{ action: string; userAction: UserAction | null } | null>;
+
 export class UserActionLinks {
-  constructor(private readonly registry: HandoffRegistry) {}
+  constructor(
+    private readonly registry: HandoffRegistry,
+    private readonly lookup: PausedRunLookup,
+  ) {}
 
   /** The run this link token brings its user into, when it runs in this process and belongs to the token's owner. */
   runOf(token: LinkTokenRecord): RunHandoff | null {
@@ -41,12 +47,20 @@ export class UserActionLinks {
     return current && hashToken(current.linkToken) === token.tokenHash ? current : null;
   }
 
-  viewOf(token: LinkTokenRecord): UserActionView {
+  /** From the run itself when this process holds it, else from its row (its widget calls are then relayed to its holder). */
+  async viewOf(token: LinkTokenRecord): Promise<UserActionView> {
     const run = this.runOf(token);
-    const ask = this.askOf(token);
+    let task = run?.action ?? '';
+    let ask = this.askOf(token);
+    if (!run && token.agentRequestId) {
+      const row = await this.lookup(token.agentRequestId);
+      task = row?.action ?? '';
+      const waiting = row?.userAction ?? null;
+      ask = waiting && hashToken(waiting.linkToken) === token.tokenHash ? waiting : null;
+    }
     return {
       agentRequestId: token.agentRequestId ?? '',
-      task: run?.action ?? '',
+      task,
       state: ask ? 'waiting' : 'over',
       reason: ask?.reason ?? null,
       message: ask?.message ?? null,

@@ -29,7 +29,7 @@ export class LinkTokenService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly catalogue: ProviderCatalogue,
-    private readonly config: Pick<AppConfig, 'linkTokenTtlSeconds'>,
+    private readonly config: Pick<AppConfig, 'linkTokenTtlSeconds' | 'internalUrl'>,
     private readonly redirectUris: Pick<RedirectUriService, 'isRegistered'>,
   ) {}
 
@@ -90,6 +90,8 @@ export class LinkTokenService {
       providerId: request.providerId,
       connectionId: request.connectionId,
       agentRequestId: request.id,
+      // The run's browser is in this process: a widget call reaching another one is relayed here.
+      hostUrl: this.config.internalUrl,
       rememberCredentials: false,
       signIn: 'live',
       completionRedirectUri: null,

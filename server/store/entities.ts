@@ -70,6 +70,7 @@ export function buildEntities(dialect: Dialect) {
       providerId: str('provider_id', { length: 64, nullable: true }),
       connectionId: str('connection_id', { length: 64, nullable: true }),
       agentRequestId: str('agent_request_id', { length: 64, nullable: true }),
+      hostUrl: str('host_url', { length: 300, nullable: true }),
       rememberCredentials: { name: 'remember_credentials', type: 'boolean', default: false },
       signIn: str('sign_in', { length: 8, default: 'auto' }),
       completionRedirectUri: text('completion_redirect_uri', true),

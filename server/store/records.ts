@@ -26,6 +26,8 @@ export interface LinkTokenRecord {
    * own browser instead of a sign-in. Made by the worker when the run pauses; the connection's provider and user.
    */
   agentRequestId?: string | null;
+  /** With agentRequestId: the internal URL of the worker process that holds the run's browser (relay/session-relay.ts). */
+  hostUrl?: string | null;
   /** The organization opted in to storing the sealed credentials for silent re-login (default false). */
   rememberCredentials: boolean;
   /** 'live': the caller asked for the live sign-in view; 'auto': the recipe where there is one. */

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
+import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../../server/agent/observation';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { RunIntegrity } from '../../server/agent/run-integrity';
@@ -96,7 +97,7 @@ export function toolContext(rig: Rig, page: Page, snapshot: PageSnapshot): ToolC
     slots: parameterSlots({}),
     redactor: new Redactor(),
     egress: rig.egress,
-    run: { signal: new AbortController().signal, deadline: Date.now() + 20_000 },
+    run: { signal: new AbortController().signal, deadline: Date.now() + 20_000, provider: { name: 'Fixture' }, ...NO_PERSON },
     integrity: new RunIntegrity(),
     secrets: [],
   };

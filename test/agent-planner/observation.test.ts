@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
+import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { elementLocator, type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../../server/agent/observation';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
@@ -116,7 +117,7 @@ function toolContext(snapshot: PageSnapshot, parameters: Record<string, unknown>
     slots: parameterSlots(parameters),
     redactor: new Redactor(),
     egress: EgressPolicy.forProvider({ name: 'Fixture', homeUrl: `${origin}/`, allowedOrigins: ['127.0.0.1'] }, 'sandbox'),
-    run: { signal: new AbortController().signal, deadline: Date.now() + 20_000 },
+    run: { signal: new AbortController().signal, deadline: Date.now() + 20_000, provider: { name: 'Fixture' }, ...NO_PERSON },
     integrity: new RunIntegrity(),
     secrets: [],
   };

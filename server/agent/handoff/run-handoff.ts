@@ -310,7 +310,7 @@ export class RunHandoff implements UserDoor {
 }
 
 /** The provider's name as people say it ("Orbit", not "Orbit (sandbox)"). */
-export function providerName(provider: ProviderDefinition): string {
+export function providerName(provider: Pick<ProviderDefinition, 'name'>): string {
   return provider.name.replace(/\s*\(.*\)$/, '');
 }
 

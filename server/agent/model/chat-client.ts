@@ -1,4 +1,5 @@
 import { ModelBadResponseError, ModelError } from '../result/errors';
+import { runNow } from '../run-clock';
 
 /**
  * A minimal client for an OpenAI-compatible Chat Completions endpoint with tool calling
@@ -82,7 +83,7 @@ export class ChatClient {
           err instanceof ModelError &&
           (err.status === undefined ? !/did not answer/.test(err.message) : RETRYABLE_STATUS.has(err.status)) &&
           !req.signal?.aborted &&
-          (req.deadline === undefined || req.deadline - Date.now() > 1_000);
+          (req.deadline === undefined || req.deadline - runNow() > 1_000);
         if (!retry) throw err;
         await new Promise((r) => setTimeout(r, 250 * (attempt + 1)));
       }
@@ -90,7 +91,7 @@ export class ChatClient {
   }
 
   private async once(req: ChatRequest): Promise<ChatReply> {
-    const budget = Math.max(1, Math.min(this.config.timeoutMs, req.deadline === undefined ? Infinity : req.deadline - Date.now()));
+    const budget = Math.max(1, Math.min(this.config.timeoutMs, req.deadline === undefined ? Infinity : req.deadline - runNow()));
     const timeout = AbortSignal.timeout(budget);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     const body = {

@@ -152,7 +152,8 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
 
   try {
     for (let step = 1; step <= options.maxSteps; step++) {
-      // ---- phase 1: observe
+      // ---- phase 1: observe (once a write held for the person's approval was decided: nothing acts on the page before)
+      await ctx.whileWaiting();
       guard(ctx);
       redactor = await redactorFor(ctx, slots, secrets);
       let snapshot: PageSnapshot;

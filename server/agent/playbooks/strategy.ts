@@ -64,6 +64,8 @@ export class PlaybookStrategy implements ExecutionStrategy {
       ...ctx,
       params: route.params,
       step: async <T>(tool: string, target: string, fn: () => Promise<T>, opts: StepOptions<T> = {}): Promise<T> => {
+        // A write held for the person's approval: the next step waits for their answer.
+        await ctx.whileWaiting();
         ctx.signal.throwIfAborted();
         const started = performance.now();
         try {

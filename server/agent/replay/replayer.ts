@@ -50,6 +50,8 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
   const tabs = watchTabs(ctx.page, egressOf(ctx));
   let lastActed = performance.now();
   for (let n = 0; n < trajectory.steps.length; n++) {
+    // A write held for the person's approval: nothing acts on the page until they decided.
+    await ctx.whileWaiting();
     const step = trajectory.steps[n]!;
     guard(ctx);
     ctx.page = await tabs.currentPage();

@@ -1,4 +1,6 @@
 import { AGENT_RUN_ERRORS, type AgentRunErrorCode } from '../../../contract/error-codes';
+import { UserDoorError } from '../handoff/user-ask';
+import { runNow } from '../run-clock';
 /**
  * The agent's failures: a small hierarchy with a stable code and a `cause` (Stagehand's shape).
  * Expected outcomes of a run (the model is down, the answer does not fit the schema …) end as a
@@ -77,19 +79,20 @@ export class ToolError extends AgentError {
  * The timeout guard (Stagehand): called between awaits. A cancel re-throws the signal's reason; a passed
  * deadline throws AgentTimeoutError.
  */
-export function guard(run: { signal: AbortSignal; deadline: number }, now: () => number = Date.now): void {
+export function guard(run: { signal: AbortSignal; deadline: number }, now: () => number = runNow): void {
   if (run.signal.aborted) throw run.signal.reason ?? new AgentTimeoutError('the agent request was aborted');
   if (now() >= run.deadline) throw new AgentTimeoutError();
 }
 
 /** Milliseconds left before the deadline, capped at `cap` and at least 1. */
-export function remaining(run: { deadline: number }, cap: number, now: () => number = Date.now): number {
+export function remaining(run: { deadline: number }, cap: number, now: () => number = runNow): number {
   return Math.max(1, Math.min(cap, run.deadline - now()));
 }
 
 /** Whether an error must end the run at once (timeout, cancel) instead of being fed back to the model. */
 export function isFatal(err: unknown, run: { signal: AbortSignal; deadline: number }): boolean {
-  return err instanceof AgentTimeoutError || run.signal.aborted || Date.now() >= run.deadline;
+  // The person's answer (they left, denied a write, nobody to ask) ends the run as it is: never fed back to the model.
+  return err instanceof AgentTimeoutError || err instanceof UserDoorError || run.signal.aborted || runNow() >= run.deadline;
 }
 
 export function errorMessage(err: unknown): string {

@@ -2,6 +2,7 @@ import type { ElementHandle, Locator } from 'playwright-core';
 
 import { describeElement, type ObservedElement } from '../observation';
 import { remaining, ToolError } from '../result/errors';
+import { runNow } from '../run-clock';
 import { inPage } from './in-page';
 import { act, type ToolContext } from './page-tool';
 
@@ -149,7 +150,7 @@ export async function clickCheckable(tc: ToolContext, el: ObservedElement, loc: 
     try {
       await act(name, click);
     } catch (err) {
-      if (tc.run.signal.aborted || Date.now() >= tc.run.deadline) throw err;
+      if (tc.run.signal.aborted || runNow() >= tc.run.deadline) throw err;
       tried.push(`${name} (${(err as Error).message.replace(/^.*? failed: /, '')})`);
       return null;
     }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { JsonSchema } from '../../../contract/response-format';
 import type { ToolDefinition } from '../model/chat-client';
 import { ToolError } from '../result/errors';
+import { askUserTool } from './ask-user.tool';
 import { clickTool } from './click.tool';
 import { closeTabTool } from './close-tab.tool';
 import { extractTool } from './extract.tool';
@@ -36,6 +37,7 @@ export const PAGE_TOOLS = [
   closeTabTool,
   waitTool,
   extractTool,
+  askUserTool,
 ] as const;
 
 export type PageToolName = (typeof PAGE_TOOLS)[number]['name'];

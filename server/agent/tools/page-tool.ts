@@ -6,6 +6,7 @@ import type { EgressPolicy } from '../../egress/egress-policy';
 import { describeElement, elementLocator, type ObservedElement, type PageSnapshot, type Redactor } from '../observation';
 import { fillPlaceholders, type ParameterSlot, placeholderNames, solePlaceholder, UnknownPlaceholderError } from '../planner/placeholders';
 import { remaining, ToolError } from '../result/errors';
+import type { RunContext } from '../run-context';
 import type { RunIntegrity } from '../run-integrity';
 
 /**
@@ -22,7 +23,8 @@ export interface ToolContext {
   redactor: Redactor;
   /** Where the run may go (the same policy as the browser's egress proxy). */
   egress: EgressPolicy;
-  run: { signal: AbortSignal; deadline: number };
+  /** The run: its cancel signal and deadline, its provider, and its door to the person (the ask_user tool). */
+  run: { signal: AbortSignal; deadline: number; provider: { name: string } } & Pick<RunContext, 'needsUser'>;
   /** The run's integrity: parameters a page asked for, the field each parameter went into. */
   integrity: RunIntegrity;
   /** The connection's stored credentials: never filled in, whatever the template says. */

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+import { WebSocket } from 'ws';
+
+import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
+import { freePort } from '../support/free-port';
+import { type LiveServer, startLiveServer } from '../support/live-server';
+
+/**
+ * A run paused in a worker process, its person coming in through an API process: this test's process is the API
+ * (no worker), `agentlink worker` runs as a child process on the same database. The run's browser lives in the
+ * worker; the widget, opened on the API's address, is shown that browser (its socket is piped to the worker), and
+ * its answer reaches the run there (the HTTP call is relayed).
+ */
+jest.setTimeout(150_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+const KEY = randomBytes(32).toString('base64');
+
+let api: LiveServer;
+let worker: { proc: ChildProcess; base: string; stderr: () => string };
+let creds: Record<string, string>;
+
+beforeAll(async () => {
+  api = await startLiveServer({ env: { AGENTLINK_ENCRYPTION_KEY: KEY } });
+  const org = await api.services.organizations.create('Paused Elsewhere');
+  creds = { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret, 'content-type': 'application/json' };
+  const port = await freePort();
+  let stderr = '';
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/agentlink.js'), 'worker'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      AGENTLINK_PUBLIC_URL: api.baseUrl,
+      AGENTLINK_DATA_DIR: api.dataDir,
+      AGENTLINK_ENCRYPTION_KEY: KEY,
+      AGENTLINK_WORKER_POLL_MS: '200',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  proc.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString('utf8')).slice(-5_000)));
+  worker = { proc, base: `http://127.0.0.1:${port}`, stderr: () => stderr };
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const up = await fetch(`${worker.base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > until || proc.exitCode !== null) throw new Error(`the worker did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+});
+
+afterAll(async () => {
+  if (worker?.proc.exitCode === null) {
+    worker.proc.kill('SIGTERM');
+    await new Promise((resolve) => worker.proc.once('exit', resolve));
+  }
+  await api?.close();
+});
+
+async function call(method: string, p: string, opts: { headers?: Record<string, string>; body?: unknown } = {}) {
+  const res = await fetch(`${api.baseUrl}${p}`, {
+    method,
+    headers: { ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 300)}; worker: ${worker.stderr().slice(-500)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+it('the widget on the API process watches the run paused in the worker process, and its answer ends the wait there', async () => {
+  const pt = await call('POST', '/api/sandbox/public_token/create', {
+    headers: creds,
+    body: { providerId: ORBIT_PROVIDER_ID, clientUserId: 'stepper', username: 'user_stepup' },
+  });
+  const ex = await call('POST', '/api/connections/public_token/exchange', { headers: creds, body: { publicToken: pt.body.publicToken } });
+  const created = await call('POST', '/api/agent-requests', {
+    headers: creds,
+    body: {
+      accessToken: ex.body.access_token,
+      action: "Send a message to Marcus Webb saying 'hello from another process'",
+      startingUrl: api.siteUrl('orbit', '/'),
+      responseFormat: { sent: 'boolean' },
+    },
+  });
+  expect(created.status).toBe(202);
+  const id = created.body.requestId as string;
+  const waiting = await until(
+    async () => (await call('GET', `/api/agent-requests/${id}?waitMs=1000`, { headers: creds })).body,
+    (r) => r.status !== 'PENDING' && r.status !== 'RUNNING',
+    'NEEDS_USER',
+  );
+  expect(waiting).toMatchObject({ status: 'NEEDS_USER', userAction: { reason: 'CODE', url: expect.stringContaining(api.baseUrl) } });
+
+  // The widget opens on the API process: it reads the pause from the database and points the session at the worker.
+  const auth = { authorization: `Bearer ${waiting.userAction.linkToken}` };
+  const started = await call('POST', '/link/api/sessions', { headers: auth, body: { env: 'sandbox' } });
+  expect(started.body).toMatchObject({ mode: 'user_action', userAction: { state: 'waiting', reason: 'CODE' } });
+  const session = started.body.linkSessionId as string;
+  expect((await api.services.store.repos.linkSessions.findById(session))?.hostUrl).toBe(worker.base);
+
+  // Its live view: the socket opened on the API is piped to the worker, which streams the run's page.
+  const ws = new WebSocket(`${api.baseUrl.replace(/^http/, 'ws')}/link/api/sessions/${session}/live`, { headers: { origin: api.baseUrl } });
+  const frames: Buffer[] = [];
+  const texts: string[] = [];
+  ws.on('message', (data, isBinary) => (isBinary ? frames.push(data as Buffer) : texts.push(String(data))));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => {
+      ws.send(JSON.stringify({ t: 'hello', linkToken: waiting.userAction.linkToken, width: 420, height: 800 }));
+      resolve();
+    });
+    ws.once('error', reject);
+  });
+  await until(async () => frames.length, (n) => n > 0, 'a frame of the paused run');
+  expect(texts.some((t) => t.includes('"type":"run"') && t.includes('"waiting"'))).toBe(true);
+
+  // "I can't do this", sent to the API process, reaches the run in the worker: it ends there, USER_ACTION_EXITED.
+  const exited = await call('POST', `/link/api/sessions/${session}/exit`, { headers: auth, body: {} });
+  expect(exited.status).toBe(200);
+  const ended = await until(
+    async () => (await call('GET', `/api/agent-requests/${id}?waitMs=1000`, { headers: creds })).body,
+    (r) => r.status === 'FAILED' || r.status === 'COMPLETED',
+    'the end of the run',
+  );
+  expect(ended).toMatchObject({ status: 'FAILED', error: { code: 'USER_ACTION_EXITED' } });
+  ws.close();
+});
