@@ -95,6 +95,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     browserContexts: () => browsers.openContexts,
     // Read at each scrape, when the live sign-in (built below) exists.
     liveSessions: () => liveSignIn.openCount,
+    waitingRuns: () => handoffs.waitingCount,
   });
   const webhookDispatcher = new WebhookDispatcher({
     store,

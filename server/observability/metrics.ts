@@ -33,6 +33,8 @@ export class AppMetrics {
       browserContexts?: () => number;
       /** Live sign-in views (a browser streamed into the connect widget) open in this process. */
       liveSessions?: () => number;
+      /** Runs of this process waiting NEEDS_USER (each keeps its browser context, no worker slot). */
+      waitingRuns?: () => number;
     } = {},
   ) {
     const registers = [this.registry];
@@ -97,6 +99,15 @@ export class AppMetrics {
       registers,
       collect() {
         this.set(live ? live() : 0);
+      },
+    });
+    const waiting = sources.waitingRuns;
+    new Gauge({
+      name: 'agentlink_agent_requests_waiting_for_user',
+      help: 'Agent requests of this process waiting NEEDS_USER, each keeping its browser (bounded by AGENTLINK_MAX_WAITING_RUNS).',
+      registers,
+      collect() {
+        this.set(waiting ? waiting() : 0);
       },
     });
   }
