@@ -30,8 +30,8 @@ export interface UseAgentLinkOptions {
   onSuccess: (publicToken: string, metadata: AgentLinkMetadata) => void;
   /**
    * The flow ended without a connection: a failure, or the user closed the widget (code USER_CLOSED). For a paused run:
-   * USER_ACTION_ENDED (the step was already over), USER_ACTION_EXPIRED, or USER_CLOSED (they left: the run ends
-   * USER_ACTION_EXITED); not called when they did their part (see onExit).
+   * USER_ACTION_ENDED (the step was already over), or USER_CLOSED (they left: the run ends USER_ACTION_EXITED); not
+   * called when they did their part (see onExit).
    */
   onError: (error: AgentLinkError) => void;
   /**
