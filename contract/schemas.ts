@@ -421,7 +421,7 @@ export const UserActionSchema = extendApi(
     expiresAt: isoDate('When the run stops waiting: it then ends FAILED with USER_ACTION_EXPIRED.'),
     linkToken: extendApi(z.string(), {
       description:
-        "Opens the connect widget on this run's own browser (the React hook's open(), like a link token from POST /api/link-tokens). " +
+        "Opens the connect widget on this run's own browser (the React hook's open(), like a link token from POST /api/link-token). " +
         'Valid until expiresAt.',
     }),
     url: extendApi(z.string(), {

@@ -1,5 +1,5 @@
 import type { ApiErrorCode } from '../../contract/route-errors';
-import type { ErrorEnvelope } from './generated/api';
+import type { AgentRequest, ErrorEnvelope } from './generated/api';
 
 export type { ApiErrorCode };
 export type ErrorType = ErrorEnvelope['error']['type'];
@@ -18,6 +18,7 @@ export type ErrorType = ErrorEnvelope['error']['type'];
  *   ├─ AgentLinkResponseError       an answer that is not AgentLink's JSON (wrong baseUrl, a proxy's HTML page …)
  *   ├─ AgentLinkConnectionError     no answer at all (DNS, refused, reset), after the retries
  *   │   └─ AgentLinkTimeoutError    no answer within timeoutMs, after the retries
+ *   ├─ AgentLinkWaitTimeoutError    waitForAgentRequest: the request had not settled within its timeoutMs (agentRequest)
  *   └─ AgentLinkAbortError          the caller's AbortSignal fired
  *
  * `instanceof` works for every class, and `error.code` of an AgentLinkApiError is typed as the union of the codes the
@@ -119,6 +120,17 @@ export class AgentLinkConnectionError extends AgentLinkError {
 
 export class AgentLinkTimeoutError extends AgentLinkConnectionError {
   override name = 'AgentLinkTimeoutError';
+}
+
+/** waitForAgentRequest gave up: the request had not settled within its timeoutMs. `agentRequest` is the last read. */
+export class AgentLinkWaitTimeoutError extends AgentLinkError {
+  override name = 'AgentLinkWaitTimeoutError';
+  constructor(
+    message: string,
+    readonly agentRequest: AgentRequest,
+  ) {
+    super(message);
+  }
 }
 
 export class AgentLinkAbortError extends AgentLinkError {

@@ -18,6 +18,7 @@ export {
   AgentLinkError,
   AgentLinkResponseError,
   AgentLinkTimeoutError,
+  AgentLinkWaitTimeoutError,
   type ApiErrorCode,
   AuthenticationError,
   ConflictError,
@@ -29,5 +30,16 @@ export {
   RateLimitError,
 } from './errors';
 export type * from './generated/api';
+/** The codes of a failed run's `error.code` (FAILED, TIMED_OUT, CANCELED requests), e.g. DENIED_BY_USER, USER_ACTION_EXPIRED. */
+export type { AgentRunErrorCode } from '../../contract/error-codes';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 export type { HttpResponse, RequestOptions } from './transport';
+export {
+  AGENT_REQUEST_WAIT_MS_MAX,
+  DEFAULT_POLL_INTERVAL_MS,
+  FINAL_AGENT_REQUEST_STATUSES,
+  type FinalAgentRequestStatus,
+  isFinalAgentRequestStatus,
+  waitForAgentRequest,
+  type WaitForAgentRequestOptions,
+} from './wait';

@@ -14,6 +14,10 @@ const DASHBOARD_CSS = `
 .status-ACTIVE, .status-COMPLETED, .outcome-ok, .check-SIGNED_IN, .check-RENEWED { background: #e8f5e9; }
 .status-REVOKED, .status-FAILED, .status-TIMED_OUT, .outcome-error, .outcome-blocked, .check-TIMED_OUT, .check-UNREACHABLE, .check-SESSION_UNREADABLE { background: #fdecea; }
 .status-LOGIN_REQUIRED, .status-PENDING, .status-RUNNING, .check-LOGIN_REQUIRED { background: #fff8e1; }
+/* NEEDS_USER: the run is paused until its end user acts; it stands out from the runs that go on by themselves. */
+.status-NEEDS_USER { background: #ffe0b2; color: #7a4100; font-weight: 600; }
+.user-action { border-left: .3rem solid #f29900; }
+.user-action details { margin-bottom: .5rem; }
 .clip { max-width: 18rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .screenshot { max-width: 100%; border: 1px solid #ccc; }
 .env-switch a { margin-right: .5rem; }
@@ -52,9 +56,22 @@ document.addEventListener('click', function (event) {
   var button = event.target.closest && event.target.closest('[data-copy]');
   if (!button) return;
   var value = button.getAttribute('data-copy');
-  var done = function () { button.textContent = 'Copied'; setTimeout(function () { button.textContent = 'Copy'; }, 1500); };
-  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(value).then(done, function () {});
-  else { var input = button.parentElement.querySelector('input'); if (input) { input.select(); document.execCommand('copy'); done(); } }
+  var label = button.getAttribute('data-label') || button.textContent;
+  button.setAttribute('data-label', label);
+  var done = function () { button.textContent = 'Copied'; setTimeout(function () { button.textContent = label; }, 1500); };
+  if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(value).then(done, function () {}); return; }
+  // Without the clipboard API (plain http): copy the value itself from a hidden text area (the field beside the button
+  // may show it masked).
+  var area = document.createElement('textarea');
+  area.value = value;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  document.execCommand('copy');
+  area.remove();
+  done();
 });
 `;
 

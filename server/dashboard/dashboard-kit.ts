@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 import type { Environment } from '../config';
 import type { AgentRequestService } from '../domain/agent-requests.service';
+import type { Clock } from '../domain/clock';
 import type { ConnectionHealthService } from '../domain/connection-health.service';
 import type { ConnectionService } from '../domain/connections.service';
 import type { Caller } from '../domain/context';
@@ -11,6 +12,7 @@ import type { OrganizationProviderService } from '../domain/organization-provide
 import type { OrganizationService } from '../domain/organizations.service';
 import type { ProviderActionService } from '../domain/provider-actions.service';
 import type { RedirectUriService } from '../domain/redirect-uris/redirect-uris.service';
+import type { UserActionSeal } from '../domain/user-action-seal';
 import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
 import type { ProviderCatalogue } from '../providers/catalogue';
 import type { DashboardSessionRecord, DashboardUserRecord, OrganizationRecord } from '../store';
@@ -28,6 +30,10 @@ export interface DashboardDeps {
   /** "Check now" on a connection's page (the same check as POST /api/connections/{connectionId}/check). */
   connectionHealth: Pick<ConnectionHealthService, 'checkNow'>;
   agentRequests: Pick<AgentRequestService, 'list' | 'get'>;
+  /** Opens what a NEEDS_USER request waits for (sealed on its row), for its page. */
+  userActions: Pick<UserActionSeal, 'open'>;
+  /** "Waiting since 3 min ago": the time now, from the services' clock. */
+  clock: Clock;
   webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'resend'>;
   catalogue: Pick<ProviderCatalogue, 'get' | 'list' | 'listFor'>;
   /** The organization's own providers (the same service as POST/PATCH/DELETE /api/providers). */

@@ -39,6 +39,8 @@ export function dashboardRouter(services: Services): Router {
     // Read at each call: the service a test or a later reconfiguration put in place.
     connectionHealth: { checkNow: (caller, connectionId) => services.connectionHealth.checkNow(caller, connectionId) },
     agentRequests: services.agentRequests,
+    userActions: services.userActions,
+    clock: services.clock,
     webhooks: services.webhookEndpoints,
     catalogue: services.catalogue,
     providers: services.organizationProviders,

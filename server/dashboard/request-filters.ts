@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import type { AgentRequestListQuery } from '../domain/agent-requests.service';
 import type { AgentRequestStatus } from '../store';
 import { envOf, queryString } from './dashboard-kit';
-import { type RequestFilters, STATUSES } from './views';
+import { type RequestFilters, STATUSES } from './requests.views';
 
 /** The request list's filters as the page shows them, and as the service's list query (null: a date is not YYYY-MM-DD). */
 export interface ParsedRequestFilters {

@@ -17,11 +17,13 @@ import {
   wrap,
 } from './dashboard-kit';
 import { parseRequestFilters } from './request-filters';
-import { requestDetailPage, requestLiveFragment, requestsPage } from './views';
+import { type LiveExtras, requestDetailPage, requestLiveFragment, requestsPage } from './requests.views';
 
 /** An organization's agent requests: the filtered list, a request's detail page and its live part. */
 export function mountRequestPages(router: Router, deps: DashboardDeps) {
-  const { agentRequests, catalogue } = deps;
+  const { agentRequests, catalogue, userActions, clock } = deps;
+  // A NEEDS_USER request's user action is sealed on its row: opened here for the members of its organization only.
+  const extrasOf = (record: AgentRequestRecord): LiveExtras => ({ userAction: userActions.open(record), now: clock.now() });
 
   router.get(
     '/orgs/:orgId/requests',
@@ -75,18 +77,19 @@ export function mountRequestPages(router: Router, deps: DashboardDeps) {
             nav(org, 'requests'),
             record,
             (await providerNames(catalogue, org, record.environment))(record.providerId),
+            extrasOf(record),
           ),
         );
     }),
   );
 
-  // The live part of the detail page (htmx polls it every 2 s while the request is PENDING or RUNNING).
+  // The live part of the detail page (htmx polls it every 2 s while the request is PENDING, RUNNING or NEEDS_USER).
   router.get(
     '/orgs/:orgId/requests/:requestId/live',
     wrap(async (req, res) => {
       const record = await ownedRequest(res, req.params.requestId);
       if (!record) return notFound(res);
-      res.type('html').send(requestLiveFragment(locals(res).org, record).value);
+      res.type('html').send(requestLiveFragment(locals(res).org, record, extrasOf(record)).value);
     }),
   );
 }

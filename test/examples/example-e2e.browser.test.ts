@@ -129,14 +129,48 @@ it('popup: connect Orbit as user_mfa, exchange through the relay, see the connec
   // The agent request form is prefilled for the sandbox Orbit profile page; the relay answers 202 and the app polls.
   await page.waitForFunction(() => (document.getElementById('startingUrl') as HTMLInputElement | null)?.value);
   expect(await page.getByLabel('startingUrl').inputValue()).toBe(live.siteUrl('orbit', '/me'));
+  await page.getByLabel(/Ask me before it changes anything/).check();
   await page.getByRole('button', { name: 'Run agent request' }).click();
   await page.getByTestId('agent-status').waitFor();
   const requestId = (await page.getByTestId('agent-request').locator('code').first().textContent())!;
   const record = await live.services.store.repos.agentRequests.findById(requestId);
-  expect(record).toMatchObject({ action: 'Read my profile', startingUrl: live.siteUrl('orbit', '/me') });
-  expect(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT']).toContain(
+  expect(record).toMatchObject({ action: 'Read my profile', startingUrl: live.siteUrl('orbit', '/me'), approval: 'writes' });
+  expect(['PENDING', 'RUNNING', 'NEEDS_USER', 'COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT']).toContain(
     await page.getByTestId('agent-status').textContent(),
   );
+
+  // The run pauses NEEDS_USER (written as a worker writes it; no worker runs here): the app, polling, shows what it
+  // waits for and opens the widget with the request's userAction.linkToken. No run holds this page in this process,
+  // so the widget says the step is over, and the app shows that.
+  const repo = live.services.store.repos.agentRequests;
+  const now = new Date();
+  expect(await repo.claim(requestId, 'test-worker', now, new Date(now.getTime() + 60_000), 3)).toBe(true);
+  const expiresAt = new Date(now.getTime() + 10 * 60_000);
+  const linkToken = await live.services.linkTokens.createForUserAction(record!, expiresAt);
+  const userAction = {
+    reason: 'APPROVAL' as const,
+    message: 'Approve sending the message to Priya.',
+    since: now.toISOString(),
+    expiresAt: expiresAt.toISOString(),
+    linkToken,
+    url: `${live.baseUrl}/link?token=${linkToken}`,
+    write: {
+      method: 'POST',
+      url: live.siteUrl('orbit', '/api/messages'),
+      fields: [{ name: 'text', value: 'Running late' }],
+      bodyBytes: 17,
+    },
+  };
+  expect(await repo.pauseForUser(requestId, 'test-worker', live.services.userActions.seal(requestId, userAction))).toBe(true);
+  await page.getByTestId('agent-status').getByText('NEEDS_USER').waitFor();
+  expect(await page.getByTestId('user-action').textContent()).toContain(
+    'The task needs you (APPROVAL): Approve sending the message to Priya.',
+  );
+  expect(await page.getByTestId('held-write').textContent()).toContain('text: Running late');
+  const [taskPopup] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Continue the task' }).click()]);
+  expect(taskPopup.url()).toBe(`${live.baseUrl}/link`);
+  await page.getByTestId('user-action-error').waitFor();
+  expect(await page.getByTestId('user-action-error').textContent()).toContain('USER_ACTION_ENDED');
 });
 
 it('closing the widget with its Close button shows USER_CLOSED in the app', async () => {

@@ -224,6 +224,43 @@ describe(`useAgentLink (React ${reactVersion})`, () => {
       expect(options.onExit).toHaveBeenCalledWith(null, {});
     });
 
+    it("ends a paused run's widget with onExit(null, metadata) alone when the person did their part", () => {
+      for (const outcome of ['DONE', 'APPROVED', 'DENIED'] as const) {
+        popup = fakePopup();
+        const { result, options, unmount } = setup({ linkToken: 'link-sandbox-paused-run' });
+        act(() => result.current.open());
+        deliver(
+          { type: 'agentlink:event', eventName: 'OPEN_USER_ACTION', metadata: { agentRequestId: 'areq_1', linkSessionId: 'lks_7' } },
+          popup,
+        );
+        expect(options.onEvent).toHaveBeenCalledWith('OPEN_USER_ACTION', { agentRequestId: 'areq_1', linkSessionId: 'lks_7' });
+        deliver({ type: 'agentlink:exit', error: null, metadata: { agentRequestId: 'areq_1', userActionOutcome: outcome } }, popup);
+        expect(options.onExit).toHaveBeenCalledTimes(1);
+        expect(options.onExit).toHaveBeenCalledWith(null, { agentRequestId: 'areq_1', linkSessionId: 'lks_7', userActionOutcome: outcome });
+        expect(options.onError).not.toHaveBeenCalled();
+        expect(options.onSuccess).not.toHaveBeenCalled();
+        expect(popup.close).toHaveBeenCalled();
+        expect(result.current).toMatchObject({ ready: true, error: null });
+        unmount();
+      }
+    });
+
+    it("reports a paused run's step that is over, or a person who left it, through onError", () => {
+      const { result, options } = setup();
+      act(() => result.current.open());
+      const ended = { code: 'USER_ACTION_ENDED', message: 'The task is no longer waiting for you.' };
+      deliver({ type: 'agentlink:exit', error: ended, metadata: { agentRequestId: 'areq_1', userActionOutcome: null } }, popup);
+      expect(options.onError).toHaveBeenCalledWith(ended);
+      expect(options.onExit).toHaveBeenCalledWith(ended, { agentRequestId: 'areq_1', userActionOutcome: null });
+      expect(result.current.error).toEqual(ended);
+
+      popup = fakePopup();
+      act(() => result.current.open());
+      const left = { code: 'USER_CLOSED', message: 'The user closed the connect flow.' };
+      deliver({ type: 'agentlink:exit', error: left, metadata: { agentRequestId: 'areq_1' } }, popup);
+      expect(options.onError).toHaveBeenLastCalledWith(left);
+    });
+
     it('uses the callbacks of the latest render', () => {
       const { result, rerender, options } = setup();
       act(() => result.current.open());

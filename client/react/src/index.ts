@@ -15,5 +15,5 @@ export type {
   LinkMessage,
 } from '../../../contract/link-messages';
 export { LINK_ERROR_CODES, LINK_EVENT_NAMES, LINK_MESSAGE_TYPES } from '../../../contract/link-messages';
-export type { UseAgentLinkOptions, UseAgentLinkResult } from './use-agent-link';
+export type { UseAgentLinkOptions, UseAgentLinkResult, UserActionOutcome } from './use-agent-link';
 export { POPUP_CLOSE_GRACE_MS, POPUP_HEIGHT, POPUP_POLL_MS, POPUP_WIDTH, useAgentLink } from './use-agent-link';

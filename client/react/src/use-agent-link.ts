@@ -10,20 +10,36 @@ import {
   type LinkMessage,
 } from '../../../contract/link-messages';
 
+/** How the person left a paused agent run's widget: past the step (DONE), or the held write APPROVED or DENIED. */
+export type UserActionOutcome = NonNullable<AgentLinkMetadata['userActionOutcome']>;
+
 export interface UseAgentLinkOptions {
-  /** Link token from POST /api/link-token (made by your backend). Pass "" while it loads: `ready` stays false. */
+  /**
+   * Link token from POST /api/link-token (made by your backend), or a paused agent run's `userAction.linkToken` (the
+   * widget then shows that run's page: see onExit). Pass "" while it loads: `ready` stays false.
+   */
   linkToken: string;
   /** Base address of AgentLink, e.g. "http://localhost:4000" (no /api). The widget is `${backendUrl}/link`. */
   backendUrl: string;
   /** Must match the link token's environment (`link-sandbox-…` / `link-production-…`), else `error` says so. */
   env: AgentLinkEnv;
-  /** The user connected an account: exchange `publicToken` on your backend (POST /api/connections/public_token/exchange). */
+  /**
+   * The user connected an account: exchange `publicToken` on your backend (POST /api/connections/public_token/exchange).
+   * Never called for a paused run's link token (there is nothing to exchange).
+   */
   onSuccess: (publicToken: string, metadata: AgentLinkMetadata) => void;
-  /** The flow ended without a connection: a failure, or the user closed the widget (code USER_CLOSED). */
+  /**
+   * The flow ended without a connection: a failure, or the user closed the widget (code USER_CLOSED). For a paused run:
+   * USER_ACTION_ENDED (the step was already over), or USER_CLOSED (they left: the run ends USER_ACTION_EXITED); not
+   * called when they did their part (see onExit).
+   */
   onError: (error: AgentLinkError) => void;
   /**
    * Optional, Plaid-style: called whenever the flow ends without success, after onError, with the error the
    * widget reported (null when the user simply quit) and what is known of the session so far.
+   * A paused run's widget (userAction.linkToken) ends with onExit(null, metadata) alone when the person did their part:
+   * `metadata.userActionOutcome` is DONE, APPROVED or DENIED and `metadata.agentRequestId` names the run, which goes on
+   * by itself (read it, or wait for its webhook).
    */
   onExit?: (error: AgentLinkError | null, metadata: Partial<AgentLinkMetadata>) => void;
   /** Optional stream of the widget's events (OPEN, SELECT_PROVIDER, SUBMIT_CREDENTIALS, …). */
@@ -209,7 +225,10 @@ function mountOverlay(widgetUrl: string, onClose: () => void): { overlay: HTMLEl
  *   the backend origin only, answers `agentlink:init {linkToken, env}` to that origin only (the token never
  *   travels in a URL), then relays `agentlink:event` to onEvent, `agentlink:success` to onSuccess, and
  *   `agentlink:exit` to onError (USER_CLOSED when the widget reports no error) and onExit. A popup the user
- *   closes ends the flow with onError({ code: 'USER_CLOSED' }). Exactly one of onSuccess / onError per open().
+ *   closes ends the flow with onError({ code: 'USER_CLOSED' }). Exactly one of onSuccess / onError per open(),
+ *   except for a paused agent run's link token (userAction.linkToken) whose person did their part: the widget's
+ *   exit carries no error and metadata.userActionOutcome (DONE, APPROVED, DENIED), and only onExit(null, metadata)
+ *   is called; `error` stays null.
  *
  * Works with React 18 and 19 (uses only useState, useEffect, useRef and useCallback) and has no dependency
  * beyond React.
@@ -280,6 +299,14 @@ export function useAgentLink(options: UseAgentLinkOptions): UseAgentLinkResult {
       if (session.current === s) session.current = null;
     };
 
+    // A paused run's widget whose person did their part (userActionOutcome): an end, not an error.
+    const answered = () => {
+      if (s.finished) return;
+      finish();
+      setFlowError(null);
+      callbacks.current.onExit?.(null, s.metadata);
+    };
+
     const fail = (reported: AgentLinkError | null) => {
       if (s.finished) return;
       finish();
@@ -314,7 +341,8 @@ export function useAgentLink(options: UseAgentLinkOptions): UseAgentLinkResult {
           return;
         case LINK_MESSAGE_TYPES.exit:
           s.metadata = { ...s.metadata, ...msg.metadata };
-          fail(msg.error ?? null);
+          if (!msg.error && s.metadata.userActionOutcome) answered();
+          else fail(msg.error ?? null);
           return;
         default:
           return;

@@ -1,7 +1,15 @@
 import { type AgentLinkEnv, type AgentLinkError, type AgentLinkMetadata, useAgentLink } from '@agentlink/react';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 
-import { type AgentRequestRecord, type ExchangeResult, type Provider, relay, RelayCallError, TERMINAL_STATUSES } from './api';
+import {
+  type AgentRequestRecord,
+  type ExchangeResult,
+  type Provider,
+  relay,
+  RelayCallError,
+  TERMINAL_STATUSES,
+  type UserAction,
+} from './api';
 
 export interface AppProps {
   /** AgentLink's address, for the widget ({backendUrl}/link). */
@@ -98,7 +106,9 @@ export function App({ backendUrl, env, clientUserId, providerId }: AppProps) {
         </section>
       )}
 
-      {connected && <AgentRequestForm key={connected.exchange.connectionId} connection={connected.exchange} />}
+      {connected && (
+        <AgentRequestForm key={connected.exchange.connectionId} connection={connected.exchange} backendUrl={backendUrl} env={env} />
+      )}
     </main>
   );
 }
@@ -109,12 +119,56 @@ const DEFAULT_RESPONSE_FORMAT = {
   followers: 'number - Follower count',
 };
 
-function AgentRequestForm({ connection }: { connection: ExchangeResult }) {
+/**
+ * A run paused NEEDS_USER: what it waits for, and a button that opens the widget on the run's own page with the
+ * request's userAction.linkToken (the same hook as for connecting). The run goes on by itself once the person did
+ * their part (onExit(null, metadata) with metadata.userActionOutcome); the form's polling shows what follows.
+ */
+function UserActionPrompt({ userAction, backendUrl, env }: { userAction: UserAction; backendUrl: string; env: AgentLinkEnv }) {
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const [failure, setFailure] = useState<AgentLinkError | null>(null);
+  const { open, ready } = useAgentLink({
+    linkToken: userAction.linkToken,
+    backendUrl,
+    env,
+    onSuccess: () => undefined, // a paused run's widget has nothing to exchange
+    onExit: (err, metadata) => {
+      if (!err && metadata.userActionOutcome) setOutcome(metadata.userActionOutcome);
+    },
+    onError: (err) => setFailure(err),
+  });
+  return (
+    <div data-testid="user-action">
+      <p>
+        <strong>The task needs you</strong> ({userAction.reason}): {userAction.message}
+      </p>
+      {userAction.write && (
+        <p className="muted" data-testid="held-write">
+          It would send {userAction.write.method} {userAction.write.url} (
+          {userAction.write.fields.map((f) => `${f.name}: ${f.value}`).join(', ') || `${userAction.write.bodyBytes} bytes`})
+        </p>
+      )}
+      <button type="button" onClick={() => open()} disabled={!ready || outcome !== null}>
+        Continue the task
+      </button>{' '}
+      <span className="muted">until {new Date(userAction.expiresAt).toLocaleTimeString()}</span>
+      {outcome && <p data-testid="user-action-outcome">Thanks: {outcome}. The task goes on.</p>}
+      {failure && (
+        <p role="alert" className="error" data-testid="user-action-error">
+          <strong>{failure.code}</strong>: {failure.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function AgentRequestForm({ connection, backendUrl, env }: { connection: ExchangeResult; backendUrl: string; env: AgentLinkEnv }) {
   const [provider, setProvider] = useState<Provider | null>(null);
   const [action, setAction] = useState('Read my profile');
   const [startingUrl, setStartingUrl] = useState('');
   const [parameters, setParameters] = useState('{}');
   const [responseFormat, setResponseFormat] = useState(JSON.stringify(DEFAULT_RESPONSE_FORMAT, null, 2));
+  const [askBeforeWrites, setAskBeforeWrites] = useState(false);
   const [record, setRecord] = useState<AgentRequestRecord | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -166,7 +220,14 @@ function AgentRequestForm({ connection }: { connection: ExchangeResult }) {
     setBusy(true);
     setRecord(null);
     relay
-      .createAgentRequest({ accessToken: connection.access_token, action, startingUrl, parameters: params, responseFormat: format })
+      .createAgentRequest({
+        accessToken: connection.access_token,
+        action,
+        startingUrl,
+        parameters: params,
+        responseFormat: format,
+        ...(askBeforeWrites ? { approval: 'writes' as const } : {}),
+      })
       .then((accepted) => {
         setRecord(accepted);
         poll(accepted.requestId);
@@ -189,6 +250,15 @@ function AgentRequestForm({ connection }: { connection: ExchangeResult }) {
         <textarea id="parameters" rows={2} value={parameters} onChange={(e) => setParameters(e.target.value)} />
         <label htmlFor="responseFormat">responseFormat (JSON)</label>
         <textarea id="responseFormat" rows={6} value={responseFormat} onChange={(e) => setResponseFormat(e.target.value)} />
+        <label>
+          <input
+            type="checkbox"
+            checked={askBeforeWrites}
+            onChange={(e) => setAskBeforeWrites(e.target.checked)}
+            style={{ width: 'auto' }}
+          />{' '}
+          Ask me before it changes anything (approval: writes)
+        </label>
         <p>
           <button type="submit" disabled={busy}>
             {busy ? 'Running…' : 'Run agent request'}
@@ -206,6 +276,9 @@ function AgentRequestForm({ connection }: { connection: ExchangeResult }) {
             Request <code>{record.requestId}</code>: <strong data-testid="agent-status">{record.status}</strong>
             {record.executionTimeMs != null && <span className="muted"> in {record.executionTimeMs} ms</span>}
           </p>
+          {record.status === 'NEEDS_USER' && record.userAction && (
+            <UserActionPrompt key={record.userAction.linkToken} userAction={record.userAction} backendUrl={backendUrl} env={env} />
+          )}
           {record.error && (
             <p className="error">
               <strong>{record.error.code}</strong>: {record.error.message}

@@ -48,12 +48,23 @@ export interface Provider {
   homeUrl: string;
 }
 
+/** While a request is NEEDS_USER: what its run waits for, and the link token that brings the user into it. */
+export interface UserAction {
+  reason: 'CODE' | 'CAPTCHA' | 'DEVICE_APPROVAL' | 'APPROVAL' | 'OTHER';
+  message: string;
+  expiresAt: string;
+  linkToken: string;
+  url: string;
+  write: { method: string; url: string; fields: { name: string; value: string }[]; bodyBytes: number } | null;
+}
+
 export interface AgentRequestRecord {
   requestId: string;
   status: string;
   result?: unknown;
   error?: { code: string; message: string } | null;
   executionTimeMs?: number | null;
+  userAction?: UserAction | null;
   [key: string]: unknown;
 }
 
@@ -70,6 +81,7 @@ export const relay = {
     startingUrl: string;
     parameters: Record<string, unknown>;
     responseFormat: Record<string, unknown>;
+    approval?: 'writes';
   }) => call<AgentRequestRecord>('POST', '/api/agent-requests', body),
   getAgentRequest: (requestId: string) => call<AgentRequestRecord>('GET', `/api/agent-requests/${encodeURIComponent(requestId)}`),
 };

@@ -165,9 +165,17 @@ function finishUserAction(outcome) {
   state.finished = true;
   state.lastError = null;
   stopLive();
-  var sdkOutcome = outcome === 'ENDED' ? null : outcome;
   if (outcome === 'DONE' && !state.answering) emit('USER_ACTION_DONE', userActionMeta('DONE'));
-  post({ type: MSG.exit, error: null, metadata: metadata(userActionMeta(sdkOutcome)) });
+  // The run ended without this person's answer (canceled, timed out, expired): the app hears why, as an error.
+  var ua = state.view.userAction;
+  var expired = ua && ua.expiresAt && Date.parse(ua.expiresAt) <= Date.now();
+  var error =
+    outcome !== 'ENDED'
+      ? null
+      : expired
+        ? { code: 'USER_ACTION_EXPIRED', message: 'The task stopped waiting for you.' }
+        : { code: 'USER_ACTION_ENDED', message: 'The task ended before your step was done.' };
+  post({ type: MSG.exit, error: error, metadata: metadata(userActionMeta(outcome === 'ENDED' ? null : outcome)) });
   var org = orgName() || 'The app';
   var heading =
     outcome === 'DENIED' ? 'Denied. Nothing was sent.' : outcome === 'ENDED' ? 'The task has finished' : 'Thanks! ' + org + ' carries on.';
