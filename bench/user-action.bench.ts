@@ -1,0 +1,238 @@
+/**
+ * Runs that wait for their user (NEEDS_USER): how fast the person sees the run's page, what a waiting run costs, and
+ * how many a process holds within its bounds.
+ *
+ *   npm run bench:user-action                     # 10 rounds, 8 waiting runs (AGENTLINK_MAX_WAITING_RUNS)
+ *   npm run bench:user-action -- --rounds 20 --waiting 16
+ *
+ * A live AgentLink on 127.0.0.1 with its worker (its own Chromium holds the runs' pages, as in production); the runs are
+ * user_stepup's first messages to someone new on the Orbit sandbox: the real orbit.send-message playbook pauses at
+ * Orbit's "Confirm it's you" code step. The "people" are widget pages in a second Chromium.
+ *   1. Time to first frame, per round: from the moment the API answers NEEDS_USER (GET …?waitMs returns at it) to the
+ *      first frame of the run's page painted on the widget's canvas, the widget opened at once at userAction.url (so it
+ *      includes loading the widget: what a person who taps the link at once waits). Also from userAction.since (the
+ *      worker's pause) to that frame. Median and p95.
+ *   2. Memory held per waiting run: the server's Chromium (PSS, every process) and this Node process (heap used),
+ *      before and with --waiting runs paused, divided by their number.
+ *   3. Bounds: --waiting runs wait at once (AGENTLINK_MAX_WAITING_RUNS=--waiting, worker concurrency 2): every one is
+ *      NEEDS_USER, two more that need their user end USER_ACTION_UNAVAILABLE at once, and a read request still runs to
+ *      the end meanwhile (waiting runs hold no worker slot): its time is printed.
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+
+import { type Browser, chromium } from 'playwright-core';
+
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../server/browser/chromium';
+import { loadConfig } from '../server/config';
+import { ORBIT_PROVIDER_ID } from '../server/integrations/orbit/orbit.provider';
+import { type LiveServer, startLiveServer } from '../test/support/live-server';
+import { pssBytes } from './agent/process-tree';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { rounds: { type: 'string', default: '10' }, waiting: { type: 'string', default: '8' } },
+});
+const ROUNDS = Math.max(3, Number(values.rounds));
+const WAITING = Math.min(64, Math.max(2, Number(values.waiting)));
+const WIDGET_MARK = '--agentlink-bench-widget';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function quantile(xs: number[], q: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+}
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
+
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+function tree(pid: number): number[] {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) all.push(...childPids(all[i]!));
+  return all;
+}
+/** The server's Chromium (the worker's), not the widgets' one. */
+function serverChromiumMb(): number {
+  const mains = childPids(process.pid).filter((pid) => {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return /chrom/i.test(cmd) && !cmd.includes(WIDGET_MARK);
+    } catch {
+      return false;
+    }
+  });
+  return pssBytes(mains.flatMap(tree)) / 1024 / 1024;
+}
+const heapMb = () => process.memoryUsage().heapUsed / 1024 / 1024;
+const settleHeap = async () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  await new Promise((r) => setTimeout(r, 500));
+};
+
+class Api {
+  constructor(
+    private readonly server: LiveServer,
+    private readonly headers: Record<string, string>,
+  ) {}
+  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+    const res = await fetch(`${this.server.baseUrl}${path}`, {
+      method,
+      headers: this.headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Json };
+  }
+  /** The request once it leaves PENDING/RUNNING (waitMs answers at NEEDS_USER too). */
+  async settled(id: string): Promise<Json> {
+    for (;;) {
+      const r = (await this.call('GET', `/api/agent-requests/${id}?waitMs=20000`)).body;
+      if (r.status !== 'PENDING' && r.status !== 'RUNNING') return r;
+    }
+  }
+  async final(id: string): Promise<Json> {
+    for (;;) {
+      const r = await this.settled(id);
+      if (r.status !== 'NEEDS_USER') return r;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }
+}
+
+async function main() {
+  const server = await startLiveServer({
+    worker: true,
+    env: {
+      AGENTLINK_WORKER_CONCURRENCY: '2',
+      AGENTLINK_MAX_WAITING_RUNS: String(WAITING),
+      AGENTLINK_LIVE_MAX_SESSIONS: String(WAITING),
+      AGENTLINK_USER_ACTION_TTL_SECONDS: '600',
+    },
+  });
+  const widgets: Browser = await chromium.launch({
+    executablePath: await resolveChromiumPath(loadConfig().browser.executablePath),
+    headless: true,
+    args: [...CHROMIUM_ARGS, WIDGET_MARK],
+  });
+  try {
+    const created = await server.services.organizations.create('Bench: runs that need their user');
+    const api = new Api(server, {
+      'content-type': 'application/json',
+      'x-client-id': created.clientId,
+      'x-client-secret': created.sandboxSecret,
+    });
+    const pt = await api.call('POST', '/api/sandbox/public_token/create', {
+      providerId: ORBIT_PROVIDER_ID,
+      clientUserId: 'bench',
+      username: 'user_stepup',
+    });
+    const ex = await api.call('POST', '/api/connections/public_token/exchange', { publicToken: pt.body.publicToken });
+    const accessToken = ex.body.access_token as string;
+    const askingRun = async (n: number) => {
+      const res = await api.call('POST', '/api/agent-requests', {
+        accessToken,
+        action: `Send a message to Marcus Webb saying 'bench ${n}'`,
+        startingUrl: server.siteUrl('orbit', '/'),
+        responseFormat: { sent: 'boolean' },
+      });
+      if (res.status !== 202) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.requestId as string;
+    };
+    const cancel = async (id: string) => {
+      await api.call('POST', `/api/agent-requests/${id}/cancel`);
+      await api.final(id);
+    };
+
+    // ---- 1. NEEDS_USER → first frame in the widget
+    const fromAnswer: number[] = [];
+    const fromPause: number[] = [];
+    for (let round = 0; round <= ROUNDS; round++) {
+      const id = await askingRun(round);
+      const waiting = await api.settled(id);
+      const answeredAt = Date.now();
+      if (waiting.status !== 'NEEDS_USER') throw new Error(`round ${round}: ${waiting.status} ${JSON.stringify(waiting.error)}`);
+      const context = await widgets.newContext({ viewport: { width: 420, height: 860 } });
+      const widget = await context.newPage();
+      await widget.goto(waiting.userAction.url);
+      await widget.waitForFunction(
+        () => ((window as unknown as { __agentlinkLive?: { frames: number } }).__agentlinkLive?.frames ?? 0) >= 1,
+        undefined,
+        {
+          timeout: 30_000,
+          polling: 'raf',
+        },
+      );
+      const painted = Date.now();
+      if (round > 0) {
+        // round 0 warms up the widget's assets and the browser
+        fromAnswer.push(painted - answeredAt);
+        fromPause.push(painted - Date.parse(waiting.userAction.since));
+      }
+      await context.close();
+      await cancel(id);
+    }
+
+    // ---- 2 and 3. WAITING runs at once: memory, and the bound
+    await settleHeap();
+    const before = { chromium: serverChromiumMb(), heap: heapMb() };
+    const ids = await Promise.all(Array.from({ length: WAITING }, (_, i) => askingRun(100 + i)));
+    const states = await Promise.all(ids.map((id) => api.settled(id)));
+    const held = states.filter((s) => s.status === 'NEEDS_USER').length;
+    await new Promise((r) => setTimeout(r, 1_000));
+    await settleHeap();
+    const withWaiting = { chromium: serverChromiumMb(), heap: heapMb() };
+    const extra = await Promise.all([askingRun(900), askingRun(901)].map(async (p) => api.final(await p)));
+    const refused = extra.filter((r) => r.status === 'FAILED' && r.error?.code === 'USER_ACTION_UNAVAILABLE').length;
+    const readStarted = Date.now();
+    const read = await api.call('POST', '/api/agent-requests', {
+      accessToken,
+      action: 'Read my profile',
+      startingUrl: server.siteUrl('orbit', '/'),
+      responseFormat: { name: 'string' },
+    });
+    const readDone = await api.final(read.body.requestId as string);
+    const readMs = Date.now() - readStarted;
+    await Promise.all(ids.map(cancel));
+
+    const per = (a: number, b: number) => (b - a) / Math.max(1, held);
+    const lines = [
+      '',
+      `Runs that wait for their user — ${ROUNDS} rounds, ${WAITING} waiting runs (Orbit step-up code, real playbook)`,
+      '',
+      '  NEEDS_USER → first frame in the widget (widget opened at once at userAction.url)',
+      `    from the API's answer     median ${fmt(quantile(fromAnswer, 0.5))} ms   p95 ${fmt(quantile(fromAnswer, 0.95))} ms`,
+      `    from userAction.since     median ${fmt(quantile(fromPause, 0.5))} ms   p95 ${fmt(quantile(fromPause, 0.95))} ms`,
+      '',
+      `  Memory held per waiting run (${held} waiting)`,
+      `    server Chromium (PSS)     ${fmt(per(before.chromium, withWaiting.chromium), 1)} MB   (${fmt(before.chromium)} → ${fmt(withWaiting.chromium)} MB)`,
+      `    Node heap                 ${fmt(per(before.heap, withWaiting.heap) * 1024, 0)} KB   (${fmt(before.heap, 1)} → ${fmt(withWaiting.heap, 1)} MB)`,
+      '',
+      `  Bounds (AGENTLINK_MAX_WAITING_RUNS=${WAITING}, worker concurrency 2)`,
+      `    waiting at once           ${held} of ${WAITING}`,
+      `    beyond the bound          ${refused} of 2 ended USER_ACTION_UNAVAILABLE at once`,
+      `    a read meanwhile          ${readDone.status} in ${fmt(readMs)} ms (waiting runs hold no worker slot)`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
+  } finally {
+    await widgets.close();
+    await server.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
