@@ -107,6 +107,32 @@ it('denied, the POST is never sent and the run ends DENIED_BY_USER', async () =>
   await widget.getByRole('heading', { name: /Denied/ }).waitFor();
 });
 
+it('on a phone, keyboard only: the person reaches Approve with Tab and approves with Enter', async () => {
+  const text = `Keyboard ${randomBytes(4).toString('hex')}`;
+  const requestId = await post(text, 'writes');
+  const waiting = await untilStatus(requestId, ['NEEDS_USER']);
+  const phone = await live.services.browsers.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  try {
+    const widget = await phone.newPage();
+    await widget.goto(waiting.userAction.url);
+    await widget.locator('#al-live-canvas').waitFor({ state: 'visible' });
+    // Nothing is focused that could send on its own.
+    expect(await widget.evaluate(() => document.activeElement?.id)).toBe('al-title');
+    let onApprove = false;
+    for (let i = 0; i < 20 && !onApprove; i++) {
+      await widget.keyboard.press('Tab');
+      onApprove = await widget.evaluate(() => document.activeElement?.id === 'al-approve');
+    }
+    expect(onApprove).toBe(true);
+    expect(await postsWith(text)).toBe(0);
+    await widget.keyboard.press('Enter');
+    expect(await untilStatus(requestId, ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED' });
+    expect(await postsWith(text)).toBe(1);
+  } finally {
+    await phone.close();
+  }
+});
+
 it('refuses approval with mode read (a read sends no writes to approve)', async () => {
   const res = await api(live, org, 'POST', '/api/agent-requests', {
     accessToken: conn.accessToken,

@@ -1332,7 +1332,7 @@ export interface UserAction {
   since: string;
   /** When the run stops waiting: it then ends FAILED with USER_ACTION_EXPIRED. */
   expiresAt: string;
-  /** Opens the connect widget on this run's own browser (the React hook's open(), like a link token from POST /api/link-tokens). Valid until expiresAt. */
+  /** Opens the connect widget on this run's own browser (the React hook's open(), like a link token from POST /api/link-token). Valid until expiresAt. */
   linkToken: string;
   /** The same as a hosted page (/link?token=…) to send the user by e-mail, SMS or push, or to open in a webview. */
   url: string;

@@ -157,7 +157,8 @@ function connectLive(l) {
       if (m.state === 'working') liveStatus(l, 'RUN_WORKING');
     } else if (m.type === 'status') {
       liveStatus(l, m.code, m.message, m.host);
-      if (m.code === 'RUN_ENDED' && l.onRun) l.onRun({ state: 'ended' });
+      // A paused run's view: the run ended, or is no longer there to show (its step is over).
+      if ((m.code === 'RUN_ENDED' || m.code === 'LIVE_UNAUTHORIZED') && l.onRun) l.onRun({ state: 'ended' });
       if (m.code === 'SIGNED_IN') finishLive(l);
       if (m.code === 'LIVE_SESSION_TIMED_OUT' || m.code === 'LIVE_SESSIONS_FULL' || m.code === 'LIVE_UNAVAILABLE') {
         l.retry.hidden = false;

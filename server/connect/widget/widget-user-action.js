@@ -28,13 +28,16 @@ function renderUserAction() {
   if (!ua || ua.state !== 'waiting') return renderUserActionOver();
   var approval = ua.reason === 'APPROVAL';
   var status = h('p', { class: 'al-live-status', id: 'al-live-status', role: 'status', 'aria-live': 'polite' });
+  // A write to approve needs no hand on the page (it is mid-send): the view is a picture, out of the Tab order.
   var canvas = h('canvas', {
     class: 'al-live-canvas al-run-canvas',
     id: 'al-live-canvas',
-    tabindex: '0',
-    role: 'application',
+    tabindex: approval ? '-1' : '0',
+    role: approval ? 'img' : 'application',
     'aria-roledescription': 'remote page',
-    'aria-label': name + ' page of the task. Click or tap to use it; keys you press go to the page. Press Escape, then Tab, to leave it.',
+    'aria-label': approval
+      ? name + ' page of the task, as it is now.'
+      : name + ' page of the task. Click or tap to use it; keys you press go to the page. Press Escape, then Tab, to leave it.',
     'aria-describedby': 'al-live-status',
     width: 360,
     height: 540,
@@ -92,7 +95,7 @@ function renderUserAction() {
       buttons,
       h('p', { class: 'al-muted', id: 'al-task-expiry' }, expiryText(ua.expiresAt)),
     ),
-    { focus: approval ? '#al-approve' : null },
+    // Focus starts on the heading, never on Approve: a stray Enter must not send anything.
   );
   live = {
     ws: null,
