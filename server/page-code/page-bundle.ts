@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Code that runs in a browser page (the agent's DOM scripts and in-page tool bodies, the page-quiet tracker, the
+ * connect widget, the dashboard's script) is written as TypeScript modules with DOM types, checked by tsc and ESLint
+ * like the rest, and bundled by esbuild into one string per entry:
+ *   - at build time: `npm run build` (scripts/build.mjs) writes every entry to dist/server/page-code/bundles.json,
+ *     which the compiled server reads (production installs have no esbuild: it is a dev dependency);
+ *   - on the fly in development and tests (tsx, jest): the first use bundles the entry, once per process.
+ * Bundles are built without keepNames, so nothing tsx would add (`__name`) reaches a page, and for a target the
+ * pages run (es2019).
+ *
+ * Two kinds of entry:
+ *   - `script`: a module run for its effects (the widget): an IIFE, served as a file;
+ *   - `function`: a module whose default export is a function: the bundle is a function *expression* (source text)
+ *     that evaluates to it, for page.evaluate / locator.evaluate (`(${source})(args)`) or addInitScript.
+ */
+export type PageEntryKind = 'script' | 'function';
+
+export interface PageEntry {
+  /** The module, relative to the repository root (server/…/x.page.ts). */
+  file: string;
+  kind: PageEntryKind;
+}
+
+/** Where the built bundles are, beside the compiled server (dist/server/page-code/bundles.json). */
+export const BUNDLES_FILE = path.join(__dirname, 'bundles.json');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const built: Record<string, string> | null = readBuilt();
+const cache = new Map<string, string>();
+
+function readBuilt(): Record<string, string> | null {
+  try {
+    return JSON.parse(fs.readFileSync(BUNDLES_FILE, 'utf8')) as Record<string, string>;
+  } catch {
+    return null;
+  }
+}
+
+/** The entry's bundle: from the build when there is one, else bundled now (once per process). */
+export function pageBundle(entry: PageEntry): string {
+  const fromBuild = built?.[entry.file];
+  if (fromBuild !== undefined) return fromBuild;
+  let code = cache.get(entry.file);
+  if (code === undefined) {
+    code = bundleNow(entry);
+    cache.set(entry.file, code);
+  }
+  return code;
+}
+
+const GLOBAL = '__agentlinkPageEntry';
+
+/** Bundles one entry with esbuild (a dev dependency: present wherever the sources run, absent in production). */
+export function bundleNow(entry: PageEntry): string {
+  // Loaded here only: the compiled server never gets this far (it reads bundles.json), and has no esbuild.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const result = esbuild.buildSync({
+    entryPoints: [path.join(ROOT, entry.file)],
+    bundle: true,
+    write: false,
+    platform: 'browser',
+    target: 'es2019',
+    format: 'iife',
+    keepNames: false,
+    legalComments: 'none',
+    charset: 'utf8',
+    ...(entry.kind === 'function' ? { globalName: GLOBAL } : {}),
+  });
+  const code = result.outputFiles[0]!.text.trim();
+  if (entry.kind === 'script') return code;
+  // `var __agentlinkPageEntry = (() => { … })();` → an expression whose value is the module's default export.
+  return `(function () { ${code}\nreturn ${GLOBAL}.default; })()`;
+}
