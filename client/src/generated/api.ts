@@ -1314,7 +1314,7 @@ export interface HeldWrite {
   method: string;
   /** Where it would go (query values masked like the trace masks them). */
   url: string;
-  /** What it would send, field by field (form, multipart or JSON body; at most 50, values cut at 200 characters). The connection's credentials, passwords, tokens and the request's parameters are masked as ••• like in the trace. */
+  /** What it would send, field by field (form, multipart or JSON body; at most 50, values cut at 200 characters), masked as the trace masks it: the connection's stored credentials as [secret], token-shaped values as [token], fields named like secrets (password, token, csrf …) as •••, and the request's parameter values by name ({{parameters.text}}). */
   fields: {
     name: string;
     value: string;
