@@ -394,7 +394,7 @@ export const ApprovalModeSchema = extendApi(z.enum(APPROVAL_MODES), {
   description:
     'Ask the end user before the run changes anything. Every request the browser would send that may change something (as read ' +
     'mode decides it: not GET/HEAD/OPTIONS, or a WebSocket message) is held at the network, unsent, and the run waits NEEDS_USER ' +
-    "(reason APPROVAL) with a summary of it. Approve: it is sent, once. Deny: the run ends FAILED with DENIED_BY_USER and nothing was sent. " +
+    '(reason APPROVAL) with a summary of it. Approve: it is sent, once. Deny: the run ends FAILED with DENIED_BY_USER and nothing was sent. ' +
     "`writes`: each write asks. `first_write`: once the user approved one, the run's further writes go without asking. Needs mode read_write.",
 });
 
@@ -406,7 +406,7 @@ export const HeldWriteSchema = extendApi(
       description:
         'What it would send, field by field (form, multipart or JSON body; at most 50, values cut at 200 characters), masked ' +
         "as the trace masks it: the connection's stored credentials as [secret], token-shaped values as [token], fields named " +
-        'like secrets (password, token, csrf …) as •••, and the request\'s parameter values by name ({{parameters.text}}).',
+        "like secrets (password, token, csrf …) as •••, and the request's parameter values by name ({{parameters.text}}).",
     }),
     bodyBytes: z.number().int(),
   }),
