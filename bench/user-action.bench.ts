@@ -27,7 +27,7 @@ import { CHROMIUM_ARGS, resolveChromiumPath } from '../server/browser/chromium';
 import { loadConfig } from '../server/config';
 import { ORBIT_PROVIDER_ID } from '../server/integrations/orbit/orbit.provider';
 import { type LiveServer, startLiveServer } from '../test/support/live-server';
-import { pssBytes } from './agent/process-tree';
+import { childProcesses, descendants, pssBytes } from './agent/process-tree';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -46,27 +46,9 @@ function quantile(xs: number[], q: number): number {
 }
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
-function childPids(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-function tree(pid: number): number[] {
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) all.push(...childPids(all[i]!));
-  return all;
-}
 /** The server's Chromium (the worker's), not the widgets' one. */
 function serverChromiumMb(): number {
-  const mains = childPids(process.pid).filter((pid) => {
+  const mains = childProcesses(process.pid).filter((pid) => {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       return /chrom/i.test(cmd) && !cmd.includes(WIDGET_MARK);
@@ -74,7 +56,7 @@ function serverChromiumMb(): number {
       return false;
     }
   });
-  return pssBytes(mains.flatMap(tree)) / 1024 / 1024;
+  return pssBytes(mains.flatMap((pid) => [pid, ...descendants(pid)])) / 1024 / 1024;
 }
 const heapMb = () => process.memoryUsage().heapUsed / 1024 / 1024;
 const settleHeap = async () => {

@@ -68,6 +68,11 @@ function childrenOf(pid: number): number[] | null {
   return out;
 }
 
+/** A process's own children. */
+export function childProcesses(pid: number): number[] {
+  return childrenOf(pid) ?? descendantsByScan(pid).filter((c) => parentOf(c) === pid);
+}
+
 /** This process's descendants (children, grandchildren …). */
 export function descendants(root: number): number[] {
   if (childrenOf(root) === null) return descendantsByScan(root);

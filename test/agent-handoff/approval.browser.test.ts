@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 
 import { tenantFor } from '../../server/sandbox/site-sessions';
-import { api, connectOrbit, createRequest, eventually, type Json, type LiveOrg, liveOrg } from '../agent/agent-support';
+import { api, connectOrbit, createRequest, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { openRunWidget, requestWhen } from './handoff-support';
 
 /**
  * Writes that wait for approval, end to end: `"approval": "writes"` on a request that posts on Orbit (the real
@@ -44,13 +45,7 @@ async function postsWith(text: string): Promise<number> {
   return docs.filter((d) => String(d.data.text ?? '').includes(text)).length;
 }
 
-async function untilStatus(requestId: string, statuses: string[], timeoutMs = 45_000): Promise<Json> {
-  return eventually(
-    async () => (await api(live, org, 'GET', `/api/agent-requests/${requestId}?waitMs=1000`)).body,
-    (r: Json) => statuses.includes(r.status),
-    timeoutMs,
-  );
-}
+const untilStatus = (requestId: string, statuses: string[]) => requestWhen(live, org, requestId, statuses, 45_000);
 
 const post = (text: string, approval: string) =>
   createRequest(live, org, {
@@ -63,14 +58,7 @@ const post = (text: string, approval: string) =>
     responseFormat: { text: 'string', url: 'url?' },
   });
 
-async function openWidget(url: string): Promise<Page> {
-  const widget = await context.newPage();
-  await widget.goto(url);
-  await widget.locator('#al-live-canvas').waitFor({ state: 'visible' });
-  // The page is mid-navigation (the held form post): the first frame is the run's last picture of it.
-  await widget.waitForFunction(() => ((window as unknown as { __agentlinkLive?: { frames: number } }).__agentlinkLive?.frames ?? 0) >= 1);
-  return widget;
-}
+const openWidget = (url: string) => openRunWidget(context, url);
 
 it('holds the publishing POST until the person approves it, then sends it exactly once', async () => {
   const text = `Approved ${randomBytes(4).toString('hex')}`;

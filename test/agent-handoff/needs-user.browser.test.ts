@@ -5,6 +5,7 @@ import type { Playbook } from '../../server/agent/playbooks';
 import { hashToken } from '../../server/domain/tokens';
 import { api, awaitRequest, connectOrbit, createRequest, eventually, type Json, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { clickThroughWidget, FINAL_STATUSES, openRunWidget, requestWhen } from './handoff-support';
 
 /**
  * A run that needs its user, end to end: a real AgentLink with its worker, real Chromium, the Orbit sandbox. Test
@@ -91,44 +92,13 @@ const ask = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 
-async function untilStatus(requestId: string, status: string, timeoutMs = 30_000): Promise<Json> {
-  return eventually(
-    async () => (await api(live, org, 'GET', `/api/agent-requests/${requestId}`)).body,
-    (r: Json) => r.status === status,
-    timeoutMs,
-  );
-}
-
-/** The request once it reached a final status (waitMs also answers at NEEDS_USER). */
-async function awaitFinal(requestId: string, timeoutMs = 30_000): Promise<Json> {
-  return eventually(
-    async () => (await api(live, org, 'GET', `/api/agent-requests/${requestId}?waitMs=1000`)).body,
-    (r: Json) => !['PENDING', 'RUNNING', 'NEEDS_USER'].includes(r.status),
-    timeoutMs,
-  );
-}
-
-/** Opens userAction.url as the person would (an SMS link), and waits until the run's page streams into it. */
-async function openWidget(url: string): Promise<Page> {
-  const widget = await context.newPage();
-  await widget.goto(url);
-  await widget.locator('#al-live-canvas').waitFor({ state: 'visible' });
-  await widget.waitForFunction(() => ((window as unknown as { __agentlinkLive?: { frames: number } }).__agentlinkLive?.frames ?? 0) >= 1);
-  return widget;
-}
-
-/** Clicks the code box of the run's page through the widget's canvas, then types on the keyboard (as a person would). */
-async function typeCodeThroughWidget(widget: Page, requestId: string, code: string): Promise<void> {
-  const page = live.services.handoffs.registry.find(requestId)!.page()!;
-  const box = (await page.locator('#code').boundingBox())!;
-  const viewport = page.viewportSize()!;
-  const canvas = (await widget.locator('#al-live-canvas').boundingBox())!;
-  await widget.mouse.click(
-    canvas.x + ((box.x + box.width / 2) * canvas.width) / viewport.width,
-    canvas.y + ((box.y + box.height / 2) * canvas.height) / viewport.height,
-  );
+const untilStatus = (requestId: string, status: string) => requestWhen(live, org, requestId, [status], 30_000);
+const awaitFinal = (requestId: string) => requestWhen(live, org, requestId, FINAL_STATUSES, 30_000);
+const openWidget = (url: string) => openRunWidget(context, url);
+const typeCodeThroughWidget = async (widget: Page, requestId: string, code: string) => {
+  await clickThroughWidget(live, widget, requestId, (p) => p.locator('#code'));
   await widget.keyboard.type(code, { delay: 20 });
-}
+};
 
 it('pauses NEEDS_USER with a userAction, and resumes on the same page once the person typed the code in the widget', async () => {
   const requestId = await ask();

@@ -4,9 +4,10 @@ import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehu
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { tenantFor } from '../../server/sandbox/site-sessions';
 import { SANDBOX_STEP_UP_CODE } from '../../server/sandbox/test-users';
-import { eventually, type Json } from '../agent/agent-support';
+import type { Json } from '../agent/agent-support';
 import { api, connectedOrg, type TestOrg } from '../playbooks/playbook-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { clickThroughWidget, openRunWidget, requestWhen } from './handoff-support';
 
 /**
  * The sandbox's sensitive actions, end to end through the widget's live view of the paused run: user_stepup's first
@@ -42,33 +43,9 @@ async function start(org: TestOrg, body: Record<string, unknown>): Promise<strin
   return res.body.requestId as string;
 }
 
-async function untilStatus(org: TestOrg, requestId: string, statuses: string[], timeoutMs = 60_000): Promise<Json> {
-  return eventually(
-    async () => (await api(live, org, 'GET', `/api/agent-requests/${requestId}?waitMs=1000`)).body,
-    (r: Json) => statuses.includes(r.status),
-    timeoutMs,
-  );
-}
-
-async function openWidget(url: string): Promise<Page> {
-  const widget = await context.newPage();
-  await widget.goto(url);
-  await widget.locator('#al-live-canvas').waitFor({ state: 'visible' });
-  await widget.waitForFunction(() => ((window as unknown as { __agentlinkLive?: { frames: number } }).__agentlinkLive?.frames ?? 0) >= 1);
-  return widget;
-}
-
-/** Clicks what `target` finds on the run's page, through the widget's (scaled) canvas. */
-async function clickThroughWidget(widget: Page, requestId: string, target: (page: Page) => Locator): Promise<void> {
-  const page = live.services.handoffs.registry.find(requestId)!.page()!;
-  const box = (await target(page).boundingBox())!;
-  const viewport = page.viewportSize()!;
-  const canvas = (await widget.locator('#al-live-canvas').boundingBox())!;
-  await widget.mouse.click(
-    canvas.x + ((box.x + box.width / 2) * canvas.width) / viewport.width,
-    canvas.y + ((box.y + box.height / 2) * canvas.height) / viewport.height,
-  );
-}
+const untilStatus = (org: TestOrg, requestId: string, statuses: string[]) => requestWhen(live, org, requestId, statuses);
+const openWidget = (url: string) => openRunWidget(context, url);
+const clickOnWidget = (widget: Page, requestId: string, target: (page: Page) => Locator) => clickThroughWidget(live, widget, requestId, target);
 
 async function docs(org: TestOrg, site: string, kind: string) {
   return live.services.store.repos.sandboxDocs.list(tenantFor(org.organizationId), site, kind);
@@ -92,9 +69,9 @@ describe('Orbit: a first message to someone new asks for a code', () => {
     expect(await sent(text)).toBe(0);
 
     const widget = await openWidget(waiting.userAction.url);
-    await clickThroughWidget(widget, requestId, (p) => p.getByRole('dialog', { name: "Confirm it's you" }).getByRole('textbox', { name: 'Code' }));
+    await clickOnWidget(widget, requestId, (p) => p.getByRole('dialog', { name: "Confirm it's you" }).getByRole('textbox', { name: 'Code' }));
     await widget.keyboard.type(SANDBOX_STEP_UP_CODE, { delay: 20 });
-    await clickThroughWidget(widget, requestId, (p) => p.getByRole('dialog', { name: "Confirm it's you" }).getByRole('button', { name: 'Confirm' }));
+    await clickOnWidget(widget, requestId, (p) => p.getByRole('dialog', { name: "Confirm it's you" }).getByRole('button', { name: 'Confirm' }));
 
     const done = await untilStatus(org, requestId, ['COMPLETED', 'FAILED']);
     expect(done).toMatchObject({ status: 'COMPLETED', method: 'PLAYBOOK', result: { sent: true, text } });
@@ -140,7 +117,7 @@ describe('ForgeHub: deleting a repository asks for the password (sudo mode)', ()
     expect((await docs(org, 'forgehub', 'repo')).map((d) => String(d.data.name))).toContain('hello-world');
 
     const widget = await openWidget(waiting.userAction.url);
-    await clickThroughWidget(widget, requestId, (p) => p.getByRole('dialog', { name: 'Confirm access' }).getByLabel('Password'));
+    await clickOnWidget(widget, requestId, (p) => p.getByRole('dialog', { name: 'Confirm access' }).getByLabel('Password'));
     await widget.keyboard.type('pass_good', { delay: 10 });
     await widget.keyboard.press('Enter');
     const done = await untilStatus(org, requestId, ['COMPLETED', 'FAILED']);

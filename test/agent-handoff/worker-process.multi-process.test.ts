@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 
 import { WebSocket } from 'ws';
 
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
-import { freePort } from '../support/free-port';
+import { type AgentlinkProcess, startAgentlinkProcess } from '../support/agentlink-process';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
 /**
@@ -16,54 +14,26 @@ import { type LiveServer, startLiveServer } from '../support/live-server';
  */
 jest.setTimeout(150_000);
 
-const ROOT = path.resolve(__dirname, '../..');
 const KEY = randomBytes(32).toString('base64');
 
 let api: LiveServer;
-let worker: { proc: ChildProcess; base: string; stderr: () => string };
+let worker: AgentlinkProcess;
 let creds: Record<string, string>;
 
 beforeAll(async () => {
   api = await startLiveServer({ env: { AGENTLINK_ENCRYPTION_KEY: KEY } });
   const org = await api.services.organizations.create('Paused Elsewhere');
   creds = { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret, 'content-type': 'application/json' };
-  const port = await freePort();
-  let stderr = '';
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/agentlink.js'), 'worker'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      AGENTLINK_PUBLIC_URL: api.baseUrl,
-      AGENTLINK_DATA_DIR: api.dataDir,
-      AGENTLINK_ENCRYPTION_KEY: KEY,
-      AGENTLINK_WORKER_POLL_MS: '200',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  worker = await startAgentlinkProcess(['worker'], {
+    AGENTLINK_PUBLIC_URL: api.baseUrl,
+    AGENTLINK_DATA_DIR: api.dataDir,
+    AGENTLINK_ENCRYPTION_KEY: KEY,
+    AGENTLINK_WORKER_POLL_MS: '200',
   });
-  proc.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString('utf8')).slice(-5_000)));
-  worker = { proc, base: `http://127.0.0.1:${port}`, stderr: () => stderr };
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const up = await fetch(`${worker.base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > until || proc.exitCode !== null) throw new Error(`the worker did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 });
 
 afterAll(async () => {
-  if (worker?.proc.exitCode === null) {
-    worker.proc.kill('SIGTERM');
-    await new Promise((resolve) => worker.proc.once('exit', resolve));
-  }
+  await worker?.stop();
   await api?.close();
 });
 

@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 
 import { WebSocket } from 'ws';
 
@@ -8,6 +6,7 @@ import { sessionFinishedEventId } from '../../server/domain/link-completion';
 import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { SANDBOX_SMS_CODE } from '../../server/sandbox/test-users';
+import { type AgentlinkProcess, startAgentlinkProcess } from '../support/agentlink-process';
 import { freePort } from '../support/free-port';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
@@ -20,54 +19,26 @@ import { type LiveServer, startLiveServer } from '../support/live-server';
  */
 jest.setTimeout(120_000);
 
-const ROOT = path.resolve(__dirname, '../..');
 const KEY = randomBytes(32).toString('base64');
 
 let a: LiveServer;
-let b: { proc: ChildProcess; base: string; stderr: () => string };
+let b: AgentlinkProcess;
 let creds: Record<string, string>;
 
 beforeAll(async () => {
   a = await startLiveServer({ env: { AGENTLINK_ENCRYPTION_KEY: KEY } });
   const org = await a.services.organizations.create('Relay Org');
   creds = { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret, 'content-type': 'application/json' };
-  const port = await freePort();
-  let stderr = '';
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/agentlink.js'), 'serve', '--role', 'api'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      // The same service as A: one public address, one database, one key.
-      AGENTLINK_PUBLIC_URL: a.baseUrl,
-      AGENTLINK_DATA_DIR: a.dataDir,
-      AGENTLINK_ENCRYPTION_KEY: KEY,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  // The same service as A: one public address, one database, one key.
+  b = await startAgentlinkProcess(['serve', '--role', 'api'], {
+    AGENTLINK_PUBLIC_URL: a.baseUrl,
+    AGENTLINK_DATA_DIR: a.dataDir,
+    AGENTLINK_ENCRYPTION_KEY: KEY,
   });
-  proc.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString('utf8')).slice(-5_000)));
-  b = { proc, base: `http://127.0.0.1:${port}`, stderr: () => stderr };
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const up = await fetch(`${b.base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > until || proc.exitCode !== null) throw new Error(`process B did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 });
 
 afterAll(async () => {
-  if (b?.proc.exitCode === null) {
-    b.proc.kill('SIGTERM');
-    await new Promise((resolve) => b.proc.once('exit', resolve));
-  }
+  await b?.stop();
   await a?.services.liveSignIn.closeAll();
   await a?.services.loginEngine.close();
   await a?.services.browsers.close();
