@@ -44,6 +44,18 @@ module.exports = {
       to: { pathNot: '^(client/react/src/|contract/link-messages\\.ts$|node_modules/(react|@types/react)/)' },
     },
     {
+      name: 'widget-page-code-imports-types-only',
+      severity: 'error',
+      comment:
+        "The connect widget's page code (server/connect/widget/page/, bundled for the browser) uses the server's shapes as types only: a value import would bundle server code (Node, zod) into /link/widget.js. Values: its own modules and contract/link-messages.ts.",
+      from: { path: '^server/connect/widget/page/' },
+      to: {
+        path: '^(server|contract)/',
+        pathNot: '^(server/connect/widget/page/|contract/link-messages\\.ts$)',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'core-never-imports-integrations',
       severity: 'error',
       comment: 'Integrations plug into the core at the composition root (server/services.ts); the core never names one.',

@@ -9,12 +9,15 @@ import { ENVIRONMENTS } from '../../contract/schemas';
 import type { Result } from '../domain/errors';
 import { errorEnvelope, sendError } from '../http/api-error';
 import { jsonBody } from '../http/json-body';
+import { pageBundle } from '../page-code/page-bundle';
 import type { Services } from '../services';
 import { relaySessionCalls } from './relay/session-relay';
+import { WIDGET_ENTRY } from './widget/widget-entry';
 
 /**
  * The hosted connect widget, served by AgentLink under /link:
- *   GET  /link                       the page (one HTML page, one script, one stylesheet; no framework)
+ *   GET  /link                       the page (one HTML page, one script, one stylesheet; no framework;
+ *                                    the script is bundled from the TypeScript modules of widget/page/)
  *   POST /link/api/sessions          opens a link session                  ┐ each call carries the link token
  *   POST /link/api/sessions/:id/…    consent, provider, credentials,       │ in `Authorization: Bearer …`
  *                                    mfa, human-check, live/finish, exit   ┘ (never in a logged URL)
@@ -23,20 +26,6 @@ import { relaySessionCalls } from './relay/session-relay';
  */
 const ASSETS = path.join(__dirname, 'widget');
 const asset = (name: string) => fs.readFileSync(path.join(ASSETS, name), 'utf8');
-
-/**
- * The widget's script, written as parts (one concern each) and served as one file: the parts share one function
- * scope, as they did when they were a single file, and there is still no build step.
- */
-const WIDGET_SCRIPT_PARTS = [
-  'widget-kit.js',
-  'widget-sign-in.js',
-  'widget-live.js',
-  'widget-user-action.js',
-  'widget-outcomes.js',
-  'widget-bridge.js',
-];
-const widgetScript = () => `(function () {\n'use strict';\n${WIDGET_SCRIPT_PARTS.map(asset).join('\n')}})();\n`;
 
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
@@ -104,7 +93,6 @@ const wrap =
 export function connectWidget(services: Services): Router {
   const router = express.Router();
   const page = asset('widget.html');
-  const script = widgetScript();
   const styles = asset('widget.css');
   const flow = services.linkSessions;
 
@@ -117,7 +105,8 @@ export function connectWidget(services: Services): Router {
     res.type('html').send(page);
   });
   router.get('/widget.js', (_req, res) => {
-    res.type('application/javascript').send(script);
+    // TypeScript modules (widget/page/), bundled into one script: from the build, or bundled on first use in development.
+    res.type('application/javascript').send(pageBundle(WIDGET_ENTRY));
   });
   router.get('/widget.css', (_req, res) => {
     res.type('text/css').send(styles);

@@ -1,0 +1,317 @@
+import type { LinkStepResult } from '../../link-session.service';
+import type { ClientMessage, LiveStatusCode, RunStateMessage, ServerMessage } from '../../live/live-protocol';
+import { api, run } from './api';
+import { nav } from './nav';
+import { emit } from './sdk';
+import { apiBase, currentView, el, state } from './state';
+
+/**
+ * A live view: a page in AgentLink's fenced browser (the provider's real sign-in page, or a paused run's page). Its
+ * frames (JPEG) arrive on a WebSocket and are painted on a canvas, and the person's pointer, wheel, keys, paste and
+ * touch go back as small JSON events in the page's own coordinates (the canvas is scaled to fit the widget, so every
+ * position is mapped). Protocol: server/connect/live/live-protocol.ts.
+ */
+
+/** What the status line shows: the server's status codes, and the widget's own states. */
+export type LiveCode = LiveStatusCode | 'connecting' | 'reconnecting' | 'RUN_WORKING';
+
+const LIVE_COPY: { readonly [K in LiveCode]?: string } = {
+  connecting: 'Connecting to the sign-in page…',
+  reconnecting: 'Connection lost. Reconnecting…',
+  LIVE: 'Sign in on the page below.',
+  NAVIGATION_BLOCKED: 'That page is outside this sign-in and was blocked.',
+  POPUP_BLOCKED: 'The page tried to open another window; it was closed.',
+  SIGNED_IN: 'Signed in. Saving your session…',
+  LIVE_SESSION_TIMED_OUT: 'The sign-in page was closed after a few minutes without activity.',
+  LIVE_SESSIONS_FULL: 'Too many people are signing in right now. Try again in a minute.',
+  LIVE_SESSION_CLOSED: 'The sign-in page was closed.',
+  LIVE_REPLACED: 'The sign-in page was opened in another window.',
+  LIVE_UNAUTHORIZED: 'This sign-in is no longer available. Go back to the app and start again.',
+  LIVE_UNAVAILABLE: 'The sign-in page could not be opened right now.',
+  LIVE_PROTOCOL_ERROR: 'The connection to the sign-in page failed.',
+  RUN_ENDED: 'The task has finished.',
+};
+/** Close codes after which reconnecting cannot help (see live-socket.ts). */
+const LIVE_FINAL: ReadonlySet<number> = new Set([1000, 1008, 1013, 4401, 4408, 4409]);
+const LIVE_MAX_RETRIES = 6;
+const LIVE_BUTTONS = ['left', 'middle', 'right'] as const;
+
+export interface LiveView {
+  ws: WebSocket | null;
+  canvas: HTMLCanvasElement;
+  ctx: CanvasRenderingContext2D | null;
+  status: HTMLElement;
+  /** "Open the sign-in page again": shown when reconnecting cannot help. */
+  retry: HTMLButtonElement;
+  /** The text field a soft keyboard types into. */
+  keys: HTMLTextAreaElement;
+  /** The remote page's viewport (the canvas's coordinates are mapped onto it). */
+  viewport: { width: number; height: number } | null;
+  retries: number;
+  frames: number;
+  stopped: boolean;
+  /** The sign-in is over (signed in): a closed socket is not reopened. */
+  done?: boolean;
+  /** A paused run's view has its own words for some states; the sign-in's otherwise. */
+  copy?: { readonly [K in LiveCode]?: string };
+  /** A paused run's view: what the run does now. */
+  onRun?: (m: Pick<RunStateMessage, 'state'>) => void;
+}
+
+/** What tests and benches read of the painting (frames painted, when the last one was). */
+interface LiveProbe {
+  frames: number;
+  paintedAt: number;
+}
+const probeHost = window as Window & { __agentlinkLive?: LiveProbe };
+
+let live: LiveView | null = null;
+
+/** Closes the live view shown, if any. */
+export function stopLive(): void {
+  if (!live) return;
+  live.stopped = true;
+  if (live.ws) live.ws.close(1000);
+  live = null;
+}
+
+/** Makes `l` the live view shown: binds the person's input to it and connects. */
+export function openLive(l: LiveView): void {
+  live = l;
+  probeHost.__agentlinkLive = { frames: 0, paintedAt: 0 };
+  bindLiveInput(l);
+  connectLive(l);
+}
+
+function liveStatus(l: LiveView, code: LiveCode, message?: string, host?: string): void {
+  l.status.textContent = (l.copy && l.copy[code]) || LIVE_COPY[code] || message || '';
+  if (host && code === 'NAVIGATION_BLOCKED') l.status.textContent = 'Blocked: ' + host + ' is outside this sign-in.';
+  l.status.setAttribute('data-code', code);
+  l.status.className =
+    'al-live-status' + (/BLOCKED|TIMED_OUT|FULL|UNAUTHORIZED|UNAVAILABLE|ERROR|CLOSED|REPLACED/.test(code) ? ' al-live-warn' : '');
+}
+
+function liveSize(): { width: number; height: number } {
+  const width = Math.max(320, Math.min(el.screen.clientWidth || 360, 480));
+  const height = Math.max(480, Math.min(Math.round(width * 1.5), Math.max(480, window.innerHeight - 120)));
+  return { width, height };
+}
+
+function connectLive(l: LiveView): void {
+  if (l.stopped) return;
+  liveStatus(l, l.retries ? 'reconnecting' : 'connecting');
+  const url =
+    (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + apiBase + '/sessions/' + currentView().linkSessionId + '/live';
+  const ws = new WebSocket(url);
+  ws.binaryType = 'blob';
+  l.ws = ws;
+  ws.onopen = () => {
+    const size = liveSize();
+    send(ws, { t: 'hello', linkToken: state.token ?? '', width: size.width, height: size.height });
+  };
+  ws.onmessage = (event: MessageEvent<Blob | string>) => {
+    if (typeof event.data !== 'string') return paintFrame(l, event.data);
+    let m: ServerMessage;
+    try {
+      m = JSON.parse(event.data) as ServerMessage;
+    } catch {
+      return;
+    }
+    if (m.type === 'viewport') {
+      l.viewport = { width: m.width, height: m.height };
+      l.canvas.width = m.width;
+      l.canvas.height = m.height;
+      l.retries = 0;
+    } else if (m.type === 'run') {
+      if (l.onRun) l.onRun(m);
+      if (m.state === 'working') liveStatus(l, 'RUN_WORKING');
+    } else if (m.type === 'status') {
+      liveStatus(l, m.code, m.message, m.host);
+      // A paused run's view: the run ended, or is no longer there to show (its step is over).
+      if ((m.code === 'RUN_ENDED' || m.code === 'LIVE_UNAUTHORIZED') && l.onRun) l.onRun({ state: 'ended' });
+      if (m.code === 'SIGNED_IN') finishLive(l);
+      if (m.code === 'LIVE_SESSION_TIMED_OUT' || m.code === 'LIVE_SESSIONS_FULL' || m.code === 'LIVE_UNAVAILABLE') {
+        l.retry.hidden = false;
+        state.lastError = { code: 'PROVIDER_UNAVAILABLE', message: LIVE_COPY[m.code] ?? '' };
+      }
+    }
+  };
+  ws.onclose = (event) => {
+    if (l.ws !== ws || l.stopped) return;
+    l.ws = null;
+    if (LIVE_FINAL.has(event.code) || l.done) return;
+    if (l.retries >= LIVE_MAX_RETRIES) {
+      liveStatus(l, 'LIVE_PROTOCOL_ERROR');
+      l.retry.hidden = false;
+      return;
+    }
+    l.retries++;
+    liveStatus(l, 'reconnecting');
+    window.setTimeout(() => connectLive(l), Math.min(4000, 250 * Math.pow(2, l.retries)));
+  };
+}
+
+function paintFrame(l: LiveView, blob: Blob): void {
+  createImageBitmap(blob).then(
+    (bitmap) => {
+      if (l.stopped) return;
+      l.ctx?.drawImage(bitmap, 0, 0, l.canvas.width, l.canvas.height);
+      bitmap.close();
+      l.frames++;
+      const probe = probeHost.__agentlinkLive;
+      if (probe) {
+        probe.frames = l.frames;
+        probe.paintedAt = performance.now();
+      }
+    },
+    () => {},
+  );
+}
+
+/** The provider's page is signed in: AgentLink keeps the session, and the flow goes on. */
+function finishLive(l: LiveView): void {
+  if (l.done) return;
+  l.done = true;
+  emit('SUBMIT_CREDENTIALS');
+  run(
+    () => api<LinkStepResult>('/sessions/' + currentView().linkSessionId + '/live/finish'),
+    (result) => {
+      stopLive();
+      nav.step(result);
+    },
+  );
+}
+
+function send(ws: WebSocket, message: ClientMessage): void {
+  ws.send(JSON.stringify(message));
+}
+
+function liveSend(l: LiveView, message: ClientMessage): void {
+  if (l.ws && l.ws.readyState === 1) send(l.ws, message);
+}
+
+/** The page's own coordinates of a point on the (scaled) canvas. */
+function livePoint(l: LiveView, clientX: number, clientY: number): { x: number; y: number } {
+  const r = l.canvas.getBoundingClientRect();
+  const vw = l.viewport ? l.viewport.width : l.canvas.width;
+  const vh = l.viewport ? l.viewport.height : l.canvas.height;
+  return {
+    x: Math.round(((clientX - r.left) * vw) / Math.max(1, r.width)),
+    y: Math.round(((clientY - r.top) * vh) / Math.max(1, r.height)),
+  };
+}
+
+function liveMods(e: MouseEvent | KeyboardEvent): number {
+  return (e.altKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.metaKey ? 4 : 0) | (e.shiftKey ? 8 : 0);
+}
+
+function bindLiveInput(l: LiveView): void {
+  const c = l.canvas;
+  let pendingMove: Extract<ClientMessage, { t: 'move' }> | null = null;
+  const touches: Record<number, { x: number; y: number }> = {};
+  const touchList = () => Object.values(touches).slice(0, 5);
+  c.addEventListener('pointerdown', (e) => {
+    c.focus();
+    const p = livePoint(l, e.clientX, e.clientY);
+    if (e.pointerType === 'touch') {
+      touches[e.pointerId] = p;
+      liveSend(l, { t: 'touch', phase: 'start', points: touchList() });
+    } else {
+      liveSend(l, {
+        t: 'down',
+        x: p.x,
+        y: p.y,
+        button: LIVE_BUTTONS[e.button] || 'left',
+        clickCount: Math.min(3, Math.max(1, e.detail || 1)),
+        mods: liveMods(e),
+      });
+    }
+    try {
+      c.setPointerCapture(e.pointerId);
+    } catch {
+      /* not capturable */
+    }
+    e.preventDefault();
+  });
+  c.addEventListener('pointermove', (e) => {
+    const p = livePoint(l, e.clientX, e.clientY);
+    if (e.pointerType === 'touch') {
+      if (!touches[e.pointerId]) return;
+      touches[e.pointerId] = p;
+      liveSend(l, { t: 'touch', phase: 'move', points: touchList() });
+      return;
+    }
+    // One move per animation frame is all the page can show.
+    const first = !pendingMove;
+    pendingMove = { t: 'move', x: p.x, y: p.y, buttons: e.buttons & 7, mods: liveMods(e) };
+    if (first)
+      window.requestAnimationFrame(() => {
+        if (pendingMove) liveSend(l, pendingMove);
+        pendingMove = null;
+      });
+  });
+  const up = (e: PointerEvent) => {
+    const p = livePoint(l, e.clientX, e.clientY);
+    if (e.pointerType === 'touch') {
+      if (!touches[e.pointerId]) return;
+      delete touches[e.pointerId];
+      liveSend(l, { t: 'touch', phase: e.type === 'pointercancel' ? 'cancel' : 'end', points: touchList() });
+      return;
+    }
+    if (e.type === 'pointercancel') return;
+    if (pendingMove) {
+      liveSend(l, pendingMove);
+      pendingMove = null;
+    }
+    liveSend(l, {
+      t: 'up',
+      x: p.x,
+      y: p.y,
+      button: LIVE_BUTTONS[e.button] || 'left',
+      clickCount: Math.min(3, Math.max(1, e.detail || 1)),
+      mods: liveMods(e),
+    });
+  };
+  c.addEventListener('pointerup', up);
+  c.addEventListener('pointercancel', up);
+  c.addEventListener('contextmenu', (e) => e.preventDefault());
+  c.addEventListener(
+    'wheel',
+    (e) => {
+      const p = livePoint(l, e.clientX, e.clientY);
+      const scale = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
+      liveSend(l, { t: 'wheel', x: p.x, y: p.y, dx: e.deltaX * scale, dy: e.deltaY * scale, mods: liveMods(e) });
+      e.preventDefault();
+    },
+    { passive: false },
+  );
+  // Escape hands the keyboard back to the widget for one Tab (so a keyboard user can leave the page).
+  let released = false;
+  const onKey = (e: KeyboardEvent) => {
+    if (released && e.key === 'Tab') return;
+    if (e.type === 'keydown') released = e.key === 'Escape';
+    // Pasting goes through the paste event (text only); the page never reads the clipboard itself.
+    if ((e.ctrlKey || e.metaKey) && (e.key === 'v' || e.key === 'V')) return;
+    // Composition (IME, some soft keyboards): the text arrives as input on the text field.
+    if (e.isComposing || e.key === 'Process' || e.key === 'Unidentified' || e.key === 'Dead') return;
+    liveSend(l, { t: e.type as 'keydown' | 'keyup', key: e.key, code: e.code, mods: liveMods(e) });
+    e.preventDefault();
+  };
+  for (const target of [c, l.keys] as HTMLElement[]) {
+    target.addEventListener('keydown', onKey);
+    target.addEventListener('keyup', onKey);
+    target.addEventListener('paste', (e) => {
+      const text = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
+      if (text) liveSend(l, { t: 'text', text: text.slice(0, 2000) });
+      e.preventDefault();
+    });
+  }
+  l.keys.addEventListener('input', () => {
+    if (l.keys.value) liveSend(l, { t: 'text', text: l.keys.value.slice(0, 2000) });
+    l.keys.value = '';
+  });
+  // On touch screens the page's fields need the phone's keyboard: tapping the view opens it.
+  c.addEventListener('pointerup', (e) => {
+    if (e.pointerType === 'touch') l.keys.focus({ preventScroll: true });
+  });
+}
