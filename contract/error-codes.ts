@@ -325,7 +325,8 @@ export const AGENT_RUN_ERRORS = {
   DENIED_BY_USER:
     'The end user denied the write the run held for approval (approval on the request): it was never sent, and the run stopped. ' +
     'details.write is what would have been sent.',
-  USER_ACTION_EXPIRED: 'The run waited NEEDS_USER and nobody finished the step before userAction.expiresAt (AGENTLINK_USER_ACTION_TTL_SECONDS).',
+  USER_ACTION_EXPIRED:
+    'The run waited NEEDS_USER and nobody finished the step before userAction.expiresAt (AGENTLINK_USER_ACTION_TTL_SECONDS).',
   USER_ACTION_EXITED: 'The run waited NEEDS_USER and the end user left the step in the widget ("I can’t do this").',
   USER_ACTION_UNAVAILABLE:
     'The run needed its end user but this worker already holds as many waiting runs as it may (AGENTLINK_MAX_WAITING_RUNS); ' +

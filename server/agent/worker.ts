@@ -8,7 +8,7 @@ import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs
 import { FrameKeeper } from './handoff/frame-keeper';
 import { summarizeHeldWrite } from './handoff/held-write';
 import { RunHandoff } from './handoff/run-handoff';
-import { NO_PERSON, type UserDoor,UserDoorError } from './handoff/user-ask';
+import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import type { ClaimedRequest } from './queue/queue';
 import { AgentTimeoutError } from './result/errors';
@@ -172,9 +172,7 @@ export class AgentWorker {
     const handoff = (provider: ProviderDefinition) => this.handoffFor(state, provider, claim, controller, seat);
     let final: Final;
     try {
-      final = await withRunClock(runClock, () =>
-        untilAborted(this.run(state, deadline, controller.signal, handoff), controller.signal),
-      );
+      final = await withRunClock(runClock, () => untilAborted(this.run(state, deadline, controller.signal, handoff), controller.signal));
     } catch (err) {
       final = this.finalForError(err, controller.signal, state);
     }

@@ -106,7 +106,13 @@ export function apiRouter(services: Services) {
       listAgentRequests: async ({ query, res }) => {
         const result = await services.agentRequests.list(callerOf(res), query);
         if (!result.ok) return errorEnvelope(res, result.error);
-        return { status: 200, body: { data: result.value.records.map((r) => presentAgentRequest(r, services.userActions.open(r))), nextCursor: result.value.nextCursor } };
+        return {
+          status: 200,
+          body: {
+            data: result.value.records.map((r) => presentAgentRequest(r, services.userActions.open(r))),
+            nextCursor: result.value.nextCursor,
+          },
+        };
       },
       getAgentRequest: async ({ params, query, res }) => {
         const caller = callerOf(res);
@@ -124,11 +130,15 @@ export function apiRouter(services: Services) {
         } else {
           result = await services.agentRequests.get(caller, params.requestId);
         }
-        return result.ok ? { status: 200, body: presentAgentRequest(result.value, services.userActions.open(result.value)) } : errorEnvelope(res, result.error);
+        return result.ok
+          ? { status: 200, body: presentAgentRequest(result.value, services.userActions.open(result.value)) }
+          : errorEnvelope(res, result.error);
       },
       cancelAgentRequest: async ({ params, res }) => {
         const result = await services.agentRequests.cancel(callerOf(res), params.requestId);
-        return result.ok ? { status: 200, body: presentAgentRequest(result.value, services.userActions.open(result.value)) } : errorEnvelope(res, result.error);
+        return result.ok
+          ? { status: 200, body: presentAgentRequest(result.value, services.userActions.open(result.value)) }
+          : errorEnvelope(res, result.error);
       },
     },
     sandbox: {

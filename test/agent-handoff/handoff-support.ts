@@ -37,7 +37,12 @@ export async function openRunWidget(context: BrowserContext, url: string): Promi
 }
 
 /** Clicks what `target` finds on the run's page, through the widget's (scaled) canvas: where a person would tap. */
-export async function clickThroughWidget(live: LiveServer, widget: Page, requestId: string, target: (page: Page) => Locator): Promise<void> {
+export async function clickThroughWidget(
+  live: LiveServer,
+  widget: Page,
+  requestId: string,
+  target: (page: Page) => Locator,
+): Promise<void> {
   const page = live.services.handoffs.registry.find(requestId)!.page()!;
   const box = (await target(page).boundingBox())!;
   const viewport = page.viewportSize()!;

@@ -45,7 +45,8 @@ async function start(org: TestOrg, body: Record<string, unknown>): Promise<strin
 
 const untilStatus = (org: TestOrg, requestId: string, statuses: string[]) => requestWhen(live, org, requestId, statuses);
 const openWidget = (url: string) => openRunWidget(context, url);
-const clickOnWidget = (widget: Page, requestId: string, target: (page: Page) => Locator) => clickThroughWidget(live, widget, requestId, target);
+const clickOnWidget = (widget: Page, requestId: string, target: (page: Page) => Locator) =>
+  clickThroughWidget(live, widget, requestId, target);
 
 async function docs(org: TestOrg, site: string, kind: string) {
   return live.services.store.repos.sandboxDocs.list(tenantFor(org.organizationId), site, kind);
@@ -58,7 +59,11 @@ describe('Orbit: a first message to someone new asks for a code', () => {
   });
 
   const sendTo = (name: string, text: string) =>
-    start(org, { action: `Send a message to ${name} saying '${text}'`, startingUrl: live.siteUrl('orbit', '/'), responseFormat: { sent: 'boolean', text: 'string' } });
+    start(org, {
+      action: `Send a message to ${name} saying '${text}'`,
+      startingUrl: live.siteUrl('orbit', '/'),
+      responseFormat: { sent: 'boolean', text: 'string' },
+    });
   const sent = async (text: string) => (await docs(org, 'orbit', 'message')).filter((d) => d.data.text === text).length;
 
   it('pauses at the code, the person types it in the live view and confirms, and the message is sent once', async () => {
@@ -69,9 +74,13 @@ describe('Orbit: a first message to someone new asks for a code', () => {
     expect(await sent(text)).toBe(0);
 
     const widget = await openWidget(waiting.userAction.url);
-    await clickOnWidget(widget, requestId, (p) => p.getByRole('dialog', { name: "Confirm it's you" }).getByRole('textbox', { name: 'Code' }));
+    await clickOnWidget(widget, requestId, (p) =>
+      p.getByRole('dialog', { name: "Confirm it's you" }).getByRole('textbox', { name: 'Code' }),
+    );
     await widget.keyboard.type(SANDBOX_STEP_UP_CODE, { delay: 20 });
-    await clickOnWidget(widget, requestId, (p) => p.getByRole('dialog', { name: "Confirm it's you" }).getByRole('button', { name: 'Confirm' }));
+    await clickOnWidget(widget, requestId, (p) =>
+      p.getByRole('dialog', { name: "Confirm it's you" }).getByRole('button', { name: 'Confirm' }),
+    );
 
     const done = await untilStatus(org, requestId, ['COMPLETED', 'FAILED']);
     expect(done).toMatchObject({ status: 'COMPLETED', method: 'PLAYBOOK', result: { sent: true, text } });

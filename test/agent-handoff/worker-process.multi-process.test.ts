@@ -52,7 +52,8 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: str
   for (;;) {
     const v = await read();
     if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 300)}; worker: ${worker.stderr().slice(-500)}`);
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 300)}; worker: ${worker.stderr().slice(-500)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -100,7 +101,11 @@ it('the widget on the API process watches the run paused in the worker process, 
     });
     ws.once('error', reject);
   });
-  await until(async () => frames.length, (n) => n > 0, 'a frame of the paused run');
+  await until(
+    async () => frames.length,
+    (n) => n > 0,
+    'a frame of the paused run',
+  );
   expect(texts.some((t) => t.includes('"type":"run"') && t.includes('"waiting"'))).toBe(true);
 
   // "I can't do this", sent to the API process, reaches the run in the worker: it ends there, USER_ACTION_EXITED.

@@ -6,7 +6,7 @@ import type { HeldWrite } from '../../egress/egress-proxy';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import type { AgentApprovalMode } from '../../store';
 import type { TraceStep } from '../run-context';
-import { UserActionEnded,type UserActionReason, UserActionUnavailable, type UserAsk, type UserDoor } from './user-ask';
+import { UserActionEnded, type UserActionReason, UserActionUnavailable, type UserAsk, type UserDoor } from './user-ask';
 
 /**
  * One run's door to its end user. A run pauses (NEEDS_USER) when a strategy, the login engine or the network asks for

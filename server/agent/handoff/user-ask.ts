@@ -66,7 +66,11 @@ export class UserActionUnavailable extends UserDoorError {
  * Thrown out of needsUser, or the run's abort reason (a held write has no strategy code waiting on it).
  */
 export class UserActionEnded extends UserDoorError {
-  constructor(code: 'USER_ACTION_EXITED' | 'USER_ACTION_EXPIRED' | 'USER_ACTION_LOST' | 'DENIED_BY_USER', message: string, details?: unknown) {
+  constructor(
+    code: 'USER_ACTION_EXITED' | 'USER_ACTION_EXPIRED' | 'USER_ACTION_LOST' | 'DENIED_BY_USER',
+    message: string,
+    details?: unknown,
+  ) {
     super(code, message, details);
     this.name = 'UserActionEnded';
   }

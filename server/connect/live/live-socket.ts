@@ -52,7 +52,8 @@ export interface LiveViewPort {
 export function liveViews(signIn: LiveViewPort, runs: LiveViewPort, isRunToken: (linkToken: string) => Promise<boolean>): LiveViewPort {
   const side = (id: string) => (runs.has(id) ? runs : signIn);
   return {
-    connect: async (linkToken, id, viewport, sink) => ((await isRunToken(linkToken)) ? runs : signIn).connect(linkToken, id, viewport, sink),
+    connect: async (linkToken, id, viewport, sink) =>
+      ((await isRunToken(linkToken)) ? runs : signIn).connect(linkToken, id, viewport, sink),
     has: (id) => runs.has(id) || signIn.has(id),
     input: (id, sink, message) => side(id).input(id, sink, message),
     detach: (id, sink) => side(id).detach(id, sink),

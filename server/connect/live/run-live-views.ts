@@ -36,7 +36,12 @@ export class RunLiveViews {
     return !!v && !v.session.isEnded;
   }
 
-  async connect(linkToken: string, linkSessionId: string, viewport: { width: number; height: number }, sink: LiveSink): Promise<Result<void>> {
+  async connect(
+    linkToken: string,
+    linkSessionId: string,
+    viewport: { width: number; height: number },
+    sink: LiveSink,
+  ): Promise<Result<void>> {
     const auth = await this.deps.linkSessions.authorizeRunView(linkToken, linkSessionId);
     if (!auth.ok) return auth;
     const { run, token } = auth.value;
@@ -47,7 +52,8 @@ export class RunLiveViews {
       return ok(undefined);
     }
     await existing?.session.end('LIVE_REPLACED', 'The view moved to another page.');
-    if (this.views.size >= this.opts.maxViews) return fail('LIVE_SESSIONS_FULL', 'Too many views are open right now. Try again in a minute.');
+    if (this.views.size >= this.opts.maxViews)
+      return fail('LIVE_SESSIONS_FULL', 'Too many views are open right now. Try again in a minute.');
     const opened = await this.open(linkSessionId, run, token, viewport);
     if (!opened.ok) return opened;
     opened.value.attach(sink);
