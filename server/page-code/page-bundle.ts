@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import type * as Esbuild from 'esbuild';
+
 /**
  * Code that runs in a browser page (the agent's DOM scripts and in-page tool bodies, the page-quiet tracker, the
  * connect widget, the dashboard's script) is written as TypeScript modules with DOM types, checked by tsc and ESLint
@@ -57,7 +59,7 @@ const GLOBAL = '__agentlinkPageEntry';
 export function bundleNow(entry: PageEntry): string {
   // Loaded here only: the compiled server never gets this far (it reads bundles.json), and has no esbuild.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const esbuild = require('esbuild') as typeof import('esbuild');
+  const esbuild = require('esbuild') as typeof Esbuild;
   const result = esbuild.buildSync({
     entryPoints: [path.join(ROOT, entry.file)],
     bundle: true,
