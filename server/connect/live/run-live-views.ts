@@ -36,10 +36,21 @@ export class RunLiveViews {
     return !!v && !v.session.isEnded;
   }
 
-  async connect(linkToken: string, linkSessionId: string, viewport: { width: number; height: number }, sink: LiveSink): Promise<Result<void>> {
+  async connect(
+    linkToken: string,
+    linkSessionId: string,
+    viewport: { width: number; height: number },
+    sink: LiveSink,
+  ): Promise<Result<void>> {
     const auth = await this.deps.linkSessions.authorizeRunView(linkToken, linkSessionId);
     if (!auth.ok) return auth;
     const { run, token } = auth.value;
+    // A token whose ask is over watches the run no more (a view already open goes on showing it until it closes). Its
+    // widget is told the run works on, so it ends its part as it would have on the open view.
+    if (!askOpen(run, token)) {
+      sink.send(stateOf(run, token));
+      return fail('USER_ACTION_OVER', 'The task is not waiting for you any more.');
+    }
     const existing = this.views.get(linkSessionId);
     if (existing && !existing.session.isEnded && existing.session.livePage === run.page()) {
       existing.session.attach(sink);
@@ -47,7 +58,8 @@ export class RunLiveViews {
       return ok(undefined);
     }
     await existing?.session.end('LIVE_REPLACED', 'The view moved to another page.');
-    if (this.views.size >= this.opts.maxViews) return fail('LIVE_SESSIONS_FULL', 'Too many views are open right now. Try again in a minute.');
+    if (this.views.size >= this.opts.maxViews)
+      return fail('LIVE_SESSIONS_FULL', 'Too many views are open right now. Try again in a minute.');
     const opened = await this.open(linkSessionId, run, token, viewport);
     if (!opened.ok) return opened;
     opened.value.attach(sink);
