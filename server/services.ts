@@ -124,7 +124,14 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const linkSessions = new LinkSessionService({
     userActions: new UserActionLinks(handoffs, async (id) => {
       const record = await store.repos.agentRequests.findById(id);
-      return record ? { action: record.action, userAction: userActions.open(record) } : null;
+      return record
+        ? {
+            organizationId: record.organizationId,
+            environment: record.environment,
+            action: record.action,
+            userAction: userActions.open(record),
+          }
+        : null;
     }),
     store,
     clock,

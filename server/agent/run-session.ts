@@ -15,7 +15,7 @@ import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
 import { BrowserUnavailable } from './browser-loss';
-import { NO_PERSON, type UserDoor } from './handoff/user-ask';
+import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
 import { blockReporter, changeGate, fromProxy, installNetworkGuard } from './network-guard';
 import { runNow } from './run-clock';
 import { RunFailure } from './run-errors';
@@ -224,7 +224,16 @@ export async function renewDeadSession(
       });
       if (!r.ok) throw new Error(r.reason);
       return r;
-    }).catch((err: unknown) => ({ ok: false as const, reason: errorText(err) }));
+    }).catch((err: unknown) => {
+      // The person's part of the sign-in ended it (they left, the wait expired, nobody could be asked), or the run ended
+      // (cancel, timeout): the run's outcome, not the connection's. The provider refused nothing, so the connection is
+      // not marked LOGIN_REQUIRED; its dead session is not sealed back either.
+      if (err instanceof UserDoorError || signal.aborted) {
+        state.sessionDead = true;
+        throw err;
+      }
+      return { ok: false as const, reason: errorText(err) };
+    });
     if (outcome.ok) {
       // Sealed at once: even if the run fails later, the connection keeps the fresh session (unless it was revoked
       // meanwhile); the organization hears of the renewal (CONNECTION.SESSION_RENEWED) as it would from a health check.

@@ -360,6 +360,18 @@ export class LinkSessionService {
     if (!auth.ok) return auth;
     const { token, session } = auth.value;
     if (session.status !== 'USER_ACTION') return this.stepNotAllowed(session);
+    // An answer the open ask does not take (approve a code step, "done" on a held write) changes nothing, and the ask
+    // is not over for it: the same step can still be answered as it asks.
+    const ask = this.userActions?.askOf(token);
+    if (ask && (ask.reason === 'APPROVAL') !== (decision === 'approve' || decision === 'deny')) {
+      return this.fail(
+        'LINK_STEP_NOT_ALLOWED',
+        ask.reason === 'APPROVAL'
+          ? 'This step is a write to approve or deny.'
+          : 'This step has no write to approve or deny: it is done on the page.',
+        this.details(session, true),
+      );
+    }
     if (!this.userActions?.answer(token, decision)) {
       return this.fail('USER_ACTION_OVER', 'This step is over: the task is not waiting for this any more.', this.details(session, false));
     }

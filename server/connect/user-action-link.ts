@@ -25,7 +25,9 @@ export interface UserActionView {
 export type UserActionAnswer = Exclude<UserDecision, 'exit'>;
 
 /** What the database says of a paused run (the run may be held by another process's worker). */
-export type PausedRunLookup = (agentRequestId: string) => Promise<{ action: string; userAction: UserAction | null } | null>;
+export type PausedRunLookup = (
+  agentRequestId: string,
+) => Promise<{ organizationId: string; environment: string; action: string; userAction: UserAction | null } | null>;
 
 export class UserActionLinks {
   constructor(
@@ -53,7 +55,9 @@ export class UserActionLinks {
     let task = run?.action ?? '';
     let ask = this.askOf(token);
     if (!run && token.agentRequestId) {
-      const row = await this.lookup(token.agentRequestId);
+      const found = await this.lookup(token.agentRequestId);
+      // The run's owner is checked, not the token's word: another organization's run shows nothing.
+      const row = found && found.organizationId === token.organizationId && found.environment === token.environment ? found : null;
       task = row?.action ?? '';
       const waiting = row?.userAction ?? null;
       ask = waiting && hashToken(waiting.linkToken) === token.tokenHash ? waiting : null;

@@ -1,4 +1,7 @@
+import http from 'node:http';
+
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { type RawData, WebSocket } from 'ws';
 
 import { eventually, type Json } from '../agent/agent-support';
 import type { LiveServer } from '../support/live-server';
@@ -43,7 +46,7 @@ export async function clickThroughWidget(
   requestId: string,
   target: (page: Page) => Locator,
 ): Promise<void> {
-  const page = live.services.handoffs.registry.find(requestId)!.page()!;
+  const page = runPage(live, requestId);
   const box = (await target(page).boundingBox())!;
   const viewport = page.viewportSize()!;
   const canvas = (await widget.locator('#al-live-canvas').boundingBox())!;
@@ -51,4 +54,155 @@ export async function clickThroughWidget(
     canvas.x + ((box.x + box.width / 2) * canvas.width) / viewport.width,
     canvas.y + ((box.y + box.height / 2) * canvas.height) / viewport.height,
   );
+}
+
+export interface WidgetCall {
+  status: number;
+  body: Json;
+}
+
+export interface WidgetClient {
+  /** The link session `start()` opened. */
+  id: string;
+  start(): Promise<WidgetCall>;
+  step(name: string, body?: unknown, sessionId?: string): Promise<WidgetCall>;
+  answer(decision: unknown, sessionId?: string): Promise<WidgetCall>;
+  exit(sessionId?: string): Promise<WidgetCall>;
+}
+
+/** The widget's calls for one link token (Authorization: Bearer, never in a URL); `id` is the link session it opened. */
+export function widgetFor(live: LiveServer, linkToken: string): WidgetClient {
+  const call = async (path: string, body: unknown = {}): Promise<WidgetCall> => {
+    const res = await fetch(`${live.baseUrl}/link/api${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${linkToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const w: WidgetClient = {
+    id: '',
+    async start(): Promise<WidgetCall> {
+      const res = await call('/sessions', { env: 'sandbox' });
+      if (res.status === 200) w.id = res.body.linkSessionId;
+      return res;
+    },
+    /** A step of the link session `sessionId` (this widget's own by default). */
+    step: (name: string, body: unknown = {}, sessionId = w.id) => call(`/sessions/${sessionId}/${name}`, body),
+    answer: (decision: unknown, sessionId = w.id) => call(`/sessions/${sessionId}/user-action`, { decision }),
+    exit: (sessionId = w.id) => call(`/sessions/${sessionId}/exit`, {}),
+  };
+  return w;
+}
+
+/** The run's own page (the one the person sees), from this process's registry of paused runs. */
+export function runPage(live: LiveServer, requestId: string): Page {
+  const page = live.services.handoffs.registry.find(requestId)?.page();
+  if (!page) throw new Error(`no page for ${requestId}`);
+  return page;
+}
+
+/** A raw client of the live view's socket of one link session. */
+export class LiveClient {
+  readonly messages: Json[] = [];
+  frames = 0;
+  closed: Promise<{ code: number; reason: string }>;
+  private readonly ws: WebSocket;
+  private readonly opened: Promise<void>;
+
+  constructor(live: LiveServer, linkSessionId: string, origin = live.baseUrl) {
+    this.ws = new WebSocket(`ws://127.0.0.1:${live.port}/link/api/sessions/${linkSessionId}/live`, {
+      headers: { origin, host: `localhost:${live.port}` },
+    });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('error', reject);
+    });
+    this.closed = new Promise((resolve) => this.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) this.frames += 1;
+      else this.messages.push(JSON.parse(data.toString()));
+    });
+    this.ws.on('error', () => undefined);
+  }
+
+  async hello(linkToken: string, viewport = { width: 480, height: 900 }): Promise<void> {
+    await this.opened;
+    this.send({ t: 'hello', linkToken, ...viewport });
+  }
+
+  send(message: Record<string, unknown>): void {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  /**
+   * Clicks the middle of `selector` on `page` (the run's page: coordinates are its CSS pixels), then types `text` as
+   * key presses, as inserted text, or both (what the widget sends for keys, and for IME or pasted text).
+   */
+  async typeInto(page: Page, selector: string, text: string, how: 'keys' | 'text' | 'both' = 'keys'): Promise<void> {
+    const box = await page.locator(selector).boundingBox();
+    if (!box) throw new Error(`${selector} is not on the page`);
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    this.send({ t: 'down', ...at, button: 'left', clickCount: 1 });
+    this.send({ t: 'up', ...at, button: 'left', clickCount: 1 });
+    if (how !== 'text') {
+      for (const key of text) {
+        this.send({ t: 'keydown', key });
+        this.send({ t: 'keyup', key });
+      }
+    }
+    if (how !== 'keys') this.send({ t: 'text', text });
+  }
+
+  async until(check: (m: Json) => boolean, timeoutMs = 20_000): Promise<Json> {
+    return eventually(
+      async () => this.messages.find(check),
+      (m) => m !== undefined,
+      timeoutMs,
+    );
+  }
+
+  /** The last run-state message (waiting / working), if any. */
+  get runState(): string | undefined {
+    return [...this.messages].reverse().find((m) => m.type === 'run')?.state;
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}
+
+/** A raw upgrade request to the live socket with the given Origin: resolves with the status (101 = opened). */
+export function upgradeStatus(
+  live: LiveServer,
+  linkSessionId: string,
+  origin: string | undefined,
+  host = `localhost:${live.port}`,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port: live.port,
+      path: `/link/api/sessions/${linkSessionId}/live`,
+      headers: {
+        host,
+        ...(origin === undefined ? {} : { origin }),
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('upgrade timed out')));
+    req.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      resolve(101);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

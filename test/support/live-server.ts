@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import type { Logger } from 'pino';
 import type { Browser } from 'playwright-core';
 
 import { createAgentWorker } from '../../server/agent/runtime';
@@ -35,8 +36,13 @@ export interface LiveServer {
   close(): Promise<void>;
 }
 
-/** `worker: true` also runs an agent worker in the process (off by default: most tests do not want one). */
-export async function startLiveServer(opts: { clock?: Clock; env?: Record<string, string>; worker?: boolean } = {}): Promise<LiveServer> {
+/**
+ * `worker: true` also runs an agent worker in the process (off by default: most tests do not want one). `logger`: the
+ * app's and the worker's logger (silent by default; tests that look at what is logged pass one of their own).
+ */
+export async function startLiveServer(
+  opts: { clock?: Clock; env?: Record<string, string>; worker?: boolean; logger?: Logger } = {},
+): Promise<LiveServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-live-'));
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,12 +59,13 @@ export async function startLiveServer(opts: { clock?: Clock; env?: Record<string
   const store = await Store.open(config.database);
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: opts.clock ?? systemClock, vault });
-  server.on('request', createApp(services, createLogger('silent')));
+  const logger = opts.logger ?? createLogger('silent');
+  server.on('request', createApp(services, logger));
   const detachLive = attachLiveSignIn(server, services.liveViews, {
     widgetOrigins: config.widgetOrigins,
     hosts: services.linkSessions,
   });
-  const worker = opts.worker ? createAgentWorker(services, createLogger('silent')) : undefined;
+  const worker = opts.worker ? createAgentWorker(services, logger) : undefined;
   await worker?.start();
   return {
     baseUrl: `http://localhost:${port}`,

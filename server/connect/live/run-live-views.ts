@@ -45,6 +45,12 @@ export class RunLiveViews {
     const auth = await this.deps.linkSessions.authorizeRunView(linkToken, linkSessionId);
     if (!auth.ok) return auth;
     const { run, token } = auth.value;
+    // A token whose ask is over watches the run no more (a view already open goes on showing it until it closes). Its
+    // widget is told the run works on, so it ends its part as it would have on the open view.
+    if (!askOpen(run, token)) {
+      sink.send(stateOf(run, token));
+      return fail('USER_ACTION_OVER', 'The task is not waiting for you any more.');
+    }
     const existing = this.views.get(linkSessionId);
     if (existing && !existing.session.isEnded && existing.session.livePage === run.page()) {
       existing.session.attach(sink);
