@@ -6,7 +6,7 @@ import { isProviderLoginPage } from '../providers/provider';
 import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
 import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs } from './browser-loss';
 import { FrameKeeper } from './handoff/frame-keeper';
-import { summarizeHeldWrite } from './handoff/held-write';
+import { cookieValuesOf, summarizeHeldWrite } from './handoff/held-write';
 import { RunHandoff } from './handoff/run-handoff';
 import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
 import { explainNothingRan, type Skipped } from './nothing-ran';
@@ -304,7 +304,7 @@ export class AgentWorker {
       page: () => state.page,
       signal: controller.signal,
       seat: handoffs.registry,
-      summarize: (write) => summarizeHeldWrite(write, state),
+      summarize: async (write) => summarizeHeldWrite(write, state, await cookieValuesOf(state.context)),
       lastFrame: () => state.frames?.frame() ?? null,
       hooks: {
         pause: async (ask) => {

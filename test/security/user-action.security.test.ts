@@ -646,5 +646,12 @@ describe('paused run widget: user actions', () => {
       expect(field(summary, 'caption')).toBe('{{parameters.text}} (for {{parameters.to}})');
       expect(field(summary, 'upload')).toMatch(/^<file \[secret\]\.txt, \d+ bytes>$/);
     });
+
+    it("masks the run's cookie values copied into a field with a neutral name (a lowercase session id is no token shape)", () => {
+      const sid = 'a3f09c4e7b1d2e5f';
+      const summary = summarizeHeldWrite(held('application/x-www-form-urlencoded', `ref=${sid}&text=hello`), state, [sid]);
+      expect(JSON.stringify(summary)).not.toContain(sid);
+      expect(field(summary, 'ref')).toBe('[secret]');
+    });
   });
 });

@@ -69,7 +69,7 @@ export interface RunHandoffOptions {
   seat: HandoffSeat;
   hooks: HandoffHooks;
   /** What a held write would send, masked (write-summary.ts with the run's masks). */
-  summarize: (write: HeldWrite) => HeldWriteSummary;
+  summarize: (write: HeldWrite) => Promise<HeldWriteSummary>;
   /** The run's latest picture of its page (approval runs keep one: frame-keeper.ts). */
   lastFrame?: () => Buffer | null;
 }
@@ -191,7 +191,7 @@ export class RunHandoff implements UserDoor {
     if (signal.aborted) return 'the page gave up on the request';
     // A write that came while an earlier one was approved, with first_write: it goes without asking.
     if (this.opts.approval === 'first_write' && this.approvedOnce) return null;
-    const summary = this.opts.summarize(write);
+    const summary = await this.opts.summarize(write);
     const target = `${summary.method} ${summary.url}`;
     let decision: UserDecision | 'expired';
     try {
