@@ -84,6 +84,26 @@ module.exports = {
       to: { path: '^(server/(http|routes|dashboard|connect)/|node_modules/(express|@ts-rest/express)/)' },
     },
     {
+      name: 'agent-never-imports-domain',
+      severity: 'error',
+      comment:
+        'The agent states what it needs of the services in domain/ as small interfaces of its own (server/agent/ports.ts: ' +
+        'Clock, RunConnections, QueueSignals, ScheduledChecks); the composition root (server/services.ts, ' +
+        'server/agent/runtime.ts, server/agent/health/index.ts) hands the services in. Type-only imports count too: no exceptions.',
+      from: { path: '^server/agent/' },
+      to: { path: '^server/domain/' },
+    },
+    {
+      name: 'domain-never-imports-agent',
+      severity: 'error',
+      comment:
+        'domain/ states what it needs of the agent as interfaces of its own (AgentRequestQueue and NamedPlaybookCheck in ' +
+        'agent-requests.service.ts, ProviderActions in provider-actions.service.ts, SessionProbe in ' +
+        'connection-health.service.ts); server/services.ts wires the agent in. Type-only imports count too: no exceptions.',
+      from: { path: '^server/domain/' },
+      to: { path: '^server/agent/' },
+    },
+    {
       name: 'egress-stands-low',
       severity: 'error',
       comment: 'The egress policy (server/egress/) is asked by domain/, agent/ and connect/; it knows only the provider declaration type.',

@@ -1,6 +1,7 @@
 import { HandoffRegistry } from './agent/handoff/handoff-registry';
 import { BrowserSessionProbe } from './agent/health/session-probe';
 import { PlaybookRegistry } from './agent/playbooks';
+import { providerActions } from './agent/playbooks/catalogue';
 import { modelPlaybookRouter } from './agent/playbooks/model-router';
 import { buildQueue, newWorkerId } from './agent/queue';
 import { LoginEngineRelogin } from './agent/silent-relogin';
@@ -237,7 +238,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
       playbooks,
       tracing.tracer,
     ),
-    providerActions: new ProviderActionService(catalogue, playbooks),
+    providerActions: new ProviderActionService(catalogue, providerActions(playbooks)),
     agentEvents,
     queue,
     playbooks,

@@ -5,11 +5,11 @@ import type { Environment } from '../config';
 import { isSignedIn } from '../connect/live/signed-in';
 import type { StorageState } from '../connect/login-engine';
 import type { LoginEngine } from '../connect/login-engine';
-import type { LoginCredentials } from '../domain/connections.service';
 import { EgressPolicy } from '../egress/egress-policy';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { UserDoor } from './handoff/user-ask';
+import type { LoginCredentials } from './ports';
 
 /**
  * Renewing a dead provider session from the connection's sealed credentials. A login that needs nothing from a person

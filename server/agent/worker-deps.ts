@@ -2,12 +2,11 @@ import type { Logger } from 'pino';
 
 import type { UserAction } from '../../contract/schemas';
 import type { Environment } from '../config';
-import type { Clock } from '../domain/clock';
-import type { ConnectionService } from '../domain/connections.service';
 import type { ContextSource } from '../egress/fenced-context';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { AgentRequestRecord } from '../store';
 import type { HandoffRegistry } from './handoff/handoff-registry';
+import type { Clock, RunConnections } from './ports';
 import type { AgentQueue } from './queue/queue';
 import type { ExecutionStrategy } from './run-context';
 import type { WorkerTelemetry } from './run-telemetry';
@@ -23,18 +22,7 @@ export interface WorkerDeps {
   /** The agent request rows, changed only under the worker's lease. */
   requests: AgentRequestLedger;
   /** The connection a run works on: its status, its sealed session and credentials, LOGIN_REQUIRED. */
-  connections: Pick<
-    ConnectionService,
-    | 'findForRun'
-    | 'openSession'
-    | 'saveSession'
-    | 'sessionRenewed'
-    | 'openCredentials'
-    | 'markLoginRequired'
-    | 'deviceOf'
-    | 'keepDevice'
-    | 'openExitProxy'
-  >;
+  connections: RunConnections;
   /** The provider declaration of a request (allowed domains, sign-in page). */
   providers: {
     find(providerId: string, scope: { organizationId: string; environment: Environment }): Promise<ProviderDefinition | undefined>;

@@ -1,8 +1,6 @@
 import { SpanKind, trace, type Tracer } from '@opentelemetry/api';
 
 import { AGENT_REQUEST_LIST_LIMITS, AGENT_REQUEST_WAIT_MS_MAX, LIMITS } from '../../contract/schemas';
-import type { PlaybookRegistry, RouteProblem } from '../agent/playbooks/registry';
-import type { AgentQueue } from '../agent/queue/queue';
 import { traceParentOf } from '../observability/trace-context';
 import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
 import type { AgentApprovalMode, AgentRequestRecord, AgentRequestStatus, AgentRunMode, KeysetPosition, Store } from '../store';
@@ -29,8 +27,34 @@ export interface AgentRequestInput {
   playbook?: string;
 }
 
+/**
+ * What this service needs of the agent, declared here (domain/ imports nothing of server/agent/; the composition root,
+ * server/services.ts, hands in the agent's queue and playbook registry, which fit these).
+ */
+
+/** Makes a freshly written PENDING request known to the workers (the agent queue). */
+export interface AgentRequestQueue {
+  enqueue(requestId: string): Promise<void>;
+}
+
+/** Why a request that names its playbook would not run: the kinds the API answers with its own error (others: UNKNOWN_PLAYBOOK). */
+export type NamedPlaybookProblem =
+  | {
+      kind: 'parameters';
+      code: 'PLAYBOOK_PARAMETERS_MISSING' | 'PLAYBOOK_PARAMETERS_INVALID';
+      issues: readonly { path: string; message: string }[];
+    }
+  | { kind: 'read-only' }
+  | { kind: 'unknown-playbook'; available: string[] }
+  | { kind: 'no-match' | 'ambiguous' | 'none' };
+
 /** Checks a request that names its playbook (the agent's playbook registry): null, it would run; else why not. */
-export type NamedPlaybookCheck = Pick<PlaybookRegistry, 'checkNamed'>;
+export interface NamedPlaybookCheck {
+  checkNamed(
+    provider: ProviderDefinition,
+    input: { playbook: string; action: string; parameters: unknown; startingUrl?: string; mode?: 'read' | 'read_write' },
+  ): { reason: string; problem: NamedPlaybookProblem } | null;
+}
 
 export interface AgentRequestListQuery {
   status?: AgentRequestStatus;
@@ -53,7 +77,7 @@ export class AgentRequestService {
     private readonly clock: Clock,
     private readonly catalogue: ProviderCatalogue,
     private readonly connections: ConnectionService,
-    private readonly queue?: AgentQueue,
+    private readonly queue?: AgentRequestQueue,
     private readonly events?: AgentRequestEvents,
     private readonly onEnqueueError?: (err: unknown, requestId: string) => void,
     private readonly playbooks?: NamedPlaybookCheck,
@@ -72,7 +96,7 @@ export class AgentRequestService {
       mode: input.mode ?? 'read_write',
     });
     if (!refused && this.playbooks) return ok(null);
-    const problem: RouteProblem = refused?.problem ?? { kind: 'unknown-playbook', playbook: input.playbook, available: [] };
+    const problem: NamedPlaybookProblem = refused?.problem ?? { kind: 'unknown-playbook', available: [] };
     const reason = refused?.reason ?? `no playbooks are registered`;
     if (problem.kind === 'parameters') return fail(problem.code, reason, problem.issues);
     if (problem.kind === 'read-only')

@@ -123,6 +123,20 @@ export class ConnectionHealthService {
   }
 
   /**
+   * The scheduler's planning: the first check of up to `limit` connections that have none planned (new, re-authenticated,
+   * rescheduled), one interval (jittered) from now, each owner's interval read once. Resolves with how many it planned.
+   */
+  async planFirstChecks(limit: number): Promise<number> {
+    const repo = this.deps.store.repos.connections;
+    const unplanned = await repo.unplanned(limit);
+    if (unplanned.length === 0) return 0;
+    const intervalOf = this.deps.settings.intervals();
+    const now = this.deps.clock.now();
+    for (const c of unplanned) await repo.planCheck(c.id, firstCheckAt(now, await intervalOf(c, c.providerId)));
+    return unplanned.length;
+  }
+
+  /**
    * The scheduler's part: runs the check of a connection whose lease `owner` claimed, writes its outcome and releases
    * the lease. A connection no longer ACTIVE (changed since it was claimed), or whose checks are turned off, is released
    * without a check: null.

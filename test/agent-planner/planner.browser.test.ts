@@ -182,6 +182,7 @@ describe('planner on the simulated providers', () => {
       'close_tab',
       'wait',
       'extract',
+      'ask_user',
       'done',
       'fail',
     ]);

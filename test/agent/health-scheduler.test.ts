@@ -93,7 +93,7 @@ function processOn(services: Services, t: TestApp, name: string, shared: { inFli
     { budgetMs: 5000, concurrency: 2 },
   );
   const scheduler = new HealthScheduler(
-    { store: services.store, clock: t.clock, health, settings: services.connectionSettings },
+    { store: services.store, clock: t.clock, health },
     { concurrency: 2, pollMs: 20, workerId: `test:${name}` },
   );
   return { probe, scheduler };

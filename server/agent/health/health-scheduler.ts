@@ -1,10 +1,7 @@
 import type { Logger } from 'pino';
 
-import { firstCheckAt } from '../../domain/check-schedule';
-import type { Clock } from '../../domain/clock';
-import type { ConnectionHealthService } from '../../domain/connection-health.service';
-import type { ConnectionSettingsService } from '../../domain/connection-settings.service';
 import type { Store } from '../../store';
+import type { Clock, ScheduledChecks } from '../ports';
 import { WakeablePause } from '../queue/wakeable-pause';
 
 export interface HealthSchedulerSettings {
@@ -40,8 +37,8 @@ export class HealthScheduler {
     private readonly deps: {
       store: Store;
       clock: Clock;
-      health: Pick<ConnectionHealthService, 'runScheduled' | 'leaseMs'>;
-      settings: Pick<ConnectionSettingsService, 'intervals'>;
+      /** The checks' rules (ConnectionHealthService): planning the first ones, running one, its lease. */
+      health: ScheduledChecks;
       logger?: Logger;
     },
     private readonly settings: HealthSchedulerSettings,
@@ -97,12 +94,7 @@ export class HealthScheduler {
   }
 
   private async plan() {
-    const repo = this.deps.store.repos.connections;
-    const unplanned = await repo.unplanned(PLAN_BATCH);
-    if (unplanned.length === 0) return;
-    const intervalOf = this.deps.settings.intervals();
-    const now = this.deps.clock.now();
-    for (const c of unplanned) await repo.planCheck(c.id, firstCheckAt(now, await intervalOf(c, c.providerId)));
+    await this.deps.health.planFirstChecks(PLAN_BATCH);
   }
 
   private async claimDue(): Promise<number> {

@@ -18,7 +18,6 @@ export function createHealthScheduler(services: Services, logger: Logger, opts: 
       store: services.store,
       clock: services.clock,
       health: services.connectionHealth,
-      settings: services.connectionSettings,
       logger: logger.child({ component: 'health' }),
     },
     { concurrency: config.healthCheck.concurrency, pollMs: opts.pollMs ?? config.worker.pollMs, workerId: services.processId },

@@ -4,10 +4,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 import type { DeviceProfile } from '../../browser/device-profile';
 import { captureSession } from '../../browser/session-capture';
-import { boundSession } from '../../browser/session-format';
+import { boundSession, type ProviderSession } from '../../browser/session-format';
 import { isSignedIn } from '../../connect/live/signed-in';
-import type { ProbeVerdict, SessionProbe } from '../../domain/connection-health.service';
-import type { ConnectionService, ProviderSession } from '../../domain/connections.service';
 import { EgressPolicy } from '../../egress/egress-policy';
 import { type ContextSource, openFencedContext, openPage } from '../../egress/fenced-context';
 import type { UpstreamProxy } from '../../egress/upstream-proxy';
@@ -15,6 +13,7 @@ import type { ProviderDefinition } from '../../providers/catalogue';
 import { isProviderLoginPage } from '../../providers/provider';
 import type { ConnectionRecord } from '../../store';
 import { changeGate } from '../network-guard';
+import type { RunConnections } from '../ports';
 import { deviceForRun, sessionFence } from '../run-session';
 import type { SilentRelogin } from '../silent-relogin';
 
@@ -30,12 +29,23 @@ export interface ProbeCost {
 
 export interface SessionProbeDeps {
   browsers: ContextSource;
-  connections: Pick<ConnectionService, 'openSession' | 'openCredentials' | 'deviceOf' | 'keepDevice' | 'openExitProxy'>;
+  connections: Pick<RunConnections, 'openSession' | 'openCredentials' | 'deviceOf' | 'keepDevice' | 'openExitProxy'>;
   /** Absent: an ended session cannot be renewed (LOGIN_REQUIRED). */
   relogin?: SilentRelogin;
   /** Told what each probe cost (bench only: counting bytes costs a DevTools call per request). */
   onCost?: (cost: ProbeCost) => void;
 }
+
+/**
+ * What looking at a connection's session found: the answer ConnectionHealthService asks its SessionProbe for (it
+ * applies the verdict; the probe writes nothing).
+ */
+export type ProbeVerdict =
+  | { kind: 'signed_in'; session: ProviderSession }
+  | { kind: 'renewed'; session: ProviderSession }
+  | { kind: 'login_required'; reason: string }
+  | { kind: 'unreachable'; reason: string }
+  | { kind: 'unreadable' };
 
 const NAVIGATION_TIMEOUT_MS = 20_000;
 
@@ -57,7 +67,7 @@ interface Presence {
  * An ended session is renewed by a silent re-login when credentials are stored, and the renewed one is proven the
  * same way. It runs no action and writes nothing anywhere: the verdict goes back to ConnectionHealthService.
  */
-export class BrowserSessionProbe implements SessionProbe {
+export class BrowserSessionProbe {
   constructor(private readonly deps: SessionProbeDeps) {}
 
   async check(input: { connection: ConnectionRecord; provider: ProviderDefinition; signal: AbortSignal }): Promise<ProbeVerdict> {

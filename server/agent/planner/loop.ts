@@ -1,13 +1,14 @@
 import type { ChatClient, ChatMessage, ToolCall } from '../model/chat-client';
 import { escapeText, type InjectionMarker, newBoundary, type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../observation';
-import { describeDescriptor, descriptorOf, type TrajectoryStep } from '../replay/trajectory';
+import { describeDescriptor, descriptorOf } from '../replay/element-descriptor';
+import type { TrajectoryStep } from '../replay/trajectory';
 import { AgentError, errorMessage, guard, isFatal, ModelBadResponseError, ModelError, ToolError } from '../result/errors';
 import { type ResultIssue, validateResult } from '../result/validate';
 import { egressOf, type ModelUsage, type RunContext, type RunOutcome } from '../run-context';
 import type { RunIntegrity } from '../run-integrity';
 import { renderTabs, withTabs } from '../tabs/render-tabs';
 import { watchTabs } from '../tabs/run-tabs';
-import { executeTool, type ParsedCall, parseToolCall, type ToolContext, toolDefinitions } from '../tools';
+import { executeTool, pageToolNamed, type ParsedCall, parseToolCall, stepWrites, type ToolContext, toolDefinitions } from '../tools';
 import { fillDeep, observationPlaceholders, type ParameterSlot, parameterSlots, templateOf, UnknownPlaceholderError } from './placeholders';
 import {
   buildOmittedObservation,
@@ -49,7 +50,7 @@ export interface PlannerCompletion {
   /** done.data as the model wrote it (placeholders unfilled) and as returned (filled). */
   rawData: unknown;
   data: unknown;
-  /** Whether any step may have changed something on the site (anything but navigation and reading). */
+  /** Whether any step may have changed something on the site (its tool's `writes`: anything but moving around and reading). */
   changedSomething: boolean;
 }
 
@@ -83,13 +84,6 @@ export function noteMarkers(integrity: RunIntegrity, markers: InjectionMarker[])
 export async function redactorFor(ctx: Pick<RunContext, 'context'>, slots: ParameterSlot[], secrets: string[]): Promise<Redactor> {
   const cookies = await ctx.context.cookies().catch(() => []);
   return new Redactor({ secrets: [...cookies.map((c) => c.value), ...secrets], placeholders: observationPlaceholders(slots) });
-}
-
-/** Whether a recorded step may have changed state on the site (clicking a link or reading does not). */
-function changes(step: TrajectoryStep): boolean {
-  if (step.tool === 'type' || step.tool === 'select') return true;
-  if (step.tool === 'click' || step.tool === 'press') return step.target?.role !== 'link';
-  return false;
 }
 
 export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<PlannerRun> {
@@ -223,7 +217,8 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
           noteMarkers(integrity, quotedMarkers);
         }
         messages.push({ role: 'tool', tool_call_id: call.id, content });
-        if (result.record && parsed.name !== 'extract') {
+        // Recorded for a replay as the tool declares it (a tool without `replay`, such as extract, never is).
+        if (result.record && pageToolNamed(parsed.name)?.replay) {
           steps.push({
             tool: parsed.name,
             ...(result.target ? { target: descriptorOf(result.target, snapshot) } : {}),
@@ -309,7 +304,7 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
     }
     return {
       outcome: { status: 'completed', result: filled, usage: usageOf(client) },
-      completion: { steps, rawData: raw, data: filled, changedSomething: steps.some(changes) },
+      completion: { steps, rawData: raw, data: filled, changedSomething: steps.some(stepWrites) },
     };
   }
 }

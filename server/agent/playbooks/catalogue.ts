@@ -2,7 +2,7 @@ import { generateSchema, type OpenApiZodAny } from '@anatine/zod-openapi';
 
 import type { ProviderAction } from '../../../contract/schemas';
 import { PARAM_ALIASES } from './fill-parameters';
-import type { Playbook } from './registry';
+import type { Playbook, PlaybookRegistry } from './registry';
 import type { SentenceSlot } from './sentence-values';
 
 /**
@@ -40,4 +40,9 @@ export function describePlaybook(playbook: Playbook<unknown>): ProviderAction {
     writes: playbook.writes,
     resultFields: structuredClone(playbook.resultFields) as Record<string, unknown>,
   };
+}
+
+/** A provider's actions as the catalogue shows them (the ProviderActions the domain's ProviderActionService takes). */
+export function providerActions(registry: Pick<PlaybookRegistry, 'list'>): { list(providerSlug: string): ProviderAction[] } {
+  return { list: (providerSlug) => registry.list(providerSlug).map(describePlaybook) };
 }

@@ -64,8 +64,11 @@ export interface Playbook<P = unknown> {
   examples: readonly string[];
   /** Whether it changes anything on the provider: a request in read mode never runs a playbook that writes. */
   writes: boolean;
-  /** The request's parameters must satisfy this schema for the playbook to apply. */
-  parameters: z.ZodType<P>;
+  /**
+   * The request's parameters must satisfy this schema for the playbook to apply. Its output is P; its input is
+   * whatever a request may hold (aliases, numbers as strings …). Declare a playbook with definePlaybook (P inferred).
+   */
+  parameters: z.ZodType<P, z.ZodTypeDef, unknown>;
   /**
    * Which parameters a value written in the action may fill when `parameters` does not give them
    * (e.g. `{ text: 'text', recipient: 'person' }`, or several slots in order of preference: `{ title: ['name', 'text'] }`;

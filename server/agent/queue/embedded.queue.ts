@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 
-import type { AgentRequestEvents } from '../../domain/agent-request-events';
-import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
+import type { Clock, QueueSignals } from '../ports';
 import { sweepExpiredLeases } from './lease-sweeper';
 import { type AgentQueue, type ClaimHandler, type LeaseSettings, type QueueStartOptions, QueueUnavailable } from './queue';
 import { WakeablePause } from './wakeable-pause';
@@ -24,7 +23,7 @@ export class EmbeddedQueue implements AgentQueue {
   private stopped = false;
 
   constructor(
-    private readonly deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger },
+    private readonly deps: { store: Store; clock: Clock; events: QueueSignals; logger?: Logger },
     private readonly settings: LeaseSettings,
     private readonly workerId: string,
   ) {}

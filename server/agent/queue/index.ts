@@ -4,9 +4,8 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 
 import type { AppConfig } from '../../config';
-import type { AgentRequestEvents } from '../../domain/agent-request-events';
-import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
+import type { Clock, QueueSignals } from '../ports';
 import { EmbeddedQueue } from './embedded.queue';
 import { PgBossQueue } from './pg-boss.queue';
 import type { AgentQueue } from './queue';
@@ -20,7 +19,7 @@ export function newWorkerId(): string {
 
 /** The configured engine: pg-boss needs PostgreSQL; embedded works on both. */
 export function buildQueue(
-  deps: { config: AppConfig; store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger },
+  deps: { config: AppConfig; store: Store; clock: Clock; events: QueueSignals; logger?: Logger },
   workerId = newWorkerId(),
 ): AgentQueue {
   const { config } = deps;

@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 
-import type { AgentRequestEvents } from '../../domain/agent-request-events';
-import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
+import type { Clock, QueueSignals } from '../ports';
 
 /**
  * Ends requests whose worker died and that may not run again: after `maxAttempts` claims the request fails
@@ -10,10 +9,7 @@ import type { Store } from '../../store';
  * it again could repeat what was done before the pause); a request whose cancel was asked becomes CANCELED. (Requests with attempts left are
  * claimed again by the engines.) Every worker process runs the sweep; the conditional UPDATE decides.
  */
-export async function sweepExpiredLeases(
-  deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger },
-  maxAttempts: number,
-) {
+export async function sweepExpiredLeases(deps: { store: Store; clock: Clock; events: QueueSignals; logger?: Logger }, maxAttempts: number) {
   const now = deps.clock.now();
   const repo = deps.store.repos.agentRequests;
   for (const r of await repo.expiredUnrecoverable(now, maxAttempts)) {

@@ -2,9 +2,8 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 
 import { LIMITS } from '../../../contract/schemas';
-import type { AgentRequestEvents } from '../../domain/agent-request-events';
-import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
+import type { Clock, QueueSignals } from '../ports';
 import { sweepExpiredLeases } from './lease-sweeper';
 import { type AgentQueue, type ClaimHandler, type LeaseSettings, type QueueStartOptions, QueueUnavailable } from './queue';
 
@@ -36,7 +35,7 @@ export class PgBossQueue implements AgentQueue {
   private stopped = false;
 
   constructor(
-    private readonly deps: { store: Store; clock: Clock; events: AgentRequestEvents; logger?: Logger },
+    private readonly deps: { store: Store; clock: Clock; events: QueueSignals; logger?: Logger },
     private readonly settings: LeaseSettings,
     private readonly workerId: string,
     private readonly connectionString: string,

@@ -6,8 +6,8 @@ import { traceStep } from '../planner/trace';
 import { errorMessage, guard, isFatal, remaining, ToolError } from '../result/errors';
 import { validateResult } from '../result/validate';
 import { egressOf, type RunContext } from '../run-context';
-import { type TabPattern, watchTabs } from '../tabs/run-tabs';
-import { executeTool, parseToolCall, settle, type ToolContext } from '../tools';
+import { watchTabs } from '../tabs/run-tabs';
+import { executeTool, pageToolNamed, parseToolCall, settle, type ToolContext } from '../tools';
 import { readResult } from './extraction';
 import { findTargets } from './find-target';
 import {
@@ -59,10 +59,12 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
     const secrets = [...ctx.secrets, ...(opts.secrets ?? [])];
     // The cookies the redactor masks are read while the page is searched.
     const redacting = redactorFor(ctx, opts.slots, secrets);
+    const tool = pageToolNamed(step.tool);
+    const waitMs = opts.resolveWaitMs ?? 3_000;
     let snapshot = EMPTY;
     let index: number | undefined;
-    if (step.target) {
-      const resolved = await resolveTarget(ctx, step.target, redacting, opts.resolveWaitMs ?? 3_000);
+    if (step.target && tool?.replay?.target === 'element') {
+      const resolved = await resolveTarget(ctx, step.target, redacting, waitMs);
       if (!resolved.ok) {
         await traceStep(ctx, {
           tool: step.tool,
@@ -87,11 +89,10 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
       secrets,
     };
     try {
-      // A tab step names its tab by URL and title; the number it has in this run is looked up now.
-      const args =
-        step.tool === 'switch_tab' || step.tool === 'close_tab'
-          ? { tab: await tabs.waitFor(step.args as unknown as TabPattern, (s) => redactor.text(s), opts.resolveWaitMs ?? 3_000) }
-          : { ...step.args, ...(index === undefined ? {} : { index }) };
+      if (!tool?.replay) throw new ToolError(`${step.tool} steps are not replayed`);
+      // The arguments of this run, as the tool works them out from the recorded ones (a tab's number, looked up now).
+      const recorded = tool.replay.args ? await tool.replay.args(step.args, tc, { waitMs }) : step.args;
+      const args = { ...recorded, ...(index === undefined ? {} : { index }) };
       const call = parseToolCall(step.tool, JSON.stringify(args));
       if (call.name === 'done' || call.name === 'fail') throw new ToolError(`a trajectory cannot contain ${call.name}`);
       lastActed = performance.now();

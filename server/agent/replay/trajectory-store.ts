@@ -1,5 +1,5 @@
-import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
+import type { Clock } from '../ports';
 import { type Trajectory, TRAJECTORY_VERSION } from './trajectory';
 
 /** Trajectories in the database, behind the store's repository. A wrong version or result schema is a miss. */

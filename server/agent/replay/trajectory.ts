@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 
-import { describeElement, type ObservedElement, type PageSnapshot, quote } from '../observation';
 import { normalizedActionTemplate, type ParameterSlot, templateOf } from '../planner/placeholders';
-import type { PageToolName } from '../tools';
+import { type PageToolName, pageToolNamed, type RecordedStep } from '../tools';
+import { describeDescriptor, type ElementDescriptor } from './element-descriptor';
+
+export { describeDescriptor, descriptorOf, type ElementDescriptor, resolveDescriptor } from './element-descriptor';
 
 /**
  * A trajectory: what a successful planner run did, stored so the same action can be repeated without the
@@ -13,23 +15,13 @@ import type { PageToolName } from '../tools';
  */
 export const TRAJECTORY_VERSION = 1;
 
-export interface ElementDescriptor {
-  role: string;
-  /** Accessible name as observed (string parameter values appear as their placeholders). */
-  name: string;
-  scope: string | null;
-  tag: string;
-  /** Position among the elements with the same role, name and scope, and how many there were. */
-  nth: number;
-  count: number;
-}
-
-export interface TrajectoryStep {
-  tool: Exclude<PageToolName, 'extract'>;
+export interface TrajectoryStep extends RecordedStep {
+  /** A tool that is replayed (its declaration has `replay`: every page tool but extract). */
+  tool: PageToolName;
   target?: ElementDescriptor;
   /**
-   * Tool arguments without the index: templates (text, option, url), key, direction, seconds, submit. A tab step
-   * (switch_tab, close_tab) holds the tab's URL and title instead of its number, which differs between runs.
+   * Tool arguments without the index, as the tool recorded them: templates (text, option, url), key, direction,
+   * seconds, submit; a tab step holds the tab's URL and title instead of its number, which differs between runs.
    */
   args: Record<string, unknown>;
 }
@@ -72,72 +64,9 @@ export interface Trajectory {
   result: ResultPlan;
 }
 
-function sameElement(a: Pick<ObservedElement, 'role' | 'name' | 'scope'>, b: Pick<ElementDescriptor, 'role' | 'name' | 'scope'>) {
-  return a.role === b.role && a.name === b.name && (a.scope ?? null) === (b.scope ?? null);
-}
-
-/** The robust description of an observed element. */
-export function descriptorOf(el: ObservedElement, snapshot: PageSnapshot): ElementDescriptor {
-  const same = snapshot.elements.filter((e) => sameElement(e, el));
-  return {
-    role: el.role,
-    name: el.name,
-    scope: el.scope,
-    tag: el.tag,
-    nth: Math.max(
-      0,
-      same.findIndex((e) => e.index === el.index),
-    ),
-    count: same.length,
-  };
-}
-
-export function describeDescriptor(d: ElementDescriptor): string {
-  return `${describeElement(d)}${d.scope ? ` in ${d.scope}` : ''}${d.count > 1 ? ` (#${d.nth + 1} of ${d.count})` : ''}`;
-}
-
-/**
- * Finds a described element in a live snapshot: exactly one element with that role, name and scope, or, when
- * the recording saw several, the same number of them and the same position.
- */
-export function resolveDescriptor(
-  d: ElementDescriptor,
-  snapshot: PageSnapshot,
-): { ok: true; el: ObservedElement } | { ok: false; reason: string } {
-  const same = snapshot.elements.filter((e) => sameElement(e, d));
-  if (same.length === 0) return { ok: false, reason: `${describeDescriptor(d)} is not on the page` };
-  if (d.count <= 1) {
-    if (same.length > 1) return { ok: false, reason: `${describeDescriptor(d)} is no longer unique (${same.length} match)` };
-    return { ok: true, el: same[0]! };
-  }
-  if (same.length !== d.count)
-    return { ok: false, reason: `${describeDescriptor(d)}: ${same.length} elements match instead of ${d.count}` };
-  return { ok: true, el: same[d.nth]! };
-}
-
+/** How a recorded step reads (divergence reasons, the steps a replay hands over to the planner): the tool says. */
 export function describeStep(s: TrajectoryStep): string {
-  const on = s.target ? ` ${describeDescriptor(s.target)}` : '';
-  switch (s.tool) {
-    case 'navigate':
-      return `navigate to ${String(s.args.url)}`;
-    case 'type':
-      return `type ${quote(String(s.args.text))} into${on}${s.args.submit ? ' and press Enter' : ''}`;
-    case 'select':
-      return `choose ${quote(String(s.args.option))} in${on}`;
-    case 'press':
-      return `press ${String(s.args.key)}${s.target ? ` on${on}` : ''}`;
-    case 'scroll':
-      return s.target ? `scroll to${on}` : `scroll ${String(s.args.direction ?? 'down')}`;
-    case 'wait':
-      return `wait ${String(s.args.seconds ?? 1)} s`;
-    case 'hover':
-      return `hover over${on}`;
-    case 'switch_tab':
-    case 'close_tab':
-      return `${s.tool === 'switch_tab' ? 'switch to' : 'close'} the tab showing ${String(s.args.url)} ${quote(String(s.args.title ?? ''))}`;
-    default:
-      return `${s.tool}${on}`;
-  }
+  return pageToolNamed(s.tool)?.describe(s) ?? `${s.tool}${s.target ? ` ${describeDescriptor(s.target)}` : ''}`;
 }
 
 /** Path and query of the starting URL, trailing slash dropped, query sorted, string parameter values as placeholders. */

@@ -1,13 +1,13 @@
 import type { Page } from 'playwright-core';
 
 import type { AppConfig } from '../../config';
-import type { Clock } from '../../domain/clock';
 import type { Store } from '../../store';
 import { ChatClient } from '../model/chat-client';
 import { Redactor } from '../observation';
 import { type PlannerCompletion, type PlannerOptions, runPlanner } from '../planner/loop';
 import { parameterSlots } from '../planner/placeholders';
 import { traceStep } from '../planner/trace';
+import type { Clock } from '../ports';
 import { planResult } from '../replay/extraction';
 import { replayTrajectory } from '../replay/replayer';
 import { describeStep, type Trajectory, TRAJECTORY_VERSION, trajectoryKey, type TrajectoryStep } from '../replay/trajectory';

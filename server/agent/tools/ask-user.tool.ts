@@ -38,6 +38,15 @@ export const askUserTool = pageTool({
       note: z.string().min(1).max(300).describe('What the step is, for the trace (not shown to the user).'),
     })
     .strict(),
+  // It changes nothing itself: what the person does on the page is theirs.
+  writes: false,
+  describe: (step) => `ask the user (${String(step.args.reason)})`,
+  // A replay asks the person again, for the same reason: a code or a captcha is never the same twice. The model's note
+  // is not recorded (it was for that run's trace); the replay's says where the step came from.
+  replay: {
+    target: 'none',
+    args: async (recorded) => ({ ...recorded, note: 'the recorded run asked the user at this step' }),
+  },
   async execute(args, tc) {
     const reason = args.reason as (typeof REASONS)[number];
     await tc.run.needsUser({ reason, message: askUserMessage(reason, providerName(tc.run.provider)) });

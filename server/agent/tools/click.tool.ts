@@ -3,13 +3,17 @@ import { z } from 'zod';
 import { describeElement } from '../observation';
 import { clickCheckable, mayBeCheckable, probeCheckable } from './checkable';
 import { clickDirectly } from './direct-click';
-import { act, elementIndex, observed, pageTool, settle, target, timeout } from './page-tool';
+import { act, elementIndex, observed, on, pageTool, REPLAY_ON_ELEMENT, settle, target, timeout } from './page-tool';
 
 export const clickTool = pageTool({
   name: 'click',
   description:
     'Click an element (button, link, checkbox, radio, switch, tab, option …). A checkbox, radio or switch is checked afterwards: if its state did not change, you get an error.',
   params: z.object({ index: elementIndex }).strict(),
+  // Following a link only moves; a click on anything else may change something.
+  writes: (step) => step.target?.role !== 'link',
+  describe: (step) => `click${on(step)}`,
+  replay: REPLAY_ON_ELEMENT,
   async execute(args, tc) {
     const index = Number(args.index);
     const el = observed(tc, index);

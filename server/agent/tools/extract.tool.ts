@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { extractText } from '../observation';
 import { ToolError } from '../result/errors';
-import { elementIndex, MAX_TEXT, pageTool, target } from './page-tool';
+import { elementIndex, MAX_TEXT, on, pageTool, target } from './page-tool';
 
 export const extractTool = pageTool({
   name: 'extract',
@@ -14,6 +14,10 @@ export const extractTool = pageTool({
       page: z.number().int().min(1).max(500).optional().describe('Which page of a long text to read (1, the default, is the first).'),
     })
     .strict(),
+  writes: false,
+  describe: (step) => `extract${on(step)}`,
+  // What it read becomes the trajectory's result plan (replay/extraction.ts), never a step.
+  replay: null,
   async execute(args, tc) {
     const at = args.index === undefined ? undefined : (await target(tc, Number(args.index))).el;
     const res = await extractText(tc.page, at, tc.redactor, MAX_TEXT, args.page === undefined ? 1 : Number(args.page));

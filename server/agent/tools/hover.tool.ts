@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { describeElement, takeSnapshot } from '../observation';
-import { act, elementIndex, pageTool, settle, target, timeout } from './page-tool';
+import { act, elementIndex, on, pageTool, REPLAY_ON_ELEMENT, settle, target, timeout } from './page-tool';
 
 /** How many newly shown elements the result names (the next observation lists them all). */
 const MAX_NAMED = 12;
@@ -13,6 +13,9 @@ export const hoverTool = pageTool({
   description:
     'Move the mouse over an element and leave it there: opens menus, submenus and tooltips that appear on hover. The result names what appeared.',
   params: z.object({ index: elementIndex }).strict(),
+  writes: false,
+  describe: (step) => `hover over${on(step)}`,
+  replay: REPLAY_ON_ELEMENT,
   async execute(args, tc) {
     const { el, loc } = await target(tc, Number(args.index));
     await act(`hovering over ${describeElement(el)}`, () => loc.hover({ timeout: timeout(tc) }));

@@ -10,7 +10,7 @@ import { closeTabTool } from './close-tab.tool';
 import { extractTool } from './extract.tool';
 import { hoverTool } from './hover.tool';
 import { navigateTool } from './navigate.tool';
-import type { ToolContext, ToolOutcome } from './page-tool';
+import type { PageTool, RecordedStep, ToolContext, ToolOutcome } from './page-tool';
 import { pressTool } from './press.tool';
 import { scrollTool } from './scroll.tool';
 import { selectTool } from './select.tool';
@@ -18,7 +18,7 @@ import { switchTabTool } from './switch-tab.tool';
 import { typeTool } from './type.tool';
 import { waitTool } from './wait.tool';
 
-export { settle, type ToolContext, type ToolOutcome } from './page-tool';
+export { type RecordedStep, settle, type ToolContext, type ToolOutcome, type ToolReplay } from './page-tool';
 
 /**
  * The agent's tools, in one registry (browser-use): one file per page tool next to this one, listed here; the
@@ -43,7 +43,18 @@ export const PAGE_TOOLS = [
 export type PageToolName = (typeof PAGE_TOOLS)[number]['name'];
 export type ToolName = PageToolName | keyof typeof FINAL_TOOLS;
 
-const BY_NAME = new Map<string, (typeof PAGE_TOOLS)[number]>(PAGE_TOOLS.map((t) => [t.name, t]));
+const BY_NAME = new Map<string, PageTool>(PAGE_TOOLS.map((t) => [t.name, t]));
+
+/** A page tool's declaration, by name (undefined for a name no tool has, e.g. in a trajectory stored by another version). */
+export function pageToolNamed(name: string): PageTool | undefined {
+  return BY_NAME.get(name);
+}
+
+/** Whether a recorded step may have changed something on the provider's site, as its tool declares (`writes`). */
+export function stepWrites(step: RecordedStep & { tool: string }): boolean {
+  const writes = pageToolNamed(step.tool)?.writes ?? false;
+  return typeof writes === 'function' ? writes(step) : writes;
+}
 
 export const FINAL_TOOLS = {
   done: {

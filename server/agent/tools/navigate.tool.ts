@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { quote } from '../observation';
 import { ToolError } from '../result/errors';
-import { act, fillUrl, pageTool, templated, timeout } from './page-tool';
+import { act, fillUrl, pageTool, REPLAY_AS_RECORDED, templated, timeout } from './page-tool';
 
 export const navigateTool = pageTool({
   name: 'navigate',
@@ -11,6 +11,9 @@ export const navigateTool = pageTool({
   params: z
     .object({ url: templated('Absolute URL or path. A parameter only as the whole URL, and only when its value is itself a URL.') })
     .strict(),
+  writes: false,
+  describe: (step) => `navigate to ${String(step.args.url)}`,
+  replay: REPLAY_AS_RECORDED,
   async execute(args, tc) {
     const template = String(args.url);
     let url: URL;

@@ -5,6 +5,7 @@ import { QUIET_MAX_MS, waitForQuiet } from '../../browser/page-quiet';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import { describeElement, elementLocator, type ObservedElement, type PageSnapshot, type Redactor } from '../observation';
 import { fillPlaceholders, type ParameterSlot, placeholderNames, solePlaceholder, UnknownPlaceholderError } from '../planner/placeholders';
+import { describeDescriptor, type ElementDescriptor } from '../replay/element-descriptor';
 import { remaining, ToolError } from '../result/errors';
 import type { RunContext } from '../run-context';
 import type { RunIntegrity } from '../run-integrity';
@@ -41,15 +42,57 @@ export interface ToolOutcome {
   quoted?: string;
 }
 
+/** A step of the tool as a trajectory keeps it: the element it acted on, by its description, and its recorded arguments. */
+export interface RecordedStep {
+  target?: ElementDescriptor;
+  /** ToolOutcome.record: templates, never filled-in values. */
+  args: Record<string, unknown>;
+}
+
+/** How a replay (replay/replayer.ts) repeats a recorded step of the tool, with no model. */
+export interface ToolReplay {
+  /**
+   * 'element': a step recorded with an element finds it again by its description on the live page (it must be there
+   * and unique) and runs with its index there; 'none': the tool acts on no element of the page.
+   */
+  target: 'element' | 'none';
+  /**
+   * The arguments of this run, worked out from the recorded ones when the step is replayed (a tab is recorded by its
+   * URL and title, and its number in this run looked up now). Absent: the recorded arguments as they are.
+   */
+  args?(recorded: Record<string, unknown>, tc: ToolContext, opts: { waitMs: number }): Promise<Record<string, unknown>>;
+}
+
+/**
+ * A page tool's declaration: what the model is told (name, description, parameter schema), the executor, and what
+ * the loop and the replay need to know of it, so that no code outside the tool files names a tool.
+ */
 export interface PageTool<N extends string = string> {
   name: N;
   description: string;
   params: z.ZodTypeAny;
+  /**
+   * Whether a step may change something on the provider's site (anything but moving around and reading): a run with
+   * such a step may keep the yes/no it concluded in its trajectory's result plan. A function decides per step.
+   */
+  writes: boolean | ((step: RecordedStep) => boolean);
+  /** The step in words, for divergence reasons and the steps a replay hands over to the planner. */
+  describe(step: RecordedStep): string;
+  /** How a replay repeats a step; null: the tool's steps are never recorded (what extract read is the result plan's). */
+  replay: ToolReplay | null;
   execute(args: Record<string, unknown>, tc: ToolContext): Promise<ToolOutcome>;
 }
 
 /** Declares a page tool (keeps its name's literal type for the registry's union of names). */
 export const pageTool = <N extends string>(tool: PageTool<N>): PageTool<N> => tool;
+
+/** ` <the element>` of a recorded step, or '' (for describe). */
+export const on = (step: RecordedStep): string => (step.target ? ` ${describeDescriptor(step.target)}` : '');
+
+/** The replay of a tool that acts on the element it recorded, with the recorded arguments. */
+export const REPLAY_ON_ELEMENT: ToolReplay = { target: 'element' };
+/** The replay of a tool that acts on no element, with the recorded arguments. */
+export const REPLAY_AS_RECORDED: ToolReplay = { target: 'none' };
 
 export const ACTION_TIMEOUT_MS = 8_000;
 export const MAX_TEXT = 5_000;

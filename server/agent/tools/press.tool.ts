@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { describeElement } from '../observation';
-import { act, elementIndex, pageTool, settle, target, timeout } from './page-tool';
+import { act, elementIndex, on, pageTool, REPLAY_ON_ELEMENT, settle, target, timeout } from './page-tool';
 
 export const pressTool = pageTool({
   name: 'press',
@@ -16,6 +16,10 @@ export const pressTool = pageTool({
       index: elementIndex.optional(),
     })
     .strict(),
+  // A key on a link follows it; any other key press (Enter in a form …) may change something.
+  writes: (step) => step.target?.role !== 'link',
+  describe: (step) => `press ${String(step.args.key)}${step.target ? ` on${on(step)}` : ''}`,
+  replay: REPLAY_ON_ELEMENT,
   async execute(args, tc) {
     const key = String(args.key);
     if (args.index !== undefined) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { describeElement } from '../observation';
 import { inPage } from './in-page';
-import { act, elementIndex, pageTool, settle, target, timeout } from './page-tool';
+import { act, elementIndex, on, pageTool, REPLAY_ON_ELEMENT, settle, target, timeout } from './page-tool';
 
 type Direction = 'up' | 'down' | 'left' | 'right';
 
@@ -57,6 +57,9 @@ export const scrollTool = pageTool({
   description:
     'Scroll by about one screen. Without index: the page. With the index of a scrollable area (a list, panel, table or chat with its own scroll bar) or of an element inside one: that area. With the index of an element out of view: bring it into view.',
   params: z.object({ direction: z.enum(['up', 'down', 'left', 'right']).default('down'), index: elementIndex.optional() }).strict(),
+  writes: false,
+  describe: (step) => (step.target ? `scroll to${on(step)}` : `scroll ${String(step.args.direction ?? 'down')}`),
+  replay: REPLAY_ON_ELEMENT,
   async execute(args, tc) {
     const direction = (['up', 'down', 'left', 'right'].includes(String(args.direction)) ? args.direction : 'down') as Direction;
     const sign = direction === 'up' || direction === 'left' ? -1 : 1;

@@ -2,13 +2,16 @@ import { z } from 'zod';
 
 import { describeElement, optionLocator, quote, runDomAt } from '../observation';
 import { remaining, ToolError } from '../result/errors';
-import { act, elementIndex, fillField, pageTool, settle, target, templated, timeout } from './page-tool';
+import { act, elementIndex, fillField, on, pageTool, REPLAY_ON_ELEMENT, settle, target, templated, timeout } from './page-tool';
 
 export const selectTool = pageTool({
   name: 'select',
   description:
     'Choose an option in a drop-down: a native <select>, or a custom one (a button or combobox that opens a listbox). Give the option by its visible label.',
   params: z.object({ index: elementIndex, option: templated('The label (or value) of the option to choose.') }).strict(),
+  writes: true,
+  describe: (step) => `choose ${quote(String(step.args.option))} in${on(step)}`,
+  replay: REPLAY_ON_ELEMENT,
   async execute(args, tc) {
     const { el, loc } = await target(tc, Number(args.index));
     const template = String(args.option);

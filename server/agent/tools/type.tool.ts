@@ -6,7 +6,19 @@ import { placeholderNames } from '../planner/placeholders';
 import { ToolError } from '../result/errors';
 import { dateFormatIn, EXAMPLE, formatDate, isTemporalType, sameInputValue, type TemporalType, toInputValue } from './dates';
 import { inPage } from './in-page';
-import { act, elementIndex, fillField, pageTool, settle, target, templated, timeout, type ToolContext } from './page-tool';
+import {
+  act,
+  elementIndex,
+  fillField,
+  on,
+  pageTool,
+  REPLAY_ON_ELEMENT,
+  settle,
+  target,
+  templated,
+  timeout,
+  type ToolContext,
+} from './page-tool';
 
 interface Field {
   tag: string;
@@ -77,6 +89,9 @@ export const typeTool = pageTool({
       submit: z.boolean().optional().describe('Press Enter after typing.'),
     })
     .strict(),
+  writes: true,
+  describe: (step) => `type ${quote(String(step.args.text))} into${on(step)}${step.args.submit ? ' and press Enter' : ''}`,
+  replay: REPLAY_ON_ELEMENT,
   async execute(args, tc) {
     const { el, loc } = await target(tc, Number(args.index));
     const template = String(args.text);

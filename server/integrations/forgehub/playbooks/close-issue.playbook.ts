@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type ForgeIssuePage, issueFromUrl, issueNumberParameter, openIssue, readIssuePage } from './issue-pages';
 import { repositoryParameter } from './repository-pages';
@@ -29,7 +29,7 @@ const FIELD_ALIASES = {
   author: ['openedBy', 'creator'],
 };
 
-export const forgehubCloseIssue: Playbook<ForgehubCloseIssueParams> = {
+export const forgehubCloseIssue = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.close-issue',
   description:
@@ -55,7 +55,7 @@ export const forgehubCloseIssue: Playbook<ForgehubCloseIssueParams> = {
     author: 'string - who opened it',
     url: 'url',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubCloseIssueParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const before = await openIssue(ctx, params.repository, params.number);
@@ -95,4 +95,4 @@ export const forgehubCloseIssue: Playbook<ForgehubCloseIssueParams> = {
     }
     return ctx.fit({ ...after, closed: after.state === 'closed', alreadyClosed: before.state === 'closed' }, FIELD_ALIASES);
   },
-};
+});

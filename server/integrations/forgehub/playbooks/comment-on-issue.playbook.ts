@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { issueFromUrl, issueNumberParameter, openIssue } from './issue-pages';
 import { repositoryParameter } from './repository-pages';
@@ -45,7 +45,7 @@ const FIELD_ALIASES = {
   state: ['status', 'issueState'],
 };
 
-export const forgehubCommentOnIssue: Playbook<ForgehubCommentParams> = {
+export const forgehubCommentOnIssue = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.comment-on-issue',
   description:
@@ -72,7 +72,7 @@ export const forgehubCommentOnIssue: Playbook<ForgehubCommentParams> = {
     state: 'string - open or closed',
     comments: 'integer - the issue comment count afterwards',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubCommentParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const issue = await openIssue(ctx, params.repository, params.number);
@@ -127,4 +127,4 @@ export const forgehubCommentOnIssue: Playbook<ForgehubCommentParams> = {
       FIELD_ALIASES,
     );
   },
-};
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { type Playbook, WriteRefused } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
+import { WriteRefused } from '../../../agent/playbooks/registry';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { readRepositoryPage, REPO_PAGE_ALIASES } from './repository-pages';
 
@@ -38,7 +39,7 @@ export type ForgehubCreateRepoParams = z.infer<typeof paramsSchema>;
 
 const LABEL = { public: 'Public', private: 'Private' } as const;
 
-export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
+export const forgehubCreateRepository = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.create-repository',
   description:
@@ -69,7 +70,7 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
     openIssues: 'integer?',
     language: 'string?',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubCreateRepoParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const visibility =
@@ -143,4 +144,4 @@ export const forgehubCreateRepository: Playbook<ForgehubCreateRepoParams> = {
     const fields = { ...repo, created: true };
     return ctx.fit(fields, { ...REPO_PAGE_ALIASES, created: ['success', 'ok', 'done'] });
   },
-};
+});

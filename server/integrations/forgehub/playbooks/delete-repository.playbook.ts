@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
 
-import { type Playbook, type PlaybookContext, WriteRefused } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
+import { type PlaybookContext, WriteRefused } from '../../../agent/playbooks/registry';
 import { askPerson, collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { signedInUser } from './repository-pages';
 
@@ -72,7 +73,7 @@ async function whichRepository(ctx: PlaybookContext<ForgehubDeleteRepoParams>): 
   return { owner: me, name: first };
 }
 
-export const forgehubDeleteRepository: Playbook<ForgehubDeleteRepoParams> = {
+export const forgehubDeleteRepository = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.delete-repository',
   description:
@@ -95,7 +96,7 @@ export const forgehubDeleteRepository: Playbook<ForgehubDeleteRepoParams> = {
     owner: 'string',
     name: 'string',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubDeleteRepoParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     const { owner, name } = await whichRepository(ctx);
@@ -180,4 +181,4 @@ export const forgehubDeleteRepository: Playbook<ForgehubDeleteRepoParams> = {
     const [o, n] = fullName.split('/') as [string, string];
     return ctx.fit({ deleted: true, repository: fullName, owner: o, name: n }, FIELD_ALIASES);
   },
-};
+});

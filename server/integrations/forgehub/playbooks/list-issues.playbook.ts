@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, listLimit, looseEnum, openPath, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { ISSUE_FIELD_ALIASES, readIssueRows } from './issue-pages';
 import { repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
@@ -33,7 +33,7 @@ const paramsSchema = withParamAliases(
 
 export type ForgehubListIssuesParams = z.infer<typeof paramsSchema>;
 
-export const forgehubListIssues: Playbook<ForgehubListIssuesParams> = {
+export const forgehubListIssues = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.list-issues',
   description: `Lists the issues of a ForgeHub repository, newest first (parameters: repository "owner/name", state open|closed (default open), query, limit at most ${MAX}, default ${DEFAULT}): number, title, author, labels, comments, URL, with the total.`,
@@ -68,7 +68,7 @@ export const forgehubListIssues: Playbook<ForgehubListIssuesParams> = {
     repository: 'string - owner/name',
     state: 'string - open or closed',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubListIssuesParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const { owner, name } = repositoryOf(ctx);
@@ -122,4 +122,4 @@ export const forgehubListIssues: Playbook<ForgehubListIssuesParams> = {
       },
     });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { listLimit, looseEnum, openPath, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type ForgeIssueRow, ISSUE_FIELD_ALIASES, nextPage, readIssueRows } from './issue-pages';
 
@@ -32,7 +32,7 @@ export type ForgehubListMyIssuesParams = z.infer<typeof paramsSchema>;
 /** "… in my repositories", "issues on my repos", "opened against my projects": the other list. */
 const IN_MY_REPOSITORIES = /\b(?:in|on|against|of|for)\s+my\s+(?:own\s+)?(?:repositories|repos|projects)\b/i;
 
-export const forgehubListMyIssues: Playbook<ForgehubListMyIssuesParams> = {
+export const forgehubListMyIssues = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.list-my-issues',
   description: `Lists the signed-in ForgeHub user's issues, newest first: the ones they opened, or (scope: repositories) those opened in their repositories (parameters: state open|closed|all (default open), scope, limit at most ${MAX}): repository, number, title, state, author, labels, comments, URL.`,
@@ -64,7 +64,7 @@ export const forgehubListMyIssues: Playbook<ForgehubListMyIssuesParams> = {
     count: 'integer - how many were listed',
     scope: 'string - created or repositories',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubListMyIssuesParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const scope = params.scope ?? (IN_MY_REPOSITORIES.test(ctx.action) ? 'repositories' : 'created');
@@ -99,4 +99,4 @@ export const forgehubListMyIssues: Playbook<ForgehubListMyIssuesParams> = {
       extraAliases: { count: ['total', 'length', 'size', 'returned'], scope: ['filter'] },
     });
   },
-};
+});

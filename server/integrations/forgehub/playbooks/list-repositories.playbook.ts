@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type ForgeRepoRow, readRepoRows, REPO_FIELD_ALIASES, signedInUser } from './repository-pages';
 
@@ -39,7 +39,7 @@ const EXTRA_ALIASES = {
   owner: ['username', 'user', 'login', 'me'],
 };
 
-export const forgehubListMyRepositories: Playbook<ForgehubListReposParams> = {
+export const forgehubListMyRepositories = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.list-my-repositories',
   description:
@@ -77,7 +77,7 @@ export const forgehubListMyRepositories: Playbook<ForgehubListReposParams> = {
     count: 'integer - how many were listed',
     owner: 'string - the signed-in user',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubListReposParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const origin = new URL(ctx.provider.homeUrl).origin;
@@ -125,4 +125,4 @@ export const forgehubListMyRepositories: Playbook<ForgehubListReposParams> = {
       extraAliases: EXTRA_ALIASES,
     });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { listLimit, openPath, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { readRepoRows, REPO_FIELD_ALIASES } from './repository-pages';
 
@@ -21,7 +21,7 @@ const paramsSchema = withParamAliases(
 
 export type ForgehubListStarredParams = z.infer<typeof paramsSchema>;
 
-export const forgehubListStarred: Playbook<ForgehubListStarredParams> = {
+export const forgehubListStarred = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.list-starred-repositories',
   description:
@@ -49,7 +49,7 @@ export const forgehubListStarred: Playbook<ForgehubListStarredParams> = {
     ],
     count: 'integer - how many were listed',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubListStarredParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     await openPath(ctx, '/stars', 'your stars (/stars)');
@@ -68,4 +68,4 @@ export const forgehubListStarred: Playbook<ForgehubListStarredParams> = {
       extraAliases: { count: ['total', 'length', 'size', 'returned'] },
     });
   },
-};
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { type Playbook, WriteRefused } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
+import { WriteRefused } from '../../../agent/playbooks/registry';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
@@ -41,7 +42,7 @@ const FIELD_ALIASES = {
   opened: ['created', 'success', 'ok', 'done'],
 };
 
-export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
+export const forgehubOpenIssue = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.open-issue',
   description:
@@ -72,7 +73,7 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
     repository: 'string - owner/name',
     createdAt: 'datetime?',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubOpenIssueParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const { owner, name } = repositoryOf(ctx);
@@ -162,4 +163,4 @@ export const forgehubOpenIssue: Playbook<ForgehubOpenIssueParams> = {
     };
     return ctx.fit(fields, FIELD_ALIASES);
   },
-};
+});

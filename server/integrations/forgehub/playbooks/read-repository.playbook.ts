@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { openPath, pathOf, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { readRepositoryPage, REPO_PAGE_ALIASES, repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
@@ -16,7 +16,7 @@ const paramsSchema = withParamAliases(
 
 export type ForgehubReadRepositoryParams = z.infer<typeof paramsSchema>;
 
-export const forgehubReadRepository: Playbook<ForgehubReadRepositoryParams> = {
+export const forgehubReadRepository = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.read-repository',
   description:
@@ -47,7 +47,7 @@ export const forgehubReadRepository: Playbook<ForgehubReadRepositoryParams> = {
     starred: 'boolean - whether the user starred it',
     url: 'url',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubReadRepositoryParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     const { owner, name } = repositoryOf(ctx);
@@ -60,4 +60,4 @@ export const forgehubReadRepository: Playbook<ForgehubReadRepositoryParams> = {
     // `repository` is the full name here (REPO_PAGE_ALIASES gives fullName the alias "repository" too).
     return ctx.fit({ ...repo, repository: repo.fullName }, REPO_PAGE_ALIASES);
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { openPath, pathOf, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { readRepositoryPage, repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
@@ -26,7 +26,7 @@ const FIELD_ALIASES = {
   url: ['link', 'htmlUrl', 'repoUrl', 'repositoryUrl', 'href'],
 };
 
-export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
+export const forgehubStarRepository = definePlaybook({
   providerSlug: 'forgehub',
   name: 'forgehub.star-repository',
   description:
@@ -51,7 +51,7 @@ export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
     stars: 'integer - its star count afterwards',
     url: 'url',
   },
-  parameters: paramsSchema as unknown as z.ZodType<ForgehubStarParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     const { owner, name } = repositoryOf(ctx);
@@ -82,4 +82,4 @@ export const forgehubStarRepository: Playbook<ForgehubStarParams> = {
     const fields = { repository: after.fullName, starred: true, stars: after.stars, alreadyStarred: before.starred, url: after.url };
     return ctx.fit(fields, FIELD_ALIASES);
   },
-};
+});

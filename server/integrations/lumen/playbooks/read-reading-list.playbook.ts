@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { openPath, waitBudget } from '../../../agent/playbooks/site-helpers';
 
 /**
@@ -10,7 +10,7 @@ import { openPath, waitBudget } from '../../../agent/playbooks/site-helpers';
 const paramsSchema = z.object({}).strict();
 export type LumenReadReadingListParams = z.infer<typeof paramsSchema>;
 
-export const lumenReadReadingList: Playbook<LumenReadReadingListParams> = {
+export const lumenReadReadingList = definePlaybook({
   providerSlug: 'lumen',
   name: 'lumen.read-reading-list',
   description: "Reads the signed-in Lumen user's reading list: each article's title, author and reading time in minutes.",
@@ -42,4 +42,4 @@ export const lumenReadReadingList: Playbook<LumenReadReadingListParams> = {
       extraAliases: { count: ['total', 'length', 'size', 'returned'] },
     });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { personParameter } from './people';
 import { openTargetPost, postFromUrl, postParameter, WHICH_POST } from './post-target';
@@ -46,7 +46,7 @@ const FIELD_ALIASES = {
   comments: ['commentCount', 'commentsCount', 'numComments'],
 };
 
-export const orbitCommentOnPost: Playbook<OrbitCommentParams> = {
+export const orbitCommentOnPost = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.comment-on-post',
   description:
@@ -72,7 +72,7 @@ export const orbitCommentOnPost: Playbook<OrbitCommentParams> = {
     postAuthor: 'string - who wrote the post',
     comments: 'integer - the post comment count afterwards',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitCommentParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const post = await openTargetPost(ctx);
@@ -131,4 +131,4 @@ export const orbitCommentOnPost: Playbook<OrbitCommentParams> = {
       FIELD_ALIASES,
     );
   },
-};
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { type Playbook, WriteRefused } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
+import { WriteRefused } from '../../../agent/playbooks/registry';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type OrbitPostCard, POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
@@ -38,7 +39,7 @@ export type OrbitCreatePostParams = z.infer<typeof paramsSchema>;
 
 const LABEL = { public: 'Public', connections: 'Connections' } as const;
 
-export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
+export const orbitCreatePost = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.create-post',
   description:
@@ -69,7 +70,7 @@ export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
     authorUsername: 'string',
     postedAt: 'datetime? - when it was published',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitCreatePostParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const visibility = params.visibility ?? 'public';
@@ -139,4 +140,4 @@ export const orbitCreatePost: Playbook<OrbitCreatePostParams> = {
     const fields = { ...card, posted: true };
     return ctx.fit(fields, { ...POST_FIELD_ALIASES, posted: ['created', 'published', 'success', 'ok', 'done'] });
   },
-};
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import type { Playbook, PlaybookContext } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
+import type { PlaybookContext } from '../../../agent/playbooks/registry';
 import { siteUrl, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { findPerson, followerCountOn, openProfile, PERSON_FIELD_ALIASES, personParameter } from './people';
 
@@ -79,7 +80,7 @@ async function setFollowing(ctx: PlaybookContext<OrbitFollowParams>, follow: boo
   });
 }
 
-export const orbitFollowPerson: Playbook<OrbitFollowParams> = {
+export const orbitFollowPerson = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.follow-person',
   description:
@@ -103,7 +104,7 @@ export const orbitFollowPerson: Playbook<OrbitFollowParams> = {
     profileUrl: 'url',
     followers: 'integer - their follower count afterwards',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitFollowParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const r = await setFollowing(ctx, true);
     const { changed, ...fields } = r;
@@ -116,9 +117,9 @@ export const orbitFollowPerson: Playbook<OrbitFollowParams> = {
       },
     );
   },
-};
+});
 
-export const orbitUnfollowPerson: Playbook<OrbitFollowParams> = {
+export const orbitUnfollowPerson = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.unfollow-person',
   description:
@@ -140,7 +141,7 @@ export const orbitUnfollowPerson: Playbook<OrbitFollowParams> = {
     profileUrl: 'url',
     followers: 'integer - their follower count afterwards',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitFollowParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const r = await setFollowing(ctx, false);
     const { changed, ...fields } = r;
@@ -149,4 +150,4 @@ export const orbitUnfollowPerson: Playbook<OrbitFollowParams> = {
       { ...FIELD_ALIASES, unfollowed: ['success', 'ok', 'done'], following: ['isFollowing'], wasFollowing: ['alreadyFollowing'] },
     );
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { personParameter } from './people';
 import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
@@ -18,7 +18,7 @@ const paramsSchema = withParamAliases(
 
 export type OrbitLikePostParams = z.infer<typeof paramsSchema>;
 
-export const orbitLikePost: Playbook<OrbitLikePostParams> = {
+export const orbitLikePost = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.like-post',
   description:
@@ -45,7 +45,7 @@ export const orbitLikePost: Playbook<OrbitLikePostParams> = {
     likes: 'integer - its like count afterwards',
     postedAt: 'datetime?',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitLikePostParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     const card = await openTargetPost(ctx);
@@ -86,4 +86,4 @@ export const orbitLikePost: Playbook<OrbitLikePostParams> = {
       { ...POST_FIELD_ALIASES, liked: ['success', 'ok', 'done', 'isLiked'], alreadyLiked: ['wasLiked', 'unchanged'] },
     );
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { parseCount } from '../../../agent/playbooks/shape';
 import { listLimit, looseEnum, openPath, siteUrl, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { findPerson, myUsername, personParameter } from './people';
@@ -44,7 +44,7 @@ const ITEM_ALIASES = {
 export const ASKS_FOR_FOLLOWERS =
   /\bfollowers\b|\bfollow(?:s|ed|ing)? me\b|\bwho(?:\s+(?:else|all|is|are))?\s+follow(?:s|ed|ing)?\b|\b(?:is|are)\s+following\b/i;
 
-export const orbitListFollowing: Playbook<OrbitListPeopleParams> = {
+export const orbitListFollowing = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.list-following',
   description:
@@ -68,7 +68,7 @@ export const orbitListFollowing: Playbook<OrbitListPeopleParams> = {
     count: 'integer - how many people were listed',
     direction: 'string - following or followers',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitListPeopleParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     const tab = ctx.params.direction ?? (ASKS_FOR_FOLLOWERS.test(ctx.action) ? 'followers' : 'following');
@@ -115,4 +115,4 @@ export const orbitListFollowing: Playbook<OrbitListPeopleParams> = {
       extraAliases: { count: ['total', 'length', 'size', 'returned'] },
     });
   },
-};
+});

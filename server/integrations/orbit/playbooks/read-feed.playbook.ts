@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
@@ -29,7 +29,7 @@ const FEED_ALIASES = {
   hasMore: ['more', 'moreAvailable', 'canLoadMore'],
 };
 
-export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
+export const orbitReadMyFeed = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.read-my-feed',
   description:
@@ -68,7 +68,7 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
     count: 'integer - how many posts were read',
     hasMore: 'boolean - whether the feed has more posts',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitReadFeedParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     const limit = ctx.params.limit ?? FEED_DEFAULT;
@@ -117,4 +117,4 @@ export const orbitReadMyFeed: Playbook<OrbitReadFeedParams> = {
       extraAliases: FEED_ALIASES,
     });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, listLimit, openPath, siteUrl, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 
 /**
@@ -34,7 +34,7 @@ const ITEM_ALIASES = {
   conversationUrl: ['url', 'link', 'threadUrl', 'href'],
 };
 
-export const orbitReadMessages: Playbook<OrbitReadMessagesParams> = {
+export const orbitReadMessages = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.read-messages',
   description:
@@ -65,7 +65,7 @@ export const orbitReadMessages: Playbook<OrbitReadMessagesParams> = {
     count: 'integer - how many conversations were read',
     unreadMessages: 'integer - unread messages in them',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitReadMessagesParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const unreadOnly = params.unreadOnly ?? /\b(?:unread|new|unseen)\b/i.test(ctx.action);
@@ -117,4 +117,4 @@ export const orbitReadMessages: Playbook<OrbitReadMessagesParams> = {
       },
     });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { parseCount } from '../../../agent/playbooks/shape';
 import { withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { findPerson, openProfile, personParameter } from './people';
@@ -28,7 +28,7 @@ const paramsSchema = withParamAliases(
 
 export type OrbitReadProfileParams = z.infer<typeof paramsSchema>;
 
-export const orbitReadMyProfile: Playbook<OrbitReadProfileParams> = {
+export const orbitReadMyProfile = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.read-my-profile',
   description:
@@ -65,7 +65,7 @@ export const orbitReadMyProfile: Playbook<OrbitReadProfileParams> = {
     following: 'integer - how many people the user follows',
     profileUrl: 'url',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitReadProfileParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     const onOwnProfile = async () =>
@@ -100,4 +100,4 @@ export const orbitReadMyProfile: Playbook<OrbitReadProfileParams> = {
     });
     return ctx.fit(fields, FIELDS_ALIASES);
   },
-};
+});

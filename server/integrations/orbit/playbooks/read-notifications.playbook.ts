@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, listLimit, openPath, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 
 /**
@@ -45,7 +45,7 @@ const ITEM_ALIASES = {
   unread: ['isUnread', 'new', 'isNew', 'unseen'],
 };
 
-export const orbitReadNotifications: Playbook<OrbitNotificationsParams> = {
+export const orbitReadNotifications = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.read-notifications',
   description:
@@ -75,7 +75,7 @@ export const orbitReadNotifications: Playbook<OrbitNotificationsParams> = {
     count: 'integer - how many were read',
     unreadCount: 'integer - how many of them were unread',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitNotificationsParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     const unreadOnly = params.unreadOnly ?? /\b(?:unread|new|unseen)\b/i.test(ctx.action);
@@ -122,4 +122,4 @@ export const orbitReadNotifications: Playbook<OrbitNotificationsParams> = {
       extraAliases: { count: ['total', 'length', 'size', 'returned'], unreadCount: ['unread', 'numUnread', 'newCount'] },
     });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { openPath, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { findPerson, openProfile, personParameter } from './people';
 import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
@@ -35,7 +35,7 @@ const holdsList = (node: unknown): boolean =>
 
 export type OrbitReadMyPostsParams = z.infer<typeof paramsSchema>;
 
-export const orbitReadPosts: Playbook<OrbitReadMyPostsParams> = {
+export const orbitReadPosts = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.read-posts',
   description: `Reads the posts a person wrote on Orbit, newest first: the signed-in user's own unless person names someone (parameters: person, limit at most ${POSTS_MAX}, default ${POSTS_DEFAULT}): text, likes, comments, reposts, time, URL.`,
@@ -72,7 +72,7 @@ export const orbitReadPosts: Playbook<OrbitReadMyPostsParams> = {
     count: 'integer - how many posts were read',
     hasMore: 'boolean - whether they wrote more posts than were read',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitReadMyPostsParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     const limit = ctx.params.limit ?? POSTS_DEFAULT;
@@ -98,4 +98,4 @@ export const orbitReadPosts: Playbook<OrbitReadMyPostsParams> = {
       extraAliases: { count: ['total', 'numPosts', 'postCount', 'length', 'size', 'returned'], hasMore: ['more', 'moreAvailable'] },
     });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Playbook } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { personParameter } from './people';
 import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
@@ -19,7 +19,7 @@ const paramsSchema = withParamAliases(
 
 export type OrbitRepostParams = z.infer<typeof paramsSchema>;
 
-export const orbitRepostPost: Playbook<OrbitRepostParams> = {
+export const orbitRepostPost = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.repost-post',
   description:
@@ -44,7 +44,7 @@ export const orbitRepostPost: Playbook<OrbitRepostParams> = {
     text: 'string',
     reposts: 'integer - its repost count afterwards',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitRepostParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page } = ctx;
     const card = await openTargetPost(ctx);
@@ -77,4 +77,4 @@ export const orbitRepostPost: Playbook<OrbitRepostParams> = {
       { ...POST_FIELD_ALIASES, reposted: ['shared', 'success', 'ok', 'done'], alreadyReposted: ['wasReposted', 'unchanged'] },
     );
   },
-};
+});

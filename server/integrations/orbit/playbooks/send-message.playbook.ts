@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { type Playbook, WriteRefused } from '../../../agent/playbooks/registry';
+import { definePlaybook } from '../../../agent/playbooks/define-playbook';
+import { WriteRefused } from '../../../agent/playbooks/registry';
 import {
   askPerson,
   collapse,
@@ -70,7 +71,7 @@ const FIELD_ALIASES = {
   sent: ['delivered', 'success', 'ok', 'done', 'sentSuccessfully'],
 };
 
-export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
+export const orbitSendMessage = definePlaybook({
   providerSlug: 'orbit',
   name: 'orbit.send-message',
   description:
@@ -98,7 +99,7 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
     from: 'string - the sender as the conversation shows them',
     conversationUrl: 'url',
   },
-  parameters: paramsSchema as unknown as z.ZodType<OrbitSendMessageParams>,
+  parameters: paramsSchema,
   async run(ctx) {
     const { page, params } = ctx;
     if (!pathOf(page).startsWith('/messaging')) await openPath(ctx, '/messaging', 'messaging (/messaging)');
@@ -218,4 +219,4 @@ export const orbitSendMessage: Playbook<OrbitSendMessageParams> = {
     };
     return ctx.fit(fields, FIELD_ALIASES);
   },
-};
+});

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+import {
+  AgentRequestAcceptedSchema,
+  AgentRequestListSchema,
+  AgentRequestSchema,
+  CreateAgentRequestBodySchema,
+  GetAgentRequestQuerySchema,
+  ListAgentRequestsQuerySchema,
+} from '../agent-request-schemas';
+import { c, meta } from '../route-kit';
+
+// Agent requests: create one, read it (waiting for it if asked), list, cancel.
+
+const RequestIdParams = z.object({ requestId: z.string().min(1).max(64) });
+
+export const agentRequestsRoutes = c.router({
+  createAgentRequest: {
+    method: 'POST',
+    path: '/api/agent-requests',
+    body: CreateAgentRequestBodySchema,
+    responses: { 202: AgentRequestAcceptedSchema },
+    summary: 'Create an agent request',
+    description:
+      'Accepts an action to run on a connected account and queues it; the execution starts when this returns. ' +
+      'Read the outcome with GET /api/agent-requests/{requestId}. Errors: INVALID_FIELD (with the exact path of a bad ' +
+      'responseFormat leaf), INVALID_ACCESS_TOKEN, ACCESS_TOKEN_ENVIRONMENT_MISMATCH, CONNECTION_LOGIN_REQUIRED (409), ' +
+      'STARTING_URL_NOT_ALLOWED; with `playbook`: UNKNOWN_PLAYBOOK, PLAYBOOK_PARAMETERS_MISSING, PLAYBOOK_PARAMETERS_INVALID, ' +
+      'PLAYBOOK_WRITES_IN_READ_MODE (each with the path of the field to fix in details).',
+    metadata: meta({
+      auth: 'client',
+      errors: [
+        'INVALID_ACCESS_TOKEN',
+        'ACCESS_TOKEN_ENVIRONMENT_MISMATCH',
+        'CONNECTION_LOGIN_REQUIRED',
+        'UNKNOWN_PROVIDER',
+        'STARTING_URL_NOT_ALLOWED',
+        'UNKNOWN_PLAYBOOK',
+        'PLAYBOOK_PARAMETERS_MISSING',
+        'PLAYBOOK_PARAMETERS_INVALID',
+        'PLAYBOOK_WRITES_IN_READ_MODE',
+      ],
+    }),
+  },
+  listAgentRequests: {
+    method: 'GET',
+    path: '/api/agent-requests',
+    query: ListAgentRequestsQuerySchema,
+    responses: { 200: AgentRequestListSchema },
+    summary: 'List agent requests',
+    description:
+      'Your agent requests in this environment, newest first, optionally only those with one status. ' +
+      'Pages with limit and cursor (pass the nextCursor of the previous page). Errors: INVALID_FIELD, INVALID_CURSOR.',
+    metadata: meta({ auth: 'client', errors: ['INVALID_CURSOR'] }),
+  },
+  getAgentRequest: {
+    method: 'GET',
+    path: '/api/agent-requests/:requestId',
+    pathParams: RequestIdParams,
+    query: GetAgentRequestQuerySchema,
+    responses: { 200: AgentRequestSchema },
+    summary: 'Get an agent request',
+    description:
+      'The stored record: status, inputs, result or error (error.code of a run: see the run error table), the step trace, ' +
+      'which way ran (method), model usage, timestamps. With waitMs the answer is held until the request reaches a final ' +
+      'status or waitMs passes, whichever is first. Only the owning organization and environment can read it.',
+    metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND'] }),
+  },
+  cancelAgentRequest: {
+    method: 'POST',
+    path: '/api/agent-requests/:requestId/cancel',
+    pathParams: RequestIdParams,
+    body: c.noBody(),
+    responses: { 200: AgentRequestSchema },
+    summary: 'Cancel an agent request',
+    description:
+      'A PENDING request becomes CANCELED at once. A RUNNING one is flagged and its worker stops it within about a second; ' +
+      'the answer is the record at that moment (read it again, or with waitMs, to see CANCELED). ' +
+      'Errors: AGENT_REQUEST_NOT_FOUND, AGENT_REQUEST_ALREADY_FINISHED (409).',
+    metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND', 'AGENT_REQUEST_ALREADY_FINISHED'] }),
+  },
+});
