@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import type * as Esbuild from 'esbuild';
+
 /**
  * Code that runs in a browser page (the agent's DOM scripts and in-page tool bodies, the page-quiet tracker, the
  * connect widget, the dashboard's script) is written as TypeScript modules with DOM types, checked by tsc and ESLint
@@ -53,13 +55,17 @@ export function pageBundle(entry: PageEntry): string {
 
 const GLOBAL = '__agentlinkPageEntry';
 
-/** Bundles one entry with esbuild (a dev dependency: present wherever the sources run, absent in production). */
-export function bundleNow(entry: PageEntry): string {
+/**
+ * Bundles one entry with esbuild (a dev dependency: present wherever the sources run, absent in production).
+ * `root`: the repository the entry's file is in (the build script passes it: from dist/ this module's own guess
+ * would be dist/, where there are no sources).
+ */
+export function bundleNow(entry: PageEntry, root: string = ROOT): string {
   // Loaded here only: the compiled server never gets this far (it reads bundles.json), and has no esbuild.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const esbuild = require('esbuild') as typeof import('esbuild');
+  const esbuild = require('esbuild') as typeof Esbuild;
   const result = esbuild.buildSync({
-    entryPoints: [path.join(ROOT, entry.file)],
+    entryPoints: [path.join(root, entry.file)],
     bundle: true,
     write: false,
     platform: 'browser',
