@@ -10,8 +10,8 @@ import type * as Esbuild from 'esbuild';
  *   - at build time: `npm run build` (scripts/build.mjs) writes every entry to dist/server/page-code/bundles.json,
  *     which the compiled server reads (production installs have no esbuild: it is a dev dependency);
  *   - on the fly in development and tests (tsx, jest): the first use bundles the entry, once per process.
- * Bundles are built without keepNames, so nothing tsx would add (`__name`) reaches a page, and for a target the
- * pages run (es2019).
+ * Bundles are built without keepNames, so nothing tsx would add (`__name`) reaches a page, for a target the pages
+ * run (es2019), in ASCII and without whitespace (see bundleNow).
  *
  * Two kinds of entry:
  *   - `script`: a module run for its effects (the widget): an IIFE, served as a file;
@@ -73,7 +73,11 @@ export function bundleNow(entry: PageEntry, root: string = ROOT): string {
     format: 'iife',
     keepNames: false,
     legalComments: 'none',
-    charset: 'utf8',
+    // ASCII only (other characters as \u escapes): a source with one non-ASCII character is a two-byte string, which
+    // the page parses markedly slower (the observation's script took 1.5 ms more per call with a single "…").
+    charset: 'ascii',
+    // Less to send and to parse on every call; names stay, so an error in the page still says what failed.
+    minifyWhitespace: true,
     ...(entry.kind === 'function' ? { globalName: GLOBAL } : {}),
   });
   const code = result.outputFiles[0]!.text.trim();
