@@ -15,8 +15,10 @@ import type * as Esbuild from 'esbuild';
  *
  * Two kinds of entry:
  *   - `script`: a module run for its effects (the widget): an IIFE, served as a file;
- *   - `function`: a module whose default export is a function: the bundle is a function *expression* (source text)
- *     that evaluates to it, for page.evaluate / locator.evaluate (`(${source})(args)`) or addInitScript.
+ *   - `function`: a module whose default export is a function (or an object of functions): the bundle is an
+ *     *expression* (source text) that evaluates to it, for CDP's Runtime.evaluate (`(${source})(args)`) and, through
+ *     page-function.ts, for Playwright's page.evaluate / locator.evaluate.
+ * The list of entries is page-code/entries.ts.
  */
 export type PageEntryKind = 'script' | 'function';
 
