@@ -5,7 +5,8 @@ import { callExpression } from '../../page-code/page-function';
 import type { DomOp, DomOps } from './dom/agent-dom.page';
 
 /**
- * Where the observation's page code (dom/agent-dom.page.ts, "the DOM script") runs: each document of the page (the top one and every iframe) in its own main world.
+ * Where the observation's page code (dom/agent-dom.page.ts, "the DOM script") runs: each document of the page (the
+ * top one and every iframe) in its own main world.
  *
  * Through CDP where we can: `Runtime.evaluate` with `includeCommandLineAPI` gives the script the DevTools
  * `getEventListeners(node)`, the one reliable way to see that a plain element was made clickable by a listener

@@ -11,9 +11,9 @@ export { FRAME_ATTRIBUTE } from './documents';
 export type { ElementStates, ObservedElement, PageSnapshot, SnapshotLine } from './types';
 
 /**
- * Page → compact indexed view (the observation). Built in each document of the page by the DOM script (dom/): interactive
- * elements with role, accessible name, value and states, interleaved with visible text and headings, open shadow
- * roots in place. Iframes are read in place when the run may visit their origin (the egress policy), each in its
+ * Page → compact indexed view (the observation). Built in each document of the page by the DOM script (dom/):
+ * interactive elements with role, accessible name, value and states, interleaved with visible text and headings,
+ * open shadow roots in place. Iframes are read in place when the run may visit their origin (the egress policy), each in its
  * own document; other frames leave one line naming their host. Index numbers are unique across frames and each
  * element record says which frame it is in (elementLocator finds it there). The text is then chosen to fit
  * (budget.ts), and every string is redacted before it is returned. This module knows nothing of models or prompts.
