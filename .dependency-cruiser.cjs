@@ -117,6 +117,14 @@ module.exports = {
       from: { path: '^server/store/' },
       to: { path: '^server/(domain|agent|connect|http|routes|dashboard|integrations|sandbox|providers)/' },
     },
+    {
+      name: 'page-code-imports-only-page-code',
+      severity: 'error',
+      comment:
+        'Code that runs in a browser page (*.page.ts, bundled by server/page-code/) uses only other page modules; from the rest it takes types alone.',
+      from: { path: '\\.page\\.ts$' },
+      to: { pathNot: '\\.page\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

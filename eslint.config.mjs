@@ -24,6 +24,30 @@ export default tseslint.config(
     },
   },
   {
+    // Code that runs in browser pages (*.page.ts, bundled by server/page-code/): modern syntax (esbuild lowers it to
+    // the pages' target), the browser's globals and nothing of Node's.
+    files: ['server/**/*.page.ts'],
+    rules: {
+      'no-var': 'error',
+      'prefer-const': 'error',
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'Buffer', 'require', 'module', 'exports', '__dirname', '__filename', 'global', 'setImmediate'].map((name) => ({
+          name,
+          message: 'Page code runs in a browser page: Node globals are not there.',
+        })),
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^node:|^[a-z@]', message: 'Page code is bundled for a page: it imports other page modules (and types), no package.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests assert on values they know are present.
     files: ['test/**/*.ts', 'test/**/*.tsx', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

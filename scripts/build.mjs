@@ -1,9 +1,11 @@
 /**
  * `npm run build`: compiles the server to JavaScript in dist/ (tsc -p tsconfig.build.json), then copies the files
- * the server reads at run time from beside its code (the connect widget's HTML, CSS and scripts, any non-TypeScript
- * file under server/) to the same place under dist/server/. `npm run start:prod` then runs dist/server/main.js with
- * plain Node: no tsx, no TypeScript, no dev dependency. Building needs the dev dependencies (TypeScript, @types);
- * running does not (the Dockerfile builds in one stage and runs in another).
+ * the server reads at run time from beside its code (the connect widget's HTML and CSS, any non-TypeScript
+ * file under server/) to the same place under dist/server/, and bundles the code that runs in browser pages (every
+ * entry of server/page-code/entries.ts, with esbuild) into dist/server/page-code/bundles.json. `npm run start:prod`
+ * then runs dist/server/main.js with plain Node: no tsx, no TypeScript, no esbuild, no dev dependency. Building needs
+ * the dev dependencies (TypeScript, @types, esbuild); running does not (the Dockerfile builds in one stage and runs
+ * in another).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,4 +36,15 @@ function copyAssets(dir) {
   }
 }
 copyAssets(from);
-process.stdout.write(`built dist/ (server, contract, OpenAPI document) and copied ${copied} runtime assets to dist/server/\n`);
+
+// The page code: the list of entries and the bundler as just compiled (one list, one way to bundle, as in development).
+const requireDist = createRequire(path.join(dist, 'server', 'page-code', 'build.js'));
+const { PAGE_ENTRIES } = requireDist('./entries.js');
+const { BUNDLES_FILE, bundleNow } = requireDist('./page-bundle.js');
+const bundles = {};
+for (const entry of Object.values(PAGE_ENTRIES)) bundles[entry.file] = bundleNow(entry, root);
+fs.writeFileSync(BUNDLES_FILE, JSON.stringify(bundles));
+
+process.stdout.write(
+  `built dist/ (server, contract, OpenAPI document), copied ${copied} runtime assets to dist/server/ and bundled ${Object.keys(bundles).length} page entries\n`,
+);

@@ -1,5 +1,9 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
 
+import { PAGE_ENTRIES } from '../page-code/entries';
+import { pageFunction } from '../page-code/page-function';
+import type domQuiet from './page-quiet.page';
+
 /**
  * Waiting for a page to settle after an action by what the page does, not by a fixed sleep: the navigation the
  * action started reaches DOMContentLoaded, the page's own requests (documents, fetch, XHR) started around the
@@ -81,19 +85,8 @@ export function settledSince(page: Page, time: number): boolean {
   return !!q && q.at >= time && !page.isClosed() && q.url === page.url();
 }
 
-/** Resolves true once the DOM has not changed for `quietMs`, false after `maxMs`; in the page, one bounded promise. */
-const DOM_QUIET = `(a) => new Promise(function (resolve) {
-  var start = performance.now(), last = start, changed = false;
-  var mo = new MutationObserver(function () { last = performance.now(); changed = true; });
-  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  function tick() {
-    var now = performance.now(), need = changed ? a.quietMs : a.leadMs;
-    if (now - last >= need || now - start >= a.maxMs) { mo.disconnect(); resolve(now - last >= need); return; }
-    // Looked at every quietMs at least, so a change late in a lead is settled quietMs after it, not at the lead's end.
-    setTimeout(tick, Math.max(5, Math.min(a.quietMs, need - (now - last))));
-  }
-  setTimeout(tick, Math.min(a.quietMs, a.leadMs));
-})`;
+/** Resolves true once the DOM has not changed for `quietMs`, false after `maxMs`; in the page (page-quiet.page.ts). */
+const DOM_QUIET = pageFunction<typeof domQuiet>(PAGE_ENTRIES.pageQuiet);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -121,7 +114,7 @@ export async function waitForQuiet(page: Page, opts: QuietOptions = {}): Promise
     if (left() <= 0) return;
     // The page's own script may hang or replace the timers the check runs on: it is bounded from here too.
     const dom = await within<'quiet' | 'busy' | 'gone'>(
-      page.evaluate(`(${DOM_QUIET})(${JSON.stringify({ quietMs, leadMs, maxMs: left() })})`).then(
+      page.evaluate(DOM_QUIET, { quietMs, leadMs, maxMs: left() }).then(
         (quiet) => (quiet === true ? 'quiet' : 'busy'),
         () => 'gone', // the document was replaced (a navigation) or the page closed: look again
       ),

@@ -9,10 +9,10 @@ import { ENVIRONMENTS } from '../../contract/schemas';
 import type { Result } from '../domain/errors';
 import { errorEnvelope, sendError } from '../http/api-error';
 import { jsonBody } from '../http/json-body';
+import { PAGE_ENTRIES } from '../page-code/entries';
 import { pageBundle } from '../page-code/page-bundle';
 import type { Services } from '../services';
 import { relaySessionCalls } from './relay/session-relay';
-import { WIDGET_ENTRY } from './widget/widget-entry';
 
 /**
  * The hosted connect widget, served by AgentLink under /link:
@@ -106,7 +106,7 @@ export function connectWidget(services: Services): Router {
   });
   router.get('/widget.js', (_req, res) => {
     // TypeScript modules (widget/page/), bundled into one script: from the build, or bundled on first use in development.
-    res.type('application/javascript').send(pageBundle(WIDGET_ENTRY));
+    res.type('application/javascript').send(pageBundle(PAGE_ENTRIES.widget));
   });
   router.get('/widget.css', (_req, res) => {
     res.type('text/css').send(styles);

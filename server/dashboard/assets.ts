@@ -2,7 +2,13 @@ import fs from 'node:fs';
 
 import express, { type Router } from 'express';
 
-/** The UI toolkit (Pico CSS, htmx) comes from npm and is served by this process; plus a little CSS and JS of ours. */
+import { PAGE_ENTRIES } from '../page-code/entries';
+import { pageBundle } from '../page-code/page-bundle';
+
+/**
+ * The UI toolkit (Pico CSS, htmx) comes from npm and is served by this process; plus a little CSS of ours, and our
+ * script (dashboard.page.ts, bundled: see page-code/entries.ts).
+ */
 const DASHBOARD_CSS = `
 .inline { margin: 0; }
 .narrow { max-width: 32rem; margin: 2rem auto; }
@@ -50,38 +56,13 @@ header nav, header nav ul { flex-wrap: wrap; }
 }
 `;
 
-/** Copy buttons: `data-copy` holds the value. No inline script anywhere (the CSP allows scripts from 'self' only). */
-const DASHBOARD_JS = `
-document.addEventListener('click', function (event) {
-  var button = event.target.closest && event.target.closest('[data-copy]');
-  if (!button) return;
-  var value = button.getAttribute('data-copy');
-  var label = button.getAttribute('data-label') || button.textContent;
-  button.setAttribute('data-label', label);
-  var done = function () { button.textContent = 'Copied'; setTimeout(function () { button.textContent = label; }, 1500); };
-  if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(value).then(done, function () {}); return; }
-  // Without the clipboard API (plain http): copy the value itself from a hidden text area (the field beside the button
-  // may show it masked).
-  var area = document.createElement('textarea');
-  area.value = value;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.appendChild(area);
-  area.select();
-  document.execCommand('copy');
-  area.remove();
-  done();
-});
-`;
-
 export function dashboardAssets(): Router {
   const router = express.Router();
   const files: Record<string, { type: string; body: Buffer }> = {
     'pico.min.css': { type: 'text/css', body: fs.readFileSync(require.resolve('@picocss/pico/css/pico.min.css')) },
     'htmx.min.js': { type: 'application/javascript', body: fs.readFileSync(require.resolve('htmx.org/dist/htmx.min.js')) },
     'dashboard.css': { type: 'text/css', body: Buffer.from(DASHBOARD_CSS) },
-    'dashboard.js': { type: 'application/javascript', body: Buffer.from(DASHBOARD_JS) },
+    'dashboard.js': { type: 'application/javascript', body: Buffer.from(pageBundle(PAGE_ENTRIES.dashboard)) },
   };
   router.get('/:file', (req, res, next) => {
     const file = files[req.params.file];

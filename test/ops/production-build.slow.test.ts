@@ -212,9 +212,20 @@ it(
     expect(all.output).toContain(`> ${ROLE_COMMANDS.all.join(' ')}`);
     expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
     await timed('readyz', () => readyz(base, ['database', 'queue', 'browser']));
-    for (const asset of ['/link/widget.js', '/link/widget.css', '/link', '/dashboard/assets/pico.min.css', '/openapi.json', '/docs/']) {
+    for (const asset of [
+      '/link/widget.js',
+      '/link/widget.css',
+      '/link',
+      '/dashboard/assets/pico.min.css',
+      '/dashboard/assets/dashboard.js',
+      '/openapi.json',
+      '/docs/',
+    ]) {
       expect({ asset, status: (await fetch(`${base}${asset}`)).status }).toEqual({ asset, status: 200 });
     }
+    // The code that runs in pages comes from the build (dist/server/page-code/bundles.json): the runtime has no esbuild.
+    expect(fs.existsSync(path.join(runtime, 'node_modules', 'esbuild'))).toBe(false);
+    expect(await (await fetch(`${base}/dashboard/assets/dashboard.js`)).text()).toContain('data-copy');
     const api = await timed('org create', () => orgAndApi(runtime, env, base, 'npx'));
     await timed('agent request', () => runAgentRequest(api));
     await timed('stop', () => all.stop());

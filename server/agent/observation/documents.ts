@@ -1,9 +1,12 @@
 import type { CDPSession, Frame, Page } from 'playwright-core';
 
-import { DOM_SCRIPT } from './dom-script';
+import { PAGE_ENTRIES } from '../../page-code/entries';
+import { callExpression } from '../../page-code/page-function';
+import type { DomOp, DomOps } from './dom/agent-dom.page';
 
 /**
- * Where DOM_SCRIPT runs: each document of the page (the top one and every iframe) in its own main world.
+ * Where the observation's page code (dom/agent-dom.page.ts, "the DOM script") runs: each document of the page (the
+ * top one and every iframe) in its own main world.
  *
  * Through CDP where we can: `Runtime.evaluate` with `includeCommandLineAPI` gives the script the DevTools
  * `getEventListeners(node)`, the one reliable way to see that a plain element was made clickable by a listener
@@ -20,7 +23,8 @@ const RETRYABLE =
 
 export const isRetryable = (err: unknown): boolean => RETRYABLE.test(String((err as Error)?.message ?? err));
 
-export const expressionOf = (op: string, args: unknown) => `(${DOM_SCRIPT})(${JSON.stringify(op)}, ${JSON.stringify(args)})`;
+/** The expression that runs one operation of the DOM script (its arguments as JSON: CDP evaluates one expression). */
+export const expressionOf = <K extends DomOp>(op: K, args: Parameters<DomOps[K]>[0]) => callExpression(PAGE_ENTRIES.agentDom, op, args);
 
 interface Session {
   cdp: CDPSession;
@@ -29,10 +33,10 @@ interface Session {
   enabling?: Promise<void>;
 }
 
-/** A document to run DOM_SCRIPT in. */
+/** A document to run the DOM script in. */
 export interface DocTarget {
   /** Evaluates one operation (by value). */
-  run<T>(op: string, args: unknown): Promise<T>;
+  run<K extends DomOp>(op: K, args: Parameters<DomOps[K]>[0]): Promise<ReturnType<DomOps[K]>>;
   /** Whether the script sees getEventListeners. */
   listeners: boolean;
   /** The iframes the last snapshot of this document marked (numbers from..to-1): a target for each, or why not. */
@@ -95,7 +99,7 @@ export async function frameOf(page: Page, chain: readonly number[]): Promise<Fra
 function playwrightTarget(page: Page, frame: Frame, chain: readonly number[]): DocTarget {
   return {
     listeners: false,
-    run: async <T>(op: string, args: unknown) => (await frame.evaluate(expressionOf(op, args))) as T,
+    run: async (op, args) => frame.evaluate(expressionOf(op, args)),
     children: async (from, to) => {
       const out: ChildFrame[] = [];
       for (let k = from; k < to; k++) {
@@ -110,7 +114,7 @@ function playwrightTarget(page: Page, frame: Frame, chain: readonly number[]): D
 function cdpTarget(page: Page, s: Session, contextId: number | undefined, chain: readonly number[]): DocTarget {
   return {
     listeners: true,
-    run: async <T>(op: string, args: unknown) => {
+    run: async (op, args) => {
       const r = await s.cdp.send('Runtime.evaluate', {
         expression: expressionOf(op, args),
         ...(contextId === undefined ? {} : { contextId }),
@@ -118,7 +122,7 @@ function cdpTarget(page: Page, s: Session, contextId: number | undefined, chain:
         returnByValue: true,
       });
       if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
-      return r.result.value as T;
+      return r.result.value;
     },
     children: async (from, to) => {
       // The frames' windows, deep-serialized, name their frames (CDP frame ids): one round trip for all of them.

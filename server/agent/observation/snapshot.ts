@@ -2,6 +2,8 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 
 import { chooseText, MIN_TEXT_CHARS, type WorkLine, type WorkSection } from './budget';
 import { type DocTarget, expressionOf, FRAME_ATTRIBUTE, frameOf, isRetryable, separateTarget, topTarget } from './documents';
+import type { DomOp, DomOps } from './dom/agent-dom.page';
+import type { RawFrameLine } from './dom/snapshot.page';
 import { Redactor } from './redact';
 import type { ObservedElement, PageSnapshot, SnapshotLine } from './types';
 
@@ -9,9 +11,9 @@ export { FRAME_ATTRIBUTE } from './documents';
 export type { ElementStates, ObservedElement, PageSnapshot, SnapshotLine } from './types';
 
 /**
- * Page → compact indexed view (the observation). Built in each document of the page by DOM_SCRIPT: interactive
- * elements with role, accessible name, value and states, interleaved with visible text and headings, open shadow
- * roots in place. Iframes are read in place when the run may visit their origin (the egress policy), each in its
+ * Page → compact indexed view (the observation). Built in each document of the page by the DOM script (dom/):
+ * interactive elements with role, accessible name, value and states, interleaved with visible text and headings,
+ * open shadow roots in place. Iframes are read in place when the run may visit their origin (the egress policy), each in its
  * own document; other frames leave one line naming their host. Index numbers are unique across frames and each
  * element record says which frame it is in (elementLocator finds it there). The text is then chosen to fit
  * (budget.ts), and every string is redacted before it is returned. This module knows nothing of models or prompts.
@@ -37,11 +39,13 @@ export const SECTION_ATTRIBUTE = 'data-agentlink-sec';
 const MAX_FRAME_DEPTH = 3;
 const MAX_FRAMES = 12;
 
-/** Runs one operation of DOM_SCRIPT in the page, riding out a navigation that replaces the document mid-call. */
-export async function runDom<T>(page: Page, op: string, args: unknown = {}): Promise<T> {
+type OpResult<K extends DomOp> = ReturnType<DomOps[K]>;
+
+/** Runs one operation of the DOM script in the page, riding out a navigation that replaces the document mid-call. */
+export async function runDom<K extends DomOp>(page: Page, op: K, args: Parameters<DomOps[K]>[0]): Promise<OpResult<K>> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await page.evaluate(expressionOf(op, args))) as T;
+      return (await page.evaluate(expressionOf(op, args))) as OpResult<K>;
     } catch (err) {
       if (attempt >= 3 || !isRetryable(err) || page.isClosed()) throw err;
       await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
@@ -49,44 +53,17 @@ export async function runDom<T>(page: Page, op: string, args: unknown = {}): Pro
   }
 }
 
-/** Runs one operation of DOM_SCRIPT in the document an element is in; null when its frame is gone. */
-export async function runDomAt<T>(page: Page, at: { frame?: readonly number[] }, op: string, args: unknown = {}): Promise<T | null> {
-  if (!at.frame?.length) return runDom<T>(page, op, args);
+/** Runs one operation of the DOM script in the document an element is in; null when its frame is gone. */
+export async function runDomAt<K extends DomOp>(
+  page: Page,
+  at: { frame?: readonly number[] },
+  op: K,
+  args: Parameters<DomOps[K]>[0],
+): Promise<OpResult<K> | null> {
+  if (!at.frame?.length) return runDom(page, op, args);
   const frame = await frameOf(page, at.frame);
   if (!frame) return null;
-  return (await frame.evaluate(expressionOf(op, args))) as T;
-}
-
-interface RawSection {
-  id: number;
-  role: string;
-  name: string;
-  tag: string;
-  idx: number;
-}
-type RawLine = Exclude<WorkLine, { k: 't' } | { k: 'frame' }> | (Omit<Extract<WorkLine, { k: 't' }>, 'c'> & { c?: number }) | RawFrameLine;
-interface RawFrameLine {
-  k: 'f';
-  f: number;
-  /** The iframe's title or aria-label. */
-  t: string;
-  /** The scope the iframe stands in. */
-  sc: string | null;
-  v: 0 | 1;
-  /** Its src, resolved (what a frame that failed to load or has an opaque origin is judged by). */
-  u: string;
-}
-interface RawDoc {
-  url: string;
-  title: string;
-  modal: boolean;
-  elements: ObservedElement[];
-  lines: RawLine[];
-  sections: RawSection[];
-  truncated: { elements: number; text: boolean };
-  next: number;
-  nextFrame: number;
-  frames: number;
+  return (await frame.evaluate(expressionOf(op, args))) as OpResult<K>;
 }
 
 interface Walk {
@@ -115,8 +92,8 @@ async function readDocument(
   target: DocTarget,
   chain: number[],
   frame: { scope: string | null; title: string; onScreen: boolean } | null,
-): Promise<{ raw: RawDoc; lines: WorkLine[] }> {
-  const raw = await target.run<RawDoc>('snapshot', {
+): Promise<{ raw: OpResult<'snapshot'>; lines: WorkLine[] }> {
+  const raw = await target.run('snapshot', {
     maxElements: Math.max(0, w.maxElements - w.elements.length),
     startIndex: w.index,
     frameStart: w.frame,
@@ -316,7 +293,7 @@ export async function extractText(
   pageNo = 1,
 ): Promise<ExtractResult> {
   const args = { index: at?.section ? undefined : at?.index, section: at?.section, maxChars, page: pageNo };
-  const res = await runDomAt<ExtractResult>(page, at ?? {}, 'extractText', args);
+  const res = await runDomAt(page, at ?? {}, 'extractText', args);
   if (!res) return { ok: false, error: `the frame of element [${at?.index}] is no longer on the page` };
   return res.ok ? { ...res, text: redactor.text(res.text) } : res;
 }

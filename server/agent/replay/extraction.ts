@@ -2,10 +2,11 @@ import { isDeepStrictEqual } from 'node:util';
 
 import type { Page } from 'playwright-core';
 
+import { PAGE_ENTRIES } from '../../page-code/entries';
+import { pageFunction } from '../../page-code/page-function';
 import { runDom } from '../observation';
-import { DOM_BINDING_PART } from '../observation/dom-binding.part';
-import { DOM_SNAPSHOT_PART } from '../observation/dom-snapshot.part';
 import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
+import type readBindingsInPage from './read-bindings.page';
 import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
 
 /**
@@ -52,7 +53,7 @@ export async function planResult(
     }
     if (typeof f === 'string' || typeof f === 'number') {
       const { forms, kind } = formsOf(f);
-      const res = await runDom<{ ok: true; binding: LeafBinding } | { ok: false; error: string }>(page, 'bindLeaf', { forms, kind });
+      const res = await runDom(page, 'bindLeaf', { forms, kind });
       return res.ok ? { ok: true, value: { kind: 'page', binding: res.binding } } : fail(`${pathText(path)}: ${res.error}`);
     }
     if (Array.isArray(f)) return visitList(Array.isArray(r) ? r : [], f, path);
@@ -97,7 +98,7 @@ export async function planResult(
       }
       rows.push(row);
     }
-    const res = await runDom<{ ok: true; plan: ListBinding } | { ok: false; error: string }>(page, 'bindList', { items: rows });
+    const res = await runDom(page, 'bindList', { items: rows });
     if (!res.ok) return fail(`${pathText(path)}: ${res.error}`);
     const kinds = rows[0]!.map((f) => f!.kind);
     let item: ResultPlan;
@@ -130,19 +131,8 @@ function coerce(text: string, as: 'string' | 'number'): unknown {
   return as === 'number' ? Number(text.replace(/,/g, '')) : text;
 }
 
-/**
- * DOM_SCRIPT's binding reads, many in one call: a result reads all its leaves and lists with one evaluate instead
- * of one per leaf (each evaluate compiles the script again).
- */
-const READ_SCRIPT = String.raw`function agentlinkRead(list) {
-'use strict';
-${DOM_SNAPSHOT_PART}
-${DOM_BINDING_PART}
-return list.map(function (r) {
-  try { return r.list ? readList(r.list) : readLeaf(r.leaf); }
-  catch (e) { return { ok: false, error: String(e && e.message || e) }; }
-});
-}`;
+/** The DOM script's binding reads, many in one call (read-bindings.page.ts). */
+const READ_BINDINGS = pageFunction<typeof readBindingsInPage>(PAGE_ENTRIES.readBindings);
 
 type BindingRead = { leaf: LeafBinding } | { list: ListBinding };
 type LeafAnswer = { ok: true; text: string } | { ok: false; error: string };
@@ -152,11 +142,10 @@ const NAVIGATED = /Execution context was destroyed|Cannot find context|navigat|T
 
 async function readBindings(page: Page, reads: BindingRead[]): Promise<(LeafAnswer | ListAnswer)[]> {
   if (reads.length === 0) return [];
-  const expression = `(${READ_SCRIPT})(${JSON.stringify(reads)})`;
   // Rides out a navigation that replaces the document mid-call, as runDom does.
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await page.evaluate(expression)) as (LeafAnswer | ListAnswer)[];
+      return (await page.evaluate(READ_BINDINGS, reads)) as (LeafAnswer | ListAnswer)[];
     } catch (err) {
       if (attempt >= 3 || !NAVIGATED.test(String((err as Error)?.message ?? err)) || page.isClosed()) throw err;
       await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);

@@ -26,7 +26,7 @@ export interface TrajectoryStep extends RecordedStep {
   args: Record<string, unknown>;
 }
 
-/** Where the value of one leaf of a result stands on a page (built and read by DOM_SCRIPT). */
+/** Where the value of one leaf of a result stands on a page (built and read by the observation's page code, observation/dom/). */
 export interface LeafBinding {
   anchor: { tag: string; scope: string | null; nth: number };
   prefix: string;

@@ -1,9 +1,12 @@
 import type { ElementHandle, Locator } from 'playwright-core';
 
+import { PAGE_ENTRIES } from '../../page-code/entries';
+import { pageFunctions } from '../../page-code/page-function';
 import { describeElement, type ObservedElement } from '../observation';
 import { remaining, ToolError } from '../result/errors';
 import { runNow } from '../run-clock';
-import { inPage } from './in-page';
+import type checkableInPage from './checkable.page';
+import type { Checked, Probe } from './checkable.page';
 import { act, type ToolContext } from './page-tool';
 
 /**
@@ -18,91 +21,14 @@ import { act, type ToolContext } from './page-tool';
  * checkbox or switch flips, a radio becomes checked) wins. When none did, the model is told the state did not
  * change, never that the click worked.
  */
-type Checked = boolean | 'mixed' | null;
-
-interface Probe {
-  kind: string;
-  checked: Checked;
-  /** A click at the element's centre reaches the element. */
-  hits: boolean;
-}
-
-const CONTROL = String.raw`
-function control(e) {
-  var t = e.tagName, role = (e.getAttribute('role') || '').toLowerCase();
-  if (t === 'INPUT' && (e.type === 'checkbox' || e.type === 'radio')) return e;
-  if (/^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role)) return e;
-  if (t === 'LABEL' && e.control) {
-    var c = e.control, cr = (c.getAttribute('role') || '').toLowerCase();
-    if ((c.tagName === 'INPUT' && (c.type === 'checkbox' || c.type === 'radio')) || /^(checkbox|radio|switch)$/.test(cr)) return c;
-  }
-  // A wrapper of one control (a design system's checkbox component), not a card or form that holds other controls.
-  if (t === 'A' || t === 'BUTTON' || t === 'FORM' || e.querySelector('a[href],button:not([role]),select,textarea,input:not([type=checkbox]):not([type=radio])')) return null;
-  var inner = e.querySelectorAll('input[type=checkbox],input[type=radio],[role=checkbox],[role=radio],[role=switch]');
-  return inner.length === 1 ? inner[0] : null;
-}
-function stateOf(c) {
-  if (c.tagName === 'INPUT') return c.indeterminate ? 'mixed' : c.checked;
-  var a = c.getAttribute('aria-checked');
-  return a === 'true' ? true : a === 'false' ? false : a === 'mixed' ? 'mixed' : null;
-}
-function kindOf(c) {
-  if (c.tagName === 'INPUT') return c.type;
-  var r = (c.getAttribute('role') || '').toLowerCase();
-  return r === 'menuitemradio' ? 'radio' : r === 'menuitemcheckbox' ? 'checkbox' : r;
-}
-function reaches(e, x, y) {
-  var root = e.getRootNode && e.getRootNode().elementFromPoint ? e.getRootNode() : e.ownerDocument;
-  var h = root.elementFromPoint(x, y);
-  return !!h && (h === e || e.contains(h));
-}
-`;
-
-const PROBE = inPage<void, Probe | null>(`${CONTROL}
-var c = control(el);
-if (!c) return null;
-var r = el.getBoundingClientRect(), hits = false;
-if (r.width >= 1 && r.height >= 1 && getComputedStyle(el).visibility === 'visible') {
-  if (r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > innerWidth) { el.scrollIntoView({ block: 'center', inline: 'center' }); r = el.getBoundingClientRect(); }
-  hits = reaches(el, r.left + r.width / 2, r.top + r.height / 2);
-}
-return { kind: kindOf(c), checked: stateOf(c), hits: hits };`);
-
-const STATE = inPage<void, Checked>(`${CONTROL} var c = control(el); return c ? stateOf(c) : null;`);
-
-/** The control's first visible <label> and a point on it that reaches the label itself (not a link inside it). */
-const LABEL = inPage<void, { label: Element; x: number; y: number } | null>(`${CONTROL}
-var c = control(el);
-if (!c) return null;
-var labels = [];
-if (c.labels) for (var i = 0; i < c.labels.length; i++) labels.push(c.labels[i]);
-var wrap = c.parentElement && c.parentElement.closest('label');
-if (wrap && labels.indexOf(wrap) < 0) labels.push(wrap);
-for (var k = 0; k < labels.length; k++) {
-  var lb = labels[k];
-  if (getComputedStyle(lb).visibility !== 'visible') continue;
-  var rect = lb.getBoundingClientRect();
-  if (rect.width < 1 || rect.height < 1) continue;
-  if (rect.bottom < 0 || rect.top > innerHeight) { lb.scrollIntoView({ block: 'center' }); rect = lb.getBoundingClientRect(); }
-  var my = rect.top + rect.height / 2, xs = [rect.left + rect.width / 2, rect.left + 3, rect.right - 3];
-  for (var j = 0; j < xs.length; j++) {
-    var h = (lb.getRootNode().elementFromPoint ? lb.getRootNode() : document).elementFromPoint(xs[j], my);
-    if (!h || !(h === lb || lb.contains(h))) continue;
-    var inner = h.closest('a,button,select,textarea,input');
-    if (inner && inner !== c && lb.contains(inner)) continue;
-    return { label: lb, x: xs[j] - rect.left, y: my - rect.top };
-  }
-}
-return null;`);
-
-/** Focuses the control; whether focus landed on it (a display:none input cannot take it). */
-const FOCUS = inPage<void, boolean>(`${CONTROL}
-var c = control(el);
-if (!c) return false;
-try { c.focus({ preventScroll: false }); } catch (e) { return false; }
-return c.matches(':focus');`);
-
-const CONTROL_HANDLE = inPage<void, Element | null>(`${CONTROL} return control(el);`);
+/** The helpers in the page (checkable.page.ts), each on the element. */
+const {
+  probe: PROBE,
+  state: STATE,
+  label: LABEL,
+  focus: FOCUS,
+  control: CONTROL_HANDLE,
+} = pageFunctions<typeof checkableInPage>(PAGE_ENTRIES.checkable);
 
 const stateWord = (c: Checked) => (c === 'mixed' ? 'mixed' : c ? 'checked' : 'unchecked');
 

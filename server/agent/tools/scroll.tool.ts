@@ -1,47 +1,16 @@
 import { z } from 'zod';
 
+import { PAGE_ENTRIES } from '../../page-code/entries';
+import { pageFunction } from '../../page-code/page-function';
 import { describeElement } from '../observation';
-import { inPage } from './in-page';
 import { act, elementIndex, on, pageTool, REPLAY_ON_ELEMENT, settle, target, timeout } from './page-tool';
+import type scrollInPage from './scroll.page';
+import type { Scrolled } from './scroll.page';
 
 type Direction = 'up' | 'down' | 'left' | 'right';
 
-interface Scrolled {
-  /** What was scrolled: the element itself, its nearest scrollable ancestor, or nothing (no inner scroll area). */
-  which: 'self' | 'ancestor' | 'none';
-  /** The element is (partly) inside the viewport. */
-  inView: boolean;
-  moved?: number;
-  /** Position and range after the scroll, on the axis scrolled. */
-  at?: number;
-  max?: number;
-}
-
-/**
- * Scrolls the element's own scroll area, or its nearest scrollable ancestor below the page (crossing shadow roots),
- * by 80 % of its visible size, with scrollBy: exact, and the scroll events it fires are what lazy lists listen
- * to (a wheel would also move the mouse and close a hover menu). `arg.dry` only reports what would be scrolled.
- */
-const SCROLL = inPage<{ dx: number; dy: number; dry: boolean }, Scrolled>(`
-var vertical = arg.dy !== 0;
-function scrollable(e) {
-  if (!e || e.nodeType !== 1 || e === document.scrollingElement || e === document.body || e === document.documentElement) return false;
-  var st = getComputedStyle(e), o = vertical ? st.overflowY : st.overflowX;
-  if (o !== 'auto' && o !== 'scroll' && o !== 'overlay') return false;
-  return vertical ? e.scrollHeight > e.clientHeight + 1 : e.scrollWidth > e.clientWidth + 1;
-}
-function parentOf(e) { return e.parentElement || (e.getRootNode && e.getRootNode().host) || null; }
-var r = el.getBoundingClientRect();
-var inView = r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth && (r.width > 0 || r.height > 0);
-var box = null, which = 'none';
-if (scrollable(el)) { box = el; which = 'self'; }
-else for (var a = parentOf(el); a; a = parentOf(a)) if (scrollable(a)) { box = a; which = 'ancestor'; break; }
-if (!box || arg.dry) return { which: which, inView: inView };
-var before = vertical ? box.scrollTop : box.scrollLeft;
-box.scrollBy({ left: Math.round(arg.dx * box.clientWidth), top: Math.round(arg.dy * box.clientHeight), behavior: 'instant' });
-var after = vertical ? box.scrollTop : box.scrollLeft;
-var max = vertical ? box.scrollHeight - box.clientHeight : box.scrollWidth - box.clientWidth;
-return { which: which, inView: inView, moved: Math.round(after - before), at: Math.round(after), max: Math.round(max) };`);
+/** In the page (scroll.page.ts): scrolls the element's own scroll area or its nearest scrollable ancestor. */
+const SCROLL = pageFunction<typeof scrollInPage>(PAGE_ENTRIES.scroll);
 
 const STEP = 0.8;
 

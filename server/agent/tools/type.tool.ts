@@ -1,11 +1,12 @@
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 
+import { PAGE_ENTRIES } from '../../page-code/entries';
+import { pageFunctions } from '../../page-code/page-function';
 import { describeElement, type ObservedElement, quote } from '../observation';
 import { placeholderNames } from '../planner/placeholders';
 import { ToolError } from '../result/errors';
 import { dateFormatIn, EXAMPLE, formatDate, isTemporalType, sameInputValue, type TemporalType, toInputValue } from './dates';
-import { inPage } from './in-page';
 import {
   act,
   elementIndex,
@@ -19,26 +20,11 @@ import {
   timeout,
   type ToolContext,
 } from './page-tool';
+import type typeInPage from './type.page';
+import type { Field } from './type.page';
 
-interface Field {
-  tag: string;
-  type: string;
-  /** Placeholder, title, label and description text: where a text field states its date format. */
-  hint: string;
-}
-
-const FIELD = inPage<void, Field>(`
-var type = (el.getAttribute('type') || 'text').toLowerCase(), parts = [];
-['placeholder', 'aria-placeholder', 'title', 'data-date-format'].forEach(function (a) { var v = el.getAttribute(a); if (v) parts.push(v); });
-if (el.labels) for (var i = 0; i < el.labels.length; i++) parts.push(el.labels[i].textContent || '');
-(el.getAttribute('aria-describedby') || '').split(/\\s+/).forEach(function (id) {
-  var d = id && el.ownerDocument.getElementById(id);
-  if (d) parts.push(d.textContent || '');
-});
-return { tag: el.tagName.toLowerCase(), type: type, hint: parts.join(' | ').replace(/\\s+/g, ' ').slice(0, 600) };`);
-
-const READ_BACK = inPage<void, { value: string; valid: boolean; message: string }>(`
-return { value: String(el.value == null ? '' : el.value), valid: !el.validity || el.validity.valid, message: String(el.validationMessage || '').slice(0, 200) };`);
+/** In the page (type.page.ts): the field's kind and hint text; what it holds after typing. */
+const { field: FIELD, readBack: READ_BACK } = pageFunctions<typeof typeInPage>(PAGE_ENTRIES.typeField);
 
 /** The text to put into the field: a date or time the way this field takes it; null = the text as it is. */
 function convert(field: Field, text: string, shown: string): { value: string; temporal?: TemporalType; reformatted?: string } {

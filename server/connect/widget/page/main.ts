@@ -2,7 +2,7 @@
 
 /*
  * AgentLink connect widget (served at /link): the page's script, /link/widget.js. TypeScript modules with no framework,
- * bundled into one IIFE (server/page-code/page-bundle.ts; the entry is widget-entry.ts); widget.html and widget.css
+ * bundled into one IIFE (server/page-code/page-bundle.ts; its entry is PAGE_ENTRIES.widget in page-code/entries.ts); widget.html and widget.css
  * are served as they are. The modules import one way only: state.ts and dom.ts at the bottom, then ui.ts, sdk.ts,
  * api.ts, live-view.ts, the screens (screens/, which reach one another through nav.ts), flow.ts, and this boot.
  *

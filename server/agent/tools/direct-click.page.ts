@@ -1,0 +1,120 @@
+/**
+ * In the page: the click tool's fast path (direct-click.ts) — the proof that an element can take a click now, and
+ * the guard that cancels a click whose first button event reaches anything else.
+ */
+export interface CheckArgs {
+  /** The index attribute and the element's index in it. */
+  attr: string;
+  index: number;
+  /** Where the guard leaves its answer on the window (a name no page uses). */
+  key: string;
+  /** Date.now() past which the check answers null: the node side has stopped waiting. */
+  notAfter: number;
+  /** The guard takes itself down after this long even if the click's last event never came. */
+  guardMs: number;
+}
+
+/** The window's properties by name: where the guard leaves the function that answers what it saw. */
+const slots = () => window as unknown as Record<string, (() => string | null) | undefined>;
+
+/**
+ * Resolves the click point, or null when the element is not provably clickable there now; with a point, the
+ * guard is in place for the click that follows.
+ */
+function checkAndGuard(a: CheckArgs): Promise<{ x: number; y: number } | null> {
+  return new Promise((resolve) => {
+    const found = document.querySelectorAll('[' + a.attr + '="' + a.index + '"]');
+    if (found.length !== 1) return resolve(null);
+    const el = found[0]!;
+    if (el.matches(':disabled') || el.closest('[aria-disabled="true"], [inert]')) return resolve(null);
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return resolve(null);
+    // Something running a CSS animation or transition on the element or around it may be moving it.
+    const around = (t: Element) => {
+      for (let n: Element | null = el; n; n = n.parentElement) if (n === t) return true;
+      return false;
+    };
+    const moving = document.getAnimations().some((an) => {
+      const target = an.effect && (an.effect as KeyframeEffect).target;
+      return an.playState === 'running' && !!target && around(target);
+    });
+    if (moving) return resolve(null);
+    const first = el.getBoundingClientRect();
+    let settled = false;
+    // Script moving it is caught by comparing its box across one frame; a page that paints no frames gets the slow path.
+    const timer = setTimeout(() => {
+      if (!settled) {
+        settled = true;
+        resolve(null);
+      }
+    }, 100);
+    requestAnimationFrame(() => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const r = el.getBoundingClientRect();
+      if (r.x !== first.x || r.y !== first.y || r.width !== first.width || r.height !== first.height) return resolve(null);
+      if (r.width < 1 || r.height < 1 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return resolve(null);
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      // What a click at that point reaches, through open shadow roots: the element or something inside it.
+      let hit = document.elementFromPoint(x, y);
+      while (hit && hit.shadowRoot) {
+        const inner = hit.shadowRoot.elementFromPoint(x, y);
+        if (!inner || inner === hit) break;
+        hit = inner;
+      }
+      let reaches = false;
+      for (let n: Node | null = hit; n; n = n.parentNode || (n as ShadowRoot).host)
+        if (n === el) {
+          reaches = true;
+          break;
+        }
+      if (!reaches || Date.now() > a.notAfter) return resolve(null);
+      const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+      let decided = false;
+      let intercepted: string | null = null;
+      const unguard = () => types.forEach((t) => window.removeEventListener(t, guard, true));
+      function guard(ev: Event) {
+        if (!ev.isTrusted) return;
+        if (!decided) {
+          decided = true;
+          if (ev.composedPath().indexOf(el) === -1) {
+            const t = ev.composedPath()[0] as Element | undefined;
+            intercepted = t && t.tagName ? t.tagName.toLowerCase() : 'another element';
+          }
+        }
+        if (intercepted) {
+          ev.preventDefault();
+          ev.stopImmediatePropagation();
+        }
+        // The click is over (a cancelled press gets no click event): later clicks are the page's own business.
+        if (ev.type === 'click' || (ev.type === 'mouseup' && intercepted)) setTimeout(unguard, 0);
+      }
+      types.forEach((t) => window.addEventListener(t, guard, true));
+      // What the guard saw stays readable until it is asked for, or the guard's time is up.
+      slots()[a.key] = () => {
+        unguard();
+        delete slots()[a.key];
+        return intercepted;
+      };
+      setTimeout(() => {
+        unguard();
+        delete slots()[a.key];
+      }, a.guardMs);
+      resolve({ x, y });
+    });
+  });
+}
+
+/** What the guard under `key` saw: the tag of what the click reached instead of the element, or null; takes it down. */
+function intercepted(key: string): string | null {
+  const answer = slots()[key];
+  return typeof answer === 'function' ? answer() : null;
+}
+
+/** Takes the guard under `key` down, if it is there. */
+function takeDown(key: string): void {
+  intercepted(key);
+}
+
+export default { checkAndGuard, intercepted, takeDown };

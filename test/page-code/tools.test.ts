@@ -1,0 +1,156 @@
+import type checkableInPage from '../../server/agent/tools/checkable.page';
+import type directClickInPage from '../../server/agent/tools/direct-click.page';
+import type scrollInPage from '../../server/agent/tools/scroll.page';
+import type typeInPage from '../../server/agent/tools/type.page';
+import { PAGE_ENTRIES } from '../../server/page-code/entries';
+import { pageFunction, pageFunctions } from '../../server/page-code/page-function';
+import { usePage } from './page-rig';
+
+/**
+ * The tools' helpers in the page, called as the tools call them (a locator's or a handle's evaluate, with the
+ * element first): checkable.page.ts, direct-click.page.ts, scroll.page.ts, type.page.ts.
+ */
+jest.setTimeout(60_000);
+
+const rig = usePage();
+const checkable = pageFunctions<typeof checkableInPage>(PAGE_ENTRIES.checkable);
+const direct = pageFunctions<typeof directClickInPage>(PAGE_ENTRIES.directClick);
+const scroll = pageFunction<typeof scrollInPage>(PAGE_ENTRIES.scroll);
+const typeField = pageFunctions<typeof typeInPage>(PAGE_ENTRIES.typeField);
+
+describe('checkable', () => {
+  const PAGE = `
+    <style>.sr { position:absolute; opacity:0; width:1px; height:1px; } .hidden { display:none }</style>
+    <label id="terms" for="t">Accept the terms <a href="/terms">(read)</a></label><input id="t" type="checkbox" class="sr">
+    <div id="wrap" class="switch"><input type="checkbox" class="hidden" checked><span>Dark mode</span></div>
+    <div id="card"><input type="checkbox"><input type="checkbox"></div>
+    <div id="aria" role="switch" aria-checked="mixed" tabindex="0">Sync</div>
+    <div id="menuitem" role="menuitemradio" aria-checked="false">Small</div>`;
+
+  it('finds the control an element is, labels or wraps, and reads its kind and state', async () => {
+    const page = await rig.set(PAGE);
+    expect(await page.locator('#terms').evaluate(checkable.probe)).toEqual({ kind: 'checkbox', checked: false, hits: true });
+    expect(await page.locator('#wrap').evaluate(checkable.probe)).toEqual({ kind: 'checkbox', checked: true, hits: true });
+    expect(await page.locator('#aria').evaluate(checkable.probe)).toEqual({ kind: 'switch', checked: 'mixed', hits: true });
+    expect(await page.locator('#menuitem').evaluate(checkable.probe)).toMatchObject({ kind: 'radio', checked: false });
+    // A card with two checkboxes is not one control.
+    expect(await page.locator('#card').evaluate(checkable.probe)).toBeNull();
+    await page.locator('#t').check({ force: true });
+    expect(await page.locator('#terms').evaluate(checkable.state)).toBe(true);
+  });
+
+  it('finds a point of the visible label that reaches the label, not the link inside it', async () => {
+    const page = await rig.set(PAGE);
+    const handle = (await page.$('#t'))!;
+    const found = await handle.evaluateHandle(checkable.label);
+    const label = (await found.getProperty('label')).asElement();
+    expect(await label!.evaluate((e) => e.id)).toBe('terms');
+    const x = Number(await (await found.getProperty('x')).jsonValue());
+    const box = (await label!.boundingBox())!;
+    const link = (await page.locator('#terms a').boundingBox())!;
+    const at = box.x + x;
+    expect(at < link.x || at > link.x + link.width).toBe(true);
+    // A click there toggles the input.
+    await page.mouse.click(at, box.y + Number(await (await found.getProperty('y')).jsonValue()));
+    expect(await page.locator('#t').isChecked()).toBe(true);
+  });
+
+  it('focuses the control when it can take focus, and says when it cannot', async () => {
+    const page = await rig.set(PAGE);
+    expect(await page.locator('#aria').evaluate(checkable.focus)).toBe(true);
+    expect(await page.locator('#wrap').evaluate(checkable.focus)).toBe(false); // display:none
+    const control = (await (await page.$('#wrap'))!.evaluateHandle(checkable.control)).asElement();
+    expect(await control!.evaluate((e) => (e as HTMLInputElement).type)).toBe('checkbox');
+  });
+});
+
+describe('direct click', () => {
+  const args = (index: number, key: string) => ({ attr: 'data-agentlink-idx', index, key, notAfter: Date.now() + 2_000, guardMs: 2_000 });
+
+  it('resolves the centre of a still, uncovered element, and guards the click that follows', async () => {
+    const page = await rig.set(
+      `<button data-agentlink-idx="1" style="position:absolute;left:100px;top:100px;width:100px;height:40px">Go</button>`,
+    );
+    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k1'))).toEqual({ x: 150, y: 120 });
+    await page.mouse.click(150, 120);
+    expect(await page.evaluate(direct.intercepted, 'k1')).toBeNull();
+    // Asked once, the guard is gone.
+    expect(await page.evaluate(() => typeof (window as unknown as Record<string, unknown>).k1)).toBe('undefined');
+  });
+
+  it('proves nothing of an element that is disabled, not unique, covered or moving', async () => {
+    let page = await rig.set(`<button data-agentlink-idx="1" disabled>Off</button>`);
+    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k2'))).toBeNull();
+    page = await rig.set(`<button data-agentlink-idx="1">A</button><button data-agentlink-idx="1">B</button>`);
+    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k3'))).toBeNull();
+    page = await rig.set(
+      `<button data-agentlink-idx="1">Under</button><div style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`,
+    );
+    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k4'))).toBeNull();
+    page = await rig.set(
+      `<style>@keyframes m { from { margin-left: 0 } to { margin-left: 50px } }</style><button data-agentlink-idx="1" style="animation: m 5s infinite">Moving</button>`,
+    );
+    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k5'))).toBeNull();
+  });
+
+  it('the guard cancels a click that reaches something else first, and says what', async () => {
+    const page = await rig.set(
+      `<button data-agentlink-idx="1" onclick="window.clicked = true" style="position:absolute;left:10px;top:10px;width:80px;height:30px">Go</button>`,
+    );
+    const point = (await page.evaluate(direct.checkAndGuard, args(1, 'k6')))!;
+    await page.evaluate(() => {
+      const cover = document.createElement('div');
+      cover.id = 'cover';
+      cover.style.cssText = 'position:fixed;inset:0';
+      document.body.appendChild(cover);
+    });
+    await page.mouse.click(point.x, point.y);
+    expect(await page.evaluate(direct.intercepted, 'k6')).toBe('div');
+    expect(await page.evaluate(() => (window as unknown as { clicked?: boolean }).clicked)).toBeUndefined();
+    await page.evaluate(direct.takeDown, 'k6'); // nothing left to take down: no error
+  });
+});
+
+describe('scroll', () => {
+  const PAGE = `
+    <div id="box" style="height:100px;overflow:auto"><div style="height:1000px"><p id="inside" style="margin:0">Row</p></div></div>
+    <p id="plain">Not in a box</p>`;
+
+  it('scrolls the element itself or its nearest scroll area, and reports where it stands', async () => {
+    const page = await rig.set(PAGE);
+    expect(await page.locator('#box').evaluate(scroll, { dx: 0, dy: 0.8, dry: true })).toEqual({ which: 'self', inView: true });
+    expect(await page.locator('#box').evaluate(scroll, { dx: 0, dy: 0.8, dry: false })).toEqual({
+      which: 'self',
+      inView: true,
+      moved: 80,
+      at: 80,
+      max: 900,
+    });
+    expect(await page.locator('#inside').evaluate(scroll, { dx: 0, dy: -0.8, dry: false })).toMatchObject({
+      which: 'ancestor',
+      moved: -80,
+      at: 0,
+    });
+    expect(await page.locator('#plain').evaluate(scroll, { dx: 0, dy: 0.8, dry: false })).toEqual({ which: 'none', inView: true });
+  });
+});
+
+describe('type', () => {
+  it('describes a field by its kind and the text that may state its format, and reads it back', async () => {
+    const page = await rig.set(`
+      <label for="d">Start date</label>
+      <input id="d" placeholder="DD/MM/YYYY" aria-describedby="help" data-date-format="dd/mm/yyyy">
+      <span id="help">Day first</span>
+      <input id="n" type="email" required value="not-an-email">`);
+    expect(await page.locator('#d').evaluate(typeField.field)).toEqual({
+      tag: 'input',
+      type: 'text',
+      hint: 'DD/MM/YYYY | dd/mm/yyyy | Start date | Day first',
+    });
+    await page.locator('#d').fill('18/07/2025');
+    expect(await page.locator('#d').evaluate(typeField.readBack)).toEqual({ value: '18/07/2025', valid: true, message: '' });
+    const back = await page.locator('#n').evaluate(typeField.readBack);
+    expect(back).toMatchObject({ value: 'not-an-email', valid: false });
+    expect(back.message).not.toBe('');
+  });
+});
