@@ -1,130 +1,41 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import { hashToken } from '../../server/domain/tokens';
 import { VISUAL_CHALLENGE_KIND } from '../../server/integrations/lumen/idp/site';
 import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
-import { type LiveServer, startLiveServer } from '../support/live-server';
+import {
+  api,
+  clickOnStream,
+  clickOnStreamIn,
+  clientHeaders,
+  context,
+  createLinkToken,
+  eventually,
+  expectStatus,
+  linkSessionOf,
+  livePage,
+  openLiveWidget,
+  server,
+  useLiveSignInServer,
+  waitForFrames,
+} from './live-sign-in-support';
 
 /**
  * Live sign-in: Lumen has no login recipe, and its sign-in passes through an SSO hop to the simulated identity
  * provider and a visual challenge. The test plays the person: it looks at the live page to know where things are
  * (inspect), but acts only through the widget's streamed view, pointing and typing on its canvas. The challenge's
  * code is drawn as pixels, so the "person" reads it from the identity provider's records (what they would see).
+ * The live session's lifecycle and its socket: live-sign-in-sessions.browser.test.ts.
  */
 jest.setTimeout(180_000);
 
-const IDLE_SECONDS = 10;
-let server: LiveServer;
-let org: { clientId: string; sandboxSecret: string };
-let context: BrowserContext;
-
-beforeAll(async () => {
-  server = await startLiveServer({
-    worker: true,
-    env: { AGENTLINK_LIVE_MAX_SESSIONS: '2', AGENTLINK_LIVE_IDLE_SECONDS: String(IDLE_SECONDS) },
-  });
-  const created = await server.services.organizations.create('Reading Buddy');
-  org = { clientId: created.clientId, sandboxSecret: created.sandboxSecret };
-});
-
-afterAll(async () => {
-  await server?.services.loginEngine.close();
-  await server?.close();
-});
-
-beforeEach(async () => {
-  context = await server.services.browsers.newContext({ viewport: { width: 420, height: 820 } });
-  context.setDefaultTimeout(30_000);
-});
-
-afterEach(async () => {
-  await context?.close();
-  await server.services.liveSignIn.closeAll();
-});
-
-const api = (p: string) => `${server.baseUrl}${p}`;
-const clientHeaders = () => ({ 'content-type': 'application/json', 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret });
-
-async function createLinkToken(body: Record<string, unknown> = {}): Promise<string> {
-  const res = await fetch(api('/api/link-token'), {
-    method: 'POST',
-    headers: clientHeaders(),
-    body: JSON.stringify({ clientUserId: 'reader-1', providerId: LUMEN_PROVIDER_ID, ...body }),
-  });
-  const json = (await res.json()) as { linkToken: string };
-  if (res.status !== 200) throw new Error(`link token: ${res.status} ${JSON.stringify(json)}`);
-  return json.linkToken;
-}
-
-async function linkSessionOf(linkToken: string) {
-  const token = (await server.services.store.repos.linkTokens.findByHash(hashToken(linkToken)))!;
-  const sessions = await server.services.store.repos.linkSessions.listForLinkToken(token.id);
-  return sessions[sessions.length - 1];
-}
-
-/** Opens the widget at /link?token=…, agrees, and waits until the live view streams the provider's page. */
-async function openLiveWidget(linkToken: string, viewport = { width: 420, height: 820 }): Promise<{ widget: Page; id: string }> {
-  const widget = await context.newPage();
-  await widget.setViewportSize(viewport);
-  await widget.goto(api(`/link?token=${encodeURIComponent(linkToken)}`));
-  await widget.getByRole('button', { name: 'Continue' }).click();
-  await widget.locator('#al-live-canvas').waitFor({ state: 'visible' });
-  await expectStatus(widget, 'LIVE');
-  await waitForFrames(widget, 1);
-  return { widget, id: (await linkSessionOf(linkToken)).id };
-}
-
-async function expectStatus(widget: Page, code: string, timeout = 30_000): Promise<void> {
-  await widget.locator(`#al-live-status[data-code="${code}"]`).waitFor({ state: 'attached', timeout });
-}
+useLiveSignInServer();
 
 async function frames(widget: Page): Promise<number> {
   return widget.evaluate(() => (window as unknown as { __agentlinkLive: { frames: number } }).__agentlinkLive.frames);
-}
-
-async function waitForFrames(widget: Page, atLeast: number): Promise<void> {
-  await widget.waitForFunction(
-    (n) => (window as unknown as { __agentlinkLive?: { frames: number } }).__agentlinkLive!.frames >= n,
-    atLeast,
-  );
-}
-
-/** The live page (what the person sees); only for knowing where to point. */
-function livePage(id: string): Page {
-  const page = server.services.liveSignIn.inspect(id);
-  if (!page) throw new Error(`no live page for ${id}`);
-  return page;
-}
-
-/** Points at what `selector` matches on the live page, through the widget's canvas (scaled), and clicks. */
-async function clickOnStream(widget: Page, id: string, selector: string): Promise<void> {
-  await clickOnStreamIn(widget, widget.locator('#al-live-canvas'), id, selector);
-}
-
-async function clickOnStreamIn(page: Page, canvasLocator: Locator, id: string, selector: string): Promise<void> {
-  const target = livePage(id).locator(selector).first();
-  await target.waitFor({ state: 'visible' });
-  const box = (await target.boundingBox())!;
-  const viewport = livePage(id).viewportSize()!;
-  const canvas = (await canvasLocator.boundingBox())!;
-  const x = canvas.x + ((box.x + box.width / 2) * canvas.width) / viewport.width;
-  const y = canvas.y + ((box.y + box.height / 2) * canvas.height) / viewport.height;
-  await page.mouse.click(x, y);
-}
-
-/** Polls `read` until `ok` holds (then returns the value) or fails with the last value seen. */
-async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`still ${JSON.stringify(v)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function latestChallengeCode(): Promise<string> {
@@ -253,147 +164,6 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
       (n) => n === 1,
     );
     expect(server.services.browsers.openContexts).toBe(contexts);
-  });
-
-  it('closing the widget mid-sign-in ends the live session and its browser context', async () => {
-    const linkToken = await createLinkToken();
-    const contextsBefore = server.services.browsers.openContexts;
-    const { widget, id } = await openLiveWidget(linkToken);
-    await clickOnStream(widget, id, 'button:has-text("Continue with Idp")');
-    await widget.getByRole('button', { name: 'Close', exact: true }).click();
-    await eventually(
-      () => server.services.liveSignIn.has(id),
-      (v) => v === false,
-    );
-    await eventually(
-      () => server.services.browsers.openContexts,
-      (v) => v === contextsBefore,
-    );
-    expect(await linkSessionOf(linkToken)).toMatchObject({ status: 'EXITED', errorCode: 'USER_CLOSED' });
-  });
-
-  it('the socket drops and the widget reconnects to the same live page', async () => {
-    const linkToken = await createLinkToken();
-    const widget = await context.newPage();
-    let sockets = 0;
-    const routes: { close(o: { code: number }): Promise<void> }[] = [];
-    await widget.routeWebSocket(/\/live$/, (ws) => {
-      sockets++;
-      ws.connectToServer();
-      routes.push(ws);
-    });
-    await widget.goto(api(`/link?token=${encodeURIComponent(linkToken)}`));
-    await widget.getByRole('button', { name: 'Continue' }).click();
-    await expectStatus(widget, 'LIVE');
-    const id = (await linkSessionOf(linkToken)).id;
-    const page = livePage(id);
-    await routes[0].close({ code: 4000 });
-    await eventually(
-      () => sockets,
-      (v) => v === 2,
-      20_000,
-    );
-    await expectStatus(widget, 'LIVE');
-    // The same live page, not a new one; and input flows again.
-    expect(livePage(id)).toBe(page);
-    await clickOnStream(widget, id, 'button:has-text("Continue with Idp")');
-    await livePage(id).waitForURL(/^http:\/\/idp\.sandbox\.localhost:\d+\/login/);
-  });
-
-  it('one live session per link session: a second socket joins (and replaces) the first, without a second browser', async () => {
-    const linkToken = await createLinkToken();
-    const { widget, id } = await openLiveWidget(linkToken);
-    const contexts = server.services.browsers.openContexts;
-    const other = await context.newPage();
-    await other.goto(api('/link'));
-    const answer = await other.evaluate(
-      ({ id, linkToken }) =>
-        new Promise<string>((resolve) => {
-          const ws = new WebSocket(`ws://${location.host}/link/api/sessions/${id}/live`);
-          ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', linkToken, width: 400, height: 600 }));
-          ws.onmessage = (e) => {
-            if (typeof e.data === 'string' && JSON.parse(e.data).type === 'viewport') resolve('joined');
-          };
-          ws.onclose = (e) => resolve(`closed ${e.code}`);
-        }),
-      { id, linkToken },
-    );
-    expect(answer).toBe('joined');
-    await expectStatus(widget, 'LIVE_REPLACED');
-    expect(server.services.browsers.openContexts).toBe(contexts);
-    expect(server.services.liveSignIn.openCount).toBe(1);
-    expect(await (await fetch(api('/metrics'))).text()).toMatch(/^agentlink_live_sessions_open 1$/m);
-  });
-
-  it('a socket without the link token, or from another origin, gets nothing', async () => {
-    const linkToken = await createLinkToken();
-    const { id } = await openLiveWidget(linkToken);
-    const other = await context.newPage();
-    await other.goto(api('/link'));
-    const wrong = await other.evaluate(
-      (id) =>
-        new Promise<number>((resolve) => {
-          const ws = new WebSocket(`ws://${location.host}/link/api/sessions/${id}/live`);
-          ws.onopen = () => ws.send(JSON.stringify({ t: 'hello', linkToken: 'link-sandbox-nope', width: 400, height: 600 }));
-          ws.onclose = (e) => resolve(e.code);
-        }),
-      id,
-    );
-    expect(wrong).toBe(4401);
-    const upgradeFrom = (origin: string) =>
-      new Promise<number>((resolve, reject) => {
-        const req = http.get(api(`/link/api/sessions/${id}/live`), {
-          headers: {
-            connection: 'Upgrade',
-            upgrade: 'websocket',
-            origin,
-            'sec-websocket-version': '13',
-            'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-          },
-        });
-        req.on('upgrade', (_res, socket) => {
-          socket.destroy();
-          resolve(101);
-        });
-        req.on('response', (res) => resolve(res.statusCode ?? 0));
-        req.on('error', reject);
-      });
-    expect(await upgradeFrom('http://evil.example')).toBe(403);
-    expect(await upgradeFrom(server.baseUrl)).toBe(101);
-  });
-
-  it('the process holds at most AGENTLINK_LIVE_MAX_SESSIONS live sessions; the next widget shows LIVE_SESSIONS_FULL', async () => {
-    await openLiveWidget(await createLinkToken({ clientUserId: 'reader-a' }));
-    await openLiveWidget(await createLinkToken({ clientUserId: 'reader-b' }));
-    const widget = await context.newPage();
-    await widget.goto(api(`/link?token=${encodeURIComponent(await createLinkToken({ clientUserId: 'reader-c' }))}`));
-    await widget.getByRole('button', { name: 'Continue' }).click();
-    await expectStatus(widget, 'LIVE_SESSIONS_FULL');
-    expect(await widget.locator('#al-live-status').innerText()).toMatch(/too many people/i);
-    expect(await widget.getByRole('button', { name: 'Open the sign-in page again' }).isVisible()).toBe(true);
-    expect(server.services.liveSignIn.openCount).toBe(2);
-  });
-
-  it('an idle live session times out: its browser closes and the widget says so', async () => {
-    const linkToken = await createLinkToken();
-    const contextsBefore = server.services.browsers.openContexts;
-    const { widget, id } = await openLiveWidget(linkToken);
-    await expectStatus(widget, 'LIVE_SESSION_TIMED_OUT', (IDLE_SECONDS + 20) * 1000);
-    expect(server.services.liveSignIn.has(id)).toBe(false);
-    await eventually(
-      () => server.services.browsers.openContexts,
-      (v) => v === contextsBefore,
-    );
-    // Recorded for the organization to see; the flow stays at the sign-in step.
-    await eventually(
-      () => linkSessionOf(linkToken),
-      (s) => s.errorCode === 'LIVE_SESSION_TIMED_OUT',
-    );
-    expect((await linkSessionOf(linkToken)).status).toBe('CREDENTIALS');
-    // Opening it again starts a fresh live page.
-    await widget.getByRole('button', { name: 'Open the sign-in page again' }).click();
-    await expectStatus(widget, 'LIVE');
-    expect(server.services.liveSignIn.has(id)).toBe(true);
   });
 
   it('the caller asks for the live view on a provider with a recipe (signIn: live), and update mode renews a LOGIN_REQUIRED connection the same way', async () => {

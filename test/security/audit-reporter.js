@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Jest reporter of `npm run audit:security`: one line per attack category (a file under test/security/, named by its
- * top-level describe), with the attacks tried (tests run) and blocked (tests passed), then a total. Any attack not
+ * top-level describe; files split for size keep that describe and are counted as one category), with the attacks tried
+ * (tests run) and blocked (tests passed), then a total. Any attack not
  * blocked is listed by name and makes the run exit non-zero (jest already does on a failed test; a suite that failed
  * to load, with no test run at all, is counted as a failure here too).
  */
@@ -30,7 +31,16 @@ class SecurityAuditReporter {
   }
 
   onRunComplete() {
-    const rows = [...this.rows].sort((a, b) => a.category.localeCompare(b.category));
+    /** @type {Map<string, { category: string; tried: number; blocked: number; ok: boolean }>} */
+    const categories = new Map();
+    for (const r of this.rows) {
+      const c = categories.get(r.category) ?? { category: r.category, tried: 0, blocked: 0, ok: true };
+      c.tried += r.tried;
+      c.blocked += r.blocked;
+      c.ok = c.ok && r.tried > 0 && r.blocked === r.tried && !r.loadError;
+      categories.set(r.category, c);
+    }
+    const rows = [...categories.values()].sort((a, b) => a.category.localeCompare(b.category));
     const width = Math.max(8, ...rows.map((r) => r.category.length));
     const line = (c, tried, blocked, mark) => `  ${c.padEnd(width)}  ${String(tried).padStart(5)}  ${String(blocked).padStart(7)}  ${mark}`;
     const out = ['', 'Security audit (test/security): attacks tried and blocked, per category', ''];
@@ -38,11 +48,12 @@ class SecurityAuditReporter {
     let tried = 0;
     let blocked = 0;
     const problems = [];
-    for (const r of rows) {
-      tried += r.tried;
-      blocked += r.blocked;
-      const ok = r.tried > 0 && r.blocked === r.tried && !r.loadError;
-      out.push(line(r.category, r.tried, r.blocked, ok ? 'ok' : 'NOT ALL BLOCKED'));
+    for (const c of rows) {
+      tried += c.tried;
+      blocked += c.blocked;
+      out.push(line(c.category, c.tried, c.blocked, c.ok ? 'ok' : 'NOT ALL BLOCKED'));
+    }
+    for (const r of this.rows) {
       for (const name of r.notBlocked) problems.push(`  not blocked: ${name} (${r.file})`);
       if (r.loadError) problems.push(`  did not run: ${r.file}: ${r.loadError}`);
       if (r.tried === 0 && !r.loadError) problems.push(`  no attack ran: ${r.file}`);
