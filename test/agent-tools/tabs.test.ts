@@ -71,7 +71,11 @@ describe('tabs', () => {
       { id: 1, url: `${rig.site.origin}/reports`, title: 'Reports', current: true, fresh: false },
       { id: 2, url: expect.stringMatching(/\/report\/q3\?run=/), title: 'Report Q3', current: false, fresh: true },
     ]);
-    const block = renderTabs(view, { redactor: rig.toolContext(run, await takeSnapshot(run.page)).redactor, boundary: 'b0', markers: [] });
+    const block = renderTabs(view, {
+      redactor: rig.toolContext(run, await takeSnapshot(run.page)).redactor,
+      boundary: 'UNTRUSTED-Q7',
+      markers: [],
+    });
     expect(block).toMatch(
       /^Tabs: \[1\] current 'Reports' http:\/\/127\.0\.0\.1:\d+\/reports, \[2\] 'Report Q3' http:\/\/127\.0\.0\.1:\d+\/report\/q3\?run=\w+ \(new\)$/,
     );
