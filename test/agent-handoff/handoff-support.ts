@@ -1,10 +1,9 @@
-import http from 'node:http';
-
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { type RawData, WebSocket } from 'ws';
 
 import { eventually, type Json } from '../agent/agent-support';
 import type { LiveServer } from '../support/live-server';
+import { socketUpgradeStatus } from '../support/socket-upgrade';
 
 /**
  * What the tests of runs that wait for their user share: reading a request until it reaches a status, opening the
@@ -179,30 +178,5 @@ export function upgradeStatus(
   origin: string | undefined,
   host = `localhost:${live.port}`,
 ): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1',
-      port: live.port,
-      path: `/link/api/sessions/${linkSessionId}/live`,
-      headers: {
-        host,
-        ...(origin === undefined ? {} : { origin }),
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-      },
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('upgrade timed out')));
-    req.on('upgrade', (_res, socket) => {
-      socket.destroy();
-      resolve(101);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return socketUpgradeStatus(live.port, `/link/api/sessions/${linkSessionId}/live`, { host, origin });
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 
 import { ConfigError, loadConfig } from '../../server/config';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { socketUpgradeStatus } from '../support/socket-upgrade';
 
 /**
  * The live view's WebSocket (server/connect/live/live-socket.ts) opens only for the widget's own origins, from the
@@ -26,32 +27,7 @@ afterAll(async () => {
 
 /** A raw upgrade request to the server's socket with the given Host and Origin; resolves with the status (101 = opened). */
 function upgrade(headers: { host?: string; origin?: string }, pathname = SOCKET_PATH): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1',
-      port: server.port,
-      path: pathname,
-      headers: {
-        host: headers.host ?? `localhost:${server.port}`,
-        ...(headers.origin === undefined ? {} : { origin: headers.origin }),
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-      },
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('upgrade timed out')));
-    req.on('upgrade', (_res, socket) => {
-      socket.destroy();
-      resolve(101);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return socketUpgradeStatus(server.port, pathname, headers);
 }
 
 /** A plain GET with a Host header (what a browser on that host name gets from this server): status and content type. */
