@@ -252,7 +252,14 @@ export const AgentRequestSchema = extendApi(
     method: extendApi(z.enum(AGENT_RUN_METHODS).nullable(), {
       description: 'Which way produced the outcome: PLAYBOOK (a tested routine), REPLAY (a learned trajectory) or PLANNER (the model).',
     }),
-    trace: extendApi(z.array(TraceStepSchema), { description: 'The steps of the run, in order.' }),
+    attempts: extendApi(z.number().int(), {
+      description:
+        'How many times a worker started it: 1 normally; more when a worker died (its lease expired) or gave it back before ' +
+        'anything was changed. The trace begins with one `attempt` step per attempt, naming the worker that ran it.',
+    }),
+    trace: extendApi(z.array(TraceStepSchema), {
+      description: 'The steps of the run, in order: one `attempt` step per attempt (which worker ran it), then what the run did.',
+    }),
     modelUsage: ModelUsageSchema.nullable(),
   }),
   { title: 'AgentRequest' },

@@ -94,7 +94,7 @@ const EnvSchema = z.object({
   AGENTLINK_MODEL_API_KEY: z.string().optional(),
   AGENTLINK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   AGENTLINK_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
-  AGENTLINK_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  AGENTLINK_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(10),
   AGENTLINK_QUEUE: z.enum(['embedded', 'pg-boss']).optional(),
   AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),

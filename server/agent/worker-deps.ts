@@ -4,7 +4,7 @@ import type { UserAction } from '../../contract/schemas';
 import type { Environment } from '../config';
 import type { ContextSource } from '../egress/fenced-context';
 import type { ProviderDefinition } from '../providers/catalogue';
-import type { AgentRequestRecord } from '../store';
+import type { AgentAttempt, AgentRequestRecord } from '../store';
 import type { HandoffRegistry } from './handoff/handoff-registry';
 import type { Clock, RunConnections } from './ports';
 import type { AgentQueue } from './queue/queue';
@@ -82,6 +82,8 @@ export interface AgentRequestLedger {
   findById(id: string): Promise<AgentRequestRecord | null>;
   /** Extends the lease; false when the worker lost it. */
   renew(id: string, owner: string, leaseUntil: Date): Promise<boolean>;
+  /** Records the attempts so far, this one last (which worker ran each); false when the worker no longer holds it. */
+  noteAttempts(id: string, owner: string, attemptLog: AgentAttempt[]): Promise<boolean>;
   cancelRequested(id: string): Promise<boolean>;
   /** Runs the request again as its next attempt (PENDING, this attempt counted); false when the worker no longer holds it. */
   retry(id: string, owner: string): Promise<boolean>;

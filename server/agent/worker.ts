@@ -3,7 +3,7 @@ import type { UserAction } from '../../contract/schemas';
 import { EgressPolicy } from '../egress/egress-policy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
-import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
+import type { AgentAttempt, AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
 import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs } from './browser-loss';
 import { FrameKeeper } from './handoff/frame-keeper';
 import { cookieValuesOf, summarizeHeldWrite } from './handoff/held-write';
@@ -119,6 +119,14 @@ export class AgentWorker {
     if (!record || record.status !== 'RUNNING' || record.leaseOwner !== claim.owner) return;
     const log = logger.child({ requestId: record.id, attempt: record.attempts });
     const startedMs = Date.now();
+    // Which worker ran which attempt (the trace shows it): written before the run, so a worker that dies is on record.
+    const attemptLog: AgentAttempt[] = [
+      ...(record.attemptLog ?? []).filter((a) => a.attempt !== record.attempts),
+      { attempt: record.attempts, worker: claim.owner, startedAt: clock.now().toISOString() },
+    ];
+    if (!(await repo.noteAttempts(record.id, claim.owner, attemptLog))) return;
+    const endAttempt = (ended: NonNullable<AgentAttempt['ended']>) =>
+      repo.noteAttempts(record.id, claim.owner, [...attemptLog.slice(0, -1), { ...attemptLog[attemptLog.length - 1]!, ended }]);
     // The run's own clock stops while it waits for its user: its timeout counts working time (run-clock.ts).
     const runClock = new RunClock();
     const deadline = runClock.now() + record.timeoutMs;
@@ -211,6 +219,7 @@ export class AgentWorker {
       if (unreachable && !abortKind) {
         // Nothing ran: back to the queue, attempt not counted; this slot claims nothing while the browser is away.
         ending = 'released';
+        await endAttempt('released');
         if (await repo.release(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         const pause = unavailableBackoffMs(this.unreachable);
         log.warn({ pauseMs: pause }, 'the browser could not be reached; request given back');
@@ -219,6 +228,7 @@ export class AgentWorker {
       }
       if (lost && state.changesSent === 0 && record.attempts < settings.maxAttempts) {
         ending = 'released';
+        await endAttempt('retried');
         if (await repo.retry(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         log.warn({ attempt: record.attempts }, 'the browser went away mid-run before anything was changed; the request runs again');
         return;
@@ -237,6 +247,7 @@ export class AgentWorker {
         };
       } else if (abortKind === 'SHUTDOWN' && final.status !== 'COMPLETED') {
         ending = 'released';
+        await endAttempt('released');
         if (await repo.release(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         log.info('released on shutdown');
         return;

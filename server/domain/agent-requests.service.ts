@@ -212,6 +212,7 @@ export class AgentRequestService {
       completedAt: null,
       executionTimeMs: null,
       attempts: 0,
+      attemptLog: null,
       leaseOwner: null,
       leaseExpiresAt: null,
       trace: [],

@@ -14,6 +14,7 @@ import { parseDevice } from '../browser/device-profile';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { providerLogoUrl } from '../providers/provider';
 import type { AgentRequestRecord, ConnectionRecord, RedirectUriRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store';
+import { attemptSteps } from './attempt-steps';
 import type { ConnectionSettingsView } from './connection-settings.service';
 
 /**
@@ -129,7 +130,8 @@ export function presentAgentRequest(r: AgentRequestRecord, userAction: UserActio
     completedAt: iso(r.completedAt),
     executionTimeMs: r.executionTimeMs,
     method: r.method ?? null,
-    trace: (r.trace ?? []).map((step) => ({
+    attempts: r.attempts,
+    trace: [...attemptSteps(r), ...(r.trace ?? [])].map((step) => ({
       tool: step.tool,
       ...(step.target === undefined ? {} : { target: step.target }),
       url: step.url,

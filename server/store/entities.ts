@@ -178,6 +178,7 @@ export function buildEntities(dialect: Dialect) {
       attempts: int('attempts'),
       leaseOwner: str('lease_owner', { length: 128, nullable: true }),
       leaseExpiresAt: time('lease_expires_at', true),
+      attemptLog: json('attempt_log', true),
       trace: { ...json('trace'), default: '[]' },
       method: str('method', { length: 16, nullable: true }),
       modelUsage: json('model_usage', true),

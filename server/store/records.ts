@@ -148,6 +148,16 @@ export interface AgentTraceStep {
 
 export type AgentRunMethod = 'PLAYBOOK' | 'REPLAY' | 'PLANNER';
 
+/** One claim of an agent request by a worker: which worker, when, and how that attempt ended if it did not finish. */
+export interface AgentAttempt {
+  attempt: number;
+  /** The worker's lease owner id (host:pid:random, as in its logs). */
+  worker: string;
+  startedAt: string;
+  /** Set when the attempt gave the request back (it ran again); absent on the attempt that wrote the outcome, or on one whose worker died. */
+  ended?: 'released' | 'retried';
+}
+
 /** read: the browser may send no state-changing request (enforced at the network); read_write: the default. */
 export type AgentRunMode = 'read' | 'read_write';
 
@@ -190,6 +200,8 @@ export interface AgentRequestRecord {
   attempts: number;
   leaseOwner: string | null;
   leaseExpiresAt: Date | null;
+  /** Every claim, in order (operators see which worker ran which attempt); null before the first. */
+  attemptLog: AgentAttempt[] | null;
   /** What the run did, step by step (failed steps carry a screenshot). */
   trace: AgentTraceStep[];
   /** Which of the three ways produced the outcome; null until one ran. */

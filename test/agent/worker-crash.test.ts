@@ -117,6 +117,21 @@ it('recovers the requests of a worker killed with SIGKILL: re-run once, else WOR
   expect(done).toMatchObject({ status: 'COMPLETED', result: { ok: true }, method: 'PLAYBOOK' });
   expect(failed).toMatchObject({ status: 'FAILED', error: { code: 'WORKER_LOST', message: expect.stringMatching(/2 attempts/) } });
   expect((await repo.findById(rerun))?.attempts).toBe(2);
+  // The API says how many attempts there were, and its trace which worker ran each: the dead one, then this one.
+  type Step = { tool: string; target?: string; outcome: string; error?: string };
+  const attemptsOf = (r: { trace: Step[] }) => r.trace.filter((s) => s.tool === 'attempt');
+  expect(done.attempts).toBe(2);
+  const [first, second] = attemptsOf(done);
+  expect(first).toMatchObject({
+    target: expect.stringMatching(/^attempt 1 on worker \S+:\d+:[0-9a-f]{8}$/),
+    outcome: 'error',
+    error: expect.stringMatching(/stopped renewing its lease/),
+  });
+  expect(second).toMatchObject({ target: expect.stringMatching(/^attempt 2 on worker /), outcome: 'ok' });
+  expect(first!.target!.replace(/^attempt 1/, '')).not.toBe(second!.target!.replace(/^attempt 2/, ''));
+  expect(failed.attempts).toBe(2);
+  // (It was put on its last attempt by hand, so only the dead worker's attempt is on record.)
+  expect(attemptsOf(failed).at(-1)).toMatchObject({ outcome: 'error', error: expect.stringMatching(/stopped responding/) });
   expect((await repo.findById(lost))?.attempts).toBe(2);
   // Bounded: the lease, plus a sweep and a poll.
   expect(recoveredInMs).toBeLessThan(LEASE_SECONDS * 1000 + 6000);

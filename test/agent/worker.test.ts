@@ -97,7 +97,9 @@ it('runs the Orbit profile playbook end to end: COMPLETED, result shaped like re
   expect(record.startedAt).toEqual(expect.any(String));
   expect(new Date(record.completedAt).getTime()).toBeGreaterThanOrEqual(new Date(record.startedAt).getTime());
   expect(record.executionTimeMs).toBeGreaterThan(0);
+  expect(record.attempts).toBe(1);
   expect(record.trace.map((s: { tool: string; outcome: string }) => `${s.tool}:${s.outcome}`)).toEqual([
+    'attempt:ok',
     'navigate:ok',
     'navigate:ok',
     'extract:ok',

@@ -137,6 +137,7 @@ describeEachStore('keyset pagination', (t) => {
         completedAt: null,
         executionTimeMs: null,
         attempts: 0,
+        attemptLog: null,
         leaseOwner: null,
         leaseExpiresAt: null,
         trace: [],

@@ -33,6 +33,7 @@ function agentRequest(overrides: Partial<AgentRequestRecord> = {}): AgentRequest
     completedAt: null,
     executionTimeMs: 1234,
     attempts: 1,
+    attemptLog: [{ attempt: 1, worker: 'host:1:abcd', startedAt: '2026-11-26T00:00:00.000Z' }],
     leaseOwner: null,
     leaseExpiresAt: null,
     trace: [],

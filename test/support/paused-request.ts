@@ -49,6 +49,7 @@ export async function insertPausedRequest(
     completedAt: null,
     executionTimeMs: null,
     attempts: 1,
+    attemptLog: null,
     leaseOwner: PAUSED_OWNER,
     leaseExpiresAt: new Date(now + 60_000),
     trace: [],

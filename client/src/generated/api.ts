@@ -1403,7 +1403,9 @@ export interface AgentRequest {
   executionTimeMs: number | null;
   /** Which way produced the outcome: PLAYBOOK (a tested routine), REPLAY (a learned trajectory) or PLANNER (the model). */
   method: 'PLAYBOOK' | 'REPLAY' | 'PLANNER' | null;
-  /** The steps of the run, in order. */
+  /** How many times a worker started it: 1 normally; more when a worker died (its lease expired) or gave it back before anything was changed. The trace begins with one `attempt` step per attempt, naming the worker that ran it. */
+  attempts: number;
+  /** The steps of the run, in order: one `attempt` step per attempt (which worker ran it), then what the run did. */
   trace: TraceStep[];
   modelUsage: ModelUsage | null;
 }

@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 
 import type { Store } from '../../store';
 import type { Clock, QueueSignals } from '../ports';
-import { sweepExpiredLeases } from './lease-sweeper';
+import { sweepEveryMs, sweepExpiredLeases } from './lease-sweeper';
+import { PgWakeChannel, WAKE_SQL } from './pg-wake-channel';
 import { type AgentQueue, type ClaimHandler, type LeaseSettings, type QueueStartOptions, QueueUnavailable } from './queue';
 import { WakeablePause } from './wakeable-pause';
 
@@ -10,7 +11,8 @@ import { WakeablePause } from './wakeable-pause';
  * The embedded engine: the agent_requests table is the queue. A worker claims a row with one conditional
  * UPDATE (PENDING, or RUNNING with an expired lease and attempts left → RUNNING, owner, lease, attempts+1),
  * so it is race-safe across processes sharing the database without multi-statement transactions.
- * It polls every `pollMs`, and wakes at once when this process enqueues or a slot frees.
+ * It polls every `pollMs`, and wakes at once when this process enqueues or a slot frees, and on PostgreSQL when any
+ * other process enqueues (LISTEN/NOTIFY, pg-wake-channel.ts).
  */
 export class EmbeddedQueue implements AgentQueue {
   readonly engine = 'embedded' as const;
@@ -21,22 +23,34 @@ export class EmbeddedQueue implements AgentQueue {
   private unsubscribe: (() => void) | null = null;
   private lastSweep = 0;
   private stopped = false;
+  private wake: PgWakeChannel | null = null;
 
   constructor(
     private readonly deps: { store: Store; clock: Clock; events: QueueSignals; logger?: Logger },
     private readonly settings: LeaseSettings,
     private readonly workerId: string,
+    /** PostgreSQL's URL, where other processes share the rows: they are woken by NOTIFY. */
+    private readonly pgUrl?: string,
   ) {}
 
   async enqueue(requestId: string): Promise<void> {
     this.deps.events.enqueued(requestId);
+    if (this.pgUrl) {
+      void this.deps.store.dataSource.query(WAKE_SQL).catch((err) => this.deps.logger?.warn({ err }, 'queue wake-up NOTIFY failed'));
+    }
   }
 
   async start(handler: ClaimHandler, opts: QueueStartOptions): Promise<void> {
     if (this.running) return;
     this.running = true;
     this.stopped = false;
-    this.unsubscribe = this.deps.events.onEnqueued(() => this.poke());
+    const offLocal = this.deps.events.onEnqueued(() => this.poke());
+    if (this.pgUrl) this.wake = new PgWakeChannel(this.pgUrl, this.deps.logger);
+    const offRemote = this.wake?.listen(() => this.poke());
+    this.unsubscribe = () => {
+      offLocal();
+      offRemote?.();
+    };
     this.loop = this.run(handler, Math.max(1, opts.concurrency), opts.busy ?? (() => 0));
   }
 
@@ -49,7 +63,7 @@ export class EmbeddedQueue implements AgentQueue {
     const repo = this.deps.store.repos.agentRequests;
     while (this.running) {
       try {
-        if (Date.now() - this.lastSweep >= Math.min(this.settings.leaseMs / 2, 5000)) {
+        if (Date.now() - this.lastSweep >= sweepEveryMs(this.settings.leaseMs)) {
           this.lastSweep = Date.now();
           await sweepExpiredLeases(this.deps, this.settings.maxAttempts);
         }
@@ -91,6 +105,8 @@ export class EmbeddedQueue implements AgentQueue {
     if (!this.running) return;
     this.running = false;
     this.unsubscribe?.();
+    await this.wake?.close();
+    this.wake = null;
     this.poke();
     await this.loop;
     await Promise.allSettled([...this.active]);

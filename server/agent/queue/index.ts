@@ -28,5 +28,5 @@ export function buildQueue(
     if (config.database.type !== 'postgres') throw new Error('AGENTLINK_QUEUE=pg-boss needs PostgreSQL (DATABASE_URL)');
     return new PgBossQueue(deps, settings, workerId, config.database.url);
   }
-  return new EmbeddedQueue(deps, settings, workerId);
+  return new EmbeddedQueue(deps, settings, workerId, config.database.type === 'postgres' ? config.database.url : undefined);
 }

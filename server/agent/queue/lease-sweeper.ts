@@ -4,6 +4,14 @@ import type { Store } from '../../store';
 import type { Clock, QueueSignals } from '../ports';
 
 /**
+ * How often a worker sweeps: a quarter of the lease, at most every 2 s, so a dead worker's request is found within
+ * about the lease plus 2 s (issue #26: noticed within ~10 s with the default 10 s lease).
+ */
+export function sweepEveryMs(leaseMs: number): number {
+  return Math.max(250, Math.min(leaseMs / 4, 2000));
+}
+
+/**
  * Ends requests whose worker died and that may not run again: after `maxAttempts` claims the request fails
  * with WORKER_LOST; one that was waiting for its user with USER_ACTION_LOST (its page went with the worker: running
  * it again could repeat what was done before the pause); a request whose cancel was asked becomes CANCELED. (Requests with attempts left are

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { LIMITS } from '../../../contract/schemas';
 import type { Store } from '../../store';
 import type { Clock, QueueSignals } from '../ports';
-import { sweepExpiredLeases } from './lease-sweeper';
+import { sweepEveryMs, sweepExpiredLeases } from './lease-sweeper';
+import { PgWakeChannel, WAKE_SQL } from './pg-wake-channel';
 import { type AgentQueue, type ClaimHandler, type LeaseSettings, type QueueStartOptions, QueueUnavailable } from './queue';
 
 export const PG_BOSS_QUEUE = 'agent-requests';
@@ -33,6 +34,7 @@ export class PgBossQueue implements AgentQueue {
   private unsubscribe: (() => void) | null = null;
   private working = false;
   private stopped = false;
+  private wake: PgWakeChannel | null = null;
 
   constructor(
     private readonly deps: { store: Store; clock: Clock; events: QueueSignals; logger?: Logger },
@@ -91,6 +93,17 @@ export class PgBossQueue implements AgentQueue {
     const boss = await this.ready();
     await boss.send(PG_BOSS_QUEUE, { requestId }, { singletonKey: requestId, retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS });
     this.deps.events.enqueued(requestId);
+    this.wakeOthers();
+  }
+
+  /** Idle workers in other processes fetch at once instead of at their next poll (a lost NOTIFY costs one poll). */
+  private wakeOthers() {
+    void this.deps.store.dataSource.query(WAKE_SQL).catch((err) => this.deps.logger?.warn({ err }, 'queue wake-up NOTIFY failed'));
+  }
+
+  private notifyWorkers() {
+    const boss = this.boss;
+    if (boss) for (const id of this.workIds) boss.notifyWorker(id);
   }
 
   async start(handler: ClaimHandler, opts: QueueStartOptions): Promise<void> {
@@ -103,7 +116,11 @@ export class PgBossQueue implements AgentQueue {
     const concurrency = Math.max(1, opts.concurrency);
     const busy = opts.busy ?? (() => 0);
     for (let i = 0; i < concurrency; i++) {
+      let slotId: string | null = null;
       const id = await boss.work<{ requestId: string }>(PG_BOSS_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async (jobs) => {
+        // pg-boss waits out the polling interval after every fetch, even one that found a job: a slot that just
+        // finished asks again at once, so a backlog keeps every slot busy (the poll paces only an idle slot).
+        if (jobs.length > 0 && slotId) boss.notifyWorker(slotId);
         for (const job of jobs) {
           const requestId = job.data?.requestId;
           if (typeof requestId !== 'string') continue;
@@ -130,13 +147,19 @@ export class PgBossQueue implements AgentQueue {
           }
         }
       });
+      slotId = id;
       this.workIds.push(id);
     }
-    // Jobs sent by this very process are picked up at once instead of at the next poll.
-    this.unsubscribe = this.deps.events.onEnqueued(() => {
-      for (const id of this.workIds) boss.notifyWorker(id);
-    });
-    const every = Math.max(250, Math.min(this.settings.leaseMs / 2, 5000));
+    // Jobs sent by this very process are picked up at once instead of at the next poll; jobs sent by any other
+    // process, through the wake channel (LISTEN/NOTIFY).
+    const offLocal = this.deps.events.onEnqueued(() => this.notifyWorkers());
+    this.wake = new PgWakeChannel(this.connectionString, this.deps.logger);
+    const offRemote = this.wake.listen(() => this.notifyWorkers());
+    this.unsubscribe = () => {
+      offLocal();
+      offRemote();
+    };
+    const every = sweepEveryMs(this.settings.leaseMs);
     this.sweeper = setInterval(() => void this.sweep().catch((err) => this.deps.logger?.error({ err }, 'lease sweep failed')), every);
     this.sweeper.unref();
   }
@@ -150,9 +173,19 @@ export class PgBossQueue implements AgentQueue {
     const now = this.deps.clock.now();
     const expired = await repo.claimable(now, this.settings.maxAttempts, 100);
     const stale = await repo.pendingBefore(new Date(now.getTime() - RESEND_PENDING_AFTER_MS), 100);
+    let sent = 0;
     for (const requestId of new Set([...expired, ...stale])) {
       // "short" policy: refused (null) while a job for this request is already waiting.
-      await boss.send(PG_BOSS_QUEUE, { requestId }, { singletonKey: requestId, retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS });
+      const job = await boss.send(
+        PG_BOSS_QUEUE,
+        { requestId },
+        { singletonKey: requestId, retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS },
+      );
+      if (job) sent += 1;
+    }
+    if (sent > 0) {
+      this.notifyWorkers();
+      this.wakeOthers();
     }
   }
 
@@ -169,6 +202,8 @@ export class PgBossQueue implements AgentQueue {
     this.sweeper = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
+    await this.wake?.close();
+    this.wake = null;
     const boss = this.boss ?? (this.starting ? await this.starting.catch(() => null) : null);
     if (!boss) return;
     if (this.working) {

@@ -1,6 +1,6 @@
 import { In } from 'typeorm';
 
-import type { AgentRequestRecord, AgentRequestStatus } from '../records';
+import type { AgentAttempt, AgentRequestRecord, AgentRequestStatus } from '../records';
 import { asRow, type KeysetPage, type KeysetPosition, type Owner, RecordRepository } from './base.repository';
 
 export type AgentRequestPage = KeysetPage<AgentRequestRecord>;
@@ -117,6 +117,12 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
   /** NEEDS_USER → RUNNING, by the worker holding it: the person got the page past the step. */
   async resumeFromUser(id: string, owner: string): Promise<boolean> {
     const res = await this.repo.update({ id, leaseOwner: owner, status: 'NEEDS_USER' }, { status: 'RUNNING', sealedUserAction: null });
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Records the attempts so far (this one last) while the lease is held; false when the worker no longer holds it. */
+  async noteAttempts(id: string, owner: string, attemptLog: AgentAttempt[]): Promise<boolean> {
+    const res = await this.repo.update({ id, leaseOwner: owner, status: In(HELD) }, { attemptLog });
     return (res.affected ?? 0) === 1;
   }
 
