@@ -173,7 +173,16 @@ describe('end to end against the simulated Orbit', () => {
       author: 'Grace Goodwin',
     });
     expect(Math.abs(Date.parse(result.postedAt) - Date.parse(record.completedAt))).toBeLessThan(60_000);
-    expect(record.trace.map((s: { tool: string }) => s.tool)).toEqual(['navigate', 'extract', 'click', 'select', 'type', 'click', 'done']);
+    expect(record.trace.map((s: { tool: string }) => s.tool)).toEqual([
+      'attempt',
+      'navigate',
+      'extract',
+      'click',
+      'select',
+      'type',
+      'click',
+      'done',
+    ]);
 
     // On the site: newest on the profile, and on its own page.
     const page = await siteAs(live, contexts, org.organizationId, 'orbit', '/me');

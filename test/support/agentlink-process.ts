@@ -52,7 +52,7 @@ export async function startAgentlinkProcess(args: string[], env: Record<string, 
     port,
     stderr: () => stderr,
     stop: async () => {
-      if (proc.exitCode !== null) return;
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
       proc.kill('SIGTERM');
       await new Promise((resolve) => proc.once('exit', resolve));
     },

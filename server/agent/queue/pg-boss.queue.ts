@@ -16,6 +16,8 @@ const SETUP_LOCK_KEY = 741_852_964;
 const JOB_EXPIRE_SECONDS = Math.ceil(LIMITS.timeoutMsMax / 1000) + 300;
 /** A PENDING row with no worker on it for this long gets its job sent again (a lost send, a crashed API). */
 const RESEND_PENDING_AFTER_MS = 30_000;
+/** pg-boss fetches higher priorities first: re-sent requests go before the new ones. */
+const RECOVERED_PRIORITY = 1;
 
 /**
  * The PostgreSQL engine, on pg-boss: one job per request (singletonKey = requestId, "short" policy: at most
@@ -175,11 +177,12 @@ export class PgBossQueue implements AgentQueue {
     const stale = await repo.pendingBefore(new Date(now.getTime() - RESEND_PENDING_AFTER_MS), 100);
     let sent = 0;
     for (const requestId of new Set([...expired, ...stale])) {
-      // "short" policy: refused (null) while a job for this request is already waiting.
+      // "short" policy: refused (null) while a job for this request is already waiting. Ahead of the backlog: a request
+      // whose worker died has waited its lease out already.
       const job = await boss.send(
         PG_BOSS_QUEUE,
         { requestId },
-        { singletonKey: requestId, retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS },
+        { singletonKey: requestId, retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS, priority: RECOVERED_PRIORITY },
       );
       if (job) sent += 1;
     }

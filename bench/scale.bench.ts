@@ -1,0 +1,105 @@
+/**
+ * Scale-out bench (issue #26): the distributed path against one process, in one run.
+ *
+ *   npm run bench:scale                  # 40 requests per backlog, 15 idle dispatches
+ *   npm run bench:scale -- --requests 60 --dispatches 30
+ *
+ * Three deployments of `bin/agentlink.js`, each with its own organization and sandbox Orbit connection, doing Orbit's
+ * "Read my profile" playbook (real Chromium, AGENTLINK_WORKER_CONCURRENCY=2 per worker):
+ *   - one process: `serve` on SQLite with the embedded queue (API and worker together);
+ *   - 1 API + 1 worker, then 2 API + 2 worker processes, on an embedded PostgreSQL with pg-boss; requests are posted
+ *     through the API processes in turn, as a load balancer would.
+ * Printed per deployment: a backlog of N requests posted at once (throughput, throughput per worker as a ratio of the
+ * one process, share of slot time busy), accepted → RUNNING with idle workers (p50/p99, the API and the worker being
+ * different processes), and for 2 workers the recovery time after one is killed with SIGKILL while it holds a running
+ * request (until that request is RUNNING again elsewhere). Targets: per worker ≥ 0.9×, slots busy ≥ 70 %,
+ * accept → RUNNING p50 ≤ 50 ms, recovery ≤ 15 s. Only one machine here (2 cores): the two-worker row shares them.
+ */
+import { parseArgs } from 'node:util';
+
+import { startEmbeddedPostgres } from '../test/support/embedded-pg';
+import { type Cluster, distributed, singleProcess } from './scale/cluster';
+import { type Backlog, backlog, dispatchLatency, percentile, recovery } from './scale/measure';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { requests: { type: 'string' }, dispatches: { type: 'string' } },
+});
+const REQUESTS = Math.max(4, Math.min(500, Number(values.requests ?? 40)));
+const DISPATCHES = Math.max(3, Math.min(200, Number(values.dispatches ?? 15)));
+
+interface Row {
+  label: string;
+  workers: number;
+  load: Backlog;
+  dispatch: number[];
+}
+
+const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+const mark = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+
+async function measure(c: Cluster, workers: number): Promise<Row> {
+  await backlog(c, Math.min(4, REQUESTS)); // warm: every worker's browser up, the playbook's index built
+  const load = await backlog(c, REQUESTS);
+  const dispatch = await dispatchLatency(c, DISPATCHES);
+  return { label: c.label, workers, load, dispatch };
+}
+
+async function main() {
+  process.stdout.write(`Starting an embedded PostgreSQL …\n`);
+  const pg = await startEmbeddedPostgres('agentlink-bench-scale-pg');
+  const rows: Row[] = [];
+  let rec: Awaited<ReturnType<typeof recovery>> | null = null;
+  try {
+    for (const [make, workers] of [
+      [() => singleProcess(), 1],
+      [() => distributed(pg.url, 1, 1), 1],
+      [() => distributed(pg.url, 2, 2), 2],
+    ] as const) {
+      const c = await make();
+      try {
+        process.stdout.write(`Measuring ${c.label} …\n`);
+        rows.push(await measure(c, workers));
+        if (c.workers.length >= 2) rec = await recovery(c, REQUESTS);
+      } finally {
+        await c.stop();
+      }
+    }
+  } finally {
+    await pg.pg.stop().catch(() => undefined);
+  }
+
+  const single = rows[0]!.load.perSecond;
+  process.stdout.write(`\n${REQUESTS} requests per backlog, ${DISPATCHES} idle dispatches, 2 slots per worker\n\n`);
+  process.stdout.write(
+    `| deployment | completed | req/s | per worker vs one process | slots busy | accept→RUNNING p50 | p99 |\n|---|---|---|---|---|---|---|\n`,
+  );
+  for (const r of rows) {
+    const perWorker = r.load.perSecond / r.workers / single;
+    const p50 = percentile(r.dispatch, 50);
+    process.stdout.write(
+      `| ${r.label} | ${r.load.completed}/${r.load.total} | ${fmt(r.load.perSecond)} | ${fmt(perWorker)}× | ${fmt(r.load.slotsBusy * 100, 0)} % | ${fmt(p50, 0)} ms | ${fmt(percentile(r.dispatch, 99), 0)} ms |\n`,
+    );
+  }
+  const one = rows[1]!;
+  const perWorker = one.load.perSecond / single;
+  const p50 = percentile(one.dispatch, 50);
+  process.stdout.write(`\nTargets (1 API + 1 worker against one process):\n`);
+  process.stdout.write(`  per-worker throughput ≥ 0.9×: ${fmt(perWorker)}× ${mark(perWorker >= 0.9)}\n`);
+  process.stdout.write(`  slots busy with a backlog ≥ 70 %: ${fmt(one.load.slotsBusy * 100, 0)} % ${mark(one.load.slotsBusy >= 0.7)}\n`);
+  process.stdout.write(`  accept → RUNNING p50 ≤ 50 ms (across processes): ${fmt(p50, 0)} ms ${mark(p50 <= 50)}\n`);
+  if (rec) {
+    process.stdout.write(
+      `  recovery after SIGKILL ≤ 15 s: ${fmt(rec.recoveredMs / 1000, 1)} s ${mark(rec.recoveredMs <= 15_000)} ` +
+        `(${rec.completed}/${rec.total} completed, ${rec.rerun} run again)\n`,
+    );
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench:scale failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

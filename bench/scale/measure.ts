@@ -1,0 +1,144 @@
+import { descendants } from '../agent/process-tree';
+import type { Cluster } from './cluster';
+
+export const ACTION = 'Read my profile';
+const FORMAT = { name: 'string - full name', followers: 'integer - number of followers' };
+
+export interface RunRecord {
+  requestId: string;
+  status: string;
+  attempts: number;
+  createdAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  trace: { tool: string; target?: string }[];
+}
+
+async function call(base: string, c: Cluster, method: string, p: string, body?: unknown) {
+  const res = await fetch(`${base}${p}`, { method, headers: c.headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+  return (await res.json()) as RunRecord & Record<string, unknown>;
+}
+
+/** Posts one request through the i-th API process (round robin, as a load balancer would). */
+export function submit(c: Cluster, i: number) {
+  const base = c.apis[i % c.apis.length]!.base;
+  return call(base, c, 'POST', '/api/agent-requests', {
+    accessToken: c.accessToken,
+    action: ACTION,
+    startingUrl: c.startingUrl,
+    responseFormat: FORMAT,
+  });
+}
+
+export function read(c: Cluster, id: string, waitMs = 0) {
+  return call(c.apis[0]!.base, c, 'GET', `/api/agent-requests/${id}${waitMs ? `?waitMs=${waitMs}` : ''}`);
+}
+
+/** Waits until every request has a final status (the server holds each read up to 30 s). */
+export async function settle(c: Cluster, ids: string[]): Promise<RunRecord[]> {
+  const out: RunRecord[] = [];
+  for (const id of ids) {
+    for (;;) {
+      const r = await read(c, id, 30_000);
+      if (['COMPLETED', 'FAILED', 'CANCELED'].includes(r.status)) {
+        out.push(r);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+const ms = (iso: string | null) => (iso ? new Date(iso).getTime() : NaN);
+
+export function percentile(xs: number[], p: number) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
+}
+
+export interface Backlog {
+  completed: number;
+  total: number;
+  /** Requests completed per second, from the first accept to the last completion. */
+  perSecond: number;
+  /** Share of the slots' time spent running requests, from the first start to the last completion. */
+  slotsBusy: number;
+}
+
+/** `n` requests posted at once (a backlog), then waited for: throughput and how busy the slots were. */
+export async function backlog(c: Cluster, n: number): Promise<Backlog> {
+  const ids = (await Promise.all(Array.from({ length: n }, (_, i) => submit(c, i)))).map((r) => r.requestId);
+  const runs = await settle(c, ids);
+  const ok = runs.filter((r) => r.status === 'COMPLETED');
+  const first = Math.min(...runs.map((r) => ms(r.createdAt)));
+  const firstStart = Math.min(...ok.map((r) => ms(r.startedAt)));
+  const last = Math.max(...ok.map((r) => ms(r.completedAt)));
+  const busy = ok.reduce((sum, r) => sum + (ms(r.completedAt) - ms(r.startedAt)), 0);
+  return {
+    completed: ok.length,
+    total: n,
+    perSecond: ok.length / ((last - first) / 1000),
+    slotsBusy: busy / (c.slots * (last - firstStart)),
+  };
+}
+
+/** One request at a time to idle workers, each posted through the next API process: accepted → RUNNING, in ms. */
+export async function dispatchLatency(c: Cluster, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    await new Promise((r) => setTimeout(r, 150)); // every slot idle, every worker back at its poll
+    const { requestId } = await submit(c, i);
+    const [r] = await settle(c, [requestId]);
+    if (r!.status === 'COMPLETED') out.push(ms(r!.startedAt) - ms(r!.createdAt));
+  }
+  return out;
+}
+
+/**
+ * A backlog is queued, a worker holding a running request is killed with SIGKILL (its Chromium with it), and the
+ * clock runs until that request is RUNNING again on another worker: the lease's expiry, the sweep, the re-send.
+ */
+export async function recovery(c: Cluster, n: number): Promise<{ recoveredMs: number; completed: number; total: number; rerun: number }> {
+  const victim = c.workers[0]!;
+  const ids = (await Promise.all(Array.from({ length: n }, (_, i) => submit(c, i)))).map((r) => r.requestId);
+  // A request the victim holds: running, its trace's last attempt names the victim's pid.
+  let held: string | null = null;
+  const pid = victim.proc.pid!;
+  for (const until = Date.now() + 30_000; !held && Date.now() < until;) {
+    for (const id of ids) {
+      const r = await read(c, id);
+      const attempt = r.trace.filter((s) => s.tool === 'attempt').at(-1);
+      if (r.status === 'RUNNING' && attempt?.target?.includes(`:${pid}:`)) {
+        held = id;
+        break;
+      }
+    }
+  }
+  if (!held) throw new Error('the victim worker never held a request');
+  const tree = [pid, ...descendants(pid)];
+  const killedAt = Date.now();
+  for (const p of tree) {
+    try {
+      process.kill(p, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  let recoveredMs = NaN;
+  for (const until = Date.now() + 90_000; Date.now() < until;) {
+    const r = await read(c, held);
+    if (r.attempts >= 2 && (r.status === 'RUNNING' || r.status === 'COMPLETED')) {
+      recoveredMs = Date.now() - killedAt;
+      break;
+    }
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  const runs = await settle(c, ids);
+  return {
+    recoveredMs,
+    completed: runs.filter((r) => r.status === 'COMPLETED').length,
+    total: n,
+    rerun: runs.filter((r) => r.attempts > 1).length,
+  };
+}
