@@ -13,7 +13,7 @@ import { PG_URL_ENV } from '../support/pg-env';
 import { awaitRequest, connectOrbit, eventually, type LiveOrg, liveOrg } from './agent-support';
 
 /**
- * Work queued by another process reaches a pg-boss worker at once (LISTEN/NOTIFY), and a worker with a backlog takes
+ * Work queued by another process reaches a worker at once (LISTEN/NOTIFY), on pg-boss and on the embedded queue alike, and a worker with a backlog takes
  * the next job as soon as a slot frees. The worker here polls only once a minute, so each bound below is one that
  * polling could not meet: a request accepted by the API process (a child `serve --role api`) runs within seconds, a
  * backlog of five on one slot drains within seconds, and after its listening connection is killed the worker
@@ -30,7 +30,7 @@ function pgUrl(database: string) {
   return url.toString();
 }
 
-maybe('pg-boss wake-ups across processes', () => {
+maybe.each(['pg-boss', 'embedded'] as const)('%s queue on PostgreSQL: wake-ups across processes', (engine) => {
   const database = `agentlink_wake_${crypto.randomBytes(5).toString('hex')}`;
   let live: LiveServer;
   let apiProcess: AgentlinkProcess;
@@ -43,9 +43,9 @@ maybe('pg-boss wake-ups across processes', () => {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${database}`);
     await admin.end();
-    const env = { DATABASE_URL: pgUrl(database), AGENTLINK_ENCRYPTION_KEY: KEY };
+    const env = { DATABASE_URL: pgUrl(database), AGENTLINK_ENCRYPTION_KEY: KEY, AGENTLINK_QUEUE: engine };
     live = await startLiveServer({ env: { ...env, AGENTLINK_WORKER_CONCURRENCY: '1', AGENTLINK_WORKER_POLL_MS: '60000' } });
-    expect(live.services.queue.engine).toBe('pg-boss');
+    expect(live.services.queue.engine).toBe(engine);
     live.services.playbooks.register({
       providerSlug: 'orbit',
       name: 'test.quick',
