@@ -136,3 +136,31 @@ export function deepAll(root: ParentNode, sel: string, out: Element[] = []): Ele
   });
   return out;
 }
+
+/** Characters of an icon font (the Private Use Area): a glyph a person sees as a picture, not as text. */
+const ICON_GLYPHS = /[\ue000-\uf8ff]/g;
+
+/**
+ * The text CSS puts before or after an element (`::before`/`::after` `content`): quoted strings and attr(), as the
+ * page renders them (counters, quotes and images are not text a person reads as words). Icon-font glyphs are left out.
+ */
+export function pseudoText(el: Element, which: '::before' | '::after'): string {
+  let c: string;
+  try {
+    c = viewOf(el).getComputedStyle(el, which).content;
+  } catch {
+    return '';
+  }
+  if (!c || c === 'none' || c === 'normal') return '';
+  let out = '';
+  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
+  for (let m = re.exec(c); m; m = re.exec(c)) {
+    if (m[3]) out += el.getAttribute(m[3]) || '';
+    else out += (m[1] !== undefined ? m[1] : m[2] || '').replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => codePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1');
+  }
+  return out.replace(ICON_GLYPHS, '');
+}
+
+function codePoint(n: number): string {
+  return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
+}
