@@ -127,7 +127,7 @@ export interface RawDoc {
 /** The DevTools command-line API, there only when the snapshot is evaluated with it (see documents.ts). */
 declare const getEventListeners: unknown;
 
-/** A control the page gave no name is listed with a hint only when it is icon-sized, not a backdrop or a panel. */
+/** A control the page gave no name is listed with a hint only when it is icon-sized: not a backdrop, a panel, nothing. */
 const HINT_MAX_W = 400;
 const HINT_MAX_H = 200;
 
@@ -240,7 +240,8 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     const info = record(el, role, scope, name);
     if (!name) {
       const r = el.getBoundingClientRect();
-      const h = always || (r.width <= HINT_MAX_W && r.height <= HINT_MAX_H) ? hintOf(el, role) : null;
+      const sized = r.width >= 4 && r.height >= 4 && r.width <= HINT_MAX_W && r.height <= HINT_MAX_H;
+      const h = always || sized ? hintOf(el, role) : null;
       if (h) {
         info.name = h.name;
         info.nameFrom = h.from;
