@@ -7,8 +7,10 @@ import { clip, IDX, norm, styleOf } from '../observation/dom/tree.page';
  * the banner — rather than the bare element the pointer hit inside it.
  */
 export interface Cover {
-  /** "menu 'File'", "dialog 'Cookies'", "div 'We use cookies…'". */
-  what: string;
+  /** Its role, or its tag when it has none: menu, dialog, div … */
+  role: string;
+  /** Its name, or the start of its text. */
+  name: string;
   /** menu: a popup a key or a click elsewhere closes (menu, listbox, tooltip); dialog: a dialog; other: anything else. */
   kind: 'menu' | 'dialog' | 'other';
   /** The index the latest observation gave it, when it listed it. */
@@ -72,7 +74,8 @@ export default function coverOf(el: Element): Cover | null {
   const tag = box.tagName.toLowerCase();
   const idx = box.getAttribute(IDX);
   return {
-    what: (role || tag) + (name ? " '" + name.replace(/'/g, "\\'") + "'" : ''),
+    role: role || tag,
+    name,
     kind,
     index: idx ? Number(idx) : null,
   };

@@ -44,7 +44,9 @@ export async function explainCover(tc: ToolContext, loc: Locator, err: unknown):
   if (cover) {
     const listed = cover.index === null ? undefined : tc.snapshot.elements.find((e) => e.index === cover.index);
     // what the observation already said of it, else its role and (redacted) name, one line
-    what = listed ? `[${listed.index}] ${describeElement(listed)}` : quote(tc.redactor.text(cover.what)).slice(1, -1);
+    what = listed
+      ? `[${listed.index}] ${describeElement(listed)}`
+      : `${cover.role.replace(/[^\w-]/g, '_')}${cover.name ? ` ${quote(tc.redactor.text(cover.name))}` : ''}`;
   } else what = `the element ${quote(tc.redactor.text(logged!)).slice(1, -1)}`;
   return `the click was intercepted by ${what} covering the target; ${ADVICE[cover?.kind ?? 'other']}`;
 }
