@@ -350,7 +350,8 @@ export function snapshot(a: SnapshotArgs): RawDoc {
       } else if (label) newSec = startSection(el, role, accName(el, role), idx);
     } else {
       signal =
-        visibleSelf && !carried && tag !== 'BODY' && !(role && (role in SCOPES || role === 'heading'))
+        // a label tied to its control is not a control of its own (a click on it is a click on the control)
+        visibleSelf && !carried && tag !== 'BODY' && !(isLabel(el) && el.control) && !(role && (role in SCOPES || role === 'heading'))
           ? probe.signal(el, st, explained, onScreen)
           : NONE;
       if (signal) {
