@@ -53,6 +53,7 @@ describe('nameless clickables', () => {
           '## Engine notes',
           'The analytical engine weaves algebraic patterns.',
           "button 'reply' name-from=icon",
+          "button 'share' name-from=icon",
           "button 'forward' name-from=class",
         ].join('\n'),
       );
@@ -69,6 +70,7 @@ describe('nameless clickables', () => {
         ['archive all', 'archived all'],
         ['star', 'starred 1'],
         ['reply', 'reply'],
+        ['share', 'share'],
         ['forward', 'forward'],
       ]) {
         await click(page, 'button', name!);
