@@ -85,7 +85,9 @@ describe('nameless clickables', () => {
     const { context, page } = await openPage(rig, '/slots.html');
     try {
       const { s, text } = await observe(rig, page);
-      expect(text).toMatch(/^09:00\n\[\d+\] gridcell 'Mon 09:00 free' name-from=headers\n\[\d+\] gridcell 'Wed 09:00 free' name-from=headers\n10:00\n/m);
+      expect(text).toMatch(
+        /^09:00\n\[\d+\] gridcell 'Mon 09:00 free' name-from=headers\n\[\d+\] gridcell 'Wed 09:00 free' name-from=headers\n10:00\n/m,
+      );
       // the days a person can pick; the weekday headings (no pointer, no listener) are text
       expect(s.elements.filter((e) => e.role === 'button').map((e) => e.name)).toEqual(Array.from({ length: 14 }, (_, i) => String(i + 1)));
       expect(text).toContain('Mo\nTu\nWe');
@@ -122,7 +124,9 @@ describe('state and options', () => {
       );
       await click(page, 'button', 'twisty Projects');
       const after = (await observe(rig, page)).text;
-      expect(after).toMatch(/button 'Projects' expanded\n\[\d+\] button 'plan.txt'\n\[\d+\] button 'twisty Archive' name-from=nearby collapsed/);
+      expect(after).toMatch(
+        /button 'Projects' expanded\n\[\d+\] button 'plan.txt'\n\[\d+\] button 'twisty Archive' name-from=nearby collapsed/,
+      );
       await click(page, 'button', 'plan.txt');
       expect(await log(page)).toBe('opened plan.txt');
     } finally {
@@ -137,7 +141,9 @@ describe('state and options', () => {
       expect(now.s.elements.filter((e) => e.role === 'option')).toEqual([]);
       await executeTool('type', { index: el(now.s, 'textbox', 'City').index, text: 'Pa' }, toolContext(rig, page, now.s));
       now = await observe(rig, page);
-      expect(now.text).toMatch(/textbox 'City' value='Pa' focused\n\[\d+\] option 'Paris'\n\[\d+\] option 'Parma'\n\[\d+\] option 'Pasadena'\n/);
+      expect(now.text).toMatch(
+        /textbox 'City' value='Pa' focused\n\[\d+\] option 'Paris'\n\[\d+\] option 'Parma'\n\[\d+\] option 'Pasadena'\n/,
+      );
       await executeTool('click', { index: el(now.s, 'option', 'Parma').index }, toolContext(rig, page, now.s));
       expect(await log(page)).toBe('city Parma');
       expect(await page.locator('#city').inputValue()).toBe('Parma');

@@ -13,8 +13,7 @@ import { html, indexOf, useRig } from './tools-rig';
 jest.setTimeout(60_000);
 
 const rig = useRig();
-const fixture = (name: string) =>
-  fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'realistic', 'site', 'patterns', name), 'utf8');
+const fixture = (name: string) => fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'realistic', 'site', 'patterns', name), 'utf8');
 
 async function failure(p: Promise<unknown>): Promise<string> {
   const err = await p.then(
@@ -68,7 +67,10 @@ describe('a covered click', () => {
 describe('script-driven suggestion lists through the planner', () => {
   it('the model types, sees the suggestions as options, clicks one and reads the field back', async () => {
     rig.site.page('/autocomplete', fixture('autocomplete.html'));
-    const run = await rig.open('/autocomplete', { action: 'Choose Parma as the city', responseFormat: { city: 'string - the city chosen' } });
+    const run = await rig.open('/autocomplete', {
+      action: 'Choose Parma as the city',
+      responseFormat: { city: 'string - the city chosen' },
+    });
     rig.model.setScript((t) => {
       const o = t.observation!;
       const city = o.maybe('textbox', 'City');

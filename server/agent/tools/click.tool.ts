@@ -35,10 +35,14 @@ export const clickTool = pageTool({
     const what = `click on ${describeElement(el)}`;
     const covered = await coveredBeforeClick(tc, loc);
     if (covered) throw new ToolError(`${what} failed: ${covered}`);
-    await act(what, () => loc.click({ timeout: timeout(tc) }), async (err) => {
-      const why = interceptorIn(err) ? await explainCover(tc, loc, err) : null;
-      return why ? `${what} failed: ${why}` : null;
-    });
+    await act(
+      what,
+      () => loc.click({ timeout: timeout(tc) }),
+      async (err) => {
+        const why = interceptorIn(err) ? await explainCover(tc, loc, err) : null;
+        return why ? `${what} failed: ${why}` : null;
+      },
+    );
     await settle(tc);
     return { message: `clicked ${describeElement(el)}`, target: el, record: {} };
   },

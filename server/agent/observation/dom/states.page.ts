@@ -89,7 +89,11 @@ export function statesOf(el: Element): ElementStates {
   if (hp && hp !== 'false') s.haspopup = hp === 'true' ? 'menu' : hp;
   if (el.getAttribute('aria-current') && el.getAttribute('aria-current') !== 'false') s.current = true;
   // a textarea and a multi-line editor take line breaks (Enter) where a one-line field submits
-  if (t === 'TEXTAREA' || el.getAttribute('aria-multiline') === 'true' || (t !== 'INPUT' && asHtml(el).isContentEditable && el.getAttribute('aria-multiline') !== 'false'))
+  if (
+    t === 'TEXTAREA' ||
+    el.getAttribute('aria-multiline') === 'true' ||
+    (t !== 'INPUT' && asHtml(el).isContentEditable && el.getAttribute('aria-multiline') !== 'false')
+  )
     s.multiline = true;
   return s;
 }

@@ -157,7 +157,10 @@ export function pseudoText(el: Element, which: '::before' | '::after'): string {
   const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
   for (let m = re.exec(c); m; m = re.exec(c)) {
     if (m[3]) out += el.getAttribute(m[3]) || '';
-    else out += (m[1] !== undefined ? m[1] : m[2] || '').replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => codePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1');
+    else
+      out += (m[1] !== undefined ? m[1] : m[2] || '')
+        .replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => codePoint(parseInt(h, 16)))
+        .replace(/\\(.)/g, '$1');
   }
   return out.replace(ICON_GLYPHS, '');
 }
@@ -195,9 +198,9 @@ function pseudoSelectors(rules: CSSRuleList, out: string[]): boolean {
 
 function hostsOf(doc: Document): Set<Element> | null {
   const sels: string[] = [];
-  const sheets = Array.prototype.slice.call(doc.styleSheets).concat(
-    (doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets || [],
-  ) as CSSStyleSheet[];
+  const sheets = Array.prototype.slice
+    .call(doc.styleSheets)
+    .concat((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets || []) as CSSStyleSheet[];
   for (const sh of sheets) {
     let rules: CSSRuleList;
     try {
