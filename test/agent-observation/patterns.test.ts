@@ -81,6 +81,35 @@ describe('nameless clickables', () => {
     }
   });
 
+  it('names each by the best hint: class words (hashed ones left out), background or image file, SVG data-icon, href, title, description, nearby text', async () => {
+    const { context, page } = await openPage(rig, '/icons.html');
+    try {
+      const { s, text } = await observe(rig, page);
+      const hinted = [
+        ["button 'thumbs up' name-from=class", 'a1'],
+        ["button 'heart' name-from=icon", 'a2'],
+        ["button 'share alt' name-from=icon", 'a3'],
+        ["button 'bell' name-from=icon", 'a4'],
+        ["link 'profile' name-from=href", 'a5'],
+        ["button 'Bookmark this post'", 'a6'],
+        ["button 'Report abuse' name-from=data", 'a7'],
+        ["button 'Pin to profile' name-from=nearby", 'a8'],
+      ];
+      expect(text.split('\n\n')[1]!.replace(/^\[\d+\] /gm, '')).toBe(
+        ["# Ada's post", 'The engine can weave patterns.', ...hinted.map(([line]) => line), 'Pin to profile'].join('\n'),
+      );
+      // the backdrop (a listener, a pointer, no name, the width of the page) is not a control
+      expect(s.elements).toHaveLength(8);
+      for (const [i, [, id]] of hinted.entries()) {
+        const now = await observe(rig, page);
+        await executeTool('click', { index: now.s.elements[i]!.index }, toolContext(rig, page, now.s));
+        expect(await log(page)).toBe(id);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lists a grid of empty slots as cells named by their headers, and a calendar of listener-only days', async () => {
     const { context, page } = await openPage(rig, '/slots.html');
     try {
@@ -156,6 +185,14 @@ describe('state and options', () => {
       await executeTool('click', { index: el(now.s, 'option', 'Bravo Wings').index }, toolContext(rig, page, now.s));
       expect(await log(page)).toBe('airline Bravo Wings');
       expect((await observe(rig, page)).s.elements.filter((e) => e.role === 'option')).toEqual([]);
+
+      // jQuery UI's: a focusable menu appended to the body, placed under the field, items picked by a delegated click
+      now = await observe(rig, page);
+      await executeTool('type', { index: el(now.s, 'textbox', 'Country').index, text: 'Ne' }, toolContext(rig, page, now.s));
+      now = await observe(rig, page);
+      expect(now.text).toMatch(/\[\d+\] textbox 'Country' value='Ne' focused\n[^]*\n\[\d+\] option 'Nepal'\n\[\d+\] option 'Netherlands'$/);
+      await executeTool('click', { index: el(now.s, 'option', 'Netherlands').index }, toolContext(rig, page, now.s));
+      expect(await log(page)).toBe('country Netherlands');
     } finally {
       await context.close();
     }

@@ -50,6 +50,8 @@ const STOP = new Set(
     'xl xs xxl outline solid regular filled fill stroke label'
   ).split(' '),
 );
+/** Two-letter words that do name what a control does (thumbs up, zoom in, ok). */
+const SHORT: Record<string, 1> = { up: 1, ok: 1, go: 1, in: 1 };
 /** Words too generic to name a control on their own: the text next to it is added. */
 const GENERIC = new Set('toggle toggler twisty caret chevron arrow expand expander collapse collapser handle more dots kebab'.split(' '));
 
@@ -62,7 +64,7 @@ function identWords(token: string): string[] {
     .filter(Boolean);
   const out: string[] = [];
   for (const p of parts) {
-    if (p.length < 3) continue;
+    if (p.length < 3 && !SHORT[p.toLowerCase()]) continue;
     // a run of consonants is a hash fragment, not a word
     if (!/[aeiouy]/i.test(p)) return [];
     const w = p.toLowerCase();
@@ -104,10 +106,13 @@ function dataHint(el: Element): string {
   return '';
 }
 
-/** The file name a URL points at, as words ("/img/trash-can.svg" → "trash can"). */
-function fileWords(url: string): string {
-  const m = /([^/?#]+?)(?:\.\w{2,5})?(?:[?#].*)?$/.exec(url.replace(/^url\(\s*["']?|["']?\s*\)$/g, ''));
-  return m && !/^data:/.test(url) ? wordsOf([m[1]!]) : '';
+/** The file name a URL (or a CSS url(…)) points at, as words ("/img/trash-can.svg" → "trash can"). */
+function fileWords(src: string): string {
+  const u = /url\(\s*["']?([^"')]*)/.exec(src);
+  const url = u ? u[1]! : src;
+  if (/^data:/.test(url)) return '';
+  const m = /([^/?#]+?)(?:\.\w{2,5})?(?:[?#].*)?$/.exec(url);
+  return m ? wordsOf([m[1]!]) : '';
 }
 
 /** The icon an element shows: an icon font's ligature, an SVG's symbol or data-icon, an image's file name. */
