@@ -50,7 +50,13 @@ import {
  *     says so: an on* attribute, a React/Vue handler prop, or — where the DevTools command-line API is there
  *     (snapshot.ts evaluates through CDP with includeCommandLineAPI) — getEventListeners(el) for the elements a
  *     person could take for clickable: one with a pointer cursor that no clickable ancestor explains, and small
- *     on-screen leaves; the number of queries is capped;
+ *     on-screen leaves; or a listener of an ancestor for an element with a pointer cursor of its own (delegation,
+ *     listeners.page.ts). A container known only by such a listener is listed only when nothing inside it is;
+ *     controls inside a listed one (a row's star icon) are listed too. The number of queries is capped;
+ *   - a control the page gave no name is named by the best hint there is (hints.page.ts), marked nameFrom; an
+ *     icon-sized listener-only element is listed only with one;
+ *   - layout where markup is silent (structure.page.ts): a tree's folders expanded/collapsed, the items of a
+ *     script's suggestion list under a field as options, a table cell as a gridcell; ::before/::after text in place;
  *   - a checkbox/radio whose native input a click cannot reach (display:none, zero size, clipped, covered) is
  *     listed once, on its visible label (or the clickable wrapper), with hiddenInput set;
  *   - iframes: a {k:'f'} line at their place, the element marked with FRAME for the node side to read it;
