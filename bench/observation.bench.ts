@@ -4,7 +4,8 @@
  *   npm run bench:observation                 # 15 measured observations per page (after 2 warm-up ones)
  *   npm run bench:observation -- --runs 30 --missing 10
  *
- * Pages: the realistic corpus (test/fixtures/realistic/, served on loopback and fenced as the agent's runs are) and
+ * Pages: the realistic corpus (test/fixtures/realistic/, served on loopback and fenced as the agent's runs are), its
+ * pattern pages (patterns.ts: nameless icons, suggestion lists, trees, slot grids, untied labels … of issue 24) and
  * the main pages of the sandbox sites Orbit and ForgeHub (a live AgentLink on 127.0.0.1, signed in as user_good).
  * Per page, in one run, side by side:
  *   - the observation as the planner renders it: characters and tokens (≈ chars / 4);
@@ -24,6 +25,7 @@ import { launchBrowser } from '../server/browser/chromium';
 import { loadConfig } from '../server/config';
 import { EgressPolicy } from '../server/egress/egress-policy';
 import { openCorpusPage } from '../test/agent-corpus/corpus-harness';
+import { PATTERN_PAGES } from '../test/fixtures/realistic/patterns';
 import { CORPUS_PAGES, startRealisticSites } from '../test/fixtures/realistic/server';
 import { startLiveServer } from '../test/support/live-server';
 import { auditControls, type ControlAudit } from './observation/ground-truth';
@@ -200,6 +202,15 @@ async function main() {
     for (const p of CORPUS_PAGES) {
       const { context, page, provider } = await openCorpusPage({ sites, browser }, p.path);
       try {
+        rows.push(await measure(p.id, page, EgressPolicy.forProvider(provider, 'sandbox')));
+      } finally {
+        await context.close();
+      }
+    }
+    for (const p of PATTERN_PAGES) {
+      const { context, page, provider } = await openCorpusPage({ sites, browser }, p.path);
+      try {
+        await p.prepare?.(page);
         rows.push(await measure(p.id, page, EgressPolicy.forProvider(provider, 'sandbox')));
       } finally {
         await context.close();

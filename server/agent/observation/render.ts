@@ -42,6 +42,7 @@ function states(s: ElementStates): string[] {
   if (s.focused) out.push('focused');
   if (s.current) out.push('current');
   if (s.haspopup) out.push(`haspopup=${s.haspopup}`);
+  if (s.multiline) out.push('multiline');
   if (s.scroll) out.push(`scrollable=${s.scroll}`);
   return out;
 }
@@ -51,6 +52,8 @@ const token = (s: string) => s.replace(/[^\w=-]/g, '_');
 
 export function renderElement(e: ObservedElement, esc: (s: string) => string = (s) => s): string {
   const parts = [`[${e.index}] ${token(e.role)} ${quote(esc(e.name))}`];
+  // a name the page did not give: the model should know it is a guess (from its icon, class, headers …)
+  if (e.nameFrom) parts.push(`name-from=${token(e.nameFrom)}`);
   if (e.value !== undefined) parts.push(`value=${quote(esc(e.value).replace(/\n/g, '\\n'))}`);
   if (e.format) parts.push(`format=${e.format.replace(/[^\w:-]/g, '_')}`);
   if (e.placeholder) parts.push(`placeholder=${quote(esc(e.placeholder))}`);

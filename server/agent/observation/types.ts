@@ -13,6 +13,8 @@ export interface ElementStates {
   focused?: boolean;
   current?: boolean;
   haspopup?: string;
+  /** A field that takes line breaks: a <textarea>, a multi-line editor (contenteditable, aria-multiline). */
+  multiline?: boolean;
   /** A box that scrolls on its own (the scroll tool takes its index), and where its hidden content is. */
   scroll?: 'more-below' | 'more-above' | 'more-above-and-below';
 }
@@ -25,6 +27,11 @@ export interface ObservedElement {
    */
   role: string;
   name: string;
+  /**
+   * Set when the page gave the element no name and `name` is the best hint there is (dom/hints.page.ts): a data
+   * attribute, its icon, the words of its class or id, where the link goes, a table cell's headers, the text next to it.
+   */
+  nameFrom?: 'data' | 'icon' | 'class' | 'href' | 'headers' | 'nearby';
   /** The tag of the element that carries the index (for a hidden-input control: the label or wrapper). */
   tag: string;
   /** The nearest labelled container: "dialog 'Create a post'", "article 'Post by Ada'", "navigation 'Main'". */

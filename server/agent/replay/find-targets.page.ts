@@ -1,3 +1,4 @@
+import { hintOf } from '../observation/dom/hints.page';
 import { accName, CONTAINER, isInteractive, roleOf, scopeOf, topModal } from '../observation/dom/roles.page';
 import { statesOf, valueOf } from '../observation/dom/states.page';
 import { clip, IDX, isSelect, isSvg, norm, SKIP, styleOf } from '../observation/dom/tree.page';
@@ -62,9 +63,12 @@ export default function findTargets(a: FindArgs): Found {
     const el = pool[i]!;
     const role = roleOf(el);
     if ((role || el.tagName.toLowerCase()) !== a.role || !isInteractive(el, role)) continue;
-    const full = accName(el, role);
+    const named = accName(el, role);
+    // a control the page gave no name: the snapshot's hint, and where it came from
+    const hint = named ? null : hintOf(el, role);
+    const full = named || (hint ? hint.name : '');
     if (a.name != null && clip(full, 150) !== a.name) continue;
-    if (!listed(el) || (el.tagName === 'A' && el.getAttribute('tabindex') === '-1' && !full)) continue;
+    if (!listed(el) || (el.tagName === 'A' && el.getAttribute('tabindex') === '-1' && !named)) continue;
     if (out.length >= a.max) return { fallback: 'more than ' + a.max + ' candidates' };
     const index = out.length + 1;
     el.setAttribute(IDX, String(index));
@@ -76,6 +80,7 @@ export default function findTargets(a: FindArgs): Found {
       scope: scopeOf(el),
       states: statesOf(el),
     };
+    if (hint) info.nameFrom = hint.from;
     const v = valueOf(el);
     if (v != null) info.value = clip(String(v), 300);
     if (isSelect(el))

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 import { describeElement } from '../observation';
+import { ToolError } from '../result/errors';
 import { clickCheckable, mayBeCheckable, probeCheckable } from './checkable';
+import { coveredBeforeClick, explainCover, interceptorIn } from './covered';
 import { clickDirectly } from './direct-click';
 import { act, elementIndex, observed, on, pageTool, REPLAY_ON_ELEMENT, settle, target, timeout } from './page-tool';
 
@@ -30,7 +32,17 @@ export const clickTool = pageTool({
       await settle(tc, 100);
       return { message, target: el, record: {} };
     }
-    await act(`click on ${describeElement(el)}`, () => loc.click({ timeout: timeout(tc) }));
+    const what = `click on ${describeElement(el)}`;
+    const covered = await coveredBeforeClick(tc, loc);
+    if (covered) throw new ToolError(`${what} failed: ${covered}`);
+    await act(
+      what,
+      () => loc.click({ timeout: timeout(tc) }),
+      async (err) => {
+        const why = interceptorIn(err) ? await explainCover(tc, loc, err) : null;
+        return why ? `${what} failed: ${why}` : null;
+      },
+    );
     await settle(tc);
     return { message: `clicked ${describeElement(el)}`, target: el, record: {} };
   },

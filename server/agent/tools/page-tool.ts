@@ -250,11 +250,14 @@ function playwrightMessage(err: unknown): string {
     .slice(0, 300);
 }
 
-export async function act<T>(what: string, fn: () => Promise<T>): Promise<T> {
+/** `explain`: a better account of a failure than Playwright's first line (null: there is none). */
+export async function act<T>(what: string, fn: () => Promise<T>, explain?: (err: unknown) => Promise<string | null>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (err instanceof ToolError) throw err;
+    const why = explain && !/Target page, context or browser has been closed|Target closed/.test(String(err)) ? await explain(err) : null;
+    if (why) throw new ToolError(why, false, { cause: err });
     if (/Target page, context or browser has been closed|Target closed/.test(String(err)))
       throw new ToolError(`${what} failed: ${TAB_CLOSED}`);
     throw new ToolError(`${what} failed: ${playwrightMessage(err)}`, /ERR_BLOCKED|blocked/i.test(String(err)), { cause: err });

@@ -73,8 +73,9 @@ export function shownValue(el: Element): string {
   return showing;
 }
 
+/** What the snapshot lists as a control (tabindex=-1 only makes an element focusable by script: a menu item's wrapper). */
 const HAS_CONTROL =
-  'a[href],button,input,select,textarea,[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=tab],[role=menuitem],[role=option],[onclick],[tabindex]';
+  'a[href],button,input,select,textarea,[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=tab],[role=menuitem],[role=option],[onclick],[tabindex]:not([tabindex="-1"])';
 
 export function hasControl(el: Element): boolean {
   if (el.querySelector(HAS_CONTROL)) return true;

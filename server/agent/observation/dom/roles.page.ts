@@ -1,4 +1,5 @@
-import { asHtml, byId, clip, isElement, isInput, isSvg, isText, kidsOf, norm, quote, shown, SKIP, styleOf } from './tree.page';
+import { untiedLabel } from './structure.page';
+import { asHtml, byId, clip, isElement, isInput, isSvg, isText, kidsOf, norm, pseudoText, quote, shown, SKIP, styleOf } from './tree.page';
 
 /**
  * In the page (see agent-dom.page.ts): roles, explicit or implicit from the tag, and accessible names, by the
@@ -215,8 +216,14 @@ export function svgName(svg: Element): string {
   return '';
 }
 
-/** The text an element's content gives its name (the flat tree, hidden parts left out, icons by their names). */
-export function textOf(node: Element, depth: number): string {
+/** A nested list of a tree item: its own items, not part of its name. */
+const isSubList = (n: Element) => n.tagName === 'UL' || n.tagName === 'OL' || n.getAttribute('role') === 'group';
+
+/**
+ * The text an element's content gives its name (the flat tree, hidden parts left out, icons by their names, CSS
+ * ::before/::after text in place); `ownOnly`: without nested lists (a tree item's sub-items).
+ */
+export function textOf(node: Element, depth: number, ownOnly?: boolean): string {
   let out = '';
   const kids = kidsOf(node);
   for (let i = 0; i < kids.length; i++) {
@@ -226,7 +233,7 @@ export function textOf(node: Element, depth: number): string {
       continue;
     }
     if (!isElement(n)) continue;
-    if (n.getAttribute('aria-hidden') === 'true') continue;
+    if (n.getAttribute('aria-hidden') === 'true' || (ownOnly && isSubList(n))) continue;
     if (isSvg(n)) {
       if (n.localName === 'svg') out += ' ' + svgName(n) + ' ';
       continue;
@@ -245,12 +252,17 @@ export function textOf(node: Element, depth: number): string {
       out += ' ' + al + ' ';
       continue;
     }
-    let sub = depth < 25 ? textOf(n, depth + 1) : '';
+    let sub = depth < 25 ? pseudoText(n, '::before') + textOf(n, depth + 1) + pseudoText(n, '::after') : '';
     // accname: a descendant without text content is named by its tooltip (title)
     if (!norm(sub) && n.getAttribute('title')) sub = n.getAttribute('title')!;
     out += sep + sub + sep;
   }
   return out;
+}
+
+/** An element's text with its own ::before/::after text. */
+export function contentText(el: Element, ownOnly?: boolean): string {
+  return pseudoText(el, '::before') + textOf(el, 0, ownOnly) + pseudoText(el, '::after');
 }
 
 export function accName(el: Element, role: string | null): string {
@@ -269,10 +281,11 @@ export function accName(el: Element, role: string | null): string {
     if (t === 'INPUT' && ty === 'image') return norm(el.getAttribute('alt')) || 'Submit';
     const labels = (el as HTMLInputElement).labels;
     if (labels && labels.length) {
-      const ls = norm(Array.from(labels, (l) => textOf(l, 0)).join(' '));
+      const ls = norm(Array.from(labels, (l) => contentText(l)).join(' '));
       if (ls) return ls;
     }
-    return norm(el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('title'));
+    // a <label> written right before the field but not tied to it is what a person reads as its name
+    return untiedLabel(el) || norm(el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('title'));
   }
   if (t === 'IMG') return norm(el.getAttribute('alt') || el.getAttribute('title'));
   if (isSvg(el)) return svgName(el) || norm(el.getAttribute('title'));
@@ -285,7 +298,7 @@ export function accName(el: Element, role: string | null): string {
     if (cp) return norm(textOf(cp, 0));
   }
   if (role && FROM_CONTENT[role]) {
-    const c = norm(textOf(el, 0));
+    const c = norm(contentText(el, role === 'treeitem'));
     if (c) return c;
   }
   if (role === 'textbox' || role === 'searchbox' || role === 'combobox') {
@@ -300,6 +313,8 @@ export function isInteractive(el: Element, role: string | null): boolean {
   const t = el.tagName;
   if (t === 'INPUT' || t === 'SELECT' || t === 'TEXTAREA' || t === 'BUTTON') return true;
   if (el.hasAttribute('onclick')) return true;
+  // a grid's cell that takes focus or a selection is a control (a calendar's day); a data table's cell is not
+  if (role === 'gridcell') return el.hasAttribute('tabindex') || el.hasAttribute('aria-selected');
   const ti = el.getAttribute('tabindex');
   return ti !== null && parseInt(ti, 10) >= 0 && (!role || (!(role in SCOPES) && role !== 'listitem' && role !== 'heading'));
 }

@@ -1,18 +1,11 @@
 import type { ObservedElement } from '../types';
-import {
-  boxName,
-  clearMarks,
-  clickableWrapper,
-  frameworkHandler,
-  hasControl,
-  isToggle,
-  operable,
-  scrollState,
-  visibleLabel,
-} from './controls.page';
+import { boxName, clearMarks, clickableWrapper, hasControl, isToggle, operable, scrollState, visibleLabel } from './controls.page';
+import { hintOf } from './hints.page';
+import { DELEGATED, listenerProbe, NONE, OWN, type Signal } from './listeners.page';
 import {
   accName,
   CONTAINER,
+  contentText,
   HEADER_SCOPES,
   headingLevel,
   isInteractive,
@@ -26,6 +19,7 @@ import {
   topModal,
 } from './roles.page';
 import { record } from './states.page';
+import { hasSubList, inSuggestionList } from './structure.page';
 import {
   clip,
   findMarked,
@@ -40,6 +34,7 @@ import {
   isText,
   kidsOf,
   norm,
+  pseudoText,
   SEC,
   shown,
   SKIP,
@@ -55,15 +50,18 @@ import {
  *     says so: an on* attribute, a React/Vue handler prop, or — where the DevTools command-line API is there
  *     (snapshot.ts evaluates through CDP with includeCommandLineAPI) — getEventListeners(el) for the elements a
  *     person could take for clickable: one with a pointer cursor that no clickable ancestor explains, and small
- *     on-screen leaves; the number of queries is capped;
+ *     on-screen leaves; or a listener of an ancestor for an element with a pointer cursor of its own (delegation,
+ *     listeners.page.ts). A container known only by such a listener is listed only when nothing inside it is;
+ *     controls inside a listed one (a row's star icon) are listed too. The number of queries is capped;
+ *   - a control the page gave no name is named by the best hint there is (hints.page.ts), marked nameFrom; an
+ *     icon-sized listener-only element is listed only with one;
+ *   - layout where markup is silent (structure.page.ts): a tree's folders expanded/collapsed, the items of a
+ *     script's suggestion list under a field as options, a table cell as a gridcell; ::before/::after text in place;
  *   - a checkbox/radio whose native input a click cannot reach (display:none, zero size, clipped, covered) is
  *     listed once, on its visible label (or the clickable wrapper), with hiddenInput set;
  *   - iframes: a {k:'f'} line at their place, the element marked with FRAME for the node side to read it;
  *   - text lines carry v (on screen) and c (their section: a labelled region, a scrollable box, a frame body).
  */
-
-/** The DevTools command-line API, there only when the snapshot is evaluated with it (see documents.ts). */
-declare const getEventListeners: ((el: Element) => Record<string, unknown[] | undefined>) | undefined;
 
 export interface SnapshotArgs {
   maxElements?: number;
@@ -132,9 +130,12 @@ export interface RawDoc {
   checks: number;
 }
 
-const CLICK_EVENTS = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
-const MAX_LISTENER_CHECKS = 400;
-const MAX_LEAF_CHECKS = 150;
+/** The DevTools command-line API, there only when the snapshot is evaluated with it (see documents.ts). */
+declare const getEventListeners: unknown;
+
+/** A control the page gave no name is listed with a hint only when it is icon-sized: not a backdrop, a panel, nothing. */
+const HINT_MAX_W = 400;
+const HINT_MAX_H = 200;
 
 interface Rect {
   l: number;
@@ -154,8 +155,6 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     frames: 0,
     textChars: 0,
     dropped: 0,
-    checks: 0,
-    leafChecks: 0,
     index: 1,
     frame: 1,
     sec: 0,
@@ -167,13 +166,15 @@ export function snapshot(a: SnapshotArgs): RawDoc {
   let owners: Element[] = [];
   let handled = new Set<Element>();
   let shadowModal: Element | null = null;
+  let probe = listenerProbe(cli);
 
   function reset() {
     clearMarks();
     S.elements = [];
     S.lines = [];
     S.sections = [];
-    S.frames = S.textChars = S.dropped = S.checks = S.leafChecks = S.sec = 0;
+    S.frames = S.textChars = S.dropped = S.sec = 0;
+    probe = listenerProbe(cli);
     S.index = a.startIndex || 1;
     S.frame = a.frameStart || 1;
     cur = [];
@@ -231,23 +232,42 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     S.sections.push({ id, role: role || 'region', name: clip(name, 80), tag: el.tagName.toLowerCase(), idx: idx || 0 });
     return id;
   }
-  /** explained: the pointer cursor this element inherits comes from an ancestor known to be clickable */
-  function clickSignal(el: Element, st: CSSStyleDeclaration, explained: boolean): boolean {
-    if (el.hasAttribute('onmousedown') || el.hasAttribute('onpointerdown') || el.hasAttribute('onmouseup')) return true;
-    if (frameworkHandler(el)) return true;
-    if (!cli || S.checks >= MAX_LISTENER_CHECKS) return false;
-    if (st.cursor !== 'pointer' || explained) {
-      if (S.leafChecks >= MAX_LEAF_CHECKS || el.childElementCount > 3 || !onScreen(el)) return false;
-      S.leafChecks++;
+  /**
+   * The role of an element a listener, onclick or tabindex alone makes a control: a link (an <a>), a table's cell
+   * (a slot of a calendar-like grid), an option of the suggestion list a script floats under a field, else a button.
+   */
+  function plainRole(el: Element): string {
+    if (el.tagName === 'A') return 'link';
+    if (el.tagName === 'TD') return 'gridcell';
+    return inSuggestionList(el) ? 'option' : 'button';
+  }
+  /** Puts a control, named by the page or, failing that, by the best hint there is (null: no name and no hint). */
+  function putNamed(el: Element, role: string, scope: string | null, name: string, always: boolean): number | null {
+    const info = record(el, role, scope, name);
+    if (!name) {
+      const r = el.getBoundingClientRect();
+      const sized = r.width >= 4 && r.height >= 4 && r.width <= HINT_MAX_W && r.height <= HINT_MAX_H;
+      const h = always || sized ? hintOf(el, role) : null;
+      if (h) {
+        info.name = h.name;
+        info.nameFrom = h.from;
+      } else if (!always) return null;
     }
-    S.checks++;
-    try {
-      const ls = getEventListeners!(el);
-      for (const type of CLICK_EVENTS) if (ls && ls[type] && ls[type]!.length) return true;
-    } catch {
-      // a page may shadow the function
+    return put(el, info);
+  }
+  /** A delegated candidate after its content: listed in place of its text when nothing inside it was listed. */
+  function putDeferred(el: Element, scope: string | null, d: { lines: number; els: number; chars: number }) {
+    flush();
+    if (S.elements.length !== d.els) return;
+    const text = S.lines.slice(d.lines);
+    if (text.some((l) => l.k !== 't')) return;
+    S.lines.length = d.lines;
+    const chars = S.textChars;
+    S.textChars = d.chars;
+    if (!putNamed(el, plainRole(el), scope, accName(el, 'button'), false)) {
+      S.lines.push(...text);
+      S.textChars = chars;
     }
-    return false;
   }
   function visitFrame(el: HTMLIFrameElement, scope: string | null) {
     const r = el.getBoundingClientRect();
@@ -319,17 +339,27 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     const inner = label || scope;
     let newSec = 0;
     let scroll: ReturnType<typeof scrollState> = null;
-    let signal = false;
+    let signal: Signal = NONE;
+    /** The content is the control's name: walked without its text, for the controls inside it (a row's star icon). */
+    let nameOnly = false;
+    /** Clickable only by delegation and holding elements: listed after its content, unless a control is found in it. */
+    let deferred: { lines: number; els: number; chars: number } | null = null;
     if (visibleSelf && isInteractive(el, role)) {
-      // clickable by onclick or focusable by tabindex, without a role: a person sees a button (or a link)
-      if (!role) role = tag === 'A' ? 'link' : 'button';
+      // clickable by onclick or focusable by tabindex, without a role: a person sees a button (or a link, a cell …)
+      if (!role) role = plainRole(el);
       const name = accName(el, role);
-      const idx = tag === 'A' && el.getAttribute('tabindex') === '-1' && !name ? 0 : put(el, record(el, role, scope, name));
-      if (!role || !CONTAINER[role]) return;
-      if (label) newSec = startSection(el, role, accName(el, role), idx);
+      const idx = tag === 'A' && el.getAttribute('tabindex') === '-1' && !name ? 0 : putNamed(el, role, scope, name, true) || 0;
+      if (!CONTAINER[role]) {
+        // a tree item's sub-items are listed after it; anything else inside a control is part of it
+        if (!idx || !hasSubList(el)) return;
+        nameOnly = true;
+      } else if (label) newSec = startSection(el, role, accName(el, role), idx);
     } else {
       signal =
-        visibleSelf && !carried && tag !== 'BODY' && !(role && (role in SCOPES || role === 'heading')) && clickSignal(el, st, explained);
+        // a label tied to its control is not a control of its own (a click on it is a click on the control)
+        visibleSelf && !carried && tag !== 'BODY' && !(isLabel(el) && el.control) && !(role && (role in SCOPES || role === 'heading'))
+          ? probe.signal(el, st, explained, onScreen)
+          : NONE;
       if (signal) {
         const tog = el.querySelector('input[type=checkbox],input[type=radio]');
         if (tog && !handled.has(tog) && !operable(tog)) {
@@ -337,10 +367,14 @@ export function snapshot(a: SnapshotArgs): RawDoc {
           return;
         }
         if (!hasControl(el) && String(el.textContent || '').length <= 600) {
-          const cn = accName(el, 'button');
-          if (cn) {
-            put(el, record(el, tag === 'A' ? 'link' : 'button', scope, cn));
-            return;
+          const sub = hasSubList(el);
+          // a listener of a container that no pointer marks (delegation) is the container's only when nothing in it is a control
+          if ((signal === DELEGATED || st.cursor !== 'pointer') && el.childElementCount > 0 && !sub) {
+            flush();
+            deferred = { lines: S.lines.length, els: S.elements.length, chars: S.textChars };
+          } else if (putNamed(el, plainRole(el), scope, sub ? norm(contentText(el, true)) : accName(el, 'button'), false)) {
+            if (!el.childElementCount) return;
+            nameOnly = true;
           }
         }
       }
@@ -373,17 +407,22 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     if (block) owners.push(el);
     if (el.shadowRoot) el.setAttribute(HOST, '');
     // below a pointer that a listener explains (a card holding its own controls), the inherited pointer says nothing
-    const pointer = st.cursor === 'pointer' && (explained || signal);
+    const pointer = st.cursor === 'pointer' && (explained || signal === OWN || nameOnly);
+    if (nameOnly) q = true;
     const kids = kidsOf(el);
     // a closed <details> shows only its summary
     const closed = isDetails(el) && !el.open;
+    const said = visibleSelf && !q;
+    if (said) cur.push(pseudoText(el, '::before'));
     for (let i = 0; i < kids.length; i++) {
       const n = kids[i]!;
       if (closed && (n as Element).tagName !== 'SUMMARY') continue;
       if (isText(n)) {
-        if (visibleSelf && !q) cur.push(n.data);
+        if (said) cur.push(n.data);
       } else if (isElement(n)) visit(n, inner, pointer, q);
     }
+    if (said) cur.push(pseudoText(el, '::after'));
+    if (deferred) putDeferred(el, scope, deferred);
     if (block || h) flush();
     if (block) owners.pop();
     heading = prevHeading;
@@ -426,7 +465,7 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     next: S.index,
     nextFrame: S.frame,
     frames: S.frames,
-    checks: S.checks,
+    checks: probe.checks(),
   };
 }
 

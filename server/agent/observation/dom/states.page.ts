@@ -1,6 +1,7 @@
 import type { ElementStates, ObservedElement } from '../types';
 import { shownValue } from './controls.page';
-import { idrefText, textOf } from './roles.page';
+import { idrefText, roleOf, textOf } from './roles.page';
+import { folderState } from './structure.page';
 import { activeOf, asHtml, byId, clip, isInput, isSelect, norm, shown } from './tree.page';
 
 /**
@@ -73,6 +74,10 @@ export function statesOf(el: Element): ElementStates {
   if (t === 'DETAILS') s.expanded = (el as HTMLDetailsElement).open;
   if (t === 'SUMMARY' && el.parentElement && el.parentElement.tagName === 'DETAILS')
     s.expanded = (el.parentElement as HTMLDetailsElement).open;
+  if (s.expanded === undefined) {
+    const folder = folderState(el, roleOf(el));
+    if (folder !== undefined) s.expanded = folder;
+  }
   if (el.getAttribute('aria-selected') === 'true') s.selected = true;
   const ap = el.getAttribute('aria-pressed');
   if (ap === 'true' || ap === 'false' || ap === 'mixed') s.pressed = ap === 'mixed' ? 'mixed' : ap === 'true';
@@ -83,6 +88,13 @@ export function statesOf(el: Element): ElementStates {
   const hp = el.getAttribute('aria-haspopup');
   if (hp && hp !== 'false') s.haspopup = hp === 'true' ? 'menu' : hp;
   if (el.getAttribute('aria-current') && el.getAttribute('aria-current') !== 'false') s.current = true;
+  // a textarea and a multi-line editor take line breaks (Enter) where a one-line field submits
+  if (
+    t === 'TEXTAREA' ||
+    el.getAttribute('aria-multiline') === 'true' ||
+    (t !== 'INPUT' && asHtml(el).isContentEditable && el.getAttribute('aria-multiline') !== 'false')
+  )
+    s.multiline = true;
   return s;
 }
 

@@ -136,3 +136,94 @@ export function deepAll(root: ParentNode, sel: string, out: Element[] = []): Ele
   });
   return out;
 }
+
+/** Characters of an icon font (the Private Use Area): a glyph a person sees as a picture, not as text. */
+const ICON_GLYPHS = /[\ue000-\uf8ff]/g;
+
+/**
+ * The text CSS puts before or after an element (`::before`/`::after` `content`): quoted strings and attr(), as the
+ * page renders them (counters, quotes and images are not text a person reads as words). Icon-font glyphs are left out.
+ */
+export function pseudoText(el: Element, which: '::before' | '::after'): string {
+  if (!mayHavePseudo(el)) return '';
+  let c: string;
+  try {
+    c = viewOf(el).getComputedStyle(el, which).content;
+  } catch {
+    return '';
+  }
+  if (!c || c === 'none' || c === 'normal') return '';
+  let out = '';
+  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
+  for (let m = re.exec(c); m; m = re.exec(c)) {
+    if (m[3]) out += el.getAttribute(m[3]) || '';
+    else
+      out += (m[1] !== undefined ? m[1] : m[2] || '')
+        .replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => codePoint(parseInt(h, 16)))
+        .replace(/\\(.)/g, '$1');
+  }
+  return out.replace(ICON_GLYPHS, '');
+}
+
+function codePoint(n: number): string {
+  return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
+}
+
+/**
+ * The elements of a document that a style rule may give ::before/::after text (rules with a pseudo-element and a
+ * `content`), found with one query: reading a pseudo-element's computed style costs about as much as the
+ * element's own, so the rest are not asked. null: every element may (a stylesheet that cannot be read, a
+ * selector that cannot be queried on its own). Kept for one call of the page code (the bundle is evaluated anew).
+ */
+let pseudoHosts: { doc: Document; set: Set<Element> | null } | null = null;
+
+const PSEUDO = /::?(before|after)\b/g;
+
+function pseudoSelectors(rules: CSSRuleList, out: string[]): boolean {
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i] as CSSStyleRule & { cssRules?: CSSRuleList };
+    if (r.selectorText && r.style && PSEUDO.test(r.selectorText)) {
+      PSEUDO.lastIndex = 0;
+      const c = r.style.getPropertyValue('content');
+      if (c && c !== 'none' && c !== 'normal') {
+        if (r.selectorText.indexOf('&') >= 0) return false;
+        out.push(r.selectorText.replace(PSEUDO, '').replace(/(^|,)\s*(?=,|$)/g, '$1*'));
+      }
+    }
+    PSEUDO.lastIndex = 0;
+    if (r.cssRules && !pseudoSelectors(r.cssRules, out)) return false;
+  }
+  return true;
+}
+
+function hostsOf(doc: Document): Set<Element> | null {
+  const sels: string[] = [];
+  const sheets = Array.prototype.slice
+    .call(doc.styleSheets)
+    .concat((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets || []) as CSSStyleSheet[];
+  for (const sh of sheets) {
+    let rules: CSSRuleList;
+    try {
+      rules = sh.cssRules;
+    } catch {
+      return null; // another origin's stylesheet
+    }
+    if (!pseudoSelectors(rules, sels)) return null;
+  }
+  const set = new Set<Element>();
+  for (const sel of sels) {
+    try {
+      doc.querySelectorAll(sel).forEach((e) => set.add(e));
+    } catch {
+      return null;
+    }
+  }
+  return set;
+}
+
+function mayHavePseudo(el: Element): boolean {
+  const doc = el.ownerDocument;
+  if (el.getRootNode() !== doc) return true; // a shadow tree's own styles are not in the document's sheets
+  if (!pseudoHosts || pseudoHosts.doc !== doc) pseudoHosts = { doc, set: hostsOf(doc) };
+  return !pseudoHosts.set || pseudoHosts.set.has(el);
+}
