@@ -161,6 +161,7 @@ export class LabelPicker {
           false,
         );
       }
+      if (step.kind === 'expand') return this.expand(turn, o, lines, step);
       if (step.kind === 'click' && step.until && anchor(step.until) >= 0) {
         this.advance();
         continue;
@@ -220,6 +221,34 @@ export class LabelPicker {
     }
   }
 
+  /**
+   * Opens what is named `label` as a person does: click it; when it still says collapsed, click the expander listed
+   * right beside it (an arrow, a toggle, a nameless control on the adjacent line); done once it says expanded.
+   */
+  private expand(turn: ScriptTurn, o: ParsedObservation, lines: string[], step: Extract<ParsedStep, { kind: 'expand' }>): ScriptReply {
+    const e = this.pick(o, lines, step.label, step.within);
+    if (!e) return this.search(turn, `cannot find '${step.label}'`, false);
+    if (/(^| )expanded( |$)/.test(e.rest)) {
+      this.advance();
+      return this.plan(turn, o);
+    }
+    if (!/(^| )collapsed( |$)/.test(e.rest) && this.effort.repeats > 0)
+      return this.giveUp(`clicked '${step.label}' and the observation shows no expanded or collapsed state for it`);
+    this.effort.repeats += 1;
+    if (this.effort.repeats === 1) return this.call('click', { index: e.index }, true);
+    const expander = o.elements.find(
+      (x) =>
+        x !== e &&
+        Math.abs(x.lineNo - e.lineNo) <= 1 &&
+        (x.name.trim() === '' ||
+          /expand|collapse|toggle|open|show|more|arrow|caret|chevron|icon/i.test(x.name) ||
+          containsWords(x.name, step.label)),
+    );
+    if (!expander || this.effort.repeats > 2)
+      return this.giveUp(`'${step.label}' stays collapsed after a click, and no expander is listed beside it`);
+    return this.call('click', { index: expander.index }, true);
+  }
+
   /** The element a person would take for `label` (after `within` in reading order, when given). */
   private pick(o: ParsedObservation, lines: string[], label: string, within?: string, filter?: (e: ObservedLine) => boolean) {
     const pool = filter ? o.elements.filter(filter) : o.elements;
@@ -228,11 +257,13 @@ export class LabelPicker {
     // An element that names the place itself ("Save Vela 16 Pro to wishlist").
     const own = hits.find((e) => containsWords(e.name, within));
     if (own) return own;
-    const a = anchorLine(o, lines, within);
-    if (a < 0) return undefined;
-    // The region the place is in ("-- article --" … the next "-- … --"): its only match, else the first after the place.
     const raw = o.text.split('\n');
     const isRegion = (n: number) => /^-- .* --$/.test(raw[n] ?? '');
+    // A region named after the place ("-- region 'Billing Address' --", an accordion's panel under its heading).
+    const region = raw.findIndex((l, n) => isRegion(n) && containsWords(l.slice(3, -3), within));
+    const a = region >= 0 ? region : anchorLine(o, lines, within);
+    if (a < 0) return undefined;
+    // The region the place is in ("-- article --" … the next "-- … --"): its only match, else the first after the place.
     let start = a;
     while (start > 0 && !isRegion(start)) start -= 1;
     let end = a + 1;
