@@ -61,6 +61,21 @@ async function episodes(rig: ApgRig, tasks: ApgTask[]): Promise<Episode[]> {
   return out;
 }
 
+/**
+ * What kind of failure a run is, from the model's reason or the check: what the observation did not show (the
+ * picker only acts on what it lists), or an action on the wrong element (the check read a different page state).
+ */
+function kind(e: Episode): string {
+  if (e.solved) return '';
+  if (/is in the page text but not listed/.test(e.why)) return 'shown only as text, not listed as an element';
+  if (/cannot find/.test(e.why)) return 'not in the observation at all';
+  if (/stays collapsed|no expanded or collapsed state/.test(e.why)) return 'no expander listed / no expanded state';
+  if (/^page state/.test(e.why)) return 'completed, but acted on the wrong element (page state wrong)';
+  if (/^answer/.test(e.why)) return 'completed with a wrong answer';
+  if (/failed twice/.test(e.why)) return 'a tool failed';
+  return 'other';
+}
+
 function printEpisodes(eps: Episode[]) {
   const solved = eps.filter((e) => e.solved).length;
   const byPattern = new Map<string, { n: number; ok: number }>();
@@ -75,7 +90,13 @@ function printEpisodes(eps: Episode[]) {
     `episodes solved: ${solved}/${eps.length} (${pct(solved, eps.length)})`,
     ...[...byPattern].map(([p, c]) => `  ${p.padEnd(32)} ${c.ok}/${c.n}`),
     '',
+    'failures by kind:',
   ];
+  const kinds = new Map<string, string[]>();
+  for (const e of eps.filter((x) => !x.solved)) kinds.set(kind(e), [...(kinds.get(kind(e)) ?? []), e.task.id]);
+  for (const [k, ids] of kinds) lines.push(`  ${String(ids.length).padStart(2)}  ${k}: ${ids.join(', ')}`);
+  if (!kinds.size) lines.push('  none');
+  lines.push('');
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

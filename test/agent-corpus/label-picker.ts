@@ -45,14 +45,17 @@ function readableLines(o: ParsedObservation): string[] {
   return lines;
 }
 
-/** Elements named `label`: exactly, else starting with it, else containing it (each as whole words). */
+/** What a closed combobox shows in its box (a person reads it there, as on a button). */
+const shownValue = (e: ObservedLine) => (e.role === 'combobox' ? /(?:^| )value='((?:[^'\\]|\\.)*)'/.exec(e.rest)?.[1] : undefined);
+
+/** Elements named `label`: exactly, else starting with it, else containing it (each as whole words); else a combobox showing it. */
 function named(elements: ObservedLine[], label: string): ObservedLine[] {
   const tests = [(n: string) => norm(n) === norm(label), (n: string) => startsWithWords(n, label), (n: string) => containsWords(n, label)];
   for (const t of tests) {
     const hits = elements.filter((e) => t(e.name));
     if (hits.length) return hits;
   }
-  return [];
+  return elements.filter((e) => norm(shownValue(e)?.replace(/\\(.)/g, '$1') ?? '') === norm(label));
 }
 
 /** The line a person would take for `label`: a line that is exactly it, else a heading holding it, else any line holding it. */
