@@ -175,7 +175,6 @@ export const FORM_TASKS: ApgTask[] = [
     steps: ["click 'Leather seats'", "click 'Food synthesizer'", "click 'Add'", 'done'],
     state: texts('#ms_unimp_list [role=option]'),
     expected: ['Leather seats', 'Food synthesizer'],
-    quick: true,
   },
 
   // ---------- tables, grids, toolbar ----------
@@ -196,7 +195,6 @@ export const FORM_TASKS: ApgTask[] = [
     steps: ["click 'Amount'", 'done'],
     state: texts('#ex2-grid th[aria-sort=ascending], #ex2-grid th[aria-sort=descending]'),
     expected: ['Amount'],
-    quick: true,
   },
   {
     id: 'treegrid-collapse',

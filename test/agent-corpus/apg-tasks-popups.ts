@@ -123,7 +123,6 @@ export const POPUP_TASKS: ApgTask[] = [
     steps: ["click 'Font'", "click 'Monospace'", 'done'],
     state: style(MENUBAR_TEXT, 'fontFamily'),
     expected: 'monospace',
-    quick: true,
   },
   {
     id: 'menubar-bold-red',

@@ -8,6 +8,7 @@ import { POPUP_TASKS } from './apg-tasks-popups';
  * the example's own script leaves in the DOM when the task is done. The states are read with plain DOM queries,
  * never through the observation; the ones that depend on today's date are computed when checked.
  *
- * `quick` marks the subset that runs in `npm test` (one or two per pattern family); `npm run bench:corpus` runs all.
+ * `quick` marks the subset that runs in `npm test` (eight tasks, one per pattern family: menu button, combobox,
+ * date picker, modal dialog, tabs, accordion, checkbox, toolbar menu); `npm run bench:corpus` runs them all.
  */
 export const APG_TASKS: ApgTask[] = [...POPUP_TASKS, ...FORM_TASKS];
