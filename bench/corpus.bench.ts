@@ -116,6 +116,12 @@ function printCoverage(rows: CoverageRow[]) {
   );
   lines.push(
     '',
+    '(ground truth: bench/observation/ground-truth.ts, shared with bench:observation; it does not count a listener-only',
+    " control nested inside another control, such as treeview-navigation's expander arrows inside their links, nor rows",
+    ' and grid cells, such as the treegrid rows: the episodes above measure those)',
+  );
+  lines.push(
+    '',
     `named coverage: ${sum('named')}/${sum('present')} visible interactive elements listed with a name (${pct(sum('named'), sum('present'))}); listed at all: ${sum('listed')} (${pct(sum('listed'), sum('present'))})`,
   );
   if (SHOW_MISSING) {
