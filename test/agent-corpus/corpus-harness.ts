@@ -108,9 +108,22 @@ export interface CorpusPage {
 
 /** A fresh context fenced to the corpus provider, its first page loaded at `path` (the caller closes the context). */
 export async function openCorpusPage(rig: Pick<CorpusRig, 'sites' | 'browser'>, path: string): Promise<CorpusPage> {
-  const provider = corpusProvider(rig.sites);
+  return openFencedPage(rig.browser, corpusProvider(rig.sites), rig.sites.url(path));
+}
+
+/**
+ * A fresh context fenced to `provider` (the network guard with its sandbox egress policy; what it refuses taints
+ * the run's integrity), its first page loaded at `startingUrl`; `prepare` runs on the context before the page
+ * exists (a fixed clock). The caller closes the context.
+ */
+export async function openFencedPage(
+  browser: Browser,
+  provider: ProviderDefinition,
+  startingUrl: string,
+  prepare?: (context: BrowserContext) => Promise<void>,
+): Promise<CorpusPage> {
   const policy = EgressPolicy.forProvider(provider, 'sandbox');
-  const context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
   const integrity = new RunIntegrity();
   const main: { page?: Page } = {};
@@ -120,9 +133,9 @@ export async function openCorpusPage(rig: Pick<CorpusRig, 'sites' | 'browser'>, 
       mainFrame: () => main.page?.mainFrame(),
       report: (b) => integrity.taint('BLOCKED_REQUEST', b.url),
     });
+    await prepare?.(context);
     const page = await context.newPage();
     main.page = page;
-    const startingUrl = rig.sites.url(path);
     await page.goto(startingUrl, { waitUntil: 'load' });
     return { context, page, provider, integrity, startingUrl };
   } catch (err) {
@@ -146,42 +159,64 @@ export async function finishRun(
 }
 
 export async function runCorpusTask(rig: CorpusRig, task: CorpusTask): Promise<TaskRun> {
+  rig.sites.reset();
+  const opened = await openCorpusPage(rig, task.page);
+  try {
+    const run = await runWithLabelPicker(rig.model, opened, task);
+    return { ...run, ...(await finishRun(rig, opened.context)) };
+  } finally {
+    await opened.context.close();
+  }
+}
+
+export interface PickerRun {
+  outcome: RunOutcome;
+  trace: TraceStep[];
+  /** The model's decisions, turn by turn. */
+  log: string[];
+}
+
+/**
+ * One run of the REAL planner loop on an opened page, with the label-picking model following `steps` over the
+ * OpenAI-compatible API. The result asked for is what the steps read (else `completed`). The context stays open
+ * (the caller reads the page state, then closes it).
+ */
+export async function runWithLabelPicker(
+  model: ScriptedModelServer,
+  opened: CorpusPage,
+  task: Pick<CorpusTask, 'action' | 'steps'>,
+): Promise<PickerRun> {
   const steps = parseSteps(task.steps);
   const keys = readKeys(steps);
   const responseFormat: Record<string, unknown> = keys.length
     ? Object.fromEntries(keys.map((k) => [k, `string - the ${k} as shown on the page`]))
     : { completed: 'boolean - true when the action is done' };
-  rig.sites.reset();
-  const { context, page, provider, integrity, startingUrl } = await openCorpusPage(rig, task.page);
+  const { context, page, provider, integrity, startingUrl } = opened;
   const picker = new LabelPicker(task.steps);
-  try {
-    rig.model.setScript(picker.script);
-    const trace: TraceStep[] = [];
-    const ctx: RunContext = {
-      requestId: `areq_${randomUUID()}`,
-      owner: { organizationId: 'org_corpus', environment: 'sandbox' },
-      action: task.action,
-      startingUrl,
-      parameters: {},
-      responseFormat,
-      mode: 'read_write',
-      resultSchema: compileResponseFormat(responseFormat),
-      provider,
-      context,
-      page,
-      signal: new AbortController().signal,
-      deadline: Date.now() + RUN_MS,
-      record: (s) => trace.push(s),
-      integrity,
-      secrets: [],
-      ...NO_PERSON,
-    };
-    const client = new ChatClient({ baseUrl: rig.model.baseUrl, model: 'corpus-label-picker', timeoutMs: 10_000 });
-    const { outcome } = await runPlanner(ctx, { client, options: { maxSteps: 30 } });
-    return { outcome, trace, log: picker.log, ...(await finishRun(rig, context)) };
-  } finally {
-    await context.close();
-  }
+  model.setScript(picker.script);
+  const trace: TraceStep[] = [];
+  const ctx: RunContext = {
+    requestId: `areq_${randomUUID()}`,
+    owner: { organizationId: 'org_corpus', environment: 'sandbox' },
+    action: task.action,
+    startingUrl,
+    parameters: {},
+    responseFormat,
+    mode: 'read_write',
+    resultSchema: compileResponseFormat(responseFormat),
+    provider,
+    context,
+    page,
+    signal: new AbortController().signal,
+    deadline: Date.now() + RUN_MS,
+    record: (s) => trace.push(s),
+    integrity,
+    secrets: [],
+    ...NO_PERSON,
+  };
+  const client = new ChatClient({ baseUrl: model.baseUrl, model: 'corpus-label-picker', timeoutMs: 10_000 });
+  const { outcome } = await runPlanner(ctx, { client, options: { maxSteps: 30 } });
+  return { outcome, trace, log: picker.log };
 }
 
 /** A readable account of a run, for a failing task's message. */

@@ -206,4 +206,44 @@ describe('label picker', () => {
       args: { success: true, data: { language: 'English (UK)' } },
     });
   });
+
+  it('expands an item by clicking it, then by the expander beside it, and stops once it says expanded', () => {
+    const m = new LabelPicker(["expand 'Reports'", "click 'report-2B.docx'", 'done']);
+    const tree = (state: string, more = '') =>
+      `### My Documents\n[3] treeitem 'Projects' collapsed\n[4] treeitem 'Reports' ${state}${more}`;
+    expect(m.script(turn(tree('collapsed')))).toEqual({ tool: 'click', args: { index: 4 } });
+    // Still collapsed: the item only navigates; the arrow beside it opens it.
+    expect(m.script(turn(`${tree('collapsed')}\n[5] button 'Expand'`))).toEqual({ tool: 'click', args: { index: 5 } });
+    expect(m.script(turn(`${tree('expanded')}\n[6] treeitem 'report-2B.docx'`))).toEqual({ tool: 'click', args: { index: 6 } });
+  });
+
+  it('says so when an item stays collapsed and no expander is listed', () => {
+    const m = new LabelPicker(["expand 'About'", 'done']);
+    const view = "[1] treeitem 'Home'\n[2] treeitem 'About' collapsed current\n[3] treeitem 'Admissions' collapsed";
+    expect(m.script(turn(view))).toEqual({ tool: 'click', args: { index: 2 } });
+    expect(m.script(turn(view))).toEqual({
+      tool: 'fail',
+      args: { reason: "label picker: 'About' stays collapsed after a click, and no expander is listed beside it" },
+    });
+  });
+
+  it('finds a field in the region named after the place, even when another region above has a like-named one', () => {
+    const view = [
+      "### [1] button 'Personal Information' expanded",
+      "-- region 'Personal Information' --",
+      "[2] textbox 'City/Province:' value=''",
+      "### [3] button 'Billing Address' expanded",
+      "-- region 'Billing Address' --",
+      "[4] textbox 'Address 1:' value=''",
+      "[5] textbox 'City:' value=''",
+    ].join('\n');
+    const m = new LabelPicker(["type 'Portland' into 'City' in 'Billing Address'", 'done']);
+    expect(m.script(turn(view))).toEqual({ tool: 'type', args: { index: 5, text: 'Portland' } });
+  });
+
+  it('takes a combobox by the value its box shows when nothing is named that', () => {
+    const m = new LabelPicker(["click 'Choose a Fruit'", 'done']);
+    const view = "[1] button 'Favorite Fruit'\n[2] combobox 'Favorite Fruit' value='Choose a Fruit' collapsed haspopup=listbox";
+    expect(m.script(turn(view))).toEqual({ tool: 'click', args: { index: 2 } });
+  });
 });

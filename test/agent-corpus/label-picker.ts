@@ -45,14 +45,17 @@ function readableLines(o: ParsedObservation): string[] {
   return lines;
 }
 
-/** Elements named `label`: exactly, else starting with it, else containing it (each as whole words). */
+/** What a closed combobox shows in its box (a person reads it there, as on a button). */
+const shownValue = (e: ObservedLine) => (e.role === 'combobox' ? /(?:^| )value='((?:[^'\\]|\\.)*)'/.exec(e.rest)?.[1] : undefined);
+
+/** Elements named `label`: exactly, else starting with it, else containing it (each as whole words); else a combobox showing it. */
 function named(elements: ObservedLine[], label: string): ObservedLine[] {
   const tests = [(n: string) => norm(n) === norm(label), (n: string) => startsWithWords(n, label), (n: string) => containsWords(n, label)];
   for (const t of tests) {
     const hits = elements.filter((e) => t(e.name));
     if (hits.length) return hits;
   }
-  return [];
+  return elements.filter((e) => norm(shownValue(e)?.replace(/\\(.)/g, '$1') ?? '') === norm(label));
 }
 
 /** The line a person would take for `label`: a line that is exactly it, else a heading holding it, else any line holding it. */
@@ -161,6 +164,7 @@ export class LabelPicker {
           false,
         );
       }
+      if (step.kind === 'expand') return this.expand(turn, o, lines, step);
       if (step.kind === 'click' && step.until && anchor(step.until) >= 0) {
         this.advance();
         continue;
@@ -220,6 +224,34 @@ export class LabelPicker {
     }
   }
 
+  /**
+   * Opens what is named `label` as a person does: click it; when it still says collapsed, click the expander listed
+   * right beside it (an arrow, a toggle, a nameless control on the adjacent line); done once it says expanded.
+   */
+  private expand(turn: ScriptTurn, o: ParsedObservation, lines: string[], step: Extract<ParsedStep, { kind: 'expand' }>): ScriptReply {
+    const e = this.pick(o, lines, step.label, step.within);
+    if (!e) return this.search(turn, `cannot find '${step.label}'`, false);
+    if (/(^| )expanded( |$)/.test(e.rest)) {
+      this.advance();
+      return this.plan(turn, o);
+    }
+    if (!/(^| )collapsed( |$)/.test(e.rest) && this.effort.repeats > 0)
+      return this.giveUp(`clicked '${step.label}' and the observation shows no expanded or collapsed state for it`);
+    this.effort.repeats += 1;
+    if (this.effort.repeats === 1) return this.call('click', { index: e.index }, true);
+    const expander = o.elements.find(
+      (x) =>
+        x !== e &&
+        Math.abs(x.lineNo - e.lineNo) <= 1 &&
+        (x.name.trim() === '' ||
+          /expand|collapse|toggle|open|show|more|arrow|caret|chevron|icon/i.test(x.name) ||
+          containsWords(x.name, step.label)),
+    );
+    if (!expander || this.effort.repeats > 2)
+      return this.giveUp(`'${step.label}' stays collapsed after a click, and no expander is listed beside it`);
+    return this.call('click', { index: expander.index }, true);
+  }
+
   /** The element a person would take for `label` (after `within` in reading order, when given). */
   private pick(o: ParsedObservation, lines: string[], label: string, within?: string, filter?: (e: ObservedLine) => boolean) {
     const pool = filter ? o.elements.filter(filter) : o.elements;
@@ -228,11 +260,13 @@ export class LabelPicker {
     // An element that names the place itself ("Save Vela 16 Pro to wishlist").
     const own = hits.find((e) => containsWords(e.name, within));
     if (own) return own;
-    const a = anchorLine(o, lines, within);
-    if (a < 0) return undefined;
-    // The region the place is in ("-- article --" … the next "-- … --"): its only match, else the first after the place.
     const raw = o.text.split('\n');
     const isRegion = (n: number) => /^-- .* --$/.test(raw[n] ?? '');
+    // A region named after the place ("-- region 'Billing Address' --", an accordion's panel under its heading).
+    const region = raw.findIndex((l, n) => isRegion(n) && containsWords(l.slice(3, -3), within));
+    const a = region >= 0 ? region : anchorLine(o, lines, within);
+    if (a < 0) return undefined;
+    // The region the place is in ("-- article --" … the next "-- … --"): its only match, else the first after the place.
     let start = a;
     while (start > 0 && !isRegion(start)) start -= 1;
     let end = a + 1;

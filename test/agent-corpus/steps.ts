@@ -5,6 +5,8 @@
  *   click 'Laptops'
  *   click 'Add to cart' in 'Aurora 14'               (the one that follows 'Aurora 14' in reading order)
  *   click 'Next page' until 'INV-1024' is shown
+ *   expand 'Reports'                                 (a tree item, disclosure or menu: click it, or the expander
+ *                                                     listed beside it, until it says it is expanded)
  *   type '07/18/2025' into 'Departure date'
  *   select 'Central European Time (Berlin)' in 'Time zone'
  *   press 'Escape'
@@ -19,6 +21,7 @@
 export type Step =
   | { kind: 'hover'; label: string; within?: string }
   | { kind: 'click'; label: string; within?: string; until?: string }
+  | { kind: 'expand'; label: string; within?: string }
   | { kind: 'type'; text: string; label: string; within?: string }
   | { kind: 'select'; option: string; label: string }
   | { kind: 'press'; key: string }
@@ -35,6 +38,7 @@ const Q = `'([^']+)'`;
 const GRAMMAR: [RegExp, (m: RegExpExecArray) => Step][] = [
   [new RegExp(`^hover ${Q}(?: in ${Q})?$`), (m) => ({ kind: 'hover', label: m[1]!, within: m[2] })],
   [new RegExp(`^click ${Q}(?: in ${Q})?(?: until ${Q} is shown)?$`), (m) => ({ kind: 'click', label: m[1]!, within: m[2], until: m[3] })],
+  [new RegExp(`^expand ${Q}(?: in ${Q})?$`), (m) => ({ kind: 'expand', label: m[1]!, within: m[2] })],
   [new RegExp(`^type ${Q} into ${Q}(?: in ${Q})?$`), (m) => ({ kind: 'type', text: m[1]!, label: m[2]!, within: m[3] })],
   [new RegExp(`^select ${Q} in ${Q}$`), (m) => ({ kind: 'select', option: m[1]!, label: m[2]! })],
   [new RegExp(`^press ${Q}$`), (m) => ({ kind: 'press', key: m[1]! })],
