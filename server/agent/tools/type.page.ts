@@ -7,6 +7,11 @@ export interface Field {
   type: string;
   /** Placeholder, title, label and description text: where a text field states its date format. */
   hint: string;
+  /**
+   * The field suggests as you type (a combobox, aria-autocomplete, a datalist): such scripts listen for key events,
+   * which a plain fill does not send, so the tool types it key by key.
+   */
+  suggests: boolean;
 }
 
 /** A form field's own properties, read by name (the element may be an input, a text area, a rich-text editor). */
@@ -25,10 +30,13 @@ function field(el: Element): Field {
     const d = id && el.ownerDocument.getElementById(id);
     if (d) parts.push(d.textContent || '');
   });
+  const role = (el.getAttribute('role') || '').toLowerCase();
+  const autocomplete = (el.getAttribute('aria-autocomplete') || 'none').toLowerCase();
   return {
     tag: el.tagName.toLowerCase(),
     type,
     hint: parts.join(' | ').replace(/\s+/g, ' ').slice(0, 600),
+    suggests: role === 'combobox' || autocomplete !== 'none' || el.hasAttribute('list'),
   };
 }
 

@@ -26,6 +26,9 @@ import type { Field } from './type.page';
 /** In the page (type.page.ts): the field's kind and hint text; what it holds after typing. */
 const { field: FIELD, readBack: READ_BACK } = pageFunctions<typeof typeInPage>(PAGE_ENTRIES.typeField);
 
+/** Longer text goes in at once even into a suggesting field: key by key costs a few ms a key. */
+const SUGGEST_TYPED_MAX = 200;
+
 /** The text to put into the field: a date or time the way this field takes it; null = the text as it is. */
 function convert(field: Field, text: string, shown: string): { value: string; temporal?: TemporalType; reformatted?: string } {
   if (field.tag === 'input' && isTemporalType(field.type)) {
@@ -87,7 +90,13 @@ export const typeTool = pageTool({
     const field = await loc.evaluate(FIELD, undefined, { timeout: timeout(tc) }).catch(() => null);
     if (!field) throw new ToolError(`${describeElement(el)} is no longer on the page; the page changed, look at the new observation`);
     const typed = convert(field, value, shown);
-    await act(`typing into ${describeElement(el)}`, () => loc.fill(typed.value, { timeout: timeout(tc) }));
+    await act(`typing into ${describeElement(el)}`, async () => {
+      if (!field.suggests || typed.temporal || typed.value.length > SUGGEST_TYPED_MAX)
+        return loc.fill(typed.value, { timeout: timeout(tc) });
+      // Key by key, so the field's script sees the keys and shows its suggestions (fill sends only `input`).
+      await loc.fill('', { timeout: timeout(tc) });
+      await loc.pressSequentially(typed.value, { timeout: timeout(tc) });
+    });
     await verify(tc, el, loc, field, typed, shown);
     if (args.submit) {
       await act(`pressing Enter in ${describeElement(el)}`, () => loc.press('Enter', { timeout: timeout(tc) }));
