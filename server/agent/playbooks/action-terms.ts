@@ -1,3 +1,4 @@
+import { rewritePhrases } from './action-phrases';
 import { type SentenceSlot, slotWord, withSlotWords } from './sentence-values';
 
 /**
@@ -11,7 +12,9 @@ const STOPWORDS = new Set(
     'a an the please pls kindly can could would will you i me to of in on at by from and then also is are be ' +
     'it its this that these those do does did some any just now what which whats there here so as up out ' +
     'have has had am was were want wanna like_to need let us for our your yours into over ' +
-    'orbit forgehub site account go all every most recent latest newest last first top'
+    'orbit forgehub lumen site go all every most recent latest newest last first top ' +
+    // filler of everyday speech: "again", "today", "these days", "for me", "I've", "the stuff on my feed"
+    'again today currently right days stuff things everything anything anyone anybody page ve ll re don'
   ).split(' '),
 );
 
@@ -33,6 +36,26 @@ const SYNONYMS: Record<string, string> = {
   tweet: 'post',
   tweets: 'posts',
   updates: 'posts',
+  projects: 'repositories',
+  problem: 'issue',
+  problems: 'issues',
+  chats: 'messages',
+  conversation: 'messages',
+  conversations: 'messages',
+  threads: 'messages',
+  sent: 'send',
+  audience: 'followers',
+  fans: 'followers',
+  bio: 'profile',
+  account: 'profile',
+  favourite: 'star',
+  favorite: 'star',
+  favourited: 'starred',
+  favorited: 'starred',
+  queue: 'list',
+  saved: 'save',
+  bookmarked: 'save',
+  bookmarks: 'save',
   stargazers: 'stars',
   alerts: 'notifications',
   bugs: 'issues',
@@ -40,7 +63,7 @@ const SYNONYMS: Record<string, string> = {
   ticket: 'issue',
   tickets: 'issues',
   ...Object.fromEntries(
-    'read show list get fetch display view see check find look return tell scrape extract load browse summarize summarise'
+    'read show list get fetch display view see check find look return tell scrape extract load browse summarize summarise enumerate describe'
       .split(' ')
       .map((verb) => [verb, 'read']),
   ),
@@ -73,11 +96,14 @@ export const CREATE_VERB = 'creat';
 
 /** The action's words as the router compares them, in order (duplicates kept; the caller decides). */
 export function actionTerms(action: string): string[] {
-  const text = withSlotWords(action.replace(/[\u2018\u2019]/g, "'"))
-    .toLowerCase()
-    .replace(/'/g, ' ')
-    // What a post or message is about is its content, not the request: one slot word, like a value.
-    .replace(/\babout\b[^.?!]*/g, ` ${slotWord('topic')} `)
+  const text = rewritePhrases(
+    withSlotWords(action.replace(/[\u2018\u2019]/g, "'"))
+      .toLowerCase()
+      .replace(/'/g, ' '),
+  )
+    // What a post or message is about is its content, not the request: one slot word, like a value
+    // ("tell me about openfoundry/atlas" is about the repository itself, the request's context).
+    .replace(/\babout\b(?!\s+v_(?:repository|person)\s*[?.!]*\s*$)[^.?!]*/g, ` ${slotWord('topic')} `)
     // "in this repository" names where, like an owner/name would: the repository is context, not the request.
     .replace(
       /\b(?:in|on|of|to|for|from)\s+(?:this|that|the|my)\s+(?:[a-z]+\s+)?(?:repository|repo|project)\b/g,
@@ -92,8 +118,11 @@ export function actionTerms(action: string): string[] {
     .replace(/\bset up\b/g, 'setup')
     .replace(/\b(?:the|as) follows?\b|\bthe following\b/g, ' ')
     .replace(/\blike to\b/g, 'like_to');
-  // A question ("How many followers do I have?", "Which repos …") asks to read.
-  const terms: string[] = /^\W*(?:what|which|how|who|whose|where|when)\b/.test(text) ? [READ_VERB] : [];
+  // A question ("How many followers do I have?", "Which repos …", "Any open bugs in …?") asks to read.
+  const question =
+    /^\W*(?:what|which|how|who|whose|where|when)\b/.test(text) ||
+    /^\W*(?:has|have|had|do|does|did|is|are|was|were|any|anything|anyone|anybody)\b[^?]*\?\s*$/.test(text);
+  const terms: string[] = question ? [READ_VERB] : [];
   for (const raw of text.split(/[^\p{L}\p{N}_]+/u)) {
     // Digits left over are not values the rules understood; single letters are the rest of "Priya's", "I'll".
     if (raw.length < 2 || /^\d+$/.test(raw)) continue;
