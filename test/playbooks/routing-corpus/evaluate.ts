@@ -98,8 +98,7 @@ function checkFields(playbook: Playbook<unknown>, format: Record<string, unknown
   const spec = playbook.resultFields as Record<string, unknown>;
   const values = samples(spec, { n: 0 });
   const listKey = Object.keys(spec).find((k) => Array.isArray(spec[k]));
-  const meanings: Record<string, unknown> = { fieldMeanings: spec };
-  const opts = meanings as ShapeOptions;
+  const opts: ShapeOptions = { fieldMeanings: spec };
   let shaped: Record<string, unknown>;
   let item: Record<string, unknown> = {};
   try {
