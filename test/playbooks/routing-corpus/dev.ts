@@ -62,7 +62,7 @@ export const DEV: readonly RoutingCase[] = [
     provider: F,
     category: 'result-field',
     expect: 'forgehub.list-my-repositories',
-    action: 'Show my repositories',
+    action: 'Which repositories are mine?',
     responseFormat: { repos: [{ name: 'string' }], total: 'integer - how many repositories I have' },
     fields: { total: 'count' },
   },
