@@ -63,6 +63,9 @@ export class ActionIndex {
   /** Each playbook's words: those of its examples and the slot words of the values it takes. */
   private readonly vocabulary = new Map<string, ReadonlySet<string>>();
 
+  /** The weight of a word only one playbook uses. */
+  private readonly rareWeight: number;
+
   constructor(actions: readonly IndexedAction[]) {
     for (const a of actions) {
       const slots = new Set(a.slots ?? []);
@@ -85,6 +88,7 @@ export class ActionIndex {
     this.playbookCount = actions.length;
     for (const a of actions) this.vocabulary.set(a.name, new Set([...a.examples.flatMap(actionTerms), ...(a.slots ?? [])]));
     for (const a of actions) for (const t of new Set(a.examples.flatMap(actionTerms))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    this.rareWeight = Math.log(1 + (this.playbookCount - 1 + 0.5) / 1.5);
     this.search = new MiniSearch<Doc>({
       fields: ['text'],
       tokenize: actionTerms,
@@ -144,8 +148,10 @@ export class ActionIndex {
     // opposite ("unfollow" / "follow", "unstar" / "star") never does, however few letters it differs by.
     const matchedQuery = new Set(query.filter((q) => example.some((e) => sameWord(q, e))));
     const matchedExample = new Set(example.filter((e) => query.some((q) => sameWord(q, e))));
-    // A value the example does not take (a person, an issue number …) makes it another request: it weighs double.
-    const unexplained = (t: string) => (SLOT_WORDS.has(t) ? UNEXPECTED_VALUE_WEIGHT : 1);
+    // A value the example does not take (a person, an issue number …) makes it another request: it weighs double,
+    // and at least as much as a word only one playbook uses (values are common, a value out of place is not).
+    const unexplained = (t: string) =>
+      SLOT_WORDS.has(t) ? UNEXPECTED_VALUE_WEIGHT * Math.max(1, this.rareWeight / this.weight(t, false)) : 1;
     const sum = (terms: string[], hit: (t: string) => boolean, miss: (t: string) => number) =>
       terms.reduce((acc, t, i) => acc + this.weight(t, i === 0) * (hit(t) ? 1 : miss(t)), 0);
     const explained = (terms: string[], hit: (t: string) => boolean) => sum(terms, hit, () => 0);

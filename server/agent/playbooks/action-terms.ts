@@ -14,7 +14,9 @@ const STOPWORDS = new Set(
     'have has had am was were want wanna like_to need let us for our your yours into over ' +
     'orbit forgehub lumen site go all every most recent latest newest last first top ' +
     // filler of everyday speech: "again", "today", "these days", "for me", "I've", "the stuff on my feed"
-    'again today currently right days stuff things everything anything anyone anybody page ve ll re don'
+    'again today currently right days stuff things everything anything anyone anybody page ve ll re don been being ' +
+    // how recent is no request of its own: "recently" and "lately", like "recent" and "latest" above
+    'recently lately newly'
   ).split(' '),
 );
 
@@ -44,6 +46,12 @@ const SYNONYMS: Record<string, string> = {
   conversations: 'messages',
   threads: 'messages',
   sent: 'send',
+  mine: 'my',
+  // "Have I received any messages?", "How many stars has it got?": in a question, what one got is read.
+  received: 'read',
+  receive: 'read',
+  got: 'read',
+  gotten: 'read',
   audience: 'followers',
   fans: 'followers',
   bio: 'profile',
@@ -63,7 +71,7 @@ const SYNONYMS: Record<string, string> = {
   ticket: 'issue',
   tickets: 'issues',
   ...Object.fromEntries(
-    'read show list get fetch display view see check find look return tell scrape extract load browse summarize summarise enumerate describe'
+    'read show list get fetch display view see check find look return tell scrape extract load browse summarize summarise enumerate describe skim scan review inspect peek'
       .split(' ')
       .map((verb) => [verb, 'read']),
   ),
@@ -121,7 +129,9 @@ export function actionTerms(action: string): string[] {
   // A question ("How many followers do I have?", "Which repos …", "Any open bugs in …?") asks to read.
   const question =
     /^\W*(?:what|which|how|who|whose|where|when)\b/.test(text) ||
-    /^\W*(?:has|have|had|do|does|did|is|are|was|were|any|anything|anyone|anybody)\b[^?]*\?\s*$/.test(text);
+    /^\W*(?:has|have|had|do|does|did|is|are|was|were|any|anything|anyone|anybody)\b[^?]*\?\s*$/.test(text) ||
+    // A noun and a clause that describes it asks for those things: "Issues I filed", "Repos that I own".
+    /^\W*(?:(?:my|the|all)\s+)?[a-z]+s\s+(?:that\s+|which\s+)?i\b/.test(text);
   const terms: string[] = question ? [READ_VERB] : [];
   for (const raw of text.split(/[^\p{L}\p{N}_]+/u)) {
     // Digits left over are not values the rules understood; single letters are the rest of "Priya's", "I'll".

@@ -183,7 +183,11 @@ export function sentenceSpans(action: string): SentenceSpan[] {
   }
 
   // A person: after "to" / "with" first, else any @handle or capitalised name that is not the first word.
-  const person = new RegExp(`\\b(?:to|with)\\s+(${HANDLE.source}|${USER_NAME.source}|${NAME_WORDS.source}|[a-z][a-z'-]{1,30})`, 'gu');
+  // Not after "want to", "need to", "like to" …: what follows is a verb ("I want to follow Lena").
+  const person = new RegExp(
+    `(?<!\\b(?:want|wants|need|needs|like|love|have|has|going|able|trying|try|how|ought|used)\\s+)\\b(?:to|with)\\s+(${HANDLE.source}|${USER_NAME.source}|${NAME_WORDS.source}|[a-z][a-z'-]{1,30})`,
+    'gu',
+  );
   for (const m of action.matchAll(person)) {
     const value = trimName(m[1]!);
     if (!value || NOT_A_PERSON.has(value.toLowerCase().replace(/^@/, ''))) continue;
