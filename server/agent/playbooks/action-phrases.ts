@@ -35,7 +35,9 @@ const REWRITES: [RegExp, string][] = [
   [/\bsend\s+word\s+to\b/g, 'message'],
   [/\b(?:drop|shoot|send)\s+(v_person)\s+(?:a|an)\s+(?:line|note|dm|message|quick\s+note)\b/g, 'message $1'],
   [/\b(?:write|reach\s+out|get\s+in\s+touch)\s+(?:to|with)\s+(v_person)\b/g, 'message $1'],
-  [/\bprivate(?:ly)?\s+(?:note|message)\b|\bprivately\s+message\b/g, 'direct message'],
+  [/\bprivate(?:ly)?\s+(?:note|message)\b|\bprivately\s+message\b/g, 'message'],
+  // A direct message is a message ("show my direct messages" reads them, "write a direct message" sends one).
+  [/\bdirect\s+(messages?|dms?)\b/g, '$1'],
   [/\b(?:drop|post|put)\s+(?:a|an)\s+(?:comment|reply|note)\b/g, 'leave a comment'],
   [/\badd\s+a\s+note\s+to\b/g, 'add a comment to'],
   [/\bcomment\s+(?:under|below)\b/g, 'comment on'],
@@ -45,6 +47,8 @@ const REWRITES: [RegExp, string][] = [
   // Reading: "bring up", "pull up", "look up", "catch me up on", "give me a rundown of", "tell me".
   [/\b(?:bring|pull|call|look|dig)\s+up\b/g, 'read'],
   [/\bcatch\s+(?:me\s+)?up\s+on\b/g, 'read'],
+  [/\b(?:go|look|scroll|read|skim|run)\s+(?:through|over)\b/g, 'read'],
+  [/\b(?:would|d)\s+(?:love|like)\s+to\b/g, ' '],
   [/\bgive\s+me\s+(?:a\s+|an\s+)?(?:look\s+at|rundown\s+of|summary\s+of|overview\s+of|list\s+of)\b/g, 'read'],
   [/\b(?:give|tell)\s+me\b/g, 'read'],
   [/\bwhat\s+s\s+(?:new|happening|going\s+on)\s+(?:in|on|at)\b/g, 'read'],

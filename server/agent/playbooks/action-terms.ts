@@ -16,7 +16,9 @@ const STOPWORDS = new Set(
     // filler of everyday speech: "again", "today", "these days", "for me", "I've", "the stuff on my feed"
     'again today currently right days stuff things everything anything anyone anybody page ve ll re don been being ' +
     // how recent is no request of its own: "recently" and "lately", like "recent" and "latest" above
-    'recently lately newly'
+    'recently lately newly ' +
+    // the bound of a quantity ("no more than 5", "only 3") is read with the number (sentence-values.ts)
+    'no more than only max maximum'
   ).split(' '),
 );
 
@@ -47,6 +49,13 @@ const SYNONYMS: Record<string, string> = {
   threads: 'messages',
   sent: 'send',
   mine: 'my',
+  // "share with everyone" is "share with my network"
+  everyone: 'network',
+  everybody: 'network',
+  // what I wrote or published are my posts ("the posts I have written")
+  wrote: 'post',
+  written: 'post',
+  published: 'post',
   // "Have I received any messages?", "How many stars has it got?": in a question, what one got is read.
   received: 'read',
   receive: 'read',
