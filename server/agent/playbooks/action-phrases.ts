@@ -40,6 +40,8 @@ const REWRITES: [RegExp, string][] = [
   [/\bdirect\s+(messages?|dms?)\b/g, '$1'],
   [/\b(?:drop|post|put)\s+(?:a|an)\s+(?:comment|reply|note)\b/g, 'leave a comment'],
   [/\badd\s+a\s+note\s+to\b/g, 'add a comment to'],
+  // "Post 'LGTM' as a comment on issue #3"
+  [/\b(?:post|add|leave|put|write)\s+(v_text)\s+as\s+(?:a\s+|an\s+)?(?:comment|reply)\s+(?:on|to|under)\b/g, 'comment $1 on'],
   [/\bcomment\s+(?:under|below)\b/g, 'comment on'],
   [/\b(?:respond|answer)\b/g, 'reply'],
 
@@ -56,6 +58,11 @@ const REWRITES: [RegExp, string][] = [
   [/\babout\s+(?:me|myself)\b/g, 'profile'],
   [/\bhow\s+well[\s-]+liked\b/g, 'how popular'],
   [/\bissue\s+tracker\b/g, 'issues'],
+  // What I wrote or published are my posts ("the posts I have written"; not "written in Rust").
+  [/\bi\s+(?:have\s+|ve\s+|had\s+)?(?:wrote|written|published)\b/g, 'i post'],
+  // What belongs to me is what I own; code repositories are repositories.
+  [/\b(?:(?:that|which)\s+)?belong(?:s|ing)?\s+to\s+me\b|\bof\s+mine\b/g, 'i own'],
+  [/\bcode\s+(?=repo)/g, ''],
   // Liking, reposting, following.
   [/\b(?:give|leave)\s+(?:a\s+)?like\s+(?:to|on)\b/g, 'like'],
   [/\b(?:heart|upvote|thumbs\s+up)\b/g, 'like'],

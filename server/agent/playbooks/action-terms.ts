@@ -52,10 +52,7 @@ const SYNONYMS: Record<string, string> = {
   // "share with everyone" is "share with my network"
   everyone: 'network',
   everybody: 'network',
-  // what I wrote or published are my posts ("the posts I have written")
-  wrote: 'post',
-  written: 'post',
-  published: 'post',
+  fresh: 'new',
   // "Have I received any messages?", "How many stars has it got?": in a question, what one got is read.
   received: 'read',
   receive: 'read',

@@ -217,4 +217,27 @@ export const DEV: readonly RoutingCase[] = [
     action: 'List only 2 of my repositories',
     params: { limit: 2 },
   },
+  {
+    provider: F,
+    category: 'paraphrase',
+    expect: 'forgehub.create-repository',
+    action: 'Make a fresh repo called tools2',
+    params: { name: 'tools2' },
+  },
+  {
+    provider: F,
+    category: 'paraphrase',
+    expect: 'forgehub.comment-on-issue',
+    action: "Post 'ok' as a comment on issue #2 in acme/api",
+    params: { text: 'ok', number: 2 },
+  },
+  { provider: F, category: 'paraphrase', expect: 'forgehub.list-my-repositories', action: 'List the repositories belonging to me' },
+  { provider: F, category: 'paraphrase', expect: 'forgehub.list-my-repositories', action: 'Show my code repos' },
+  {
+    provider: F,
+    category: 'paraphrase',
+    expect: 'forgehub.read-repository',
+    action: 'What language is acme/api written in?',
+    params: { repository: 'acme/api' },
+  },
 ];
