@@ -55,7 +55,7 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:give|tell)\s+me\b/g, 'read'],
   [/\bwhat\s+s\s+(?:new|happening|going\s+on)\s+(?:in|on|at)\b/g, 'read'],
   [/\bany(?:thing)?\s+new\s+(?:in|on|for)\b/g, 'read'],
-  [/\babout\s+(?:me|myself)\b/g, 'profile'],
+  [/\bprofile\s+page\b/g, 'profile'],
   [/\bhow\s+well[\s-]+liked\b/g, 'how popular'],
   [/\bissue\s+tracker\b/g, 'issues'],
   // What I wrote or published are my posts ("the posts I have written"; not "written in Rust").

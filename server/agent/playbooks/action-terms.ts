@@ -14,7 +14,7 @@ const STOPWORDS = new Set(
     'have has had am was were want wanna like_to need let us for our your yours into over ' +
     'orbit forgehub lumen site go all every most recent latest newest last first top ' +
     // filler of everyday speech: "again", "today", "these days", "for me", "I've", "the stuff on my feed"
-    'again today currently right days stuff things everything anything anyone anybody page ve ll re don been being ' +
+    'again today currently right days stuff things everything anything anyone anybody ve ll re don been being ' +
     // how recent is no request of its own: "recently" and "lately", like "recent" and "latest" above
     'recently lately newly ' +
     // the bound of a quantity ("no more than 5", "only 3") is read with the number (sentence-values.ts)
@@ -110,11 +110,11 @@ export const CREATE_VERB = 'creat';
 
 /** The action's words as the router compares them, in order (duplicates kept; the caller decides). */
 export function actionTerms(action: string): string[] {
-  const text = rewritePhrases(
-    withSlotWords(action.replace(/[\u2018\u2019]/g, "'"))
-      .toLowerCase()
-      .replace(/'/g, ' '),
-  )
+  const plain = withSlotWords(action.replace(/[\u2018\u2019]/g, "'"))
+    .toLowerCase()
+    .replace(/'/g, ' ')
+    // What Orbit says about me is my profile.
+    .replace(/\babout\s+(?:me|myself)\b/g, ' profile ')
     // What a post or message is about is its content, not the request: one slot word, like a value
     // ("tell me about openfoundry/atlas" is about the repository itself, the request's context).
     .replace(/\babout\b(?!\s+v_(?:repository|person)\s*[?.!]*\s*$)[^.?!]*/g, ` ${slotWord('topic')} `)
@@ -128,7 +128,9 @@ export function actionTerms(action: string): string[] {
       /\b(?:with|and|including)\s+(?:their|its|his|her|the)\s+[^.?!,;]*?(?:counts?|numbers?|names?|descriptions?|urls?|links?|dates?|times?|details?|stats?)\b/g,
       ' ',
     )
-    .replace(/\band\s+(?:tell|show|give)\s+me\s+(?:its|their|his|her|the)\s+[^.?!,;]*/g, ' ')
+    .replace(/\band\s+(?:tell|show|give)\s+me\s+(?:its|their|his|her|the)\s+[^.?!,;]*/g, ' ');
+  // Then the phrases people use for the same request (action-phrases.ts), once the result's fields are gone.
+  const text = rewritePhrases(plain)
     .replace(/\bset up\b/g, 'setup')
     .replace(/\b(?:the|as) follows?\b|\bthe following\b/g, ' ')
     .replace(/\blike to\b/g, 'like_to');
