@@ -56,6 +56,14 @@ const REWRITES: [RegExp, string][] = [
   [/\bwhat\s+s\s+(?:new|happening|going\s+on)\s+(?:in|on|at)\b/g, 'read'],
   [/\bany(?:thing)?\s+new\s+(?:in|on|for)\b/g, 'read'],
   [/\bprofile\s+page\b/g, 'profile'],
+  // What the people I follow post is my feed, not the list of them.
+  [
+    /\b(?:the\s+)?(?:people|accounts|users|folks)\s+(?:that\s+|whom?\s+)?i\s+follow\s+(?:are\s+|have\s+|has\s+)?(?:been\s+)?(?:post(?:ing|ed)?|shar(?:e|ing|ed)|writ(?:e|ing)|say(?:ing)?)\b/g,
+    'my feed',
+  ],
+  [/\b(?:the\s+)?posts?\s+(?:from|by|of)\s+(?:the\s+)?(?:people|accounts|users|folks)\s+i\s+follow\b/g, 'my feed'],
+  // "the names of my followers" asks for the followers.
+  [/\b(?:the\s+)?(?:names|usernames|handles)\s+of\b/g, ' '],
   [/\bhow\s+well[\s-]+liked\b/g, 'how popular'],
   [/\bissue\s+tracker\b/g, 'issues'],
   // What I wrote or published are my posts ("the posts I have written"; not "written in Rust").

@@ -240,4 +240,8 @@ export const DEV: readonly RoutingCase[] = [
     action: 'What language is acme/api written in?',
     params: { repository: 'acme/api' },
   },
+  { provider: O, category: 'close-actions', expect: 'orbit.read-my-feed', action: 'Show what the accounts I follow have been posting' },
+  { provider: O, category: 'close-actions', expect: 'orbit.read-my-feed', action: 'Posts from people I follow' },
+  { provider: O, category: 'close-actions', expect: 'orbit.list-following', action: 'Give me the names of my followers' },
+  { provider: O, category: 'close-actions', expect: 'orbit.list-following', action: 'Who are the people I follow?' },
 ];
