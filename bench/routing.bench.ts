@@ -60,6 +60,10 @@ async function main() {
       console.log(`${cat.padEnd(16)}${fmt(before?.[key].byCategory[cat]).padEnd(26)}${fmt(now[key].byCategory[cat])}`);
     }
     console.log(`${'overall'.padEnd(16)}${fmt(before?.[key].overall).padEnd(26)}${fmt(now[key].overall)}`);
+    // A miss is a refusal (the model or the caller can still route it) or, worse, another playbook run instead.
+    const mustRun = sets[key].filter((o) => o.case.expect !== null);
+    const wrong = mustRun.filter((o) => !o.ok && /^ran /.test(o.why ?? '')).length;
+    console.log(`another playbook ran instead of the right one: ${wrong} of ${mustRun.length} requests that should run`);
   }
   if (values.failures) {
     for (const [label, list] of Object.entries(sets)) {
