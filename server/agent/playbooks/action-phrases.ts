@@ -16,6 +16,8 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:do\s+not|don\s+t|dont|no\s+longer)\s+follow\b/g, 'unfollow'],
   [/\b(?:remove|take|drop)\s+(?:my|the|a|your)\s+star\s+(?:from|off)\b/g, 'unstar'],
   [/\bundo\s+(?:my|the|a)\s+([a-z]+)/g, 'un$1'],
+  [/\b(?:drop|kick|cut)\s+(v_person)\s+from\b/g, 'remove $1 from'],
+  [/\bmy\s+following(?:\s+list)?\b/g, 'the people i follow'],
   [/\b(?:anymore|any\s+more|any\s+longer)\b/g, ' '],
 
   // ── verb frames that carry the value ──
@@ -44,6 +46,9 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:post|add|leave|put|write)\s+(v_text)\s+as\s+(?:a\s+|an\s+)?(?:comment|reply)\s+(?:on|to|under)\b/g, 'comment $1 on'],
   [/\bcomment\s+(?:under|below)\b/g, 'comment on'],
   [/\b(?:respond|answer)\b/g, 'reply'],
+  // A message someone sent me is one I read: "has anyone sent me a DM?", "did Priya write me?".
+  [/\b(?:sent|written|wrote)\s+me\b/g, 'messaged me'],
+  [/\b((?:did|does|do|has|have|will)\s+(?:\S+\s+)?)(?:send|write|message|dm)\s+me\b/g, '$1messaged me'],
 
   // ── everyday paraphrases ──
   // Reading: "bring up", "pull up", "look up", "catch me up on", "give me a rundown of", "tell me".

@@ -118,19 +118,20 @@ export function actionTerms(action: string): string[] {
     // What a post or message is about is its content, not the request: one slot word, like a value
     // ("tell me about openfoundry/atlas" is about the repository itself, the request's context).
     .replace(/\babout\b(?!\s+v_(?:repository|person)\s*[?.!]*\s*$)[^.?!]*/g, ` ${slotWord('topic')} `)
-    // "in this repository" names where, like an owner/name would: the repository is context, not the request.
-    .replace(
-      /\b(?:in|on|of|to|for|from)\s+(?:this|that|the|my)\s+(?:[a-z]+\s+)?(?:repository|repo|project)\b/g,
-      ` ${slotWord('repository')} `,
-    )
     // "… with their star counts" names fields of the result (the responseFormat's business), not the request.
     .replace(
       /\b(?:with|and|including)\s+(?:their|its|his|her|the)\s+[^.?!,;]*?(?:counts?|numbers?|names?|descriptions?|urls?|links?|dates?|times?|details?|stats?)\b/g,
       ' ',
     )
     .replace(/\band\s+(?:tell|show|give)\s+me\s+(?:its|their|his|her|the)\s+[^.?!,;]*/g, ' ');
-  // Then the phrases people use for the same request (action-phrases.ts), once the result's fields are gone.
+  // Then the phrases people use for the same request (action-phrases.ts), once the result's fields are gone, and
+  // before "of my repo" turns into context ("get rid of my repo", "remove my star from this repo").
   const text = rewritePhrases(plain)
+    // "in this repository" names where, like an owner/name would: the repository is context, not the request.
+    .replace(
+      /\b(?:in|on|of|to|for|from)\s+(?:this|that|the|my)\s+(?:[a-z]+\s+)?(?:repository|repo|project)\b/g,
+      ` ${slotWord('repository')} `,
+    )
     .replace(/\bset up\b/g, 'setup')
     .replace(/\b(?:the|as) follows?\b|\bthe following\b/g, ' ')
     .replace(/\blike to\b/g, 'like_to');

@@ -244,4 +244,20 @@ export const DEV: readonly RoutingCase[] = [
   { provider: O, category: 'close-actions', expect: 'orbit.read-my-feed', action: 'Posts from people I follow' },
   { provider: O, category: 'close-actions', expect: 'orbit.list-following', action: 'Give me the names of my followers' },
   { provider: O, category: 'close-actions', expect: 'orbit.list-following', action: 'Who are the people I follow?' },
+  {
+    provider: F,
+    category: 'opposite',
+    expect: 'forgehub.delete-repository',
+    action: 'Get rid of my repo named junk',
+    params: { repository: 'junk' },
+  },
+  { provider: F, category: 'must-not-run', expect: null, action: 'Remove my star from this repo' },
+  { provider: O, category: 'paraphrase', expect: 'orbit.read-messages', action: 'Did anybody send me a message?' },
+  {
+    provider: O,
+    category: 'opposite',
+    expect: 'orbit.unfollow-person',
+    action: 'Drop Jonas Berg from my following list',
+    params: { person: 'Jonas Berg' },
+  },
 ];
