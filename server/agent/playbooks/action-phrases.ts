@@ -52,6 +52,8 @@ const REWRITES: [RegExp, string][] = [
 
   // ── everyday paraphrases ──
   // Reading: "bring up", "pull up", "look up", "catch me up on", "give me a rundown of", "tell me".
+  // Looking a person up is reading their profile.
+  [/\blook\s+up\s+(v_person)/g, 'read $1 profile'],
   [/\b(?:bring|pull|call|look|dig)\s+up\b/g, 'read'],
   [/\bcatch\s+(?:me\s+)?up\s+on\b/g, 'read'],
   [/\b(?:go|look|scroll|read|skim|run)\s+(?:through|over)\b/g, 'read'],

@@ -260,4 +260,11 @@ export const DEV: readonly RoutingCase[] = [
     action: 'Drop Jonas Berg from my following list',
     params: { person: 'Jonas Berg' },
   },
+  {
+    provider: O,
+    category: 'paraphrase',
+    expect: 'orbit.read-my-profile',
+    action: 'Look up @jonas-berg',
+    params: { person: '@jonas-berg' },
+  },
 ];
