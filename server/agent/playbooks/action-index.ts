@@ -1,4 +1,4 @@
-import MiniSearch, { type SearchResult } from 'minisearch';
+import MiniSearch from 'minisearch';
 
 import { actionTerms, CREATE_VERB, READ_VERB, SLOT_WORDS } from './action-terms';
 
@@ -40,6 +40,10 @@ const UNEXPECTED_VALUE_WEIGHT = 2;
 const GENERIC_VERB_WEIGHT = 0.5;
 /** A word no example uses counts as if half a playbook used it: rarer than any known word, not infinitely so. */
 const UNKNOWN_WORD_DF = 0.5;
+/** Typos the search forgives in longer words, as a share of the word's letters. */
+const FUZZY = 0.2;
+/** How much weight the words that differ must put on one side of a tie to decide it (about one rare word). */
+const MIN_DECIDING_WEIGHT = 1;
 
 interface Doc {
   id: number;
@@ -56,6 +60,11 @@ export class ActionIndex {
   private readonly search: MiniSearch<Doc>;
   private readonly df = new Map<string, number>();
   private readonly playbookCount: number;
+  /** Each playbook's words: those of its examples and the slot words of the values it takes. */
+  private readonly vocabulary = new Map<string, ReadonlySet<string>>();
+
+  /** The weight of a word only one playbook uses. */
+  private readonly rareWeight: number;
 
   constructor(actions: readonly IndexedAction[]) {
     for (const a of actions) {
@@ -77,14 +86,16 @@ export class ActionIndex {
     // Document frequency over playbooks, not examples: a word every example of one playbook repeats is that
     // playbook's word, and says as much as a word one other playbook uses once.
     this.playbookCount = actions.length;
+    for (const a of actions) this.vocabulary.set(a.name, new Set([...a.examples.flatMap(actionTerms), ...(a.slots ?? [])]));
     for (const a of actions) for (const t of new Set(a.examples.flatMap(actionTerms))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    this.rareWeight = Math.log(1 + (this.playbookCount - 1 + 0.5) / 1.5);
     this.search = new MiniSearch<Doc>({
       fields: ['text'],
       tokenize: actionTerms,
       processTerm: (term) => term,
       searchOptions: {
         // Typos in longer words only ("mesage"); short words are too alike ("star" / "start").
-        fuzzy: (term) => (term.length >= 6 && !SLOT_WORDS.has(term) ? 0.2 : false),
+        fuzzy: (term) => (term.length >= 6 && !SLOT_WORDS.has(term) ? FUZZY : false),
         weights: { fuzzy: 0.8, prefix: 0 },
         prefix: false,
         boostDocument: (id) => (this.docs[id as number]?.kind === 'description' ? 0.5 : 1),
@@ -118,7 +129,6 @@ export class ActionIndex {
           ? this.overlap(
               queryTerms.filter((t) => !doc.slots.has(t)),
               doc.terms,
-              r,
             )
           : 0;
       const seen = best.get(doc.name);
@@ -133,11 +143,15 @@ export class ActionIndex {
       .map(({ name, score, example }) => ({ name, score: Math.round(score * 1000) / 1000, example }));
   }
 
-  private overlap(query: string[], example: string[], r: SearchResult): number {
-    const matchedQuery = new Set(r.queryTerms);
-    const matchedExample = new Set(r.terms);
-    // A value the example does not take (a person, an issue number …) makes it another request: it weighs double.
-    const unexplained = (t: string) => (SLOT_WORDS.has(t) ? UNEXPECTED_VALUE_WEIGHT : 1);
+  private overlap(query: string[], example: string[]): number {
+    // Which words match is decided here, not by the search's fuzzy matching: a typo ("mesage") matches, an
+    // opposite ("unfollow" / "follow", "unstar" / "star") never does, however few letters it differs by.
+    const matchedQuery = new Set(query.filter((q) => example.some((e) => sameWord(q, e))));
+    const matchedExample = new Set(example.filter((e) => query.some((q) => sameWord(q, e))));
+    // A value the example does not take (a person, an issue number …) makes it another request: it weighs double,
+    // and at least as much as a word only one playbook uses (values are common, a value out of place is not).
+    const unexplained = (t: string) =>
+      SLOT_WORDS.has(t) ? UNEXPECTED_VALUE_WEIGHT * Math.max(1, this.rareWeight / this.weight(t, false)) : 1;
     const sum = (terms: string[], hit: (t: string) => boolean, miss: (t: string) => number) =>
       terms.reduce((acc, t, i) => acc + this.weight(t, i === 0) * (hit(t) ? 1 : miss(t)), 0);
     const explained = (terms: string[], hit: (t: string) => boolean) => sum(terms, hit, () => 0);
@@ -155,6 +169,54 @@ export class ActionIndex {
     const b2 = 4;
     return ofQuery + ofExample === 0 ? 0 : ((1 + b2) * ofQuery * ofExample) / (b2 * ofExample + ofQuery);
   }
+
+  /**
+   * Breaks a tie between two playbooks by the words that differ: the action's words that one playbook's
+   * examples use and the other's never do ("my" in "my issues", a repository value one takes and the other
+   * does not). Null when those words do not favour one of them.
+   */
+  decide(action: string, a: string, b: string): string | null {
+    const va = this.vocabulary.get(a);
+    const vb = this.vocabulary.get(b);
+    if (!va || !vb) return null;
+    const query = unique(actionTerms(action));
+    const evidence = (own: ReadonlySet<string>, other: ReadonlySet<string>) =>
+      query.reduce((acc, t, i) => acc + (own.has(t) && !other.has(t) ? this.weight(t, i === 0) : 0), 0);
+    const ea = evidence(va, vb);
+    const eb = evidence(vb, va);
+    if (Math.abs(ea - eb) < MIN_DECIDING_WEIGHT) return null;
+    return ea > eb ? a : b;
+  }
+}
+
+/** Negation prefixes: a word with one is the opposite of the word without it, never a typo of it. */
+const NEGATION = /^(?:un|re|de|dis|non)/;
+const opposites = (a: string, b: string) =>
+  (NEGATION.test(a) && a.replace(NEGATION, '') === b) || (NEGATION.test(b) && b.replace(NEGATION, '') === a);
+
+/** The same word, or a typo of it in a longer word ("mesage"): at most one edit in 6 letters, two from 10. */
+export function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length < 6 || SLOT_WORDS.has(a) || SLOT_WORDS.has(b) || opposites(a, b)) return false;
+  return editDistance(a, b, Math.round(a.length * FUZZY)) <= Math.round(a.length * FUZZY);
+}
+
+/** Levenshtein distance, stopping early once it exceeds `max`. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row.push(v);
+      best = Math.min(best, v);
+    }
+    if (best > max) return max + 1;
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 const unique = (terms: string[]) => [...new Set(terms)];

@@ -1,3 +1,4 @@
+import { rewritePhrases } from './action-phrases';
 import { type SentenceSlot, slotWord, withSlotWords } from './sentence-values';
 
 /**
@@ -11,7 +12,13 @@ const STOPWORDS = new Set(
     'a an the please pls kindly can could would will you i me to of in on at by from and then also is are be ' +
     'it its this that these those do does did some any just now what which whats there here so as up out ' +
     'have has had am was were want wanna like_to need let us for our your yours into over ' +
-    'orbit forgehub site account go all every most recent latest newest last first top'
+    'orbit forgehub lumen site go all every most recent latest newest last first top ' +
+    // filler of everyday speech: "again", "today", "these days", "for me", "I've", "the stuff on my feed"
+    'again today currently right days stuff things everything anything anyone anybody ve ll re don been being ' +
+    // how recent is no request of its own: "recently" and "lately", like "recent" and "latest" above
+    'recently lately newly ' +
+    // the bound of a quantity ("no more than 5", "only 3") is read with the number (sentence-values.ts)
+    'no more than only max maximum'
   ).split(' '),
 );
 
@@ -33,6 +40,36 @@ const SYNONYMS: Record<string, string> = {
   tweet: 'post',
   tweets: 'posts',
   updates: 'posts',
+  projects: 'repositories',
+  problem: 'issue',
+  problems: 'issues',
+  chats: 'messages',
+  conversation: 'messages',
+  conversations: 'messages',
+  threads: 'messages',
+  sent: 'send',
+  mine: 'my',
+  // "share with everyone" is "share with my network"
+  everyone: 'network',
+  everybody: 'network',
+  fresh: 'new',
+  // "Have I received any messages?", "How many stars has it got?": in a question, what one got is read.
+  received: 'read',
+  receive: 'read',
+  got: 'read',
+  gotten: 'read',
+  audience: 'followers',
+  fans: 'followers',
+  bio: 'profile',
+  account: 'profile',
+  favourite: 'star',
+  favorite: 'star',
+  favourited: 'starred',
+  favorited: 'starred',
+  queue: 'list',
+  saved: 'save',
+  bookmarked: 'save',
+  bookmarks: 'save',
   stargazers: 'stars',
   alerts: 'notifications',
   bugs: 'issues',
@@ -40,7 +77,7 @@ const SYNONYMS: Record<string, string> = {
   ticket: 'issue',
   tickets: 'issues',
   ...Object.fromEntries(
-    'read show list get fetch display view see check find look return tell scrape extract load browse summarize summarise'
+    'read show list get fetch display view see check find look return tell scrape extract load browse summarize summarise enumerate describe skim scan review inspect peek'
       .split(' ')
       .map((verb) => [verb, 'read']),
   ),
@@ -73,27 +110,38 @@ export const CREATE_VERB = 'creat';
 
 /** The action's words as the router compares them, in order (duplicates kept; the caller decides). */
 export function actionTerms(action: string): string[] {
-  const text = withSlotWords(action.replace(/[\u2018\u2019]/g, "'"))
+  const plain = withSlotWords(action.replace(/[\u2018\u2019]/g, "'"))
     .toLowerCase()
     .replace(/'/g, ' ')
-    // What a post or message is about is its content, not the request: one slot word, like a value.
-    .replace(/\babout\b[^.?!]*/g, ` ${slotWord('topic')} `)
-    // "in this repository" names where, like an owner/name would: the repository is context, not the request.
-    .replace(
-      /\b(?:in|on|of|to|for|from)\s+(?:this|that|the|my)\s+(?:[a-z]+\s+)?(?:repository|repo|project)\b/g,
-      ` ${slotWord('repository')} `,
-    )
+    // What Orbit says about me is my profile.
+    .replace(/\babout\s+(?:me|myself)\b/g, ' profile ')
+    // What a post or message is about is its content, not the request: one slot word, like a value
+    // ("tell me about openfoundry/atlas" is about the repository itself, the request's context).
+    .replace(/\babout\b(?!\s+v_(?:repository|person)\s*[?.!]*\s*$)[^.?!]*/g, ` ${slotWord('topic')} `)
     // "… with their star counts" names fields of the result (the responseFormat's business), not the request.
     .replace(
       /\b(?:with|and|including)\s+(?:their|its|his|her|the)\s+[^.?!,;]*?(?:counts?|numbers?|names?|descriptions?|urls?|links?|dates?|times?|details?|stats?)\b/g,
       ' ',
     )
-    .replace(/\band\s+(?:tell|show|give)\s+me\s+(?:its|their|his|her|the)\s+[^.?!,;]*/g, ' ')
+    .replace(/\band\s+(?:tell|show|give)\s+me\s+(?:its|their|his|her|the)\s+[^.?!,;]*/g, ' ');
+  // Then the phrases people use for the same request (action-phrases.ts), once the result's fields are gone, and
+  // before "of my repo" turns into context ("get rid of my repo", "remove my star from this repo").
+  const text = rewritePhrases(plain)
+    // "in this repository" names where, like an owner/name would: the repository is context, not the request.
+    .replace(
+      /\b(?:in|on|of|to|for|from)\s+(?:this|that|the|my)\s+(?:[a-z]+\s+)?(?:repository|repo|project)\b/g,
+      ` ${slotWord('repository')} `,
+    )
     .replace(/\bset up\b/g, 'setup')
     .replace(/\b(?:the|as) follows?\b|\bthe following\b/g, ' ')
     .replace(/\blike to\b/g, 'like_to');
-  // A question ("How many followers do I have?", "Which repos …") asks to read.
-  const terms: string[] = /^\W*(?:what|which|how|who|whose|where|when)\b/.test(text) ? [READ_VERB] : [];
+  // A question ("How many followers do I have?", "Which repos …", "Any open bugs in …?") asks to read.
+  const question =
+    /^\W*(?:what|which|how|who|whose|where|when)\b/.test(text) ||
+    /^\W*(?:has|have|had|do|does|did|is|are|was|were|any|anything|anyone|anybody)\b[^?]*\?\s*$/.test(text) ||
+    // A noun and a clause that describes it asks for those things: "Issues I filed", "Repos that I own".
+    /^\W*(?:(?:my|the|all)\s+)?[a-z]+s\s+(?:that\s+|which\s+)?i\b/.test(text);
+  const terms: string[] = question ? [READ_VERB] : [];
   for (const raw of text.split(/[^\p{L}\p{N}_]+/u)) {
     // Digits left over are not values the rules understood; single letters are the rest of "Priya's", "I'll".
     if (raw.length < 2 || /^\d+$/.test(raw)) continue;

@@ -178,6 +178,10 @@ export class PlaybookRegistry {
 
   /** The provider's playbooks ranked for an action by the text search, best first, with their scores. */
   rank(providerSlug: string, action: string): ActionScore[] {
+    return this.index(providerSlug).rank(action);
+  }
+
+  private index(providerSlug: string): ActionIndex {
     let index = this.indexes.get(providerSlug);
     if (!index) {
       index = new ActionIndex(
@@ -191,7 +195,29 @@ export class PlaybookRegistry {
       );
       this.indexes.set(providerSlug, index);
     }
-    return index.rank(action);
+    return index;
+  }
+
+  /**
+   * Two playbooks above the threshold about equally well: the words that differ between them decide (action-index.ts);
+   * else, of two that only read, the one whose parameters the request can fill (a repository's issues need the
+   * repository; "my issues" do not). A write is never chosen for its parameters alone. Null: it stays a tie.
+   */
+  private breakTie(
+    slug: string,
+    tied: ActionScore[],
+    input: { action: string; parameters: unknown; startingUrl?: string },
+  ): ActionScore | null {
+    if (tied.length !== 2) return null;
+    const [a, b] = tied as [ActionScore, ActionScore];
+    const decided = this.index(slug).decide(input.action, a.name, b.name);
+    if (decided) return decided === a.name ? a : b;
+    const fillable = tied.filter((t) => {
+      const p = this.playbooks.get(t.name)!;
+      return !p.writes && fillParameters(p, input).ok;
+    });
+    const readers = tied.filter((t) => !this.playbooks.get(t.name)!.writes);
+    return fillable.length === 1 && readers.length === 2 ? fillable[0]! : null;
   }
 
   /**
@@ -239,17 +265,23 @@ export class PlaybookRegistry {
     const closest = ranked.slice(0, 3);
     if (input.by !== 'model') {
       const allowed = new Set(candidates.map((p) => p.name));
-      const [best, second] = ranked.filter((r) => r.score >= ROUTING_THRESHOLD);
+      const above = ranked.filter((r) => r.score >= ROUTING_THRESHOLD);
+      let [best] = above;
+      const tied = best ? above.filter((r) => best!.score - r.score < AMBIGUITY_MARGIN) : [];
+      if (tied.length > 1) {
+        const winner = this.breakTie(slug, tied, input);
+        if (!winner)
+          return none(`the action matches ${tied[0]!.name} and ${tied[1]!.name} about equally well`, {
+            kind: 'ambiguous',
+            closest,
+            threshold: ROUTING_THRESHOLD,
+          });
+        best = winner;
+      }
       if (best && !allowed.has(best.name))
         return none(`the ${slug} playbook that matches the action (${best.name}) writes, and this request is read-only`, {
           kind: 'read-only',
           playbook: best.name,
-        });
-      if (best && second && best.score - second.score < AMBIGUITY_MARGIN)
-        return none(`the action matches ${best.name} and ${second.name} about equally well`, {
-          kind: 'ambiguous',
-          closest,
-          threshold: ROUTING_THRESHOLD,
         });
       if (best) return this.withParameters(this.playbooks.get(best.name)!, input, 'text', best.score);
     }

@@ -28,26 +28,26 @@ export type SentenceValues = Partial<Record<SentenceSlot, string | number>>;
 /** The word that stands for a value of this slot in the router's view of an action (unlike any real word). */
 export const slotWord = (slot: SentenceSlot | 'topic') => `v_${slot}`;
 
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-  fifty: 50,
-};
-const NUMBER = `(\\d{1,4}|${Object.keys(NUMBER_WORDS).join('|')})`;
-const toNumber = (word: string) => NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
+const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
+  [
+    ...'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'
+      .split(' ')
+      .map((w, i) => [w, i + 1] as const),
+    ['thirty', 30],
+    ['forty', 40],
+    ['fifty', 50],
+    ['hundred', 100],
+    ['a dozen', 12],
+    ['a couple of', 2],
+    ['a couple', 2],
+    ['a pair of', 2],
+    ['a single', 1],
+  ].sort((a, b) => String(b[0]).length - String(a[0]).length),
+);
+const NUMBER = `(\\d{1,4}|${Object.keys(NUMBER_WORDS)
+  .map((w) => w.replace(/ /g, '\\s+'))
+  .join('|')})`;
+const toNumber = (word: string) => NUMBER_WORDS[word.toLowerCase().replace(/\s+/g, ' ')] ?? Number(word);
 
 /** Words that follow "to" or "with" without naming a person ("share with my network", "post to everyone"). */
 const NOT_A_PERSON = new Set(
@@ -67,7 +67,7 @@ const COMPOUND_WORDS = new Set(
 
 /** Capitalised words that are not names (a sentence's first word is never taken as a name either). */
 const NOT_A_NAME = new Set(
-  'I Orbit ForgeHub Forgehub GitHub Github LinkedIn X DM PM PR README Readme OK Please Then And Also My The A An'.split(' '),
+  'I Orbit ForgeHub Forgehub GitHub Github LinkedIn Lumen X DM DMs PM PMs PR README Readme OK Please Then And Also My The A An'.split(' '),
 );
 
 const QUOTES: [RegExp, number][] = [
@@ -77,6 +77,21 @@ const QUOTES: [RegExp, number][] = [
   // Single quotes only around text, so apostrophes ("Priya's post", "I'll") are left alone.
   [/(^|[\s:([])'((?:[^'\n]|'(?=[A-Za-z]))+?)'(?=$|[\s.,!?;:)\]])/g, 2],
   [/\u00ab\s*([^\u00bb\n]{1,4000}?)\s*\u00bb/g, 1],
+];
+
+/**
+ * Verb frames that carry a message's text unquoted (the text runs to the end of the action). The first that
+ * matches wins; quoted text and "saying …" win over all of them.
+ */
+const TEXT_FRAMES: RegExp[] = [
+  // "Let Priya know that the demo moved", "let @marcus-webb know the deploy finished"
+  /\blet\s+[^.!?:]{1,60}?\s+know\s+(?:that\s+)?(\S[^\n]*)$/i,
+  // "Tell Lena that …", "remind Jonas that …", "send word to Lena that …", "announce on Orbit that …"
+  /\b(?:tell|remind|inform|notify|warn|announce|word\s+to|news\s+to)\b[^.!?:]{0,60}?\s+that\s+(\S[^\n]*)$/i,
+  // "Ping Marcus Webb: the build is green", "Shoot @priya a DM: lunch?"
+  /^\s*(?:please\s+)?(?:ping|message|dm|tell|text|shoot|send|write|notify|remind)\b[^:"'\u201c\n]{1,80}:\s+(\S[^\n]*)$/i,
+  // "Ping Priya and say thanks", "… and tell her the demo moved"
+  /\band\s+(?:say|tell\s+(?:him|her|them))\s+(?:that\s+)?(\S[^\n]*)$/i,
 ];
 
 const CAPITALISED = "[A-Z\\u00c0-\\u00de][\\p{L}'\\u2019-]*";
@@ -128,6 +143,16 @@ export function sentenceSpans(action: string): SentenceSpan[] {
     }
   }
 
+  // Verb frames whose object is the text: "let X know (that) …", "tell X that …", "ping X: …".
+  if (!spans.some((s) => s.slot === 'text')) {
+    for (const frame of TEXT_FRAMES) {
+      const m = frame.exec(action);
+      const value = m?.[1]?.replace(/\s+/g, ' ').trim();
+      if (!m || !value) continue;
+      if (add('text', value, m.index + m[0].length - m[1]!.length, action.length)) break;
+    }
+  }
+
   for (const m of action.matchAll(REPOSITORY)) {
     if (/^\d+\/\d+$/.test(m[1]!) || /^https?:/i.test(action.slice(Math.max(0, m.index! - 8), m.index!))) continue;
     add('repository', m[1]!, m.index!, m.index! + m[1]!.length);
@@ -143,7 +168,11 @@ export function sentenceSpans(action: string): SentenceSpan[] {
   }
 
   const counts = [
+    // A bound: "at most five", "up to 10", "no more than twelve", "a maximum of 3".
+    new RegExp(`\\b(?:at most|up to|no more than|not more than|a maximum of|max(?:imum)?\\.?|only)\\s+(?:the\\s+)?${NUMBER}\\b`, 'i'),
     new RegExp(`\\b(?:last|latest|first|top|recent|newest|most recent|next)\\s+${NUMBER}\\b`, 'i'),
+    // "my 3 most recent …", "the 2 newest …", "two of my repos", "a dozen posts".
+    new RegExp(`\\b${NUMBER}\\s+(?:most\\s+)?(?:recent(?:ly)?|latest|newest|last|first|of\\s+(?:my|the|his|her|their|your))\\b`, 'i'),
     new RegExp(`\\b${NUMBER}\\s+(?:(?:last|latest|first|top|recent|newest|most recent|new|unread|open|\\w+)\\s+)?[a-z]+s\\b`, 'i'),
   ];
   for (const pattern of counts) {
@@ -154,7 +183,11 @@ export function sentenceSpans(action: string): SentenceSpan[] {
   }
 
   // A person: after "to" / "with" first, else any @handle or capitalised name that is not the first word.
-  const person = new RegExp(`\\b(?:to|with)\\s+(${HANDLE.source}|${USER_NAME.source}|${NAME_WORDS.source}|[a-z][a-z'-]{1,30})`, 'gu');
+  // Not after "want to", "need to", "like to" …: what follows is a verb ("I want to follow Lena").
+  const person = new RegExp(
+    `(?<!\\b(?:want|wants|need|needs|like|love|have|has|going|able|trying|try|how|ought|used)\\s+)\\b(?:to|with)\\s+(${HANDLE.source}|${USER_NAME.source}|${NAME_WORDS.source}|[a-z][a-z'-]{1,30})`,
+    'gu',
+  );
   for (const m of action.matchAll(person)) {
     const value = trimName(m[1]!);
     if (!value || NOT_A_PERSON.has(value.toLowerCase().replace(/^@/, ''))) continue;

@@ -1,5 +1,6 @@
 import { PlaybookNotApplicable } from './errors';
-import { type FieldAliases, type ShapeOptions, shapeToFormat } from './shape';
+import { fieldByMeaning } from './result-words';
+import { describedFields, type FieldAliases, type ShapeOptions, shapeToFormat } from './shape';
 
 /**
  * Fits what a list-reading playbook read (feed posts, repositories …) to the caller's responseFormat.
@@ -27,8 +28,17 @@ function holdsList(node: unknown): boolean {
   return isObject(node) && Object.values(node).some(holdsList);
 }
 
-/** The item field a key names (by its normalised name or an alias), trying the singular of a plural key too. */
-function fieldFor(key: string, fields: string[], aliases: FieldAliases): string | undefined {
+/**
+ * The item field a key names (by its normalised name or an alias), trying the singular of a plural key too, else
+ * the one its words mean among the list-valued fields (`tags` → `labels`, result-words.ts).
+ */
+function fieldFor(
+  key: string,
+  fields: string[],
+  aliases: FieldAliases,
+  meanings?: Readonly<Record<string, unknown>>,
+  values?: Record<string, unknown>,
+): string | undefined {
   const lookup = new Map<string, string>();
   for (const field of fields) {
     lookup.set(norm(field), field);
@@ -40,7 +50,15 @@ function fieldFor(key: string, fields: string[], aliases: FieldAliases): string 
     const f = lookup.get(c);
     if (f) return f;
   }
-  return undefined;
+  if (!values) return undefined;
+  const lists = fields.filter((f) => Array.isArray(values[f]));
+  return fieldByMeaning(key, undefined, describedFields(lists, meanings));
+}
+
+/** What the playbook declares about the items of its list (the element of the first list in its resultFields). */
+function itemMeanings(meanings: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> | undefined {
+  const list = Object.values(meanings ?? {}).find((v) => Array.isArray(v) && isObject(v[0])) as unknown[] | undefined;
+  return list ? (list[0] as Record<string, unknown>) : undefined;
 }
 
 /** One leaf value converted like shapeToFormat converts it ("1,234" → 1234 for a number leaf …). */
@@ -66,7 +84,7 @@ export function shapeItem(
       continue;
     }
     const element = node[0];
-    const field = fieldFor(key, Object.keys(item), aliases);
+    const field = fieldFor(key, Object.keys(item), aliases, opts.fieldMeanings, item);
     const value = field === undefined ? undefined : item[field];
     if (typeof element !== 'string' || !Array.isArray(value)) {
       throw new PlaybookNotApplicable(`responseFormat.${where}.${key} is a list this playbook does not read`);
@@ -87,13 +105,14 @@ export function shapeListToFormat(
   }
   const aliases = read.itemAliases ?? {};
   const extras = read.extras ?? {};
+  const itemOpts: ShapeOptions = { ...opts, fieldMeanings: itemMeanings(opts.fieldMeanings) };
   const out: Record<string, unknown> = {};
   for (const [key, node] of Object.entries(format)) {
     const where = path ? `${path}.${key}` : key;
     if (Array.isArray(node)) {
       const element = node[0];
       if (isObject(element)) {
-        out[key] = read.items.map((item, i) => shapeItem(item, element, aliases, `${where}[${i}]`, opts));
+        out[key] = read.items.map((item, i) => shapeItem(item, element, aliases, `${where}[${i}]`, itemOpts));
       } else if (typeof element === 'string') {
         const fields = read.items.length ? Object.keys(read.items[0]!) : [];
         const field = fieldFor(key, fields, aliases);

@@ -1,5 +1,6 @@
 import { type LeafSpec, parseLeaf } from '../../../contract/response-format';
 import { PlaybookNotApplicable } from './errors';
+import { type DescribedField, fieldByMeaning } from './result-words';
 
 /**
  * Fits what a playbook read to the caller's responseFormat. Each property of the format is looked up among
@@ -23,6 +24,20 @@ export interface ShapeWarning {
 export interface ShapeOptions {
   /** Collects what could not be filled (null instead) rather than throwing. */
   lenient?: { warnings: ShapeWarning[] };
+  /**
+   * What the playbook says its fields are (its resultFields, in the responseFormat grammar): a key no field is
+   * named is matched by its words and description against these (result-words.ts).
+   */
+  fieldMeanings?: Readonly<Record<string, unknown>>;
+}
+
+/** The declared description of each field (the text after " - " in its resultFields leaf). */
+export function describedFields(names: readonly string[], meanings: Readonly<Record<string, unknown>> = {}): DescribedField[] {
+  return names.map((name) => {
+    const meaning = meanings[name];
+    const leaf = typeof meaning === 'string' ? parseLeaf(meaning) : null;
+    return leaf && !('error' in leaf) && leaf.description ? { name, description: leaf.description } : { name };
+  });
 }
 
 const norm = (key: string) => key.toLowerCase().replace(/[_\-\s]/g, '');
@@ -71,8 +86,17 @@ function fits(value: unknown, leaf: LeafSpec | null): boolean {
   }
 }
 
-/** The field that answers `key`: by name and alias first, then by meaning; only one whose value fits the leaf. */
-function fieldFor(key: string, leaf: LeafSpec | null, fields: Record<string, unknown>, lookup: Map<string, string>): string | undefined {
+/**
+ * The field that answers `key`: by name and alias first, then by the common meanings, then by what the key and its
+ * description say against what the playbook declares (result-words.ts); only one whose value fits the leaf.
+ */
+function fieldFor(
+  key: string,
+  leaf: LeafSpec | null,
+  fields: Record<string, unknown>,
+  lookup: Map<string, string>,
+  meanings?: Readonly<Record<string, unknown>>,
+): string | undefined {
   const named = lookup.get(norm(key));
   if (named && fits(fields[named], leaf)) return named;
   const names = Object.keys(fields);
@@ -81,8 +105,12 @@ function fieldFor(key: string, leaf: LeafSpec | null, fields: Record<string, unk
   if (asksWhen(key)) return first((f) => whenField(key, f));
   if (asksId(key)) return first((f) => /(?:Id|^id|^number)$/.test(f));
   if (asksUrl(key)) return first((f) => /(?:Url|^url)$/.test(f));
-  return undefined;
+  if (!leaf) return undefined;
+  const candidates = names.filter((f) => fields[f] !== undefined && fits(fields[f], leaf) && !isStructured(fields[f]));
+  return fieldByMeaning(key, leaf.description, describedFields(candidates, meanings));
 }
+
+const isStructured = (v: unknown) => typeof v === 'object' && v !== null;
 
 export function shapeToFormat(
   fields: Record<string, unknown>,
@@ -105,7 +133,7 @@ export function shapeToFormat(
     }
     const leaf = typeof node === 'string' ? parseLeaf(node) : null;
     const spec = leaf && !('error' in leaf) ? leaf : null;
-    const field = typeof node === 'string' ? fieldFor(key, spec, fields, lookup) : undefined;
+    const field = typeof node === 'string' ? fieldFor(key, spec, fields, lookup, opts.fieldMeanings) : undefined;
     if (!field) {
       const why =
         typeof node !== 'string'

@@ -90,8 +90,10 @@ export class PlaybookStrategy implements ExecutionStrategy {
           throw new PlaybookStepError(tool, target, err, opts.writes && !(err instanceof WriteRefused) ? 'unconfirmed' : undefined);
         }
       },
-      fit: (fields, aliases) => shapeToFormat(fields, ctx.responseFormat, aliases, '', lenient()),
-      fitList: (read) => shapeListToFormat(read, ctx.responseFormat, '', lenient()),
+      // The playbook's declared resultFields let a key the caller named their own way find its field by description.
+      fit: (fields, aliases) =>
+        shapeToFormat(fields, ctx.responseFormat, aliases, '', { ...lenient(), fieldMeanings: playbook.resultFields }),
+      fitList: (read) => shapeListToFormat(read, ctx.responseFormat, '', { ...lenient(), fieldMeanings: playbook.resultFields }),
     };
     let result: unknown;
     try {
