@@ -153,6 +153,9 @@ export function pseudoText(el: Element, which: '::before' | '::after'): string {
     return '';
   }
   if (!c || c === 'none' || c === 'normal') return '';
+  // Images (url(), image-set(), gradients) and counters carry quoted strings that are not text: a data: URL of an SVG
+  // checkbox would become the control's name. Their alternative text, after a slash, stays.
+  c = c.replace(/(?:url|image-set|[\w-]*gradient|counters?)\((?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^()"']|\([^()]*\))*\)/g, '');
   let out = '';
   const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
   for (let m = re.exec(c); m; m = re.exec(c)) {
