@@ -190,6 +190,8 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
         renderTabs(await tabs.view(), { redactor, boundary, markers }),
       );
       noteMarkers(integrity, markers);
+      // What the model saw: a blocked request that carries it away is the run's doing (block-cause.ts).
+      integrity.causes.saw(observation, [snapshot.url, snapshot.title]);
       messages.push({
         role: 'user',
         content: buildStepPrompt({ step, maxSteps: options.maxSteps, observation, boundary, feedback, loading }),
@@ -230,6 +232,7 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
         if (result.quoted !== undefined) {
           const quotedMarkers: InjectionMarker[] = [];
           content = buildQuotedToolResult(result.message, escapeText(result.quoted, boundary, quotedMarkers), boundary);
+          integrity.causes.saw(result.quoted);
           noteMarkers(integrity, quotedMarkers);
         }
         messages.push({ role: 'tool', tool_call_id: call.id, content });
