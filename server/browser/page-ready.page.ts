@@ -25,7 +25,7 @@ const CHROME = 'header, footer, nav, aside, [role="banner"], [role="contentinfo"
 const MEDIA_OR_CONTROL =
   'input, button, select, textarea, a[href], img, canvas, svg, video, iframe, table, [role="button"], [role="link"], [role="grid"], [role="listitem"]';
 /** A lone loading message is not content. */
-const LOADING_TEXT = /^\s*(loading|please wait|one moment)\b[.…\s]*$/i;
+const LOADING_TEXT = /^\s*(loading|please wait|one moment)\b[.\u2026\s]*$/i;
 
 function busyInside(root: Element): boolean {
   return !!(root.matches('[aria-busy="true"]') || root.querySelector('[aria-busy="true"], [role="progressbar"]'));

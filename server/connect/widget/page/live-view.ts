@@ -283,8 +283,10 @@ function bindLiveInput(l: LiveView): void {
   const fingerList = () => Object.values(fingers);
   const pinch = new PinchPan(l.zoom, l.scroll);
   c.addEventListener('pointerdown', (e) => {
-    c.focus();
+    // The point is read before focusing, and focusing never scrolls: a scroll in between would move the canvas under
+    // the event's coordinates, and the page would get a point off by the scroll (a tall, zoomed canvas).
     const p = livePoint(l, e.clientX, e.clientY);
+    c.focus({ preventScroll: true });
     if (e.pointerType === 'touch') {
       fingers[e.pointerId] = { x: e.clientX, y: e.clientY };
       if (pinch.active) return;
