@@ -88,11 +88,12 @@ export async function waitForReady(page: Page, opts: ReadyOptions = {}): Promise
       .then(() => true)
       .catch(() => false);
     if (!loaded) break;
-    // The network: nothing open, then nothing started or ended for the window.
+    // The network: nothing open now. Its quiet window runs alongside the DOM's (checked after it): a static page
+    // costs one window, not two.
     pending = 'network';
     let net = networkState(page, since);
-    while ((net.busy || Date.now() - (net.lastActivity ?? 0) < quietMs) && left() > 0) {
-      await sleep(net.busy ? 10 : Math.max(5, quietMs - (Date.now() - (net.lastActivity ?? 0))));
+    while (net.busy && left() > 0) {
+      await sleep(10);
       net = networkState(page, since);
     }
     if (left() <= 0) break;
@@ -118,8 +119,16 @@ export async function waitForReady(page: Page, opts: ReadyOptions = {}): Promise
     net = networkState(page, since);
     const routeMoved = (net.lastRoute ?? 0) >= checkedAt || Date.now() - (net.lastRoute ?? 0) < quietMs;
     const netMoved = net.busy || (net.lastActivity ?? 0) >= checkedAt;
-    if (check.ready && !routeMoved && !netMoved) return result(true);
-    pending = routeMoved ? 'route' : netMoved ? 'network' : (check.missing ?? 'dom');
+    const netQuietFor = Date.now() - (net.lastActivity ?? 0);
+    if (check.ready && !routeMoved && !netMoved && netQuietFor >= quietMs) return result(true);
+    pending = routeMoved ? 'route' : netMoved || netQuietFor < quietMs ? 'network' : (check.missing ?? 'dom');
+    if (check.ready && !routeMoved && !netMoved) {
+      // Drawn and still, the network quiet since before the check, but not for a whole window yet: the rest of it.
+      await sleep(quietMs - netQuietFor);
+      net = networkState(page, since);
+      if (!net.busy && (net.lastActivity ?? 0) < checkedAt && (net.lastRoute ?? 0) < checkedAt) return result(true);
+      continue;
+    }
     if (!check.ready && check.quiet && !routeMoved && !netMoved) break; // the in-page wait used the whole budget
   }
   return result(false);
