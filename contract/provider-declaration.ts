@@ -192,6 +192,39 @@ export const SignedInSchema = extendApi(
 );
 export type SignedIn = z.infer<typeof SignedInSchema>;
 
+/** The live view's page size: a desktop app is drawn at its own width and scaled to the widget (never cut off). */
+export const LIVE_VIEWPORT_BOUNDS = { minWidth: 320, maxWidth: 2560, minHeight: 320, maxHeight: 1600 } as const;
+
+/** When a page of the provider has drawn its content (the agent looks at it only then). Every part given must hold. */
+export const ReadyWhenSchema = extendApi(
+  z
+    .object({
+      /** A CSS selector that is present once the content is drawn (`#package-list`, `.red-ui-workspace`). */
+      selector: z.string().min(1).max(L.cssMax).optional(),
+      /** A text the page shows once the content is drawn. */
+      text: z.string().min(1).max(L.textMax).optional(),
+    })
+    .strict()
+    .refine((w) => !!(w.selector || w.text), { message: 'readyWhen needs a selector or a text' }),
+  {
+    description:
+      'When a page has drawn its content: selector, a CSS selector present; text, a text shown. Default: a main landmark holding ' +
+      'something. The agent also waits for a quiet network and DOM, within a budget.',
+  },
+);
+export type ReadyWhen = z.infer<typeof ReadyWhenSchema>;
+
+export const LiveViewportSchema = extendApi(
+  z
+    .object({
+      width: z.number().int().min(LIVE_VIEWPORT_BOUNDS.minWidth).max(LIVE_VIEWPORT_BOUNDS.maxWidth),
+      height: z.number().int().min(LIVE_VIEWPORT_BOUNDS.minHeight).max(LIVE_VIEWPORT_BOUNDS.maxHeight),
+    })
+    .strict(),
+  { description: "The live sign-in page's viewport in CSS pixels (default 1280×800), scaled to fit the widget." },
+);
+export type LiveViewport = z.infer<typeof LiveViewportSchema>;
+
 export const PROVIDER_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
 
 /** The declaration's fields, without the cross-field rules (PATCH takes any of them). */
@@ -231,6 +264,8 @@ export const ProviderDeclarationFields = z
       { description: 'Writes a read-mode run may still send because the session refresh needs them (exact method and path).' },
     ),
     signedIn: SignedInSchema.optional(),
+    readyWhen: ReadyWhenSchema.optional(),
+    liveViewport: LiveViewportSchema.optional(),
     loginPagePattern: extendApi(patternSource.optional(), {
       description:
         "A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). " +

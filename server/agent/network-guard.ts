@@ -4,6 +4,8 @@ import type { EgressPolicy } from '../egress/egress-policy';
 import type { ChangeGate, EgressBlock } from '../egress/egress-proxy';
 import { isReadOnlyRequest } from '../egress/read-only';
 import type { ProviderDefinition } from '../providers/provider';
+import type { BlockedDetail } from './block-cause';
+import type { TraceStep } from './run-context';
 
 /**
  * An agent run's fence has two layers. The guarantee is the context's egress proxy (server/egress/): it sees every
@@ -12,7 +14,7 @@ import type { ProviderDefinition } from '../providers/provider';
  * changes sent. Here, Playwright's routing adds what only it can see for the pages it knows: the frame and kind of
  * each request, so the trace says what was refused and whether the run tried to leave the provider.
  */
-export interface BlockedRequest {
+export interface BlockedRequest extends BlockedDetail {
   url: string;
   resourceType: string;
   /** A navigation of the top frame (the run tried to leave the provider), not a sub-resource. */
@@ -20,21 +22,45 @@ export interface BlockedRequest {
   reason: string;
 }
 
+/** How much of a blocked request's body is kept to judge what it carried (block-cause.ts). */
+const BODY_KEPT = 64 * 1024;
+
 export type RunMode = 'read' | 'read_write';
 
 const REPORTED_MAX = 500;
 
 /**
  * One report per blocked URL (the proxy, the router and a retrying browser may each see the same refusal), except
- * that a report naming a top-frame navigation always goes through: it decides how the run fails.
+ * that a report naming a top-frame navigation always goes through: it decides how the run fails. `judge` sees every
+ * report (one the run caused taints it, whichever of the repeats says so); `onBlocked` is told once per URL, with
+ * the first cause found, to list it.
  */
-export function blockReporter(onBlocked: (b: BlockedRequest) => void) {
+export function blockReporter(
+  onBlocked: (b: BlockedRequest, cause: string | null) => void,
+  judge: (b: BlockedRequest) => string | null = () => 'blocked',
+) {
   const seen = new Map<string, boolean>();
   return (b: BlockedRequest) => {
+    const cause = judge(b);
     const before = seen.get(b.url);
     if (before !== undefined && (before || !b.mainFrameNavigation)) return;
     if (seen.size < REPORTED_MAX) seen.set(b.url, b.mainFrameNavigation);
-    onBlocked(b);
+    onBlocked(b, cause);
+  };
+}
+
+/**
+ * A blocked request as the trace lists it: every one is listed; one the run did not cause says it is background noise
+ * (the page's own request, blocked, not a taint).
+ */
+export function blockedStep(b: BlockedRequest, cause: string | null, url: string): TraceStep {
+  return {
+    tool: b.mainFrameNavigation ? 'navigate' : 'request',
+    target: `${b.resourceType} ${b.url.slice(0, 300)}`,
+    url,
+    durationMs: 0,
+    outcome: 'blocked',
+    error: cause ? `blocked: ${b.reason}` : `blocked: ${b.reason} (the page's background request, not the run's: not a taint)`,
   };
 }
 
@@ -45,6 +71,9 @@ export function fromProxy(block: EgressBlock): BlockedRequest {
     resourceType: block.realm ? `${block.kind} (${block.realm})` : block.kind,
     mainFrameNavigation: false,
     reason: block.reason,
+    source: 'proxy',
+    proxyKind: block.kind,
+    offProvider: block.kind === 'request' || block.kind === 'tunnel',
   };
 }
 
@@ -107,27 +136,45 @@ export async function installNetworkGuard(
       return false; // a request of a worker or a closed frame
     }
   };
-  const reason = (request: Request): string | null => {
+  const reason = (request: Request): { why: string; offProvider: boolean } | null => {
     const url = request.url();
     const verdict = opts.policy.checkUrl(url, { pageLocal: true, webSockets: true });
-    if (!verdict.ok) return verdict.reason;
+    if (!verdict.ok) return { why: verdict.reason, offProvider: true };
     const method = request.method().toUpperCase();
     if (!readOnly || isSessionRefresh(opts.sessionRefresh, method, url)) return null;
     // Playwright's headers leave out the body's length: the body itself says whether there is one.
     const body = request.postDataBuffer();
     const headers = { ...request.headers(), ...(body?.length ? { 'content-length': String(body.length) } : {}) };
-    if (!isReadOnlyRequest(method, headers)) return readModeRefusal(method);
+    if (!isReadOnlyRequest(method, headers)) return { why: readModeRefusal(method), offProvider: false };
     return null;
+  };
+  /** What the router knows of a request: the judge of its cause reads its method, body and frame. */
+  const detail = (request: Request): Omit<BlockedRequest, 'reason' | 'offProvider'> => {
+    let body: string | undefined;
+    try {
+      body = request.postDataBuffer()?.subarray(0, BODY_KEPT).toString('utf8');
+    } catch {
+      body = undefined;
+    }
+    return {
+      url: request.url(),
+      resourceType: request.resourceType(),
+      mainFrameNavigation: isMainNavigation(request),
+      source: 'router',
+      navigation: request.isNavigationRequest(),
+      method: request.method(),
+      ...(body ? { body } : {}),
+    };
   };
 
   await context.route('**/*', async (route) => {
     const request = route.request();
-    const why = reason(request);
-    if (!why) {
+    const refused = reason(request);
+    if (!refused) {
       await route.fallback().catch(() => undefined);
       return;
     }
-    opts.report({ url: request.url(), resourceType: request.resourceType(), mainFrameNavigation: isMainNavigation(request), reason: why });
+    opts.report({ ...detail(request), reason: refused.why, offProvider: refused.offProvider });
     await route.abort('blockedbyclient').catch(() => undefined);
   });
 
@@ -136,12 +183,7 @@ export async function installNetworkGuard(
     if (!request.redirectedFrom()) return;
     const verdict = opts.policy.checkUrl(request.url(), { pageLocal: true, webSockets: true });
     if (!verdict.ok) {
-      opts.report({
-        url: request.url(),
-        resourceType: request.resourceType(),
-        mainFrameNavigation: isMainNavigation(request),
-        reason: `redirect: ${verdict.reason}`,
-      });
+      opts.report({ ...detail(request), reason: `redirect: ${verdict.reason}`, offProvider: true });
     }
   });
 }

@@ -1,6 +1,10 @@
+import { BlockCauses, type BlockedDetail, parameterValues } from './block-cause';
+
 /**
  * Whether a run stayed clean, and the per-run rules on where parameters may go. A run is tainted by a blocked
- * request (the network fence refused something), a policy refusal (a tool refused navigation off the provider
+ * request the run caused (block-cause.ts: a navigation, a form submission, a tool's action, a parameter value or page
+ * content the model saw carried away; the page's own background requests to other hosts are blocked and listed, not
+ * tainting), a policy refusal (a tool refused navigation off the provider
  * or a parameter where it does not belong) or an injection marker (page content carrying our placeholder
  * syntax, our boundary, or text shaped like our element or feedback lines). A tainted run may still finish,
  * but it is never recorded for replay: a trajectory is repeated later without any model to notice the attack.
@@ -25,6 +29,20 @@ export class RunIntegrity {
   private readonly injected = new Set<string>();
   /** The one field each parameter went into (by element description). */
   private readonly fields = new Map<string, string>();
+  /** What the run did and showed, to tell its blocked requests from the page's background ones. */
+  readonly causes: BlockCauses;
+
+  /** `parameters`: the request's parameters (their values, wherever a blocked request carries them, taint it). */
+  constructor(parameters?: unknown) {
+    this.causes = new BlockCauses(parameterValues(parameters));
+  }
+
+  /** A request the fence blocked: taints the run when the run caused it. Returns why, or null (background noise). */
+  blockedRequest(b: BlockedDetail & { reason: string }): string | null {
+    const cause = this.causes.causeOf(b);
+    if (cause) this.taint('BLOCKED_REQUEST', `${b.resourceType} ${b.url.slice(0, 200)}: ${b.reason} (${cause})`);
+    return cause;
+  }
 
   taint(kind: TaintKind, detail: string): void {
     const d = detail.slice(0, 300);

@@ -15,7 +15,7 @@ import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
 import { BrowserUnavailable } from './browser-loss';
 import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
-import { blockReporter, changeGate, fromProxy, installNetworkGuard } from './network-guard';
+import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard } from './network-guard';
 import { runNow } from './run-clock';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
@@ -113,19 +113,15 @@ async function openSessionContext(
   const policy = EgressPolicy.forProvider(provider, state.record.environment);
   const providerOrigin = (origin: string) => policy.checkUrl(origin).ok;
   state.providerOrigin = providerOrigin;
-  const report = blockReporter((b) => {
-    if (b.mainFrameNavigation && !state.blockedNavigation) state.blockedNavigation = b;
-    // A run that was blocked anywhere is never recorded for replay.
-    state.integrity.taint('BLOCKED_REQUEST', `${b.resourceType} ${b.url.slice(0, 200)}: ${b.reason}`);
-    pushStep(state, {
-      tool: b.mainFrameNavigation ? 'navigate' : 'request',
-      target: `${b.resourceType} ${b.url.slice(0, 300)}`,
-      url: pageUrl(state.page),
-      durationMs: 0,
-      outcome: 'blocked',
-      error: `blocked: ${b.reason}`,
-    });
-  });
+  // Every blocked request is listed; only one the run caused taints it (run-integrity.ts, block-cause.ts): the page's
+  // own background requests to other hosts (analytics, fonts, a vendor's catalogue) are listed as noise.
+  const report = blockReporter(
+    (b, cause) => {
+      if (b.mainFrameNavigation && !state.blockedNavigation) state.blockedNavigation = b;
+      pushStep(state, blockedStep(b, cause, pageUrl(state.page)));
+    },
+    (b) => state.integrity.blockedRequest(b),
+  );
   // Every connection of the context goes through its egress proxy (redirect hops and every realm included): it decides
   // what read mode lets out and counts the changes sent; the page guard adds frame and navigation detail to the trace.
   const device = state.device ?? null;

@@ -59,7 +59,7 @@ export function newRunState(record: AgentRequestRecord): RunState {
     usage: null,
     sessionDead: false,
     mode: record.mode,
-    integrity: new RunIntegrity(),
+    integrity: new RunIntegrity(record.parameters),
     secrets: [],
     changesSent: 0,
   };

@@ -36,6 +36,16 @@ const inflight = new WeakMap<Page, Map<Request, number>>();
 /** When each page was last found quiet, and at which URL. */
 const quietAt = new WeakMap<Page, { at: number; url: string }>();
 const tracked = new WeakSet<BrowserContext>();
+/** When each page last started or ended a tracked request (page-ready.ts waits for a quiet window of the network). */
+const lastActivity = new WeakMap<Page, number>();
+/** When each page's top frame last navigated, to a new document or by the history API (a route transition). */
+const lastRoute = new WeakMap<Page, number>();
+
+function watchRoutes(page: Page): void {
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) lastRoute.set(page, Date.now());
+  });
+}
 
 /**
  * Follows the requests of every page of a context (idempotent). Install it when the context opens so the first
@@ -53,8 +63,12 @@ export function trackRequests(context: BrowserContext): void {
   };
   const done = (request: Request) => {
     const page = pageOf(request);
-    if (page) inflight.get(page)?.delete(request);
+    if (!page) return;
+    inflight.get(page)?.delete(request);
+    lastActivity.set(page, Date.now());
   };
+  for (const page of context.pages()) watchRoutes(page);
+  context.on('page', watchRoutes);
   context.on('request', (request) => {
     if (!TRACKED_TYPES.has(request.resourceType())) return;
     const page = pageOf(request);
@@ -64,9 +78,18 @@ export function trackRequests(context: BrowserContext): void {
     const from = request.redirectedFrom();
     if (from) map.delete(from);
     map.set(request, Date.now());
+    lastActivity.set(page, Date.now());
   });
   context.on('requestfinished', done);
   context.on('requestfailed', done);
+}
+
+/**
+ * The page's network as readiness sees it: whether a tracked request started since `since` is still open, how long
+ * ago the last one started or ended, and when the top frame last navigated (Date.now() times; undefined: never seen).
+ */
+export function networkState(page: Page, since: number): { busy: boolean; lastActivity?: number; lastRoute?: number } {
+  return { busy: busy(page, since), lastActivity: lastActivity.get(page), lastRoute: lastRoute.get(page) };
 }
 
 function busy(page: Page, since: number): boolean {
@@ -91,7 +114,7 @@ const DOM_QUIET = pageFunction<typeof domQuiet>(PAGE_ENTRIES.pageQuiet);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `promise`, or `fallback` after `ms` (the timer is cleared either way, so nothing outlives the wait). */
-async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+export async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]);

@@ -24,6 +24,8 @@ export const PAGE_ENTRIES = {
   typeField: { file: 'server/agent/tools/type.page.ts', kind: 'function' },
   /** waitForQuiet's in-page half: resolves once the DOM has stopped changing. */
   pageQuiet: { file: 'server/browser/page-quiet.page.ts', kind: 'function' },
+  /** waitForReady's in-page half: resolves once the DOM is still and the page shows its content. */
+  pageReady: { file: 'server/browser/page-ready.page.ts', kind: 'function' },
   /** The dashboard's script (copy buttons), served as /dashboard/assets/dashboard.js. */
   dashboard: { file: 'server/dashboard/dashboard.page.ts', kind: 'script' },
   /** The connect widget, served as /link/widget.js: the modules under connect/widget/page/, from main.ts. */

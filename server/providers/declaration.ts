@@ -156,6 +156,8 @@ export function compileDeclaration(
     ...(d.login && { login: compileLoginRecipe(d.login) }),
     ...(d.sessionRefresh && { sessionRefresh: d.sessionRefresh.map((r) => ({ ...r })) }),
     ...(d.signedIn && { signedIn: d.signedIn }),
+    ...(d.readyWhen && { readyWhen: { ...d.readyWhen } }),
+    ...(d.liveViewport && { liveViewport: { ...d.liveViewport } }),
     ...(d.loginPagePattern && { loginPagePattern: new RegExp(d.loginPagePattern) }),
     ...(settled.source && { source: settled.source }),
     ...(settled.organizationId && { organizationId: settled.organizationId }),

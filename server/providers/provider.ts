@@ -1,4 +1,4 @@
-import type { SignedIn } from '../../contract/provider-declaration';
+import type { LiveViewport, ReadyWhen, SignedIn } from '../../contract/provider-declaration';
 import type { Environment } from '../config';
 import type { LoginRecipe } from './login-recipe';
 
@@ -32,6 +32,10 @@ export interface ProviderDefinition {
   login?: LoginRecipe;
   /** How a signed-in session is recognised: cookies set, the URL (a regular-expression source on href), an element. */
   signedIn?: SignedIn;
+  /** When a page has drawn its content (a selector, a text): the agent looks only then. Default: a main landmark with content. */
+  readyWhen?: ReadyWhen;
+  /** The live sign-in page's viewport (default DEFAULT_LIVE_VIEWPORT), scaled to the widget's canvas. */
+  liveViewport?: LiveViewport;
   /** The page is the provider's sign-in page (tested on href). Default: see isProviderLoginPage. */
   loginPagePattern?: RegExp;
   /** Who declared it: shipped with AgentLink (the default), the operator's providers file, or one organization. */

@@ -85,11 +85,11 @@ export async function runContext(o: {
   context.setDefaultTimeout(10_000);
   contexts.push(context);
   const main: { page?: Page } = {};
-  const integrity = new RunIntegrity();
+  const integrity = new RunIntegrity(o.parameters ?? {});
   await installNetworkGuard(context, {
     policy,
     mainFrame: () => main.page?.mainFrame(),
-    report: (b) => integrity.taint('BLOCKED_REQUEST', b.url),
+    report: (b) => void integrity.blockedRequest(b),
   });
   const page = await context.newPage();
   main.page = page;

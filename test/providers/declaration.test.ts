@@ -69,6 +69,41 @@ describe('provider declarations', () => {
     expect(isProviderLoginPageOf(provider, 'https://p.example/home')).toBe(false);
   });
 
+  it("takes the page-ready sign (readyWhen) and the live view's size (liveViewport), bounded, into the runtime form", () => {
+    const base = {
+      name: 'P',
+      slug: 'p',
+      category: 'developer',
+      homeUrl: 'https://p.example/',
+      loginUrl: 'https://p.example/login',
+      allowedOrigins: ['p.example'],
+      logo: 'https://p.example/logo.png',
+    };
+    const ok = ProviderDeclarationSchema.safeParse({
+      ...base,
+      readyWhen: { selector: '#package-list', text: 'Packages' },
+      liveViewport: { width: 1440, height: 900 },
+    });
+    expect(ok.success).toBe(true);
+    const compiled = compileDeclaration(ok.success ? ok.data : (undefined as never), {
+      providerId: crypto.randomUUID(),
+      environment: 'production',
+    });
+    expect(compiled).toMatchObject({
+      readyWhen: { selector: '#package-list', text: 'Packages' },
+      liveViewport: { width: 1440, height: 900 },
+    });
+    const refused = (extra: Record<string, unknown>) => {
+      const res = ProviderDeclarationSchema.safeParse({ ...base, ...extra });
+      return res.success ? [] : res.error.issues.map((i) => i.path.join('.'));
+    };
+    expect(refused({ readyWhen: {} })).toEqual(['readyWhen']);
+    expect(refused({ readyWhen: { selector: 'x'.repeat(501) } })).toEqual(['readyWhen.selector']);
+    expect([...new Set(refused({ readyWhen: { script: 'alert(1)' } }))]).toEqual(['readyWhen']);
+    expect(refused({ liveViewport: { width: 100, height: 800 } })).toEqual(['liveViewport.width']);
+    expect(refused({ liveViewport: { width: 1280, height: 5000 } })).toEqual(['liveViewport.height']);
+  });
+
   it('the widget never loads a logo from a declared host: an https logo becomes a monogram data: URL', () => {
     const remote = { name: 'acme <CRM>', logo: 'https://cdn.acme.example/logo.png' };
     expect(providerLogoUrl(remote)).toBe('https://cdn.acme.example/logo.png');

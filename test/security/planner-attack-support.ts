@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { compileResponseFormat } from '../../contract/response-format';
 import { NO_PERSON } from '../../server/agent/handoff/user-ask';
-import { installNetworkGuard } from '../../server/agent/network-guard';
+import { blockedStep, blockReporter, installNetworkGuard } from '../../server/agent/network-guard';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { trajectoryKey } from '../../server/agent/replay/trajectory';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
@@ -93,7 +93,7 @@ export interface AttackRun {
   key: string;
 }
 
-/** What the worker hands a strategy: a signed-in context fenced to Orbit (blocked requests taint the run), the page at the start. */
+/** What the worker hands a strategy: a signed-in context fenced to Orbit (blocked requests the run caused taint it), the page at the start. */
 export async function attackRun(
   server: LiveServer,
   browser: Browser,
@@ -108,18 +108,22 @@ export async function attackRun(
 ): Promise<AttackRun> {
   const provider = server.services.catalogue.bySlug('orbit', 'sandbox')!;
   const context = await signedInContext(server, browser, o.organizationId, 'user_good');
-  const integrity = new RunIntegrity();
+  const integrity = new RunIntegrity(o.parameters ?? {});
   const main: { page?: Page } = {};
+  const trace: TraceStep[] = [];
+  // As the worker does (run-session.ts): every blocked request listed, the ones the run caused tainting it.
   await installNetworkGuard(context, {
     policy: EgressPolicy.forProvider(provider, 'sandbox'),
     mainFrame: () => main.page?.mainFrame(),
-    report: (b) => integrity.taint('BLOCKED_REQUEST', b.url),
+    report: blockReporter(
+      (b, cause) => trace.push(blockedStep(b, cause, main.page?.url() ?? '')),
+      (b) => integrity.blockedRequest(b),
+    ),
   });
   const page = await context.newPage();
   main.page = page;
   const startingUrl = server.siteUrl('orbit', o.path);
   await page.goto(startingUrl);
-  const trace: TraceStep[] = [];
   const owner = { organizationId: o.organizationId, environment: 'sandbox' as const };
   const ctx: RunContext = {
     requestId: `areq_${randomUUID()}`,

@@ -1,8 +1,10 @@
+import { networkState } from '../../browser/page-quiet';
+import { loadingNote, READY_BUDGET_MS, waitForReady } from '../../browser/page-ready';
 import type { ChatClient, ChatMessage, ToolCall } from '../model/chat-client';
 import { escapeText, type InjectionMarker, newBoundary, type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../observation';
 import { describeDescriptor, descriptorOf } from '../replay/element-descriptor';
 import type { TrajectoryStep } from '../replay/trajectory';
-import { AgentError, errorMessage, guard, isFatal, ModelBadResponseError, ModelError, ToolError } from '../result/errors';
+import { AgentError, errorMessage, guard, isFatal, ModelBadResponseError, ModelError, remaining, ToolError } from '../result/errors';
 import { type ResultIssue, validateResult } from '../result/validate';
 import { egressOf, type ModelUsage, type RunContext, type RunOutcome } from '../run-context';
 import type { RunIntegrity } from '../run-integrity';
@@ -143,6 +145,9 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
   let feedback: string | undefined;
   let lastObservation = -1;
   let lastUrl = ctx.startingUrl;
+  /** The page last observed and when: a first look, another tab or a navigation since waits for the page to be ready. */
+  let observedPage: RunContext['page'] | undefined;
+  let observedAt = 0;
 
   try {
     for (let step = 1; step <= options.maxSteps; step++) {
@@ -151,9 +156,17 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
       guard(ctx);
       redactor = await redactorFor(ctx, slots, secrets);
       let snapshot: PageSnapshot;
+      let loading: string | undefined;
       for (let attempt = 1; ; attempt++) {
         ctx.page = await tabs.currentPage();
         try {
+          if (ctx.page !== observedPage || (networkState(ctx.page, 0).lastRoute ?? 0) >= observedAt) {
+            const ready = await waitForReady(ctx.page, { readyWhen: ctx.provider.readyWhen, budgetMs: remaining(ctx, READY_BUDGET_MS) });
+            guard(ctx);
+            loading = loadingNote(ready);
+          }
+          observedPage = ctx.page;
+          observedAt = Date.now();
           snapshot = await takeSnapshot(ctx.page, {
             redactor,
             maxElements: options.maxElements,
@@ -177,7 +190,12 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
         renderTabs(await tabs.view(), { redactor, boundary, markers }),
       );
       noteMarkers(integrity, markers);
-      messages.push({ role: 'user', content: buildStepPrompt({ step, maxSteps: options.maxSteps, observation, boundary, feedback }) });
+      // What the model saw: a blocked request that carries it away is the run's doing (block-cause.ts).
+      integrity.causes.saw(observation, [snapshot.url, snapshot.title]);
+      messages.push({
+        role: 'user',
+        content: buildStepPrompt({ step, maxSteps: options.maxSteps, observation, boundary, feedback, loading }),
+      });
       lastObservation = messages.length - 1;
       feedback = undefined;
 
@@ -214,6 +232,7 @@ export async function runPlanner(ctx: RunContext, input: PlannerInput): Promise<
         if (result.quoted !== undefined) {
           const quotedMarkers: InjectionMarker[] = [];
           content = buildQuotedToolResult(result.message, escapeText(result.quoted, boundary, quotedMarkers), boundary);
+          integrity.causes.saw(result.quoted);
           noteMarkers(integrity, quotedMarkers);
         }
         messages.push({ role: 'tool', tool_call_id: call.id, content });

@@ -15,6 +15,7 @@ export const extractTool = pageTool({
     })
     .strict(),
   writes: false,
+  acts: false,
   describe: (step) => `extract${on(step)}`,
   // What it read becomes the trajectory's result plan (replay/extraction.ts), never a step.
   replay: null,

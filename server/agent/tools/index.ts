@@ -144,6 +144,14 @@ export function parseToolCall(name: string, rawArguments: string): ParsedCall {
   return { name: name as PageToolName, args: r.data as Record<string, unknown> };
 }
 
-export function executeTool(name: PageToolName, args: Record<string, unknown>, tc: ToolContext): Promise<ToolOutcome> {
-  return BY_NAME.get(name)!.execute(args, tc);
+/** Runs a page tool; while a tool that acts runs (and a grace after), a blocked request is the run's (block-cause.ts). */
+export async function executeTool(name: PageToolName, args: Record<string, unknown>, tc: ToolContext): Promise<ToolOutcome> {
+  const tool = BY_NAME.get(name)!;
+  if (tool.acts === false) return tool.execute(args, tc);
+  tc.integrity.causes.actionStarted();
+  try {
+    return await tool.execute(args, tc);
+  } finally {
+    tc.integrity.causes.actionEnded();
+  }
 }

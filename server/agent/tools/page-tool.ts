@@ -76,6 +76,11 @@ export interface PageTool<N extends string = string> {
    * such a step may keep the yes/no it concluded in its trajectory's result plan. A function decides per step.
    */
   writes: boolean | ((step: RecordedStep) => boolean);
+  /**
+   * false for a tool that only looks (wait, extract): what the page requests meanwhile is its own doing. Every other
+   * tool acts, and a blocked request sent while it runs (its settle included) is the run's (agent/block-cause.ts).
+   */
+  acts?: false;
   /** The step in words, for divergence reasons and the steps a replay hands over to the planner. */
   describe(step: RecordedStep): string;
   /** How a replay repeats a step; null: the tool's steps are never recorded (what extract read is the result plan's). */

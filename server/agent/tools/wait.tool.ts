@@ -8,6 +8,7 @@ export const waitTool = pageTool({
   description: 'Wait for the page to update (content that loads after a moment).',
   params: z.object({ seconds: z.number().min(0.1).max(10).default(1) }).strict(),
   writes: false,
+  acts: false,
   describe: (step) => `wait ${String(step.args.seconds ?? 1)} s`,
   replay: REPLAY_AS_RECORDED,
   async execute(args, tc) {

@@ -13,7 +13,13 @@ const coord = z.number().finite().min(-10_000).max(10_000);
 const modifiers = z.number().int().min(0).max(15).optional();
 const button = z.enum(['left', 'middle', 'right', 'none']).optional();
 
-export const LIVE_VIEWPORT = { minWidth: 320, maxWidth: 1280, minHeight: 400, maxHeight: 1280 } as const;
+/** The live page's size bounds (a provider's declared liveViewport is within them by its schema). */
+export const LIVE_VIEWPORT = { minWidth: 320, maxWidth: 2560, minHeight: 320, maxHeight: 1600 } as const;
+/**
+ * The live sign-in page's size when the provider declares none: a desktop layout, so a desktop app (a wide editor, a
+ * dialog at the left) is drawn whole; the widget scales it to its canvas and lets the person zoom and pan.
+ */
+export const DEFAULT_LIVE_VIEWPORT = { width: 1280, height: 800 } as const;
 
 export const ClientMessageSchema = z.discriminatedUnion('t', [
   z

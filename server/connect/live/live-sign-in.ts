@@ -8,7 +8,7 @@ import { type ContextSource, openFencedContext, openPage } from '../../egress/fe
 import type { ProviderDefinition } from '../../providers/provider';
 import type { LinkSessionService, LiveSignInPort, SignInIdentity } from '../link-session.service';
 import type { StorageState } from '../login-engine';
-import { type InputMessage, LIVE_VIEWPORT } from './live-protocol';
+import { DEFAULT_LIVE_VIEWPORT, type InputMessage, LIVE_VIEWPORT } from './live-protocol';
 import { LiveSession, type LiveSink } from './live-session';
 
 /**
@@ -62,12 +62,14 @@ export class LiveSignIn implements LiveSignInPort {
 
   /**
    * The widget's socket, authorised by the link token: attaches it to the link session's live browser, opening one
-   * when there is none. A widget that comes back after the sign-in is told so again (it then finishes the flow).
+   * when there is none. A widget that comes back after the sign-in is told so again (it then finishes the flow). The
+   * page is drawn at the provider's declared liveViewport (default DEFAULT_LIVE_VIEWPORT), whatever the widget's size
+   * (`_widgetSize`): a desktop app laid out for a phone-sized window is cut off; the widget scales the frames instead.
    */
   async connect(
     linkToken: string,
     linkSessionId: string,
-    viewport: { width: number; height: number },
+    _widgetSize: { width: number; height: number },
     sink: LiveSink,
   ): Promise<Result<void>> {
     const auth = await this.deps.linkSessions.authorizeLive(linkToken, linkSessionId);
@@ -88,7 +90,8 @@ export class LiveSignIn implements LiveSignInPort {
       }
       // Recorded first: a widget call for this session that reaches another API process is relayed here.
       const claimed = this.deps.linkSessions.claimHost(linkSessionId);
-      opening = claimed.then(() => this.open(linkSessionId, auth.value, clampViewport(viewport)));
+      const viewport = clampViewport(auth.value.provider.liveViewport ?? DEFAULT_LIVE_VIEWPORT);
+      opening = claimed.then(() => this.open(linkSessionId, auth.value, viewport));
       this.opening.set(linkSessionId, opening);
       void opening.finally(() => this.opening.delete(linkSessionId));
     }
@@ -151,7 +154,7 @@ export class LiveSignIn implements LiveSignInPort {
     let startUrl: string | null = null;
     if (!taken) {
       try {
-        // The person signs in as the device the connection will present (its own, in update mode); at the widget's size.
+        // The person signs in as the device the connection will present (its own, in update mode); at a desktop size.
         const device = await deviceForBrowser(this.deps.browsers, auth.identity.device, linkSessionId);
         const context = await openFencedContext(this.deps.browsers, {
           policy,

@@ -1,6 +1,8 @@
 import type { LinkStepResult } from '../../link-session.service';
 import type { ClientMessage, LiveStatusCode, RunStateMessage, ServerMessage } from '../../live/live-protocol';
 import { api, run } from './api';
+import { h } from './dom';
+import { bindZoomButtons, type LiveZoom, liveZoom, PinchPan, wheelZooms } from './live-zoom';
 import { nav } from './nav';
 import { emit } from './sdk';
 import { apiBase, currentView, el, state } from './state';
@@ -8,8 +10,8 @@ import { apiBase, currentView, el, state } from './state';
 /**
  * A live view: a page in AgentLink's fenced browser (the provider's real sign-in page, or a paused run's page). Its
  * frames (JPEG) arrive on a WebSocket and are painted on a canvas, and the person's pointer, wheel, keys, paste and
- * touch go back as small JSON events in the page's own coordinates (the canvas is scaled to fit the widget, so every
- * position is mapped). Protocol: server/connect/live/live-protocol.ts.
+ * touch go back as small JSON events in the page's own coordinates (the canvas is scaled to fit the widget, and zoomed
+ * and panned by the person: live-zoom.ts; every position is mapped back). Protocol: server/connect/live/live-protocol.ts.
  */
 
 /** What the status line shows: the server's status codes, and the widget's own states. */
@@ -45,6 +47,9 @@ export interface LiveView {
   retry: HTMLButtonElement;
   /** The text field a soft keyboard types into. */
   keys: HTMLTextAreaElement;
+  /** The stage's scrolling area (panned when zoomed in), and the zoom of the canvas in it. */
+  scroll: HTMLElement;
+  zoom: LiveZoom;
   /** The remote page's viewport (the canvas's coordinates are mapped onto it). */
   viewport: { width: number; height: number } | null;
   retries: number;
@@ -67,6 +72,67 @@ const probeHost = window as Window & { __agentlinkLive?: LiveProbe };
 
 let live: LiveView | null = null;
 
+/** What a screen gives to show a live view: its stage (liveStage), its status line and retry button, its own words. */
+export type LiveViewInit = Pick<LiveView, 'canvas' | 'keys' | 'scroll' | 'zoom' | 'status' | 'retry' | 'copy' | 'onRun'>;
+
+export interface LiveStage {
+  /** The element to place on the screen: zoom buttons, the scrolling canvas, the soft keyboard's field. */
+  stage: HTMLElement;
+  canvas: HTMLCanvasElement;
+  keys: HTMLTextAreaElement;
+  scroll: HTMLElement;
+  zoom: LiveZoom;
+}
+
+/**
+ * The live view's stage, one for the sign-in and the paused run's page alike: a canvas for the frames (focusable and
+ * named for assistive technology when the person can use the page; a picture otherwise), the text field a phone's
+ * keyboard types into, the scrolling area it pans in, and the zoom buttons.
+ */
+export function liveStage(o: {
+  label: string;
+  keysLabel: string;
+  interactive: boolean;
+  roleDescription: string;
+  className?: string;
+}): LiveStage {
+  const canvas = h('canvas', {
+    class: 'al-live-canvas' + (o.className ? ' ' + o.className : ''),
+    id: 'al-live-canvas',
+    tabindex: o.interactive ? '0' : '-1',
+    role: o.interactive ? 'application' : 'img',
+    'aria-roledescription': o.roleDescription,
+    'aria-label': o.label,
+    'aria-describedby': 'al-live-status',
+    width: 1280,
+    height: 800,
+  });
+  // Soft keyboards (phones) type into a real text field: it relays what it receives, then empties itself.
+  const keys = h('textarea', {
+    class: 'al-live-keys',
+    id: 'al-live-keys',
+    tabindex: '-1',
+    'aria-label': o.keysLabel,
+    autocapitalize: 'off',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  const scroll = h('div', { class: 'al-live-scroll', id: 'al-live-scroll' }, canvas);
+  const level = h('span', { class: 'al-live-zoom-level' }, '100%');
+  const button = (id: string, label: string, ...content: (string | HTMLElement)[]) =>
+    h('button', { type: 'button', class: 'al-live-zoom-button', id, 'aria-label': label, title: label }, ...content);
+  const out = button('al-live-zoom-out', 'Zoom out', '−');
+  const fit = button('al-live-zoom-fit', 'Fit the whole page', level);
+  const zoomIn = button('al-live-zoom-in', 'Zoom in', '+');
+  const zoom = liveZoom(scroll, canvas, level);
+  bindZoomButtons(zoom, out, fit, zoomIn);
+  const tools = h('div', { class: 'al-live-zoom', role: 'group', 'aria-label': 'Zoom the page' }, out, fit, zoomIn);
+  return { stage: h('div', { class: 'al-live-stage' }, tools, scroll, keys), canvas, keys, scroll, zoom };
+}
+
+// The stage's width follows the window (a phone turned, a resized popup): the canvas keeps its zoom of that width.
+window.addEventListener('resize', () => live?.zoom.apply());
+
 /** Closes the live view shown, if any. */
 export function stopLive(): void {
   if (!live) return;
@@ -75,8 +141,9 @@ export function stopLive(): void {
   live = null;
 }
 
-/** Makes `l` the live view shown: binds the person's input to it and connects. */
-export function openLive(l: LiveView): void {
+/** Shows a live view (`init` from a screen): binds the person's input to it and connects. */
+export function openLive(init: LiveViewInit): void {
+  const l: LiveView = { ...init, ws: null, ctx: init.canvas.getContext('2d'), viewport: null, retries: 0, frames: 0, stopped: false };
   live = l;
   probeHost.__agentlinkLive = { frames: 0, paintedAt: 0 };
   bindLiveInput(l);
@@ -121,6 +188,7 @@ function connectLive(l: LiveView): void {
       l.viewport = { width: m.width, height: m.height };
       l.canvas.width = m.width;
       l.canvas.height = m.height;
+      l.zoom.apply();
       l.retries = 0;
     } else if (m.type === 'run') {
       if (l.onRun) l.onRun(m);
@@ -210,10 +278,25 @@ function bindLiveInput(l: LiveView): void {
   let pendingMove: Extract<ClientMessage, { t: 'move' }> | null = null;
   const touches: Record<number, { x: number; y: number }> = {};
   const touchList = () => Object.values(touches).slice(0, 5);
+  // Fingers on the stage in client coordinates: two of them move the view (pinch-pan), not the page.
+  const fingers: Record<number, { x: number; y: number }> = {};
+  const fingerList = () => Object.values(fingers);
+  const pinch = new PinchPan(l.zoom, l.scroll);
   c.addEventListener('pointerdown', (e) => {
-    c.focus();
+    // The point is read before focusing, and focusing never scrolls: a scroll in between would move the canvas under
+    // the event's coordinates, and the page would get a point off by the scroll (a tall, zoomed canvas).
     const p = livePoint(l, e.clientX, e.clientY);
+    c.focus({ preventScroll: true });
     if (e.pointerType === 'touch') {
+      fingers[e.pointerId] = { x: e.clientX, y: e.clientY };
+      if (pinch.active) return;
+      if (fingerList().length >= 2) {
+        // A second finger: the page's touch is cancelled, and the fingers move the view until they are lifted.
+        if (touchList().length) liveSend(l, { t: 'touch', phase: 'cancel', points: [] });
+        for (const k of Object.keys(touches)) delete touches[Number(k)];
+        pinch.begin(fingerList());
+        return;
+      }
       touches[e.pointerId] = p;
       liveSend(l, { t: 'touch', phase: 'start', points: touchList() });
     } else {
@@ -236,6 +319,8 @@ function bindLiveInput(l: LiveView): void {
   c.addEventListener('pointermove', (e) => {
     const p = livePoint(l, e.clientX, e.clientY);
     if (e.pointerType === 'touch') {
+      if (fingers[e.pointerId]) fingers[e.pointerId] = { x: e.clientX, y: e.clientY };
+      if (pinch.active) return pinch.move(fingerList());
       if (!touches[e.pointerId]) return;
       touches[e.pointerId] = p;
       liveSend(l, { t: 'touch', phase: 'move', points: touchList() });
@@ -253,6 +338,11 @@ function bindLiveInput(l: LiveView): void {
   const up = (e: PointerEvent) => {
     const p = livePoint(l, e.clientX, e.clientY);
     if (e.pointerType === 'touch') {
+      delete fingers[e.pointerId];
+      if (pinch.active) {
+        if (!fingerList().length) pinch.end();
+        return;
+      }
       if (!touches[e.pointerId]) return;
       delete touches[e.pointerId];
       liveSend(l, { t: 'touch', phase: e.type === 'pointercancel' ? 'cancel' : 'end', points: touchList() });
@@ -278,10 +368,11 @@ function bindLiveInput(l: LiveView): void {
   c.addEventListener(
     'wheel',
     (e) => {
+      e.preventDefault();
+      if (wheelZooms(e, l.zoom)) return;
       const p = livePoint(l, e.clientX, e.clientY);
       const scale = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
       liveSend(l, { t: 'wheel', x: p.x, y: p.y, dx: e.deltaX * scale, dy: e.deltaY * scale, mods: liveMods(e) });
-      e.preventDefault();
     },
     { passive: false },
   );

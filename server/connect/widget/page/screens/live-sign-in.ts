@@ -1,5 +1,5 @@
 import { h } from '../dom';
-import { openLive, stopLive } from '../live-view';
+import { liveStage, openLive, stopLive } from '../live-view';
 import { nav } from '../nav';
 import { currentView } from '../state';
 import { actions, logo, orgName, shortName, show, signInAsHint, title } from '../ui';
@@ -15,26 +15,11 @@ export function renderLive(): void {
   if (!provider) throw new Error('The live sign-in needs a provider.');
   const name = shortName(provider);
   const status = h('p', { class: 'al-live-status', id: 'al-live-status', role: 'status', 'aria-live': 'polite' });
-  const canvas = h('canvas', {
-    class: 'al-live-canvas',
-    id: 'al-live-canvas',
-    tabindex: '0',
-    role: 'application',
-    'aria-roledescription': 'remote sign-in page',
-    'aria-label': name + ' sign-in page. Click or tap to use it; keys you press go to the page. Press Escape, then Tab, to leave it.',
-    'aria-describedby': 'al-live-status',
-    width: 360,
-    height: 540,
-  });
-  // Soft keyboards (phones) type into a real text field: it relays what it receives, then empties itself.
-  const keys = h('textarea', {
-    class: 'al-live-keys',
-    id: 'al-live-keys',
-    tabindex: '-1',
-    'aria-label': 'Type on the ' + name + ' page',
-    autocapitalize: 'off',
-    autocomplete: 'off',
-    spellcheck: 'false',
+  const live = liveStage({
+    label: name + ' sign-in page. Click or tap to use it; keys you press go to the page. Press Escape, then Tab, to leave it.',
+    keysLabel: 'Type on the ' + name + ' page',
+    interactive: true,
+    roleDescription: 'remote sign-in page',
   });
   const retry = h(
     'button',
@@ -53,7 +38,7 @@ export function renderLive(): void {
       h('div', { class: 'al-live-head' }, logo(provider), title('Sign in to ' + name)),
       h('p', { class: 'al-lead' }, lead),
       status,
-      h('div', { class: 'al-live-stage' }, canvas, keys),
+      live.stage,
       signInAsHint(v, ' on the page above.'),
       actions(retry),
     ),
@@ -67,16 +52,5 @@ export function renderLive(): void {
     },
   );
   retry.addEventListener('click', () => renderLive());
-  openLive({
-    ws: null,
-    canvas,
-    ctx: canvas.getContext('2d'),
-    status,
-    retry,
-    keys,
-    viewport: null,
-    retries: 0,
-    frames: 0,
-    stopped: false,
-  });
+  openLive({ ...live, status, retry });
 }

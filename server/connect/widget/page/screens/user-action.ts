@@ -3,7 +3,7 @@ import type { HeldWrite } from '../../../../../contract/schemas';
 import type { UserActionView } from '../../../user-action-link';
 import { api, run } from '../api';
 import { h } from '../dom';
-import { openLive, stopLive } from '../live-view';
+import { liveStage, openLive, stopLive } from '../live-view';
 import { nav } from '../nav';
 import { emit, metadata, post } from '../sdk';
 import { currentView, el, mode, state, type WidgetMetadata } from '../state';
@@ -46,27 +46,14 @@ export function renderUserAction(): void {
   const heading = (ua.reason && TASK_COPY[ua.reason]) || TASK_COPY.OTHER;
   const status = h('p', { class: 'al-live-status', id: 'al-live-status', role: 'status', 'aria-live': 'polite' });
   // A write to approve needs no hand on the page (it is mid-send): the view is a picture, out of the Tab order.
-  const canvas = h('canvas', {
-    class: 'al-live-canvas al-run-canvas',
-    id: 'al-live-canvas',
-    tabindex: approval ? '-1' : '0',
-    role: approval ? 'img' : 'application',
-    'aria-roledescription': 'remote page',
-    'aria-label': approval
+  const live = liveStage({
+    label: approval
       ? name + ' page of the task, as it is now.'
       : name + ' page of the task. Click or tap to use it; keys you press go to the page. Press Escape, then Tab, to leave it.',
-    'aria-describedby': 'al-live-status',
-    width: 360,
-    height: 540,
-  });
-  const keys = h('textarea', {
-    class: 'al-live-keys',
-    id: 'al-live-keys',
-    tabindex: '-1',
-    'aria-label': 'Type on the ' + name + ' page',
-    autocapitalize: 'off',
-    autocomplete: 'off',
-    spellcheck: 'false',
+    keysLabel: 'Type on the ' + name + ' page',
+    interactive: !approval,
+    roleDescription: 'remote page',
+    className: 'al-run-canvas',
   });
   const buttons = approval
     ? actions(
@@ -88,7 +75,7 @@ export function renderUserAction(): void {
       h('p', { class: 'al-muted al-task-line' }, (orgName() || 'The app') + ' is doing this for you on ' + name + ': “' + ua.task + '”'),
       approval && ua.write ? writeSummary(ua.write) : null,
       status,
-      h('div', { class: 'al-live-stage' }, canvas, keys),
+      live.stage,
       buttons,
       h('p', { class: 'al-muted', id: 'al-task-expiry' }, expiryText(ua.expiresAt)),
     ),
@@ -96,16 +83,9 @@ export function renderUserAction(): void {
   emit('OPEN_USER_ACTION', userActionMeta());
   say(heading);
   openLive({
-    ws: null,
-    canvas,
-    ctx: canvas.getContext('2d'),
+    ...live,
     status,
     retry: h('button', { hidden: true }),
-    keys,
-    viewport: null,
-    retries: 0,
-    frames: 0,
-    stopped: false,
     copy: {
       connecting: 'Connecting to the task’s page…',
       LIVE: 'This is the task’s page, live. Use it as you would on ' + name + '.',

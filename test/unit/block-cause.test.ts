@@ -1,0 +1,83 @@
+import { BlockCauses, type BlockedDetail, parameterValues, SETTLE_GRACE_MS } from '../../server/agent/block-cause';
+import { RunIntegrity } from '../../server/agent/run-integrity';
+
+/** Which blocked requests the run caused (they taint it) and which are the page's background noise (listed only). */
+const sub = (over: Partial<BlockedDetail> = {}): BlockedDetail => ({
+  url: 'https://www.google-analytics.com/g/collect?v=2&en=page_view&dt=Packages',
+  resourceType: 'fetch',
+  mainFrameNavigation: false,
+  source: 'router',
+  method: 'GET',
+  offProvider: true,
+  ...over,
+});
+
+describe('BlockCauses', () => {
+  let now = 1_000_000;
+  const clock = () => now;
+
+  it("calls the page's own background requests to other hosts noise", () => {
+    const c = new BlockCauses(['acme-invoice-7'], clock);
+    c.saw('[3] heading Packages\nleft-pad 1.3.0 published by someone', ['http://registry.local/packages', 'Packages']);
+    expect(c.causeOf(sub())).toBeNull();
+    expect(c.causeOf(sub({ url: 'https://fonts.gstatic.com/s/inter.woff2', resourceType: 'font' }))).toBeNull();
+    expect(c.causeOf(sub({ url: 'https://catalogue.nodered.org/catalogue.json', resourceType: 'xhr' }))).toBeNull();
+    expect(c.causeOf(sub({ method: 'POST', resourceType: 'ping', body: '{"event":"page_view","screen":"1280x900"}' }))).toBeNull();
+    // A preconnect's refused tunnel carries nothing but its host.
+    expect(c.causeOf(sub({ url: 'cdn.example.com:443', source: 'proxy', proxyKind: 'tunnel' }))).toBeNull();
+  });
+
+  it('blames the run for a top-frame navigation, a form submission, and a read-mode refusal', () => {
+    const c = new BlockCauses([], clock);
+    expect(c.causeOf(sub({ mainFrameNavigation: true, resourceType: 'document', navigation: true }))).toMatch(/navigation/);
+    expect(c.causeOf(sub({ navigation: true, resourceType: 'document', method: 'POST', body: 'a=1' }))).toMatch(/form submission/);
+    expect(c.causeOf(sub({ offProvider: false, method: 'POST' }))).toMatch(/write/);
+  });
+
+  it('blames the run for what is sent while a tool acts and within the settle grace, passive loads aside', () => {
+    const c = new BlockCauses([], clock);
+    c.actionStarted();
+    expect(c.causeOf(sub())).toMatch(/tool acted/);
+    expect(c.causeOf(sub({ resourceType: 'image', url: 'https://cdn.example.com/logo.png' }))).toBeNull();
+    c.actionEnded();
+    now += SETTLE_GRACE_MS - 1;
+    expect(c.causeOf(sub())).toMatch(/tool acted/);
+    now += 2;
+    expect(c.causeOf(sub())).toBeNull();
+  });
+
+  it('blames the run for a parameter value carried in any form, and for page content the model saw', () => {
+    const c = new BlockCauses(parameterValues({ order: { ref: 'Acme-Invoice-7' }, n: 12345 }), clock);
+    expect(c.causeOf(sub({ url: 'https://evil.example/c?q=acme-invoice-7' }))).toMatch(/parameter value/);
+    expect(c.causeOf(sub({ url: `https://evil.example/c?q=${Buffer.from('Acme-Invoice-7').toString('base64')}` }))).toMatch(
+      /parameter value/,
+    );
+    expect(c.causeOf(sub({ method: 'POST', body: 'total=12345' }))).toMatch(/parameter value/);
+    expect(c.causeOf(sub({ url: 'https://acme-invoice-7.evil.example:443', source: 'proxy', proxyKind: 'tunnel' }))).toMatch(
+      /parameter value/,
+    );
+    c.saw("[4] article 'Board meeting moved to the Lisbon office' account IBAN DE44500105175407324931");
+    expect(c.causeOf(sub({ method: 'POST', resourceType: 'ping', body: 'x=MOVED%20TO%20THE%20LISBON' }))).toMatch(/page content/);
+    expect(c.causeOf(sub({ url: 'https://evil.example/p?i=de44500105175407324931' }))).toMatch(/page content/);
+  });
+
+  it('blames the run for what only the egress proxy saw (a worker, a write, a message): its content was never read', () => {
+    const c = new BlockCauses([], clock);
+    expect(c.causeOf(sub({ source: 'proxy', proxyKind: 'request' }))).toMatch(/cannot be read/);
+    expect(c.causeOf(sub({ source: 'proxy', proxyKind: 'websocket', offProvider: false }))).not.toBeNull();
+    expect(c.causeOf(sub({ source: undefined }))).not.toBeNull();
+  });
+});
+
+describe('RunIntegrity.blockedRequest', () => {
+  it('taints only for a caused block, naming the cause', () => {
+    const i = new RunIntegrity({ note: 'private-note-1' });
+    expect(i.blockedRequest({ ...sub(), reason: 'not an allowed domain' })).toBeNull();
+    expect(i.clean).toBe(true);
+    expect(i.blockedRequest({ ...sub({ url: 'https://evil.example/?n=private-note-1' }), reason: 'not an allowed domain' })).toMatch(
+      /parameter/,
+    );
+    expect(i.clean).toBe(false);
+    expect(i.summary()).toMatch(/a request was blocked .*evil\.example.*it carried a parameter value/);
+  });
+});
