@@ -546,6 +546,16 @@ export interface ProviderDeclaration {
     urlPattern?: string;
     element?: string;
   };
+  /** When a page has drawn its content: selector, a CSS selector present; text, a text shown. Default: a main landmark holding something. The agent also waits for a quiet network and DOM, within a budget. */
+  readyWhen?: {
+    selector?: string;
+    text?: string;
+  };
+  /** The live sign-in page's viewport in CSS pixels (default 1280×800), scaled to fit the widget. */
+  liveViewport?: {
+    width: number;
+    height: number;
+  };
   /** A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). Default: the login URL's host and a path under the login URL's path. */
   loginPagePattern?: string;
 }
@@ -1082,6 +1092,16 @@ export interface UpdateProviderBody {
     cookies?: string[];
     urlPattern?: string;
     element?: string;
+  };
+  /** When a page has drawn its content: selector, a CSS selector present; text, a text shown. Default: a main landmark holding something. The agent also waits for a quiet network and DOM, within a budget. */
+  readyWhen?: {
+    selector?: string;
+    text?: string;
+  };
+  /** The live sign-in page's viewport in CSS pixels (default 1280×800), scaled to fit the widget. */
+  liveViewport?: {
+    width: number;
+    height: number;
   };
   /** A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). Default: the login URL's host and a path under the login URL's path. */
   loginPagePattern?: string;
