@@ -141,12 +141,17 @@ describe('type', () => {
       <label for="d">Start date</label>
       <input id="d" placeholder="DD/MM/YYYY" aria-describedby="help" data-date-format="dd/mm/yyyy">
       <span id="help">Day first</span>
-      <input id="n" type="email" required value="not-an-email">`);
+      <input id="n" type="email" required value="not-an-email">
+      <input id="c" role="combobox" aria-autocomplete="list"> <input id="l" list="states"><datalist id="states"></datalist>`);
     expect(await page.locator('#d').evaluate(typeField.field)).toEqual({
       tag: 'input',
       type: 'text',
       hint: 'DD/MM/YYYY | dd/mm/yyyy | Start date | Day first',
+      suggests: false,
     });
+    // Fields that suggest as you type are typed key by key (their scripts listen for keys).
+    expect(await page.locator('#c').evaluate(typeField.field)).toMatchObject({ suggests: true });
+    expect(await page.locator('#l').evaluate(typeField.field)).toMatchObject({ suggests: true });
     await page.locator('#d').fill('18/07/2025');
     expect(await page.locator('#d').evaluate(typeField.readBack)).toEqual({ value: '18/07/2025', valid: true, message: '' });
     const back = await page.locator('#n').evaluate(typeField.readBack);
