@@ -161,6 +161,7 @@ export const POPUP_TASKS: ApgTask[] = [
     steps: ["type 'Ala' into 'State'", "click 'Alaska'", 'done'],
     state: value('#cb1-input'),
     expected: 'Alaska',
+    quick: true,
   },
   {
     id: 'combo-list-button',
