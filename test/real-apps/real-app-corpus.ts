@@ -1,0 +1,41 @@
+import { startNodeRed } from './node-red-app';
+import { NODE_RED as NODE_RED_DEF, type RealAppDefinition, VERDACCIO as VERDACCIO_DEF } from './real-app';
+import { startVerdaccio } from './verdaccio-app';
+
+/** The corpus's apps with their launchers (the test and the bench run the same list). */
+export const REAL_APPS: RealAppDefinition[] = [
+  { ...VERDACCIO_DEF, start: startVerdaccio },
+  { ...NODE_RED_DEF, start: startNodeRed },
+];
+
+/**
+ * The target behaviour the corpus does not reach today, each with the branch whose merge should make it hold. The
+ * test keeps each one's assertion (the acceptance spec) and skips it while it is listed here; after merging the
+ * branch, delete its lines and run `npm run test:real-apps`.
+ *
+ * Key: `<app>/<read>/<check>`; checks: `ready` (the first observation shows the content), `calls` (the fewest model
+ * calls the read needs: no call spent on waiting), `replayed` (the first run was recorded and the second replayed it
+ * with 0 model calls).
+ */
+export const BLOCKED_BY: Record<string, string> = {
+  // The first observation comes before the SPA drew its list (header and footer only).
+  'verdaccio/latest-version/ready': 'ready',
+  'verdaccio/latest-version/calls': 'ready',
+  'verdaccio/package-description/ready': 'ready',
+  'verdaccio/package-description/calls': 'ready',
+  // The registry prints `v0.9.0`; the answer `0.9.0` does not bind ("version: not found on the page").
+  'verdaccio/latest-version/replayed': 'replay',
+  // The first observation is the title alone (URL, Title, "Node-RED": no element).
+  'node-red/flow-description/ready': 'ready',
+  'node-red/flow-description/calls': 'ready',
+  // Tainted twice, by requests the run did not cause: the palette's background fetch of catalogue.nodered.org
+  // (blocked by the fence), and the editor's own WebSocket message on /comms (its auth handshake, held by read mode).
+  'node-red/flow-description/replayed': 'ready',
+};
+
+/** The fewest model calls each read needs when the first observation shows the content: one per action, and `done`. */
+export const FEWEST_CALLS: Record<string, number> = {
+  'verdaccio/latest-version': 1,
+  'verdaccio/package-description': 1,
+  'node-red/flow-description': 2,
+};
