@@ -19,7 +19,6 @@ import type { RealAppDefinition, RealAppRead, SignInStep } from './real-app';
 export interface RealAppServers {
   live: LiveServer;
   model: ScriptedModelServer;
-  org: LiveOrg;
   /** The person's browser (the widget runs here). */
   person: BrowserContext;
   close(): Promise<void>;
@@ -31,17 +30,16 @@ export async function startRealAppServers(): Promise<RealAppServers> {
     worker: true,
     env: { AGENTLINK_MODEL_BASE_URL: model.baseUrl, AGENTLINK_MODEL: 'scripted-label-picker', AGENTLINK_MODEL_API_KEY: 'sk-real-apps' },
   });
-  const org = await liveOrg(live, 'Real App Co');
   const person = await live.services.browsers.newContext({ viewport: { width: 420, height: 820 } });
   person.setDefaultTimeout(30_000);
   return {
     live,
     model,
-    org,
     person,
     close: async () => {
       await person.close();
       await live.services.liveSignIn.closeAll();
+      await live.services.loginEngine.close();
       await live.close();
       await model.close();
     },
@@ -88,8 +86,15 @@ export interface AppReport {
   reads: ReadReport[];
 }
 
-/** Starts the app, declares it, connects through the live view and runs each read twice; the app is stopped after. */
-export async function measureApp(s: RealAppServers, def: RealAppDefinition): Promise<AppReport> {
+/** The servers, and the organization that declared the app being measured. */
+export type OrgServers = RealAppServers & { org: LiveOrg };
+
+/**
+ * Starts the app, and a new organization declares it (so each measurement starts with no recorded trajectory),
+ * connects through the live view and runs each read twice; the app is stopped after.
+ */
+export async function measureApp(servers: RealAppServers, def: RealAppDefinition): Promise<AppReport> {
+  const s: OrgServers = { ...servers, org: await liveOrg(servers.live, `${def.provider.name} Co`) };
   const app = await def.start();
   try {
     const providerId = await declareProvider(s, def, app.baseUrl);
@@ -116,7 +121,7 @@ export async function measureApp(s: RealAppServers, def: RealAppDefinition): Pro
 }
 
 /** The app as the organization's private provider: its own origin, the sign-in recognised by an element on the page. */
-export async function declareProvider(s: RealAppServers, def: RealAppDefinition, baseUrl: string): Promise<string> {
+export async function declareProvider(s: OrgServers, def: RealAppDefinition, baseUrl: string): Promise<string> {
   const res = await api(s.live, s.org, 'POST', '/api/providers', {
     name: def.provider.name,
     slug: def.provider.slug,
@@ -134,7 +139,7 @@ export async function declareProvider(s: RealAppServers, def: RealAppDefinition,
 
 /** The person opens the widget, signs in on the live view's canvas, and the app exchanges the public token. */
 export async function connectThroughLiveView(
-  s: RealAppServers,
+  s: OrgServers,
   def: RealAppDefinition,
   providerId: string,
 ): Promise<{ accessToken: string; msToConnected: number }> {
@@ -192,7 +197,7 @@ async function personDoes(widget: Page, livePage: Page, step: SignInStep): Promi
 }
 
 /** One read through the API, the label-picking model scripted for it; what the run did, as the record says. */
-export async function runRead(s: RealAppServers, read: RealAppRead, accessToken: string, baseUrl: string): Promise<ReadOutcome> {
+export async function runRead(s: OrgServers, read: RealAppRead, accessToken: string, baseUrl: string): Promise<ReadOutcome> {
   const picker = new LabelPicker(read.steps);
   let firstObservation: FirstObservation | null = null;
   const views: string[] = [];
@@ -255,7 +260,7 @@ function observed(o: ParsedObservation, read: RealAppRead): FirstObservation {
   return { ready: o.text.includes(read.content), chars: o.text.length, elements: o.elements.length };
 }
 
-async function awaitFinal(s: RealAppServers, requestId: string): Promise<Json> {
+async function awaitFinal(s: OrgServers, requestId: string): Promise<Json> {
   const until = Date.now() + 120_000;
   for (;;) {
     const record = await awaitRequest(s.live, s.org, requestId, 20_000);
