@@ -43,16 +43,15 @@ async function main(): Promise<void> {
     await servers.close();
   }
 
-  const rows: string[][] = [['app', 'read', 'ready', 'calls (fewest)', 'recorded', '2nd read', '2nd calls', 'why not recorded (last)']];
+  const rows: string[][] = [['app', 'read', 'ready', 'calls (fewest)', 'recorded', '2nd read', '2nd calls']];
+  const whyNot: string[] = [];
   for (const app of REAL_APPS) {
     const mine = reports.filter((r) => r.app === app.id);
     for (const read of app.reads) {
       const rs = mine.flatMap((r) => r.reads.filter((x) => x.read.id === read.id));
-      const whyNot =
-        rs
-          .map((r) => r.first.recorded.reason ?? r.first.error?.message)
-          .filter(Boolean)
-          .at(-1) ?? '';
+      // Each distinct reason a first read failed or was not recorded (cache-busting query strings aside).
+      const reasons = rs.filter((r) => !r.first.recorded.ok).map((r) => r.first.error?.message ?? r.first.recorded.reason ?? '');
+      for (const reason of new Set(reasons.map((x) => x.replace(/\?_=\d+/g, '')))) whyNot.push(`${app.id} ${read.id}: ${reason}`);
       rows.push([
         `${app.id} ${mine[0]?.version ?? ''}`,
         read.id,
@@ -61,7 +60,6 @@ async function main(): Promise<void> {
         share(rs.map((r) => r.first.recorded.ok)),
         [...new Set(rs.map((r) => `${r.second.method ?? r.second.status}`))].join('/'),
         String(median(rs.map((r) => r.second.modelCalls))),
-        whyNot.replace(/\s+/g, ' ').slice(0, 160),
       ]);
     }
   }
@@ -76,6 +74,8 @@ async function main(): Promise<void> {
     );
     if (n === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
+  console.log('\nWhy first reads failed or were not recorded for replay:');
+  for (const line of whyNot.length ? whyNot : ['(every first read was recorded)']) console.log(`  ${line}`);
   console.log('\nSign-in through the live view (last key → "Connected!"), median:');
   for (const app of REAL_APPS) {
     const ms = reports.filter((r) => r.app === app.id && r.msToConnected !== null).map((r) => r.msToConnected!);

@@ -29,8 +29,11 @@ export const BLOCKED_BY: Record<string, string> = {
   'node-red/flow-description/ready': 'ready',
   'node-red/flow-description/calls': 'ready',
   // Tainted twice, by requests the run did not cause: the palette's background fetch of catalogue.nodered.org
-  // (blocked by the fence), and the editor's own WebSocket message on /comms (its auth handshake, held by read mode).
-  'node-red/flow-description/replayed': 'ready',
+  // (blocked by the fence: `ready`'s "taint only run-caused blocked requests"), and, in read mode, the editor's own
+  // WebSocket message on /comms (its auth handshake right after the page loads, held by read mode's write gate).
+  // Measured: run in read_write mode, only the catalogue taint is left. The second needs a rule no branch has yet
+  // (a same-origin WebSocket message the page sends on its own, before any tool action, is not the run's write).
+  'node-red/flow-description/replayed': 'ready + a read-mode WebSocket rule (none yet)',
 };
 
 /** The fewest model calls each read needs when the first observation shows the content: one per action, and `done`. */
