@@ -12,7 +12,8 @@
  *   - calls: model calls of the first read (median over runs), and the fewest the read needs;
  *   - recorded: share of first reads recorded for replay, with the reason of the last refusal;
  *   - 2nd read: how the second read ran (REPLAY or PLANNER again) and its model calls (median);
- *   - the time from the person's last key to the widget's "Connected!" (median), per app.
+ *   - per app: the time from the person's last key to the widget's "Connected!" (median), the size of the first
+ *     observation, and the outcome of a session check (POST /api/connections/{id}/check) after the reads.
  */
 import { parseArgs } from 'node:util';
 
@@ -81,8 +82,9 @@ async function main(): Promise<void> {
     const ms = reports.filter((r) => r.app === app.id && r.msToConnected !== null).map((r) => r.msToConnected!);
     const first = reports.find((r) => r.app === app.id && r.reads[0]?.first.firstObservation);
     const obs = first?.reads[0]?.first.firstObservation;
+    const checks = reports.filter((r) => r.app === app.id).map((r) => r.sessionCheck ?? 'not run');
     console.log(
-      `  ${app.id}: ${ms.length ? `${median(ms)} ms` : 'not connected'}; first observation of its first read: ${obs ? `${obs.chars} chars, ${obs.elements} elements` : 'none'}`,
+      `  ${app.id}: ${ms.length ? `${median(ms)} ms` : 'not connected'}; first observation of its first read: ${obs ? `${obs.chars} chars, ${obs.elements} elements` : 'none'}; session check after the reads: ${checks.join(', ')}`,
     );
   }
 }

@@ -15,7 +15,7 @@ export const REAL_APPS: RealAppDefinition[] = [
  *
  * Key: `<app>/<read>/<check>`; checks: `ready` (the first observation shows the content), `calls` (the fewest model
  * calls the read needs: no call spent on waiting), `replayed` (the first run was recorded and the second replayed it
- * with 0 model calls).
+ * with 0 model calls); and `<app>/session-check` (a session check after the reads finds the session signed in).
  */
 export const BLOCKED_BY: Record<string, string> = {
   // The first observation comes before the SPA drew its list (header and footer only).
@@ -34,6 +34,10 @@ export const BLOCKED_BY: Record<string, string> = {
   // Measured: run in read_write mode, only the catalogue taint is left. The second needs a rule no branch has yet
   // (a same-origin WebSocket message the page sends on its own, before any tool action, is not the run's write).
   'node-red/flow-description/replayed': 'ready + a read-mode WebSocket rule (none yet)',
+  // A session check right after two good reads says LOGIN_REQUIRED (and so marks the connection): the probe
+  // (server/agent/health/session-probe.ts) looks for signedIn.element once at DOMContentLoaded, before the editor drew
+  // it. The scheduler would end every Node-RED connection at its first check.
+  'node-red/session-check': 'none yet (the session probe waits for no drawn page)',
 };
 
 /** The fewest model calls each read needs when the first observation shows the content: one per action, and `done`. */

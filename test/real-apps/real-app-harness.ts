@@ -84,6 +84,11 @@ export interface AppReport {
   msToConnected: number | null;
   signInError: string | null;
   reads: ReadReport[];
+  /**
+   * After the reads: the outcome of a session check now (POST /api/connections/{id}/check, what the scheduler runs
+   * between runs): SIGNED_IN for a live session, or the error code when the check could not run.
+   */
+  sessionCheck: string | null;
 }
 
 /** The servers, and the organization that declared the app being measured. */
@@ -98,11 +103,21 @@ export async function measureApp(servers: RealAppServers, def: RealAppDefinition
   const app = await def.start();
   try {
     const providerId = await declareProvider(s, def, app.baseUrl);
-    const report: AppReport = { app: def.id, version: app.version, connected: false, msToConnected: null, signInError: null, reads: [] };
+    const report: AppReport = {
+      app: def.id,
+      version: app.version,
+      connected: false,
+      msToConnected: null,
+      signInError: null,
+      reads: [],
+      sessionCheck: null,
+    };
     let accessToken: string;
+    let connectionId: string;
     try {
       const connected = await connectThroughLiveView(s, def, providerId);
       accessToken = connected.accessToken;
+      connectionId = connected.connectionId;
       report.connected = true;
       report.msToConnected = connected.msToConnected;
     } catch (err) {
@@ -114,6 +129,8 @@ export async function measureApp(servers: RealAppServers, def: RealAppDefinition
       const second = await runRead(s, read, accessToken, app.baseUrl);
       report.reads.push({ read, first, second });
     }
+    const check = await api(s.live, s.org, 'POST', `/api/connections/${connectionId}/check`);
+    report.sessionCheck = check.status === 200 ? (check.body.outcome as string) : `${check.status} ${check.body.error?.code}`;
     return report;
   } finally {
     await app.stop();
@@ -142,7 +159,7 @@ export async function connectThroughLiveView(
   s: OrgServers,
   def: RealAppDefinition,
   providerId: string,
-): Promise<{ accessToken: string; msToConnected: number }> {
+): Promise<{ accessToken: string; connectionId: string; msToConnected: number }> {
   const token = await api(s.live, s.org, 'POST', '/api/link-token', { clientUserId: `${def.id}-user`, providerId });
   if (token.status !== 200) throw new Error(`link token: ${token.status} ${JSON.stringify(token.body)}`);
   const linkToken = token.body.linkToken as string;
@@ -170,7 +187,7 @@ export async function connectThroughLiveView(
     const { success } = (await finish.json()) as { success: { publicToken: string } };
     const exchanged = await api(s.live, s.org, 'POST', '/api/connections/public_token/exchange', { publicToken: success.publicToken });
     if (exchanged.status !== 200) throw new Error(`exchange: ${exchanged.status} ${JSON.stringify(exchanged.body)}`);
-    return { accessToken: exchanged.body.access_token as string, msToConnected };
+    return { accessToken: exchanged.body.access_token as string, connectionId: exchanged.body.connectionId as string, msToConnected };
   } finally {
     await widget.close();
   }

@@ -51,6 +51,14 @@ describe.each(REAL_APPS.map((app) => [app.id, app] as const))('%s', (id, app) =>
     expect(report.reads).toHaveLength(app.reads.length);
   });
 
+  it('a session check after the reads is measured (its outcome, or why it could not run)', () => {
+    expect(report.sessionCheck).toMatch(/^(SIGNED_IN|RENEWED|LOGIN_REQUIRED|TIMED_OUT|UNREACHABLE|SESSION_UNREADABLE)$/);
+  });
+
+  spec(`${id}/session-check`)('a session check after the reads finds the session signed in: the connection stays ACTIVE', () => {
+    expect(report.sessionCheck).toBe('SIGNED_IN');
+  });
+
   describe.each(app.reads.map((r) => [r.id, r] as const))('read %s', (readId, def) => {
     const key = `${id}/${readId}`;
 
