@@ -50,9 +50,10 @@ async function main(): Promise<void> {
     const mine = reports.filter((r) => r.app === app.id);
     for (const read of app.reads) {
       const rs = mine.flatMap((r) => r.reads.filter((x) => x.read.id === read.id));
-      // Each distinct reason a first read failed or was not recorded (cache-busting query strings aside).
+      // Each distinct reason a first read failed or was not recorded (cache-busting query strings and ports aside).
       const reasons = rs.filter((r) => !r.first.recorded.ok).map((r) => r.first.error?.message ?? r.first.recorded.reason ?? '');
-      for (const reason of new Set(reasons.map((x) => x.replace(/\?_=\d+/g, '')))) whyNot.push(`${app.id} ${read.id}: ${reason}`);
+      for (const reason of new Set(reasons.map((x) => x.replace(/\?_=\d+/g, '').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>'))))
+        whyNot.push(`${app.id} ${read.id}: ${reason}`);
       rows.push([
         `${app.id} ${mine[0]?.version ?? ''}`,
         read.id,

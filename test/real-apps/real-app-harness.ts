@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
+import { ProviderDeclarationFields } from '../../contract/provider-declaration';
 import { hashToken } from '../../server/domain/tokens';
 import { api, awaitRequest, type Json, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { LabelPicker } from '../agent-corpus/label-picker';
@@ -137,6 +138,12 @@ export async function measureApp(servers: RealAppServers, def: RealAppDefinition
   }
 }
 
+/**
+ * Whether the server's provider declaration has a field: `readyWhen` comes with the `ready` branch, and the schema is
+ * strict (an unknown field is refused), so it is declared only once the server knows it.
+ */
+const declares = (field: string) => field in ProviderDeclarationFields.shape;
+
 /** The app as the organization's private provider: its own origin, the sign-in recognised by an element on the page. */
 export async function declareProvider(s: OrgServers, def: RealAppDefinition, baseUrl: string): Promise<string> {
   const res = await api(s.live, s.org, 'POST', '/api/providers', {
@@ -149,6 +156,7 @@ export async function declareProvider(s: OrgServers, def: RealAppDefinition, bas
     allowedOrigins: ['127.0.0.1'],
     logo: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" rx="2"/></svg>',
     signedIn: { element: def.provider.signedInElement },
+    ...(declares('readyWhen') ? { readyWhen: def.provider.readyWhen } : {}),
   });
   if (res.status !== 201) throw new Error(`declaring ${def.id}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.providerId as string;
@@ -222,10 +230,12 @@ export async function runRead(s: OrgServers, read: RealAppRead, accessToken: str
   s.model.setScript((turn) => {
     if (turn.observation) views.push(turn.observation.text);
     if (!firstObservation && turn.observation) firstObservation = observed(turn.observation, read);
-    // What a person does on an app that says it is still loading: wait for it (a model call each), within reason.
-    if (turn.observation && LOADING.test(turn.observation.text) && loadingWaits < MAX_LOADING_WAITS && turn.toolNames.includes('wait')) {
+    // What a person does on an app that has drawn nothing to operate yet, or says it is still loading: wait for it
+    // (a model call each), within reason. The label picker alone waits once, then scrolls and gives up.
+    const o = turn.observation;
+    if (o && (o.elements.length === 0 || LOADING.test(o.text)) && loadingWaits < MAX_LOADING_WAITS && turn.toolNames.includes('wait')) {
       loadingWaits += 1;
-      picker.log.push(`the page says it is loading: wait {"seconds":1}`);
+      picker.log.push(`the page ${o.elements.length ? 'says it is loading' : 'has nothing to operate yet'}: wait {"seconds":1}`);
       return { tool: 'wait', args: { seconds: 1 } };
     }
     return picker.script(turn);
@@ -259,7 +269,7 @@ export async function runRead(s: OrgServers, read: RealAppRead, accessToken: str
 
 /** A line of the page saying it is not done ("Loading Flows", "Loading…"). */
 const LOADING = /^(?:\[\d+\] \w+ ')?loading\b/im;
-const MAX_LOADING_WAITS = 8;
+const MAX_LOADING_WAITS = 10;
 
 const NOT_RUN: ReadOutcome = {
   status: 'NOT_CREATED',

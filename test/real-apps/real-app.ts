@@ -32,9 +32,10 @@ export interface RealAppDefinition {
   /**
    * `signedInElement`: what only a signed-in page has (the live view closes when it appears). `loginPagePattern`: the
    * URL of its sign-in page; both apps sign in in a dialog over whatever page was asked for, so no URL is one (`^$`
-   * matches no href), and the signed-in element alone tells a live session from a dead one.
+   * matches no href), and the signed-in element alone tells a live session from a dead one. `readyWhen`: what the app
+   * shows once it has drawn its content (declared when the server's declaration has the field: see declareProvider).
    */
-  provider: { name: string; slug: string; signedInElement: string; loginPagePattern: string };
+  provider: { name: string; slug: string; signedInElement: string; loginPagePattern: string; readyWhen: { selector: string } };
   signIn: SignInStep[];
   reads: RealAppRead[];
 }
@@ -47,7 +48,14 @@ const SENTENCE = '/^([A-Z][a-z]+(?: [a-z-]+){2,}\\.?)$/m';
 export const VERDACCIO: Omit<RealAppDefinition, 'start'> = {
   id: 'verdaccio',
   title: 'Verdaccio (npm registry; React UI, sign-in in a modal, JWT in localStorage)',
-  provider: { name: 'Acme packages', slug: 'acme-packages', signedInElement: '#header--button-account', loginPagePattern: '^$' },
+  provider: {
+    name: 'Acme packages',
+    slug: 'acme-packages',
+    signedInElement: '#header--button-account',
+    loginPagePattern: '^$',
+    // The package list, or the help card of an empty registry.
+    readyWhen: { selector: '[data-testid="package-item-list"], [data-testid="help-card"]' },
+  },
   signIn: [
     { click: 'header button:has-text("Login")' },
     { click: '#login--dialog-username' },
@@ -81,7 +89,14 @@ export const VERDACCIO: Omit<RealAppDefinition, 'start'> = {
 export const NODE_RED: Omit<RealAppDefinition, 'start'> = {
   id: 'node-red',
   title: 'Node-RED (flow editor; login form, then a large single-page editor)',
-  provider: { name: 'Acme automations', slug: 'acme-automations', signedInElement: '.red-ui-user-profile', loginPagePattern: '^$' },
+  provider: {
+    name: 'Acme automations',
+    slug: 'acme-automations',
+    signedInElement: '.red-ui-user-profile',
+    loginPagePattern: '^$',
+    // A flow's tab: the editor has loaded the flows (until then it says "Loading Flows").
+    readyWhen: { selector: '#red-ui-workspace-tabs .red-ui-tab' },
+  },
   signIn: [
     { click: '#node-dialog-login-username' },
     { type: 'grace' },
