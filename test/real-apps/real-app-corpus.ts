@@ -34,7 +34,7 @@ export const BLOCKED_BY: Record<string, string> = {
   // Measured: run in read_write mode, only the catalogue taint is left. The second needs a rule no branch has yet
   // (a same-origin WebSocket message the page sends on its own, before any tool action, is not the run's write).
   'node-red/flow-description/replayed': 'ready + a read-mode WebSocket rule (none yet)',
-  // A session check right after two good reads says LOGIN_REQUIRED (and so marks the connection): the probe
+  // A session check right after its reads (both completed) says LOGIN_REQUIRED (and so marks the connection): the probe
   // (server/agent/health/session-probe.ts) looks for signedIn.element once at DOMContentLoaded, before the editor drew
   // it. The scheduler would end every Node-RED connection at its first check.
   'node-red/session-check': 'none yet (the session probe waits for no drawn page)',
