@@ -9,9 +9,11 @@ export const REAL_APPS: RealAppDefinition[] = [
 ];
 
 /**
- * The target behaviour the corpus does not reach today, each with the branch whose merge should make it hold. The
- * test keeps each one's assertion (the acceptance spec) and skips it while it is listed here; after merging the
- * branch, delete its lines and run `npm run test:real-apps`.
+ * The target behaviour the corpus does not reach today, each with the branch whose merge makes it hold. The test
+ * keeps each one's assertion (the acceptance spec) and skips it while it is listed here; after merging the branch,
+ * delete its lines and run `npm run test:real-apps` (AGENTLINK_REAL_APPS_ALL_TARGETS=1 runs the listed ones too).
+ * Checked on a trial merge (not committed): with `ready` (f443fb1) every line marked 'ready' held but Node-RED's
+ * replay; with `replay` (7fdb98a) too, Verdaccio's latest-version replayed; the two lines marked 'none yet' still fail.
  *
  * Key: `<app>/<read>/<check>`; checks: `ready` (the first observation shows the content), `calls` (the fewest model
  * calls the read needs: no call spent on waiting), `replayed` (the first run was recorded and the second replayed it
@@ -29,11 +31,11 @@ export const BLOCKED_BY: Record<string, string> = {
   'node-red/flow-description/ready': 'ready',
   'node-red/flow-description/calls': 'ready',
   // Tainted twice, by requests the run did not cause: the palette's background fetch of catalogue.nodered.org
-  // (blocked by the fence: `ready`'s "taint only run-caused blocked requests"), and, in read mode, the editor's own
-  // WebSocket message on /comms (its auth handshake right after the page loads, held by read mode's write gate).
-  // Measured: run in read_write mode, only the catalogue taint is left. The second needs a rule no branch has yet
-  // (a same-origin WebSocket message the page sends on its own, before any tool action, is not the run's write).
-  'node-red/flow-description/replayed': 'ready + a read-mode WebSocket rule (none yet)',
+  // (blocked by the fence; `ready`'s "taint only run-caused blocked requests" clears it), and, in read mode, the
+  // editor's own WebSocket message on /comms (its auth handshake right after the page loads, held by read mode's write
+  // gate), which still taints with `ready` merged. It needs a rule no branch has yet (a same-origin WebSocket message
+  // the page sends on its own, before any tool action, is not the run's write) or a provider-declared allowance.
+  'node-red/flow-description/replayed': 'ready + none yet (read-mode WebSocket messages the page sends on its own)',
   // A session check right after its reads (both completed) says LOGIN_REQUIRED (and so marks the connection): the probe
   // (server/agent/health/session-probe.ts) looks for signedIn.element once at DOMContentLoaded, before the editor drew
   // it. The scheduler would end every Node-RED connection at its first check.
