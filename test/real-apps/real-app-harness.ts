@@ -238,7 +238,15 @@ export async function runRead(s: OrgServers, read: RealAppRead, accessToken: str
       picker.log.push(`the page ${o.elements.length ? 'says it is loading' : 'has nothing to operate yet'}: wait {"seconds":1}`);
       return { tool: 'wait', args: { seconds: 1 } };
     }
-    return picker.script(turn);
+    const reply = picker.script(turn);
+    // A person does not give up on a slow app after one look: while the patience lasts, wait instead of failing (the
+    // picker looks again from the next observation). Each is a model call, counted like any other.
+    if ('tool' in reply && reply.tool === 'fail' && loadingWaits < MAX_LOADING_WAITS && turn.toolNames.includes('wait')) {
+      loadingWaits += 1;
+      picker.log.push(`(not giving up yet: ${String(reply.args.reason)}) wait {"seconds":1}`);
+      return { tool: 'wait', args: { seconds: 1 } };
+    }
+    return reply;
   });
   const callsBefore = s.model.calls;
   const created = await api(s.live, s.org, 'POST', '/api/agent-requests', {
@@ -269,7 +277,8 @@ export async function runRead(s: OrgServers, read: RealAppRead, accessToken: str
 
 /** A line of the page saying it is not done ("Loading Flows", "Loading…"). */
 const LOADING = /^(?:\[\d+\] \w+ ')?loading\b/im;
-const MAX_LOADING_WAITS = 10;
+/** Waits the stand-in model spends on a slow app, in all: generous for a loaded machine, within the planner's 25 steps. */
+const MAX_LOADING_WAITS = 15;
 
 const NOT_RUN: ReadOutcome = {
   status: 'NOT_CREATED',
