@@ -35,6 +35,8 @@ export const BLOCKED_BY: Record<string, string> = {
   // editor's own WebSocket message on /comms (its auth handshake right after the page loads, held by read mode's write
   // gate), which still taints with `ready` merged. It needs a rule no branch has yet (a same-origin WebSocket message
   // the page sends on its own, before any tool action, is not the run's write) or a provider-declared allowance.
+  // Seen once in three bench runs besides: the editor's POST /settings/user after the tab click (it saves the
+  // person's view settings), held by read mode; declaring it in the provider's sessionRefresh would let it through.
   'node-red/flow-description/replayed': 'ready + none yet (read-mode WebSocket messages the page sends on its own)',
   // A session check right after its reads (both completed) says LOGIN_REQUIRED (and so marks the connection): the probe
   // (server/agent/health/session-probe.ts) looks for signedIn.element once at DOMContentLoaded, before the editor drew
