@@ -24,8 +24,13 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       // *.slow.test.ts (the production install and build from clean copies: minutes of npm ci and a sqlite3 compile)
-      // run with `npm run test:slow`, not in every `npm test`.
-      testPathIgnorePatterns: process.env.AGENTLINK_SLOW_TESTS ? ['/node_modules/'] : ['/node_modules/', '\\.slow\\.test\\.ts$'],
+      // run with `npm run test:slow`, *.real.test.ts (the real-app corpus: apps installed on demand into a cache folder)
+      // with `npm run test:real-apps`; neither in every `npm test`.
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        ...(process.env.AGENTLINK_SLOW_TESTS ? [] : ['\\.slow\\.test\\.ts$']),
+        ...(process.env.AGENTLINK_REAL_APPS ? [] : ['\\.real\\.test\\.ts$']),
+      ],
       transform,
       moduleNameMapper: packages,
       globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -17,6 +17,12 @@ export interface WidgetProvider {
   logo: string;
   /** What the provider calls its username field. */
   usernameLabel: string;
+  /**
+   * A built-in provider: in the sandbox, one of AgentLink's simulated sites, where the test users (user_good /
+   * pass_good …) sign in. The widget's sandbox hints name them only then, never under an organization's or the
+   * operator's own provider, whose sign-in is a real site's.
+   */
+  simulatedSite: boolean;
 }
 
 export interface LinkSessionView {
@@ -90,6 +96,7 @@ export function widgetProvider(p: ProviderDefinition): WidgetProvider {
     category: p.category,
     logo: providerLogoDataUrl(p),
     usernameLabel: p.login?.usernameLabel ?? 'Username',
+    simulatedSite: (p.source ?? 'built-in') === 'built-in',
   };
 }
 

@@ -117,7 +117,13 @@ it('an organization declares a provider, and a person connects to it through the
   const started = await call('POST', '/link/api/sessions', { headers: widget, body: { env: 'sandbox' } });
   expect(started.body).toMatchObject({
     providerFixed: true,
-    provider: { providerId, name: 'Acme CRM', usernameLabel: 'Work email', logo: expect.stringMatching(/^data:image\/svg\+xml/) },
+    provider: {
+      providerId,
+      name: 'Acme CRM',
+      usernameLabel: 'Work email',
+      logo: expect.stringMatching(/^data:image\/svg\+xml/),
+      simulatedSite: false,
+    },
   });
   const step = (name: string, body: unknown = {}) =>
     call('POST', `/link/api/sessions/${started.body.linkSessionId}/${name}`, { headers: widget, body });
@@ -167,6 +173,9 @@ it('a provider declared without a recipe connects through the live view: the per
     const canvas = widget.locator('#al-live-canvas');
     await canvas.waitFor({ state: 'visible' });
     await widget.locator('#al-live-status[data-code="LIVE"]').waitFor({ state: 'attached' });
+    // The sandbox's test users live on the built-in simulated sites only: no "sign in as user_good" under this one.
+    expect(await widget.locator('.al-live').innerText()).toContain('Sign in to Acme Live');
+    expect(await widget.locator('.al-sandbox').count()).toBe(0);
     const sessions = await service.services.store.repos.linkSessions.listForLinkToken(
       (await service.services.store.repos.linkTokens.findByHash(hashToken(linkToken)))!.id,
     );

@@ -57,9 +57,12 @@ export function renderLoading(text?: string): void {
   show('loading', h('div', { class: 'al-center' }, h('span', { class: 'al-spinner', 'aria-hidden': 'true' }), title(text || 'Loading…')));
 }
 
-/** The sandbox's hint under a step (test users, codes); nothing in production. */
+/**
+ * The sandbox's hint under a step (test users, codes): only on a built-in simulated site, where those users exist;
+ * nothing in production, nothing under an organization's or the operator's own provider.
+ */
 export function sandboxHint(v: LinkSessionView, ...parts: Child[]): HTMLParagraphElement | null {
-  if (v.environment !== 'sandbox') return null;
+  if (v.environment !== 'sandbox' || !v.provider?.simulatedSite) return null;
   return h('p', { class: 'al-sandbox' }, icon('bolt'), h('span', null, ...parts));
 }
 
