@@ -1,40 +1,35 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 
 import { createHealthScheduler, type HealthScheduler } from './agent/health';
 import { createAgentWorker } from './agent/runtime';
 import type { AgentWorker } from './agent/worker';
 import { createApp, createWorkerOpsApp } from './app';
-import { ORG_USAGE, orgCommand } from './cli/org.cli';
+import {
+  type Command,
+  commandHelp,
+  type CommandGroup,
+  groupLines,
+  parseOptions,
+  runGroup,
+  UsageError,
+  type Values,
+  wantsHelp,
+} from './cli/command-table';
+import { environmentWithEnvFile } from './cli/env-file';
+import { ORG_COMMANDS } from './cli/org.cli';
 import { sameConfigPrefix } from './cli/same-config';
 import { type AppConfig, ConfigError, loadConfig } from './config';
 import { attachLiveSignIn } from './connect/live/live-socket';
 import { systemClock } from './domain/clock';
 import { createExpressServer } from './http/express-server';
 import { createLogger } from './logger';
+import { McpStdioError, serveMcpOverStdio } from './mcp/mcp-stdio';
 import { buildServices } from './services';
 import { Store } from './store';
 import { loadVault } from './vault/keyring';
-import { VAULT_USAGE, vaultCommand } from './vault/vault.cli';
-
-/**
- * One binary, several roles (the package's `agentlink` bin, bin/agentlink.js):
- *   serve [--role all|api]   the API, and (role all, the default) an embedded worker
- *   worker                   only a worker: claims agent requests from the shared database
- *   migrate                  apply database migrations and exit
- *   org …, vault …           operator commands (server/cli/org.cli.ts, server/vault/vault.cli.ts)
- */
-const USAGE = `usage: agentlink <command>
-  serve [--role all|api]                    start the service (PORT, AGENTLINK_DATA_DIR, DATABASE_URL …);
-                                            role all (default) also runs a worker, role api only the API
-  worker                                    run only a worker (any number of them, against the same database);
-                                            serves /healthz, /readyz and /metrics on PORT
-  migrate                                   apply database migrations and exit
-${ORG_USAGE}
-${VAULT_USAGE}`;
-
-class UsageError extends Error {}
+import { VAULT_COMMANDS } from './vault/vault.cli';
+import { AGENTLINK_VERSION } from './version';
 
 function describeDatabase(config: AppConfig) {
   return config.database.type === 'sqlite' ? `SQLite file ${config.database.file}` : 'PostgreSQL (DATABASE_URL)';
@@ -124,9 +119,8 @@ async function runWorker(config: AppConfig) {
   onSignals(logger, () => shutdownAll({ worker, health, server, services, store }));
 }
 
-async function serve(config: AppConfig, args: string[] = []) {
-  const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } });
-  const role = values.role;
+async function serve(config: AppConfig, values: Values) {
+  const role = values.role ?? 'all';
   if (role !== 'all' && role !== 'api') throw new UsageError('serve --role must be all (API and worker) or api (API only)');
   const logger = createLogger(config.logLevel);
   const store = await Store.open(config.database);
@@ -175,44 +169,93 @@ async function serve(config: AppConfig, args: string[] = []) {
   onSignals(logger, () => shutdownAll({ worker, health, server, services, store }));
 }
 
-async function withStore<T>(config: AppConfig, fn: (store: Store) => Promise<T>): Promise<T> {
+async function migrate(config: AppConfig) {
   const store = await Store.open(config.database);
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
+  await store.close();
+  process.stdout.write(`Migrations applied to ${describeDatabase(config)}\n`);
 }
 
 function print(json: boolean, value: unknown, text: string) {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
 }
 
+const write = (text: string) => process.stdout.write(text);
+
+/** What a command runs with: the configuration, read only when a command runs (never for --help or --version). */
+type Ctx = { config: AppConfig };
+
+/**
+ * One binary, several roles (the package's `agentlink` bin, bin/agentlink.js): the commands below, then the groups of
+ * operator commands (server/cli/org.cli.ts, server/vault/vault.cli.ts). Each entry gives its usage and --help.
+ */
+const COMMANDS: Command<Ctx>[] = [
+  {
+    name: 'serve',
+    args: '[--role all|api]',
+    summary: 'start the service; role all (default) also runs a worker, role api only the API',
+    details: ['Settings: PORT, AGENTLINK_DATA_DIR, DATABASE_URL … from the environment, over those of ./.env (see the README).'],
+    options: { role: { type: 'string' } },
+    optionHelp: { role: 'all (API and an embedded worker, the default) or api (API only)' },
+    run: ({ config }, values) => serve(config, values),
+  },
+  {
+    name: 'worker',
+    summary: 'run only a worker (any number, against one database); serves /healthz, /readyz, /metrics on PORT',
+    run: ({ config }) => runWorker(config),
+  },
+  { name: 'migrate', summary: 'apply database migrations and exit', run: ({ config }) => migrate(config) },
+  {
+    name: 'mcp',
+    summary: "the MCP server over stdio, for local agents: forwards to a running AgentLink's /mcp",
+    details: [
+      'Environment: AGENTLINK_CLIENT_ID and AGENTLINK_CLIENT_SECRET (from `agentlink org create`), AGENTLINK_BASE_URL',
+      '(default AGENTLINK_PUBLIC_URL, else http://localhost:$PORT). stdout carries only the protocol.',
+    ],
+    run: ({ config }) => serveMcpOverStdio(config),
+  },
+];
+
+const GROUPS = [ORG_COMMANDS, VAULT_COMMANDS] as CommandGroup<unknown>[];
+
+function usage(): string {
+  const top = COMMANDS.map((c) => {
+    const line = `${c.name}${c.args ? ` ${c.args}` : ''}`;
+    return `  ${line.padEnd(42)}${c.summary}`;
+  });
+  return [
+    'usage: agentlink <command> [options]',
+    ...top,
+    ...GROUPS.flatMap((g) => groupLines(g)),
+    '',
+    '  --help                                    help (also after any command: agentlink org create --help)',
+    '  --version                                 the version of agentlink',
+    '',
+  ].join('\n');
+}
+
 export async function main(argv: string[]) {
   const [command, ...rest] = argv;
-  const config = loadConfig();
-  switch (command) {
-    case 'serve':
-      return serve(config, rest);
-    case 'worker':
-      return runWorker(config);
-    case 'migrate':
-      await withStore(config, async () => undefined);
-      process.stdout.write(`Migrations applied to ${describeDatabase(config)}\n`);
-      return;
-    case 'org':
-      return orgCommand(config, rest, print, (message) => new UsageError(message));
-    case 'vault':
-      return vaultCommand(config, rest, print, (message) => new UsageError(message));
-    default:
-      throw new UsageError(USAGE);
+  if (command === '--version' || command === '-v' || command === 'version') return write(`${AGENTLINK_VERSION}\n`);
+  if (command === '--help' || command === '-h' || command === 'help') return write(usage());
+  // Read once, when a command runs: ./.env under the environment (one configuration source for every command).
+  let config: AppConfig | undefined;
+  const ctx = () => ({ config: (config ??= loadConfig(environmentWithEnvFile(process.env))), print });
+  const top = COMMANDS.find((c) => c.name === command);
+  if (top) {
+    if (wantsHelp(rest)) return write(commandHelp('agentlink', top as Command<unknown>));
+    const values = parseOptions(`agentlink ${top.name}`, top.options ?? {}, rest);
+    return top.run(ctx(), values);
   }
+  const group = GROUPS.find((g) => g.name === command);
+  if (group) return runGroup('agentlink', group, rest, ctx, write);
+  if (command?.startsWith('-')) throw new UsageError(`agentlink: unknown option ${command} (see 'agentlink --help')`);
+  throw new UsageError(usage().trimEnd());
 }
 
 /** The command line: usage and configuration errors exit 2 with their message, anything else 1 with its stack. */
 export function runCli(argv: string[]): void {
   main(argv).catch((err) => {
-    if (err instanceof UsageError || err instanceof ConfigError) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof McpStdioError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }
