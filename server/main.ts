@@ -182,7 +182,7 @@ function print(json: boolean, value: unknown, text: string) {
 const write = (text: string) => process.stdout.write(text);
 
 /** What a command runs with: the configuration, read only when a command runs (never for --help or --version). */
-type Ctx = { config: AppConfig };
+type Ctx = { config: AppConfig; print: typeof print; warn: (text: string) => void };
 
 /**
  * One binary, several roles (the package's `agentlink` bin, bin/agentlink.js): the commands below, then the groups of
@@ -215,7 +215,7 @@ const COMMANDS: Command<Ctx>[] = [
   },
 ];
 
-const GROUPS = [ORG_COMMANDS, VAULT_COMMANDS] as CommandGroup<unknown>[];
+const GROUPS: CommandGroup<Ctx>[] = [ORG_COMMANDS, VAULT_COMMANDS];
 
 function usage(): string {
   const top = COMMANDS.map((c) => {
@@ -225,7 +225,7 @@ function usage(): string {
   return [
     'usage: agentlink <command> [options]',
     ...top,
-    ...GROUPS.flatMap((g) => groupLines(g)),
+    ...GROUPS.flatMap((g) => groupLines(g as CommandGroup<unknown>)),
     '',
     '  --help                                    help (also after any command: agentlink org create --help)',
     '  --version                                 the version of agentlink',
@@ -239,7 +239,11 @@ export async function main(argv: string[]) {
   if (command === '--help' || command === '-h' || command === 'help') return write(usage());
   // Read once, when a command runs: ./.env under the environment (one configuration source for every command).
   let config: AppConfig | undefined;
-  const ctx = () => ({ config: (config ??= loadConfig(environmentWithEnvFile(process.env))), print });
+  const ctx = (): Ctx => ({
+    config: (config ??= loadConfig(environmentWithEnvFile(process.env))),
+    print,
+    warn: (text) => process.stderr.write(text),
+  });
   const top = COMMANDS.find((c) => c.name === command);
   if (top) {
     if (wantsHelp(rest)) return write(commandHelp('agentlink', top as Command<unknown>));

@@ -47,13 +47,10 @@ function pad(text: string, width: number) {
 export function commandHelp(prefix: string, command: Command<unknown>): string {
   const lines = [`usage: ${prefix} ${command.name}${command.args ? ` ${command.args}` : ''}`, '', command.summary];
   if (command.details?.length) lines.push('', ...command.details);
-  const options = Object.entries(command.options ?? {});
-  if (options.length) {
-    lines.push('', 'options:');
-    for (const [name, spec] of options) {
-      const flag = `--${name}${spec.type === 'string' ? ' <value>' : ''}`;
-      lines.push(`  ${pad(flag, 24)}${command.optionHelp?.[name] ?? ''}`.trimEnd());
-    }
+  lines.push('', 'options:');
+  for (const [name, spec] of Object.entries(command.options ?? {})) {
+    const flag = `--${name}${spec.type === 'string' ? ' <value>' : ''}`;
+    lines.push(`  ${pad(flag, 24)}${command.optionHelp?.[name] ?? ''}`.trimEnd());
   }
   lines.push(`  ${pad('--help', 24)}this help`);
   return `${lines.join('\n')}\n`;

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 
 import type { AppConfig } from '../config';
 import { UsageError } from './command-table';
-import { sameConfigPrefix } from './same-config';
 
 /** `create`: the command may start a new database (org create); `use`: it acts on an existing one. */
 export type DatabaseIntent = 'create' | 'use';
@@ -18,9 +17,8 @@ export function checkDatabase(config: AppConfig, intent: DatabaseIntent, warn: (
   if (config.database.type !== 'sqlite' || fs.existsSync(config.database.file)) return;
   const file = config.database.file;
   const how = [
-    `Run it with the settings of the running server: its start-up banner prints the command with them, e.g.`,
-    `  ${sameConfigPrefix(config).prefix || 'AGENTLINK_DATA_DIR=/path/to/data '}npx agentlink org create --name "Acme"`,
-    'or put them (AGENTLINK_DATA_DIR or DATABASE_URL) in a .env file in this directory, which the server and the CLI both read.',
+    "Run it with the settings of the running server (its start-up banner prints `org create` with them), or put them",
+    '(AGENTLINK_DATA_DIR or DATABASE_URL) in a .env file in the working directory: the server and the CLI both read it.',
   ];
   if (intent === 'use') {
     throw new UsageError(`No AgentLink database at ${file} (AGENTLINK_DATA_DIR=${config.dataDir}).\n${how.join('\n')}`);

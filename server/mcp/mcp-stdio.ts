@@ -13,6 +13,23 @@ const CALL_TIMEOUT_MS = 90_000;
 
 export class McpStdioError extends Error {}
 
+/** The SDK's transport error as one line: the HTTP status and the code and message of AgentLink's error envelope. */
+function describeUpstreamError(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const status = (err as { code?: unknown }).code;
+  let detail = message;
+  const envelope = /\{"error":.*\}\s*$/.exec(message)?.[0];
+  if (envelope) {
+    try {
+      const { code, message: said } = (JSON.parse(envelope) as { error: { code: string; message: string } }).error;
+      detail = `${code}: ${said}`;
+    } catch {
+      // not an envelope after all: the message as it is
+    }
+  }
+  return typeof status === 'number' && status > 0 ? `HTTP ${status} ${detail}` : detail;
+}
+
 /**
  * `agentlink mcp`: the MCP server over stdio, for local agents (Claude Desktop, Cursor …) that start their tools as
  * commands. It forwards to a running AgentLink's /mcp with the SDK's own client (AGENTLINK_BASE_URL, with
@@ -37,8 +54,7 @@ export async function serveMcpOverStdio(config: AppConfig): Promise<void> {
       }),
     );
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new McpStdioError(`agentlink mcp: cannot open ${endpoint.href} with these credentials: ${reason}`);
+    throw new McpStdioError(`agentlink mcp: cannot open ${endpoint.href} with these credentials: ${describeUpstreamError(err)}`);
   }
 
   const server = new Server(MCP_SERVER_INFO, {

@@ -58,10 +58,32 @@ function requestAnswer(ctx: ToolContext, result: Result<AgentRequestRecord>): Ca
   return answer(next ? { ...presented, next } : presented);
 }
 
+interface ToolConfig {
+  title: string;
+  description: string;
+  annotations: { readOnlyHint: boolean; openWorldHint: boolean };
+}
+
+type Handler<S extends z.ZodRawShape> = (args: z.infer<z.ZodObject<S>>, extra: { signal: AbortSignal }) => Promise<CallToolResult>;
+
+/**
+ * registerTool with the SDK's generic signature set aside: its inference over zod v3 | v4 shapes costs tsc minutes and
+ * gigabytes on shapes this size. The SDK still validates the arguments against the shape at run time (as z.infer types them).
+ */
+function tool<S extends z.ZodRawShape>(server: McpServer, name: string, config: ToolConfig & { inputSchema: S }, handler: Handler<S>) {
+  const register = server.registerTool.bind(server) as unknown as (
+    name: string,
+    config: ToolConfig & { inputSchema: z.ZodRawShape },
+    cb: (args: unknown, extra: { signal: AbortSignal }) => Promise<CallToolResult>,
+  ) => void;
+  register(name, config, (args, extra) => handler(args as z.infer<z.ZodObject<S>>, extra));
+}
+
 export function registerTools(server: McpServer, ctx: ToolContext): void {
   const { services, caller } = ctx;
 
-  server.registerTool(
+  tool(
+    server,
     'list_connections',
     {
       title: 'List connections',
@@ -78,7 +100,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     },
   );
 
-  server.registerTool(
+  tool(
+    server,
     'list_actions',
     {
       title: "List a connection's actions",
@@ -106,7 +129,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     },
   );
 
-  server.registerTool(
+  tool(
+    server,
     'run_action',
     {
       title: 'Run an action on a linked account',
@@ -141,7 +165,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     },
   );
 
-  server.registerTool(
+  tool(
+    server,
     'get_agent_request',
     {
       title: 'Get an agent request',
