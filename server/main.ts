@@ -7,8 +7,8 @@ import type { AgentWorker } from './agent/worker';
 import { createApp, createWorkerOpsApp } from './app';
 import {
   type Command,
-  commandHelp,
   type CommandGroup,
+  commandHelp,
   groupLines,
   parseOptions,
   runGroup,

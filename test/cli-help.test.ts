@@ -89,7 +89,9 @@ describe('agentlink --help, --version and usage errors', () => {
     expect(unknown.error).toBeInstanceOf(UsageError);
     expect((unknown.error as Error).message).toBe("agentlink org create: unknown option --nme (see 'agentlink org create --help')");
     const sub = await inProcess(['org', 'delete']);
-    expect((sub.error as Error).message).toMatch(/^agentlink org: unknown command "delete" \(commands: create, list, rotate-secret, add-member/);
+    expect((sub.error as Error).message).toMatch(
+      /^agentlink org: unknown command "delete" \(commands: create, list, rotate-secret, add-member/,
+    );
     const missing = await inProcess(['serve', '--role']);
     expect((missing.error as Error).message).toMatch(/^agentlink serve: Option '--role <value>' argument missing/);
     const positional = await inProcess(['org', 'list', 'extra']);
@@ -127,7 +129,9 @@ describe('agentlink finds the database the server uses', () => {
     const created = await cli(['org', 'create', '--name', 'Env Org', '--json'], { cwd: dir });
     expect(created).toMatchObject({ code: 0, stderr: '' });
     const listed = await cli(['org', 'list', '--json'], { cwd: dir });
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ name: 'Env Org', clientId: JSON.parse(created.stdout).clientId })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ name: 'Env Org', clientId: JSON.parse(created.stdout).clientId }),
+    ]);
     expect(fs.existsSync(path.join(dir, 'data'))).toBe(false);
     // The environment wins over the file.
     const other = path.join(dir, 'other');

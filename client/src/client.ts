@@ -1,10 +1,13 @@
 import { APIPromise, type Page, PagePromise } from './api-promise';
-import { AgentLinkError } from './errors';
-import { OPERATIONS, type Operations } from './generated/api';
 import type { DeprecatedAliases } from './deprecated-aliases';
+import { AgentLinkError } from './errors';
+import { OPERATIONS } from './generated/api';
+import type { LegacyClient } from './operations';
 import { buildResources, type Resources } from './resources';
 import { DEFAULT_RETRY_POLICY } from './retry';
 import { abortableSleep, type HttpRequest, type RequestOptions, send, type TransportConfig } from './transport';
+
+export type { LegacyClient, Operation, OperationArgs, OperationMethod } from './operations';
 
 export interface AgentLinkClientOptions {
   /** Where AgentLink runs, e.g. https://agentlink.example.com (no /api suffix). */
@@ -23,25 +26,6 @@ export interface AgentLinkClientOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
-
-export type Operation = { params: unknown; query: unknown; body: unknown; response: unknown; errorCode: string };
-
-/** `{ params, query, body }` as the operation needs them (ts-rest's shape); query is optional when all its fields are. */
-export type OperationArgs<O extends Operation> = ([O['params']] extends [never] ? unknown : { params: O['params'] }) &
-  ([O['query']] extends [never] ? unknown : Record<string, never> extends O['query'] ? { query?: O['query'] } : { query: O['query'] }) &
-  ([O['body']] extends [never] ? unknown : { body: O['body'] });
-
-type Result<O extends Operation> = O['response'] extends Page<infer Item> ? PagePromise<O['response'], Item> : APIPromise<O['response']>;
-
-export type OperationMethod<O extends Operation> =
-  Record<string, never> extends OperationArgs<O>
-    ? (args?: OperationArgs<O>, options?: RequestOptions) => Result<O>
-    : (args: OperationArgs<O>, options?: RequestOptions) => Result<O>;
-
-/** One method per operation of the contract, grouped as the API reference groups them (its tags): the resources' base. */
-export type LegacyClient = {
-  [G in keyof Operations]: { [K in keyof Operations[G]]: Operations[G][K] extends Operation ? OperationMethod<Operations[G][K]> : never };
-};
 
 /**
  * The client: resources as stripe-node has them (resources.ts), `agentlink.agentRequests.create(body)`, plus the

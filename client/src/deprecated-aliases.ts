@@ -1,4 +1,4 @@
-import type { LegacyClient } from './client';
+import type { LegacyClient } from './operations';
 
 /**
  * The method names of earlier versions (the contract's operation ids, with `{ params, query, body }`), kept working

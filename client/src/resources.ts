@@ -1,6 +1,6 @@
 import type { APIPromise, Page, PagePromise } from './api-promise';
-import type { LegacyClient, Operation } from './client';
 import type { AgentRequest, Operations } from './generated/api';
+import type { LegacyClient, Operation } from './operations';
 import type { RequestOptions } from './transport';
 import { waitForAgentRequest, type WaitForAgentRequestOptions } from './wait';
 
@@ -42,7 +42,10 @@ export interface RedirectUrisResource {
 
 export interface ConnectionsResource {
   /** Trades the widget's public token for the connection's access token (POST /api/connections/public_token/exchange). */
-  exchangePublicToken(body: Body<'connections', 'exchangePublicToken'>, options?: RequestOptions): One<'connections', 'exchangePublicToken'>;
+  exchangePublicToken(
+    body: Body<'connections', 'exchangePublicToken'>,
+    options?: RequestOptions,
+  ): One<'connections', 'exchangePublicToken'>;
   /** @deprecated Pass the body itself: `exchangePublicToken({ publicToken })`. */
   exchangePublicToken(
     args: { body: Body<'connections', 'exchangePublicToken'> },
@@ -96,7 +99,10 @@ export interface AgentRequestsResource {
 
 export interface SandboxResource {
   /** A public token for a sandbox test user, without the widget (POST /api/sandbox/public_token/create). */
-  createPublicToken(body: Body<'sandbox', 'createSandboxPublicToken'>, options?: RequestOptions): One<'sandbox', 'createSandboxPublicToken'>;
+  createPublicToken(
+    body: Body<'sandbox', 'createSandboxPublicToken'>,
+    options?: RequestOptions,
+  ): One<'sandbox', 'createSandboxPublicToken'>;
   reset(options?: RequestOptions): One<'sandbox', 'resetSandbox'>;
 }
 
@@ -104,7 +110,11 @@ export interface WebhooksResource {
   create(body: Body<'webhooks', 'createWebhookEndpoint'>, options?: RequestOptions): One<'webhooks', 'createWebhookEndpoint'>;
   list(options?: RequestOptions): One<'webhooks', 'listWebhookEndpoints'>;
   retrieve(webhookId: string, options?: RequestOptions): One<'webhooks', 'getWebhookEndpoint'>;
-  update(webhookId: string, body: Body<'webhooks', 'updateWebhookEndpoint'>, options?: RequestOptions): One<'webhooks', 'updateWebhookEndpoint'>;
+  update(
+    webhookId: string,
+    body: Body<'webhooks', 'updateWebhookEndpoint'>,
+    options?: RequestOptions,
+  ): One<'webhooks', 'updateWebhookEndpoint'>;
   del(webhookId: string, options?: RequestOptions): One<'webhooks', 'deleteWebhookEndpoint'>;
   rotateSecret(webhookId: string, options?: RequestOptions): One<'webhooks', 'rotateWebhookSecret'>;
   listDeliveries(
@@ -134,7 +144,8 @@ export function buildResources(ops: LegacyClient): Resources {
   const agentRequests: AgentRequestsResource = {
     create: (body, options) => ops.agentRequests.createAgentRequest({ body }, options),
     list: (query, options) => ops.agentRequests.listAgentRequests({ ...(query ? { query } : {}) }, options),
-    retrieve: (requestId, query, options) => ops.agentRequests.getAgentRequest({ params: { requestId }, ...(query ? { query } : {}) }, options),
+    retrieve: (requestId, query, options) =>
+      ops.agentRequests.getAgentRequest({ params: { requestId }, ...(query ? { query } : {}) }, options),
     cancel: (requestId, options) => ops.agentRequests.cancelAgentRequest({ params: { requestId } }, options),
     async createAndWait(body, options = {}) {
       const { idempotencyKey, ...wait } = options;

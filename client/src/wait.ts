@@ -1,6 +1,6 @@
-import type { LegacyClient } from './client';
 import { AgentLinkAbortError, AgentLinkWaitTimeoutError } from './errors';
 import type { AgentRequest } from './generated/api';
+import type { LegacyClient } from './operations';
 import { abortableSleep, type RequestOptions } from './transport';
 
 /** The statuses an agent request ends in; it never changes again after one. */

@@ -17,7 +17,7 @@ export function checkDatabase(config: AppConfig, intent: DatabaseIntent, warn: (
   if (config.database.type !== 'sqlite' || fs.existsSync(config.database.file)) return;
   const file = config.database.file;
   const how = [
-    "Run it with the settings of the running server (its start-up banner prints `org create` with them), or put them",
+    'Run it with the settings of the running server (its start-up banner prints `org create` with them), or put them',
     '(AGENTLINK_DATA_DIR or DATABASE_URL) in a .env file in the working directory: the server and the CLI both read it.',
   ];
   if (intent === 'use') {

@@ -166,7 +166,13 @@ const addMember: Command<OrgContext> = {
       const membership = await accounts.roleOfEmail(organization.id, email);
       ctx.print(
         values.json === true,
-        { organizationId: organization.id, clientId: organization.clientId, email, role: membership, dashboardUrl: `${dashboard}/orgs/${organization.id}` },
+        {
+          organizationId: organization.id,
+          clientId: organization.clientId,
+          email,
+          role: membership,
+          dashboardUrl: `${dashboard}/orgs/${organization.id}`,
+        },
         `${email} is ${membership === 'owner' ? 'an owner' : 'a member'} of ${organization.name}: ${dashboard}/orgs/${organization.id}`,
       );
     });

@@ -2,12 +2,17 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-import { AGENT_REQUEST_WAIT_MS_MAX, CONNECTION_LIST_LIMITS, CreateAgentRequestBodySchema, ListConnectionsQuerySchema } from '../../contract';
+import {
+  AGENT_REQUEST_WAIT_MS_MAX,
+  CONNECTION_LIST_LIMITS,
+  CreateAgentRequestBodySchema,
+  ListConnectionsQuerySchema,
+} from '../../contract';
 import type { Caller } from '../domain/context';
 import type { DomainError, Result } from '../domain/errors';
 import { presentAgentRequest, presentConnection } from '../domain/presenters';
-import type { AgentRequestRecord } from '../store';
 import type { Services } from '../services';
+import type { AgentRequestRecord } from '../store';
 
 /**
  * The MCP tools: thin adapters over the same domain services the REST handlers call (server/routes/api.routes.ts),

@@ -15,7 +15,7 @@ export const MCP_SERVER_INFO = { name: 'agentlink', version: AGENTLINK_VERSION }
 
 const INSTRUCTIONS =
   "AgentLink runs actions on people's linked accounts (connections) in a real browser. list_connections finds a " +
-  "connection, list_actions shows what its provider can do, run_action runs one and waits for the result (or gives a " +
+  'connection, list_actions shows what its provider can do, run_action runs one and waits for the result (or gives a ' +
   'requestId for get_agent_request).';
 
 /**

@@ -80,7 +80,12 @@ describe('@agentlink/client resources against a listening server', () => {
     const { access_token: accessToken } = await agentlink.connections.exchangePublicToken({ publicToken });
     const err = await agentlink.agentRequests
       .createAndWait(
-        { accessToken, action: 'Read my profile', startingUrl: t.services.catalogue.get(ORBIT_PROVIDER_ID, 'sandbox')!.homeUrl, responseFormat: { name: 'string' } },
+        {
+          accessToken,
+          action: 'Read my profile',
+          startingUrl: t.services.catalogue.get(ORBIT_PROVIDER_ID, 'sandbox')!.homeUrl,
+          responseFormat: { name: 'string' },
+        },
         { timeoutMs: 300 },
       )
       .catch((e: unknown) => e);
@@ -100,7 +105,13 @@ describe('agentRequests.createAndWait against a scripted server', () => {
         new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
       if (init?.method === 'POST') {
         if (failFirst-- > 0) return json(503, { error: { type: 'API_ERROR', code: 'INTERNAL_ERROR', message: 'busy', requestId: 'r' } });
-        return json(202, { requestId: 'areq_1', status: 'PENDING', connectionId: 'conn_1', providerId: 'p', createdAt: '2026-01-01T00:00:00Z' });
+        return json(202, {
+          requestId: 'areq_1',
+          status: 'PENDING',
+          connectionId: 'conn_1',
+          providerId: 'p',
+          createdAt: '2026-01-01T00:00:00Z',
+        });
       }
       const status = statuses.length > 1 ? statuses.shift()! : statuses[0]!;
       return json(200, { requestId: 'areq_1', status, result: status === 'COMPLETED' ? { name: 'Grace' } : null });
@@ -108,7 +119,12 @@ describe('agentRequests.createAndWait against a scripted server', () => {
     const client = createAgentLinkClient({ baseUrl: 'https://agentlink.example.com', clientId: 'cli', clientSecret: 'sk', fetch });
     return { client, calls };
   }
-  const body = { accessToken: 'access-sandbox-x', action: 'Read', startingUrl: 'https://orbit.example.com/', responseFormat: { name: 'string' } };
+  const body = {
+    accessToken: 'access-sandbox-x',
+    action: 'Read',
+    startingUrl: 'https://orbit.example.com/',
+    responseFormat: { name: 'string' },
+  };
 
   it("reads on past the server's 30 s cap, each read with the longest waitMs, until the request ends", async () => {
     const { client, calls } = scripted(['RUNNING', 'RUNNING', 'RUNNING', 'COMPLETED']);

@@ -40,7 +40,13 @@ afterAll(async () => t?.close());
 
 it('serves the same tools over stdio: lists the connection, runs and reads a request', async () => {
   const connected = await connectSandbox(t, org, { clientUserId: 'stdio-user' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: ROOT, env: envFor(org.sandboxSecret), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    cwd: ROOT,
+    env: envFor(org.sandboxSecret),
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
   await client.connect(transport);
   try {
@@ -54,7 +60,12 @@ it('serves the same tools over stdio: lists the connection, runs and reads a req
     // No worker runs here: the request is accepted and stays PENDING, readable by id.
     const run = await client.callTool({
       name: 'run_action',
-      arguments: { connectionId: connected.connectionId, action: 'How many followers do I have?', responseFormat: { followers: 'integer' }, waitMs: 0 },
+      arguments: {
+        connectionId: connected.connectionId,
+        action: 'How many followers do I have?',
+        responseFormat: { followers: 'integer' },
+        waitMs: 0,
+      },
     });
     const accepted = run.structuredContent as Json;
     expect(accepted).toMatchObject({ status: 'PENDING', connectionId: connected.connectionId });
@@ -76,7 +87,9 @@ it('refuses to start with wrong or missing credentials: one line on stderr, exit
     });
   const wrong = await run(envFor(`${org.sandboxSecret.slice(0, -4)}AAAA`));
   expect(wrong).toMatchObject({ code: 2, stdout: '' });
-  expect(wrong.stderr).toMatch(/^agentlink mcp: cannot open http:\/\/127\.0\.0\.1:\d+\/mcp with these credentials: HTTP 401 INVALID_CLIENT_CREDENTIALS: The client credentials are not valid\.\n$/);
+  expect(wrong.stderr).toMatch(
+    /^agentlink mcp: cannot open http:\/\/127\.0\.0\.1:\d+\/mcp with these credentials: HTTP 401 INVALID_CLIENT_CREDENTIALS: The client credentials are not valid\.\n$/,
+  );
   expect(wrong.stderr).not.toContain(org.sandboxSecret.slice(0, -4));
   const { AGENTLINK_CLIENT_SECRET: _omitted, ...noSecret } = envFor(org.sandboxSecret);
   const missing = await run(noSecret);
