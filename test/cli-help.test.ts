@@ -5,8 +5,8 @@ import path from 'node:path';
 
 import { UsageError } from '../server/cli/command-table';
 import { ORG_COMMANDS } from '../server/cli/org.cli';
+import { VAULT_COMMANDS } from '../server/cli/vault.commands';
 import { main } from '../server/main';
-import { VAULT_COMMANDS } from '../server/vault/vault.cli';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'agentlink.js');

@@ -1,8 +1,6 @@
 import type { AppConfig, Environment } from '../config';
-import { DashboardAccountService } from '../dashboard/accounts.service';
-import { systemClock } from '../domain/clock';
-import { OrganizationService } from '../domain/organizations.service';
-import { Store } from '../store';
+import type { OrganizationService } from '../domain/organizations.service';
+import type { Store } from '../store';
 import { type Command, type CommandGroup, UsageError } from './command-table';
 import { checkDatabase, type DatabaseIntent } from './database-check';
 import { sameConfigPrefix } from './same-config';
@@ -23,14 +21,24 @@ export interface OrgContext {
 }
 
 /**
- * Opens the configured database. `create` (org create): a missing SQLite file is created, with a loud warning that it
- * is a NEW database; anything else refuses to act on a database that does not exist (it would be a new, empty one).
+ * Opens the configured database, with the organization service on it. `create` (org create): a missing SQLite file is
+ * created, with a loud warning that it is a NEW database; anything else refuses to act on a database that does not
+ * exist (it would be a new, empty one). The store and the services load here, not with the table: --help stays instant.
  */
-async function withStore<T>(ctx: OrgContext, intent: DatabaseIntent, fn: (store: Store) => Promise<T>): Promise<T> {
+async function withStore<T>(
+  ctx: OrgContext,
+  intent: DatabaseIntent,
+  fn: (db: { store: Store; orgs: OrganizationService }) => Promise<T>,
+): Promise<T> {
   checkDatabase(ctx.config, intent, ctx.warn);
+  const [{ Store }, { OrganizationService }, { systemClock }] = await Promise.all([
+    import('../store'),
+    import('../domain/organizations.service'),
+    import('../domain/clock'),
+  ]);
   const store = await Store.open(ctx.config.database);
   try {
-    return await fn(store);
+    return await fn({ store, orgs: new OrganizationService(store, systemClock) });
   } finally {
     await store.close();
   }
@@ -60,8 +68,8 @@ const create: Command<OrgContext> = {
     if (!name || name.length > 200) throw new UsageError('org create needs --name "<organization name>" (1-200 characters)');
     const { config } = ctx;
     const dashboard = `${config.publicUrl}/dashboard`;
-    await withStore(ctx, 'create', async (store) => {
-      const c = await new OrganizationService(store, systemClock).create(name);
+    await withStore(ctx, 'create', async ({ orgs }) => {
+      const c = await orgs.create(name);
       ctx.print(
         values.json === true,
         {
@@ -98,8 +106,8 @@ const list: Command<OrgContext> = {
   options: { json },
   optionHelp: { json: JSON_HELP },
   async run(ctx, values) {
-    await withStore(ctx, 'use', async (store) => {
-      const rows = (await new OrganizationService(store, systemClock).list()).map((o) => ({
+    await withStore(ctx, 'use', async ({ orgs }) => {
+      const rows = (await orgs.list()).map((o) => ({
         organizationId: o.id,
         name: o.name,
         clientId: o.clientId,
@@ -126,8 +134,8 @@ const rotateSecret: Command<OrgContext> = {
     if (!org || (env !== 'sandbox' && env !== 'production')) {
       throw new UsageError('org rotate-secret needs --org <clientId|orgId> and --env sandbox|production');
     }
-    await withStore(ctx, 'use', async (store) => {
-      const result = await new OrganizationService(store, systemClock).rotateSecret(org, env);
+    await withStore(ctx, 'use', async ({ orgs }) => {
+      const result = await orgs.rotateSecret(org, env);
       if (!result.ok) throw new UsageError(`no organization ${org}`);
       const { organization, secret } = result.value;
       ctx.print(
@@ -153,10 +161,13 @@ const addMember: Command<OrgContext> = {
       throw new UsageError('org add-member needs --org <clientId|orgId> and --email <email> (and optionally --role owner|member)');
     }
     const dashboard = `${ctx.config.publicUrl}/dashboard`;
-    await withStore(ctx, 'use', async (store) => {
-      const orgs = new OrganizationService(store, systemClock);
+    await withStore(ctx, 'use', async ({ store, orgs }) => {
       const organization = await orgs.find(org);
       if (!organization) throw new UsageError(`no organization ${org}`);
+      const [{ DashboardAccountService }, { systemClock }] = await Promise.all([
+        import('../dashboard/accounts.service'),
+        import('../domain/clock'),
+      ]);
       const accounts = new DashboardAccountService(store, systemClock, orgs);
       if (!(await accounts.addMember(organization.id, emailArg, role))) {
         throw new UsageError(`No dashboard account has the email ${emailArg}: sign up at ${dashboard}/sign-up first, then run this again.`);

@@ -7,11 +7,10 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { AppConfig } from '../config';
 import { AGENTLINK_VERSION } from '../version';
 import { MCP_SERVER_INFO } from './mcp.routes';
+import { McpStdioError } from './mcp-stdio-error';
 
 /** A tool call may hold up to run_action's 30 s wait; the proxy gives the server room beyond it. */
 const CALL_TIMEOUT_MS = 90_000;
-
-export class McpStdioError extends Error {}
 
 /** The SDK's transport error as one line: the HTTP status and the code and message of AgentLink's error envelope. */
 function describeUpstreamError(err: unknown): string {

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 
-import { type CommandGroup, UsageError } from '../cli/command-table';
 import type { AppConfig } from '../config';
 import { systemClock } from '../domain/clock';
 import { ConnectionService } from '../domain/connections.service';
@@ -115,24 +114,3 @@ export async function vaultCommand(config: AppConfig, args: string[], out: Out, 
   }
   throw usage(`usage: agentlink vault <command>\n${VAULT_USAGE}`);
 }
-
-/** `agentlink vault <command>`, as a table (server/cli/command-table.ts gives each its --help and parsing). */
-export const VAULT_COMMANDS: CommandGroup<{ config: AppConfig; print: Out }> = {
-  name: 'vault',
-  summary: 'The encryption keys of the sealed values (connection sessions and credentials, webhook signing secrets).',
-  commands: (
-    [
-      ['rotate-key', 'new primary encryption key (key file), then re-seal every stored value'],
-      ['reseal', 're-seal stored values with the primary key (idempotent; resumes a rotation)'],
-      ['status', 'key ids and how many stored values each protects'],
-    ] as const
-  ).map(([name, summary]) => ({
-    name,
-    args: '[--json]',
-    summary,
-    options: { json: { type: 'boolean', default: false } },
-    optionHelp: { json: 'print the answer as JSON' },
-    run: ({ config, print }, values) =>
-      vaultCommand(config, [name, ...(values.json === true ? ['--json'] : [])], print, (message) => new UsageError(message)),
-  })),
-};

@@ -81,8 +81,10 @@ it('serves the same tools over stdio: lists the connection, runs and reads a req
 it('refuses to start with wrong or missing credentials: one line on stderr, exit 2, nothing on stdout', async () => {
   const run = (env: Record<string, string>) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN, 'mcp'], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? Number((err as { code?: unknown }).code) : 0, stdout, stderr });
+      execFile(process.execPath, [BIN, 'mcp'], { cwd: ROOT, env, timeout: 100_000 }, (err, stdout, stderr) => {
+        // A run killed by the timeout has no exit code: -1, never a pass.
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+        resolve({ code, stdout, stderr });
       });
     });
   const wrong = await run(envFor(`${org.sandboxSecret.slice(0, -4)}AAAA`));
