@@ -10,8 +10,10 @@ import {
 } from './cli/command-table';
 import { environmentWithEnvFile } from './cli/env-file';
 import { ORG_COMMANDS } from './cli/org.cli';
+import type * as Roles from './cli/roles';
 import { VAULT_COMMANDS } from './cli/vault.commands';
 import { type AppConfig, ConfigError, loadConfig } from './config';
+import type * as McpStdio from './mcp/mcp-stdio';
 import { McpStdioError } from './mcp/mcp-stdio-error';
 import { AGENTLINK_VERSION } from './version';
 
@@ -23,6 +25,15 @@ const write = (text: string) => process.stdout.write(text);
 
 /** What a command runs with: the configuration, read only when a command runs (never for --help or --version). */
 type Ctx = { config: AppConfig; print: typeof print; warn: (text: string) => void };
+
+/*
+ * What a command runs is loaded when it runs: require, not import(), because tsx's CommonJS hook (how bin/agentlink.js
+ * runs the sources) resolves require only; compiled, both are require.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const roles = () => require('./cli/roles') as typeof Roles;
+const mcpStdio = () => require('./mcp/mcp-stdio') as typeof McpStdio;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * One binary, several roles (the package's `agentlink` bin, bin/agentlink.js): the commands below, then the groups of
@@ -37,17 +48,17 @@ const COMMANDS: Command<Ctx>[] = [
     details: ['Settings: PORT, AGENTLINK_DATA_DIR, DATABASE_URL … from the environment, over those of ./.env (see the README).'],
     options: { role: { type: 'string' } },
     optionHelp: { role: 'all (API and an embedded worker, the default) or api (API only)' },
-    run: async ({ config }, values) => (await import('./cli/roles')).serve(config, values),
+    run: ({ config }, values) => roles().serve(config, values),
   },
   {
     name: 'worker',
     summary: 'run only a worker (any number, against one database); serves /healthz, /readyz, /metrics on PORT',
-    run: async ({ config }) => (await import('./cli/roles')).runWorker(config),
+    run: ({ config }) => roles().runWorker(config),
   },
   {
     name: 'migrate',
     summary: 'apply database migrations and exit',
-    run: async ({ config }) => (await import('./cli/roles')).migrate(config),
+    run: ({ config }) => roles().migrate(config),
   },
   {
     name: 'mcp',
@@ -56,7 +67,7 @@ const COMMANDS: Command<Ctx>[] = [
       'Environment: AGENTLINK_CLIENT_ID and AGENTLINK_CLIENT_SECRET (from `agentlink org create`), AGENTLINK_BASE_URL',
       '(default AGENTLINK_PUBLIC_URL, else http://localhost:$PORT). stdout carries only the protocol.',
     ],
-    run: async ({ config }) => (await import('./mcp/mcp-stdio')).serveMcpOverStdio(config),
+    run: ({ config }) => mcpStdio().serveMcpOverStdio(config),
   },
 ];
 

@@ -1,5 +1,9 @@
 import type { AppConfig, Environment } from '../config';
+import type * as AccountsModule from '../dashboard/accounts.service';
+import type * as ClockModule from '../domain/clock';
+import type * as OrganizationsModule from '../domain/organizations.service';
 import type { OrganizationService } from '../domain/organizations.service';
+import type * as StoreModule from '../store';
 import type { Store } from '../store';
 import { type Command, type CommandGroup, UsageError } from './command-table';
 import { checkDatabase, type DatabaseIntent } from './database-check';
@@ -20,10 +24,23 @@ export interface OrgContext {
   warn: (text: string) => void;
 }
 
+/*
+ * The store and the services load when a command runs, not with the table (--help stays instant): require, not
+ * import(), because tsx's CommonJS hook (how bin/agentlink.js runs the sources) resolves require only.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const load = {
+  store: () => require('../store') as typeof StoreModule,
+  organizations: () => require('../domain/organizations.service') as typeof OrganizationsModule,
+  accounts: () => require('../dashboard/accounts.service') as typeof AccountsModule,
+  clock: () => require('../domain/clock') as typeof ClockModule,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 /**
  * Opens the configured database, with the organization service on it. `create` (org create): a missing SQLite file is
  * created, with a loud warning that it is a NEW database; anything else refuses to act on a database that does not
- * exist (it would be a new, empty one). The store and the services load here, not with the table: --help stays instant.
+ * exist (it would be a new, empty one).
  */
 async function withStore<T>(
   ctx: OrgContext,
@@ -31,11 +48,9 @@ async function withStore<T>(
   fn: (db: { store: Store; orgs: OrganizationService }) => Promise<T>,
 ): Promise<T> {
   checkDatabase(ctx.config, intent, ctx.warn);
-  const [{ Store }, { OrganizationService }, { systemClock }] = await Promise.all([
-    import('../store'),
-    import('../domain/organizations.service'),
-    import('../domain/clock'),
-  ]);
+  const { Store } = load.store();
+  const { OrganizationService } = load.organizations();
+  const { systemClock } = load.clock();
   const store = await Store.open(ctx.config.database);
   try {
     return await fn({ store, orgs: new OrganizationService(store, systemClock) });
@@ -164,10 +179,8 @@ const addMember: Command<OrgContext> = {
     await withStore(ctx, 'use', async ({ store, orgs }) => {
       const organization = await orgs.find(org);
       if (!organization) throw new UsageError(`no organization ${org}`);
-      const [{ DashboardAccountService }, { systemClock }] = await Promise.all([
-        import('../dashboard/accounts.service'),
-        import('../domain/clock'),
-      ]);
+      const { DashboardAccountService } = load.accounts();
+      const { systemClock } = load.clock();
       const accounts = new DashboardAccountService(store, systemClock, orgs);
       if (!(await accounts.addMember(organization.id, emailArg, role))) {
         throw new UsageError(`No dashboard account has the email ${emailArg}: sign up at ${dashboard}/sign-up first, then run this again.`);

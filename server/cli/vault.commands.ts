@@ -1,7 +1,12 @@
 import type { AppConfig } from '../config';
+import type * as VaultCli from '../vault/vault.cli';
 import { type CommandGroup, UsageError } from './command-table';
 
 type Out = (json: boolean, value: unknown, text: string) => void;
+
+/** Loaded when a command runs (require: tsx's CommonJS hook, which runs the sources, resolves require only). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const vaultCli = () => require('../vault/vault.cli') as typeof VaultCli;
 
 /**
  * `agentlink vault <command>`, as a table (command-table.ts gives each its --help and parsing); the work is
@@ -22,12 +27,7 @@ export const VAULT_COMMANDS: CommandGroup<{ config: AppConfig; print: Out }> = {
     summary,
     options: { json: { type: 'boolean', default: false } },
     optionHelp: { json: 'print the answer as JSON' },
-    run: async ({ config, print }, values) =>
-      (await import('../vault/vault.cli')).vaultCommand(
-        config,
-        [name, ...(values.json === true ? ['--json'] : [])],
-        print,
-        (message) => new UsageError(message),
-      ),
+    run: ({ config, print }, values) =>
+      vaultCli().vaultCommand(config, [name, ...(values.json === true ? ['--json'] : [])], print, (message) => new UsageError(message)),
   })),
 };
