@@ -21,5 +21,7 @@ export function environmentWithEnvFile(
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return env;
     throw err;
   }
+  // util.parseEnv is Node's own .env grammar (20.12+); package.json allows 20.11, where a .env cannot be read silently wrong.
+  if (typeof util.parseEnv !== 'function') throw new Error(`${file}: reading a .env file needs Node.js 20.12 or later`);
   return { ...util.parseEnv(text), ...env };
 }
