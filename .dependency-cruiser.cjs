@@ -59,7 +59,7 @@ module.exports = {
       name: 'core-never-imports-integrations',
       severity: 'error',
       comment: 'Integrations plug into the core at the composition root (server/services.ts); the core never names one.',
-      from: { path: '^server/(domain|providers|agent|connect|store|vault|http|routes|browser)/' },
+      from: { path: '^server/(domain|providers|agent|connect|store|vault|http|routes|browser|mcp)/' },
       to: { path: '^server/integrations/' },
     },
     {
@@ -79,9 +79,9 @@ module.exports = {
     {
       name: 'domain-never-imports-delivery',
       severity: 'error',
-      comment: 'Services hold the rules; HTTP, routes, the dashboard and the widget call them, never the reverse.',
+      comment: 'Services hold the rules; HTTP, routes, the dashboard, the widget, the MCP tools and the CLI call them, never the reverse.',
       from: { path: '^server/domain/' },
-      to: { path: '^(server/(http|routes|dashboard|connect)/|node_modules/(express|@ts-rest/express)/)' },
+      to: { path: '^(server/(http|routes|dashboard|connect|mcp|cli)/|node_modules/(express|@ts-rest/express|@modelcontextprotocol)/)' },
     },
     {
       name: 'agent-never-imports-domain',

@@ -19,6 +19,7 @@ import { opsRoutes } from './http/ops.routes';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { requestLog } from './http/request-log';
+import { mcpRouter } from './mcp/mcp.routes';
 import { Readiness, readinessChecks } from './observability/readiness';
 import { apiRouter } from './routes/api.routes';
 import { sandboxSitesMiddleware } from './sandbox/sites';
@@ -98,6 +99,8 @@ export function createApp(services: Services, logger: Logger, opts: AppOptions =
     logInitialization: false,
   });
 
+  // The same operations as MCP tools, for AI agents (Streamable HTTP; server/mcp/).
+  app.use('/mcp', mcpRouter(services));
   app.use('/link', connectWidget(services));
   app.use('/dashboard', dashboardRouter(services));
 

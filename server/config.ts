@@ -141,6 +141,14 @@ const EnvSchema = z.object({
     .refine((p) => p !== 'grpc', "AgentLink exports traces over OTLP/HTTP (http/json); point it at the collector's HTTP port (4318)"),
   OTEL_SERVICE_NAME: z.string().min(1).max(200).optional(),
   AGENTLINK_PROVIDERS_FILE: z.string().min(1).optional(),
+  /** `agentlink mcp` (the stdio MCP server): the AgentLink it forwards to (default the public URL) and the credentials it uses. */
+  AGENTLINK_BASE_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'AGENTLINK_BASE_URL must be an http:// or https:// URL')
+    .optional(),
+  AGENTLINK_CLIENT_ID: z.string().min(1).max(200).optional(),
+  AGENTLINK_CLIENT_SECRET: z.string().min(1).max(500).optional(),
   AGENTLINK_METRICS_TOKEN: z.string().min(16, 'AGENTLINK_METRICS_TOKEN must be at least 16 characters').optional(),
   AGENTLINK_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(100),
   AGENTLINK_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(200),
@@ -225,6 +233,8 @@ export interface AppConfig {
   metricsToken?: string;
   /** The operator's provider declarations (JSON, or YAML for .yaml/.yml), read at start-up (server/providers/providers-file.ts). */
   providersFile?: string;
+  /** The running AgentLink that `agentlink mcp` forwards to, and the organization credentials it calls with. */
+  remote: { baseUrl: string; clientId?: string; clientSecret?: string };
   /** Failed client authentications allowed per (client id, source address) and per source address in a window, before 429 AUTHENTICATION_THROTTLED. */
   authFailures: { perClientId: number; perAddress: number; windowSeconds: number };
 }
@@ -330,6 +340,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(tracesUrlOf(e) ? { tracing: { tracesUrl: tracesUrlOf(e)!, serviceName: e.OTEL_SERVICE_NAME ?? 'agentlink' } } : {}),
     ...(e.AGENTLINK_METRICS_TOKEN ? { metricsToken: e.AGENTLINK_METRICS_TOKEN } : {}),
     ...(e.AGENTLINK_PROVIDERS_FILE ? { providersFile: path.resolve(e.AGENTLINK_PROVIDERS_FILE) } : {}),
+    remote: {
+      baseUrl: (e.AGENTLINK_BASE_URL ?? publicUrl).replace(/\/+$/, ''),
+      ...(e.AGENTLINK_CLIENT_ID ? { clientId: e.AGENTLINK_CLIENT_ID } : {}),
+      ...(e.AGENTLINK_CLIENT_SECRET ? { clientSecret: e.AGENTLINK_CLIENT_SECRET } : {}),
+    },
     authFailures: {
       perClientId: e.AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID,
       perAddress: e.AGENTLINK_AUTH_FAILURES_PER_ADDRESS,

@@ -54,7 +54,9 @@ describe('agentlink CLI (bin/agentlink.js → server/main.ts)', () => {
 
   it('org create --name X --json prints the credentials once, as JSON', async () => {
     const run = await cli(dataDir, ['org', 'create', '--name', 'CLI Test Org', '--json']);
-    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.code).toBe(0);
+    // A fresh data folder: the database is NEW, and stderr says so loudly (stdout stays the JSON alone).
+    expect(run.stderr).toContain('WARNING: creating a NEW AgentLink database');
     created = JSON.parse(run.stdout);
     expect(created).toStrictEqual({
       organizationId: expect.stringMatching(/^org_[0-9a-f]{24}$/),

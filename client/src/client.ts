@@ -1,8 +1,13 @@
 import { APIPromise, type Page, PagePromise } from './api-promise';
+import type { DeprecatedAliases } from './deprecated-aliases';
 import { AgentLinkError } from './errors';
-import { OPERATIONS, type Operations } from './generated/api';
+import { OPERATIONS } from './generated/api';
+import type { LegacyClient } from './operations';
+import { buildResources, type Resources } from './resources';
 import { DEFAULT_RETRY_POLICY } from './retry';
 import { abortableSleep, type HttpRequest, type RequestOptions, send, type TransportConfig } from './transport';
+
+export type { LegacyClient, Operation, OperationArgs, OperationMethod } from './operations';
 
 export interface AgentLinkClientOptions {
   /** Where AgentLink runs, e.g. https://agentlink.example.com (no /api suffix). */
@@ -22,24 +27,11 @@ export interface AgentLinkClientOptions {
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-type Operation = { params: unknown; query: unknown; body: unknown; response: unknown; errorCode: string };
-
-/** `{ params, query, body }` as the operation needs them (ts-rest's shape); query is optional when all its fields are. */
-export type OperationArgs<O extends Operation> = ([O['params']] extends [never] ? unknown : { params: O['params'] }) &
-  ([O['query']] extends [never] ? unknown : Record<string, never> extends O['query'] ? { query?: O['query'] } : { query: O['query'] }) &
-  ([O['body']] extends [never] ? unknown : { body: O['body'] });
-
-type Result<O extends Operation> = O['response'] extends Page<infer Item> ? PagePromise<O['response'], Item> : APIPromise<O['response']>;
-
-export type OperationMethod<O extends Operation> =
-  Record<string, never> extends OperationArgs<O>
-    ? (args?: OperationArgs<O>, options?: RequestOptions) => Result<O>
-    : (args: OperationArgs<O>, options?: RequestOptions) => Result<O>;
-
-/** The client: one method per operation, grouped as the API reference groups them (its tags). */
-export type AgentLinkClient = {
-  [G in keyof Operations]: { [K in keyof Operations[G]]: Operations[G][K] extends Operation ? OperationMethod<Operations[G][K]> : never };
-};
+/**
+ * The client: resources as stripe-node has them (resources.ts), `agentlink.agentRequests.create(body)`, plus the
+ * contract's method names of earlier versions as deprecated aliases (deprecated-aliases.ts).
+ */
+export type AgentLinkClient = Resources & DeprecatedAliases;
 
 function fillPath(template: string, params: Record<string, unknown> | undefined): string {
   return template.replace(/\{([A-Za-z]+)\}/g, (_m, name: string) => {
@@ -71,8 +63,9 @@ function normalizeBaseUrl(baseUrl: string): string {
  * OpenAPI document, with retries, timeouts and pagination.
  *
  *   const agentlink = createAgentLinkClient({ baseUrl, clientId, clientSecret });
- *   const { linkToken } = await agentlink.link.createLinkToken({ body: { clientUserId: 'user-42' } });
- *   for await (const c of agentlink.connections.listConnections({ query: { status: 'ACTIVE' } })) console.log(c.connectionId);
+ *   const { linkToken } = await agentlink.linkTokens.create({ clientUserId: 'user-42' });
+ *   for await (const c of agentlink.connections.list({ status: 'ACTIVE' })) console.log(c.connectionId);
+ *   const done = await agentlink.agentRequests.createAndWait({ accessToken, action, startingUrl, responseFormat });
  *
  * Methods resolve to the answer's body and throw AgentLinkError subclasses (errors.ts): AgentLinkApiError for the
  * API's error envelope (status, typed code, requestId), AgentLinkConnectionError / AgentLinkTimeoutError when no
@@ -122,5 +115,11 @@ export function createAgentLinkClient(options: AgentLinkClientOptions): AgentLin
       };
     }
   }
-  return client as unknown as AgentLinkClient;
+  const resources = buildResources(client as unknown as LegacyClient) as unknown as Record<string, Record<string, unknown>>;
+  // Each group holds the resource's methods and, under their old names, the contract's (deprecated aliases).
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const group of new Set([...Object.keys(client), ...Object.keys(resources)])) {
+    merged[group] = { ...client[group], ...resources[group] };
+  }
+  return merged as unknown as AgentLinkClient;
 }

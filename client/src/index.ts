@@ -8,6 +8,7 @@ export {
   type AgentLinkClientOptions,
   createAgentLinkClient,
   DEFAULT_TIMEOUT_MS,
+  type LegacyClient,
   type OperationArgs,
   type OperationMethod,
 } from './client';
@@ -32,6 +33,19 @@ export {
 export type * from './generated/api';
 /** The codes of a failed run's `error.code` (FAILED, TIMED_OUT, CANCELED requests), e.g. DENIED_BY_USER, USER_ACTION_EXPIRED. */
 export type { AgentRunErrorCode } from '../../contract/error-codes';
+export type { DeprecatedAliases } from './deprecated-aliases';
+export type {
+  AgentRequestsResource,
+  ConnectionsResource,
+  CreateAndWaitOptions,
+  LinkTokensResource,
+  ProvidersResource,
+  RedirectUrisResource,
+  Resources,
+  SandboxResource,
+  WebhookDeliveriesResource,
+  WebhooksResource,
+} from './resources';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 export type { HttpResponse, RequestOptions } from './transport';
 export {

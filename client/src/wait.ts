@@ -1,6 +1,6 @@
-import type { AgentLinkClient } from './client';
 import { AgentLinkAbortError, AgentLinkWaitTimeoutError } from './errors';
 import type { AgentRequest } from './generated/api';
+import type { LegacyClient } from './operations';
 import { abortableSleep, type RequestOptions } from './transport';
 
 /** The statuses an agent request ends in; it never changes again after one. */
@@ -42,7 +42,7 @@ export interface WaitForAgentRequestOptions {
  * Waits for an agent request to settle, with GET /api/agent-requests/{requestId}?waitMs= (the server holds each read
  * up to 30 s, so this is not a busy poll), and resolves to the request:
  *
- *   const { requestId } = await agentlink.agentRequests.createAgentRequest({ body });
+ *   const { requestId } = await agentlink.agentRequests.create(body); // or agentRequests.createAndWait(body)
  *   let request = await waitForAgentRequest(agentlink, requestId);
  *   if (request.status === 'NEEDS_USER') {
  *     await notifyUser(request.userAction!.url); // or open the widget with request.userAction!.linkToken
@@ -53,7 +53,7 @@ export interface WaitForAgentRequestOptions {
  * `final`. Errors of the reads are thrown as the client throws them (after its retries).
  */
 export async function waitForAgentRequest(
-  client: Pick<AgentLinkClient, 'agentRequests'>,
+  client: { agentRequests: Pick<LegacyClient['agentRequests'], 'getAgentRequest'> },
   requestId: string,
   options: WaitForAgentRequestOptions = {},
 ): Promise<AgentRequest> {

@@ -1,62 +1,92 @@
-import { parseArgs } from 'node:util';
-
 import type { AppConfig, Environment } from '../config';
-import { DashboardAccountService } from '../dashboard/accounts.service';
-import { systemClock } from '../domain/clock';
-import { OrganizationService } from '../domain/organizations.service';
-import { Store } from '../store';
+import type * as AccountsModule from '../dashboard/accounts.service';
+import type * as ClockModule from '../domain/clock';
+import type * as OrganizationsModule from '../domain/organizations.service';
+import type { OrganizationService } from '../domain/organizations.service';
+import type * as StoreModule from '../store';
+import type { Store } from '../store';
+import { type Command, type CommandGroup, UsageError } from './command-table';
+import { checkDatabase, type DatabaseIntent } from './database-check';
 import { sameConfigPrefix } from './same-config';
 
 /**
  * `agentlink org …`: organizations from the command line (an operator's tool; the dashboard does the same for people).
  * Every URL it prints comes from the configuration it reads (AGENTLINK_PUBLIC_URL, else http://localhost:$PORT).
+ * One entry of ORG_COMMANDS per subcommand: its usage, summary and options give its --help and its parsing
+ * (server/cli/command-table.ts).
  */
-export const ORG_USAGE = `  org create --name "Acme" [--json]         create an organization and print its credentials once
-  org list [--json]                         list organizations (never their secrets)
-  org rotate-secret --org <clientId|orgId> --env sandbox|production [--json]
-                                            issue a new secret; the old one stops working at once
-  org add-member --org <clientId|orgId> --email <email> [--role owner|member] [--json]
-                                            give a dashboard account (signed up at /dashboard) access to the organization`;
-
 type Out = (json: boolean, value: unknown, text: string) => void;
 
-async function withStore<T>(config: AppConfig, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await Store.open(config.database);
+export interface OrgContext {
+  config: AppConfig;
+  print: Out;
+  /** Where warnings go (stderr): never into the --json answer on stdout. */
+  warn: (text: string) => void;
+}
+
+/*
+ * The store and the services load when a command runs, not with the table (--help stays instant): require, not
+ * import(), because tsx's CommonJS hook (how bin/agentlink.js runs the sources) resolves require only.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const load = {
+  store: () => require('../store') as typeof StoreModule,
+  organizations: () => require('../domain/organizations.service') as typeof OrganizationsModule,
+  accounts: () => require('../dashboard/accounts.service') as typeof AccountsModule,
+  clock: () => require('../domain/clock') as typeof ClockModule,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/**
+ * Opens the configured database, with the organization service on it. `create` (org create): a missing SQLite file is
+ * created, with a loud warning that it is a NEW database; anything else refuses to act on a database that does not
+ * exist (it would be a new, empty one).
+ */
+async function withStore<T>(
+  ctx: OrgContext,
+  intent: DatabaseIntent,
+  fn: (db: { store: Store; orgs: OrganizationService }) => Promise<T>,
+): Promise<T> {
+  checkDatabase(ctx.config, intent, ctx.warn);
+  const { Store } = load.store();
+  const { OrganizationService } = load.organizations();
+  const { systemClock } = load.clock();
+  const store = await Store.open(ctx.config.database);
   try {
-    return await fn(store);
+    return await fn({ store, orgs: new OrganizationService(store, systemClock) });
   } finally {
     await store.close();
   }
 }
 
-export async function orgCommand(config: AppConfig, args: string[], print: Out, usage: (message: string) => Error): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      org: { type: 'string' },
-      env: { type: 'string' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  const sub = positionals[0];
-  const json = values.json ?? false;
-  const dashboard = `${config.publicUrl}/dashboard`;
-  const cli = (rest: string) => {
-    const { prefix, note } = sameConfigPrefix(config);
-    return `${prefix}npx agentlink ${rest}${note ? `   (${note})` : ''}`;
-  };
-  await withStore(config, async (store) => {
-    const orgs = new OrganizationService(store, systemClock);
-    if (sub === 'create') {
-      const name = values.name?.trim();
-      if (!name || name.length > 200) throw usage('org create needs --name "<organization name>" (1-200 characters)');
+const json = { type: 'boolean', default: false } as const;
+const JSON_HELP = 'print the answer as JSON';
+const ORG_HELP = 'the Client ID (cli_…) or the organization id (org_…)';
+
+function cliLine(config: AppConfig, rest: string) {
+  const { prefix, note } = sameConfigPrefix(config);
+  return `${prefix}npx agentlink ${rest}${note ? `   (${note})` : ''}`;
+}
+
+const create: Command<OrgContext> = {
+  name: 'create',
+  args: '--name "Acme" [--json]',
+  summary: 'create an organization and print its credentials once',
+  details: [
+    'Acts on the database of the configuration it reads (AGENTLINK_DATA_DIR or DATABASE_URL, from the environment or .env):',
+    "run it with the server's settings; the server's start-up banner prints this command with them.",
+  ],
+  options: { name: { type: 'string' }, json },
+  optionHelp: { name: 'the organization name (1-200 characters)', json: JSON_HELP },
+  async run(ctx, values) {
+    const name = (values.name as string | undefined)?.trim();
+    if (!name || name.length > 200) throw new UsageError('org create needs --name "<organization name>" (1-200 characters)');
+    const { config } = ctx;
+    const dashboard = `${config.publicUrl}/dashboard`;
+    await withStore(ctx, 'create', async ({ orgs }) => {
       const c = await orgs.create(name);
-      print(
-        json,
+      ctx.print(
+        values.json === true,
         {
           organizationId: c.organization.id,
           name,
@@ -77,53 +107,89 @@ export async function orgCommand(config: AppConfig, args: string[], print: Out, 
           `  AGENTLINK_CLIENT_ID=${c.clientId} AGENTLINK_CLIENT_SECRET=${c.sandboxSecret} AGENTLINK_BASE_URL=${config.publicUrl}`,
           '',
           `To manage it in the dashboard, sign up at ${dashboard}/sign-up, then:`,
-          `  ${cli(`org add-member --org ${c.clientId} --email you@example.com --role owner`)}`,
+          `  ${cliLine(config, `org add-member --org ${c.clientId} --email you@example.com --role owner`)}`,
         ].join('\n'),
       );
-      return;
-    }
-    if (sub === 'list') {
-      const list = await orgs.list();
-      const rows = list.map((o) => ({ organizationId: o.id, name: o.name, clientId: o.clientId, createdAt: o.createdAt.toISOString() }));
-      print(
-        json,
+    });
+  },
+};
+
+const list: Command<OrgContext> = {
+  name: 'list',
+  args: '[--json]',
+  summary: 'list organizations (never their secrets)',
+  options: { json },
+  optionHelp: { json: JSON_HELP },
+  async run(ctx, values) {
+    await withStore(ctx, 'use', async ({ orgs }) => {
+      const rows = (await orgs.list()).map((o) => ({
+        organizationId: o.id,
+        name: o.name,
+        clientId: o.clientId,
+        createdAt: o.createdAt.toISOString(),
+      }));
+      ctx.print(
+        values.json === true,
         rows,
         rows.length ? rows.map((r) => `${r.clientId}  ${r.organizationId}  ${r.createdAt}  ${r.name}`).join('\n') : 'No organizations yet.',
       );
-      return;
+    });
+  },
+};
+
+const rotateSecret: Command<OrgContext> = {
+  name: 'rotate-secret',
+  args: '--org <clientId|orgId> --env sandbox|production [--json]',
+  summary: 'issue a new secret; the old one stops working at once',
+  options: { org: { type: 'string' }, env: { type: 'string' }, json },
+  optionHelp: { org: ORG_HELP, env: 'sandbox or production: the secret to replace', json: JSON_HELP },
+  async run(ctx, values) {
+    const org = values.org as string | undefined;
+    const env = values.env as Environment | undefined;
+    if (!org || (env !== 'sandbox' && env !== 'production')) {
+      throw new UsageError('org rotate-secret needs --org <clientId|orgId> and --env sandbox|production');
     }
-    if (sub === 'rotate-secret') {
-      const env = values.env as Environment | undefined;
-      if (!values.org || (env !== 'sandbox' && env !== 'production')) {
-        throw usage('org rotate-secret needs --org <clientId|orgId> and --env sandbox|production');
-      }
-      const result = await orgs.rotateSecret(values.org, env);
-      if (!result.ok) throw usage(`no organization ${values.org}`);
+    await withStore(ctx, 'use', async ({ orgs }) => {
+      const result = await orgs.rotateSecret(org, env);
+      if (!result.ok) throw new UsageError(`no organization ${org}`);
       const { organization, secret } = result.value;
-      print(
-        json,
+      ctx.print(
+        values.json === true,
         { organizationId: organization.id, clientId: organization.clientId, environment: env, secret },
         `New ${env} secret for ${organization.name} (${organization.clientId}):\n  ${secret}\nThe previous ${env} secret no longer works.`,
       );
-      return;
+    });
+  },
+};
+
+const addMember: Command<OrgContext> = {
+  name: 'add-member',
+  args: '--org <clientId|orgId> --email <email> [--role owner|member] [--json]',
+  summary: 'give a dashboard account (signed up at /dashboard) access to the organization',
+  options: { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, json },
+  optionHelp: { org: ORG_HELP, email: 'the email of the dashboard account', role: 'owner or member (default member)', json: JSON_HELP },
+  async run(ctx, values) {
+    const org = values.org as string | undefined;
+    const emailArg = values.email as string | undefined;
+    const role = (values.role as string | undefined) ?? 'member';
+    if (!org || !emailArg || (role !== 'owner' && role !== 'member')) {
+      throw new UsageError('org add-member needs --org <clientId|orgId> and --email <email> (and optionally --role owner|member)');
     }
-    if (sub === 'add-member') {
-      const role = values.role ?? 'member';
-      if (!values.org || !values.email || (role !== 'owner' && role !== 'member')) {
-        throw usage('org add-member needs --org <clientId|orgId> and --email <email> (and optionally --role owner|member)');
-      }
-      const organization = await orgs.find(values.org);
-      if (!organization) throw usage(`no organization ${values.org}`);
+    const dashboard = `${ctx.config.publicUrl}/dashboard`;
+    await withStore(ctx, 'use', async ({ store, orgs }) => {
+      const organization = await orgs.find(org);
+      if (!organization) throw new UsageError(`no organization ${org}`);
+      const { DashboardAccountService } = load.accounts();
+      const { systemClock } = load.clock();
       const accounts = new DashboardAccountService(store, systemClock, orgs);
-      const added = await accounts.addMember(organization.id, values.email, role);
-      if (!added) {
-        throw usage(`No dashboard account has the email ${values.email}: sign up at ${dashboard}/sign-up first, then run this again.`);
+      if (!(await accounts.addMember(organization.id, emailArg, role))) {
+        throw new UsageError(`No dashboard account has the email ${emailArg}: sign up at ${dashboard}/sign-up first, then run this again.`);
       }
-      const email = values.email.trim().toLowerCase();
+      const email = emailArg.trim().toLowerCase();
       // An existing membership keeps its role: the answer says which it is.
       const membership = await accounts.roleOfEmail(organization.id, email);
-      print(
-        json,
+      ctx.print(
+        values.json === true,
         {
           organizationId: organization.id,
           clientId: organization.clientId,
@@ -133,8 +199,13 @@ export async function orgCommand(config: AppConfig, args: string[], print: Out, 
         },
         `${email} is ${membership === 'owner' ? 'an owner' : 'a member'} of ${organization.name}: ${dashboard}/orgs/${organization.id}`,
       );
-      return;
-    }
-    throw usage(`usage: agentlink org <create|list|rotate-secret|add-member> …\n${ORG_USAGE}`);
-  });
-}
+    });
+  },
+};
+
+/** `agentlink org <command>`: add a subcommand by adding its Command to this list. */
+export const ORG_COMMANDS: CommandGroup<OrgContext> = {
+  name: 'org',
+  summary: 'Organizations: their credentials and the dashboard accounts that manage them.',
+  commands: [create, list, rotateSecret, addMember],
+};

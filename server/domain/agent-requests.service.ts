@@ -16,7 +16,8 @@ import { checkStartingUrl } from './starting-url.policy';
 export interface AgentRequestInput {
   accessToken: string;
   action: string;
-  startingUrl: string;
+  /** Where the run begins; absent, the provider's home page (the API requires it; the MCP tool defaults it). */
+  startingUrl?: string;
   parameters: Record<string, unknown>;
   responseFormat: Record<string, unknown>;
   timeoutMs?: number;
@@ -33,6 +34,9 @@ export interface AgentRequestInput {
  */
 
 /** Makes a freshly written PENDING request known to the workers (the agent queue). */
+/** A request on a connection named by its id: for callers holding the organization's credentials, not an access token (the MCP tools). */
+export type ConnectionAgentRequestInput = Omit<AgentRequestInput, 'accessToken'> & { connectionId: string };
+
 export interface AgentRequestQueue {
   enqueue(requestId: string): Promise<void>;
 }
@@ -86,7 +90,11 @@ export class AgentRequestService {
   ) {}
 
   /** A named playbook is checked before the request is accepted: nothing is queued and no browser opens for a bad one. */
-  private checkPlaybook(provider: ProviderDefinition, input: AgentRequestInput, startingUrl: URL): Result<null> {
+  private checkPlaybook(
+    provider: ProviderDefinition,
+    input: AgentRequestInput | ConnectionAgentRequestInput,
+    startingUrl: URL,
+  ): Result<null> {
     if (!input.playbook) return ok(null);
     const refused = this.playbooks?.checkNamed(provider, {
       playbook: input.playbook,
@@ -113,7 +121,7 @@ export class AgentRequestService {
    * Traced as the producer of a queued message: its span context is stored on the row (traceParent), so the
    * worker that runs the request, in this process or another, continues the same trace.
    */
-  async create(caller: Caller, input: AgentRequestInput): Promise<Result<AgentRequestRecord>> {
+  async create(caller: Caller, input: AgentRequestInput | ConnectionAgentRequestInput): Promise<Result<AgentRequestRecord>> {
     const span = this.tracer.startSpan('agent_request publish', {
       kind: SpanKind.PRODUCER,
       attributes: { 'messaging.operation.type': 'send', 'messaging.destination.name': 'agent-requests' },
@@ -129,20 +137,29 @@ export class AgentRequestService {
     }
   }
 
-  private async accept(caller: Caller, input: AgentRequestInput, traceParent: string | null): Promise<Result<AgentRequestRecord>> {
+  private async accept(
+    caller: Caller,
+    input: AgentRequestInput | ConnectionAgentRequestInput,
+    traceParent: string | null,
+  ): Promise<Result<AgentRequestRecord>> {
     if (input.approval && input.mode === 'read') {
       return fail('INVALID_FIELD', 'approval: a run in read mode sends no writes to approve; drop approval or use mode read_write.', [
         { path: 'approval', message: 'needs mode read_write' },
       ]);
     }
-    const quick = await this.createOnKnownGrant(caller, input, traceParent);
-    if (quick) return ok(quick);
-    const resolved = await this.connections.resolveAccessToken(caller, input.accessToken);
+    if ('accessToken' in input) {
+      const quick = await this.createOnKnownGrant(caller, input, traceParent);
+      if (quick) return ok(quick);
+    }
+    const resolved =
+      'accessToken' in input
+        ? await this.connections.resolveAccessToken(caller, input.accessToken)
+        : await this.usableConnection(caller, input.connectionId);
     if (!resolved.ok) return resolved;
     const connection = resolved.value;
     const provider = await this.catalogue.find(connection.providerId, caller);
     if (!provider) return fail('UNKNOWN_PROVIDER', `The connection's provider ${connection.providerId} is no longer in the catalogue.`);
-    const verdict = checkStartingUrl(input.startingUrl, provider, caller.environment);
+    const verdict = checkStartingUrl(input.startingUrl ?? provider.homeUrl, provider, caller.environment);
     if (!verdict.ok) return fail('STARTING_URL_NOT_ALLOWED', verdict.reason, { field: 'startingUrl' });
     const named = this.checkPlaybook(provider, input, verdict.url);
     if (!named.ok) return named;
@@ -158,6 +175,20 @@ export class AgentRequestService {
     return ok(record);
   }
 
+  /** A connection of the caller's that can run requests: the checks resolveAccessToken makes, by connection id. */
+  private async usableConnection(caller: Caller, connectionId: string): Promise<Result<{ id: string; providerId: string }>> {
+    const found = await this.connections.get(caller, connectionId);
+    if (!found.ok) return found;
+    if (found.value.status === 'REVOKED') return fail('CONNECTION_REVOKED', `Connection ${connectionId} was revoked.`);
+    if (found.value.status === 'LOGIN_REQUIRED') {
+      return fail(
+        'CONNECTION_LOGIN_REQUIRED',
+        'The provider session of this connection ended; send the user through the connect flow again (update mode).',
+      );
+    }
+    return ok(found.value);
+  }
+
   /**
    * A token this process already resolved: its connection and provider are known, and whether token and
    * connection are still usable is checked inside the INSERT itself (one statement instead of a lookup and
@@ -171,7 +202,7 @@ export class AgentRequestService {
     const known = this.connections.knownGrant(caller, input.accessToken);
     if (!known) return null;
     const provider = await this.catalogue.find(known.providerId, caller);
-    const verdict = provider ? checkStartingUrl(input.startingUrl, provider, caller.environment) : null;
+    const verdict = provider ? checkStartingUrl(input.startingUrl ?? provider.homeUrl, provider, caller.environment) : null;
     if (!verdict?.ok) return null;
     // A named playbook that does not fit: the full path gives the precise error (after the token checks).
     if (!this.checkPlaybook(provider!, input, verdict.url).ok) return null;
@@ -183,7 +214,7 @@ export class AgentRequestService {
 
   private newRecord(
     caller: Caller,
-    input: AgentRequestInput,
+    input: AgentRequestInput | ConnectionAgentRequestInput,
     on: { connectionId: string; providerId: string },
     startingUrl: URL,
     traceParent: string | null,

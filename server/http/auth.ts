@@ -13,11 +13,14 @@ type RoutedRequest = Request & { tsRestRoute?: { metadata?: unknown } };
  */
 export const THROTTLED_ANSWER_DELAY_MS = 250;
 
-/** Reads the route's metadata (from the contract) and authenticates the client credentials it asks for. */
-export function clientAuth(organizations: OrganizationService) {
+/**
+ * Reads the route's metadata (from the contract) and authenticates the client credentials it asks for. `always`: every
+ * request of the router it is mounted on needs them (a surface outside the contract, such as /mcp).
+ */
+export function clientAuth(organizations: OrganizationService, opts: { always?: boolean } = {}) {
   return async (req: RoutedRequest, res: Response, next: NextFunction) => {
     const meta = req.tsRestRoute?.metadata as RouteMetadata | undefined;
-    if (meta?.auth !== 'client') return next();
+    if (!opts.always && meta?.auth !== 'client') return next();
     try {
       const { clientId, secret } = clientCredentials(req);
       const result = await organizations.authenticate(clientId, secret, { address: req.ip });
@@ -32,7 +35,7 @@ export function clientAuth(organizations: OrganizationService) {
         }
         return sendError(res, code, message, details);
       }
-      if (meta.sandboxOnly && result.value.environment !== 'sandbox') {
+      if (meta?.sandboxOnly && result.value.environment !== 'sandbox') {
         return sendError(res, 'SANDBOX_ONLY', 'This endpoint exists only in the sandbox environment; use sandbox credentials.');
       }
       res.locals.caller = result.value;

@@ -10,13 +10,13 @@ type RoutedRequest = Request & { tsRestRoute?: { metadata?: unknown } };
 /**
  * Runs after clientAuth (it needs the organization): takes one token from the caller's bucket and answers
  * RateLimit-Limit / -Remaining / -Reset (IETF draft) on every response, and 429 RATE_LIMITED with Retry-After
- * when the bucket is empty. A failing bucket store lets the request through (logged): limits protect, they must not break.
+ * when the bucket is empty. `always`: as clientAuth's (a router outside the contract, such as /mcp). A failing bucket store lets the request through (logged): limits protect, they must not break.
  */
-export function rateLimit(limits: RateLimitService) {
+export function rateLimit(limits: RateLimitService, opts: { always?: boolean } = {}) {
   return async (req: RoutedRequest, res: Response, next: NextFunction) => {
     const meta = req.tsRestRoute?.metadata as RouteMetadata | undefined;
     const caller = res.locals.caller as Caller | undefined;
-    if (meta?.auth !== 'client' || !caller || !limits.enabled) return next();
+    if ((!opts.always && meta?.auth !== 'client') || !caller || !limits.enabled) return next();
     let decision;
     try {
       decision = await limits.take(caller);
