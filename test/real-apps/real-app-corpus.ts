@@ -20,16 +20,8 @@ export const REAL_APPS: RealAppDefinition[] = [
  * with 0 model calls); and `<app>/session-check` (a session check after the reads finds the session signed in).
  */
 export const BLOCKED_BY: Record<string, string> = {
-  // The first observation comes before the SPA drew its list (header and footer only).
-  'verdaccio/latest-version/ready': 'ready',
-  'verdaccio/latest-version/calls': 'ready',
-  'verdaccio/package-description/ready': 'ready',
-  'verdaccio/package-description/calls': 'ready',
   // The registry prints `v0.9.0`; the answer `0.9.0` does not bind ("version: not found on the page").
   'verdaccio/latest-version/replayed': 'replay',
-  // The first observation is the title alone (URL, Title, "Node-RED": no element).
-  'node-red/flow-description/ready': 'ready',
-  'node-red/flow-description/calls': 'ready',
   // Tainted twice, by requests the run did not cause: the palette's background fetch of catalogue.nodered.org
   // (blocked by the fence; `ready`'s "taint only run-caused blocked requests" clears it), and, in read mode, the
   // editor's own WebSocket message on /comms (its auth handshake right after the page loads, held by read mode's write
@@ -38,10 +30,6 @@ export const BLOCKED_BY: Record<string, string> = {
   // Seen once in three bench runs besides: the editor's POST /settings/user after the tab click (it saves the
   // person's view settings), held by read mode; declaring it in the provider's sessionRefresh would let it through.
   'node-red/flow-description/replayed': 'ready + none yet (read-mode WebSocket messages the page sends on its own)',
-  // A session check right after its reads (both completed) says LOGIN_REQUIRED (and so marks the connection): the probe
-  // (server/agent/health/session-probe.ts) looks for signedIn.element once at DOMContentLoaded, before the editor drew
-  // it. The scheduler would end every Node-RED connection at its first check.
-  'node-red/session-check': 'none yet (the session probe waits for no drawn page)',
 };
 
 /** The fewest model calls each read needs when the first observation shows the content: one per action, and `done`. */

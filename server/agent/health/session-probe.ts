@@ -57,6 +57,9 @@ interface Presence {
   exitProxy: UpstreamProxy | null;
 }
 
+/** How long a check waits for the declared signed-in element to be drawn before it calls the session ended. */
+const SIGNED_IN_ELEMENT_WAIT_MS = 8_000;
+
 /**
  * Looks at a connection's provider session with the cheapest proof the provider declares (its `signedIn` signal):
  *   1. the stored cookies: a declared session cookie missing or expired ends it there, with no browser;
@@ -175,6 +178,15 @@ export class BrowserSessionProbe {
     if (needsDocument(provider)) {
       cost.deepest = 'document';
       await page.waitForLoadState('domcontentloaded');
+      // A single-page app draws its signed-in element after the document loads (scripts, an API call): wait for it,
+      // bounded. Present at once on a server-rendered page; a signed-out page shows its sign-in page or never draws it.
+      const element = provider.signedIn?.element;
+      if (element)
+        await page
+          .locator(element)
+          .first()
+          .waitFor({ state: 'attached', timeout: SIGNED_IN_ELEMENT_WAIT_MS })
+          .catch(() => undefined);
     }
     if (!(await isSignedIn(page, provider))) return { kind: 'ended', reason: "the provider's signed-in signal is missing" };
     // The state after the answer, whole as a run seals it (cookies the provider refreshed, storage, IndexedDB): a check
