@@ -39,7 +39,7 @@ import { configureHostNetwork, hostNetworkOf } from './egress/egress-policy';
 import { assembleIntegrations, INTEGRATIONS } from './integrations';
 import { createLogger } from './logger';
 import { AgentRunTelemetry } from './observability/agent-run-telemetry';
-import { AppMetrics, type QueueStats } from './observability/metrics';
+import { AppMetrics, providerMetricLabel, type QueueStats } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { ProviderCatalogue } from './providers/catalogue';
 import { loadProvidersFile } from './providers/providers-file';
@@ -200,7 +200,9 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     metrics,
     /** Metrics (and traces) of the runs of this process's worker. */
     tracing,
-    agentRunTelemetry: new AgentRunTelemetry(metrics, tracing.tracer),
+    agentRunTelemetry: new AgentRunTelemetry(metrics, tracing.tracer, (r) =>
+      providerMetricLabel(catalogue.get(r.providerId, r.environment)),
+    ),
     config,
     store,
     clock,
