@@ -15,6 +15,8 @@ import { RunLiveViews } from './connect/live/run-live-views';
 import { LoginEngine } from './connect/login-engine';
 import { UserActionLinks } from './connect/user-action-link';
 import { DashboardAccountService } from './dashboard/accounts.service';
+import { InvitationService } from './dashboard/invitations.service';
+import { OrganizationMembersService } from './dashboard/members.service';
 import { AgentRequestEvents } from './domain/agent-request-events';
 import { AgentRequestService } from './domain/agent-requests.service';
 import type { Clock } from './domain/clock';
@@ -247,6 +249,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     sandbox: new SandboxService(catalogue, connections, sandboxSites),
     loginEngine,
     dashboard: new DashboardAccountService(store, clock, organizations),
+    dashboardMembers: new OrganizationMembersService(store),
+    invitations: new InvitationService(store, clock),
     linkSessions,
     liveSignIn,
     // Rate limits count wall time even when the rest runs on a test clock (a manual clock would never refill).
