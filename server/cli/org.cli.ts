@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 
 import type { AppConfig, Environment } from '../config';
 import { DashboardAccountService } from '../dashboard/accounts.service';
+import { InvitationService } from '../dashboard/invitations.service';
+import { OrganizationMembersService } from '../dashboard/members.service';
 import { systemClock } from '../domain/clock';
 import { OrganizationService } from '../domain/organizations.service';
 import { Store } from '../store';
@@ -16,7 +18,15 @@ export const ORG_USAGE = `  org create --name "Acme" [--json]         create an 
   org rotate-secret --org <clientId|orgId> --env sandbox|production [--json]
                                             issue a new secret; the old one stops working at once
   org add-member --org <clientId|orgId> --email <email> [--role owner|member] [--json]
-                                            give a dashboard account (signed up at /dashboard) access to the organization`;
+                                            give a dashboard account (signed up at /dashboard) access to the organization
+  org remove-member --org <clientId|orgId> --email <email> [--json]
+                                            take a person's access away (never the organization's last owner)
+  org invite --org <clientId|orgId> [--role owner|member] [--json]
+                                            print an invitation link (one use, 7 days): sign-up through it works
+                                            with AGENTLINK_SIGNUP=invite
+  org disable --org <clientId|orgId> [--json]
+                                            refuse the organization's credentials (ORGANIZATION_DISABLED) and close
+                                            its dashboard; org enable undoes it`;
 
 type Out = (json: boolean, value: unknown, text: string) => void;
 
@@ -135,6 +145,56 @@ export async function orgCommand(config: AppConfig, args: string[], print: Out, 
       );
       return;
     }
-    throw usage(`usage: agentlink org <create|list|rotate-secret|add-member> …\n${ORG_USAGE}`);
+    if (sub === 'remove-member') {
+      if (!values.org || !values.email) throw usage('org remove-member needs --org <clientId|orgId> and --email <email>');
+      const organization = await orgs.find(values.org);
+      if (!organization) throw usage(`no organization ${values.org}`);
+      const removed = await new OrganizationMembersService(store).remove(organization.id, { email: values.email });
+      if (!removed.ok) throw usage(removed.message);
+      const { email, role } = removed.member;
+      print(
+        json,
+        { organizationId: organization.id, clientId: organization.clientId, email, role, removed: true },
+        `${email} (${role}) no longer has access to ${organization.name}.`,
+      );
+      return;
+    }
+    if (sub === 'invite') {
+      const role = values.role ?? 'member';
+      if (!values.org || (role !== 'owner' && role !== 'member'))
+        throw usage('org invite needs --org <clientId|orgId> (and optionally --role owner|member)');
+      const organization = await orgs.find(values.org);
+      if (!organization) throw usage(`no organization ${values.org}`);
+      const made = await new InvitationService(store, systemClock).create(organization.id, null, role);
+      if (!made.ok) throw usage(made.message);
+      const url = `${dashboard}/invitations/${made.value.token}`;
+      print(
+        json,
+        {
+          organizationId: organization.id,
+          clientId: organization.clientId,
+          role,
+          invitationUrl: url,
+          expiresAt: made.value.invitation.expiresAt.toISOString(),
+        },
+        `Invitation to ${organization.name} as ${role === 'owner' ? 'an owner' : 'a member'} (one use, until ${made.value.invitation.expiresAt.toISOString()}):\n  ${url}`,
+      );
+      return;
+    }
+    if (sub === 'disable' || sub === 'enable') {
+      if (!values.org) throw usage(`org ${sub} needs --org <clientId|orgId>`);
+      const result = await orgs.setDisabled(values.org, sub === 'disable');
+      if (!result.ok) throw usage(`no organization ${values.org}`);
+      const organization = result.value;
+      print(
+        json,
+        { organizationId: organization.id, clientId: organization.clientId, disabled: sub === 'disable' },
+        sub === 'disable'
+          ? `${organization.name} (${organization.clientId}) is disabled: its credentials are refused (ORGANIZATION_DISABLED) and its dashboard is closed.`
+          : `${organization.name} (${organization.clientId}) is enabled again.`,
+      );
+      return;
+    }
+    throw usage(`usage: agentlink org <create|list|rotate-secret|add-member|remove-member|invite|disable|enable> …\n${ORG_USAGE}`);
   });
 }
