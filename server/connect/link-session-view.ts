@@ -1,7 +1,8 @@
 import type { AgentLinkMetadata } from '../../contract/link-messages';
 import type { Environment } from '../config';
 import type { ProviderDefinition } from '../providers/catalogue';
-import { providerLogoDataUrl } from '../providers/provider';
+import type { ProviderCategory } from '../../contract/provider-declaration';
+import { isBuiltInSandbox, providerLogoDataUrl } from '../providers/provider';
 import type { LinkSessionStatus, LinkTokenRecord } from '../store';
 import type { UserActionView } from './user-action-link';
 
@@ -13,7 +14,11 @@ export interface WidgetProvider {
   providerId: string;
   name: string;
   slug: string;
-  category: 'social' | 'developer';
+  category: ProviderCategory;
+  /** The category as the picker names it ("Social network"); empty for `other`. */
+  categoryLabel: string;
+  /** A simulated site shipped with AgentLink: only there do the sandbox's test users (user_good / pass_good) sign in. */
+  builtInSandbox: boolean;
   logo: string;
   /** What the provider calls its username field. */
   usernameLabel: string;
@@ -73,7 +78,18 @@ export interface LinkErrorDetails {
   retryable: boolean;
 }
 
-export const CAPABILITIES: Record<WidgetProvider['category'] | 'any', string[]> = {
+export const CATEGORY_LABELS: Record<ProviderCategory, string> = {
+  social: 'Social network',
+  developer: 'Developer platform',
+  productivity: 'Work and productivity',
+  finance: 'Finance',
+  commerce: 'Shop',
+  helpdesk: 'Helpdesk',
+  intranet: 'Intranet',
+  other: '',
+};
+
+export const CAPABILITIES: Partial<Record<WidgetProvider['category'], string[]>> & { any: string[] } = {
   social: ['See your profile, feed, connections and messages', 'Post, comment, react and send messages as you, when you ask it to'],
   developer: [
     'See your repositories, issues, pull requests and notifications',
@@ -88,6 +104,8 @@ export function widgetProvider(p: ProviderDefinition): WidgetProvider {
     name: p.name,
     slug: p.slug,
     category: p.category,
+    categoryLabel: CATEGORY_LABELS[p.category],
+    builtInSandbox: isBuiltInSandbox(p),
     logo: providerLogoDataUrl(p),
     usernameLabel: p.login?.usernameLabel ?? 'Username',
   };

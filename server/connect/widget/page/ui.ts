@@ -57,9 +57,9 @@ export function renderLoading(text?: string): void {
   show('loading', h('div', { class: 'al-center' }, h('span', { class: 'al-spinner', 'aria-hidden': 'true' }), title(text || 'Loading…')));
 }
 
-/** The sandbox's hint under a step (test users, codes); nothing in production. */
+/** The sandbox's hint under a step (test users, codes): only on AgentLink's own simulated sites, nothing in production. */
 export function sandboxHint(v: LinkSessionView, ...parts: Child[]): HTMLParagraphElement | null {
-  if (v.environment !== 'sandbox') return null;
+  if (v.environment !== 'sandbox' || (v.provider && !v.provider.builtInSandbox)) return null;
   return h('p', { class: 'al-sandbox' }, icon('bolt'), h('span', null, ...parts));
 }
 
