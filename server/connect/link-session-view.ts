@@ -1,7 +1,7 @@
 import type { AgentLinkMetadata } from '../../contract/link-messages';
+import type { ProviderCategory } from '../../contract/provider-declaration';
 import type { Environment } from '../config';
 import type { ProviderDefinition } from '../providers/catalogue';
-import type { ProviderCategory } from '../../contract/provider-declaration';
 import { isBuiltInSandbox, providerLogoDataUrl } from '../providers/provider';
 import type { LinkSessionStatus, LinkTokenRecord } from '../store';
 import type { UserActionView } from './user-action-link';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import type { ProviderDeclaration } from '../../contract/provider-declaration';
 import { ProviderDeclarationSchema } from '../../contract/provider-declaration';
+import { identityProviderIssues } from '../egress/identity-provider-check';
 import type { PrivateProviders, ProviderDefinition, ProviderScope } from '../providers/catalogue';
 import { checkProviderDeclaration, compileDeclaration, type DeclarationIssue } from '../providers/declaration';
-import { identityProviderIssues } from '../egress/identity-provider-check';
 import type { OrganizationProviderRecord, Store } from '../store';
 import type { Clock } from './clock';
 import type { Caller } from './context';
