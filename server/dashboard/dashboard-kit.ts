@@ -43,7 +43,7 @@ export interface DashboardDeps {
   userActions: Pick<UserActionSeal, 'open'>;
   /** "Waiting since 3 min ago": the time now, from the services' clock. */
   clock: Clock;
-  webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'resend'>;
+  webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'getDelivery' | 'resend'>;
   catalogue: Pick<ProviderCatalogue, 'get' | 'list' | 'listFor'>;
   /** The organization's own providers (the same service as POST/PATCH/DELETE /api/providers). */
   providers: Pick<OrganizationProviderService, 'view' | 'create' | 'update' | 'delete'>;

@@ -100,7 +100,7 @@ export function webhookDetailPage(
               labels: ['Delivery', 'Event', 'Status', 'Response', 'Attempts', 'Created', 'Re-send'],
               body: deliveries.map(
                 (d) => html`<tr data-delivery-id="${d.id}">
-                  ${cell('Delivery', idRef(d.id))} ${cell('Event', d.eventType)} ${cell('Status', html`<span class="status">${d.status}</span>`)}
+                  ${cell('Delivery', idRef(d.id, `${base}/${endpoint.id}/deliveries/${d.id}`))} ${cell('Event', d.eventType)} ${cell('Status', html`<span class="status">${d.status}</span>`)}
                   ${cell(
                     'Response',
                     html`<span data-testid="response-code">${d.lastResponseStatus ?? '—'}</span>${d.lastError ? html`<br /><small>${d.lastError}</small>` : ''}`,

@@ -201,6 +201,16 @@ it('at 1280 px the connections table shows its Revoke column and a webhook shows
   await resend.first().waitFor();
   for (let i = 0; i < (await resend.count()); i++) await expectInView(page, resend.nth(i), 1280, 'deliveries-1280');
   expect(await shot(page, 'deliveries-1280')).toBeLessThanOrEqual(1280);
+
+  // Each delivery links to its payload: the event body as it was signed and sent, and its attempts.
+  await page.getByTestId('webhook-deliveries').locator('tbody tr').first().getByRole('link').click();
+  const payload = JSON.parse((await page.getByTestId('delivery-payload').textContent())!) as {
+    type: string;
+    object: unknown;
+  };
+  expect(payload.type).toBe('CONNECTION.CREATED');
+  expect(JSON.stringify(payload.object)).toContain(connectionId);
+  expect(await shot(page, 'delivery-1280')).toBeLessThanOrEqual(1280);
   await page.context().close();
 }, 60_000);
 
