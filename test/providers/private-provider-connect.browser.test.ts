@@ -167,6 +167,9 @@ it('a provider declared without a recipe connects through the live view: the per
     const canvas = widget.locator('#al-live-canvas');
     await canvas.waitFor({ state: 'visible' });
     await widget.locator('#al-live-status[data-code="LIVE"]').waitFor({ state: 'attached' });
+    // The organization's own site: no sandbox test-user hint (user_good / pass_good opens only AgentLink's simulated sites).
+    expect(await widget.locator('.al-sandbox').count()).toBe(0);
+    expect(await widget.locator('body').innerText()).not.toContain('user_good');
     const sessions = await service.services.store.repos.linkSessions.listForLinkToken(
       (await service.services.store.repos.linkTokens.findByHash(hashToken(linkToken)))!.id,
     );
