@@ -63,6 +63,8 @@ interface Locals {
   /** The session cookie's value (it keys the sealed flash; the server stores only its hash). */
   cookie: string | undefined;
   user: DashboardUserRecord | null;
+  /** AGENTLINK_SIGNUP, for the header's Sign up link. */
+  signup: SignupMode;
   /** Set by the membership check of /orgs/:orgId. */
   org: OrganizationRecord;
 }
@@ -117,8 +119,8 @@ export async function pageOrFirst<T>(
 }
 
 export const ctxOf = (res: Response): PageContext => {
-  const { session, user } = locals(res);
-  return { csrfToken: session?.csrfToken ?? '', ...(user ? { email: user.email } : {}) };
+  const { session, user, signup } = locals(res);
+  return { csrfToken: session?.csrfToken ?? '', ...(user ? { email: user.email } : {}), signupOpen: (signup ?? 'open') === 'open' };
 };
 
 export const notFound = (res: Response) =>

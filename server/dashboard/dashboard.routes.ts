@@ -85,7 +85,7 @@ export function buildDashboardRouter(deps: DashboardDeps): Router {
       const cookie = parseCookies(req.headers.cookie ?? '')[SESSION_COOKIE];
       const session = await deps.accounts.resolveSession(cookie);
       const user = session?.userId ? await deps.accounts.findUser(session.userId) : null;
-      Object.assign(res.locals, { session, user, cookie: session ? cookie : undefined });
+      Object.assign(res.locals, { session, user, cookie: session ? cookie : undefined, signup: deps.signup });
       next();
     }),
   );

@@ -12,6 +12,8 @@ export const BASE = '/dashboard';
 export interface PageContext {
   csrfToken: string;
   email?: string;
+  /** AGENTLINK_SIGNUP=open: the header offers Sign up. */
+  signupOpen?: boolean;
 }
 
 const fmt = when;
@@ -48,7 +50,7 @@ export function layout(ctx: PageContext, title: string, body: RawHtml, opts: { n
                   </form>
                 </li>`
               : html`<li><a href="${BASE}/sign-in">Sign in</a></li>
-                <li><a href="${BASE}/sign-up">Sign up</a></li>`
+                ${ctx.signupOpen === false ? '' : html`<li><a href="${BASE}/sign-up">Sign up</a></li>`}`
           }
         </ul>
       </nav>

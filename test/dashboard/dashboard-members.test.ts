@@ -202,6 +202,7 @@ describeEachStore(
       expect(form.text).toContain('invitation');
       const anon = await http().get('/dashboard/sign-in');
       expect(anon.text).toContain('No account yet? Ask a member of your organization for an invitation link.');
+      expect(anon.text).not.toContain('href="/dashboard/sign-up"');
       const attempt = await post({ cookie: sessionCookie(anon), csrf: csrfOf(anon.text) }, '/dashboard/sign-up', {
         email: newEmail(),
         password: PASSWORD,
