@@ -19,6 +19,12 @@ export const ERROR_CATALOGUE = {
     type: 'AUTHENTICATION_ERROR',
     description: 'The client id and secret do not match an organization.',
   },
+  ORGANIZATION_DISABLED: {
+    status: 401,
+    type: 'AUTHENTICATION_ERROR',
+    description:
+      'The credentials are right, but an operator disabled the organization (agentlink org disable); nothing it sends is served.',
+  },
   AUTHENTICATION_THROTTLED: {
     status: 429,
     type: 'RATE_LIMITED',

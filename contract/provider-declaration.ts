@@ -29,6 +29,16 @@ export const PROVIDER_DECLARATION_LIMITS = {
 
 const L = PROVIDER_DECLARATION_LIMITS;
 
+/**
+ * What people connect: social networks and developer platforms, but also work tools, banks, shops, helpdesks and
+ * intranets. `other` for anything else (the widget then names no category).
+ */
+export const PROVIDER_CATEGORIES = ['social', 'developer', 'productivity', 'finance', 'commerce', 'helpdesk', 'intranet', 'other'] as const;
+export type ProviderCategory = (typeof PROVIDER_CATEGORIES)[number];
+export const ProviderCategorySchema = extendApi(z.enum(PROVIDER_CATEGORIES), {
+  description: 'What kind of site it is: social, developer, productivity, finance, commerce, helpdesk, intranet or other.',
+});
+
 /** Why a regular-expression source is refused, or null: it must compile and must not backtrack without end. */
 export function regexProblem(source: string, flags = ''): string | null {
   try {
@@ -235,7 +245,7 @@ export const ProviderDeclarationFields = z
     }),
     name: z.string().min(1).max(L.nameMax),
     slug: z.string().regex(PROVIDER_SLUG_PATTERN, 'lower-case letters, digits and dashes, 1-40 characters'),
-    category: z.enum(['social', 'developer']),
+    category: ProviderCategorySchema,
     environment: extendApi(z.enum(['sandbox', 'production']).optional(), {
       description: "Defaults to the credentials' environment (an organization cannot declare for the other one).",
     }),
@@ -247,7 +257,9 @@ export const ProviderDeclarationFields = z
     identityProviders: extendApi(z.array(OriginEntrySchema).max(L.identityProvidersMax).optional(), {
       description: 'Origins its single sign-on may pass through (https://accounts.example.com); reachable during sign-in only.',
     }),
-    logo: LogoSchema,
+    logo: extendApi(LogoSchema.optional(), {
+      description: 'An SVG document or an https URL of an image. Optional: without one, a letter mark of the name is shown.',
+    }),
     login: LoginRecipeDeclarationSchema.optional(),
     sessionRefresh: extendApi(
       z

@@ -2,6 +2,7 @@ import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
 import { EnvironmentSchema, ProviderIdSchema } from './common-schemas';
+import { ProviderCategorySchema } from './provider-declaration';
 
 // The providers of the catalogue, and the actions (playbooks) each can run without a model.
 
@@ -10,7 +11,7 @@ export const ProviderSchema = extendApi(
     providerId: ProviderIdSchema,
     name: z.string(),
     slug: z.string(),
-    category: z.enum(['social', 'developer']),
+    category: ProviderCategorySchema,
     environment: EnvironmentSchema,
     homeUrl: z.string(),
     loginUrl: z.string(),
@@ -18,7 +19,9 @@ export const ProviderSchema = extendApi(
       description: "Where the browser may go: host names (on homeUrl's scheme and port) or full origins.",
     }),
     identityProviders: extendApi(z.array(z.string()), { description: 'Origins its single sign-on passes through (sign-in only).' }),
-    logo: extendApi(z.string(), { description: 'The logo: an SVG as a data: URL, or an https URL.' }),
+    logo: extendApi(z.string(), {
+      description: 'The logo: an SVG as a data: URL, or an https URL; a letter mark of the name (data: URL) when none was declared.',
+    }),
     source: extendApi(z.enum(['built-in', 'operator', 'organization']), {
       description: "built-in: shipped with AgentLink; operator: the server's providers file; organization: your own (POST /api/providers).",
     }),

@@ -9,7 +9,7 @@ import { ERROR_CATALOGUE, type ErrorCode } from './error-codes';
  * - body reader (server/http/json-body.ts), for methods that carry a body: MALFORMED_JSON, FORBIDDEN_PROPERTY_NAME,
  *   UNSUPPORTED_MEDIA_TYPE, PAYLOAD_TOO_LARGE, and INVALID_FIELD (unstorable characters, nesting);
  * - client credentials (server/http/auth.ts): MISSING_CLIENT_CREDENTIALS, INVALID_CLIENT_CREDENTIALS,
- *   AUTHENTICATION_THROTTLED, and SANDBOX_ONLY on sandbox routes;
+ *   ORGANIZATION_DISABLED, AUTHENTICATION_THROTTLED, and SANDBOX_ONLY on sandbox routes;
  * - rate limit (server/http/rate-limit.ts): RATE_LIMITED;
  * - Idempotency-Key on POST (server/http/idempotency.ts): INVALID_FIELD, IDEMPOTENCY_KEY_REUSED,
  *   IDEMPOTENCY_REQUEST_IN_PROGRESS;
@@ -28,6 +28,7 @@ export interface RouteErrorFacts {
 const CREDENTIAL_CODES: ErrorCode[] = [
   'MISSING_CLIENT_CREDENTIALS',
   'INVALID_CLIENT_CREDENTIALS',
+  'ORGANIZATION_DISABLED',
   'AUTHENTICATION_THROTTLED',
   'RATE_LIMITED',
 ];

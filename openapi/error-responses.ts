@@ -31,6 +31,9 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
       'Send your Client ID in x-client-id and your Client Secret in x-client-secret (or both as HTTP Basic: the ID as username, the secret as password).',
   },
   INVALID_CLIENT_CREDENTIALS: { message: 'The client id and secret do not match an organization.' },
+  ORGANIZATION_DISABLED: {
+    message: 'This organization is disabled: its credentials are refused until an operator enables it again (agentlink org enable).',
+  },
   AUTHENTICATION_THROTTLED: { message: 'Too many failed authentications; retry after 30 second(s).', details: { retryAfterSeconds: 30 } },
   UNKNOWN_PROVIDER: { message: 'providerId 5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11 is not a sandbox provider; see GET /api/providers.' },
   SANDBOX_ONLY: { message: 'This endpoint exists only in the sandbox environment; use sandbox credentials.' },

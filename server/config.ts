@@ -23,6 +23,36 @@ function originOf(value: string): string | null {
   return url.origin;
 }
 
+/**
+ * The variables that hold secrets. Each may instead be given as X_FILE, the path of a file holding the value (Docker
+ * and Kubernetes secrets are mounted as files), so the value never sits in the environment of the process.
+ */
+export const SECRET_VARIABLES = ['DATABASE_URL', 'AGENTLINK_ENCRYPTION_KEY', 'AGENTLINK_MODEL_API_KEY', 'AGENTLINK_METRICS_TOKEN'] as const;
+
+/**
+ * The environment with every X_FILE read into X. The file's content is the value, without its final line break (what
+ * `echo` and editors add). X and X_FILE both set, or a file that cannot be read, stop the start (naming the file only).
+ */
+export function withSecretFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out = { ...env };
+  const problems: string[] = [];
+  for (const name of SECRET_VARIABLES) {
+    const file = env[`${name}_FILE`];
+    if (!file) continue;
+    if (env[name] !== undefined && env[name] !== '') {
+      problems.push(`  ${name}_FILE: set only one of ${name} and ${name}_FILE`);
+      continue;
+    }
+    try {
+      out[name] = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (err) {
+      problems.push(`  ${name}_FILE: ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return out;
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -160,10 +190,19 @@ const EnvSchema = z.object({
     .min(1)
     .max(24 * 3600)
     .default(60),
+  /** Who may create a dashboard account: closed (nobody), invite (with an invitation link), open (anyone). */
+  AGENTLINK_SIGNUP: z.enum(['closed', 'invite', 'open']).optional(),
+  // The secrets as files (withSecretFiles reads them before this schema runs): listed so deployment files may set them.
+  DATABASE_URL_FILE: z.string().min(1).optional(),
+  AGENTLINK_ENCRYPTION_KEY_FILE: z.string().min(1).optional(),
+  AGENTLINK_MODEL_API_KEY_FILE: z.string().min(1).optional(),
+  AGENTLINK_METRICS_TOKEN_FILE: z.string().min(1).optional(),
 });
 
 /** Every variable the configuration reads (deployment files are checked against it). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
+export type SignupMode = 'closed' | 'invite' | 'open';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -237,6 +276,11 @@ export interface AppConfig {
   remote: { baseUrl: string; clientId?: string; clientSecret?: string };
   /** Failed client authentications allowed per (client id, source address) and per source address in a window, before 429 AUTHENTICATION_THROTTLED. */
   authFailures: { perClientId: number; perAddress: number; windowSeconds: number };
+  /**
+   * Who may create a dashboard account (AGENTLINK_SIGNUP): `open` anyone, `invite` only through an invitation link a
+   * member (or `agentlink org invite`) made, `closed` nobody. Default: closed in production, open otherwise.
+   */
+  signup: SignupMode;
 }
 
 export class ConfigError extends Error {}
@@ -266,7 +310,7 @@ function tracesUrlOf(e: z.infer<typeof EnvSchema>): string | undefined {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = EnvSchema.safeParse(withSecretFiles(env));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -350,5 +394,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perAddress: e.AGENTLINK_AUTH_FAILURES_PER_ADDRESS,
       windowSeconds: e.AGENTLINK_AUTH_FAILURE_WINDOW_SECONDS,
     },
+    signup: e.AGENTLINK_SIGNUP ?? (e.NODE_ENV === 'production' ? 'closed' : 'open'),
   };
 }

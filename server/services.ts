@@ -15,6 +15,8 @@ import { RunLiveViews } from './connect/live/run-live-views';
 import { LoginEngine } from './connect/login-engine';
 import { UserActionLinks } from './connect/user-action-link';
 import { DashboardAccountService } from './dashboard/accounts.service';
+import { InvitationService } from './dashboard/invitations.service';
+import { OrganizationMembersService } from './dashboard/members.service';
 import { AgentRequestEvents } from './domain/agent-request-events';
 import { AgentRequestService } from './domain/agent-requests.service';
 import type { Clock } from './domain/clock';
@@ -39,7 +41,7 @@ import { configureHostNetwork, hostNetworkOf } from './egress/egress-policy';
 import { assembleIntegrations, INTEGRATIONS } from './integrations';
 import { createLogger } from './logger';
 import { AgentRunTelemetry } from './observability/agent-run-telemetry';
-import { AppMetrics, type QueueStats } from './observability/metrics';
+import { AppMetrics, providerMetricLabel, type QueueStats } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { ProviderCatalogue } from './providers/catalogue';
 import { loadProvidersFile } from './providers/providers-file';
@@ -200,7 +202,9 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     metrics,
     /** Metrics (and traces) of the runs of this process's worker. */
     tracing,
-    agentRunTelemetry: new AgentRunTelemetry(metrics, tracing.tracer),
+    agentRunTelemetry: new AgentRunTelemetry(metrics, tracing.tracer, (r) =>
+      providerMetricLabel(catalogue.get(r.providerId, r.environment)),
+    ),
     config,
     store,
     clock,
@@ -245,6 +249,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     sandbox: new SandboxService(catalogue, connections, sandboxSites),
     loginEngine,
     dashboard: new DashboardAccountService(store, clock, organizations),
+    dashboardMembers: new OrganizationMembersService(store),
+    invitations: new InvitationService(store, clock),
     linkSessions,
     liveSignIn,
     // Rate limits count wall time even when the rest runs on a test clock (a manual clock would never refill).

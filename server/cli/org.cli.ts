@@ -1,5 +1,7 @@
 import type { AppConfig, Environment } from '../config';
 import type * as AccountsModule from '../dashboard/accounts.service';
+import type * as InvitationsModule from '../dashboard/invitations.service';
+import type * as MembersModule from '../dashboard/members.service';
 import type * as ClockModule from '../domain/clock';
 import type * as OrganizationsModule from '../domain/organizations.service';
 import type { OrganizationService } from '../domain/organizations.service';
@@ -33,6 +35,8 @@ const load = {
   store: () => require('../store') as typeof StoreModule,
   organizations: () => require('../domain/organizations.service') as typeof OrganizationsModule,
   accounts: () => require('../dashboard/accounts.service') as typeof AccountsModule,
+  invitations: () => require('../dashboard/invitations.service') as typeof InvitationsModule,
+  members: () => require('../dashboard/members.service') as typeof MembersModule,
   clock: () => require('../domain/clock') as typeof ClockModule,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -203,9 +207,95 @@ const addMember: Command<OrgContext> = {
   },
 };
 
+const removeMember: Command<OrgContext> = {
+  name: 'remove-member',
+  args: '--org <clientId|orgId> --email <email> [--json]',
+  summary: "take a person's access away (never the organization's last owner)",
+  options: { org: { type: 'string' }, email: { type: 'string' }, json },
+  optionHelp: { org: ORG_HELP, email: 'the email of the dashboard account', json: JSON_HELP },
+  async run(ctx, values) {
+    const org = values.org as string | undefined;
+    const email = values.email as string | undefined;
+    if (!org || !email) throw new UsageError('org remove-member needs --org <clientId|orgId> and --email <email>');
+    await withStore(ctx, 'use', async ({ store, orgs }) => {
+      const organization = await orgs.find(org);
+      if (!organization) throw new UsageError(`no organization ${org}`);
+      const { OrganizationMembersService } = load.members();
+      const removed = await new OrganizationMembersService(store).remove(organization.id, { email });
+      if (!removed.ok) throw new UsageError(removed.message);
+      const { email: who, role } = removed.member;
+      ctx.print(
+        values.json === true,
+        { organizationId: organization.id, clientId: organization.clientId, email: who, role, removed: true },
+        `${who} (${role}) no longer has access to ${organization.name}.`,
+      );
+    });
+  },
+};
+
+const invite: Command<OrgContext> = {
+  name: 'invite',
+  args: '--org <clientId|orgId> [--role owner|member] [--json]',
+  summary: 'print an invitation link (one use, 7 days); sign-up through it works with AGENTLINK_SIGNUP=invite',
+  options: { org: { type: 'string' }, role: { type: 'string' }, json },
+  optionHelp: { org: ORG_HELP, role: 'owner or member (default member)', json: JSON_HELP },
+  async run(ctx, values) {
+    const org = values.org as string | undefined;
+    const role = (values.role as string | undefined) ?? 'member';
+    if (!org || (role !== 'owner' && role !== 'member')) {
+      throw new UsageError('org invite needs --org <clientId|orgId> (and optionally --role owner|member)');
+    }
+    const dashboard = `${ctx.config.publicUrl}/dashboard`;
+    await withStore(ctx, 'use', async ({ store, orgs }) => {
+      const organization = await orgs.find(org);
+      if (!organization) throw new UsageError(`no organization ${org}`);
+      const { InvitationService } = load.invitations();
+      const { systemClock } = load.clock();
+      const made = await new InvitationService(store, systemClock).create(organization.id, null, role);
+      if (!made.ok) throw new UsageError(made.message);
+      const url = `${dashboard}/invitations/${made.value.token}`;
+      const until = made.value.invitation.expiresAt.toISOString();
+      ctx.print(
+        values.json === true,
+        { organizationId: organization.id, clientId: organization.clientId, role, invitationUrl: url, expiresAt: until },
+        `Invitation to ${organization.name} as ${role === 'owner' ? 'an owner' : 'a member'} (one use, until ${until}):\n  ${url}`,
+      );
+    });
+  },
+};
+
+/** org disable / org enable: the same switch. */
+function switchCommand(disable: boolean): Command<OrgContext> {
+  return {
+    name: disable ? 'disable' : 'enable',
+    args: '--org <clientId|orgId> [--json]',
+    summary: disable
+      ? "refuse the organization's credentials (ORGANIZATION_DISABLED) and close its dashboard"
+      : 'let a disabled organization in again',
+    options: { org: { type: 'string' }, json },
+    optionHelp: { org: ORG_HELP, json: JSON_HELP },
+    async run(ctx, values) {
+      const org = values.org as string | undefined;
+      if (!org) throw new UsageError(`org ${disable ? 'disable' : 'enable'} needs --org <clientId|orgId>`);
+      await withStore(ctx, 'use', async ({ orgs }) => {
+        const result = await orgs.setDisabled(org, disable);
+        if (!result.ok) throw new UsageError(`no organization ${org}`);
+        const organization = result.value;
+        ctx.print(
+          values.json === true,
+          { organizationId: organization.id, clientId: organization.clientId, disabled: disable },
+          disable
+            ? `${organization.name} (${organization.clientId}) is disabled: its credentials are refused (ORGANIZATION_DISABLED) and its dashboard is closed.`
+            : `${organization.name} (${organization.clientId}) is enabled again.`,
+        );
+      });
+    },
+  };
+}
+
 /** `agentlink org <command>`: add a subcommand by adding its Command to this list. */
 export const ORG_COMMANDS: CommandGroup<OrgContext> = {
   name: 'org',
   summary: 'Organizations: their credentials and the dashboard accounts that manage them.',
-  commands: [create, list, rotateSecret, addMember],
+  commands: [create, list, rotateSecret, addMember, removeMember, invite, switchCommand(true), switchCommand(false)],
 };

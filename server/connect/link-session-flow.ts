@@ -226,7 +226,7 @@ export class LinkSessionFlow {
       provider: provider ? widgetProvider(provider) : null,
       providerFixed: !!fixed,
       providers: fixed ? [] : (await catalogue.listFor(scopeOf(session))).map((p) => widgetProvider(p)),
-      capabilities: CAPABILITIES[provider?.category ?? 'any'],
+      capabilities: (provider && CAPABILITIES[provider.category]) || CAPABILITIES.any,
       rememberCredentials: token.rememberCredentials,
       mfa: session.status === 'MFA_TOTP' ? { method: 'totp' } : session.status === 'MFA_SMS' ? { method: 'sms' } : null,
       ...this.signInMode(session, token, provider),

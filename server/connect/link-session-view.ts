@@ -1,7 +1,8 @@
 import type { AgentLinkMetadata } from '../../contract/link-messages';
+import type { ProviderCategory } from '../../contract/provider-declaration';
 import type { Environment } from '../config';
 import type { ProviderDefinition } from '../providers/catalogue';
-import { providerLogoDataUrl } from '../providers/provider';
+import { isBuiltInSandbox, providerLogoDataUrl } from '../providers/provider';
 import type { LinkSessionStatus, LinkTokenRecord } from '../store';
 import type { UserActionView } from './user-action-link';
 
@@ -13,16 +14,14 @@ export interface WidgetProvider {
   providerId: string;
   name: string;
   slug: string;
-  category: 'social' | 'developer';
+  category: ProviderCategory;
+  /** The category as the picker names it ("Social network"); empty for `other`. */
+  categoryLabel: string;
+  /** A simulated site shipped with AgentLink: only there do the sandbox's test users (user_good / pass_good) sign in. */
+  builtInSandbox: boolean;
   logo: string;
   /** What the provider calls its username field. */
   usernameLabel: string;
-  /**
-   * A built-in provider: in the sandbox, one of AgentLink's simulated sites, where the test users (user_good /
-   * pass_good …) sign in. The widget's sandbox hints name them only then, never under an organization's or the
-   * operator's own provider, whose sign-in is a real site's.
-   */
-  simulatedSite: boolean;
 }
 
 export interface LinkSessionView {
@@ -79,7 +78,18 @@ export interface LinkErrorDetails {
   retryable: boolean;
 }
 
-export const CAPABILITIES: Record<WidgetProvider['category'] | 'any', string[]> = {
+export const CATEGORY_LABELS: Record<ProviderCategory, string> = {
+  social: 'Social network',
+  developer: 'Developer platform',
+  productivity: 'Work and productivity',
+  finance: 'Finance',
+  commerce: 'Shop',
+  helpdesk: 'Helpdesk',
+  intranet: 'Intranet',
+  other: '',
+};
+
+export const CAPABILITIES: Partial<Record<WidgetProvider['category'], string[]>> & { any: string[] } = {
   social: ['See your profile, feed, connections and messages', 'Post, comment, react and send messages as you, when you ask it to'],
   developer: [
     'See your repositories, issues, pull requests and notifications',
@@ -94,9 +104,10 @@ export function widgetProvider(p: ProviderDefinition): WidgetProvider {
     name: p.name,
     slug: p.slug,
     category: p.category,
+    categoryLabel: CATEGORY_LABELS[p.category],
+    builtInSandbox: isBuiltInSandbox(p),
     logo: providerLogoDataUrl(p),
     usernameLabel: p.login?.usernameLabel ?? 'Username',
-    simulatedSite: (p.source ?? 'built-in') === 'built-in',
   };
 }
 

@@ -4,6 +4,7 @@ import type { Clock } from '../domain/clock';
 import type { IssuedCredentials, OrganizationService } from '../domain/organizations.service';
 import { decoySecretHash, hashSecret, verifySecret } from '../domain/secrets';
 import type { DashboardSessionRecord, DashboardUserRecord, OrganizationRecord, OrgMembershipRole, Store } from '../store';
+import { type Flash, openFlash, sealFlash } from './flash';
 
 /**
  * Dashboard accounts: people, their browser sessions and the organizations they belong to.
@@ -26,7 +27,7 @@ const PASSWORD_MAX = 200;
 const PRUNE_EVERY_MS = 60_000;
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 
-export type AccountErrorCode = 'INVALID_EMAIL' | 'WEAK_PASSWORD' | 'EMAIL_TAKEN' | 'INVALID_LOGIN' | 'LOCKED';
+export type AccountErrorCode = 'INVALID_EMAIL' | 'WEAK_PASSWORD' | 'EMAIL_TAKEN' | 'INVALID_LOGIN' | 'LOCKED' | 'INVALID_INVITATION';
 export type AccountResult<T> = { ok: true; value: T } | { ok: false; code: AccountErrorCode; message: string };
 
 export interface StartedSession {
@@ -82,10 +83,15 @@ export class DashboardAccountService {
     return this.store.repos.dashboardUsers.findById(userId);
   }
 
+  /**
+   * `claim`, when given, is asked (with the new account's id) once the email and password are valid and before the
+   * account is written: a sign-up through an invitation uses the invitation up first, so a link gives one account only.
+   */
   async signUp(
     emailInput: string,
     password: string,
     previousSessionId: string | null,
+    claim?: (userId: string) => Promise<boolean>,
   ): Promise<AccountResult<StartedSession & { user: DashboardUserRecord }>> {
     const email = normalizeEmail(emailInput);
     if (email.length > 320 || !EMAIL_PATTERN.test(email)) return failure('INVALID_EMAIL', 'Enter a valid email address.');
@@ -100,6 +106,9 @@ export class DashboardAccountService {
       passwordHash: await hashSecret(password),
       createdAt: this.clock.now(),
     };
+    if (claim && !(await claim(user.id))) {
+      return failure('INVALID_INVITATION', 'This invitation link was already used, expired, or was withdrawn. Ask for a new one.');
+    }
     try {
       await users.insert(user);
     } catch {
@@ -137,6 +146,17 @@ export class DashboardAccountService {
     }
     await throttle.clear(email);
     return { ok: true, value: { user, ...(await this.replaceSession(previousSessionId, user.id)) } };
+  }
+
+  /** Keeps what the next page shows once, sealed under the session cookie (./flash.ts). */
+  async setFlash(session: DashboardSessionRecord, cookie: string, flash: Flash): Promise<void> {
+    await this.store.repos.dashboardSessions.setFlash(session.id, sealFlash(cookie, flash));
+  }
+
+  /** Takes the flash of the session (once), or null. */
+  async takeFlash(session: DashboardSessionRecord, cookie: string): Promise<Flash | null> {
+    const sealed = await this.store.repos.dashboardSessions.takeFlash(session.id);
+    return sealed ? openFlash(cookie, sealed) : null;
   }
 
   async signOut(sessionId: string): Promise<void> {

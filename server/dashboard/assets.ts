@@ -40,6 +40,11 @@ td.wrap { overflow-wrap: anywhere; }
 h1 { overflow-wrap: anywhere; }
 main table:not(.cards) td { overflow-wrap: anywhere; }
 pre { max-width: 100%; overflow-x: auto; }
+/* A row's actions (Revoke, Re-send) stay in view at any width: the last column sticks to the right edge of its
+   table's box, so scrolling a wide table never hides them. */
+.has-actions th:last-child, .has-actions td:last-child { position: sticky; right: 0; background: var(--pico-background-color); white-space: nowrap; }
+.has-actions td:last-child form { margin: 0; }
+.has-actions td:last-child button { padding: .25rem .6rem; margin: 0; }
 /* The organization's menu wraps rather than widening the page once its items outgrow the width. */
 header nav, header nav ul { flex-wrap: wrap; }
 /* A phone: each row becomes a card whose cells name their column (data-label). */
@@ -50,6 +55,14 @@ header nav, header nav ul { flex-wrap: wrap; }
   table.cards td { display: flex; gap: .75rem; justify-content: space-between; padding: .15rem .25rem; border: 0; text-align: right; }
   table.cards td::before { content: attr(data-label); font-weight: 600; text-align: left; flex: none; }
   table.cards td.clip { max-width: none; white-space: normal; overflow-wrap: anywhere; }
+  .has-actions th:last-child, .has-actions td:last-child { position: static; }
+  /* The trace: each step a block of its own; its screenshot as wide as the screen, never cut off. */
+  table.trace thead { display: none; }
+  table.trace, table.trace tbody, table.trace tr, table.trace td { display: block; width: 100%; }
+  table.trace td { border: 0; padding: .1rem .25rem; }
+  table.trace td:empty { display: none; }
+  table.trace tr { border-bottom: 1px solid #ddd; }
+  table.trace td.clip { max-width: none; white-space: normal; overflow-wrap: anywhere; }
   header nav ul li { padding-top: .2rem; padding-bottom: .2rem; }
   code.id { max-width: 16ch; }
   .env-switch a { margin-bottom: .25rem; }

@@ -1,39 +1,61 @@
 import type { RequestHandler, Response, Router } from 'express';
 
 import type { DashboardSessionRecord } from '../store';
-import { ctxOf, type DashboardDeps, field, locals, sessionCookies, wrap } from './dashboard-kit';
-import { authPage, BASE, messagePage } from './views';
+import { ctxOf, type DashboardDeps, field, locals, queryString, sessionCookies, wrap } from './dashboard-kit';
+import { authPage, BASE, messagePage, signupClosedPage } from './views';
 
-/** Signing up, in and out. Sign-in and sign-up replace the session the browser came with (no fixation). */
+/** Pages for people who are not signed in carry a CSRF token too: they get an anonymous session. */
+export async function ensureSession(
+  res: Response,
+  deps: Pick<DashboardDeps, 'accounts' | 'secureCookie'>,
+): Promise<DashboardSessionRecord> {
+  const existing = locals(res).session;
+  if (existing) return existing;
+  const started = await deps.accounts.startAnonymousSession();
+  sessionCookies(deps.secureCookie).set(res, started.cookie, started.session.expiresAt);
+  Object.assign(locals(res), { session: started.session, cookie: started.cookie });
+  return started.session;
+}
+
+/** Where a sign-in may continue to: only an invitation page of this dashboard (never another site). */
+const NEXT_PATTERN = /^\/dashboard\/invitations\/inv_[A-Za-z0-9_-]{43}$/;
+const nextOf = (value: string | undefined) => (value && NEXT_PATTERN.test(value) ? value : undefined);
+
+/**
+ * Signing up, in and out. Sign-in and sign-up replace the session the browser came with (no fixation). Sign-up here is
+ * for AGENTLINK_SIGNUP=open only; otherwise the page says how to get in (invitations: ./invitations.routes.ts).
+ */
 export function mountAuthPages(router: Router, deps: DashboardDeps) {
   const { accounts } = deps;
   const cookies = sessionCookies(deps.secureCookie);
-
-  /** Pages for people who are not signed in carry a CSRF token too: they get an anonymous session. */
-  const ensureSession = async (res: Response): Promise<DashboardSessionRecord> => {
-    const existing = locals(res).session;
-    if (existing) return existing;
-    const started = await accounts.startAnonymousSession();
-    cookies.set(res, started.cookie, started.session.expiresAt);
-    locals(res).session = started.session;
-    return started.session;
-  };
 
   router.get('/', (_req, res) => res.redirect(303, locals(res).user ? `${BASE}/orgs` : `${BASE}/sign-in`));
 
   for (const mode of ['sign-in', 'sign-up'] as const) {
     router.get(
       `/${mode}`,
-      wrap(async (_req, res) => {
-        if (locals(res).user) return res.redirect(303, `${BASE}/orgs`);
-        await ensureSession(res);
-        res.type('html').send(authPage(ctxOf(res), mode));
+      wrap(async (req, res) => {
+        if (locals(res).user) return res.redirect(303, nextOf(queryString(req, 'next')) ?? `${BASE}/orgs`);
+        await ensureSession(res, deps);
+        if (mode === 'sign-up' && deps.signup !== 'open')
+          return res
+            .status(403)
+            .type('html')
+            .send(signupClosedPage(ctxOf(res), deps.signup));
+        const next = nextOf(queryString(req, 'next'));
+        res.type('html').send(authPage(ctxOf(res), mode, { signup: deps.signup, ...(next ? { next } : {}) }));
       }),
     );
     router.post(
       `/${mode}`,
       wrap(async (req, res) => {
+        if (mode === 'sign-up' && deps.signup !== 'open')
+          return res
+            .status(403)
+            .type('html')
+            .send(signupClosedPage(ctxOf(res), deps.signup));
         const email = field(req, 'email');
+        const next = nextOf(field(req, 'next'));
         const password = field(req, 'password');
         const previous = locals(res).session?.id ?? null;
         const result =
@@ -43,10 +65,10 @@ export function mountAuthPages(router: Router, deps: DashboardDeps) {
           return res
             .status(status)
             .type('html')
-            .send(authPage(ctxOf(res), mode, { error: result.message, email }));
+            .send(authPage(ctxOf(res), mode, { error: result.message, email, signup: deps.signup, ...(next ? { next } : {}) }));
         }
         cookies.set(res, result.value.cookie, result.value.session.expiresAt);
-        res.redirect(303, `${BASE}/orgs`);
+        res.redirect(303, next ?? `${BASE}/orgs`);
       }),
     );
   }

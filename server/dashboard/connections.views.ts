@@ -34,16 +34,20 @@ export function connectionsPage(
       ${envSwitch(base, env)}
       ${
         rows.length === 0
-          ? html`<p>No ${env} connections yet.</p>`
+          ? html`<p data-testid="empty-state">
+              No ${env} connections yet. Create a link token (POST /api/link/token/create) and open the connect widget with it; in the
+              sandbox, POST /api/sandbox/public_token/create makes one without a browser.
+            </p>`
           : dataTable({
               testId: 'connections',
+              className: 'has-actions',
               labels: ['Connection', 'Provider', 'clientUserId', 'Status', 'Last check', 'Created', 'Last used', ''],
               body: rows.map(
                 (c) => html`<tr data-connection-id="${c.id}">
                   ${cell('Connection', idRef(c.id, connectionHref(org, c.id)))} ${cell('Provider', providerName(c.providerId))}
                   ${cell('clientUserId', c.clientUserId, 'clip')} ${cell('Status', html`<span class="status status-${c.status}">${c.status}</span>`)}
                   ${cell('Last check', lastCheck(c))} ${cell('Created', when(c.createdAt))} ${cell('Last used', when(c.lastUsedAt))}
-                  ${cell('', c.status === 'REVOKED' ? '' : html`<a href="${base}/${c.id}/revoke">Revoke</a>`)}
+                  ${cell('Revoke', c.status === 'REVOKED' ? '' : html`<a href="${base}/${c.id}/revoke">Revoke</a>`, 'actions')}
                 </tr>`,
               ),
             })
@@ -99,7 +103,7 @@ export function connectionDetailPage(
       <h2>Latest agent requests</h2>
       ${
         requests.length === 0
-          ? html`<p>No agent requests on this connection yet.</p>`
+          ? html`<p>No agent requests on this connection yet. Send one with POST /api/agent-requests and its access token.</p>`
           : dataTable({
               testId: 'connection-requests',
               labels: ['Request', 'Status', 'Action', 'Created'],

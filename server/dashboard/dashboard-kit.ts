@@ -1,7 +1,7 @@
 import { serialize as serializeCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
-import type { Environment } from '../config';
+import type { Environment, SignupMode } from '../config';
 import type { AgentRequestService } from '../domain/agent-requests.service';
 import type { Clock } from '../domain/clock';
 import type { ConnectionHealthService } from '../domain/connection-health.service';
@@ -17,6 +17,8 @@ import type { WebhookEndpointService } from '../domain/webhooks/webhook-endpoint
 import type { ProviderCatalogue } from '../providers/catalogue';
 import type { DashboardSessionRecord, DashboardUserRecord, OrganizationRecord } from '../store';
 import type { DashboardAccountService } from './accounts.service';
+import type { InvitationService } from './invitations.service';
+import type { OrganizationMembersService } from './members.service';
 import { BASE, messagePage, orgNav, type PageContext } from './views';
 
 /**
@@ -25,6 +27,13 @@ import { BASE, messagePage, orgNav, type PageContext } from './views';
  */
 export interface DashboardDeps {
   accounts: DashboardAccountService;
+  /** The people of an organization (list, remove), and invitation links. */
+  members: Pick<OrganizationMembersService, 'list' | 'remove'>;
+  invitations: Pick<InvitationService, 'create' | 'listPending' | 'revoke' | 'open' | 'accept' | 'claim' | 'join'>;
+  /** AGENTLINK_SIGNUP: who may create an account. */
+  signup: SignupMode;
+  /** The service's public URL, for the invitation links people send. */
+  publicUrl: string;
   organizations: Pick<OrganizationService, 'rotateSecret'>;
   connections: Pick<ConnectionService, 'list' | 'get' | 'revoke'>;
   /** "Check now" on a connection's page (the same check as POST /api/connections/{connectionId}/check). */
@@ -34,7 +43,7 @@ export interface DashboardDeps {
   userActions: Pick<UserActionSeal, 'open'>;
   /** "Waiting since 3 min ago": the time now, from the services' clock. */
   clock: Clock;
-  webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'resend'>;
+  webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'getDelivery' | 'resend'>;
   catalogue: Pick<ProviderCatalogue, 'get' | 'list' | 'listFor'>;
   /** The organization's own providers (the same service as POST/PATCH/DELETE /api/providers). */
   providers: Pick<OrganizationProviderService, 'view' | 'create' | 'update' | 'delete'>;
@@ -51,7 +60,11 @@ export const PAGE_SIZE = 25;
 
 interface Locals {
   session: DashboardSessionRecord | null;
+  /** The session cookie's value (it keys the sealed flash; the server stores only its hash). */
+  cookie: string | undefined;
   user: DashboardUserRecord | null;
+  /** AGENTLINK_SIGNUP, for the header's Sign up link. */
+  signup: SignupMode;
   /** Set by the membership check of /orgs/:orgId. */
   org: OrganizationRecord;
 }
@@ -106,8 +119,8 @@ export async function pageOrFirst<T>(
 }
 
 export const ctxOf = (res: Response): PageContext => {
-  const { session, user } = locals(res);
-  return { csrfToken: session?.csrfToken ?? '', ...(user ? { email: user.email } : {}) };
+  const { session, user, signup } = locals(res);
+  return { csrfToken: session?.csrfToken ?? '', ...(user ? { email: user.email } : {}), signupOpen: (signup ?? 'open') === 'open' };
 };
 
 export const notFound = (res: Response) =>

@@ -9,6 +9,8 @@ import { dashboardAssets } from './assets';
 import { mountAuthPages, requireUser } from './auth.routes';
 import { mountConnectionPages } from './connections.routes';
 import { ctxOf, type DashboardDeps, field, locals, notFound, SESSION_COOKIE, wrap } from './dashboard-kit';
+import { mountInvitationPages } from './invitations.routes';
+import { mountMemberPages } from './members.routes';
 import { mountOrganizationPages } from './organizations.routes';
 import { mountProviderPages } from './providers.routes';
 import { mountRedirectUriPages } from './redirect-uris.routes';
@@ -34,6 +36,10 @@ export { SESSION_COOKIE } from './dashboard-kit';
 export function dashboardRouter(services: Services): Router {
   return buildDashboardRouter({
     accounts: services.dashboard,
+    members: services.dashboardMembers,
+    invitations: services.invitations,
+    signup: services.config.signup,
+    publicUrl: services.config.publicUrl,
     organizations: services.organizations,
     connections: services.connections,
     // Read at each call: the service a test or a later reconfiguration put in place.
@@ -79,7 +85,7 @@ export function buildDashboardRouter(deps: DashboardDeps): Router {
       const cookie = parseCookies(req.headers.cookie ?? '')[SESSION_COOKIE];
       const session = await deps.accounts.resolveSession(cookie);
       const user = session?.userId ? await deps.accounts.findUser(session.userId) : null;
-      Object.assign(res.locals, { session, user });
+      Object.assign(res.locals, { session, user, cookie: session ? cookie : undefined, signup: deps.signup });
       next();
     }),
   );
@@ -107,9 +113,11 @@ export function buildDashboardRouter(deps: DashboardDeps): Router {
   });
 
   mountAuthPages(router, deps);
+  mountInvitationPages(router, deps);
   router.use('/orgs', requireUser);
   // The organization pages also install the membership check every later /orgs/:orgId page relies on.
   mountOrganizationPages(router, deps);
+  mountMemberPages(router, deps);
   mountConnectionPages(router, deps);
   mountRequestPages(router, deps);
   mountWebhookPages(router, deps);

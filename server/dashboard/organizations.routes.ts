@@ -3,7 +3,11 @@ import type { Router } from 'express';
 import { ctxOf, type DashboardDeps, envOf, field, locals, nav, notFound, wrap } from './dashboard-kit';
 import { BASE, credentialsPage, messagePage, orgListPage, rotateConfirmPage } from './views';
 
-/** The person's organizations: the list, a new one (its secrets shown once), members, and secret rotation. */
+/**
+ * The person's organizations: the list, a new one and secret rotation. New secrets follow POST/redirect/GET: the POST
+ * keeps them in the session's sealed flash and redirects to /secrets/new, which shows them once; a reload of that
+ * page shows them no more and never creates or rotates again.
+ */
 export function mountOrganizationPages(router: Router, deps: DashboardDeps) {
   const { accounts } = deps;
 
@@ -17,34 +21,43 @@ export function mountOrganizationPages(router: Router, deps: DashboardDeps) {
   router.post(
     '/orgs',
     wrap(async (req, res) => {
-      const user = locals(res).user!;
+      const { user, session, cookie } = locals(res);
       const name = field(req, 'name').trim();
       if (name.length === 0 || name.length > 120) {
         return res
           .status(400)
           .type('html')
-          .send(orgListPage(ctxOf(res), await accounts.memberships(user.id), 'Give the organization a name of 1 to 120 characters.'));
+          .send(orgListPage(ctxOf(res), await accounts.memberships(user!.id), 'Give the organization a name of 1 to 120 characters.'));
       }
-      const issued = await accounts.createOrganization(user.id, name);
-      // The secrets are in this one answer and nowhere else (no redirect: they are never stored in plain text).
-      res
-        .status(201)
-        .type('html')
-        .send(
-          credentialsPage(ctxOf(res), issued.organization, nav(issued.organization, 'overview'), {
-            secrets: { sandbox: issued.sandboxSecret, production: issued.productionSecret },
-            message: `Created ${name}. Copy both secrets now.`,
-          }),
-        );
+      const issued = await accounts.createOrganization(user!.id, name);
+      await accounts.setFlash(session!, cookie!, {
+        organizationId: issued.organization.id,
+        secrets: { sandbox: issued.sandboxSecret, production: issued.productionSecret },
+        message: `Created ${name}. Copy both secrets now.`,
+      });
+      res.redirect(303, `${BASE}/orgs/${issued.organization.id}/secrets/new`);
     }),
   );
 
-  // Membership decides access to everything under /orgs/:orgId; anything else is 404.
+  // Membership decides access to everything under /orgs/:orgId (anything else is 404); a disabled organization is closed.
   router.use(
     '/orgs/:orgId',
     wrap(async (req, res, next) => {
       const org = await accounts.organizationFor(locals(res).user!.id, req.params.orgId);
       if (!org) return notFound(res);
+      if (org.disabledAt) {
+        return res
+          .status(403)
+          .type('html')
+          .send(
+            messagePage(
+              ctxOf(res),
+              'Organization disabled',
+              `${org.name} was disabled by the operator of this server: its credentials are refused and its pages closed until it is enabled again.`,
+              '403',
+            ),
+          );
+      }
       locals(res).org = org;
       next();
     }),
@@ -55,27 +68,22 @@ export function mountOrganizationPages(router: Router, deps: DashboardDeps) {
     res.type('html').send(credentialsPage(ctxOf(res), org, nav(org, 'overview'), {}));
   });
 
-  router.post(
-    '/orgs/:orgId/members',
-    wrap(async (req, res) => {
-      const org = locals(res).org;
-      if ((await accounts.roleIn(locals(res).user!.id, org.id)) !== 'owner') {
+  // The one page that shows new secrets, once (see above).
+  router.get(
+    '/orgs/:orgId/secrets/new',
+    wrap(async (_req, res) => {
+      const { org, session, cookie } = locals(res);
+      const flash = session && cookie ? await accounts.takeFlash(session, cookie) : null;
+      if (flash?.organizationId === org.id && flash.secrets) {
         return res
-          .status(403)
           .type('html')
-          .send(messagePage(ctxOf(res), 'Owners only', 'Only an owner of the organization can add members.', '403'));
+          .send(credentialsPage(ctxOf(res), org, nav(org, 'overview'), { secrets: flash.secrets, message: flash.message }));
       }
-      const added = await accounts.addMember(org.id, field(req, 'email'));
-      res
-        .status(added ? 200 : 400)
-        .type('html')
-        .send(
-          credentialsPage(ctxOf(res), org, nav(org, 'overview'), {
-            memberNotice: added
-              ? { text: `${field(req, 'email')} is a member of ${org.name}.`, kind: 'ok' }
-              : { text: 'No dashboard account has that email; ask them to sign up first.', kind: 'error' },
-          }),
-        );
+      res.type('html').send(
+        credentialsPage(ctxOf(res), org, nav(org, 'overview'), {
+          warning: 'New secrets are shown once, and were shown already. If you did not copy one, rotate it to get a new one.',
+        }),
+      );
     }),
   );
 
@@ -89,18 +97,18 @@ export function mountOrganizationPages(router: Router, deps: DashboardDeps) {
   router.post(
     '/orgs/:orgId/secrets/:env/rotate',
     wrap(async (req, res) => {
-      const org = locals(res).org;
+      const { org, session, cookie } = locals(res);
       const env = envOf(req.params.env);
       if (!env) return notFound(res);
       if (field(req, 'confirm') !== 'yes') return res.redirect(303, `${BASE}/orgs/${org.id}/secrets/${env}/rotate`);
       const rotated = await deps.organizations.rotateSecret(org.id, env);
       if (!rotated.ok) return notFound(res);
-      res.type('html').send(
-        credentialsPage(ctxOf(res), org, nav(org, 'overview'), {
-          secrets: { [env]: rotated.value.secret },
-          message: `The ${env} secret was rotated; the previous one no longer works.`,
-        }),
-      );
+      await accounts.setFlash(session!, cookie!, {
+        organizationId: org.id,
+        secrets: { [env]: rotated.value.secret },
+        message: `The ${env} secret was rotated; the previous one no longer works.`,
+      });
+      res.redirect(303, `${BASE}/orgs/${org.id}/secrets/new`);
     }),
   );
 }

@@ -69,7 +69,7 @@ export function providersPage(
       <h2>Your providers</h2>
       ${
         own.length === 0
-          ? html`<p>No ${env} providers of your own yet.</p>`
+          ? html`<p data-testid="empty-state">No ${env} providers of your own yet. Declare one below (a site of yours, with its sign-in).</p>`
           : dataTable({
               testId: 'own-providers',
               labels: ['Name', 'Slug', 'Provider ID', 'Sign-in'],

@@ -28,7 +28,7 @@ export function redirectUrisPage(
       ${notice(opts.message, 'ok')}
       ${
         uris.length === 0
-          ? html`<p>No ${env} redirect URIs yet.</p>`
+          ? html`<p data-testid="empty-state">No ${env} redirect URIs yet. Add the page hosted links should return to.</p>`
           : dataTable({
               testId: 'redirect-uris',
               labels: ['URI', 'Added', ''],

@@ -65,7 +65,10 @@ export function requestsPage(
       </form>
       ${
         rows.length === 0
-          ? html`<p>No agent requests match.</p>`
+          ? html`<p data-testid="empty-state">
+              No agent requests match. Clear the filters, or send one with POST /api/agent-requests (an access token, an action and a
+              responseFormat).
+            </p>`
           : dataTable({
               testId: 'agent-requests',
               labels: ['Request', 'Status', 'Provider', 'Action', 'Created', 'Time'],
@@ -128,7 +131,7 @@ export function requestLiveFragment(org: OrganizationRecord, r: AgentRequestReco
     ${
       (r.trace ?? []).length === 0
         ? html`<p>No steps recorded yet.</p>`
-        : html`<div class="table-wrap"><table class="striped trace">
+        : html`<div class="table-wrap"><table class="striped trace" data-testid="trace">
           <thead><tr><th>#</th><th>Tool</th><th>Target</th><th>URL</th><th>Outcome</th><th>Duration</th></tr></thead>
           <tbody>
             ${(r.trace ?? []).map(

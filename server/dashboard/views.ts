@@ -1,4 +1,4 @@
-import type { Environment } from '../config';
+import type { Environment, SignupMode } from '../config';
 import { html, raw, type RawHtml } from '../sandbox/kit/html';
 import type { OrganizationRecord } from '../store';
 import { cell, dataTable, when } from './table-kit';
@@ -12,6 +12,8 @@ export const BASE = '/dashboard';
 export interface PageContext {
   csrfToken: string;
   email?: string;
+  /** AGENTLINK_SIGNUP=open: the header offers Sign up. */
+  signupOpen?: boolean;
 }
 
 const fmt = when;
@@ -48,7 +50,7 @@ export function layout(ctx: PageContext, title: string, body: RawHtml, opts: { n
                   </form>
                 </li>`
               : html`<li><a href="${BASE}/sign-in">Sign in</a></li>
-                <li><a href="${BASE}/sign-up">Sign up</a></li>`
+                ${ctx.signupOpen === false ? '' : html`<li><a href="${BASE}/sign-up">Sign up</a></li>`}`
           }
         </ul>
       </nav>
@@ -64,7 +66,11 @@ export function notice(message: string | undefined, kind: 'error' | 'ok' | 'warn
   return message ? html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>` : html``;
 }
 
-export function authPage(ctx: PageContext, mode: 'sign-in' | 'sign-up', opts: { error?: string; email?: string } = {}): string {
+export function authPage(
+  ctx: PageContext,
+  mode: 'sign-in' | 'sign-up',
+  opts: { error?: string; email?: string; next?: string; signup?: SignupMode } = {},
+): string {
   const signUp = mode === 'sign-up';
   return layout(
     ctx,
@@ -73,7 +79,7 @@ export function authPage(ctx: PageContext, mode: 'sign-in' | 'sign-up', opts: { 
       <h1>${signUp ? 'Create your account' : 'Sign in'}</h1>
       ${notice(opts.error)}
       <form method="post" action="${BASE}/${mode}">
-        ${csrfField(ctx)}
+        ${csrfField(ctx)} ${opts.next ? html`<input type="hidden" name="next" value="${opts.next}" />` : ''}
         <label>Email <input type="email" name="email" autocomplete="email" required value="${opts.email ?? ''}" /></label>
         <label
           >Password
@@ -85,9 +91,30 @@ export function authPage(ctx: PageContext, mode: 'sign-in' | 'sign-up', opts: { 
         ${
           signUp
             ? html`Already have an account? <a href="${BASE}/sign-in">Sign in</a>`
-            : html`No account yet? <a href="${BASE}/sign-up">Sign up</a>`
+            : (opts.signup ?? 'open') === 'open'
+              ? html`No account yet? <a href="${BASE}/sign-up">Sign up</a>`
+              : html`No account yet? Ask a member of your organization for an invitation link.`
         }
       </p>
+    </article>`,
+  );
+}
+
+/** AGENTLINK_SIGNUP is not `open`: what the sign-up page says instead of its form. */
+export function signupClosedPage(ctx: PageContext, mode: SignupMode): string {
+  return layout(
+    ctx,
+    'Sign-up closed',
+    html`<article class="narrow">
+      <h1>Sign-up is ${mode === 'invite' ? 'by invitation' : 'closed'}</h1>
+      <p>
+        ${
+          mode === 'invite'
+            ? 'This server creates accounts only through invitation links. Ask a member of your organization for one (Members → Create invitation link), or the operator (agentlink org invite).'
+            : 'This server takes no new dashboard accounts (AGENTLINK_SIGNUP=closed). If you were sent an invitation link and already have an account, sign in and open the link again.'
+        }
+      </p>
+      <p><a href="${BASE}/sign-in">Sign in</a></p>
     </article>`,
   );
 }
@@ -102,14 +129,15 @@ export function messagePage(ctx: PageContext, title: string, message: string, st
 
 export function orgNav(
   org: OrganizationRecord,
-  active: 'overview' | 'connections' | 'requests' | 'webhooks' | 'providers' | 'redirects',
+  active: 'overview' | 'members' | 'connections' | 'requests' | 'webhooks' | 'providers' | 'redirects',
   opts: { webhooks: boolean },
 ): RawHtml {
   const item = (key: typeof active, label: string, href: string) =>
     html`<li><a href="${href}" ${active === key ? raw('aria-current="page"') : ''}>${label}</a></li>`;
   const base = `${BASE}/orgs/${org.id}`;
   return html`<li>${org.name}</li>
-    ${item('overview', 'Credentials', base)} ${item('connections', 'Connections', `${base}/connections`)}
+    ${item('overview', 'Credentials', base)} ${item('members', 'Members', `${base}/members`)}
+    ${item('connections', 'Connections', `${base}/connections`)}
     ${item('requests', 'Agent requests', `${base}/requests`)} ${opts.webhooks ? item('webhooks', 'Webhooks', `${base}/webhooks`) : ''}
     ${opts.webhooks ? item('providers', 'Providers', `${base}/providers`) : ''}
     ${opts.webhooks ? item('redirects', 'Redirect URIs', `${base}/redirect-uris`) : ''}`;
@@ -122,13 +150,21 @@ export function orgListPage(ctx: PageContext, orgs: { organization: Organization
     html`<h1>Your organizations</h1>
       ${
         orgs.length === 0
-          ? html`<p>You do not belong to an organization yet. Create one to get API credentials.</p>`
+          ? html`<p data-testid="empty-state">
+              You do not belong to an organization yet. Create one below to get API credentials, or open the invitation link a member
+              sent you.
+            </p>`
           : dataTable({
               labels: ['Name', 'Client ID', 'Your role', 'Created'],
               body: orgs.map(
                 (m) =>
                   html`<tr>
-                    ${cell('Name', html`<a href="${BASE}/orgs/${m.organization.id}">${m.organization.name}</a>`)}
+                    ${cell(
+                      'Name',
+                      m.organization.disabledAt
+                        ? html`${m.organization.name} <small class="tag">disabled</small>`
+                        : html`<a href="${BASE}/orgs/${m.organization.id}">${m.organization.name}</a>`,
+                    )}
                     ${cell('Client ID', html`<code>${m.organization.clientId}</code>`)} ${cell('Your role', m.role)}
                     ${cell('Created', fmt(m.organization.createdAt))}
                   </tr>`,
@@ -162,7 +198,7 @@ export function credentialsPage(
   ctx: PageContext,
   org: OrganizationRecord,
   nav: RawHtml,
-  opts: { secrets?: Partial<Record<Environment, string>>; message?: string; memberNotice?: { text: string; kind: 'ok' | 'error' } },
+  opts: { secrets?: Partial<Record<Environment, string>>; message?: string; warning?: string },
 ): string {
   const shown = opts.secrets ?? {};
   const envRow = (env: Environment) =>
@@ -180,20 +216,13 @@ export function credentialsPage(
     ctx,
     `${org.name} credentials`,
     html`<h1>${org.name}</h1>
-      ${notice(opts.message, 'ok')}
+      ${notice(opts.message, 'ok')} ${notice(opts.warning, 'warn')}
       ${secretBlock('Client ID', 'client-id', org.clientId)}
       <p><small>Organization id <code>${org.id}</code> · created ${fmt(org.createdAt)}</small></p>
       ${envRow('sandbox')} ${envRow('production')}
       <article>
         <header><strong>Members</strong></header>
-        ${opts.memberNotice ? notice(opts.memberNotice.text, opts.memberNotice.kind) : ''}
-        <form method="post" action="${BASE}/orgs/${org.id}/members">
-          ${csrfField(ctx)}
-          <fieldset role="group">
-            <input type="email" name="email" placeholder="Email of an existing dashboard account" required aria-label="Member email" />
-            <button type="submit" class="secondary">Add member</button>
-          </fieldset>
-        </form>
+        <p>See who has access, invite people with a link, or remove someone: <a href="${BASE}/orgs/${org.id}/members">Members</a>.</p>
       </article>`,
     { nav },
   );

@@ -17,6 +17,7 @@ import {
   wrap,
 } from './dashboard-kit';
 import { BASE } from './views';
+import { webhookDeliveryPage } from './webhook-delivery.views';
 import { webhookDeleteConfirmPage, webhookDetailPage, webhooksPage } from './webhooks.views';
 
 /** Webhooks: endpoints per environment (the signing secret shown once), deliveries with response codes, re-send. */
@@ -68,6 +69,18 @@ export function mountWebhookPages(router: Router, deps: DashboardDeps) {
       res
         .type('html')
         .send(webhookDetailPage(ctxOf(res), org, nav(org, 'webhooks'), endpoint, page.value.records, page.value.nextCursor, resent));
+    }),
+  );
+
+  router.get(
+    '/orgs/:orgId/webhooks/:webhookId/deliveries/:deliveryId',
+    wrap(async (req, res) => {
+      const org = locals(res).org;
+      const endpoint = await ownedEndpoint(res, req.params.webhookId);
+      if (!endpoint) return notFound(res);
+      const found = await webhooks.getDelivery(callerFor(org, endpoint.environment), endpoint.id, req.params.deliveryId.slice(0, 64));
+      if (!found.ok) return notFound(res);
+      res.type('html').send(webhookDeliveryPage(ctxOf(res), org, nav(org, 'webhooks'), endpoint, found.value.delivery, found.value.event));
     }),
   );
 

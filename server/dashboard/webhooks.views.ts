@@ -38,7 +38,7 @@ export function webhooksPage(
       }
       ${
         endpoints.length === 0
-          ? html`<p>No ${env} webhook endpoints yet.</p>`
+          ? html`<p data-testid="empty-state">No ${env} webhook endpoints yet. Add one below to be told when connections and agent requests change.</p>`
           : dataTable({
               testId: 'webhook-endpoints',
               labels: ['URL', 'Events', 'Enabled', 'Created'],
@@ -91,13 +91,16 @@ export function webhookDetailPage(
       <h2>Recent deliveries</h2>
       ${
         deliveries.length === 0
-          ? html`<p>No deliveries yet.</p>`
+          ? html`<p data-testid="empty-state">
+              No deliveries yet: one is made for each subscribed event (connect an account or run an agent request to see one here).
+            </p>`
           : dataTable({
               testId: 'webhook-deliveries',
-              labels: ['Delivery', 'Event', 'Status', 'Response', 'Attempts', 'Created', ''],
+              className: 'has-actions',
+              labels: ['Delivery', 'Event', 'Status', 'Response', 'Attempts', 'Created', 'Re-send'],
               body: deliveries.map(
                 (d) => html`<tr data-delivery-id="${d.id}">
-                  ${cell('Delivery', idRef(d.id))} ${cell('Event', d.eventType)} ${cell('Status', html`<span class="status">${d.status}</span>`)}
+                  ${cell('Delivery', idRef(d.id, `${base}/${endpoint.id}/deliveries/${d.id}`))} ${cell('Event', d.eventType)} ${cell('Status', html`<span class="status">${d.status}</span>`)}
                   ${cell(
                     'Response',
                     html`<span data-testid="response-code">${d.lastResponseStatus ?? '—'}</span>${d.lastError ? html`<br /><small>${d.lastError}</small>` : ''}`,
@@ -105,10 +108,11 @@ export function webhookDetailPage(
                   )}
                   ${cell('Attempts', d.attempts, 'num')} ${cell('Created', fmt(d.createdAt))}
                   ${cell(
-                    '',
+                    'Re-send',
                     html`<form method="post" action="${base}/deliveries/${d.id}/resend" class="inline">
                       ${csrfField(ctx)}<button type="submit" class="secondary outline">Re-send</button>
                     </form>`,
+                    'actions',
                   )}
                 </tr>`,
               ),

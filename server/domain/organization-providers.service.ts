@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { ProviderDeclaration } from '../../contract/provider-declaration';
 import { ProviderDeclarationSchema } from '../../contract/provider-declaration';
+import { identityProviderIssues } from '../egress/identity-provider-check';
 import type { PrivateProviders, ProviderDefinition, ProviderScope } from '../providers/catalogue';
 import { checkProviderDeclaration, compileDeclaration, type DeclarationIssue } from '../providers/declaration';
 import type { OrganizationProviderRecord, Store } from '../store';
@@ -60,6 +61,8 @@ export class OrganizationProviderService implements PrivateProviders {
     const checked = checkProviderDeclaration({ ...input, environment: caller.environment }, caller.environment);
     if (!checked.ok) return invalid(checked.issues);
     const { declaration } = checked;
+    const blocked = blockedIdentityProviders(declaration, caller);
+    if (blocked) return blocked;
     if ((await this.store.repos.organizationProviders.countOwned(caller)) >= ORGANIZATION_PROVIDER_LIMIT) {
       return fail(
         'PROVIDER_LIMIT',
@@ -97,6 +100,8 @@ export class OrganizationProviderService implements PrivateProviders {
     const merged = { ...row.declaration, ...patch, environment: caller.environment };
     const checked = checkProviderDeclaration(merged, caller.environment);
     if (!checked.ok) return invalid(checked.issues);
+    const blocked = blockedIdentityProviders(checked.declaration, caller);
+    if (blocked) return blocked;
     if (checked.declaration.slug !== row.slug) {
       const taken = await this.slugTaken(checked.declaration.slug, caller);
       if (taken) return taken;
@@ -182,6 +187,16 @@ export class OrganizationProviderService implements PrivateProviders {
       `${p?.name ?? providerId} is ${what}: only your organization's own providers can be changed or deleted.`,
     );
   }
+}
+
+/** Identity providers the sign-in's egress policy would block (asked now, with the policy itself), as declaration issues. */
+function blockedIdentityProviders(declaration: ProviderDeclaration, caller: Caller): Result<never> | null {
+  const provider = compileDeclaration(declaration, { providerId: randomUUID(), environment: caller.environment, source: 'organization' });
+  const issues = identityProviderIssues(provider, caller.environment).map((i) => ({
+    path: `identityProviders[${i.index}]`,
+    message: `${i.entry} would be blocked during sign-in: ${i.reason}`,
+  }));
+  return issues.length ? invalid(issues) : null;
 }
 
 function invalid(issues: DeclarationIssue[]): Result<never> {

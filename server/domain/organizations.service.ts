@@ -28,6 +28,11 @@ const VERIFY_CONCURRENCY = Math.max(1, Math.min(2, Math.floor(os.availableParall
 const VERIFY_QUEUE_MAX = 64;
 
 const INVALID = fail<Caller>('INVALID_CLIENT_CREDENTIALS', 'The client credentials are not valid.');
+/** Told only to a caller whose secret matched: it says nothing to someone guessing. */
+const DISABLED = fail<Caller>(
+  'ORGANIZATION_DISABLED',
+  'This organization is disabled: its credentials are refused until an operator enables it again (agentlink org enable).',
+);
 
 const storedHashOf = (o: { sandboxSecretHash: string; productionSecretHash: string }, environment: Environment) =>
   environment === 'sandbox' ? o.sandboxSecretHash : o.productionSecretHash;
@@ -99,6 +104,19 @@ export class OrganizationService {
     return (await repo.findByClientId(idOrClientId)) ?? (await repo.findById(idOrClientId));
   }
 
+  /**
+   * Disables (or enables again) an organization: while disabled, every API call with its credentials is refused with
+   * ORGANIZATION_DISABLED (in every process at once: authentication reads the row on each call) and its dashboard is closed.
+   */
+  async setDisabled(idOrClientId: string, disabled: boolean): Promise<Result<OrganizationRecord>> {
+    const organization = await this.find(idOrClientId);
+    if (!organization) return fail('INVALID_CLIENT_CREDENTIALS', `no organization ${idOrClientId}`);
+    const now = this.clock.now();
+    const disabledAt = disabled ? (organization.disabledAt ?? now) : null;
+    await this.store.repos.organizations.setDisabled(organization.id, disabledAt, now);
+    return ok({ ...organization, disabledAt, updatedAt: now });
+  }
+
   /** Issues a new secret for one environment; the old one stops working immediately. */
   async rotateSecret(
     idOrClientId: string,
@@ -133,7 +151,7 @@ export class OrganizationService {
       // The hot path: one row read, no hash, no budget.
       const organization = await this.store.repos.organizations.findCredentials(idKey!);
       if (organization && storedHashOf(organization, environment!) === remembered) {
-        return ok({ organizationId: organization.id, environment: environment! });
+        return organization.disabled ? DISABLED : ok({ organizationId: organization.id, environment: environment! });
       }
       this.verified.delete(cacheKey!); // rotated: checked again below like any new secret, budget included
     }
@@ -176,6 +194,7 @@ export class OrganizationService {
     if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(cacheKey, storedHash);
     this.failures.recordSuccess(clientId, address);
+    if (organization.disabled) return DISABLED;
     return ok({ organizationId: organization.id, environment });
   }
 

@@ -19,10 +19,13 @@ export class AgentRunTelemetry implements WorkerTelemetry {
   constructor(
     private readonly metrics: AppMetrics,
     private readonly tracer: Tracer,
+    /** The `provider` label of a run (providerMetricLabel of its catalogue entry); the id when not given. */
+    private readonly providerLabel: (record: AgentRequestRecord) => string = (record) => record.providerId,
   ) {}
 
   startRun(record: AgentRequestRecord): RunTelemetry {
     const { tracer, metrics } = this;
+    const provider = this.providerLabel(record);
     const queuedMs = record.startedAt ? Math.max(0, record.startedAt.getTime() - record.createdAt.getTime()) : undefined;
     const run = tracer.startSpan(
       'agent_request process',
@@ -90,10 +93,7 @@ export class AgentRunTelemetry implements WorkerTelemetry {
         if (outcome.status !== 'COMPLETED') run.setStatus({ code: SpanStatusCode.ERROR });
         run.end();
         if (outcome.ending !== 'written') return;
-        metrics.observeAgentRequest(
-          { status: outcome.status, method: outcome.method, provider: record.providerId },
-          outcome.durationMs / 1000,
-        );
+        metrics.observeAgentRequest({ status: outcome.status, method: outcome.method, provider }, outcome.durationMs / 1000);
       },
     };
   }

@@ -5,11 +5,21 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * that several apps in one process (tests) never share or collide on a metric. Names follow Prometheus's
  * conventions (agentlink_ prefix, base units, _seconds/_total); a histogram's _count is the number of events.
  * Labels only ever hold bounded values: route patterns (never raw URLs with ids), status codes and names,
- * provider ids from the catalogue.
+ * provider slugs of the built-in and operator catalogue (see providerMetricLabel).
  */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** Agent runs take seconds to minutes (the longest timeoutMs is 10 minutes). */
 const AGENT_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
+
+/**
+ * A provider as a metric label: its slug (readable, stable across environments) when AgentLink or the operator declared
+ * it, a fixed `organization` for any organization's own provider (each organization may declare dozens: by slug they
+ * would grow the series without bound), `unknown` when the catalogue does not have it (any more).
+ */
+export function providerMetricLabel(provider: { slug: string; source?: 'built-in' | 'operator' | 'organization' } | undefined): string {
+  if (!provider) return 'unknown';
+  return provider.source === 'organization' ? 'organization' : provider.slug;
+}
 
 export type WebhookAttemptOutcome = 'delivered' | 'retrying' | 'failed';
 

@@ -152,7 +152,7 @@ export function compileDeclaration(
     loginUrl: d.loginUrl,
     allowedOrigins: [...d.allowedOrigins],
     identityProviders: [...(d.identityProviders ?? [])],
-    logo: d.logo,
+    ...(d.logo && { logo: d.logo }),
     ...(d.login && { login: compileLoginRecipe(d.login) }),
     ...(d.sessionRefresh && { sessionRefresh: d.sessionRefresh.map((r) => ({ ...r })) }),
     ...(d.signedIn && { signedIn: d.signedIn }),

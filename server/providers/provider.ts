@@ -1,4 +1,4 @@
-import type { LiveViewport, ReadyWhen, SignedIn } from '../../contract/provider-declaration';
+import type { LiveViewport, ProviderCategory, ReadyWhen, SignedIn } from '../../contract/provider-declaration';
 import type { Environment } from '../config';
 import type { LoginRecipe } from './login-recipe';
 
@@ -13,7 +13,7 @@ export interface ProviderDefinition {
   providerId: string;
   name: string;
   slug: string;
-  category: 'social' | 'developer';
+  category: ProviderCategory;
   environment: Environment;
   homeUrl: string;
   loginUrl: string;
@@ -26,8 +26,8 @@ export interface ProviderDefinition {
   identityProviders?: string[];
   /** Writes a read-mode run may still send because the provider's session refresh needs them (exact method and path). */
   sessionRefresh?: { method: string; path: string }[];
-  /** An SVG document or an https URL (see providerLogoUrl). */
-  logo: string;
+  /** An SVG document or an https URL (see providerLogoUrl); absent: a letter mark of the name. */
+  logo?: string;
   /** How the login engine signs in by replaying a form (fields by role and label, success and failure signals). */
   login?: LoginRecipe;
   /** How a signed-in session is recognised: cookies set, the URL (a regular-expression source on href), an element. */
@@ -78,9 +78,27 @@ export function svgDataUrl(svg: string): string {
   return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
 }
 
-/** The logo as an image URL: an SVG document as a data: URL, an https URL as it is. */
-export function providerLogoUrl(p: Pick<ProviderDefinition, 'logo'>): string {
+/** The logo as an image URL: an SVG document as a data: URL, an https URL as it is, none: the letter mark. */
+export function providerLogoUrl(p: Pick<ProviderDefinition, 'logo' | 'name'>): string {
+  if (!p.logo) return letterMark(p.name);
   return p.logo.trimStart().startsWith('<svg') ? svgDataUrl(p.logo) : p.logo;
+}
+
+/** The provider's first letter on a rounded square, as a data: URL (no logo declared, or one the widget must not fetch). */
+export function letterMark(name: string): string {
+  const initial = (name.trim()[0] ?? '?').toUpperCase().replace(/[<>&"']/g, '?');
+  return svgDataUrl(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#64748b"/>' +
+      `<text x="32" y="43" text-anchor="middle" font-family="Arial" font-weight="700" font-size="30" fill="#fff">${initial}</text></svg>`,
+  );
+}
+
+/**
+ * A simulated site shipped with AgentLink (server/integrations/): the only providers whose sign-in the sandbox's test
+ * users (user_good / pass_good) open. An organization's or the operator's sandbox provider is a real site of theirs.
+ */
+export function isBuiltInSandbox(p: Pick<ProviderDefinition, 'environment' | 'source'>): boolean {
+  return p.environment === 'sandbox' && (p.source ?? 'built-in') === 'built-in';
 }
 
 /**
@@ -88,10 +106,5 @@ export function providerLogoUrl(p: Pick<ProviderDefinition, 'logo'>): string {
  * from a host a declaration names, which would tell that host who opened it. An https logo becomes a monogram.
  */
 export function providerLogoDataUrl(p: Pick<ProviderDefinition, 'logo' | 'name'>): string {
-  if (p.logo.trimStart().startsWith('<svg')) return svgDataUrl(p.logo);
-  const initial = (p.name.trim()[0] ?? '?').toUpperCase().replace(/[<>&"']/g, '?');
-  return svgDataUrl(
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#64748b"/>' +
-      `<text x="32" y="43" text-anchor="middle" font-family="Arial" font-weight="700" font-size="30" fill="#fff">${initial}</text></svg>`,
-  );
+  return p.logo?.trimStart().startsWith('<svg') ? svgDataUrl(p.logo) : letterMark(p.name);
 }

@@ -7,6 +7,7 @@ import type {
   AgentTrajectoryRecord,
   ConnectionRecord,
   ConnectionSettingsRecord,
+  DashboardInvitationRecord,
   DashboardLoginThrottleRecord,
   DashboardSessionRecord,
   DashboardUserRecord,
@@ -55,6 +56,7 @@ export function buildEntities(dialect: Dialect) {
       productionSecretHash: text('production_secret_hash'),
       createdAt: time('created_at'),
       updatedAt: time('updated_at'),
+      disabledAt: time('disabled_at', true),
     },
   });
 
@@ -285,6 +287,23 @@ export function buildEntities(dialect: Dialect) {
       csrfToken: str('csrf_token', { length: 64 }),
       createdAt: time('created_at'),
       expiresAt: time('expires_at'),
+      flash: text('flash', true),
+    },
+  });
+
+  const DashboardInvitation = new EntitySchema<DashboardInvitationRecord>({
+    name: 'DashboardInvitation',
+    tableName: 'dashboard_invitations',
+    columns: {
+      id: id(),
+      tokenHash: str('token_hash', { length: 64, unique: true }),
+      organizationId: str('organization_id', { length: 64 }),
+      role: str('role', { length: 16 }),
+      createdBy: str('created_by', { length: 64 }),
+      createdAt: time('created_at'),
+      expiresAt: time('expires_at'),
+      usedAt: time('used_at', true),
+      usedBy: str('used_by', { length: 64, nullable: true }),
     },
   });
 
@@ -425,6 +444,7 @@ export function buildEntities(dialect: Dialect) {
     DashboardUser,
     DashboardSession,
     DashboardLoginThrottle,
+    DashboardInvitation,
     OrgMembership,
     IdempotencyKey,
     WebhookEndpoint,

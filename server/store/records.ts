@@ -10,6 +10,8 @@ export interface OrganizationRecord {
   productionSecretHash: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Set when an operator disabled it: its credentials are refused, its dashboard closed (null or absent: active). */
+  disabledAt?: Date | null;
 }
 
 export interface LinkTokenRecord {
@@ -330,6 +332,8 @@ export interface DashboardSessionRecord {
   csrfToken: string;
   createdAt: Date;
   expiresAt: Date;
+  /** What the next page shows once (new secrets), sealed with a key derived from the cookie (server/dashboard/flash.ts). */
+  flash?: string | null;
 }
 
 /** Failed dashboard sign-ins per email (known or not, so a lockout does not tell which emails exist). */
@@ -348,6 +352,20 @@ export interface OrgMembershipRecord {
   organizationId: string;
   role: OrgMembershipRole;
   createdAt: Date;
+}
+
+/** A link to join an organization (server/dashboard/invitations.service.ts); `tokenHash` is the SHA-256 of its token. */
+export interface DashboardInvitationRecord {
+  id: string;
+  tokenHash: string;
+  organizationId: string;
+  role: OrgMembershipRole;
+  /** The member who made it. */
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+  usedBy: string | null;
 }
 
 export type IdempotencyKeyStatus = 'IN_PROGRESS' | 'DONE';

@@ -22,6 +22,7 @@ const LONG_ACTION =
 let orgPath = '';
 let requestIds: string[] = [];
 let connectionId = '';
+let webhookId = '';
 
 beforeAll(async () => {
   [live, browser] = await Promise.all([startLiveServer(), startBrowser()]);
@@ -87,6 +88,10 @@ it('sets up an organization with a connection and requests through the dashboard
     secret: await page.getByTestId('sandbox-secret').inputValue(),
   };
   orgPath = new URL((await page.getByRole('link', { name: 'Credentials' }).getAttribute('href'))!, live.baseUrl).pathname;
+  // A webhook endpoint (nothing listens there: its deliveries fail, and list Re-send buttons).
+  const hook = await api('POST', '/api/webhooks', creds, { url: 'http://127.0.0.1:9/hooks', events: ['CONNECTION.CREATED'] });
+  webhookId = hook.webhookId;
+  expect(webhookId).toBeTruthy();
   const pt = await api('POST', '/api/sandbox/public_token/create', creds, {
     providerId: ORBIT_PROVIDER_ID,
     clientUserId: 'layout-user-with-a-long-id-0001',
@@ -106,6 +111,32 @@ it('sets up an organization with a connection and requests through the dashboard
     expect(created.requestId).toMatch(/^areq_/);
     requestIds.push(created.requestId);
   }
+  // The first request ends with a trace whose step has a full-width screenshot (as a worker stores them).
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const screenshot = (await page.screenshot({ type: 'jpeg', quality: 30 })).toString('base64');
+  const repo = live.services.store.repos.agentRequests;
+  const now = new Date();
+  expect(await repo.claim(requestIds[0], 'test-worker', now, new Date(now.getTime() + 60_000), 3)).toBe(true);
+  await repo.finish(requestIds[0], 'test-worker', {
+    status: 'FAILED',
+    result: null,
+    error: { code: 'PROVIDER_CHANGED', message: 'The profile page looked different.' },
+    completedAt: new Date(),
+    executionTimeMs: 1234,
+    method: 'PLANNER',
+    trace: [
+      { tool: 'goto', url: live.siteUrl('orbit', `/me?${'long-query-parameter='.repeat(8)}`), durationMs: 210, outcome: 'ok' },
+      {
+        tool: 'click',
+        target: '[7] Profile',
+        url: live.siteUrl('orbit', '/me'),
+        durationMs: 95,
+        outcome: 'error',
+        error: 'element gone',
+        screenshot,
+      },
+    ],
+  });
   await context.close();
 }, 60_000);
 
@@ -142,9 +173,88 @@ it('at 1280 px the requests table fits, times stay on one line, and ids link to 
   await page.context().close();
 }, 60_000);
 
+/** The element is wholly inside the visible part of its table's box and of the window (not scrolled or cut off). */
+async function expectInView(page: Page, element: ReturnType<Page['locator']>, width: number, name: string) {
+  const box = (await element.boundingBox())!;
+  const wrap = (await element.evaluate((el) => {
+    const r = el.closest('.table-wrap')!.getBoundingClientRect();
+    return { x: r.x, width: r.width };
+  }))!;
+  const inside = box.x >= wrap.x - 0.5 && box.x + box.width <= wrap.x + wrap.width + 0.5 && box.x + box.width <= width;
+  if (!inside) {
+    await shot(page, name);
+    throw new Error(`${name}: ${JSON.stringify({ box, wrap, width })} (see ${shotsDir}/${name}.png)`);
+  }
+  expect(inside).toBe(true);
+}
+
+it('at 1280 px the connections table shows its Revoke column and a webhook shows its Re-send buttons', async () => {
+  const page = await signedInPage({ width: 1280, height: 900 });
+  await page.goto(`${live.baseUrl}${orgPath}/connections?env=sandbox`);
+  const revoke = page.getByTestId('connections').getByRole('link', { name: 'Revoke' }).first();
+  await revoke.waitFor();
+  await expectInView(page, revoke, 1280, 'connections-1280');
+  expect(await shot(page, 'connections-1280')).toBeLessThanOrEqual(1280);
+
+  await page.goto(`${live.baseUrl}${orgPath}/webhooks/${webhookId}`);
+  const resend = page.getByTestId('webhook-deliveries').getByRole('button', { name: 'Re-send' });
+  await resend.first().waitFor();
+  for (let i = 0; i < (await resend.count()); i++) await expectInView(page, resend.nth(i), 1280, 'deliveries-1280');
+  expect(await shot(page, 'deliveries-1280')).toBeLessThanOrEqual(1280);
+
+  // Each delivery links to its payload: the event body as it was signed and sent, and its attempts.
+  await page.getByTestId('webhook-deliveries').locator('tbody tr').first().getByRole('link').click();
+  const payload = JSON.parse((await page.getByTestId('delivery-payload').textContent())!) as {
+    type: string;
+    object: unknown;
+  };
+  expect(payload.type).toBe('CONNECTION.CREATED');
+  expect(JSON.stringify(payload.object)).toContain(connectionId);
+  expect(await shot(page, 'delivery-1280')).toBeLessThanOrEqual(1280);
+  await page.context().close();
+}, 60_000);
+
+it('on a 390 px phone the trace table and its screenshot fit the screen', async () => {
+  const page = await signedInPage({ width: 390, height: 844 }, true);
+  await page.goto(`${live.baseUrl}${orgPath}/requests/${requestIds[0]}`);
+  const trace = page.getByTestId('trace');
+  await trace.waitFor();
+  const img = page.getByAltText('Screenshot of step 2');
+  await img.waitFor();
+  const fit = await page.evaluate(() => {
+    const t = document.querySelector('[data-testid="trace"]')!;
+    const i = document.querySelector('img.screenshot') as HTMLImageElement;
+    const wrap = t.closest('.table-wrap') as HTMLElement;
+    return {
+      page: document.documentElement.scrollWidth,
+      table: t.getBoundingClientRect().right,
+      tableScroll: wrap.scrollWidth - wrap.clientWidth,
+      img: i.getBoundingClientRect().right,
+      imgWidth: i.getBoundingClientRect().width,
+      loaded: i.complete && i.naturalWidth > 0,
+    };
+  });
+  const shotWidth = await shot(page, 'trace-390');
+  if (fit.page > 390 || fit.table > 390 || fit.img > 390 || fit.tableScroll > 0 || shotWidth > 390) {
+    throw new Error(`trace does not fit 390 px: ${JSON.stringify(fit)} (see ${shotsDir}/trace-390.png)`);
+  }
+  expect(fit.loaded).toBe(true);
+  expect(fit.imgWidth).toBeGreaterThan(300); // shown at the screen's width, not shrunk to a thumbnail
+  await page.context().close();
+}, 60_000);
+
 it('on a 375 px phone no page scrolls sideways, and rows read as labelled cards', async () => {
   const page = await signedInPage({ width: 375, height: 740 }, true);
-  const pages = ['', '/connections', '/requests', `/requests/${requestIds[0]}`, `/connections/${connectionId}`, '/webhooks'];
+  const pages = [
+    '',
+    '/members',
+    '/connections',
+    '/requests',
+    `/requests/${requestIds[0]}`,
+    `/connections/${connectionId}`,
+    '/webhooks',
+    `/webhooks/${webhookId}`,
+  ];
   for (const p of pages) {
     await page.goto(`${live.baseUrl}${orgPath}${p}`);
     await page.locator('main h1').first().waitFor();

@@ -56,8 +56,10 @@ describeEachStore('dashboard security', (t: TestApp) => {
   }
 
   async function createOrg(b: Browser, name: string) {
-    const res = await post(b, '/dashboard/orgs', { name });
-    expect(res.status).toBe(201);
+    const created = await post(b, '/dashboard/orgs', { name });
+    expect(created.status).toBe(303);
+    const res = await page(b, created.headers.location);
+    expect(res.status).toBe(200);
     const orgId = /\/dashboard\/orgs\/(org_[0-9a-f]+)/.exec(res.text)![1];
     const sandboxSecret = /value="(sk_sandbox_[A-Za-z0-9_-]+)"/.exec(res.text)![1];
     return { orgId, sandboxSecret, html: res.text };
@@ -97,7 +99,7 @@ describeEachStore('dashboard security', (t: TestApp) => {
         .set('x-csrf-token', alice.csrf)
         .type('form')
         .send({ name: 'Header Org' });
-      expect(viaHeader.status).toBe(201);
+      expect(viaHeader.status).toBe(303);
     });
 
     it('protects secret rotation and revocation: a forged rotation leaves the secret working', async () => {

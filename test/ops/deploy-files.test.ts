@@ -1,10 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { parse as parseYaml } from 'yaml';
 
 import { CHROMIUM_ARGS } from '../../server/browser/chromium';
-import { CONFIG_VARIABLES, loadConfig } from '../../server/config';
+import { CONFIG_VARIABLES, loadConfig, SECRET_VARIABLES } from '../../server/config';
 import { DOCKER_BUILD_STAGE, DOCKER_DEPS_STAGE, ROLE_COMMANDS } from './deploy-commands';
 
 /**
@@ -142,15 +143,31 @@ describe('docker-compose.yml', () => {
     environment?: Record<string, string>;
     profiles?: string[];
     network_mode?: string;
+    secrets?: string[];
+    ports?: string[];
   };
-  const compose = parseYaml(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
+  const text = read('docker-compose.yml');
+  const compose = parseYaml(text, { merge: true }) as {
+    services: Record<string, Service>;
+    secrets: Record<string, { file?: string; environment?: string }>;
+  };
   const services = compose.services;
   const agentlink = Object.entries(services).filter(([, s]) => s.image === 'agentlink:local' && s.command?.[0] === 'node');
-  /** Compose's own interpolation, for the variables this file uses. */
+  /** Compose's own interpolation, for the variables this file uses (none of them a secret). */
   const interpolate = (value: string) =>
-    value.replace(/\$\{([A-Z_]+)(?::([-?])([^}]*))?\}/g, (_m, name: string, kind: string, rest: string) =>
-      name === 'AGENTLINK_ENCRYPTION_KEY' ? Buffer.alloc(32, 1).toString('base64') : kind === '-' ? rest : '',
-    );
+    value.replace(/\$\{([A-Z_]+)(?::([-?])([^}]*))?\}/g, (_m, _name: string, kind: string, rest: string) => (kind === '-' ? rest : ''));
+
+  /** The secrets as the README has the operator generate them, in files where compose would mount them. */
+  const secretsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-compose-secrets-'));
+  const secretValues: Record<string, string> = {
+    database_url: 'postgres://agentlink:0123456789abcdef@postgres:5432/agentlink\n',
+    encryption_key: `${Buffer.alloc(32, 1).toString('base64')}\n`,
+    metrics_token: `${'ab'.repeat(32)}\n`,
+    postgres_password: '0123456789abcdef\n',
+  };
+  for (const [name, value] of Object.entries(secretValues)) fs.writeFileSync(path.join(secretsDir, name), value);
+  afterAll(() => fs.rmSync(secretsDir, { recursive: true, force: true }));
+  const mounted = (value: string) => value.replace(/^\/run\/secrets\//, `${secretsDir}/`);
 
   it('runs PostgreSQL, one API process and two workers by default, with role commands that exist', () => {
     const byDefault = agentlink.filter(([, s]) => !s.profiles);
@@ -162,17 +179,47 @@ describe('docker-compose.yml', () => {
     ]);
   });
 
+  it('writes no secret: each is a file under ./secrets, read through the _FILE variant of its variable', () => {
+    expect(text).not.toMatch(/POSTGRES_PASSWORD:/);
+    expect(text).not.toMatch(/postgres:\/\/[^@\s]*:[^@\s]*@/);
+    for (const [name, secret] of Object.entries(compose.secrets)) {
+      expect({ name, file: secret.file }).toEqual({ name, file: `./secrets/${name}` });
+    }
+    expect(services.postgres.environment).toMatchObject({ POSTGRES_PASSWORD_FILE: '/run/secrets/postgres_password' });
+    expect(services.postgres.secrets).toEqual(['postgres_password']);
+    for (const [name, s] of agentlink) {
+      const env = s.environment ?? {};
+      for (const variable of SECRET_VARIABLES) expect({ name, variable, set: variable in env }).toEqual({ name, variable, set: false });
+      for (const [variable, value] of Object.entries(env).filter(([k]) => k.endsWith('_FILE'))) {
+        const secret = /^\/run\/secrets\/([a-z_]+)$/.exec(value)?.[1];
+        expect({ variable, granted: s.secrets?.includes(secret ?? '') }).toEqual({ variable, granted: true });
+      }
+    }
+    expect(text).toMatch(/openssl rand -hex 24 > secrets\/postgres_password/);
+  });
+
   it('gives every AgentLink process only configuration variables, with values the configuration accepts', () => {
     for (const [name, s] of agentlink) {
-      const env = Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
+      const env = Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, mounted(interpolate(String(v)))]));
       for (const variable of Object.keys(env))
         expect({ name, variable, known: CONFIG_VARIABLES.includes(variable) }).toEqual({ name, variable, known: true });
       const config = loadConfig(env);
-      expect(config.database).toEqual({ type: 'postgres', url: 'postgres://agentlink:agentlink@postgres:5432/agentlink' });
+      expect(config.database).toEqual({ type: 'postgres', url: 'postgres://agentlink:0123456789abcdef@postgres:5432/agentlink' });
+      expect(config.encryptionKey).toBe(Buffer.alloc(32, 1).toString('base64'));
+      expect(config.metricsToken).toBe('ab'.repeat(32));
       expect(config.worker.queue).toBe('pg-boss');
       expect(config.publicUrl).toBe('http://localhost:4000');
+      expect(config.signup).toBe('closed');
     }
-    expect(new URL(services.api.environment!.DATABASE_URL).hostname).toBe('postgres');
+  });
+
+  it('publishes the API on the host loopback only, and puts Caddy (TLS) in front of it with the tls profile', () => {
+    expect(services.api.ports).toEqual(['127.0.0.1:4000:4000']);
+    const caddy = services.caddy;
+    expect(caddy.profiles).toEqual(['tls']);
+    expect(caddy.image).toMatch(/^caddy:2/);
+    expect(caddy.command).toEqual(['caddy', 'reverse-proxy', '--from', '${AGENTLINK_DOMAIN:-localhost}', '--to', 'api:4000']);
+    expect(caddy.ports).toEqual(expect.arrayContaining(['80:80', '443:443']));
   });
 
   it('optionally drives a remote Chromium, launched with the flags AgentLink uses, in the worker network namespace', () => {

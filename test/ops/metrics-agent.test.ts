@@ -60,8 +60,9 @@ const body = (action: string, responseFormat: Record<string, unknown>) => ({
 });
 
 it('counts runs by status, method and provider, with durations; shows the browser context a run holds', async () => {
-  const completed = { status: 'COMPLETED', method: 'playbook', provider: ORBIT_PROVIDER_ID };
-  const failed = { status: 'FAILED', method: 'none', provider: ORBIT_PROVIDER_ID };
+  // Providers by slug, never by UUID.
+  const completed = { status: 'COMPLETED', method: 'playbook', provider: 'orbit' };
+  const failed = { status: 'FAILED', method: 'none', provider: 'orbit' };
 
   const profile = await createRequest(live, org, body('Read my profile', { name: 'string', username: 'string' }));
   expect(await awaitRequest(live, org, profile)).toMatchObject({ status: 'COMPLETED', method: 'PLAYBOOK' });
@@ -79,6 +80,7 @@ it('counts runs by status, method and provider, with durations; shows the browse
   expect(sample(text, 'agentlink_agent_request_duration_seconds_sum', completed)).toBeGreaterThan(0);
   expect(sample(text, 'agentlink_agent_request_duration_seconds_bucket', { ...completed, le: '+Inf' })).toBe(1);
   expect(sample(text, 'agentlink_browser_contexts_open')).toBe(0);
+  expect(text).not.toContain(ORBIT_PROVIDER_ID);
 
   // A run holding its browser context: the gauge shows it while it runs, and it is gone afterwards.
   held = new Promise<void>((resolve) => (release = resolve));

@@ -31,7 +31,7 @@ const loopbackDeclaration = (overrides: Record<string, unknown> = {}) => ({
   homeUrl: 'http://127.0.0.1:4555/',
   loginUrl: 'http://127.0.0.1:4555/login',
   allowedOrigins: ['127.0.0.1'],
-  identityProviders: ['http://127.0.0.1:4556'],
+  identityProviders: ['http://sso.localhost:4555'],
   logo: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8"/></svg>',
   signedIn: { cookies: ['acme_session'], urlPattern: '^http://127\\.0\\.0\\.1:4555/home', element: '#account-menu' },
   login: {
@@ -78,7 +78,7 @@ describeEachStore('organization providers', (t) => {
       environment: 'sandbox',
       source: 'organization',
       allowedOrigins: ['127.0.0.1'],
-      identityProviders: ['http://127.0.0.1:4556'],
+      identityProviders: ['http://sso.localhost:4555'],
       logo: expect.stringMatching(/^data:image\/svg\+xml;base64,/),
       declaration: expect.objectContaining({ slug: 'acme-crm', signedIn: loopbackDeclaration().signedIn }),
     });

@@ -122,7 +122,7 @@ it('an organization declares a provider, and a person connects to it through the
       name: 'Acme CRM',
       usernameLabel: 'Work email',
       logo: expect.stringMatching(/^data:image\/svg\+xml/),
-      simulatedSite: false,
+      builtInSandbox: false,
     },
   });
   const step = (name: string, body: unknown = {}) =>
@@ -176,6 +176,7 @@ it('a provider declared without a recipe connects through the live view: the per
     // The sandbox's test users live on the built-in simulated sites only: no "sign in as user_good" under this one.
     expect(await widget.locator('.al-live').innerText()).toContain('Sign in to Acme Live');
     expect(await widget.locator('.al-sandbox').count()).toBe(0);
+    expect(await widget.locator('body').innerText()).not.toContain('user_good');
     const sessions = await service.services.store.repos.linkSessions.listForLinkToken(
       (await service.services.store.repos.linkTokens.findByHash(hashToken(linkToken)))!.id,
     );

@@ -2,7 +2,7 @@ import type { WebhookEventType } from '../../../contract/webhook-schemas';
 import { WEBHOOK_LIMITS } from '../../../contract/webhook-schemas';
 import type { AppConfig } from '../../config';
 import type { Resolver } from '../../egress/resolve';
-import type { KeysetPosition, Store, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store';
+import type { KeysetPosition, Store, WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from '../../store';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../store/keyset-cursor';
 import { resealAll, type ResealReport, type SealedPages, sealedValuesByKey } from '../../vault/reseal';
 import type { Vault } from '../../vault/vault';
@@ -169,6 +169,18 @@ export class WebhookEndpointService {
       ...(after ? { after } : {}),
     });
     return ok({ records: page.records, nextCursor: page.next ? encodeKeysetCursor(page.next) : null });
+  }
+
+  /** One delivery of an endpoint the caller owns, with the event it carries (the exact body that was signed and sent). */
+  async getDelivery(
+    caller: Caller,
+    webhookId: string,
+    deliveryId: string,
+  ): Promise<Result<{ delivery: WebhookDeliveryRecord; event: WebhookEventRecord }>> {
+    const delivery = await this.store.repos.webhookDeliveries.findOwned(deliveryId, caller);
+    const event = delivery?.endpointId === webhookId ? await this.store.repos.webhookEvents.findById(delivery.eventId) : null;
+    if (!delivery || !event) return fail('WEBHOOK_DELIVERY_NOT_FOUND', `No webhook delivery ${deliveryId}.`);
+    return ok({ delivery, event });
   }
 
   /** Queues a new delivery of the same event to the same endpoint, due now, with the whole retry schedule. */

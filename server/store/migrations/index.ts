@@ -16,6 +16,7 @@ import { LinkCompletion1763701700000 } from './1763701700000-link-completion';
 import { ConnectionHealth1763701800000 } from './1763701800000-connection-health';
 import { ConnectionDevice1763701900000 } from './1763701900000-connection-device';
 import { UserAction1763702000000 } from './1763702000000-user-action';
+import { DashboardInvitations1763706000000 } from './1763706000000-dashboard-invitations';
 import { AgentRequestAttempts1763707000000 } from './1763707000000-agent-request-attempts';
 
 /** Every migration in order; a new one is appended here. */
@@ -38,5 +39,6 @@ export const migrations = [
   ConnectionHealth1763701800000,
   ConnectionDevice1763701900000,
   UserAction1763702000000,
+  DashboardInvitations1763706000000,
   AgentRequestAttempts1763707000000,
 ];

@@ -6,6 +6,7 @@ import type {
   AgentTrajectoryRecord,
   ConnectionRecord,
   ConnectionSettingsRecord,
+  DashboardInvitationRecord,
   DashboardLoginThrottleRecord,
   DashboardSessionRecord,
   DashboardUserRecord,
@@ -29,6 +30,7 @@ import { AgentRequestRepository } from './agent-request.repository';
 import { AgentTrajectoryRepository } from './agent-trajectory.repository';
 import { ConnectionRepository } from './connection.repository';
 import { ConnectionSettingsRepository } from './connection-settings.repository';
+import { DashboardInvitationRepository } from './dashboard-invitation.repository';
 import { DashboardLoginThrottleRepository } from './dashboard-login-throttle.repository';
 import { DashboardSessionRepository } from './dashboard-session.repository';
 import { DashboardUserRepository } from './dashboard-user.repository';
@@ -74,6 +76,7 @@ export function buildRepositories(ds: DataSource) {
     dashboardUsers: new DashboardUserRepository(ds.getRepository<DashboardUserRecord>('DashboardUser')),
     dashboardSessions: new DashboardSessionRepository(ds.getRepository<DashboardSessionRecord>('DashboardSession')),
     dashboardLoginThrottle: new DashboardLoginThrottleRepository(ds.getRepository<DashboardLoginThrottleRecord>('DashboardLoginThrottle')),
+    dashboardInvitations: new DashboardInvitationRepository(ds.getRepository<DashboardInvitationRecord>('DashboardInvitation')),
     orgMemberships: new OrgMembershipRepository(ds.getRepository<OrgMembershipRecord>('OrgMembership')),
     webhookEndpoints: new WebhookEndpointRepository(ds.getRepository<WebhookEndpointRecord>('WebhookEndpoint')),
     webhookEvents: new WebhookEventRepository(ds.getRepository<WebhookEventRecord>('WebhookEvent')),

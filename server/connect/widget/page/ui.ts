@@ -62,7 +62,7 @@ export function renderLoading(text?: string): void {
  * nothing in production, nothing under an organization's or the operator's own provider.
  */
 export function sandboxHint(v: LinkSessionView, ...parts: Child[]): HTMLParagraphElement | null {
-  if (v.environment !== 'sandbox' || !v.provider?.simulatedSite) return null;
+  if (v.environment !== 'sandbox' || (v.provider && !v.provider.builtInSandbox)) return null;
   return h('p', { class: 'al-sandbox' }, icon('bolt'), h('span', null, ...parts));
 }
 

@@ -38,7 +38,7 @@ export function renderPicker(): void {
               'span',
               { class: 'al-provider-text' },
               h('span', { class: 'al-provider-name' }, p.name),
-              h('span', { class: 'al-provider-meta' }, p.category === 'social' ? 'Social network' : 'Developer platform'),
+              p.categoryLabel ? h('span', { class: 'al-provider-meta' }, p.categoryLabel) : null,
             ),
             icon('chevron'),
           ),

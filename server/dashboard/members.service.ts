@@ -1,0 +1,57 @@
+import type { OrgMembershipRole, Store } from '../store';
+import { normalizeEmail } from './accounts.service';
+
+export interface Member {
+  userId: string;
+  email: string;
+  role: OrgMembershipRole;
+  since: Date;
+}
+
+export type RemoveMemberError = 'NOT_OWNER' | 'NOT_MEMBER' | 'LAST_OWNER';
+export type RemoveMemberResult = { ok: true; member: Member } | { ok: false; code: RemoveMemberError; message: string };
+
+/**
+ * The people of an organization, and taking one out. The one rule: an organization always keeps an owner, so nobody
+ * (an owner leaving included) removes its last one; the operator's CLI follows the same rule. In the dashboard only an
+ * owner removes people (themselves too, when another owner remains). Removing a member ends their access at once:
+ * every dashboard page checks the membership on each request.
+ */
+export class OrganizationMembersService {
+  constructor(private readonly store: Store) {}
+
+  async list(organizationId: string): Promise<Member[]> {
+    const rows = await this.store.repos.orgMemberships.listForOrganization(organizationId);
+    const out: Member[] = [];
+    for (const row of rows) {
+      const user = await this.store.repos.dashboardUsers.findById(row.userId);
+      if (user) out.push({ userId: user.id, email: user.email, role: row.role, since: row.createdAt });
+    }
+    return out;
+  }
+
+  /** Removes a member, by user id or email. `actorUserId`: the dashboard person asking (must be an owner); absent for the operator. */
+  async remove(organizationId: string, who: { userId?: string; email?: string }, actorUserId?: string): Promise<RemoveMemberResult> {
+    const memberships = this.store.repos.orgMemberships;
+    if (actorUserId !== undefined && (await memberships.find(actorUserId, organizationId))?.role !== 'owner') {
+      return { ok: false, code: 'NOT_OWNER', message: 'Only an owner of the organization can remove members.' };
+    }
+    const user = who.userId
+      ? await this.store.repos.dashboardUsers.findById(who.userId)
+      : who.email
+        ? await this.store.repos.dashboardUsers.findByEmail(normalizeEmail(who.email))
+        : null;
+    const membership = user ? await memberships.find(user.id, organizationId) : null;
+    if (!user || !membership) return { ok: false, code: 'NOT_MEMBER', message: 'That person is not a member of this organization.' };
+    const outcome = await memberships.deleteUnlessLastOwner(user.id, organizationId);
+    if (outcome === 'last-owner') {
+      return {
+        ok: false,
+        code: 'LAST_OWNER',
+        message: `${user.email} is the last owner: make another member an owner first (agentlink org add-member --role owner).`,
+      };
+    }
+    if (outcome === 'not-member') return { ok: false, code: 'NOT_MEMBER', message: 'That person is not a member of this organization.' };
+    return { ok: true, member: { userId: user.id, email: user.email, role: membership.role, since: membership.createdAt } };
+  }
+}
