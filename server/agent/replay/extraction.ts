@@ -5,9 +5,9 @@ import type { Page } from 'playwright-core';
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunction } from '../../page-code/page-function';
 import { runDom } from '../observation';
-import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
 import type { ValueForms, ValueKind } from '../observation/dom/binding.page';
 import { daysBefore, isoDayBefore, numberForms, printedNumber, relativeDayForms, relativeDays } from '../observation/dom/printed.page';
+import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
 import type readBindingsInPage from './read-bindings.page';
 import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
 

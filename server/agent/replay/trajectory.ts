@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
+import type { LeafBinding, ListBinding } from '../observation/dom/binding.page';
 import { normalizedActionTemplate, type ParameterSlot, templateOf } from '../planner/placeholders';
 import { type PageToolName, pageToolNamed, type RecordedStep } from '../tools';
-import type { LeafBinding, ListBinding } from '../observation/dom/binding.page';
 import { describeDescriptor, type ElementDescriptor } from './element-descriptor';
 
 export { describeDescriptor, descriptorOf, type ElementDescriptor, resolveDescriptor } from './element-descriptor';
