@@ -54,6 +54,8 @@ export interface PlanOptions {
    * (a yes/no read from a page could differ next time, so a read-only run with one is not replayable).
    */
   constantsAllowed: boolean;
+  /** The request's words: a list's rule filtering on a value they name is the one the request meant (list-rule.page.ts). */
+  request?: string;
 }
 
 const pathText = (path: (string | number)[]) => (path.length ? path.join('.') : '(result)');
@@ -120,7 +122,7 @@ export async function planResult(
       rows.push(row);
     }
     const values = slots.filter((s) => s.kind === 'string').map((s) => s.value);
-    const res = await runDom(page, 'bindList', { items: rows, values });
+    const res = await runDom(page, 'bindList', { items: rows, values, request: opts.request ?? '' });
     if (!res.ok) return fail(`${pathText(path)}: ${res.error}`);
     const kinds = rows[0]!.map((f) => f!.kind);
     let item: ResultPlan;

@@ -221,9 +221,10 @@ function isListish(el: Element): boolean {
 /**
  * Binds a list of the answer: its container, the tag path of an item, and per field the place and the text around
  * it that read every item's value back. `a.items`: one entry per item, one per field (null = not from the page);
- * `a.values`: the request's string parameter values (a rule filtering on one of them is the one the request asked for).
+ * `a.values`: the request's string parameter values, `a.request` its words (a rule filtering on one of them is the one
+ * the request asked for).
  */
-export function bindList(a: { items: (ValueForms | null)[][]; values?: string[] }): BoundList {
+export function bindList(a: { items: (ValueForms | null)[][]; values?: string[]; request?: string }): BoundList {
   let roots: Element[] = [];
   for (let i = 0; i < a.items.length; i++) {
     const fields = a.items[i]!;
@@ -281,7 +282,7 @@ export function bindList(a: { items: (ValueForms | null)[][]; values?: string[] 
     limit = all.length === roots.length ? null : roots.length;
   }
   if (roots.some((r, j) => all[j] !== r)) {
-    const found = ruleOf(all, roots, a.values || []);
+    const found = ruleOf(all, roots, a.values || [], a.request || '');
     if (!found.ok) return { ok: false, error: found.error };
     rule = found.rule;
     limit = found.limit;

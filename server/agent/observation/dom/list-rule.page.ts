@@ -36,9 +36,9 @@ function fieldText(item: Element, path: ItemPath): string | null {
 }
 const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** A number as the rule orders by: the printed number, after a sign or currency mark (`$12.50`, `#42`, `12%`). */
+/** A number as the rule orders by: the printed number, after a currency or other mark (`$12.50`, `#42`, `12%`), not after letters (`INV-1004` is a name). */
 function orderNumber(text: string): number {
-  const m = /^[^\d+-]{0,3}([-+]?\d[\d,.]*(?:[kKMB])?)\s*%?$/.exec(text);
+  const m = /^[^\p{L}\p{N}\s+-]{0,3}\s?([-+]?\d[\d,.]*(?:[kKMB])?)\s*%?$/u.exec(text);
   return m ? printedNumber(m[1]!) : NaN;
 }
 
@@ -89,8 +89,18 @@ function fieldPaths(item: Element): ItemPath[] {
   return out;
 }
 
+/** Whether `value` stands in `text` as whole words (case aside). */
+function inWords(text: string, value: string): boolean {
+  const t = ' ' + text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ') + ' ';
+  const v = value
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+  return !!v && t.indexOf(' ' + v + ' ') >= 0;
+}
+
 function describeRule(r: ListRule): string {
-  const at = (p: ItemPath) => p.map((s) => s[0]).join('>') || 'the item';
+  const at = (p: ItemPath) => p.map((s) => s[0] + (s[1] ? '[' + (s[1] + 1) + ']' : '')).join('>') || 'the item';
   const parts: string[] = [];
   if (r.filter) parts.push(at(r.filter.path) + ' = ' + quote(r.filter.equals));
   if (r.order) parts.push('sorted by ' + at(r.order.path) + ' ' + r.order.dir);
@@ -100,9 +110,10 @@ function describeRule(r: ListRule): string {
 /**
  * The rule that selects `chosen` (the answer's items, in its order) out of `all` (the list's items in page order).
  * `values`: the request's string parameter values — a filter on one of them is what the request asked for, and wins
- * over others that fit the page alike.
+ * over others that fit the page alike; else a filter whose value the request names in its words ("the overdue
+ * invoices") wins the same way.
  */
-export function ruleOf(all: Element[], chosen: Element[], values: string[]): FoundRule {
+export function ruleOf(all: Element[], chosen: Element[], values: string[], request: string): FoundRule {
   if (all.length > MAX_ITEMS) return { ok: false, error: 'the list has more than ' + MAX_ITEMS + ' items; no rule is looked for' };
   for (let j = 0; j < chosen.length; j++)
     if (all.indexOf(chosen[j]!) < 0) return { ok: false, error: 'item ' + j + ' does not have the shape of the other items of its list' };
@@ -112,7 +123,12 @@ export function ruleOf(all: Element[], chosen: Element[], values: string[]): Fou
   for (const path of paths) {
     const texts = all.map((e) => fieldText(e, path));
     const v = fieldText(chosen[0]!, path);
-    if (v && chosen.every((c) => sameText(fieldText(c, path) || '', v)) && texts.some((t) => t == null || !sameText(t, v)))
+    // A filter reads a kind of value that items share (a status), not one that names each item (its number): the
+    // field repeats a value somewhere in the list.
+    const shared: Record<string, number> = {};
+    texts.forEach((t) => t && (shared[t.toLowerCase()] = (shared[t.toLowerCase()] || 0) + 1));
+    const categorical = Object.keys(shared).some((k) => shared[k]! > 1);
+    if (v && categorical && chosen.every((c) => sameText(fieldText(c, path) || '', v)) && texts.some((t) => t == null || !sameText(t, v)))
       filters.push({ path, equals: v });
     if (texts.some((t) => !t)) continue;
     const distinct: Record<string, boolean> = {};
@@ -142,7 +158,19 @@ export function ruleOf(all: Element[], chosen: Element[], values: string[]): Fou
     }
     if (fits.length === 0) continue;
     const asked = fits.filter((f) => f.rule.filter && values.some((v) => sameText(norm(v), f.rule.filter!.equals)));
-    const pick = fits.length === 1 ? fits[0]! : asked.length === 1 ? asked[0]! : null;
+    const worded = fits.filter((f) => f.rule.filter && inWords(request, f.rule.filter.equals));
+    // An order by numbers over one by text: a text order that happens to fit (dates as "Mar 6") is rarely what was meant.
+    const numeric = fits.filter((f) => !f.rule.order || f.rule.order.kind === 'number');
+    const pick =
+      fits.length === 1
+        ? fits[0]!
+        : asked.length === 1
+          ? asked[0]!
+          : worded.length === 1 && !asked.length
+            ? worded[0]!
+            : numeric.length === 1 && !asked.length && !worded.length
+              ? numeric[0]!
+              : null;
     if (pick) return { ok: true, rule: pick.rule, limit: pick.limit };
     return {
       ok: false,

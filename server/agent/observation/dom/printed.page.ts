@@ -22,11 +22,11 @@ export function printedNumber(text: string): number {
 
 /**
  * How a page may print a number of the answer: as JavaScript writes it, with thousands separators, with two decimals
- * (prices: `12.50` for 12.5) and in compact notation (`1.2K`, `1.2k`, `3M`) when that is exact.
+ * (prices: `12.50` for 12.5, `3,500.00` for 3500) and in compact notation (`1.2K`, `1.2k`, `3M`) when that is exact.
  */
 export function numberForms(n: number): string[] {
   const forms = [n.toLocaleString('en-US', { maximumFractionDigits: 20 }), String(n)];
-  if (Number.isFinite(n) && Math.round(n * 100) === n * 100 && !Number.isInteger(n)) {
+  if (Number.isFinite(n) && Math.round(n * 100) === n * 100) {
     forms.push(n.toFixed(2), n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
   }
   if (Math.abs(n) >= 1000) {
