@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 
-import { elementLocator, type ObservedElement } from '../observation';
+import { INDEX_ATTRIBUTE, type ObservedElement } from '../observation';
 import { templateOf } from '../planner/placeholders';
 import { act, observed, timeout, type ToolContext, type ToolOutcome } from './page-tool';
 
@@ -18,15 +18,16 @@ import { act, observed, timeout, type ToolContext, type ToolOutcome } from './pa
 /** The link's href when following it is a plain same-origin navigation of this tab, else null. */
 async function plainHref(tc: ToolContext, el: ObservedElement): Promise<URL | null> {
   if (el.role !== 'link' || el.tag !== 'a' || el.frame?.length) return null;
-  const raw = await elementLocator(tc.page, el)
+  // One evaluate on the marked element of the top document (a locator's evaluate costs several round trips).
+  const raw = await tc.page
     .evaluate(
-      (a) => {
-        const link = a as HTMLAnchorElement;
+      ([attr, index]) => {
+        const link = document.querySelector(`[${attr}="${index}"]`);
+        if (!(link instanceof HTMLAnchorElement)) return null;
         if ((link.target && link.target !== '_self') || link.hasAttribute('download')) return null;
         return link.href;
       },
-      null,
-      { timeout: 1_000 },
+      [INDEX_ATTRIBUTE, String(el.index)] as const,
     )
     .catch(() => null);
   if (!raw) return null;
