@@ -108,6 +108,14 @@ export function settledSince(page: Page, time: number): boolean {
   return !!q && q.at >= time && !page.isClosed() && q.url === page.url();
 }
 
+/**
+ * Whether the page has a request of its own (document, fetch, XHR) in flight that started after `time` (a Date.now()
+ * value): what a read right after a plain navigation waits for, since content that is fetched is not drawn yet.
+ */
+export function requestsInFlight(page: Page, time: number): boolean {
+  return busy(page, time);
+}
+
 /** Resolves true once the DOM has not changed for `quietMs`, false after `maxMs`; in the page (page-quiet.page.ts). */
 const DOM_QUIET = pageFunction<typeof domQuiet>(PAGE_ENTRIES.pageQuiet);
 

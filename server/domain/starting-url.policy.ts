@@ -14,6 +14,25 @@ export { hostMatchesDomain } from '../egress/egress-policy';
  */
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
+/**
+ * The provider's egress policy, built once per declaration: every agent request checks its starting URL, and building
+ * the policy (parsing and canonicalising each allowed origin) cost more than the rest of the check. Keyed by what the
+ * policy is built from, so a provider whose declaration changes gets a new one; bounded, as organizations add providers.
+ */
+const policies = new Map<string, EgressPolicy>();
+const MAX_POLICIES = 1_000;
+
+function policyFor(provider: ProviderDefinition, environment: Environment): EgressPolicy {
+  const key = JSON.stringify([environment, provider.source ?? null, provider.homeUrl, provider.allowedOrigins]);
+  let policy = policies.get(key);
+  if (!policy) {
+    if (policies.size >= MAX_POLICIES) policies.clear();
+    policy = EgressPolicy.forProvider(provider, environment);
+    policies.set(key, policy);
+  }
+  return policy;
+}
+
 export function checkStartingUrl(raw: string, provider: ProviderDefinition, environment: Environment): UrlVerdict {
   let url: URL;
   try {
@@ -27,7 +46,7 @@ export function checkStartingUrl(raw: string, provider: ProviderDefinition, envi
   if (url.username || url.password) return { ok: false, reason: 'startingUrl must not carry credentials' };
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   if (environment === 'production' && net.isIP(hostname)) return { ok: false, reason: 'startingUrl must name a host, not an IP address' };
-  const policy = EgressPolicy.forProvider(provider, environment);
+  const policy = policyFor(provider, environment);
   const verdict = policy.checkUrl(url);
   if (verdict.ok) return { ok: true, url };
   switch (verdict.kind) {

@@ -87,6 +87,9 @@ export class PreparedTable<T extends ObjectLiteral> {
       if (value === undefined) continue;
       const column = this.byProperty.get(property);
       if (!column) throw new Error(`${this.repo.metadata.name} has no column ${property}`);
+      // A null for a nullable column without a default is what the row holds anyway: not a parameter to convert and bind
+      // (a new agent request has a dozen such columns: result, error, lease, approval, sealed user action …).
+      if (use === 'insert' && value === null && column.isNullable && column.default === undefined) continue;
       if (use === 'where' && value === null)
         throw new Error(`${this.repo.metadata.name}.${property}: null is not looked up by PreparedTable`);
       columns.push(column);

@@ -38,7 +38,9 @@ describe('tool declarations', () => {
       'hover',
       'scroll',
     ]);
-    expect(PAGE_TOOLS.filter((t) => t.replay?.args).map((t) => t.name)).toEqual(['switch_tab', 'close_tab', 'ask_user']);
+    expect(PAGE_TOOLS.filter((t) => t.replay?.args).map((t) => t.name)).toEqual(['click', 'switch_tab', 'close_tab', 'ask_user']);
+    // A link click may be followed by its recorded href instead (link-shortcut.ts); nothing else has a shortcut.
+    expect(PAGE_TOOLS.filter((t) => t.replay?.instead).map((t) => t.name)).toEqual(['click']);
     expect(pageToolNamed('no_such_tool')).toBeUndefined();
   });
 

@@ -5,6 +5,8 @@ import type { Page } from 'playwright-core';
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunction } from '../../page-code/page-function';
 import { runDom } from '../observation';
+import type { ValueForms, ValueKind } from '../observation/dom/binding.page';
+import { daysBefore, isoDayBefore, numberForms, printedNumber, relativeDayForms, relativeDays } from '../observation/dom/printed.page';
 import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
 import type readBindingsInPage from './read-bindings.page';
 import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
@@ -19,12 +21,31 @@ type Bound<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
-function numberForms(n: number): string[] {
-  return [...new Set([n.toLocaleString('en-US', { maximumFractionDigits: 20 }), String(n)])];
+/**
+ * The ways a page may print a value of the answer: a number with separators, two decimals or a multiplier
+ * (printed.page.ts); a date (YYYY-MM-DD) also as a relative day ("3 days ago"), read back as its date.
+ */
+function formsOf(v: string | number): ValueForms {
+  if (typeof v === 'number') return { forms: numberForms(v), kind: 'number' };
+  const text = v.replace(/\s+/g, ' ').trim();
+  const days = daysBefore(text, new Date());
+  return days === null ? { forms: [text], kind: 'string' } : { forms: [text, ...relativeDayForms(days)], kind: 'day' };
 }
 
-function formsOf(v: string | number): { forms: string[]; kind: 'string' | 'number' } {
-  return typeof v === 'number' ? { forms: numberForms(v), kind: 'number' } : { forms: [v.replace(/\s+/g, ' ').trim()], kind: 'string' };
+/** A filter on the value of a string parameter is the request's own: stored as the placeholder, filled in on each read. */
+function parameterised(list: ListBinding, slots: ParameterSlot[]): ListBinding {
+  const f = list.rule?.filter;
+  if (!f) return list;
+  const same = (a: string) => a.replace(/\s+/g, ' ').trim().toLowerCase() === f.equals.toLowerCase();
+  const slot = slots.find((s) => s.kind === 'string' && same(s.value));
+  return slot ? { ...list, rule: { ...list.rule, filter: { ...f, equals: slot.placeholder } } } : list;
+}
+
+/** The binding as the page reads it now: a parameter's placeholder in a rule's filter is filled with this run's value. */
+function filledList(list: ListBinding, slots: ParameterSlot[]): ListBinding {
+  const f = list.rule?.filter;
+  if (!f || !hasPlaceholder(f.equals)) return list;
+  return { ...list, rule: { ...list.rule, filter: { ...f, equals: String(fillDeep(f.equals, slots)) } } };
 }
 
 export interface PlanOptions {
@@ -33,6 +54,8 @@ export interface PlanOptions {
    * (a yes/no read from a page could differ next time, so a read-only run with one is not replayable).
    */
   constantsAllowed: boolean;
+  /** The request's words: a list's rule filtering on a value they name is the one the request meant (list-rule.page.ts). */
+  request?: string;
 }
 
 const pathText = (path: (string | number)[]) => (path.length ? path.join('.') : '(result)');
@@ -79,12 +102,12 @@ export async function planResult(
       return [{ key: prefix, value: item }];
     };
     const shape = leavesOf(items[0], []).map((l) => l.key.join('.'));
-    const rows: ({ forms: string[]; kind: 'string' | 'number' } | null)[][] = [];
+    const rows: (ValueForms | null)[][] = [];
     for (let i = 0; i < items.length; i++) {
       const leaves = leavesOf(items[i], []);
       if (leaves.map((l) => l.key.join('.')).join('|') !== shape.join('|'))
         return fail(`${pathText([...path, i])} does not have the shape of the first item`);
-      const row: ({ forms: string[]; kind: 'string' | 'number' } | null)[] = [];
+      const row: (ValueForms | null)[] = [];
       for (const l of leaves) {
         const rawLeaf = l.key.reduce<unknown>((acc, k) => (acc as Record<string, unknown> | undefined)?.[k], r[i]);
         if (Array.isArray(l.value))
@@ -98,7 +121,8 @@ export async function planResult(
       }
       rows.push(row);
     }
-    const res = await runDom(page, 'bindList', { items: rows });
+    const values = slots.filter((s) => s.kind === 'string').map((s) => s.value);
+    const res = await runDom(page, 'bindList', { items: rows, values, request: opts.request ?? '' });
     if (!res.ok) return fail(`${pathText(path)}: ${res.error}`);
     const kinds = rows[0]!.map((f) => f!.kind);
     let item: ResultPlan;
@@ -115,7 +139,7 @@ export async function planResult(
         node.properties[parts[parts.length - 1]!] = { kind: 'field', field, as: kinds[field]! };
       });
     }
-    return { ok: true, value: { kind: 'list', list: res.plan, item } };
+    return { ok: true, value: { kind: 'list', list: parameterised(res.plan, slots), item } };
   };
 
   const planned = await visit(raw, filled, []);
@@ -127,8 +151,14 @@ export async function planResult(
   return planned;
 }
 
-function coerce(text: string, as: 'string' | 'number'): unknown {
-  return as === 'number' ? Number(text.replace(/,/g, '')) : text;
+/** A value read from the page, normalised as it was bound: a printed number to its value, a relative day to its date. */
+function coerce(text: string, as: ValueKind): unknown {
+  if (as === 'number') return printedNumber(text);
+  if (as === 'day') {
+    const days = relativeDays(text);
+    return days === null ? text : isoDayBefore(days, new Date());
+  }
+  return text;
 }
 
 /** The DOM script's binding reads, many in one call (read-bindings.page.ts). */
@@ -159,7 +189,7 @@ export async function readResult(page: Page, plan: ResultPlan, slots: ParameterS
   const slotOf = new Map<ResultPlan, number>();
   const collect = (p: ResultPlan): void => {
     if (p.kind === 'page') slotOf.set(p, reads.push({ leaf: p.binding }) - 1);
-    else if (p.kind === 'list') slotOf.set(p, reads.push({ list: p.list }) - 1);
+    else if (p.kind === 'list') slotOf.set(p, reads.push({ list: filledList(p.list, slots) }) - 1);
     else if (p.kind === 'object') Object.values(p.properties).forEach(collect);
   };
   collect(plan);

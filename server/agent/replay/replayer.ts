@@ -1,4 +1,4 @@
-import { settledSince } from '../../browser/page-quiet';
+import { requestsInFlight, settledSince } from '../../browser/page-quiet';
 import { type PageSnapshot, type Redactor, takeSnapshot } from '../observation';
 import { redactorFor } from '../planner/loop';
 import type { ParameterSlot } from '../planner/placeholders';
@@ -15,6 +15,7 @@ import {
   describeStep,
   type ElementDescriptor,
   resolveDescriptor,
+  type ResultPlan,
   type Trajectory,
   type TrajectoryStep,
 } from './trajectory';
@@ -49,6 +50,8 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
 
   const tabs = watchTabs(ctx.page, egressOf(ctx));
   let lastActed = performance.now();
+  /** Date.now() when the last step was a plain navigation (a link followed by its href), else null. */
+  let navigatedAt: number | null = null;
   for (let n = 0; n < trajectory.steps.length; n++) {
     // A write held for the person's approval: nothing acts on the page until they decided.
     await ctx.whileWaiting();
@@ -96,7 +99,12 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
       const call = parseToolCall(step.tool, JSON.stringify(args));
       if (call.name === 'done' || call.name === 'fail') throw new ToolError(`a trajectory cannot contain ${call.name}`);
       lastActed = performance.now();
-      await executeTool(call.name, call.args, tc);
+      navigatedAt = null;
+      // The tool may know a shorter way to the same effect, which it checks on the live page first (a link's href).
+      const before = Date.now();
+      const shortcut = tool.replay.instead && index !== undefined ? await tool.replay.instead(step.args, tc, index) : null;
+      if (shortcut) navigatedAt = before;
+      else await executeTool(call.name, call.args, tc);
       guard(ctx);
     } catch (err) {
       if (isFatal(err, ctx)) throw err;
@@ -118,7 +126,11 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
   guard(ctx);
   ctx.page = await tabs.currentPage();
   // The last step's tool settled the page itself (a click, a key press …): a second quiet window would only add time.
-  if (!settledSince(ctx.page, lastActed)) await settle({ page: ctx.page, run: ctx });
+  // After a plain navigation (its document loaded) the read below needs no quiet window first, as a hand-written script's
+  // read after its goto needs none: it reads again until the result reads and validates. Unless a list is read while the
+  // page still fetches: fetched items may still be added to it, and a list read too early validates all the same.
+  const plainlyLoaded = navigatedAt !== null && (!hasList(trajectory.result) || !requestsInFlight(ctx.page, navigatedAt));
+  if (!plainlyLoaded && !settledSince(ctx.page, lastActed)) await settle({ page: ctx.page, run: ctx });
   const started = Date.now();
   const until = started + (opts.resolveWaitMs ?? 3_000);
   // The page may still be filling in what the result is read from: read again until it reads and validates, or time is up.
@@ -145,6 +157,10 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
     await ctx.page.waitForTimeout(remaining(ctx, POLL_MS));
     guard(ctx);
   }
+}
+
+function hasList(plan: ResultPlan): boolean {
+  return plan.kind === 'list' || (plan.kind === 'object' && Object.values(plan.properties).some(hasList));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import type { LeafBinding, ListBinding } from '../observation/dom/binding.page';
 import { normalizedActionTemplate, type ParameterSlot, templateOf } from '../planner/placeholders';
 import { type PageToolName, pageToolNamed, type RecordedStep } from '../tools';
 import { describeDescriptor, type ElementDescriptor } from './element-descriptor';
@@ -26,22 +27,13 @@ export interface TrajectoryStep extends RecordedStep {
   args: Record<string, unknown>;
 }
 
-/** Where the value of one leaf of a result stands on a page (built and read by the observation's page code, observation/dom/). */
-export interface LeafBinding {
-  anchor: { tag: string; scope: string | null; nth: number };
-  prefix: string;
-  suffix: string;
-  kind: 'string' | 'number';
-}
-
-export interface ListBinding {
-  container: { tag: string; scope: string | null; nth: number };
-  /** Tag names from the container down to an item. */
-  signature: string[];
-  /** The first N items (null = all of them). */
-  limit: number | null;
-  fields: ({ path: [string, number][]; prefix: string; suffix: string; kind: 'string' | 'number' } | null)[];
-}
+/**
+ * Where the value of one leaf of a result stands on a page, and where a list's items and their fields do (with the
+ * rule that selects them, when the answer is not the first items of the list): built and read by the observation's
+ * page code (observation/dom/binding.page.ts, list-rule.page.ts). A rule's filter value may be a string
+ * parameter's placeholder, filled in before the page reads it.
+ */
+export type { LeafBinding, ListBinding } from '../observation/dom/binding.page';
 
 export type ValueKind = 'string' | 'number' | 'boolean';
 
@@ -53,8 +45,8 @@ export type ResultPlan =
   | { kind: 'template'; template: string }
   | { kind: 'page'; binding: LeafBinding }
   | { kind: 'list'; list: ListBinding; item: ResultPlan }
-  /** Inside a list item: the n-th field read from the item. */
-  | { kind: 'field'; field: number; as: 'string' | 'number' };
+  /** Inside a list item: the n-th field read from the item ('day': a relative day read back as its date). */
+  | { kind: 'field'; field: number; as: 'string' | 'number' | 'day' };
 
 export interface Trajectory {
   version: number;

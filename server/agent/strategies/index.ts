@@ -76,7 +76,10 @@ export function trajectoryRecorder(deps: StrategyDeps): TrajectoryRecorder {
   return async (ctx, completion) => {
     const started = Date.now();
     const { slots, key, actionTemplate, startPath } = keyOf(ctx);
-    const plan = await planResult(ctx.page, completion.rawData, completion.data, slots, { constantsAllowed: completion.changedSomething });
+    const plan = await planResult(ctx.page, completion.rawData, completion.data, slots, {
+      constantsAllowed: completion.changedSomething,
+      request: ctx.action,
+    });
     if (!plan.ok) {
       await traceStep(ctx, { tool: 'record-trajectory', started, outcome: 'error', error: `not recorded for replay: ${plan.reason}` });
       return { saved: false, reason: plan.reason };

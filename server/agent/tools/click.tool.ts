@@ -5,7 +5,8 @@ import { ToolError } from '../result/errors';
 import { clickCheckable, mayBeCheckable, probeCheckable } from './checkable';
 import { coveredBeforeClick, explainCover, interceptorIn } from './covered';
 import { clickDirectly } from './direct-click';
-import { act, elementIndex, observed, on, pageTool, REPLAY_ON_ELEMENT, settle, target, timeout } from './page-tool';
+import { followRecordedLink, linkBeforeClick, linkRecord } from './link-shortcut';
+import { act, elementIndex, observed, on, pageTool, settle, target, timeout } from './page-tool';
 
 export const clickTool = pageTool({
   name: 'click',
@@ -15,35 +16,46 @@ export const clickTool = pageTool({
   // Following a link only moves; a click on anything else may change something.
   writes: (step) => step.target?.role !== 'link',
   describe: (step) => `click${on(step)}`,
-  replay: REPLAY_ON_ELEMENT,
+  replay: {
+    target: 'element',
+    // The recorded href is the shortcut's, not an argument of the click.
+    args: async ({ href: _href, ...rest }) => rest,
+    instead: followRecordedLink,
+  },
   async execute(args, tc) {
     const index = Number(args.index);
     const el = observed(tc, index);
-    // A still, uncovered element of the top document is clicked at once (direct-click.ts); anything else, and any
-    // checkable control (its state is verified), goes through Playwright's waiting click.
-    if (!mayBeCheckable(el) && (await act(`click on ${describeElement(el)}`, () => clickDirectly(tc.page, el))) === 'clicked') {
+    // A link's href, kept when the click turns out to be the plain navigation to it (a replay may then open it directly).
+    const link = el.role === 'link' ? await linkBeforeClick(tc, el) : null;
+    try {
+      // A still, uncovered element of the top document is clicked at once (direct-click.ts); anything else, and any
+      // checkable control (its state is verified), goes through Playwright's waiting click.
+      if (!mayBeCheckable(el) && (await act(`click on ${describeElement(el)}`, () => clickDirectly(tc.page, el))) === 'clicked') {
+        await settle(tc);
+        return { message: `clicked ${describeElement(el)}`, target: el, record: linkRecord(tc, link) };
+      }
+      const { loc } = await target(tc, index);
+      const checkable = mayBeCheckable(el) ? await probeCheckable(loc, tc) : null;
+      if (checkable) {
+        const message = await clickCheckable(tc, el, loc, checkable);
+        await settle(tc, 100);
+        return { message, target: el, record: {} };
+      }
+      const what = `click on ${describeElement(el)}`;
+      const covered = await coveredBeforeClick(tc, loc);
+      if (covered) throw new ToolError(`${what} failed: ${covered}`);
+      await act(
+        what,
+        () => loc.click({ timeout: timeout(tc) }),
+        async (err) => {
+          const why = interceptorIn(err) ? await explainCover(tc, loc, err) : null;
+          return why ? `${what} failed: ${why}` : null;
+        },
+      );
       await settle(tc);
-      return { message: `clicked ${describeElement(el)}`, target: el, record: {} };
+      return { message: `clicked ${describeElement(el)}`, target: el, record: linkRecord(tc, link) };
+    } finally {
+      link?.stop();
     }
-    const { loc } = await target(tc, index);
-    const checkable = mayBeCheckable(el) ? await probeCheckable(loc, tc) : null;
-    if (checkable) {
-      const message = await clickCheckable(tc, el, loc, checkable);
-      await settle(tc, 100);
-      return { message, target: el, record: {} };
-    }
-    const what = `click on ${describeElement(el)}`;
-    const covered = await coveredBeforeClick(tc, loc);
-    if (covered) throw new ToolError(`${what} failed: ${covered}`);
-    await act(
-      what,
-      () => loc.click({ timeout: timeout(tc) }),
-      async (err) => {
-        const why = interceptorIn(err) ? await explainCover(tc, loc, err) : null;
-        return why ? `${what} failed: ${why}` : null;
-      },
-    );
-    await settle(tc);
-    return { message: `clicked ${describeElement(el)}`, target: el, record: {} };
   },
 });

@@ -61,6 +61,11 @@ export interface ToolReplay {
    * URL and title, and its number in this run looked up now). Absent: the recorded arguments as they are.
    */
   args?(recorded: Record<string, unknown>, tc: ToolContext, opts: { waitMs: number }): Promise<Record<string, unknown>>;
+  /**
+   * Instead of running the executor on the found element: a shorter way to the same effect that the tool itself
+   * checks on the live page (a link followed as a navigation to its recorded href); null: run the executor.
+   */
+  instead?(recorded: Record<string, unknown>, tc: ToolContext, index: number): Promise<ToolOutcome | null>;
 }
 
 /**

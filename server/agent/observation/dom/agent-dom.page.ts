@@ -32,7 +32,7 @@ export interface DomOps {
   markOption: (a: MarkOptionArgs) => MarkedOption;
   bindLeaf: (a: ValueForms) => Bound;
   readLeaf: (b: LeafBinding) => Read;
-  bindList: (a: { items: (ValueForms | null)[][] }) => BoundList;
+  bindList: (a: { items: (ValueForms | null)[][]; values?: string[]; request?: string }) => BoundList;
   readList: (plan: ListBinding) => ReadRows;
 }
 

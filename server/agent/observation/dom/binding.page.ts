@@ -1,3 +1,6 @@
+import { follow, tagPath } from './item-paths.page';
+import { type ListRule, ruleOf, selectByRule } from './list-rule.page';
+import { PRINTED_NUMBER } from './printed.page';
 import { roleOf, scopeOf } from './roles.page';
 import { innerTextOf, isSvg, norm, quote, shown, SKIP } from './tree.page';
 
@@ -7,7 +10,8 @@ import { innerTextOf, isSvg, norm, quote, shown, SKIP } from './tree.page';
  * LeafBinding and ListBinding).
  */
 
-export type ValueKind = 'string' | 'number';
+/** 'day': a date the page may print as a relative day ("3 days ago"); read as text, turned into the date by the server. */
+export type ValueKind = 'string' | 'number' | 'day';
 /** An element found again by its tag, the scope it stands in and its place among those (nth, from 0). */
 export interface Anchor {
   tag: string;
@@ -31,9 +35,11 @@ export interface ListBinding {
   container: Anchor;
   /** Tag names from the container down to an item. */
   signature: string[];
-  /** The first N items (null = all of them). */
+  /** The first N items (null = all of them), after the rule. */
   limit: number | null;
   fields: (FieldBinding | null)[];
+  /** Which items of the list the answer holds, and in what order, when they are not simply its first N (list-rule.page.ts). */
+  rule?: ListRule;
 }
 /** A value of the answer: the ways it may be written on the page (1,234 and 1234), and its kind. */
 export interface ValueForms {
@@ -59,7 +65,9 @@ function anchorOf(el: Element): Anchor {
   return anchor;
 }
 
-const NUM = /^[-+]?\d[\d,]*(?:\.\d+)?/;
+const NUM = PRINTED_NUMBER;
+/** Letters a page prints right before a version or number (`v0.9.0`, `V2`): not part of the value, not a word before it. */
+const LEAD = /^[vV]$/;
 
 function isWordChar(ch: string): boolean {
   return !!ch && /[\p{L}\p{N}_]/u.test(ch);
@@ -72,7 +80,11 @@ function findIn(text: string, c: string): number {
     if (i < 0) return -1;
     const before = text.charAt(i - 1);
     const after = text.charAt(i + c.length);
-    let okBefore = i === 0 || !isWordChar(c.charAt(0)) || !isWordChar(before);
+    let okBefore =
+      i === 0 ||
+      !isWordChar(c.charAt(0)) ||
+      !isWordChar(before) ||
+      (LEAD.test(before) && /\d/.test(c.charAt(0)) && !isWordChar(text.charAt(i - 2)));
     let okAfter = !isWordChar(c.charAt(c.length - 1)) || !isWordChar(after);
     if (/\d/.test(c.charAt(0)) && (/\d/.test(before) || (/[.,]/.test(before) && /\d/.test(text.charAt(i - 2))))) okBefore = false;
     if (/\d/.test(c.charAt(c.length - 1)) && (/\d/.test(after) || (/[.,]/.test(after) && /\d/.test(text.charAt(i + c.length + 1)))))
@@ -187,30 +199,6 @@ export function bindLeaf(a: ValueForms): Bound {
   return { ok: false, error: 'not found on the page' };
 }
 
-function tagPath(from: Element, to: Element): [string, number][] {
-  const path: [string, number][] = [];
-  for (let e: Element | null = to; e && e !== from; e = e.parentElement) {
-    let n = 0;
-    for (let s = e.previousElementSibling; s; s = s.previousElementSibling) if (s.tagName === e.tagName) n++;
-    path.unshift([e.tagName.toLowerCase(), n]);
-  }
-  return path;
-}
-function follow(root: Element, path: [string, number][]): Element | null {
-  let e: Element | null = root;
-  for (let i = 0; e && i < path.length; i++) {
-    const want = path[i]![0].toUpperCase();
-    let n = path[i]![1];
-    let hit: Element | null = null;
-    for (let c: Element | null = e.firstElementChild; c; c = c.nextElementSibling)
-      if (c.tagName === want && n-- === 0) {
-        hit = c;
-        break;
-      }
-    e = hit;
-  }
-  return e;
-}
 /** The lowest common ancestor of the nodes. */
 function lca(nodes: Element[]): Element | null {
   let a: Element | null = nodes[0]!;
@@ -232,10 +220,12 @@ function isListish(el: Element): boolean {
 
 /**
  * Binds a list of the answer: its container, the tag path of an item, and per field the place and the text around
- * it that read every item's value back. `a.items`: one entry per item, one per field (null = not from the page).
+ * it that read every item's value back. `a.items`: one entry per item, one per field (null = not from the page);
+ * `a.values`: the request's string parameter values, `a.request` its words (a rule filtering on one of them is the one
+ * the request asked for).
  */
-export function bindList(a: { items: (ValueForms | null)[][] }): BoundList {
-  const roots: Element[] = [];
+export function bindList(a: { items: (ValueForms | null)[][]; values?: string[]; request?: string }): BoundList {
+  let roots: Element[] = [];
   for (let i = 0; i < a.items.length; i++) {
     const fields = a.items[i]!;
     const cands = fields.map((f) => {
@@ -273,10 +263,30 @@ export function bindList(a: { items: (ValueForms | null)[][] }): BoundList {
       }
   }
   if (!container || roots.indexOf(container) >= 0) return { ok: false, error: 'the items have no common list on the page' };
-  const signature = tagPath(container, roots[0]!).map((p) => p[0]);
-  const all = itemsOf(container, signature);
-  for (let j = 0; j < roots.length; j++)
-    if (all[j] !== roots[j]) return { ok: false, error: 'the items are not the first ' + roots.length + ' of their list on the page' };
+  let signature = tagPath(container, roots[0]!).map((p) => p[0]);
+  let all = itemsOf(container, signature);
+  // The first N items of the list, or a rule that selects them (a value they share, an order), checked on this page.
+  let rule: ListRule | undefined;
+  let limit: number | null = all.length === roots.length ? null : roots.length;
+  if (roots.some((r, j) => all[j] !== r)) {
+    // A rule may read a field beside the answer's (a status next to a title): the items are the list's own children.
+    const rows = roots.map((r) => {
+      let e = r;
+      while (e.parentElement && e.parentElement !== container) e = e.parentElement;
+      return e;
+    });
+    if (rows.some((r, j) => rows.indexOf(r) !== j)) return { ok: false, error: 'two items of the answer stand in one item of their list' };
+    roots = rows;
+    signature = tagPath(container, roots[0]!).map((p) => p[0]);
+    all = itemsOf(container, signature);
+    limit = all.length === roots.length ? null : roots.length;
+  }
+  if (roots.some((r, j) => all[j] !== r)) {
+    const found = ruleOf(all, roots, a.values || [], a.request || '');
+    if (!found.ok) return { ok: false, error: found.error };
+    rule = found.rule;
+    limit = found.limit;
+  }
   // Per field: the first place (path from the item, text around the value) that reads every item's value back.
   const fieldsOut: (FieldBinding | null)[] = [];
   for (let fi = 0; fi < a.items[0]!.length; fi++) {
@@ -308,8 +318,9 @@ export function bindList(a: { items: (ValueForms | null)[][] }): BoundList {
   const plan: ListBinding = {
     container: anchorOf(container),
     signature,
-    limit: all.length === roots.length ? null : roots.length,
+    limit,
     fields: fieldsOut,
+    ...(rule ? { rule } : {}),
   };
   return { ok: true, plan };
 }
@@ -323,6 +334,11 @@ export function readList(plan: ListBinding): ReadRows {
       error: 'the list (' + plan.container.tag + (plan.container.scope ? ' in ' + plan.container.scope : '') + ') is not on the page',
     };
   let items = itemsOf(cs[plan.container.nth]!, plan.signature);
+  if (plan.rule) {
+    const sel = selectByRule(items, plan.rule);
+    if (!sel.ok) return { ok: false, error: sel.error };
+    items = sel.items;
+  }
   if (plan.limit != null) {
     if (items.length < plan.limit)
       return { ok: false, error: 'the list has ' + items.length + ' items, fewer than the ' + plan.limit + ' recorded' };
