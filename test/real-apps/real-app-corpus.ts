@@ -20,8 +20,6 @@ export const REAL_APPS: RealAppDefinition[] = [
  * with 0 model calls); and `<app>/session-check` (a session check after the reads finds the session signed in).
  */
 export const BLOCKED_BY: Record<string, string> = {
-  // The registry prints `v0.9.0`; the answer `0.9.0` does not bind ("version: not found on the page").
-  'verdaccio/latest-version/replayed': 'replay',
   // Tainted twice, by requests the run did not cause: the palette's background fetch of catalogue.nodered.org
   // (blocked by the fence; `ready`'s "taint only run-caused blocked requests" clears it), and, in read mode, the
   // editor's own WebSocket message on /comms (its auth handshake right after the page loads, held by read mode's write
