@@ -123,6 +123,9 @@ describeEachStore('agent requests', (t) => {
       startedAt: null,
       completedAt: null,
       executionTimeMs: null,
+      // Not claimed yet: no attempt, and no attempt step in the trace.
+      attempts: 0,
+      trace: [],
     });
   });
 

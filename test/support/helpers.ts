@@ -109,7 +109,7 @@ const INTERNAL_KEYS = [
   'sealedExitProxy',
   'leaseOwner',
   'leaseExpiresAt',
-  'attempts',
+  'attemptLog',
   'id',
 ];
 
