@@ -126,6 +126,8 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
         productionSecretHash: 'production_secret_hash',
         createdAt: 'created_at',
         updatedAt: 'updated_at',
+        // Read with the credentials on every call (CREDENTIALS_SQL): a disabled organization is refused at once.
+        disabledAt: 'disabled_at',
       },
     });
     // Looked up on every link-token and agent-request for an organization's own provider (PreparedTable.findOneBy).
@@ -205,6 +207,7 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
         completedAt: 'completed_at',
         executionTimeMs: 'execution_time_ms',
         attempts: 'attempts',
+        attemptLog: 'attempt_log',
         leaseOwner: 'lease_owner',
         leaseExpiresAt: 'lease_expires_at',
         trace: 'trace',
@@ -242,6 +245,7 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
       productionSecretHash: 'scrypt$production',
       createdAt: now,
       updatedAt: new Date(now.getTime() + 1),
+      disabledAt: null,
     });
     const connection = (): ConnectionRecord => ({
       id: newId('conn'),
