@@ -32,6 +32,8 @@ export interface BlockedDetail {
   method?: string;
   /** The request body as text (bounded), when there was one. */
   body?: string;
+  /** The body was longer than what was kept: the rest may hold anything. */
+  bodyCut?: boolean;
   /** The egress policy refused the destination (another host), rather than a gate (read mode) refusing a write. */
   offProvider?: boolean;
   /** For proxy reports: `request`, `tunnel`, `write`, `websocket`, `upstream`. */
@@ -76,25 +78,28 @@ function requestMarks(text: string): string[] {
   return out;
 }
 
+/**
+ * Percent-escapes decoded one by one (a stray `%` elsewhere must not stop it, as it would stop decodeURIComponent),
+ * twice (a value encoded twice), and `+` read as a space as forms write it.
+ */
 function decodeSafely(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
-  }
+  const once = (t: string) => t.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const twice = once(once(s));
+  const utf8 = Buffer.from(twice, 'latin1').toString('utf8');
+  return `${twice}\n${utf8}\n${twice.replace(/\+/g, ' ')}`;
 }
 
-/** base64 (and base64url) runs decoded: a value sent encoded is still the value. */
+/**
+ * base64 (and base64url) runs decoded, every one, whatever bytes they hold (a value may be wrapped in control
+ * characters before it is encoded): a value sent encoded is still the value. Bounded by the body's size.
+ */
 function base64Decoded(text: string): string {
   const out: string[] = [];
-  for (const m of text.match(/[A-Za-z0-9+/_-]{12,}={0,2}/g) ?? []) {
-    const s = Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
-    // Only text: random bytes decoded are noise.
-    if (s && !s.includes('\ufffd') && ![...s].some((ch) => ch.charCodeAt(0) < 9 || (ch.charCodeAt(0) > 13 && ch.charCodeAt(0) < 32)))
-      out.push(s);
-    if (out.length > 50) break;
+  for (const m of text.match(/[A-Za-z0-9+/_-]{8,}={0,2}/g) ?? []) {
+    out.push(Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'));
   }
-  return out.join('\n');
+  const bytes = out.join('\n');
+  return `${bytes}\n${Buffer.from(bytes, 'latin1').toString('utf8')}`;
 }
 
 export class BlockCauses {
@@ -108,6 +113,11 @@ export class BlockCauses {
     private readonly now: () => number = Date.now,
   ) {
     this.values = [...new Set(parameterValues.map((v) => v.trim().toLowerCase()).filter((v) => v.length >= VALUE_MIN))];
+  }
+
+  /** More values a blocked request must not carry: the connection's stored credentials, once the run has them. */
+  protect(values: readonly string[]): void {
+    for (const v of values.map((x) => x.trim().toLowerCase())) if (v.length >= VALUE_MIN && !this.values.includes(v)) this.values.push(v);
   }
 
   /** A tool begins to act (its settle included until actionEnded). */
@@ -141,9 +151,13 @@ export class BlockCauses {
     }
     const method = (b.method ?? 'GET').toUpperCase();
     if (b.navigation && method !== 'GET' && method !== 'HEAD') return 'a form submission';
+    if (b.bodyCut) return 'its body was too long to be read whole';
     const carried = this.carried(b.url, b.body);
     if (carried) return carried;
-    if (inAction && !(PASSIVE.has(b.resourceType) && (method === 'GET' || method === 'HEAD'))) return 'sent while a tool acted';
+    // A passive load counts as noise only when it carries nothing at all: an image or script URL with a query (a
+    // keylogger's beacon, a value sent in pieces) sent while a tool acts is the run's doing.
+    const bare = !new URL(b.url, 'http://x').search && !b.body;
+    if (inAction && !(PASSIVE.has(b.resourceType) && (method === 'GET' || method === 'HEAD') && bare)) return 'sent while a tool acted';
     return null;
   }
 

