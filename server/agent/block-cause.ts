@@ -8,17 +8,24 @@
  *   - a navigation of the top frame, or a form submission (a navigation that sends a body) in any frame;
  *   - sent while a tool acts, or within its settle window (SETTLE_GRACE_MS after it returned), unless it is a passive
  *     sub-resource (image, style, font, script, media) carrying nothing of the run;
- *   - carrying a parameter value of the run (in its URL or body, as written, URL-encoded, lower-cased or base64);
+ *   - carrying a parameter value or stored credential of the run (in its URL or body, as written, lower-cased,
+ *     URL-encoded, base64, hex, or as `\uXXXX`, `\xHH` or `&#…;` escapes);
  *   - carrying page content the model saw (SEEN_RUN words of an observation in a row, or a value-like token of it;
  *     not the page's URL or title, which analytics send by design);
  *   - anything whose cause cannot be told: what only the egress proxy saw (a worker's request, whose body we never
- *     read; a refused write or WebSocket message; an upstream failure), or a report with no detail.
+ *     read; a refused write; an upstream failure), or a report with no detail.
  * A refused tunnel (CONNECT, from a preconnect or a worker) carries nothing but its host and port: it is judged by
  * its host (a value in a subdomain) and the action window.
  *
+ * A WebSocket message read mode held (never sent) is judged by what it carried, which the egress proxy read: its
+ * socket was opened on an allowed host (the proxy checked it before the upgrade), so a message sent while no tool
+ * acts and carrying nothing of the run (a single-page app's own subscribe or auth frame at load) is the page's doing,
+ * listed as noise; one sent while a tool acts, carrying a parameter, a credential or seen content, or too long to be
+ * read whole, taints.
+ *
  * What this cannot see: a page script that holds a value the run typed and sends it later, transformed beyond the
  * encodings above. The fence still blocks it; the run is then recorded, as it was the page's doing and not the
- * run's. Read-mode refusals (a write on the provider itself) always taint, as before.
+ * run's. Other read-mode refusals (an HTTP write on the provider itself) always taint, as before.
  */
 export interface BlockedDetail {
   url: string;
@@ -38,6 +45,8 @@ export interface BlockedDetail {
   offProvider?: boolean;
   /** For proxy reports: `request`, `tunnel`, `write`, `websocket`, `upstream`. */
   proxyKind?: string;
+  /** A WebSocket message read mode held: what it carried is `body` (cut: `bodyCut`). */
+  heldMessage?: boolean;
 }
 
 /** A request started this long after a tool returned is still its doing (a handler's fetch after the settle). */
@@ -87,6 +96,34 @@ function decodeSafely(s: string): string {
   const twice = once(once(s));
   const utf8 = Buffer.from(twice, 'latin1').toString('utf8');
   return `${twice}\n${utf8}\n${twice.replace(/\+/g, ' ')}`;
+}
+
+/**
+ * Escapes a script writes: JSON's and JavaScript's `\uXXXX` (surrogate pairs join as they are read back) and
+ * `\u{…}`, `\xHH`, and HTML's numeric references `&#xHH;` / `&#DD;`; escaped once or more.
+ */
+function unescaped(text: string): string {
+  const code = (n: number) => (n <= 0x10ffff ? String.fromCodePoint(n) : '');
+  // Escapes escaped again (a JSON string of an escaped value writes `\\u0068`) read as once.
+  return `${text}\n${text.replace(/\\{2,}/g, '\\')}`
+    .replace(/\\u\{([0-9a-fA-F]{1,6})\}/g, (_, h: string) => code(parseInt(h, 16)))
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    .replace(/\\x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    .replace(/&#x([0-9a-fA-F]{1,6});?/g, (_, h: string) => code(parseInt(h, 16)))
+    .replace(/&#([0-9]{1,7});?/g, (_, d: string) => code(parseInt(d, 10)));
+}
+
+/**
+ * Hex runs decoded as bytes, at both alignments (a value's hex may follow other hex digits, as in `id=7f` + hex), read
+ * as Latin-1 and as UTF-8. Bounded by the body's size.
+ */
+function hexDecoded(text: string): string {
+  const out: string[] = [];
+  for (const m of text.match(/[0-9a-fA-F]{6,}/g) ?? []) {
+    for (const run of [m, m.slice(1)]) out.push(Buffer.from(run.slice(0, run.length & ~1), 'hex').toString('latin1'));
+  }
+  const bytes = out.join('\n');
+  return `${bytes}\n${Buffer.from(bytes, 'latin1').toString('utf8')}`;
 }
 
 /**
@@ -142,8 +179,13 @@ export class BlockCauses {
   /** Why the run caused this blocked request, or null when it is the page's own background noise. */
   causeOf(b: BlockedDetail): string | null {
     if (b.mainFrameNavigation) return 'a navigation of the page';
-    if (b.offProvider === false) return 'a write the run may not send';
     const inAction = this.acting > 0 || this.now() <= this.actedUntil;
+    if (b.heldMessage && b.source === 'proxy' && b.proxyKind === 'websocket') {
+      if (b.bodyCut) return 'its message was too long to be read whole';
+      if (inAction) return 'sent while a tool acted';
+      return this.carried(b.url, b.body);
+    }
+    if (b.offProvider === false) return 'a write the run may not send';
     if (b.source !== 'router') {
       if (b.proxyKind !== 'tunnel') return 'a request of a realm whose content cannot be read';
       if (inAction) return 'sent while a tool acted';
@@ -164,7 +206,8 @@ export class BlockCauses {
   private carried(url: string, body?: string): string | null {
     const raw = `${url}\n${(body ?? '').slice(0, BODY_MAX)}`;
     const decoded = decodeSafely(raw);
-    const text = `${raw}\n${decoded}\n${base64Decoded(decoded)}`.toLowerCase();
+    const layer = `${raw}\n${decoded}\n${unescaped(decoded)}`;
+    const text = `${layer}\n${base64Decoded(layer)}\n${hexDecoded(layer)}`.toLowerCase();
     if (this.values.some((v) => text.includes(v))) return 'it carried a parameter value';
     if (this.seen.size && requestMarks(text).some((t) => this.seen.has(t))) return 'it carried page content the model saw';
     return null;

@@ -31,20 +31,23 @@ const REPORTED_MAX = 500;
 
 /**
  * One report per blocked URL (the proxy, the router and a retrying browser may each see the same refusal), except
- * that a report naming a top-frame navigation always goes through: it decides how the run fails. `judge` sees every
- * report (one the run caused taints it, whichever of the repeats says so); `onBlocked` is told once per URL, with
- * the first cause found, to list it.
+ * that a report naming a top-frame navigation always goes through (it decides how the run fails), and so does the
+ * first repeat the run caused after noise (a WebSocket's messages share one URL: the page's own subscribe at load is
+ * listed as noise, a later message carrying a parameter as the taint it is). `judge` sees every report (one the run
+ * caused taints it, whichever of the repeats says so); `onBlocked` is told what to list.
  */
 export function blockReporter(
   onBlocked: (b: BlockedRequest, cause: string | null) => void,
   judge: (b: BlockedRequest) => string | null = () => 'blocked',
 ) {
-  const seen = new Map<string, boolean>();
+  const seen = new Map<string, { navigation: boolean; caused: boolean }>();
   return (b: BlockedRequest) => {
     const cause = judge(b);
     const before = seen.get(b.url);
-    if (before !== undefined && (before || !b.mainFrameNavigation)) return;
-    if (seen.size < REPORTED_MAX) seen.set(b.url, b.mainFrameNavigation);
+    if (before && (before.navigation || !b.mainFrameNavigation) && (before.caused || !cause)) return;
+    if (seen.size < REPORTED_MAX || before) {
+      seen.set(b.url, { navigation: !!before?.navigation || b.mainFrameNavigation, caused: !!before?.caused || !!cause });
+    }
     onBlocked(b, cause);
   };
 }
@@ -64,7 +67,10 @@ export function blockedStep(b: BlockedRequest, cause: string | null, url: string
   };
 }
 
-/** The proxy's refusals, in the trace's terms: a refused write or message names the realm that sent it. */
+/**
+ * The proxy's refusals, in the trace's terms: a refused write or message names the realm that sent it. The body of a
+ * held message is kept for the judge only: the trace's step (blockedStep) never shows it.
+ */
 export function fromProxy(block: EgressBlock): BlockedRequest {
   return {
     url: block.url,
@@ -74,6 +80,10 @@ export function fromProxy(block: EgressBlock): BlockedRequest {
     source: 'proxy',
     proxyKind: block.kind,
     offProvider: block.kind === 'request' || block.kind === 'tunnel',
+    // A message read mode held, with what it carried: judged by that (block-cause.ts), not refused blind.
+    ...(block.message
+      ? { heldMessage: true, body: block.message.text, ...(block.message.cut ? { bodyCut: true } : {}) }
+      : {}),
   };
 }
 

@@ -12,6 +12,11 @@ export interface EgressBlock {
   reason: string;
   /** For writes and messages: who sent it, as the browser declares it (`Sec-Fetch-Dest`) and its referrer. */
   realm?: string;
+  /**
+   * For a WebSocket message read mode dropped: what it carried (text, bounded; a binary message as Latin-1, byte for
+   * byte), and whether it was longer than what was kept. Never logged: it may hold anything the page had.
+   */
+  message?: { text: string; cut: boolean };
 }
 
 /** A request or WebSocket message that may change something, sent on to the provider. */

@@ -387,7 +387,14 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
           ? { approve: (body: Buffer, signal: AbortSignal) => askApproval(approve, { ...message, contentType: null, body }, signal) }
           : {}),
         onSent: () => changeSent(message),
-        onRefused: (reason) => report({ url: `${message.url}#send`.slice(0, 300), kind: 'websocket', reason, realm }),
+        onRefused: (reason, dropped) =>
+          report({
+            url: `${message.url}#send`.slice(0, 300),
+            kind: 'websocket',
+            reason,
+            realm,
+            ...(dropped ? { message: { text: dropped.payload.toString(dropped.binary ? 'latin1' : 'utf8'), cut: dropped.cut } } : {}),
+          }),
         onBroken: (reason) => block(message.url, 'websocket', reason),
       });
     });

@@ -19,6 +19,11 @@ export interface ClientFrameDecision {
    * reason or a ping body is up to 125 bytes the page chooses, and a server may act on them.
    */
   stripControlPayloads?: boolean;
+  /**
+   * Each dropped data message, read as it streams by (its frames unmasked and joined), for the run to judge what it
+   * carried (read mode: block-cause.ts): at most `limit` bytes are kept, `cut` when the message was longer.
+   */
+  dropped?: { limit: number; onMessage(payload: Buffer, cut: boolean): void };
 }
 
 /**
@@ -55,6 +60,10 @@ export class ClientFrameFilter {
   /** Payload bytes left in the current frame. */
   private remaining = 0n;
   private forwarding = true;
+  /** The dropped data frame being read for `dropped`: its mask, how far into its payload, whether it ends a message. */
+  private reading: { mask: Buffer; at: number; fin: boolean } | null = null;
+  /** The dropped message being assembled for `dropped`, across its frames. */
+  private message: { parts: Buffer[]; length: number; cut: boolean } | null = null;
   /** Set when the stream is not WebSocket framing the proxy can follow: the connection must be closed. */
   broken: string | null = null;
 
@@ -68,8 +77,10 @@ export class ClientFrameFilter {
       if (this.remaining > 0n) {
         const take = Number(this.remaining < BigInt(chunk.length - at) ? this.remaining : BigInt(chunk.length - at));
         if (this.forwarding) out.push(chunk.subarray(at, at + take));
+        else if (this.reading) this.keep(chunk.subarray(at, at + take));
         this.remaining -= BigInt(take);
         at += take;
+        if (this.remaining === 0n) this.frameEnded();
         continue;
       }
       const step = this.header.take(chunk, at);
@@ -86,11 +97,46 @@ export class ClientFrameFilter {
           out.push(maskedFrame(parsed.opcode, parsed.opcode === 0x8 && parsed.payloadLength > 0n ? NORMAL_CLOSURE : Buffer.alloc(0)));
       } else {
         this.forwarding = this.decide.onDataFrame(parsed.opcode);
+        if (!this.forwarding && this.decide.dropped) {
+          // A new message (not a continuation) starts afresh: one cut off before its last frame is not joined to it.
+          if (parsed.opcode !== 0 || !this.message) this.message = { parts: [], length: 0, cut: false };
+          this.reading = { mask: headerBytes.subarray(headerBytes.length - 4), at: 0, fin: parsed.fin };
+          // Longer than the bound: handed over at once, as far as it is known (a message that never ends is reported too).
+          const message = this.message;
+          if (!message.cut && BigInt(message.length) + parsed.payloadLength > BigInt(this.decide.dropped.limit)) {
+            message.cut = true;
+            this.decide.dropped.onMessage(Buffer.concat(message.parts, message.length), true);
+          }
+        }
       }
       if (this.forwarding) out.push(headerBytes);
       this.remaining = parsed.payloadLength;
+      if (this.remaining === 0n) this.frameEnded();
     }
     return out;
+  }
+
+  /** Keeps a dropped frame's payload, unmasked (a message over the bound was handed over already: nothing more is kept). */
+  private keep(bytes: Buffer): void {
+    const reading = this.reading!;
+    const message = this.message!;
+    if (!message.cut) {
+      const out = Buffer.allocUnsafe(bytes.length);
+      for (let i = 0; i < bytes.length; i++) out[i] = bytes[i]! ^ reading.mask[(reading.at + i) & 3]!;
+      message.parts.push(out);
+      message.length += out.length;
+    }
+    reading.at += bytes.length;
+  }
+
+  /** A frame's payload is all through: a dropped message's last frame hands the message over. */
+  private frameEnded(): void {
+    const reading = this.reading;
+    this.reading = null;
+    if (!reading?.fin || !this.message) return;
+    const { parts, length, cut } = this.message;
+    this.message = null;
+    if (!cut) this.decide.dropped!.onMessage(Buffer.concat(parts, length), false);
   }
 }
 

