@@ -81,9 +81,7 @@ export function fromProxy(block: EgressBlock): BlockedRequest {
     proxyKind: block.kind,
     offProvider: block.kind === 'request' || block.kind === 'tunnel',
     // A message read mode held, with what it carried: judged by that (block-cause.ts), not refused blind.
-    ...(block.message
-      ? { heldMessage: true, body: block.message.text, ...(block.message.cut ? { bodyCut: true } : {}) }
-      : {}),
+    ...(block.message ? { heldMessage: true, body: block.message.text, ...(block.message.cut ? { bodyCut: true } : {}) } : {}),
   };
 }
 

@@ -1,0 +1,227 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Page } from 'playwright-core';
+import { WebSocketServer } from 'ws';
+
+import { compileResponseFormat } from '../../contract/response-format';
+import { NO_PERSON } from '../../server/agent/handoff/user-ask';
+import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard } from '../../server/agent/network-guard';
+import { parameterSlots } from '../../server/agent/planner/placeholders';
+import { trajectoryKey } from '../../server/agent/replay/trajectory';
+import type { RunContext, TraceStep } from '../../server/agent/run-context';
+import { RunIntegrity } from '../../server/agent/run-integrity';
+import { plannerStrategy } from '../../server/agent/strategies';
+import { EgressPolicy } from '../../server/egress/egress-policy';
+import { openFencedContext } from '../../server/egress/fenced-context';
+import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
+import { newOrg, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
+
+/**
+ * WebSocket messages in read mode, attacked for real: a single-page app's provider page opens a WebSocket to its own
+ * host, as real editors do, and sends on it. Read mode holds every message (the site's server receives none, ever);
+ * what changes is only whether the run is tainted (block-cause.ts): the page's own subscribe frame at load is listed
+ * as noise and the run is recorded for replay, while a message sent in answer to a click, or carrying a parameter
+ * value the run typed (as written, base64, percent-encoded, hex or \u-escaped, long after the tool settled), taints
+ * the run, which is never recorded. The run is fenced exactly as the worker fences it (run-session.ts): the egress
+ * proxy with read mode's gate, the page guard, the run's integrity judging each refusal.
+ */
+jest.setTimeout(60_000);
+
+const rig = useAttackRig();
+
+/** What the site's WebSocket server received: must stay empty in read mode. */
+const received: string[] = [];
+let site: http.Server;
+let wss: WebSocketServer;
+let origin = '';
+
+/**
+ * The page: a greeting, a search field and a button; its script opens the socket at load and subscribes (the app's
+ * own background frame). `leak` names how it sends the field's value away, 2.5 s after the last keystroke (well after
+ * the typing tool and its settle); `/click` sends a frame when the button is clicked.
+ */
+const ENCODERS: Record<string, string> = {
+  plain: 'v',
+  base64: 'btoa(v)',
+  percent: "[...v].map((c) => '%' + c.charCodeAt(0).toString(16).padStart(2, '0')).join('')",
+  hex: "[...v].map((c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('')",
+  unicode: "[...v].map((c) => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('')",
+};
+
+function page(path: string): string | null {
+  const url = new URL(path, 'http://x');
+  const leak = url.searchParams.get('leak');
+  if (url.pathname !== '/' && url.pathname !== '/click') return null;
+  if (leak && !ENCODERS[leak]) return null;
+  const script = `
+    const ws = new WebSocket(location.origin.replace(/^http/, 'ws') + '/comms');
+    ws.onopen = () => ws.send(JSON.stringify({ subscribe: 'notification/#' }));
+    const field = document.querySelector('input');
+    let timer;
+    ${leak ? `field.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => { const v = field.value; ws.send('{"q":"' + (${ENCODERS[leak]}) + '"}'); }, 2500); });` : ''}
+    ${url.pathname === '/click' ? `document.querySelector('button').addEventListener('click', () => ws.send('{"event":"refresh"}'));` : ''}
+  `;
+  return `<!doctype html><html><head><title>Notes</title></head><body><main><h1>Welcome, Grace Goodwin</h1>
+    <input type="search" aria-label="Search notes"><button type="button">Refresh</button></main><script>${script}</script></body></html>`;
+}
+
+beforeAll(async () => {
+  site = http.createServer((req, res) => {
+    const body = page(req.url ?? '/');
+    if (body === null) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+  });
+  wss = new WebSocketServer({ noServer: true });
+  site.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (client) => {
+      client.send('{"topic":"hello"}');
+      client.on('message', (data) => received.push(String(data)));
+    }),
+  );
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  origin = `http://wsapp.localhost:${(site.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  for (const c of wss?.clients ?? []) c.terminate();
+  wss?.close();
+  site?.closeAllConnections();
+  await new Promise((r) => site?.close(r));
+});
+
+beforeEach(() => {
+  received.length = 0;
+});
+
+const READ = {
+  action: 'Which name does the notes page greet me with?',
+  responseFormat: { name: 'string - the full name shown for the signed-in member' },
+};
+const done: ScriptReply = { tool: 'done', args: { success: true, data: { name: 'Grace Goodwin' } } };
+
+/** A read-mode run on the site, fenced as the worker fences it; the planner runs `script` with the scripted model. */
+async function readRun(path: string, script: (turn: ScriptTurn, n: number) => ScriptReply, parameters: Record<string, unknown> = {}) {
+  const organizationId = await newOrg(rig.server);
+  const orbit = rig.server.services.catalogue.bySlug('orbit', 'sandbox')!;
+  // The catalogue's provider (so a recorded trajectory has a provider to belong to), moved to the site's host.
+  const provider = { ...orbit, homeUrl: `${origin}/`, allowedOrigins: ['wsapp.localhost'], sessionRefresh: [] };
+  const policy = EgressPolicy.forProvider(provider, 'sandbox');
+  const integrity = new RunIntegrity(parameters);
+  const trace: TraceStep[] = [];
+  const main: { page?: Page } = {};
+  const report = blockReporter(
+    (b, cause) => trace.push(blockedStep(b, cause, main.page?.url() ?? '')),
+    (b) => integrity.blockedRequest(b),
+  );
+  const context = await openFencedContext(rig.browser, {
+    policy,
+    onBlocked: (b) => report(fromProxy(b)),
+    gate: changeGate('read', provider.sessionRefresh),
+    onChangeSent: () => undefined,
+  });
+  try {
+    context.setDefaultTimeout(10_000);
+    await installNetworkGuard(context, { policy, mode: 'read', mainFrame: () => main.page?.mainFrame(), report });
+    const page = await context.newPage();
+    main.page = page;
+    const startingUrl = `${origin}${path}`;
+    await page.goto(startingUrl);
+    const owner = { organizationId, environment: 'sandbox' as const };
+    const action = `${READ.action} (${randomUUID().slice(0, 8)})`;
+    const ctx: RunContext = {
+      requestId: `areq_${randomUUID()}`,
+      owner,
+      action,
+      startingUrl,
+      parameters,
+      responseFormat: READ.responseFormat,
+      mode: 'read',
+      resultSchema: compileResponseFormat(READ.responseFormat),
+      provider,
+      context,
+      page,
+      signal: new AbortController().signal,
+      deadline: Date.now() + 40_000,
+      record: (s) => trace.push(s),
+      integrity,
+      secrets: [],
+      ...NO_PERSON,
+    };
+    const { key } = trajectoryKey({
+      scope: `${organizationId}:sandbox`,
+      providerId: provider.providerId,
+      action,
+      startingUrl,
+      slots: parameterSlots(parameters),
+    });
+    let n = 0;
+    rig.model.setScript((t) => script(t, ++n));
+    const outcome = await plannerStrategy(strategyDeps(rig.server, rig.model)).run(ctx);
+    // Stragglers: anything the page still had queued.
+    await new Promise((r) => setTimeout(r, 300));
+    return { outcome, trace, integrity, stored: await storedTrajectory(rig.server, key) };
+  } finally {
+    await context.close().catch(() => undefined);
+  }
+}
+
+const socketSteps = (trace: TraceStep[]) => trace.filter((s) => s.outcome === 'blocked' && /\/comms#send/.test(s.target ?? ''));
+
+describe('read mode: WebSocket messages are held, and taint a run only when the run caused them', () => {
+  it("lists the app's own subscribe frame at load as noise, holds it, and still records the run for replay", async () => {
+    const run = await readRun('/', (_t, n) => (n === 1 ? { delayMs: 600, then: done } : done));
+
+    expect(run.outcome.status).toBe('completed');
+    expect(received).toEqual([]);
+    const listed = socketSteps(run.trace);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.error).toMatch(/read mode: WebSocket messages are not sent .*not a taint/);
+    expect(run.integrity.clean).toBe(true);
+    expect(recordVerdict(run.trace)).toMatchObject({ outcome: 'ok' });
+    expect(run.stored).not.toBeNull();
+  });
+
+  it('taints a run whose page sends a frame in answer to a click (the run caused it), and records nothing', async () => {
+    const run = await readRun('/click', (t, n) => {
+      if (n === 1) return { tool: 'click', args: { index: t.observation!.find('button', 'Refresh') } };
+      return done;
+    });
+
+    expect(run.outcome.status).toBe('completed');
+    expect(received).toEqual([]);
+    expect(socketSteps(run.trace).some((s) => !/not a taint/.test(s.error ?? ''))).toBe(true);
+    expect(recordVerdict(run.trace)).toMatchObject({
+      outcome: 'blocked',
+      error: expect.stringMatching(/a request was blocked .*\/comms#send.*sent while a tool acted/),
+    });
+    expect(run.stored).toBeNull();
+  });
+
+  it.each(Object.keys(ENCODERS))(
+    'taints a run whose page sends a typed parameter over the socket later, %s, and records nothing',
+    async (leak) => {
+      const note = `private-note-${randomBytes(5).toString('hex')}`;
+      const run = await readRun(
+        `/?leak=${leak}`,
+        (t, n) => {
+          if (n === 1)
+            return { tool: 'type', args: { index: t.observation!.find('searchbox', 'Search notes'), text: '{{parameters.note}}' } };
+          // The page sends 2.5 s after the last keystroke: well outside the tool's action window.
+          if (n === 2) return { delayMs: 3_500, then: done };
+          return done;
+        },
+        { note },
+      );
+
+      expect(run.outcome.status).toBe('completed');
+      expect(received).toEqual([]);
+      expect(recordVerdict(run.trace)).toMatchObject({
+        outcome: 'blocked',
+        error: expect.stringMatching(/a request was blocked .*\/comms#send.*it carried a parameter value/),
+      });
+      expect(run.stored).toBeNull();
+    },
+  );
+});
