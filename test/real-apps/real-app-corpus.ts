@@ -20,14 +20,10 @@ export const REAL_APPS: RealAppDefinition[] = [
  * with 0 model calls); and `<app>/session-check` (a session check after the reads finds the session signed in).
  */
 export const BLOCKED_BY: Record<string, string> = {
-  // Tainted twice, by requests the run did not cause: the palette's background fetch of catalogue.nodered.org
-  // (blocked by the fence; `ready`'s "taint only run-caused blocked requests" clears it), and, in read mode, the
-  // editor's own WebSocket message on /comms (its auth handshake right after the page loads, held by read mode's write
-  // gate), which still taints with `ready` merged. It needs a rule no branch has yet (a same-origin WebSocket message
-  // the page sends on its own, before any tool action, is not the run's write) or a provider-declared allowance.
-  // Seen once in three bench runs besides: the editor's POST /settings/user after the tab click (it saves the
-  // person's view settings), held by read mode; declaring it in the provider's sessionRefresh would let it through.
-  'node-red/flow-description/replayed': 'ready + none yet (read-mode WebSocket messages the page sends on its own)',
+  // Empty: Node-RED's flow description replays since read mode judges a WebSocket message by what it carried (the
+  // editor's own auth and subscribe frames on /comms at load are held and listed as noise, not a taint). Seen once in
+  // three bench runs before: the editor's POST /settings/user after the tab click (it saves the person's view
+  // settings), held by read mode, a write during a tool's action: it still taints, as it should.
 };
 
 /** The fewest model calls each read needs when the first observation shows the content: one per action, and `done`. */

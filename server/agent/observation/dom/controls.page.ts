@@ -82,6 +82,21 @@ export function hasControl(el: Element): boolean {
   return !!(el.shadowRoot && el.shadowRoot.querySelector(HAS_CONTROL));
 }
 
+/** What a keyboard host holds: the items it moves focus among. */
+const HOSTED = 'ol,ul,table,[role=list],[role=tree],[role=treegrid],[role=grid],[role=listbox]';
+const NATIVE_CONTROL: Record<string, 1> = { A: 1, BUTTON: 1, INPUT: 1, SELECT: 1, TEXTAREA: 1, SUMMARY: 1 };
+
+/**
+ * A box focusable by its tabindex alone (no role, no onclick, not a native control) that holds a list, a table or
+ * controls: a widget's keyboard host (a tree that moves among its items with the arrow keys, as an outline sidebar
+ * does), not one button. Its content is walked like any other, so its items are listed one by one rather than run
+ * together into one button's name.
+ */
+export function isFocusHost(el: Element, role: string | null): boolean {
+  if (role || NATIVE_CONTROL[el.tagName] || el.hasAttribute('onclick') || !el.hasAttribute('tabindex')) return false;
+  return !!el.querySelector(HOSTED) || hasControl(el);
+}
+
 export type ScrollState = 'more-above-and-below' | 'more-below' | 'more-above';
 
 export function scrollState(el: Element, st: CSSStyleDeclaration): ScrollState | null {

@@ -4,8 +4,9 @@ import { byId, clip, isElement, isSvg, isText, norm, styleOf } from './tree.page
  * In the page (see agent-dom.page.ts): the best hint there is for a control the page gave no name (an icon with a
  * click listener, a twisty, an empty calendar slot), so that it can be listed and told apart rather than left out:
  * what its author wrote on it besides a name — data attributes (a tooltip, an action, a test id), the icon it shows
- * (an icon font's ligature, an SVG <use href="#icon-star">, an image's file name), the words of its class or id
- * (`btn-trash` → "trash"; hashed and utility class names are left out), where a link goes, a table cell's column and
+ * (an icon font's ligature or glyph class, an SVG <use href="#icon-star">, an image's file name), the words of its
+ * own id, then of its class (`btn-trash` → "trash"; hashed and utility class names, and the page's namespace, are
+ * left out), where a link goes, a table cell's column and
  * row headers, and last the text right next to it. The observation says where the name came from (`nameFrom`): it
  * is a guess a person would make, not the page's own name.
  */
@@ -73,14 +74,64 @@ function identWords(token: string): string[] {
   return out;
 }
 
-function wordsOf(list: string[], limit = 4): string {
+function wordsOf(list: string[], limit = 4, skip?: Set<string>): string {
   const seen: string[] = [];
   for (const tok of list)
     for (const w of identWords(tok)) {
+      if (skip && skip.has(w)) continue;
       if (seen.indexOf(w) < 0) seen.push(w);
       if (seen.length >= limit) return seen.join(' ');
     }
   return seen.join(' ');
+}
+
+/** Namespace words are counted over this many elements' classes, and kept this long (a snapshot's hints share them). */
+const NAMESPACE_SAMPLE = 3000;
+const NAMESPACE_TTL_MS = 2000;
+let namespaceCache: { doc: Document; at: number; words: Set<string> } | null = null;
+
+/**
+ * The words a page starts most of its class names with: its namespace (`red-ui-footer-button`, `MuiButton-root`).
+ * They are on every control alike, so they tell none apart, and a hint leaves them out.
+ */
+function namespaceWords(doc: Document): Set<string> {
+  const now = Date.now();
+  if (namespaceCache && namespaceCache.doc === doc && now - namespaceCache.at < NAMESPACE_TTL_MS) return namespaceCache.words;
+  const counts = new Map<string, number>();
+  let total = 0;
+  const els = doc.querySelectorAll('[class]');
+  for (let i = 0; i < els.length && i < NAMESPACE_SAMPLE; i++) {
+    for (const t of (els[i]!.getAttribute('class') || '').split(/\s+/)) {
+      const first = t.replace(/([a-z])([A-Z])/g, '$1 $2').split(/[\s_\-.:]+/)[0];
+      if (!first) continue;
+      total++;
+      const w = first.toLowerCase();
+      counts.set(w, (counts.get(w) || 0) + 1);
+    }
+  }
+  const words = new Set<string>();
+  if (total >= 30) counts.forEach((n, w) => n >= total * 0.3 && words.add(w));
+  namespaceCache = { doc, at: now, words };
+  return words;
+}
+
+/**
+ * Icon fonts' classes (Font Awesome, Bootstrap Icons, Glyphicons, Ionicons, Material Design Icons, Remix, Boxicons …):
+ * `fa-angle-double-up` names its glyph; size, animation and style modifiers (`fa-fw`, `fa-2x`, `fa-spin`) do not.
+ */
+const ICON_FONT = /^(?:fa[srlbdt]?|bi|glyphicon|icon|mdi|ion|ti|la[srb]?|octicon|codicon|ri|bx[sl]?|lni|feather|uil|oi)-([a-z][a-z0-9-]*)$/;
+const ICON_MODIFIER =
+  /^(?:fw|lg|xs|sm|xl|2xs|2xl|\d+x|spin|pulse|beat|bounce|fade|shake|border|inverse|li|ul|solid|regular|light|thin|duotone|brands|sharp|(?:flip|rotate|stack|pull)(?:-[a-z0-9-]+)?)$/;
+
+function iconFontName(el: Element): string {
+  if (el.childElementCount > 0 || norm(el.textContent)) return '';
+  for (const t of (el.getAttribute('class') || '').split(/\s+/)) {
+    const m = ICON_FONT.exec(t);
+    if (!m || ICON_MODIFIER.test(m[1]!)) continue;
+    const w = wordsOf([m[1]!]);
+    if (w) return w;
+  }
+  return '';
 }
 
 /** An attribute value that reads as a word or a phrase (not an id, a number or JSON). */
@@ -136,6 +187,8 @@ function iconHint(el: Element, depth: number): string {
     const t = norm(el.textContent);
     if (/^[a-z][a-z_]{1,30}$/.test(t)) return t.replace(/_/g, ' ');
   }
+  const font = iconFontName(el);
+  if (font) return font;
   const st = styleOf(el);
   if (st && st.backgroundImage && st.backgroundImage.indexOf('url(') === 0) {
     const f = fileWords(st.backgroundImage);
@@ -149,7 +202,16 @@ function iconHint(el: Element, depth: number): string {
   return '';
 }
 
-/** The words of the classes and ids of an element and the few elements inside it. */
+/**
+ * The words of an element's own id: the author's name for this one element (`view-zoom-out`), where its classes are
+ * shared with its siblings (three footer buttons, one class). Generated ids (with digits) say nothing.
+ */
+function idHint(el: Element): string {
+  const id = el.getAttribute('id');
+  return id ? wordsOf([id], 3, namespaceWords(el.ownerDocument)) : '';
+}
+
+/** The words of the classes and ids of an element and the few elements inside it (the page's namespace left out). */
 function classHint(el: Element): string {
   const toks: string[] = [];
   const add = (e: Element) => {
@@ -160,7 +222,7 @@ function classHint(el: Element): string {
   add(el);
   let n = 0;
   for (let c = el.firstElementChild; c && n < 3; c = c.nextElementSibling, n++) add(c);
-  return wordsOf(toks, 3);
+  return wordsOf(toks, 3, namespaceWords(el.ownerDocument));
 }
 
 function hrefHint(el: Element): string {
@@ -209,6 +271,8 @@ export function hintOf(el: Element, role: string | null): Hint | null {
   }
   const d = dataHint(el);
   if (d) return { name: clip(d, 80), from: 'data' };
+  const own = idHint(el);
+  if (own && !GENERIC.has(own)) return { name: clip(own, 80), from: 'class' };
   const i = iconHint(el, 0);
   if (i) return { name: clip(i, 80), from: 'icon' };
   const c = classHint(el);

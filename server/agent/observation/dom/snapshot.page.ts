@@ -1,5 +1,15 @@
 import type { ObservedElement } from '../types';
-import { boxName, clearMarks, clickableWrapper, hasControl, isToggle, operable, scrollState, visibleLabel } from './controls.page';
+import {
+  boxName,
+  clearMarks,
+  clickableWrapper,
+  hasControl,
+  isFocusHost,
+  isToggle,
+  operable,
+  scrollState,
+  visibleLabel,
+} from './controls.page';
 import { hintOf } from './hints.page';
 import { DELEGATED, listenerProbe, NONE, OWN, type Signal } from './listeners.page';
 import {
@@ -344,7 +354,7 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     let nameOnly = false;
     /** Clickable only by delegation and holding elements: listed after its content, unless a control is found in it. */
     let deferred: { lines: number; els: number; chars: number } | null = null;
-    if (visibleSelf && isInteractive(el, role)) {
+    if (visibleSelf && isInteractive(el, role) && !isFocusHost(el, role)) {
       // clickable by onclick or focusable by tabindex, without a role: a person sees a button (or a link, a cell …)
       if (!role) role = plainRole(el);
       const name = accName(el, role);
