@@ -54,7 +54,7 @@ describe('nameless clickables', () => {
           'The analytical engine weaves algebraic patterns.',
           "button 'reply' name-from=icon",
           "button 'share' name-from=icon",
-          "button 'forward' name-from=class",
+          "button 'forward' name-from=icon",
         ].join('\n'),
       );
       expect(s.elements.find((e) => e.name === 'reply')).toMatchObject({ nameFrom: 'icon', tag: 'span' });

@@ -5,7 +5,7 @@ import { byId, clip, isElement, isSvg, isText, norm, styleOf } from './tree.page
  * click listener, a twisty, an empty calendar slot), so that it can be listed and told apart rather than left out:
  * what its author wrote on it besides a name — data attributes (a tooltip, an action, a test id), the icon it shows
  * (an icon font's ligature or glyph class, an SVG <use href="#icon-star">, an image's file name), the words of its
- * own id, then of its class (`btn-trash` → "trash"; hashed and utility class names, and the page's namespace, are
+ * own id (its siblings share its classes), then of its classes (`btn-trash` → "trash"; hashed and utility class names, and the page's namespace, are
  * left out), where a link goes, a table cell's column and
  * row headers, and last the text right next to it. The observation says where the name came from (`nameFrom`): it
  * is a guess a person would make, not the page's own name.
@@ -271,10 +271,10 @@ export function hintOf(el: Element, role: string | null): Hint | null {
   }
   const d = dataHint(el);
   if (d) return { name: clip(d, 80), from: 'data' };
-  const own = idHint(el);
-  if (own && !GENERIC.has(own)) return { name: clip(own, 80), from: 'class' };
   const i = iconHint(el, 0);
   if (i) return { name: clip(i, 80), from: 'icon' };
+  const own = idHint(el);
+  if (own && !GENERIC.has(own)) return { name: clip(own, 80), from: 'class' };
   const c = classHint(el);
   if (c && !GENERIC.has(c)) return { name: clip(c, 80), from: 'class' };
   const href = hrefHint(el);
