@@ -110,8 +110,10 @@ export const NODE_RED: Omit<RealAppDefinition, 'start'> = {
       action: 'What does my Sensor alerts flow do?',
       path: '/',
       responseFormat: { description: "string - the flow's description" },
-      // The editor's info panel shows the open flow's name, "Flow" and its id, then its description.
-      steps: ["click 'Sensor alerts'", `read description as ${SENTENCE} near 'Flow'`, 'done'],
+      // The editor's info panel shows the open flow's name, "Flow" and its id (`"tab2"`), then its description. The
+      // id is the anchor: the outline sidebar, listed item by item, has its own "Flow" heading in some locales (the
+      // live view's device draws its language per connection).
+      steps: ["click 'Sensor alerts'", `read description as ${SENTENCE} near '"tab2"'`, 'done'],
       expected: { description: 'Pages the on-call engineer when a reading crosses its threshold.' },
       content: 'Nightly backup',
     },
