@@ -86,6 +86,7 @@ export class PreparedTable<T extends ObjectLiteral> {
    * row under its own condition with its own parameters, all checked when the statement runs: one threadpool
    * round trip and one commit instead of one per record. Answers, per record in order, whether it was inserted.
    * Records whose defined columns differ go in separate statements. SQLite only (PostgreSQL inserts one by one).
+   * The condition's `$n` are renumbered per row: it must be our own SQL, with no `$` inside a literal.
    */
   async insertWhereMany(records: Partial<T>[], condition: string, conditionParams: unknown[][]): Promise<boolean[]> {
     const primary = this.repo.metadata.primaryColumns;
