@@ -8,6 +8,7 @@ import type { Clock } from './clock';
 import { ConcurrencyLimit, QueueFullError } from './concurrency-limit';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
+import { FreshReads } from './fresh-reads';
 import { newId } from './ids';
 import { decoySecretHash, generateClientId, generateClientSecret, hashSecret, secretEnvironment, verifySecret } from './secrets';
 
@@ -62,6 +63,7 @@ export class OrganizationService {
   private readonly pending = new Map<string, Promise<Result<Caller>>>();
   private readonly failures: AuthFailureThrottle;
   private readonly verifications = new ConcurrencyLimit(VERIFY_CONCURRENCY, VERIFY_QUEUE_MAX);
+  private readonly credentials: FreshReads<string, Awaited<ReturnType<Store['repos']['organizations']['findCredentials']>>>;
 
   constructor(
     private readonly store: Store,
@@ -69,6 +71,7 @@ export class OrganizationService {
     authFailures?: AuthFailureSettings,
   ) {
     this.failures = new AuthFailureThrottle(clock, authFailures);
+    this.credentials = new FreshReads((clientId) => store.repos.organizations.findCredentials(clientId));
     // Computed now, so the first unknown client id does not pay for it (and stand out by taking twice as long).
     decoySecretHash().catch(() => undefined);
   }
@@ -148,8 +151,8 @@ export class OrganizationService {
     const cacheKey = environment && idKey ? `${clientId}:${createHash('sha256').update(secret).digest('hex')}` : undefined;
     const remembered = cacheKey === undefined ? undefined : this.verified.get(cacheKey);
     if (remembered !== undefined) {
-      // The hot path: one row read, no hash, no budget.
-      const organization = await this.store.repos.organizations.findCredentials(idKey!);
+      // The hot path: one row read (shared with concurrent calls, never older than this call), no hash, no budget.
+      const organization = await this.credentials.get(idKey!);
       if (organization && storedHashOf(organization, environment!) === remembered) {
         return organization.disabled ? DISABLED : ok({ organizationId: organization.id, environment: environment! });
       }

@@ -60,6 +60,15 @@ function findProblem(value: unknown): BodyProblem | null {
   return null;
 }
 
+/** Content-Type headers that type-is certainly takes for JSON, as clients usually write them. */
+const COMMON_JSON_TYPES = new Set([
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json;charset=utf-8',
+  'application/json; charset=UTF-8',
+  'application/json;charset=UTF-8',
+]);
+
 /** `application/json` with no parameters, or with charset=utf-8 only. */
 function plainUtf8(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i.test(contentType);
@@ -93,7 +102,8 @@ export function jsonBody(limit: number): RequestHandler[] {
       return sendError(res, 'INVALID_FIELD', `params: ${UNSTORABLE_MESSAGE}`, [{ path: 'params', message: UNSTORABLE_MESSAGE }]);
     }
     if (!hasBody(req)) return next();
-    if (!req.is('application/json')) {
+    // Nearly every client sends one of a few exact headers: known to be JSON without type-is parsing them.
+    if (!COMMON_JSON_TYPES.has(req.headers['content-type'] ?? '') && !req.is('application/json')) {
       return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
     }
     next();

@@ -81,6 +81,59 @@ export class PreparedTable<T extends ObjectLiteral> {
     return rows.length === 1;
   }
 
+  /**
+   * insertWhere for several records in ONE statement (`INSERT … SELECT … WHERE … UNION ALL SELECT … WHERE …`), each
+   * row under its own condition with its own parameters, all checked when the statement runs: one threadpool
+   * round trip and one commit instead of one per record. Answers, per record in order, whether it was inserted.
+   * Records whose defined columns differ go in separate statements. SQLite only (PostgreSQL inserts one by one).
+   * The condition's `$n` are renumbered per row: it must be our own SQL, with no `$` inside a literal.
+   */
+  async insertWhereMany(records: Partial<T>[], condition: string, conditionParams: unknown[][]): Promise<boolean[]> {
+    const primary = this.repo.metadata.primaryColumns;
+    // Rows are told apart by their primary key in RETURNING.
+    if (this.sql.dialect !== 'sqlite' || records.length === 1 || primary.length !== 1) {
+      return Promise.all(records.map((r, i) => this.insertWhere(r, condition, conditionParams[i]!)));
+    }
+    const key = primary[0]!;
+    const byShape = new Map<string, { columns: ColumnMetadata[]; at: number[] }>();
+    records.forEach((record, i) => {
+      const columns = this.columnsOf(record, 'insert');
+      const shape = columns.map((c) => c.propertyName).join(',');
+      const group = byShape.get(shape) ?? { columns, at: [] };
+      group.at.push(i);
+      byShape.set(shape, group);
+    });
+    const inserted = records.map(() => false);
+    await Promise.all(
+      [...byShape].map(async ([shape, { columns, at }]) => {
+        if (!columns.includes(key)) throw new Error(`${this.repo.metadata.name}: insertWhereMany needs the primary key of every record`);
+        const perRow = conditionParams[at[0]!]!.length + columns.length;
+        const statementKey = `insertWhereMany:${at.length}:${shape}:${condition}`;
+        let text = this.statements.get(statementKey);
+        if (!text) {
+          const selects = at.map((_, row) => {
+            const offset = row * perRow;
+            const own = condition.replace(/\$(\d+)/g, (_m, n: string) => `$${offset + Number(n)}`);
+            const values = columns.map((_c, i) => `$${offset + conditionParams[at[0]!]!.length + i + 1}`);
+            return `SELECT ${values.join(', ')} WHERE ${own}`;
+          });
+          const names = columns.map((c) => this.escape(c.databaseName)).join(', ');
+          text = `INSERT INTO ${this.table} (${names}) ${selects.join(' UNION ALL ')} RETURNING ${this.escape(key.databaseName)}`;
+          this.statements.set(statementKey, text);
+        }
+        const params: unknown[] = [];
+        for (const i of at) {
+          params.push(...conditionParams[i]!);
+          for (const c of columns) params.push(this.toDatabase(c, records[i]![c.propertyName]));
+        }
+        const { rows } = await this.sql.query<Record<string, unknown>>(text, params);
+        const returned = new Set(rows.map((r) => r[key.databaseName]));
+        for (const i of at) inserted[i] = returned.has(this.toDatabase(key, records[i]![key.propertyName]));
+      }),
+    );
+    return inserted;
+  }
+
   private columnsOf(values: Partial<T>, use: 'where' | 'insert'): ColumnMetadata[] {
     const columns: ColumnMetadata[] = [];
     for (const [property, value] of Object.entries(values)) {

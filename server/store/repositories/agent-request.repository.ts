@@ -1,5 +1,6 @@
 import { In } from 'typeorm';
 
+import { GroupRunner } from '../group-runner';
 import type { AgentAttempt, AgentRequestRecord, AgentRequestStatus } from '../records';
 import { asRow, type KeysetPage, type KeysetPosition, type Owner, RecordRepository } from './base.repository';
 
@@ -8,6 +9,9 @@ export type AgentRequestPage = KeysetPage<AgentRequestRecord>;
 const GRANTED_SQL =
   'EXISTS (SELECT 1 FROM access_tokens t JOIN connections c ON c.id = t.connection_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL ' +
   "AND t.organization_id = $2 AND t.environment = $3 AND c.id = $4 AND c.status = 'ACTIVE')";
+
+/** The most agent requests one grouped insert writes (28 parameters a row, far under SQLite's 32766). */
+const GRANTED_INSERTS_MAX = 32;
 
 /** The final state a worker (or the lease sweeper) writes. */
 export type AgentRequestFinal = Pick<AgentRequestRecord, 'status' | 'result' | 'error' | 'completedAt' | 'executionTimeMs'> &
@@ -34,9 +38,33 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
    * record's organization and environment, and its connection is the record's and ACTIVE: one statement
    * instead of a lookup and an insert. False when any of that does not hold (nothing was written).
    */
-  insertIfGranted(record: AgentRequestRecord, tokenHash: string) {
-    return this.table.insertWhere(record, GRANTED_SQL, [tokenHash, record.organizationId, record.environment, record.connectionId]);
+  insertIfGranted(record: AgentRequestRecord, tokenHash: string): Promise<boolean> {
+    const granted = { record, params: [tokenHash, record.organizationId, record.environment, record.connectionId] };
+    if (this.sql.dialect === 'postgres') return this.table.insertWhere(record, GRANTED_SQL, granted.params);
+    return this.grantedInserts.submit(granted);
   }
+
+  /**
+   * On SQLite, the inserts of requests accepted at the same time go as one statement (group commit, see GroupRunner):
+   * each row keeps its own condition, checked when the statement runs. Should a group fail as a whole, each of its
+   * requests is inserted on its own, so that an error is answered to the request that caused it only.
+   */
+  private readonly grantedInserts = new GroupRunner<{ record: AgentRequestRecord; params: unknown[] }, boolean>(async (group) => {
+    const one = (g: (typeof group)[number]) => this.table.insertWhere(g.record, GRANTED_SQL, g.params);
+    if (group.length > 1) {
+      try {
+        const inserted = await this.table.insertWhereMany(
+          group.map((g) => g.record),
+          GRANTED_SQL,
+          group.map((g) => g.params),
+        );
+        return inserted.map((value) => ({ status: 'fulfilled', value }));
+      } catch {
+        // Below: one by one, so the error reaches only the request that causes it.
+      }
+    }
+    return Promise.allSettled(group.map(one));
+  }, GRANTED_INSERTS_MAX);
   findOwned(id: string, owner: Owner) {
     return this.findOneBy({ id, organizationId: owner.organizationId, environment: owner.environment });
   }
