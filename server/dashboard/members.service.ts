@@ -30,28 +30,33 @@ export class OrganizationMembersService {
     return out;
   }
 
-  /** Removes a member, by user id or email. `actorUserId`: the dashboard person asking (must be an owner); absent for the operator. */
+  /**
+   * Removes a member, by user id or email. `actorUserId`: the dashboard person asking (must be an owner); absent for
+   * the operator. The owners are read under a lock and the row deleted in the same transaction, so two removals at
+   * once (two owners removing each other, or both leaving) cannot both pass the last-owner rule, on either engine.
+   */
   async remove(organizationId: string, who: { userId?: string; email?: string }, actorUserId?: string): Promise<RemoveMemberResult> {
-    const memberships = this.store.repos.orgMemberships;
-    if (actorUserId !== undefined && (await memberships.find(actorUserId, organizationId))?.role !== 'owner') {
-      return { ok: false, code: 'NOT_OWNER', message: 'Only an owner of the organization can remove members.' };
-    }
     const user = who.userId
       ? await this.store.repos.dashboardUsers.findById(who.userId)
       : who.email
         ? await this.store.repos.dashboardUsers.findByEmail(normalizeEmail(who.email))
         : null;
-    const membership = user ? await memberships.find(user.id, organizationId) : null;
-    if (!user || !membership) return { ok: false, code: 'NOT_MEMBER', message: 'That person is not a member of this organization.' };
-    const outcome = await memberships.deleteUnlessLastOwner(user.id, organizationId);
-    if (outcome === 'last-owner') {
-      return {
-        ok: false,
-        code: 'LAST_OWNER',
-        message: `${user.email} is the last owner: make another member an owner first (agentlink org add-member --role owner).`,
-      };
-    }
-    if (outcome === 'not-member') return { ok: false, code: 'NOT_MEMBER', message: 'That person is not a member of this organization.' };
-    return { ok: true, member: { userId: user.id, email: user.email, role: membership.role, since: membership.createdAt } };
+    return this.store.transaction(async (tx): Promise<RemoveMemberResult> => {
+      const owners = await tx.orgMemberships.lockOwners(organizationId);
+      if (actorUserId !== undefined && !owners.includes(actorUserId)) {
+        return { ok: false, code: 'NOT_OWNER', message: 'Only an owner of the organization can remove members.' };
+      }
+      const membership = user ? await tx.orgMemberships.find(user.id, organizationId) : null;
+      if (!user || !membership) return { ok: false, code: 'NOT_MEMBER', message: 'That person is not a member of this organization.' };
+      if (membership.role === 'owner' && owners.length <= 1) {
+        return {
+          ok: false,
+          code: 'LAST_OWNER',
+          message: `${user.email} is the last owner: make another member an owner first (agentlink org add-member --role owner).`,
+        };
+      }
+      await tx.orgMemberships.delete(user.id, organizationId);
+      return { ok: true, member: { userId: user.id, email: user.email, role: membership.role, since: membership.createdAt } };
+    });
   }
 }

@@ -4,10 +4,12 @@ import { createDataSource, type DatabaseConfig } from './data-source';
 import { closePreparedSql } from './prepared-sql';
 import { buildRepositories, type Repositories } from './repositories';
 import { INLINE_CHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
+import { PostgresTransactions, SqliteTransactions, type TransactionRepositories, type Transactions } from './transactions';
 
 export { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
 export * from './records';
 export type { AccessGrant, KeysetPage, KeysetPosition, Owner } from './repositories';
+export type { TransactionRepositories } from './transactions';
 
 const MIGRATION_LOCK_KEY = 741_852_963;
 
@@ -33,6 +35,7 @@ export class Store {
   private constructor(
     readonly dataSource: DataSource,
     readonly repos: Repositories,
+    private readonly transactions: Transactions,
     private readonly checkpointer?: SqliteCheckpointer,
   ) {}
 
@@ -54,7 +57,16 @@ export class Store {
       await ds.query(`PRAGMA wal_autocheckpoint = ${INLINE_CHECKPOINT_PAGES}`);
       checkpointer = await SqliteCheckpointer.start(database.file);
     }
-    return new Store(ds, buildRepositories(ds), checkpointer);
+    return new Store(ds, buildRepositories(ds), transactionsFor(database, ds), checkpointer);
+  }
+
+  /**
+   * Runs `fn` in one transaction, through the repositories it is handed (not `store.repos`): committed when `fn`
+   * resolves, rolled back when it throws (the error is passed on). For the few changes that must happen together
+   * or not at all, or that read and then write under a lock (see ./transactions.ts for how each engine does it).
+   */
+  transaction<T>(fn: (tx: TransactionRepositories) => Promise<T>): Promise<T> {
+    return this.transactions.run(fn);
   }
 
   /** One round trip to the database (readiness checks); rejects when it is closed or unreachable. */
@@ -68,8 +80,21 @@ export class Store {
   }
 
   async close(): Promise<void> {
+    await this.transactions.close();
     await this.checkpointer?.close();
     await closePreparedSql(this.dataSource);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
+}
+
+function transactionsFor(database: DatabaseConfig, ds: DataSource): Transactions {
+  if (database.type === 'postgres') return new PostgresTransactions(ds);
+  return new SqliteTransactions(async () => {
+    // An in-memory database is private to its connection: a second one would see an empty database.
+    if (database.file === ':memory:') throw new Error('transactions need a SQLite database file, not :memory:');
+    const tx = createDataSource(database);
+    await tx.initialize();
+    await tx.query('PRAGMA synchronous = NORMAL');
+    return tx;
+  });
 }

@@ -45,7 +45,7 @@ export abstract class BaseRepository<T extends ObjectLiteral> {
     // Built here rather than on first use so that a TypeORM whose internals PreparedTable relies on changed
     // fails when the store opens, not on some later request.
     this.table = preparedTable(repo);
-    this.sql = preparedSql(repo.manager.connection);
+    this.sql = preparedSql(repo.manager.connection, repo.queryRunner);
   }
 
   /** The one row whose columns equal every given value (no nulls), or null. */
