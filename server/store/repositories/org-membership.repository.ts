@@ -1,5 +1,5 @@
 import type { OrgMembershipRecord } from '../records';
-import { RecordRepository } from './base.repository';
+import { asRow, RecordRepository } from './base.repository';
 
 export class OrgMembershipRepository extends RecordRepository<OrgMembershipRecord> {
   find(userId: string, organizationId: string) {
@@ -28,6 +28,12 @@ export class OrgMembershipRepository extends RecordRepository<OrgMembershipRecor
       [organizationId],
     );
     return rows.map((r) => r.user_id);
+  }
+
+  /** Inserts the membership unless the person is a member already (then their row, and role, stay as they are). */
+  async insertUnlessMember(record: OrgMembershipRecord): Promise<void> {
+    // ON CONFLICT DO NOTHING (PostgreSQL) / INSERT OR IGNORE (SQLite): two joins at once cannot fail on the key.
+    await this.repo.createQueryBuilder().insert().values(asRow<OrgMembershipRecord>(record)).orIgnore().updateEntity(false).execute();
   }
 
   /** Deletes the membership; false when there was none. */
