@@ -46,6 +46,11 @@ export function dashboardPeople(t: TestApp) {
     const opened = await http().get(`/dashboard/invitations/${token}`);
     return { res: opened, browser: { cookie: sessionCookie(opened), csrf: csrfOf(opened.text) } };
   }
+  /** A browser without an account: a session and its CSRF token (from the sign-in page). */
+  async function anonymous() {
+    const anon = await http().get('/dashboard/sign-in');
+    return { cookie: sessionCookie(anon), csrf: csrfOf(anon.text) };
+  }
   async function createOrg(b: Browser, name: string) {
     const created = await post(b, '/dashboard/orgs', { name });
     expect(created.status).toBe(303);
@@ -56,7 +61,7 @@ export function dashboardPeople(t: TestApp) {
   }
   const userId = async (email: string) => (await t.store.repos.dashboardUsers.findByEmail(email))!.id;
   const orgCount = async () => Number((await t.store.dataSource.query('SELECT COUNT(*) AS n FROM organizations'))[0].n);
-  return { http, page, post, account, signIn, openInvitation, createOrg, userId, orgCount };
+  return { http, page, post, account, signIn, anonymous, openInvitation, createOrg, userId, orgCount };
 }
 
 /** The stable code of the refusal a dashboard page shows (data-code of its notice), or null. */
