@@ -1,9 +1,10 @@
 import type { DataSource } from 'typeorm';
 
 import { createDataSource, type DatabaseConfig } from './data-source';
-import { closePreparedSql } from './prepared-sql';
+import { closePreparedSql, sqliteDatabaseOf } from './prepared-sql';
 import { buildRepositories, type Repositories } from './repositories';
 import { INLINE_CHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
+import { gateTypeormStatements } from './sqlite-gate';
 import { PostgresTransactions, SqliteTransactions, type TransactionRepositories, type Transactions } from './transactions';
 
 export { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor';
@@ -47,6 +48,8 @@ export class Store {
   static async open(database: DatabaseConfig, opts: { migrate?: boolean } = {}): Promise<Store> {
     const ds = createDataSource(database);
     await ds.initialize();
+    // Every statement on the shared SQLite connection goes through its gate, which store.transaction() holds.
+    if (ds.options.type === 'sqlite') gateTypeormStatements(ds, sqliteDatabaseOf(ds));
     // With WAL, synchronous=NORMAL stays consistent and loses nothing when the process crashes (only the last
     // commits on a power cut): SQLite's recommended pairing, and it spares an fsync per write.
     if (ds.options.type === 'sqlite') await ds.query('PRAGMA synchronous = NORMAL');
@@ -88,13 +91,5 @@ export class Store {
 }
 
 function transactionsFor(database: DatabaseConfig, ds: DataSource): Transactions {
-  if (database.type === 'postgres') return new PostgresTransactions(ds);
-  return new SqliteTransactions(async () => {
-    // An in-memory database is private to its connection: a second one would see an empty database.
-    if (database.file === ':memory:') throw new Error('transactions need a SQLite database file, not :memory:');
-    const tx = createDataSource(database);
-    await tx.initialize();
-    await tx.query('PRAGMA synchronous = NORMAL');
-    return tx;
-  });
+  return database.type === 'postgres' ? new PostgresTransactions(ds) : new SqliteTransactions(ds);
 }

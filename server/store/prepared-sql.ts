@@ -1,6 +1,8 @@
 import type { Database, Statement } from 'sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 
+import { sqliteGate } from './sqlite-gate';
+
 export interface SqlResult<Row> {
   rows: Row[];
   /** Rows inserted, updated or deleted by the statement. */
@@ -17,8 +19,8 @@ export interface SqlResult<Row> {
  * through TypeORM's pool unchanged; `pg` already keeps its per-query overhead small.
  *
  * Inside a PostgreSQL transaction (server/store/transactions.ts) the statements go through the transaction's own
- * query runner instead of the pool. A SQLite transaction has a connection (a data source) of its own, so its
- * statements are those of that data source.
+ * query runner instead of the pool. On SQLite every statement passes the connection's gate (./sqlite-gate.ts),
+ * which a transaction holds.
  */
 export class PreparedSql {
   private readonly statements = new Map<string, Promise<Statement>>();
@@ -52,10 +54,14 @@ export class PreparedSql {
     if (this.closed) throw new Error('the store is closed');
     const stmt = await this.statement(sql);
     return new Promise((resolve, reject) => {
-      // Statement#all binds (resetting the statement), steps to the end and reports changes of a write.
-      stmt.all(params, function (this: Statement & { changes?: number }, err: Error | null, rows: Row[]) {
-        if (err) reject(err);
-        else resolve({ rows, affected: this.changes ?? 0 });
+      // Through the connection's gate: a transaction may hold the connection (./sqlite-gate.ts).
+      sqliteGate(this.ds).send((done) => {
+        // Statement#all binds (resetting the statement), steps to the end and reports changes of a write.
+        stmt.all(params, function (this: Statement & { changes?: number }, err: Error | null, rows: Row[]) {
+          done();
+          if (err) reject(err);
+          else resolve({ rows, affected: this.changes ?? 0 });
+        });
       });
     });
   }
@@ -107,7 +113,7 @@ export function typeormInternalsChanged(what: string): Error {
 }
 
 /** TypeORM's SQLite driver keeps its sqlite3 Database as `databaseConnection`: not public API, hence checked. */
-function sqliteDatabaseOf(ds: DataSource): Database {
+export function sqliteDatabaseOf(ds: DataSource): Database {
   const db = (ds.driver as unknown as { databaseConnection?: Partial<Database> } | undefined)?.databaseConnection;
   if (!db || typeof db.prepare !== 'function') {
     throw typeormInternalsChanged(
