@@ -67,6 +67,7 @@ export class Store {
    * Runs `fn` in one transaction, through the repositories it is handed (not `store.repos`): committed when `fn`
    * resolves, rolled back when it throws (the error is passed on). For the few changes that must happen together
    * or not at all, or that read and then write under a lock (see ./transactions.ts for how each engine does it).
+   * Not nested, and `fn` writes only through `tx` (on SQLite the connection is held for it: see ./sqlite-gate.ts).
    */
   transaction<T>(fn: (tx: TransactionRepositories) => Promise<T>): Promise<T> {
     return this.transactions.run(fn);

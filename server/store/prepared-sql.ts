@@ -56,12 +56,17 @@ export class PreparedSql {
     return new Promise((resolve, reject) => {
       // Through the connection's gate: a transaction may hold the connection (./sqlite-gate.ts).
       sqliteGate(this.ds).send((done) => {
-        // Statement#all binds (resetting the statement), steps to the end and reports changes of a write.
-        stmt.all(params, function (this: Statement & { changes?: number }, err: Error | null, rows: Row[]) {
+        try {
+          // Statement#all binds (resetting the statement), steps to the end and reports changes of a write.
+          stmt.all(params, function (this: Statement & { changes?: number }, err: Error | null, rows: Row[]) {
+            done();
+            if (err) reject(err);
+            else resolve({ rows, affected: this.changes ?? 0 });
+          });
+        } catch (err) {
           done();
-          if (err) reject(err);
-          else resolve({ rows, affected: this.changes ?? 0 });
-        });
+          reject(err as Error);
+        }
       });
     });
   }

@@ -48,7 +48,7 @@ export class SqliteGate {
     }
   }
 
-  /** Runs `fn` with the connection to itself (one holder at a time, in order of asking). */
+  /** Runs `fn` with the connection to itself (one holder at a time, in order of asking; not nested: `fn` must not hold again). */
   hold<T>(fn: () => Promise<T>): Promise<T> {
     const mine = this.turn.then(() => this.holdNow(fn));
     this.turn = mine.catch(() => undefined);
@@ -66,7 +66,14 @@ export class SqliteGate {
     } finally {
       this.holder = undefined;
       this.held = false;
-      for (const next of this.waiting.splice(0)) next();
+      for (const next of this.waiting.splice(0)) {
+        // A sender reports its own failures to its caller (see below); one that throws must not strand the rest.
+        try {
+          next();
+        } catch {
+          /* reported by the sender */
+        }
+      }
     }
   }
 }
@@ -103,7 +110,14 @@ export function gateTypeormStatements(ds: DataSource, db: Database): void {
               callback.apply(this, result);
             }
           : (done as Callback);
-        original.apply(db, callback ? [...args.slice(0, last), wrapped] : [...args, wrapped]);
+        try {
+          original.apply(db, callback ? [...args.slice(0, last), wrapped] : [...args, wrapped]);
+        } catch (err) {
+          // Sent later (after a transaction), a synchronous failure would reach no one: hand it to the callback.
+          done();
+          if (!callback) throw err;
+          callback.call(db, err);
+        }
       });
       return db;
     };
