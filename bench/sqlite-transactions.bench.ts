@@ -13,6 +13,7 @@
  * to back (each removal a transaction: owners read, membership read, DELETE). Printed: the serving loops' p50/p99/max
  * latency and errors in both phases, and the transactions' count and p50. A starved transaction shows as a max of
  * seconds and errors (the second-connection design: 1 transaction in 2 s, an 11.4 s stall, 2 SQLITE_BUSY errors).
+ * Last, the CPU the gate adds to every statement when no transaction holds the connection (the request hot path).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import { parseArgs } from 'node:util';
 
 import { OrganizationMembersService } from '../server/dashboard/members.service';
 import { Store } from '../server/store';
+import { SqliteGate } from '../server/store/sqlite-gate';
 
 const SERVING_LOOPS = 24;
 
@@ -67,6 +69,18 @@ async function removalLoop(store: Store, until: number) {
   return { count: times.length, p50: pct(times, 50), max: times[times.length - 1] ?? NaN, errors };
 }
 
+/** CPU time the gate adds to each statement when no transaction holds the connection (the hot path): ns per send. */
+function gateCostNs(): number {
+  const gate = new SqliteGate();
+  const n = 2_000_000;
+  const noop = (done: () => void) => done();
+  for (let i = 0; i < 100_000; i++) gate.send(noop);
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i++) gate.send(noop);
+  const used = process.cpuUsage(start);
+  return ((used.user + used.system) * 1000) / n;
+}
+
 async function main() {
   const { values } = parseArgs({ options: { quick: { type: 'boolean' } } });
   const phaseMs = values.quick ? 2000 : 4000;
@@ -83,6 +97,7 @@ async function main() {
     console.log(line('serving beside removals', beside));
     console.log(`transactions (member removals): ${tx.count}, p50 ${ms(tx.p50)}, max ${ms(tx.max)}, errors ${tx.errors}`);
     console.log(`serving p50 ratio (beside / alone): ${(beside.p50 / alone.p50).toFixed(2)}x`);
+    console.log(`gate cost per statement, no transaction: ${gateCostNs().toFixed(0)} ns of CPU`);
   } finally {
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
