@@ -124,11 +124,12 @@ describeEachStore(
         const link = await invite(p, owner, orgId);
         const taken = (await p.account()).email;
         // The racing sign-up commits between this one's email check and its INSERT: the check is made to miss it.
-        jest.spyOn(t.store.repos.dashboardUsers, 'findByEmail').mockResolvedValueOnce(null);
+        const check = jest.spyOn(t.store.repos.dashboardUsers, 'findByEmail').mockResolvedValueOnce(null);
         const { browser } = await p.openInvitation(link.token);
         const refused = await p.post(browser, `/dashboard/invitations/${link.token}/sign-up`, { email: taken, password: PASSWORD });
         expect(refused.status).toBe(400);
         expect(refused.text).toContain('already exists');
+        check.mockRestore();
         expect((await invitationRow(link))!.usedAt).toBeNull();
         expect(await t.services.dashboard.roleOfEmail(orgId, taken)).toBeNull();
         expect((await p.http().get(`/dashboard/invitations/${link.token}`)).status).toBe(200);

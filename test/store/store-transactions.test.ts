@@ -79,7 +79,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
     it("keeps another caller's write out of an open transaction: it is neither inside it nor rolled back with it", async () => {
       const { store } = opened;
-      const [inside, outside] = [user(), user()];
+      const [inside, outside, outsideTypeorm] = [user(), user(), user()];
       let entered!: () => void;
       const isOpen = new Promise<void>((resolve) => (entered = resolve));
       let release!: () => void;
@@ -95,7 +95,11 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       await isOpen;
       // Another request writes while the transaction is open.
       let outsideDone = false;
-      const write = store.repos.dashboardUsers.insert(outside).then(() => (outsideDone = true));
+      // Through a prepared statement (PreparedSql), and through TypeORM's own query runner (its run()/all()).
+      const write = Promise.all([
+        store.repos.dashboardUsers.insert(outside),
+        store.dataSource.getRepository('DashboardUser').createQueryBuilder().insert().values(outsideTypeorm).updateEntity(false).execute(),
+      ]).then(() => (outsideDone = true));
       await new Promise((r) => setTimeout(r, 200));
       // On SQLite it waits for the transaction (on PostgreSQL it runs on a connection of its own).
       if (dialect === 'sqlite') expect(outsideDone).toBe(false);
@@ -105,6 +109,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       expect(outsideDone).toBe(true);
       expect(await store.repos.dashboardUsers.findById(inside.id)).toBeNull();
       expect(await store.repos.dashboardUsers.findById(outside.id)).not.toBeNull();
+      expect(await store.repos.dashboardUsers.findById(outsideTypeorm.id)).not.toBeNull();
     });
 
     it('runs transactions asked for at once one after the other on SQLite, side by side on PostgreSQL, all committed', async () => {
