@@ -27,8 +27,8 @@ import { BASE, messagePage, orgNav, type PageContext } from './views';
  */
 export interface DashboardDeps {
   accounts: DashboardAccountService;
-  /** The people of an organization (list, remove), and invitation links. */
-  members: Pick<OrganizationMembersService, 'list' | 'remove'>;
+  /** The people of an organization (list, add, remove), and invitation links. */
+  members: Pick<OrganizationMembersService, 'list' | 'add' | 'remove'>;
   invitations: Pick<InvitationService, 'create' | 'listPending' | 'revoke' | 'open' | 'accept' | 'joinWithin'>;
   /** AGENTLINK_SIGNUP: who may create an account. */
   signup: SignupMode;

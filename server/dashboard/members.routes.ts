@@ -39,19 +39,14 @@ export function mountMemberPages(router: Router, deps: DashboardDeps) {
     '/orgs/:orgId/members',
     wrap(async (req, res) => {
       const { org, user } = locals(res);
-      if ((await accounts.roleIn(user!.id, org.id)) !== 'owner') {
+      const added = await members.add(org.id, field(req, 'email'), user!.id);
+      if (!added.ok) {
         return render(res, {
-          status: 403,
-          notice: { text: 'Only an owner of the organization can add members.', kind: 'error', code: 'NOT_OWNER' },
+          status: added.code === 'NOT_OWNER' ? 403 : 400,
+          notice: { text: added.message, kind: 'error', code: added.code },
         });
       }
-      const added = await accounts.addMember(org.id, field(req, 'email'));
-      await render(res, {
-        status: added ? 200 : 400,
-        notice: added
-          ? { text: `${field(req, 'email')} is a member of ${org.name}.`, kind: 'ok' }
-          : { text: 'No dashboard account has that email: create an invitation link for them instead.', kind: 'error' },
-      });
+      await render(res, { notice: { text: `${added.email} is a member of ${org.name}.`, kind: 'ok' } });
     }),
   );
 

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../domain/clock';
 import type { OrgMembershipRole, Store } from '../store';
 import { normalizeEmail } from './accounts.service';
 
@@ -10,6 +11,8 @@ export interface Member {
 
 export type RemoveMemberError = 'NOT_OWNER' | 'NOT_MEMBER' | 'LAST_OWNER';
 export type RemoveMemberResult = { ok: true; member: Member } | { ok: false; code: RemoveMemberError; message: string };
+export type AddMemberError = 'NOT_OWNER' | 'NO_ACCOUNT';
+export type AddMemberResult = { ok: true; email: string } | { ok: false; code: AddMemberError; message: string };
 
 /**
  * The people of an organization, and taking one out. The one rule: an organization always keeps an owner, so nobody
@@ -18,7 +21,32 @@ export type RemoveMemberResult = { ok: true; member: Member } | { ok: false; cod
  * every dashboard page checks the membership on each request.
  */
 export class OrganizationMembersService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** An owner (`actorUserId`) adds an existing account, by email, as a member (someone already a member keeps their role). */
+  async add(organizationId: string, emailInput: string, actorUserId: string): Promise<AddMemberResult> {
+    if ((await this.store.repos.orgMemberships.find(actorUserId, organizationId))?.role !== 'owner') {
+      return { ok: false, code: 'NOT_OWNER', message: 'Only an owner of the organization can add members.' };
+    }
+    const user = await this.store.repos.dashboardUsers.findByEmail(normalizeEmail(emailInput));
+    if (!user) {
+      return {
+        ok: false,
+        code: 'NO_ACCOUNT',
+        message: 'No dashboard account has that email: create an invitation link for them instead.',
+      };
+    }
+    await this.store.repos.orgMemberships.insertUnlessMember({
+      userId: user.id,
+      organizationId,
+      role: 'member',
+      createdAt: this.clock.now(),
+    });
+    return { ok: true, email: user.email };
+  }
 
   async list(organizationId: string): Promise<Member[]> {
     const rows = await this.store.repos.orgMemberships.listForOrganization(organizationId);

@@ -194,6 +194,18 @@ describeEachStore(
         expect(signUp.status).toBe(404);
       });
 
+      it('refuses a member adding an existing account (403, NOT_OWNER); an owner adds it as a member', async () => {
+        const { p, owner, ann, orgId } = await team('Add Co');
+        const gus = await p.account();
+        const refused = await p.post(ann, `/dashboard/orgs/${orgId}/members`, { email: gus.email });
+        expect([refused.status, refusalCode(refused.text)]).toEqual([403, 'NOT_OWNER']);
+        expect(await t.services.dashboard.roleOfEmail(orgId, gus.email)).toBeNull();
+        const unknown = await p.post(owner, `/dashboard/orgs/${orgId}/members`, { email: newEmail() });
+        expect([unknown.status, refusalCode(unknown.text)]).toEqual([400, 'NO_ACCOUNT']);
+        expect((await p.post(owner, `/dashboard/orgs/${orgId}/members`, { email: gus.email.toUpperCase() })).status).toBe(200);
+        expect(await t.services.dashboard.roleOfEmail(orgId, gus.email)).toBe('member');
+      });
+
       it('refuses a member asking for an owner link (403, OWNERS_ONLY), and no link is made', async () => {
         const { p, ann, orgId } = await team('Escalate Co');
         const before = (await t.services.invitations.listPending(orgId)).length;
