@@ -249,7 +249,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     sandbox: new SandboxService(catalogue, connections, sandboxSites),
     loginEngine,
     dashboard: new DashboardAccountService(store, clock, organizations),
-    dashboardMembers: new OrganizationMembersService(store),
+    dashboardMembers: new OrganizationMembersService(store, clock),
     invitations: new InvitationService(store, clock),
     linkSessions,
     liveSignIn,

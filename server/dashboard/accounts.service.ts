@@ -3,7 +3,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../domain/clock';
 import type { IssuedCredentials, OrganizationService } from '../domain/organizations.service';
 import { decoySecretHash, hashSecret, verifySecret } from '../domain/secrets';
-import type { DashboardSessionRecord, DashboardUserRecord, OrganizationRecord, OrgMembershipRole, Store } from '../store';
+import type {
+  DashboardSessionRecord,
+  DashboardUserRecord,
+  OrganizationRecord,
+  OrgMembershipRole,
+  Store,
+  TransactionRepositories,
+} from '../store';
 import { type Flash, openFlash, sealFlash } from './flash';
 
 /**
@@ -43,6 +50,9 @@ export interface Membership {
 
 export const sessionIdOf = (cookie: string) => createHash('sha256').update(cookie).digest('hex');
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** Thrown inside the sign-up transaction to roll the account back when its invitation cannot be used. */
+class InvitationUsedUp extends Error {}
 
 const failure = <T>(code: AccountErrorCode, message: string): AccountResult<T> => ({ ok: false, code, message });
 
@@ -84,14 +94,17 @@ export class DashboardAccountService {
   }
 
   /**
-   * `claim`, when given, is asked (with the new account's id) once the email and password are valid and before the
-   * account is written: a sign-up through an invitation uses the invitation up first, so a link gives one account only.
+   * Creates an account and signs it in. `join`, when given (a sign-up through an invitation), runs in the same
+   * transaction as the account's INSERT, after it: it uses the invitation up and adds the membership, or answers
+   * false when the invitation cannot be used (already used, by a sign-up racing this one). Account, membership and
+   * used invitation are written together or not at all, so a sign-up that fails (an email taken meanwhile, a
+   * database error) leaves the invitation usable, and one invitation gives one account.
    */
   async signUp(
     emailInput: string,
     password: string,
     previousSessionId: string | null,
-    claim?: (userId: string) => Promise<boolean>,
+    join?: (tx: TransactionRepositories, userId: string) => Promise<boolean>,
   ): Promise<AccountResult<StartedSession & { user: DashboardUserRecord }>> {
     const email = normalizeEmail(emailInput);
     if (email.length > 320 || !EMAIL_PATTERN.test(email)) return failure('INVALID_EMAIL', 'Enter a valid email address.');
@@ -99,21 +112,27 @@ export class DashboardAccountService {
       return failure('WEAK_PASSWORD', `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`);
     }
     const users = this.store.repos.dashboardUsers;
-    if (await users.findByEmail(email)) return failure('EMAIL_TAKEN', 'An account with this email already exists; sign in instead.');
+    const taken = failure<never>('EMAIL_TAKEN', 'An account with this email already exists; sign in instead.');
+    if (await users.findByEmail(email)) return taken;
     const user: DashboardUserRecord = {
       id: `usr_${randomBytes(12).toString('hex')}`,
       email,
+      // Hashed before the transaction: scrypt takes tens of milliseconds, which no lock should wait for.
       passwordHash: await hashSecret(password),
       createdAt: this.clock.now(),
     };
-    if (claim && !(await claim(user.id))) {
-      return failure('INVALID_INVITATION', 'This invitation link was already used, expired, or was withdrawn. Ask for a new one.');
-    }
     try {
-      await users.insert(user);
-    } catch {
-      // The unique email index decided a concurrent sign-up.
-      return failure('EMAIL_TAKEN', 'An account with this email already exists; sign in instead.');
+      await this.store.transaction(async (tx) => {
+        await tx.dashboardUsers.insert(user);
+        if (join && !(await join(tx, user.id))) throw new InvitationUsedUp();
+      });
+    } catch (err) {
+      if (err instanceof InvitationUsedUp) {
+        return failure('INVALID_INVITATION', 'This invitation link was already used, expired, or was withdrawn. Ask for a new one.');
+      }
+      // The unique email index decided a concurrent sign-up; anything else is a real fault (rolled back all the same).
+      if (await users.findByEmail(email)) return taken;
+      throw err;
     }
     return { ok: true, value: { user, ...(await this.replaceSession(previousSessionId, user.id)) } };
   }
@@ -207,8 +226,8 @@ export class DashboardAccountService {
   async addMember(organizationId: string, emailInput: string, role: OrgMembershipRole = 'member'): Promise<boolean> {
     const user = await this.store.repos.dashboardUsers.findByEmail(normalizeEmail(emailInput));
     if (!user) return false;
-    if (await this.store.repos.orgMemberships.find(user.id, organizationId)) return true;
-    await this.store.repos.orgMemberships.insert({ userId: user.id, organizationId, role, createdAt: this.clock.now() });
+    // A member already keeps their role; two adds at once cannot fail on the key.
+    await this.store.repos.orgMemberships.insertUnlessMember({ userId: user.id, organizationId, role, createdAt: this.clock.now() });
     return true;
   }
 

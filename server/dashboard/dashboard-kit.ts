@@ -27,9 +27,9 @@ import { BASE, messagePage, orgNav, type PageContext } from './views';
  */
 export interface DashboardDeps {
   accounts: DashboardAccountService;
-  /** The people of an organization (list, remove), and invitation links. */
-  members: Pick<OrganizationMembersService, 'list' | 'remove'>;
-  invitations: Pick<InvitationService, 'create' | 'listPending' | 'revoke' | 'open' | 'accept' | 'claim' | 'join'>;
+  /** The people of an organization (list, add, remove), and invitation links. */
+  members: Pick<OrganizationMembersService, 'list' | 'add' | 'remove'>;
+  invitations: Pick<InvitationService, 'create' | 'listPending' | 'revoke' | 'open' | 'accept' | 'joinWithin'>;
   /** AGENTLINK_SIGNUP: who may create an account. */
   signup: SignupMode;
   /** The service's public URL, for the invitation links people send. */

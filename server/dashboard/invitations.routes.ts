@@ -7,7 +7,8 @@ import { BASE, messagePage } from './views';
 
 /**
  * Opening an invitation link: a signed-in person joins with one click (a POST, CSRF-checked); someone without an account
- * signs up through it (unless AGENTLINK_SIGNUP=closed), which uses the link up before the account is written.
+ * signs up through it (unless AGENTLINK_SIGNUP=closed): the account, its membership and the used link are written in
+ * one transaction.
  */
 export function mountInvitationPages(router: Router, deps: DashboardDeps) {
   const { accounts, invitations } = deps;
@@ -56,10 +57,9 @@ export function mountInvitationPages(router: Router, deps: DashboardDeps) {
       const opened = await invitations.open(token);
       if (!opened.ok) return invalid(res, opened.message);
       const email = field(req, 'email');
-      const result = await accounts.signUp(email, field(req, 'password'), locals(res).session?.id ?? null, async (userId) => {
-        const claimed = await invitations.claim(token, userId);
-        return claimed.ok;
-      });
+      const result = await accounts.signUp(email, field(req, 'password'), locals(res).session?.id ?? null, (tx, userId) =>
+        invitations.joinWithin(tx, opened.value, userId).then((joined) => joined.ok),
+      );
       if (!result.ok) {
         if (result.code === 'INVALID_INVITATION') return invalid(res, result.message);
         const { organization, invitation } = opened.value;
@@ -78,7 +78,6 @@ export function mountInvitationPages(router: Router, deps: DashboardDeps) {
             }),
           );
       }
-      await invitations.join(opened.value, result.value.user.id);
       cookies.set(res, result.value.cookie, result.value.session.expiresAt);
       res.redirect(303, `${BASE}/orgs/${opened.value.organization.id}`);
     }),

@@ -1,15 +1,18 @@
 import type { Response, Router } from 'express';
 
 import { ctxOf, type DashboardDeps, field, locals, nav, wrap } from './dashboard-kit';
-import { membersPage } from './members.views';
+import { type MembersNotice, membersPage } from './members.views';
 import { BASE } from './views';
 
-/** Members of an organization: the list, removing (owners), adding an existing account (owners), invitation links. */
+/**
+ * Members of an organization: the list, removing (owners), adding an existing account (owners), invitation links
+ * (withdrawn by an owner or their maker). A refusal is the members page with its status and the service's code.
+ */
 export function mountMemberPages(router: Router, deps: DashboardDeps) {
   const { accounts, members, invitations } = deps;
   const base = (orgId: string) => `${BASE}/orgs/${orgId}/members`;
 
-  const render = async (res: Response, opts: { notice?: { text: string; kind: 'ok' | 'error' }; status?: number } = {}) => {
+  const render = async (res: Response, opts: { notice?: MembersNotice; status?: number } = {}) => {
     const { org, user, session, cookie } = locals(res);
     const role = (await accounts.roleIn(user!.id, org.id)) ?? 'member';
     const flash = opts.notice || !session || !cookie ? null : await accounts.takeFlash(session, cookie);
@@ -36,16 +39,14 @@ export function mountMemberPages(router: Router, deps: DashboardDeps) {
     '/orgs/:orgId/members',
     wrap(async (req, res) => {
       const { org, user } = locals(res);
-      if ((await accounts.roleIn(user!.id, org.id)) !== 'owner') {
-        return render(res, { status: 403, notice: { text: 'Only an owner of the organization can add members.', kind: 'error' } });
+      const added = await members.add(org.id, field(req, 'email'), user!.id);
+      if (!added.ok) {
+        return render(res, {
+          status: added.code === 'NOT_OWNER' ? 403 : 400,
+          notice: { text: added.message, kind: 'error', code: added.code },
+        });
       }
-      const added = await accounts.addMember(org.id, field(req, 'email'));
-      await render(res, {
-        status: added ? 200 : 400,
-        notice: added
-          ? { text: `${field(req, 'email')} is a member of ${org.name}.`, kind: 'ok' }
-          : { text: 'No dashboard account has that email: create an invitation link for them instead.', kind: 'error' },
-      });
+      await render(res, { notice: { text: `${added.email} is a member of ${org.name}.`, kind: 'ok' } });
     }),
   );
 
@@ -55,7 +56,10 @@ export function mountMemberPages(router: Router, deps: DashboardDeps) {
       const { org, user } = locals(res);
       const removed = await members.remove(org.id, { userId: req.params.userId }, user!.id);
       if (!removed.ok) {
-        return render(res, { status: removed.code === 'NOT_OWNER' ? 403 : 400, notice: { text: removed.message, kind: 'error' } });
+        return render(res, {
+          status: removed.code === 'NOT_OWNER' ? 403 : 400,
+          notice: { text: removed.message, kind: 'error', code: removed.code },
+        });
       }
       // Whoever left has no access to this page any more.
       if (removed.member.userId === user!.id) return res.redirect(303, `${BASE}/orgs`);
@@ -69,7 +73,7 @@ export function mountMemberPages(router: Router, deps: DashboardDeps) {
       const { org, user, session, cookie } = locals(res);
       const role = field(req, 'role') === 'owner' ? 'owner' : 'member';
       const created = await invitations.create(org.id, user!.id, role);
-      if (!created.ok) return render(res, { status: 403, notice: { text: created.message, kind: 'error' } });
+      if (!created.ok) return render(res, { status: 403, notice: { text: created.message, kind: 'error', code: created.code } });
       await accounts.setFlash(session!, cookie!, {
         organizationId: org.id,
         invitationUrl: `${deps.publicUrl}${BASE}/invitations/${created.value.token}`,
@@ -81,8 +85,14 @@ export function mountMemberPages(router: Router, deps: DashboardDeps) {
   router.post(
     '/orgs/:orgId/invitations/:invitationId/revoke',
     wrap(async (req, res) => {
-      const { org } = locals(res);
-      await invitations.revoke(org.id, req.params.invitationId);
+      const { org, user } = locals(res);
+      const revoked = await invitations.revoke(org.id, req.params.invitationId, user!.id);
+      if (!revoked.ok) {
+        return render(res, {
+          status: revoked.code === 'NOT_OWNER' ? 403 : 404,
+          notice: { text: revoked.message, kind: 'error', code: revoked.code },
+        });
+      }
       res.redirect(303, base(org.id));
     }),
   );

@@ -11,7 +11,14 @@ export interface MembersPageData {
   me: { userId: string; role: OrgMembershipRole };
   /** An invitation link just made (shown once, from the flash). */
   invitationUrl?: string;
-  notice?: { text: string; kind: 'ok' | 'error' };
+  notice?: MembersNotice;
+}
+
+/** What the page says of the last action; `code`: the service's stable code of a refusal. */
+export interface MembersNotice {
+  text: string;
+  kind: 'ok' | 'error';
+  code?: string;
 }
 
 /** The people of an organization: the list (owners may remove), the invitations still open, and inviting someone. */
@@ -45,9 +52,12 @@ export function membersPage(ctx: PageContext, org: OrganizationRecord, nav: RawH
         ${cell('Role', i.role)} ${cell('Created', when(i.createdAt))} ${cell('Expires', when(i.expiresAt))}
         ${cell(
           'Withdraw',
-          html`<form method="post" action="${base}/invitations/${i.id}/revoke" class="inline">
-            ${csrfField(ctx)}<button type="submit" class="secondary outline">Withdraw</button>
-          </form>`,
+          // The same rule as InvitationService.revoke: an owner, or whoever made the link.
+          owner || i.createdBy === d.me.userId
+            ? html`<form method="post" action="${base}/invitations/${i.id}/revoke" class="inline">
+                ${csrfField(ctx)}<button type="submit" class="secondary outline">Withdraw</button>
+              </form>`
+            : html`<small>—</small>`,
           'actions',
         )}
       </tr>`,
@@ -56,7 +66,7 @@ export function membersPage(ctx: PageContext, org: OrganizationRecord, nav: RawH
     ctx,
     `${org.name} members`,
     html`<h1>Members of ${org.name}</h1>
-      ${d.notice ? notice(d.notice.text, d.notice.kind) : ''}
+      ${d.notice ? notice(d.notice.text, d.notice.kind, d.notice.code) : ''}
       ${
         d.invitationUrl
           ? html`<article data-testid="new-invitation">

@@ -62,8 +62,13 @@ export function layout(ctx: PageContext, title: string, body: RawHtml, opts: { n
 }
 
 /** error: something failed; ok: something was done; warn: act now (a secret shown once). */
-export function notice(message: string | undefined, kind: 'error' | 'ok' | 'warn' = 'error'): RawHtml {
-  return message ? html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>` : html``;
+/** A notice; `code`, for a refusal, is the service's stable error code (data-code), for scripts and tests to read. */
+export function notice(message: string | undefined, kind: 'error' | 'ok' | 'warn' = 'error', code?: string): RawHtml {
+  if (!message) return html``;
+  const role = kind === 'error' ? 'alert' : 'status';
+  return code
+    ? html`<p class="notice ${kind}" role="${role}" data-code="${code}">${message}</p>`
+    : html`<p class="notice ${kind}" role="${role}">${message}</p>`;
 }
 
 export function authPage(

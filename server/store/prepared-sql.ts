@@ -1,5 +1,7 @@
 import type { Database, Statement } from 'sqlite3';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
+
+import { sqliteGate } from './sqlite-gate';
 
 export interface SqlResult<Row> {
   rows: Row[];
@@ -15,12 +17,19 @@ export interface SqlResult<Row> {
  * the difference), and the API issues several lookups per request. Statements always run to
  * completion (`all`), so none holds a read or write transaction open between calls. PostgreSQL goes
  * through TypeORM's pool unchanged; `pg` already keeps its per-query overhead small.
+ *
+ * Inside a PostgreSQL transaction (server/store/transactions.ts) the statements go through the transaction's own
+ * query runner instead of the pool. On SQLite every statement passes the connection's gate (./sqlite-gate.ts),
+ * which a transaction holds.
  */
 export class PreparedSql {
   private readonly statements = new Map<string, Promise<Statement>>();
   private closed = false;
 
-  constructor(private readonly ds: DataSource) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly runner?: QueryRunner,
+  ) {
     // Fails when the store opens (repositories build theirs then) rather than on the first request.
     if (this.dialect === 'sqlite') sqliteDatabaseOf(ds);
   }
@@ -31,7 +40,7 @@ export class PreparedSql {
 
   async query<Row = Record<string, unknown>>(sql: string, params: unknown[]): Promise<SqlResult<Row>> {
     if (this.dialect === 'postgres') {
-      const runner = this.ds.createQueryRunner();
+      const runner = this.runner ?? this.ds.createQueryRunner();
       try {
         // TypeORM's structured result (a QueryResult whose records are pg's rows, always an array).
         const res = await runner.query(sql, params, true);
@@ -39,16 +48,25 @@ export class PreparedSql {
           throw typeormInternalsChanged('QueryRunner.query(sql, params, true) no longer answers a QueryResult with records');
         return { rows: res.records as Row[], affected: res.affected ?? 0 };
       } finally {
-        await runner.release();
+        if (!this.runner) await runner.release();
       }
     }
     if (this.closed) throw new Error('the store is closed');
     const stmt = await this.statement(sql);
     return new Promise((resolve, reject) => {
-      // Statement#all binds (resetting the statement), steps to the end and reports changes of a write.
-      stmt.all(params, function (this: Statement & { changes?: number }, err: Error | null, rows: Row[]) {
-        if (err) reject(err);
-        else resolve({ rows, affected: this.changes ?? 0 });
+      // Through the connection's gate: a transaction may hold the connection (./sqlite-gate.ts).
+      sqliteGate(this.ds).send((done) => {
+        try {
+          // Statement#all binds (resetting the statement), steps to the end and reports changes of a write.
+          stmt.all(params, function (this: Statement & { changes?: number }, err: Error | null, rows: Row[]) {
+            done();
+            if (err) reject(err);
+            else resolve({ rows, affected: this.changes ?? 0 });
+          });
+        } catch (err) {
+          done();
+          reject(err as Error);
+        }
       });
     });
   }
@@ -100,7 +118,7 @@ export function typeormInternalsChanged(what: string): Error {
 }
 
 /** TypeORM's SQLite driver keeps its sqlite3 Database as `databaseConnection`: not public API, hence checked. */
-function sqliteDatabaseOf(ds: DataSource): Database {
+export function sqliteDatabaseOf(ds: DataSource): Database {
   const db = (ds.driver as unknown as { databaseConnection?: Partial<Database> } | undefined)?.databaseConnection;
   if (!db || typeof db.prepare !== 'function') {
     throw typeormInternalsChanged(
@@ -112,8 +130,12 @@ function sqliteDatabaseOf(ds: DataSource): Database {
 
 const byDataSource = new WeakMap<DataSource, PreparedSql>();
 
-/** The one PreparedSql of a data source (its statements belong to that connection). */
-export function preparedSql(ds: DataSource): PreparedSql {
+/**
+ * The one PreparedSql of a data source (its statements belong to that connection); on PostgreSQL with the query
+ * runner of a transaction, one that sends every statement through that runner.
+ */
+export function preparedSql(ds: DataSource, runner?: QueryRunner): PreparedSql {
+  if (runner && ds.options.type === 'postgres') return new PreparedSql(ds, runner);
   let p = byDataSource.get(ds);
   if (!p) {
     p = new PreparedSql(ds);

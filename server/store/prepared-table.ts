@@ -22,7 +22,7 @@ export class PreparedTable<T extends ObjectLiteral> {
   constructor(private readonly repo: Repository<T>) {
     const driver = repo.manager.connection.driver;
     assertMappable(repo);
-    this.sql = preparedSql(repo.manager.connection);
+    this.sql = preparedSql(repo.manager.connection, repo.queryRunner);
     this.table = driver.escape(repo.metadata.tableName);
     for (const column of repo.metadata.columns) this.byProperty.set(column.propertyName, column);
     this.selectList = repo.metadata.columns.map((c) => driver.escape(c.databaseName)).join(', ');

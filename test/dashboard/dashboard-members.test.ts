@@ -1,6 +1,8 @@
 import request from 'supertest';
 
+import type { TransactionRepositories } from '../../server/store';
 import { describeEachStore, type TestApp } from '../support/app';
+import { dashboardPeople, newEmail, PASSWORD } from '../support/dashboard-people';
 import { csrfOf, sessionCookie } from '../support/dashboard-session';
 
 /**
@@ -8,54 +10,7 @@ import { csrfOf, sessionCookie } from '../support/dashboard-session';
  * listed and removed (never the last owner), invitation links (hashed, single use, expiring), AGENTLINK_SIGNUP, and a
  * disabled organization (API refused with ORGANIZATION_DISABLED, dashboard closed).
  */
-const PASSWORD = 'correct horse battery staple';
-let counter = 0;
-const newEmail = () => `member${++counter}-${Date.now()}@example.com`;
-
-interface Browser {
-  cookie: string;
-  csrf: string;
-  email: string;
-}
-
-function helpers(t: TestApp) {
-  const http = () => request(t.baseUrl);
-  const page = (b: { cookie: string }, path: string) => http().get(path).set('Cookie', b.cookie);
-  const post = (b: { cookie: string; csrf: string }, path: string, form: Record<string, string> = {}) =>
-    http()
-      .post(path)
-      .set('Cookie', b.cookie)
-      .type('form')
-      .send({ ...form, _csrf: b.csrf });
-  /** Signs an account up directly (the service), then signs in over HTTP: works whatever AGENTLINK_SIGNUP says. */
-  async function account(email = newEmail()): Promise<Browser> {
-    const made = await t.services.dashboard.signUp(email, PASSWORD, null);
-    if (!made.ok) throw new Error(made.message);
-    return signIn(email);
-  }
-  /** A browser of its own, signed in. */
-  async function signIn(email: string): Promise<Browser> {
-    const anon = await http().get('/dashboard/sign-in');
-    const signedIn = await post({ cookie: sessionCookie(anon), csrf: csrfOf(anon.text) }, '/dashboard/sign-in', {
-      email,
-      password: PASSWORD,
-    });
-    expect(signedIn.status).toBe(303);
-    const cookie = sessionCookie(signedIn);
-    const orgs = await page({ cookie }, '/dashboard/orgs');
-    return { cookie, csrf: csrfOf(orgs.text), email };
-  }
-  async function createOrg(b: Browser, name: string) {
-    const created = await post(b, '/dashboard/orgs', { name });
-    expect(created.status).toBe(303);
-    const location = created.headers.location as string;
-    const orgId = /\/dashboard\/orgs\/(org_[0-9a-f]+)\/secrets\/new$/.exec(location)![1]!;
-    const shown = await page(b, location);
-    return { orgId, location, shown };
-  }
-  const orgCount = async () => Number((await t.store.dataSource.query('SELECT COUNT(*) AS n FROM organizations'))[0].n);
-  return { http, page, post, account, signIn, createOrg, orgCount };
-}
+const helpers = dashboardPeople;
 
 describeEachStore(
   'dashboard organizations, members and invitations',
@@ -189,8 +144,11 @@ describeEachStore(
       const { orgId } = await createOrg(alice, 'Race Co');
       const made = await t.services.invitations.create(orgId, null);
       if (!made.ok) throw new Error('not created');
-      const claim = (userId: string) => t.services.invitations.claim(made.value.token, userId).then((r) => r.ok);
-      const results = await Promise.all([0, 1, 2].map(() => t.services.dashboard.signUp(newEmail(), PASSWORD, null, claim)));
+      const opened = await t.services.invitations.open(made.value.token);
+      if (!opened.ok) throw new Error('not open');
+      const join = (tx: TransactionRepositories, userId: string) =>
+        t.services.invitations.joinWithin(tx, opened.value, userId).then((r) => r.ok);
+      const results = await Promise.all([0, 1, 2].map(() => t.services.dashboard.signUp(newEmail(), PASSWORD, null, join)));
       expect(results.filter((r) => r.ok)).toHaveLength(1);
       expect(results.filter((r) => !r.ok && r.code === 'INVALID_INVITATION')).toHaveLength(2);
     });

@@ -11,7 +11,8 @@ import { type PreparedTable, preparedTable } from '../prepared-table';
  *
  * Repositories are the only code that issues queries. Each state change that must happen at most once is a
  * single conditional UPDATE whose affected-row count says who won, so it is race-safe on both engines without
- * multi-statement transactions (TypeORM shares one SQLite connection across callers).
+ * multi-statement transactions. The few changes that must be written together, or read and written under a lock,
+ * go through store.transaction() (server/store/transactions.ts), whose repositories are built per transaction.
  */
 
 /** The organization and environment a row belongs to (every API caller and dashboard view has one). */
@@ -45,7 +46,7 @@ export abstract class BaseRepository<T extends ObjectLiteral> {
     // Built here rather than on first use so that a TypeORM whose internals PreparedTable relies on changed
     // fails when the store opens, not on some later request.
     this.table = preparedTable(repo);
-    this.sql = preparedSql(repo.manager.connection);
+    this.sql = preparedSql(repo.manager.connection, repo.queryRunner);
   }
 
   /** The one row whose columns equal every given value (no nulls), or null. */

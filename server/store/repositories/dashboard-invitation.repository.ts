@@ -5,6 +5,9 @@ export class DashboardInvitationRepository extends RecordRepository<DashboardInv
   findByTokenHash(tokenHash: string) {
     return this.findOneBy({ tokenHash });
   }
+  findInOrganization(id: string, organizationId: string) {
+    return this.findOneBy({ id, organizationId });
+  }
   /** Invitations of an organization not used yet and not expired, newest first. */
   listPending(organizationId: string, now: Date) {
     return this.repo
