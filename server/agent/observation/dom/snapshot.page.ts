@@ -1,5 +1,15 @@
 import type { ObservedElement } from '../types';
-import { boxName, clearMarks, clickableWrapper, hasControl, isToggle, operable, scrollState, visibleLabel } from './controls.page';
+import {
+  boxName,
+  clearMarks,
+  clickableWrapper,
+  hasControl,
+  holdsControls,
+  isToggle,
+  operable,
+  scrollState,
+  visibleLabel,
+} from './controls.page';
 import { hintOf } from './hints.page';
 import { DELEGATED, listenerProbe, NONE, OWN, type Signal } from './listeners.page';
 import {
@@ -167,6 +177,12 @@ export function snapshot(a: SnapshotArgs): RawDoc {
   let handled = new Set<Element>();
   let shadowModal: Element | null = null;
   let probe = listenerProbe(cli);
+  /**
+   * Inside a control that opens something (a tree item with aria-expanded): its listeners are asked even off
+   * screen, as there are few such controls and the expander icon must be listed wherever the tree is scrolled.
+   */
+  let opener = 0;
+  const anywhere = () => true;
 
   function reset() {
     clearMarks();
@@ -183,6 +199,7 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     owners = [];
     handled = new Set();
     shadowModal = null;
+    opener = 0;
     clipR = a.onScreen === false ? null : { l: 0, t: 0, r: window.innerWidth, b: window.innerHeight };
   }
   function onScreen(el: Element | undefined): boolean {
@@ -342,6 +359,8 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     let signal: Signal = NONE;
     /** The content is the control's name: walked without its text, for the controls inside it (a row's star icon). */
     let nameOnly = false;
+    /** A control that opens and closes something: its expander icon is looked for inside it. */
+    let opens = false;
     /** Clickable only by delegation and holding elements: listed after its content, unless a control is found in it. */
     let deferred: { lines: number; els: number; chars: number } | null = null;
     if (visibleSelf && isInteractive(el, role)) {
@@ -350,15 +369,17 @@ export function snapshot(a: SnapshotArgs): RawDoc {
       const name = accName(el, role);
       const idx = tag === 'A' && el.getAttribute('tabindex') === '-1' && !name ? 0 : putNamed(el, role, scope, name, true) || 0;
       if (!CONTAINER[role]) {
-        // a tree item's sub-items are listed after it; anything else inside a control is part of it
-        if (!idx || !hasSubList(el)) return;
+        // a tree item's sub-items and the controls a control holds are listed after it; anything else inside a
+        // control is part of its name
+        if (!idx || !(hasSubList(el) || holdsControls(el))) return;
         nameOnly = true;
+        opens = el.hasAttribute('aria-expanded');
       } else if (label) newSec = startSection(el, role, accName(el, role), idx);
     } else {
       signal =
         // a label tied to its control is not a control of its own (a click on it is a click on the control)
         visibleSelf && !carried && tag !== 'BODY' && !(isLabel(el) && el.control) && !(role && (role in SCOPES || role === 'heading'))
-          ? probe.signal(el, st, explained, onScreen)
+          ? probe.signal(el, st, explained, opener ? anywhere : onScreen)
           : NONE;
       if (signal) {
         const tog = el.querySelector('input[type=checkbox],input[type=radio]');
@@ -419,7 +440,11 @@ export function snapshot(a: SnapshotArgs): RawDoc {
       if (closed && (n as Element).tagName !== 'SUMMARY') continue;
       if (isText(n)) {
         if (said) cur.push(n.data);
-      } else if (isElement(n)) visit(n, inner, pointer, q);
+      } else if (isElement(n)) {
+        if (opens) opener++;
+        visit(n, inner, pointer, q);
+        if (opens) opener--;
+      }
     }
     if (said) cur.push(pseudoText(el, '::after'));
     if (deferred) putDeferred(el, scope, deferred);
