@@ -1,5 +1,6 @@
+import { pseudoText } from './pseudo.page';
 import { untiedLabel } from './structure.page';
-import { asHtml, byId, clip, isElement, isInput, isSvg, isText, kidsOf, norm, pseudoText, quote, shown, SKIP, styleOf } from './tree.page';
+import { asHtml, byId, clip, isElement, isInput, isSvg, isText, kidsOf, norm, quote, shown, SKIP, styleOf } from './tree.page';
 
 /**
  * In the page (see agent-dom.page.ts): roles, explicit or implicit from the tag, and accessible names, by the

@@ -12,6 +12,7 @@ import {
 } from './controls.page';
 import { hintOf } from './hints.page';
 import { DELEGATED, listenerProbe, NONE, OWN, type Signal } from './listeners.page';
+import { pseudoReads, pseudoText } from './pseudo.page';
 import {
   accName,
   CONTAINER,
@@ -32,7 +33,6 @@ import { record } from './states.page';
 import { hasSubList, inSuggestionList } from './structure.page';
 import {
   clip,
-  findMarked,
   FRAME,
   HOST,
   IDX,
@@ -44,7 +44,6 @@ import {
   isText,
   kidsOf,
   norm,
-  pseudoText,
   SEC,
   shown,
   SKIP,
@@ -138,6 +137,8 @@ export interface RawDoc {
   frames: number;
   /** Listener queries made. */
   checks: number;
+  /** ::before/::after styles read (pseudo.page.ts reads only those a rule can give text). */
+  pseudo: number;
 }
 
 /** The DevTools command-line API, there only when the snapshot is evaluated with it (see documents.ts). */
@@ -491,12 +492,6 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     nextFrame: S.frame,
     frames: S.frames,
     checks: probe.checks(),
+    pseudo: pseudoReads(),
   };
-}
-
-/** The iframes the last snapshot marked, in frame-number order (returned by reference to the node side). */
-export function frameElements(a: { from: number; to: number }): (Element | null)[] {
-  const out: (Element | null)[] = [];
-  for (let k = a.from; k < a.to; k++) out.push(findMarked(FRAME, String(k)));
-  return out;
 }
