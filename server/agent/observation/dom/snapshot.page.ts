@@ -61,11 +61,11 @@ import {
  *     person could take for clickable: one with a pointer cursor that no clickable ancestor explains, and small
  *     on-screen leaves; or a listener of an ancestor for an element with a pointer cursor of its own (delegation,
  *     listeners.page.ts). A container known only by such a listener is listed only when nothing inside it is;
- *     controls inside a listed one (a row's star icon) are listed too. The number of queries is capped;
- *   - a control the page gave no name is named by the best hint there is (hints.page.ts), marked nameFrom; an
- *     icon-sized listener-only element is listed only with one;
+ *     controls inside a listed one are listed after it (a row's star icon or links, a tree item's expander arrow).
+ *     The number of queries is capped; a nameless control is named by the best hint there is (hints.page.ts);
  *   - layout where markup is silent (structure.page.ts): a tree's folders expanded/collapsed, the items of a
- *     script's suggestion list under a field as options, a table cell as a gridcell; ::before/::after text in place;
+ *     script's suggestion list under a field as options, a table cell as a gridcell; ::before/::after text in place
+ *     (pseudo.page.ts);
  *   - a checkbox/radio whose native input a click cannot reach (display:none, zero size, clipped, covered) is
  *     listed once, on its visible label (or the clickable wrapper), with hiddenInput set;
  *   - iframes: a {k:'f'} line at their place, the element marked with FRAME for the node side to read it;
@@ -178,12 +178,8 @@ export function snapshot(a: SnapshotArgs): RawDoc {
   let handled = new Set<Element>();
   let shadowModal: Element | null = null;
   let probe = listenerProbe(cli);
-  /**
-   * Inside a control that opens something (a tree item with aria-expanded): its listeners are asked even off
-   * screen, as there are few such controls and the expander icon must be listed wherever the tree is scrolled.
-   */
+  /** How deep the walk is inside controls that open something (a tree item with aria-expanded). */
   let opener = 0;
-  const anywhere = () => true;
 
   function reset() {
     clearMarks();
@@ -223,6 +219,14 @@ export function snapshot(a: SnapshotArgs): RawDoc {
       if (onScreen(owners[owners.length - 1])) line.v = 1;
     }
     S.lines.push(line);
+  }
+  /**
+   * The listener signal of a plain element. Inside a control that opens something only its icons (no text: the text
+   * is the control's name) are asked, off screen too: they are few, and the expander must be listed wherever it is.
+   */
+  function ask(el: Element, st: CSSStyleDeclaration, explained: boolean): Signal {
+    if (!opener) return probe.signal(el, st, explained, onScreen);
+    return norm(el.textContent) ? NONE : probe.signal(el, st, explained, () => true);
   }
   function put(el: Element, info: ObservedElement): number {
     flush();
@@ -360,8 +364,6 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     let signal: Signal = NONE;
     /** The content is the control's name: walked without its text, for the controls inside it (a row's star icon). */
     let nameOnly = false;
-    /** A control that opens and closes something: its expander icon is looked for inside it. */
-    let opens = false;
     /** Clickable only by delegation and holding elements: listed after its content, unless a control is found in it. */
     let deferred: { lines: number; els: number; chars: number } | null = null;
     if (visibleSelf && isInteractive(el, role)) {
@@ -374,13 +376,12 @@ export function snapshot(a: SnapshotArgs): RawDoc {
         // control is part of its name
         if (!idx || !(hasSubList(el) || holdsControls(el))) return;
         nameOnly = true;
-        opens = el.hasAttribute('aria-expanded');
       } else if (label) newSec = startSection(el, role, accName(el, role), idx);
     } else {
       signal =
         // a label tied to its control is not a control of its own (a click on it is a click on the control)
         visibleSelf && !carried && tag !== 'BODY' && !(isLabel(el) && el.control) && !(role && (role in SCOPES || role === 'heading'))
-          ? probe.signal(el, st, explained, opener ? anywhere : onScreen)
+          ? ask(el, st, explained)
           : NONE;
       if (signal) {
         const tog = el.querySelector('input[type=checkbox],input[type=radio]');
@@ -432,6 +433,8 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     const pointer = st.cursor === 'pointer' && (explained || signal === OWN || nameOnly);
     if (nameOnly) q = true;
     const kids = kidsOf(el);
+    // a control that opens and closes something: its expander icon is looked for inside it
+    const opens = nameOnly && el.hasAttribute('aria-expanded');
     // a closed <details> shows only its summary
     const closed = isDetails(el) && !el.open;
     const said = visibleSelf && !q;
