@@ -17,7 +17,8 @@ import { relaySessionCalls } from './relay/session-relay';
 /**
  * The hosted connect widget, served by AgentLink under /link:
  *   GET  /link                       the page (one HTML page, one script, one stylesheet; no framework;
- *                                    the script is bundled from the TypeScript modules of widget/page/)
+ *                                    the script is bundled from the TypeScript modules of widget/page/,
+ *                                    the stylesheet joined from the files of widget/styles/)
  *   POST /link/api/sessions          opens a link session                  ┐ each call carries the link token
  *   POST /link/api/sessions/:id/…    consent, provider, credentials,       │ in `Authorization: Bearer …`
  *                                    mfa, human-check, live/finish, exit   ┘ (never in a logged URL)
@@ -26,6 +27,13 @@ import { relaySessionCalls } from './relay/session-relay';
  */
 const ASSETS = path.join(__dirname, 'widget');
 const asset = (name: string) => fs.readFileSync(path.join(ASSETS, name), 'utf8');
+
+/**
+ * The widget's stylesheet, one file per topic in widget/styles/, served joined in this order as /link/widget.css:
+ * one request, one 'self' source for the CSP, rules cascading as they did in a single file.
+ */
+export const WIDGET_STYLESHEETS = ['base.css', 'screens.css', 'forms.css', 'status.css', 'live.css'] as const;
+const widgetStyles = () => WIDGET_STYLESHEETS.map((f) => asset(path.join('styles', f))).join('\n');
 
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
@@ -93,7 +101,7 @@ const wrap =
 export function connectWidget(services: Services): Router {
   const router = express.Router();
   const page = asset('widget.html');
-  const styles = asset('widget.css');
+  const styles = widgetStyles();
   const flow = services.linkSessions;
 
   router.use((_req, res, next) => {

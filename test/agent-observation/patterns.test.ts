@@ -163,6 +163,45 @@ describe('state and options', () => {
     }
   });
 
+  it("lists the expander icon a tree item's link holds (a listener alone, off screen too), and a click on it opens the item", async () => {
+    const { context, page } = await openPage(rig, '/link-tree.html');
+    try {
+      const { s, text } = await observe(rig, page);
+      // the tree is below the fold: the icon is found all the same
+      expect(text).toMatch(/treeitem 'About' collapsed\n\[\d+\] button 'arrow About' name-from=nearby$/);
+      expect(el(s, 'button', 'arrow About').tag).toBe('span');
+      await click(page, 'button', 'arrow About');
+      expect((await observe(rig, page)).text).toMatch(
+        /treeitem 'About' expanded( focused)?\n\[\d+\] button 'arrow About' name-from=nearby\n\[\d+\] treeitem 'History'$/,
+      );
+      await click(page, 'treeitem', 'History');
+      expect(await log(page)).toBe('showing History');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("names a treegrid's rows by their cells, shows which are expanded (roving tabindex -1 too), and lists the links in them", async () => {
+    const { context, page } = await openPage(rig, '/treegrid.html');
+    try {
+      const { text } = await observe(rig, page);
+      const body = text.split('\n\n')[1]!.replace(/^\[\d+\] /gm, '');
+      expect(body).toContain(
+        [
+          "row 'Quarterly numbers ada@example.test' expanded",
+          "link 'ada@example.test'",
+          're: Quarterly numbers',
+          "link 'bob@example.test'",
+          "row 'Team lunch cy@example.test' collapsed",
+          "link 'cy@example.test'",
+        ].join('\n'),
+      );
+      expect(body).not.toContain('di@example.test');
+    } finally {
+      await context.close();
+    }
+  });
+
   it("lists a script's suggestions under a field as options, and a click on one picks it (mousedown handlers, close on blur)", async () => {
     const { context, page } = await openPage(rig, '/autocomplete.html');
     try {

@@ -30,8 +30,10 @@ it('lists the elements of the role the snapshot would list, described alike and 
   expect(found.elements.map((e) => [e.index, e.name, e.scope, e.states])).toEqual([
     [1, 'Save', 'main', {}],
     [2, 'Bold', 'main', { pressed: true }],
+    // a control inside another is listed when the outer one holds it as a control of its own (markup says so)
+    [3, 'Nested in a link', 'main', {}],
   ]);
-  expect(await page.$$eval('[data-agentlink-idx]', (els) => els.map((e) => e.textContent))).toEqual(['Save', 'Bold']);
+  expect(await page.$$eval('[data-agentlink-idx]', (els) => els.map((e) => e.textContent))).toEqual(['Save', 'Bold', 'Nested in a link']);
   // The snapshot says the same of them.
   const s = await dom(page, 'snapshot', {});
   const fromSnapshot = s.elements.filter((e) => e.role === 'button').map(({ index: _, ...e }) => e);

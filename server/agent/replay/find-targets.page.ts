@@ -1,3 +1,4 @@
+import { holdsControls } from '../observation/dom/controls.page';
 import { hintOf } from '../observation/dom/hints.page';
 import { accName, CONTAINER, isInteractive, roleOf, scopeOf, topModal } from '../observation/dom/roles.page';
 import { statesOf, valueOf } from '../observation/dom/states.page';
@@ -10,7 +11,8 @@ import type { ObservedElement } from '../observation/types';
  * states …), marked with the snapshot's index attribute. It uses the snapshot's own helpers (roleOf, accName,
  * scopeOf, isInteractive … of observation/dom/) so both name an element alike, and mirrors the snapshot's walk:
  * what it skips (hidden subtrees, SKIP tags, svg, hidden inputs, an element's own visibility) and that it does
- * not list an interactive element inside another one that is not a container.
+ * not list an interactive element inside another one that is not a container, unless that one holds controls of
+ * its own (controls.page.ts holdsControls: a row's links, a button inside a link).
  *
  * With `name` (only when no redaction could have produced the recorded name) it lists only elements of that
  * name, which spares the walk for the many links of a page that are not the one.
@@ -50,7 +52,8 @@ export default function findTargets(a: FindArgs): Found {
       if (e !== el) {
         const r = roleOf(e);
         const es = styleOf(e);
-        if (es && es.visibility === 'visible' && isInteractive(e, r) && !(r && CONTAINER[r])) return false;
+        // inside a control only what it holds of its own is listed (a row's links), as the snapshot does
+        if (es && es.visibility === 'visible' && isInteractive(e, r) && !(r && CONTAINER[r]) && !holdsControls(e)) return false;
       }
       if (e === root) break;
     }

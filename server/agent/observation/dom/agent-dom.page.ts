@@ -1,7 +1,8 @@
 import { type Bound, type BoundList, type LeafBinding, type ListBinding, type Read, type ReadRows, type ValueForms } from './binding.page';
 import { bindLeaf, bindList, readLeaf, readList } from './binding.page';
 import { type ExtractArgs, type Extracted, extractText, type MarkedOption, markOption, type MarkOptionArgs } from './read.page';
-import { frameElements, type RawDoc, snapshot, type SnapshotArgs } from './snapshot.page';
+import { type RawDoc, snapshot, type SnapshotArgs } from './snapshot.page';
+import { frameElements } from './tree.page';
 
 /**
  * The observation's code in the page: one function, `(op, args) => result`, evaluated as one expression per call

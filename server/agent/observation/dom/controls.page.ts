@@ -97,6 +97,17 @@ export function isFocusHost(el: Element, role: string | null): boolean {
   return !!el.querySelector(HOSTED) || hasControl(el);
 }
 
+/**
+ * Whether a control holds controls of its own, listed after it: one by its markup (a row's links, a button in a
+ * card-link), or — in a control that opens and closes something — the expander icon a listener alone makes
+ * clickable (a navigation tree item's arrow). Other content of a control is only its name; its listeners are not
+ * asked for (a button's spans would use up the listener queries the rest of the page needs).
+ */
+export function holdsControls(el: Element): boolean {
+  if (!el.childElementCount && !el.shadowRoot) return false;
+  return el.hasAttribute('aria-expanded') || hasControl(el);
+}
+
 export type ScrollState = 'more-above-and-below' | 'more-below' | 'more-above';
 
 export function scrollState(el: Element, st: CSSStyleDeclaration): ScrollState | null {

@@ -1,5 +1,6 @@
+import { pseudoText } from './pseudo.page';
 import { untiedLabel } from './structure.page';
-import { asHtml, byId, clip, isElement, isInput, isSvg, isText, kidsOf, norm, pseudoText, quote, shown, SKIP, styleOf } from './tree.page';
+import { asHtml, byId, clip, isElement, isInput, isSvg, isText, kidsOf, norm, quote, shown, SKIP, styleOf } from './tree.page';
 
 /**
  * In the page (see agent-dom.page.ts): roles, explicit or implicit from the tag, and accessible names, by the
@@ -46,6 +47,8 @@ const FROM_CONTENT: Flags = {
   radio: 1,
   switch: 1,
   treeitem: 1,
+  // accname: a row is named by its cells' text (a treegrid's thread, a grid's record)
+  row: 1,
   cell: 1,
   columnheader: 1,
   rowheader: 1,
@@ -316,7 +319,10 @@ export function isInteractive(el: Element, role: string | null): boolean {
   // a grid's cell that takes focus or a selection is a control (a calendar's day); a data table's cell is not
   if (role === 'gridcell') return el.hasAttribute('tabindex') || el.hasAttribute('aria-selected');
   const ti = el.getAttribute('tabindex');
-  return ti !== null && parseInt(ti, 10) >= 0 && (!role || (!(role in SCOPES) && role !== 'listitem' && role !== 'heading'));
+  if (ti === null || (role && (role in SCOPES || role === 'listitem' || role === 'heading'))) return false;
+  // roving tabindex: a composite widget's items wait at -1 for the arrow keys; one that opens and closes (a
+  // treegrid's row) is a control all the same
+  return parseInt(ti, 10) >= 0 || el.hasAttribute('aria-expanded');
 }
 
 /** "dialog 'Create a post'": the label of a scope an element is, or null. */

@@ -4,6 +4,7 @@ import {
   clearMarks,
   clickableWrapper,
   hasControl,
+  holdsControls,
   isFocusHost,
   isToggle,
   operable,
@@ -12,6 +13,7 @@ import {
 } from './controls.page';
 import { hintOf } from './hints.page';
 import { DELEGATED, listenerProbe, NONE, OWN, type Signal } from './listeners.page';
+import { pseudoReads, pseudoText } from './pseudo.page';
 import {
   accName,
   CONTAINER,
@@ -32,7 +34,6 @@ import { record } from './states.page';
 import { hasSubList, inSuggestionList } from './structure.page';
 import {
   clip,
-  findMarked,
   FRAME,
   HOST,
   IDX,
@@ -44,7 +45,6 @@ import {
   isText,
   kidsOf,
   norm,
-  pseudoText,
   SEC,
   shown,
   SKIP,
@@ -62,11 +62,11 @@ import {
  *     person could take for clickable: one with a pointer cursor that no clickable ancestor explains, and small
  *     on-screen leaves; or a listener of an ancestor for an element with a pointer cursor of its own (delegation,
  *     listeners.page.ts). A container known only by such a listener is listed only when nothing inside it is;
- *     controls inside a listed one (a row's star icon) are listed too. The number of queries is capped;
- *   - a control the page gave no name is named by the best hint there is (hints.page.ts), marked nameFrom; an
- *     icon-sized listener-only element is listed only with one;
+ *     controls inside a listed one are listed after it (a row's star icon or links, a tree item's expander arrow).
+ *     The number of queries is capped; a nameless control is named by the best hint there is (hints.page.ts);
  *   - layout where markup is silent (structure.page.ts): a tree's folders expanded/collapsed, the items of a
- *     script's suggestion list under a field as options, a table cell as a gridcell; ::before/::after text in place;
+ *     script's suggestion list under a field as options, a table cell as a gridcell; ::before/::after text in place
+ *     (pseudo.page.ts);
  *   - a checkbox/radio whose native input a click cannot reach (display:none, zero size, clipped, covered) is
  *     listed once, on its visible label (or the clickable wrapper), with hiddenInput set;
  *   - iframes: a {k:'f'} line at their place, the element marked with FRAME for the node side to read it;
@@ -138,6 +138,8 @@ export interface RawDoc {
   frames: number;
   /** Listener queries made. */
   checks: number;
+  /** ::before/::after styles read (pseudo.page.ts reads only those a rule can give text). */
+  pseudo: number;
 }
 
 /** The DevTools command-line API, there only when the snapshot is evaluated with it (see documents.ts). */
@@ -177,6 +179,8 @@ export function snapshot(a: SnapshotArgs): RawDoc {
   let handled = new Set<Element>();
   let shadowModal: Element | null = null;
   let probe = listenerProbe(cli);
+  /** How deep the walk is inside controls that open something (a tree item with aria-expanded). */
+  let opener = 0;
 
   function reset() {
     clearMarks();
@@ -193,6 +197,7 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     owners = [];
     handled = new Set();
     shadowModal = null;
+    opener = 0;
     clipR = a.onScreen === false ? null : { l: 0, t: 0, r: window.innerWidth, b: window.innerHeight };
   }
   function onScreen(el: Element | undefined): boolean {
@@ -215,6 +220,14 @@ export function snapshot(a: SnapshotArgs): RawDoc {
       if (onScreen(owners[owners.length - 1])) line.v = 1;
     }
     S.lines.push(line);
+  }
+  /**
+   * The listener signal of a plain element. Inside a control that opens something only its icons (no text: the text
+   * is the control's name) are asked, off screen too: they are few, and the expander must be listed wherever it is.
+   */
+  function ask(el: Element, st: CSSStyleDeclaration, explained: boolean): Signal {
+    if (!opener) return probe.signal(el, st, explained, onScreen);
+    return norm(el.textContent) ? NONE : probe.signal(el, st, explained, () => true);
   }
   function put(el: Element, info: ObservedElement): number {
     flush();
@@ -360,15 +373,15 @@ export function snapshot(a: SnapshotArgs): RawDoc {
       const name = accName(el, role);
       const idx = tag === 'A' && el.getAttribute('tabindex') === '-1' && !name ? 0 : putNamed(el, role, scope, name, true) || 0;
       if (!CONTAINER[role]) {
-        // a tree item's sub-items are listed after it; anything else inside a control is part of it
-        if (!idx || !hasSubList(el)) return;
+        // a tree item's sub-items and the controls a control holds are listed after it; the rest is its name
+        if (!idx || !(hasSubList(el) || holdsControls(el))) return;
         nameOnly = true;
       } else if (label) newSec = startSection(el, role, accName(el, role), idx);
     } else {
       signal =
         // a label tied to its control is not a control of its own (a click on it is a click on the control)
         visibleSelf && !carried && tag !== 'BODY' && !(isLabel(el) && el.control) && !(role && (role in SCOPES || role === 'heading'))
-          ? probe.signal(el, st, explained, onScreen)
+          ? ask(el, st, explained)
           : NONE;
       if (signal) {
         const tog = el.querySelector('input[type=checkbox],input[type=radio]');
@@ -420,6 +433,8 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     const pointer = st.cursor === 'pointer' && (explained || signal === OWN || nameOnly);
     if (nameOnly) q = true;
     const kids = kidsOf(el);
+    // a control that opens and closes something: its expander icon is looked for inside it
+    const opens = nameOnly && el.hasAttribute('aria-expanded');
     // a closed <details> shows only its summary
     const closed = isDetails(el) && !el.open;
     const said = visibleSelf && !q;
@@ -429,7 +444,11 @@ export function snapshot(a: SnapshotArgs): RawDoc {
       if (closed && (n as Element).tagName !== 'SUMMARY') continue;
       if (isText(n)) {
         if (said) cur.push(n.data);
-      } else if (isElement(n)) visit(n, inner, pointer, q);
+      } else if (isElement(n)) {
+        if (opens) opener++;
+        visit(n, inner, pointer, q);
+        if (opens) opener--;
+      }
     }
     if (said) cur.push(pseudoText(el, '::after'));
     if (deferred) putDeferred(el, scope, deferred);
@@ -476,12 +495,6 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     nextFrame: S.frame,
     frames: S.frames,
     checks: probe.checks(),
+    pseudo: pseudoReads(),
   };
-}
-
-/** The iframes the last snapshot marked, in frame-number order (returned by reference to the node side). */
-export function frameElements(a: { from: number; to: number }): (Element | null)[] {
-  const out: (Element | null)[] = [];
-  for (let k = a.from; k < a.to; k++) out.push(findMarked(FRAME, String(k)));
-  return out;
 }

@@ -2,8 +2,8 @@
 
 /*
  * AgentLink connect widget (served at /link): the page's script, /link/widget.js. TypeScript modules with no framework,
- * bundled into one IIFE (server/page-code/page-bundle.ts; its entry is PAGE_ENTRIES.widget in page-code/entries.ts); widget.html and widget.css
- * are served as they are. The modules import one way only: state.ts and dom.ts at the bottom, then ui.ts, sdk.ts,
+ * bundled into one IIFE (server/page-code/page-bundle.ts; its entry is PAGE_ENTRIES.widget in page-code/entries.ts); widget.html is
+ * served as it is, /link/widget.css joined from the files of widget/styles/ (widget.routes.ts). The modules import one way only: state.ts and dom.ts at the bottom, then ui.ts, sdk.ts,
  * api.ts, live-view.ts, the screens (screens/, which reach one another through nav.ts), flow.ts, and this boot.
  *
  * The widget never signs in by itself: it sends the credentials to AgentLink, which drives the provider's
