@@ -102,7 +102,8 @@ export class PreparedTable<T extends ObjectLiteral> {
       const conditions = keys.map((c) => `${this.escape(c.databaseName)} = $${++n}`);
       if (amongColumn && among)
         conditions.push(`${this.escape(amongColumn.databaseName)} IN (${among.values.map(() => `$${++n}`).join(', ')})`);
-      text = `UPDATE ${this.table} SET ${assignments} WHERE ${conditions.join(' AND ')}`;
+      // RETURNING counts the rows on both engines (sqlite3's Statement#all reports no changes).
+      text = `UPDATE ${this.table} SET ${assignments} WHERE ${conditions.join(' AND ')} RETURNING ${this.escape(keys[0]!.databaseName)}`;
       this.statements.set(key, text);
     }
     const params = [
@@ -110,8 +111,8 @@ export class PreparedTable<T extends ObjectLiteral> {
       ...keys.map((c) => this.toDatabase(c, where[c.propertyName])),
       ...(amongColumn && among ? among.values.map((v) => this.toDatabase(amongColumn, v)) : []),
     ];
-    const { affected } = await this.sql.query(text, params);
-    return affected;
+    const { rows } = await this.sql.query(text, params);
+    return rows.length;
   }
 
   private columnsOf(values: Partial<T>, use: 'where' | 'insert' | 'update'): ColumnMetadata[] {
