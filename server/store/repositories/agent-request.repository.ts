@@ -54,6 +54,13 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
     return (rows[0]?.status as AgentRequestRecord['status'] | undefined) ?? null;
   }
 
+  /** The statuses of these requests, by id, in one statement (the shared watch of waiting readers, status-watch.ts). */
+  async statusesOf(ids: readonly string[]): Promise<Map<string, AgentRequestStatus>> {
+    const sql = `SELECT id, status FROM agent_requests WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`;
+    const { rows } = await this.sql.query<{ id: string; status: AgentRequestStatus }>(sql, [...ids]);
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+
   /** Newest first, one keyset page after the last record of the previous page. */
   listOwned(
     owner: Owner,
