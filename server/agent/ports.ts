@@ -31,6 +31,8 @@ export interface RunConnections {
   openSession(connection: Pick<ConnectionRecord, 'id' | 'sealedSession'>): ProviderSession | null;
   /** Seals the session back after a run; false when the connection is no longer ACTIVE (nothing written). */
   saveSession(connectionId: string, session: ProviderSession, opts?: { used?: boolean }): Promise<boolean>;
+  /** The run's session came back unchanged: only marks the connection used; false when it is no longer ACTIVE. */
+  markUsed?(connectionId: string): Promise<boolean>;
   /** A silent re-login renewed the session (and tells the organization); null when nothing was written. */
   sessionRenewed(connectionId: string, session: ProviderSession): Promise<'renewed' | 'recovered' | null>;
   openCredentials(connection: ConnectionRecord): LoginCredentials | null;

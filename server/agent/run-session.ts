@@ -6,6 +6,7 @@ import type { DeviceProfile } from '../browser/device-profile';
 import { trackRequests } from '../browser/page-quiet';
 import { refuseUnneededResources } from '../browser/resource-filter';
 import { captureSession, restoreSessionStorage } from '../browser/session-capture';
+import { sessionDigest } from '../browser/session-digest';
 import { boundSession, contextStorageState, type ProviderSession, SESSION_MAX_BYTES } from '../browser/session-format';
 import { EgressPolicy } from '../egress/egress-policy';
 import { type FenceOptions, openFencedContext, openPage } from '../egress/fenced-context';
@@ -113,6 +114,7 @@ async function openSessionContext(
   const policy = EgressPolicy.forProvider(provider, state.record.environment);
   const providerOrigin = (origin: string) => policy.checkUrl(origin).ok;
   state.providerOrigin = providerOrigin;
+  state.sessionDigest = session ? sessionDigest(session) : undefined;
   // Every blocked request is listed; only one the run caused taints it (run-integrity.ts, block-cause.ts): the page's
   // own background requests to other hosts (analytics, fonts, a vendor's catalogue) are listed as noise.
   const report = blockReporter(
@@ -254,7 +256,8 @@ export async function renewDeadSession(
 /**
  * Seals the context's session (all of the provider origins' storage) back onto the connection so it stays fresh: not
  * when it is dead, nor onto a connection no longer ACTIVE. A session over the size bound loses its largest parts, and
- * one that cannot fit at all is not written (the connection keeps the one it had): either way the trace says so.
+ * one that cannot fit at all is not written (the connection keeps the one it had): either way the trace says so. One that
+ * came back exactly as it was loaded is not written again: the connection is only marked used.
  */
 export async function saveSessionBack(deps: SessionDeps, state: RunState, log: Logger) {
   if (!state.context || state.sessionDead) return;
@@ -274,6 +277,14 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
         outcome: 'error',
         error: `the session is over ${SESSION_MAX_BYTES} bytes even without its storage (its cookies alone); the connection keeps its previous session`,
       });
+      return;
+    }
+    // Came back exactly as it was loaded (same cookies, same storage): marked used, not sealed and written again.
+    const { markUsed } = deps.connections;
+    if (!dropped.length && markUsed && state.sessionDigest && sessionDigest(session) === state.sessionDigest) {
+      if (!(await markUsed.call(deps.connections, state.record.connectionId))) {
+        log.info('the connection is no longer ACTIVE; it was not marked used');
+      }
       return;
     }
     if (dropped.length) {

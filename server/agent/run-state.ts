@@ -39,6 +39,8 @@ export interface RunState {
   /** The connection's device and exit, as this run presents them (a silent re-login presents them too). */
   device?: DeviceProfile | null;
   exitProxy?: UpstreamProxy | null;
+  /** SHA-256 of the session the context was loaded with (session-digest.ts): an identical one is not sealed again. */
+  sessionDigest?: string;
   /** The provider's origins: the only ones whose storage is restored and sealed back. */
   providerOrigin?: (origin: string) => boolean;
   /** Why the connection's upstream proxy failed a connection (the first time): what the run fails with if it cannot start. */

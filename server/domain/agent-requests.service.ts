@@ -12,6 +12,7 @@ import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 import { newId } from './ids';
 import { checkStartingUrl } from './starting-url.policy';
+import { StatusWatch } from './status-watch';
 
 export interface AgentRequestInput {
   accessToken: string;
@@ -88,6 +89,13 @@ export class AgentRequestService {
     /** OpenTelemetry (a no-op unless tracing is configured). */
     private readonly tracer: Tracer = trace.getTracer('agentlink'),
   ) {}
+
+  /** The readers that waited past their own first polls, watched together (status-watch.ts). */
+  private readonly watch = new StatusWatch(
+    (ids) => this.store.repos.agentRequests.statusesOf(ids),
+    (status) => ENDS_WAIT.has(status),
+    WAIT_POLL_MAX_MS,
+  );
 
   /** A named playbook is checked before the request is accepted: nothing is queued and no browser opens for a bad one. */
   private checkPlaybook(
@@ -313,22 +321,28 @@ export class AgentRequestService {
     const until = Date.now() + Math.min(Math.max(0, waitMs), AGENT_REQUEST_WAIT_MS_MAX);
     const found = await this.get(caller, requestId);
     if (!found.ok || ENDS_WAIT.has(found.value.status)) return found;
-    // Between the two full reads only the status is polled, less often as the wait goes on: a hundred callers
-    // waiting on a busy queue would otherwise read (and hydrate) a hundred whole rows five times a second.
+    // Between the two full reads only the status is polled: this reader's own row at first (200, 400, 800 ms), then
+    // together with every other reader still waiting, once a second (status-watch.ts): a hundred callers waiting on
+    // a busy queue would otherwise read a hundred rows a second. An event of this process ends the wait at once.
     for (let polls = 0; ; polls++) {
       if (Date.now() >= until || signal?.aborted) return this.get(caller, requestId);
-      const pollMs = Math.min(WAIT_POLL_MAX_MS, WAIT_POLL_MS * 2 ** Math.min(polls, 3));
+      const shared = polls >= OWN_POLLS;
+      const pollMs = shared ? until - Date.now() : WAIT_POLL_MS * 2 ** polls;
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
           off?.();
+          unwatch?.();
           signal?.removeEventListener('abort', done);
           resolve();
         };
         const timer = setTimeout(done, Math.max(0, Math.min(pollMs, until - Date.now())));
         const off = this.events?.onFinished(requestId, done);
+        const unwatch = shared ? this.watch.watch(requestId, done) : undefined;
         signal?.addEventListener('abort', done, { once: true });
       });
+      // Woken by an event, the shared watch, the deadline or the caller leaving: each ends the wait.
+      if (shared) return this.get(caller, requestId);
       const status = await this.store.repos.agentRequests.statusOf(requestId);
       if (!status || ENDS_WAIT.has(status)) return this.get(caller, requestId);
     }
@@ -343,8 +357,12 @@ export class AgentRequestService {
 const FINAL_STATUSES = new Set<AgentRequestStatus>(['COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT']);
 /** A waiting reader answers at a final status, and at NEEDS_USER: only the caller can bring the user in. */
 const ENDS_WAIT = new Set<AgentRequestStatus>([...FINAL_STATUSES, 'NEEDS_USER']);
-/** A waiting reader checks the status after 200 ms, then 400, 800 and every 1 s (requests run by another process). */
+/**
+ * A waiting reader checks the status after 200 ms, then 400 and 800 ms (its own row), then every 1 s in the shared
+ * watch (requests run by another process).
+ */
 const WAIT_POLL_MS = 200;
+const OWN_POLLS = 3;
 const WAIT_POLL_MAX_MS = 1_000;
 
 export function isFinalStatus(status: AgentRequestStatus): boolean {

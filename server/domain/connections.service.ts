@@ -215,6 +215,14 @@ export class ConnectionService {
   }
 
   /**
+   * A run ended with the very session it was loaded with: the connection is marked used, as saveSession(…, { used })
+   * would, without sealing and writing the same session again. False when it is no longer ACTIVE.
+   */
+  markUsed(connectionId: string): Promise<boolean> {
+    return this.store.repos.connections.markUsedIfActive(connectionId, this.clock.now());
+  }
+
+  /**
    * A silent re-login renewed the provider session (a health check, or an agent run that found it ended): sealed onto
    * the connection, then CONNECTION.SESSION_RENEWED; a connection that was LOGIN_REQUIRED is ACTIVE again, and
    * CONNECTION.RECOVERED follows. What it did: 'renewed', 'recovered', or null (revoked meanwhile: nothing written).

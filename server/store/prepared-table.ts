@@ -134,7 +134,41 @@ export class PreparedTable<T extends ObjectLiteral> {
     return inserted;
   }
 
-  private columnsOf(values: Partial<T>, use: 'where' | 'insert'): ColumnMetadata[] {
+  /**
+   * One conditional UPDATE: sets `changes` (a null writes NULL) on the rows whose columns equal every value of `where`
+   * and, with `among`, whose `among.property` is one of `among.values`. Resolves with how many rows it changed (a
+   * keyed TypeORM update costs about as much CPU as a find: the worker's per-run writes come here).
+   */
+  async updateWhere(
+    where: Partial<T>,
+    changes: Partial<T>,
+    among?: { property: keyof T & string; values: readonly unknown[] },
+  ): Promise<number> {
+    const set = this.columnsOf(changes, 'update');
+    const keys = this.columnsOf(where, 'where');
+    const amongColumn = among ? this.columnsOf({ [among.property]: among.values[0] } as Partial<T>, 'where')[0] : undefined;
+    const key = `update:${set.map((c) => c.propertyName).join(',')}:${keys.map((c) => c.propertyName).join(',')}:${amongColumn?.propertyName ?? ''}:${among?.values.length ?? 0}`;
+    let text = this.statements.get(key);
+    if (!text) {
+      let n = 0;
+      const assignments = set.map((c) => `${this.escape(c.databaseName)} = $${++n}`).join(', ');
+      const conditions = keys.map((c) => `${this.escape(c.databaseName)} = $${++n}`);
+      if (amongColumn && among)
+        conditions.push(`${this.escape(amongColumn.databaseName)} IN (${among.values.map(() => `$${++n}`).join(', ')})`);
+      // RETURNING counts the rows on both engines (sqlite3's Statement#all reports no changes).
+      text = `UPDATE ${this.table} SET ${assignments} WHERE ${conditions.join(' AND ')} RETURNING ${this.escape(keys[0]!.databaseName)}`;
+      this.statements.set(key, text);
+    }
+    const params = [
+      ...set.map((c) => this.toDatabase(c, changes[c.propertyName])),
+      ...keys.map((c) => this.toDatabase(c, where[c.propertyName])),
+      ...(amongColumn && among ? among.values.map((v) => this.toDatabase(amongColumn, v)) : []),
+    ];
+    const { rows } = await this.sql.query(text, params);
+    return rows.length;
+  }
+
+  private columnsOf(values: Partial<T>, use: 'where' | 'insert' | 'update'): ColumnMetadata[] {
     const columns: ColumnMetadata[] = [];
     for (const [property, value] of Object.entries(values)) {
       if (value === undefined) continue;

@@ -159,6 +159,30 @@ describeEachStore('agent request queue API', (t) => {
     expect(Date.now() - t0).toBeLessThan(2_500);
   });
 
+  it('readers still waiting after their own polls are watched together, and each sees the end another process wrote', async () => {
+    const ids = await Promise.all([create(), create(), create()]);
+    const t0 = Date.now();
+    const waiting = ids.map((id) => get(t, `/api/agent-requests/${id}?waitMs=15000`, sandboxHeaders(org)));
+    // Written after every reader's own polls (200, 400, 800 ms): only the shared watch can see it; this process is told nothing.
+    const endAt = 2_600;
+    setTimeout(() => {
+      const sql =
+        t.dialect === 'postgres'
+          ? "UPDATE agent_requests SET status = 'FAILED' WHERE id = $1 OR id = $2"
+          : "UPDATE agent_requests SET status = 'FAILED' WHERE id = ? OR id = ?";
+      void t.store.dataSource.query(sql, [ids[0], ids[2]]);
+    }, endAt);
+    const [first, third] = await Promise.all([waiting[0]!, waiting[2]!]);
+    expect(first.body.status).toBe('FAILED');
+    expect(third.body.status).toBe('FAILED');
+    const seen = Date.now() - t0;
+    expect(seen).toBeGreaterThanOrEqual(endAt);
+    expect(seen).toBeLessThan(endAt + 2_500);
+    // The reader of the request nobody ended still waits; a cancel (an event of this process) ends it at once.
+    await post(t, `/api/agent-requests/${ids[1]}/cancel`, sandboxHeaders(org));
+    expect((await waiting[1]!).body.status).toBe('CANCELED');
+  });
+
   it('on PostgreSQL, each accepted request has its pg-boss job', async () => {
     if (t.dialect !== 'postgres') return;
     const id = await create();

@@ -50,6 +50,12 @@ beforeAll(async () => {
       return { ok: true };
     }),
   );
+  pb.register(
+    testPlaybook('test.remember', 'test: remember a setting', async (ctx) => {
+      await ctx.page.evaluate(() => localStorage.setItem('orbit-theme', 'dark'));
+      return { ok: true };
+    }),
+  );
   pb.register(testPlaybook('test.wrong', 'test: wrong shape', async () => ({ name: 42, followers: 'many' })));
   pb.register(
     testPlaybook('test.broken', 'test: missing button', async (ctx) => {
@@ -109,11 +115,35 @@ it('runs the Orbit profile playbook end to end: COMPLETED, result shaped like re
     expect(step).toEqual(
       expect.objectContaining({ url: expect.stringContaining('orbit.sandbox.localhost'), durationMs: expect.any(Number) }),
     );
-  // The session was sealed back and the connection marked used.
+  // The connection was marked used and still holds a session (sealed again only when the run changed it: see below).
   const after = await live.services.store.repos.connections.findById(conn.connectionId);
-  expect(after?.sealedSession).not.toBe(before?.sealedSession);
+  expect(before?.sealedSession).toEqual(expect.any(String));
+  expect(after?.sealedSession).toEqual(expect.any(String));
   expect(after?.lastUsedAt).not.toBeNull();
   expect(after?.status).toBe('ACTIVE');
+});
+
+it('seals the session back when the run changed it, and only marks the connection used when it came back as it was', async () => {
+  const repos = live.services.store.repos;
+  const run = async (action: string, responseFormat: Record<string, string>) => {
+    const created = await api(live, org, 'POST', '/api/agent-requests', body({ action, responseFormat }));
+    expect(created.status).toBe(202);
+    const record = await awaitRequest(live, org, created.body.requestId);
+    expect(record.status).toBe('COMPLETED');
+    return repos.connections.findById(conn.connectionId);
+  };
+  // The page writes to the provider's storage: the new state is sealed (a fresh ciphertext) and holds the change.
+  const before = await repos.connections.findById(conn.connectionId);
+  const changed = await run('test: remember a setting', { ok: 'boolean' });
+  expect(changed?.sealedSession).not.toBe(before?.sealedSession);
+  const stored = live.services.connections.openSession(changed!)!;
+  expect(JSON.stringify(stored.origins)).toContain('orbit-theme');
+  // A read that changes nothing leaves the sealed session byte for byte as it was, and still marks the connection used.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const read = await run('Read my profile', PROFILE_FORMAT);
+  expect(read?.sealedSession).toBe(changed?.sealedSession);
+  expect(read!.lastUsedAt!.getTime()).toBeGreaterThan(changed!.lastUsedAt!.getTime());
+  expect(read?.status).toBe('ACTIVE');
 });
 
 it('fits the result to other key names (aliases) and nested objects', async () => {

@@ -101,6 +101,44 @@ describeEachStore('prepared statements', (t) => {
     expect((await t.store.repos.agentRequests.findById(record.id))?.action).toBe('Read my profile');
   });
 
+  it('updates only a held request of its lease owner, counts the rows it changed, and writes what TypeORM would', async () => {
+    const repo = t.store.repos.agentRequests;
+    const lease = new Date(Date.UTC(2026, 0, 2, 3, 5, 0, 0));
+    const held = agentRequest({ status: 'RUNNING', leaseOwner: 'worker-a', leaseExpiresAt: lease, completedAt: null, result: null });
+    await repo.insert(held);
+    // Another worker, or a request no longer held, changes nothing (the caller learns it lost the lease).
+    expect(await repo.renew(held.id, 'worker-b', new Date(lease.getTime() + 1000))).toBe(false);
+    expect(await repo.renew('areq_missing', 'worker-a', new Date(lease.getTime() + 1000))).toBe(false);
+    expect(await repo.renew(held.id, 'worker-a', new Date(lease.getTime() + 30_000))).toBe(true);
+    const log = [{ attempt: 1, worker: 'worker-a', startedAt: '2026-11-26T00:00:00.000Z', ended: 'retried' as const }];
+    expect(await repo.noteAttempts(held.id, 'worker-a', log)).toBe(true);
+    expect(await repo.statusOf(held.id)).toBe('RUNNING');
+    expect(await repo.cancelRequested(held.id)).toBe(false);
+    const completedAt = new Date(Date.UTC(2026, 0, 2, 3, 6, 0, 0));
+    const trace = [
+      { tool: 'navigate', target: 'starting URL', url: 'http://orbit.sandbox.localhost/', durationMs: 12, outcome: 'ok' as const },
+    ];
+    const final = {
+      status: 'COMPLETED' as const,
+      result: { name: 'Grace' },
+      error: null,
+      completedAt,
+      executionTimeMs: 321,
+      trace,
+      method: 'PLAYBOOK' as const,
+    };
+    expect(await repo.finish(held.id, 'worker-b', final)).toBe(false);
+    expect(await repo.finish(held.id, 'worker-a', final)).toBe(true);
+    // Finished: no longer held, so a late heartbeat or a second final write changes nothing.
+    expect(await repo.finish(held.id, 'worker-a', { ...final, status: 'FAILED' })).toBe(false);
+    expect(await repo.renew(held.id, 'worker-a', lease)).toBe(false);
+    const expected = { ...held, ...final, attemptLog: log, leaseOwner: null, leaseExpiresAt: null, sealedUserAction: null };
+    expect(await repo.findById(held.id)).toStrictEqual(expected);
+    expect({ ...(await typeorm<AgentRequestRecord>('AgentRequest').findOneBy({ id: held.id })) }).toStrictEqual(expected);
+    expect(await repo.statusOf(held.id)).toBe('COMPLETED');
+    expect(await repo.statusOf('areq_missing')).toBeNull();
+  });
+
   it('reports a statement that does not prepare, and keeps working afterwards', async () => {
     const sql = preparedSql(t.store.dataSource);
     await expect(sql.query('SELECT nope FROM no_such_table WHERE x = $1', [1])).rejects.toThrow(/no_such_table/);

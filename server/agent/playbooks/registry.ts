@@ -134,9 +134,14 @@ export type PlaybookRoute =
   | { playbook: Playbook<unknown>; params: unknown; via: 'text' | 'model' | 'named'; score?: number }
   | { playbook: null; reason: string; problem: RouteProblem };
 
+/** Rankings kept per provider index (a few hundred bytes each). */
+const RANK_CACHE_SIZE = 256;
+
 export class PlaybookRegistry {
   private readonly playbooks = new Map<string, Playbook<unknown>>();
   private readonly indexes = new Map<string, ActionIndex>();
+  /** Recent rankings of each index, by action text (rank()); they go with their index. */
+  private readonly ranked = new WeakMap<ActionIndex, Map<string, readonly ActionScore[]>>();
   private modelRouter: PlaybookModelRouter | null = null;
 
   /** Built at the composition root from the integrations' playbooks (server/integrations/). */
@@ -176,9 +181,25 @@ export class PlaybookRegistry {
     return this.modelRouter !== null;
   }
 
-  /** The provider's playbooks ranked for an action by the text search, best first, with their scores. */
+  /**
+   * The provider's playbooks ranked for an action by the text search, best first, with their scores. Ranking is a
+   * pure function of the provider's index and the action's text, and callers send the same few phrasings again and
+   * again (each costs milliseconds of CPU on the worker's hot path): the last RANK_CACHE_SIZE answers per index are
+   * kept with it, so registering or setting aside a playbook (which drops the index) drops them too.
+   */
   rank(providerSlug: string, action: string): ActionScore[] {
-    return this.index(providerSlug).rank(action);
+    const index = this.index(providerSlug);
+    let cache = this.ranked.get(index);
+    if (!cache) this.ranked.set(index, (cache = new Map()));
+    let scores = cache.get(action);
+    if (scores)
+      cache.delete(action); // re-inserted below: the Map's order is the eviction order
+    else {
+      scores = index.rank(action).map((s) => Object.freeze({ ...s }));
+      if (cache.size >= RANK_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(action, scores);
+    return [...scores];
   }
 
   private index(providerSlug: string): ActionIndex {

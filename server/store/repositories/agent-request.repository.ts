@@ -22,6 +22,11 @@ const patchOf = asRow<AgentRequestRecord>;
 
 /** The statuses in which a worker holds the request (its lease): running, or waiting for the end user with its page kept. */
 const HELD: AgentRequestStatus[] = ['RUNNING', 'NEEDS_USER'];
+const HELD_STATUS = { property: 'status', values: HELD } as const;
+
+/** What a waiting reader and a running worker's heartbeat poll: one column each, through a prepared statement. */
+const STATUS_SQL = 'SELECT status FROM agent_requests WHERE id = $1';
+const CANCEL_REQUESTED_SQL = 'SELECT cancel_requested_at FROM agent_requests WHERE id = $1';
 
 const CLAIMABLE_BARE =
   "(status = 'PENDING' OR (status = 'RUNNING' AND lease_expires_at < :now AND attempts < :max AND cancel_requested_at IS NULL))";
@@ -73,12 +78,15 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
   }
   /** Only the status: what a waiting reader checks between its reads of the whole row (no JSON columns hydrated). */
   async statusOf(id: string): Promise<AgentRequestRecord['status'] | null> {
-    const row = await this.repo
-      .createQueryBuilder('r')
-      .select('r.status', 'status')
-      .where('r.id = :id', { id })
-      .getRawOne<{ status: string }>();
-    return (row?.status as AgentRequestRecord['status'] | undefined) ?? null;
+    const { rows } = await this.sql.query<{ status: string }>(STATUS_SQL, [id]);
+    return (rows[0]?.status as AgentRequestRecord['status'] | undefined) ?? null;
+  }
+
+  /** The statuses of these requests, by id, in one statement (the shared watch of waiting readers, status-watch.ts). */
+  async statusesOf(ids: readonly string[]): Promise<Map<string, AgentRequestStatus>> {
+    const sql = `SELECT id, status FROM agent_requests WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`;
+    const { rows } = await this.sql.query<{ id: string; status: AgentRequestStatus }>(sql, [...ids]);
+    return new Map(rows.map((r) => [r.id, r.status]));
   }
 
   /** Newest first, one keyset page after the last record of the previous page. */
@@ -132,8 +140,7 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
 
   /** Extends the lease; false when the worker lost it (recovered by another worker, or finished elsewhere). */
   async renew(id: string, owner: string, leaseUntil: Date): Promise<boolean> {
-    const res = await this.repo.update({ id, leaseOwner: owner, status: In(HELD) }, { leaseExpiresAt: leaseUntil });
-    return (res.affected ?? 0) === 1;
+    return (await this.table.updateWhere({ id, leaseOwner: owner }, { leaseExpiresAt: leaseUntil }, HELD_STATUS)) === 1;
   }
 
   /** RUNNING → NEEDS_USER, by the worker holding it: the run waits for its end user (the lease stays, renewed while it waits). */
@@ -150,8 +157,7 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
 
   /** Records the attempts so far (this one last) while the lease is held; false when the worker no longer holds it. */
   async noteAttempts(id: string, owner: string, attemptLog: AgentAttempt[]): Promise<boolean> {
-    const res = await this.repo.update({ id, leaseOwner: owner, status: In(HELD) }, { attemptLog });
-    return (res.affected ?? 0) === 1;
+    return (await this.table.updateWhere({ id, leaseOwner: owner }, { attemptLog }, HELD_STATUS)) === 1;
   }
 
   /** Writes progress (trace so far) while the lease is held. */
@@ -161,11 +167,8 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
 
   /** The final write of the worker holding the lease; false when it no longer holds it. */
   async finish(id: string, owner: string, final: AgentRequestFinal): Promise<boolean> {
-    const res = await this.repo.update(
-      { id, leaseOwner: owner, status: In(HELD) },
-      patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null, sealedUserAction: null }),
-    );
-    return (res.affected ?? 0) === 1;
+    const changes: Partial<AgentRequestRecord> = { ...final, leaseOwner: null, leaseExpiresAt: null, sealedUserAction: null };
+    return (await this.table.updateWhere({ id, leaseOwner: owner }, changes, HELD_STATUS)) === 1;
   }
 
   /** Gives a claimed request back (graceful shutdown): waiting again, and this attempt does not count. */
@@ -211,8 +214,8 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
   }
 
   async cancelRequested(id: string): Promise<boolean> {
-    const r = await this.repo.findOne({ where: { id }, select: { id: true, cancelRequestedAt: true } });
-    return !!r?.cancelRequestedAt;
+    const { rows } = await this.sql.query<{ cancel_requested_at: unknown }>(CANCEL_REQUESTED_SQL, [id]);
+    return rows[0]?.cancel_requested_at != null;
   }
 
   /**

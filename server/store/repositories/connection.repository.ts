@@ -29,6 +29,13 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
     return (res.affected ?? 0) === 1;
   }
   /**
+   * A finished run whose session came back exactly as it was loaded: only lastUsedAt, only while ACTIVE (the sealed
+   * session stays as it is). False when nothing was written.
+   */
+  async markUsedIfActive(id: string, now: Date) {
+    return (await this.table.updateWhere({ id, status: 'ACTIVE' }, { lastUsedAt: now })) === 1;
+  }
+  /**
    * Update mode: a fresh sealed session (and credentials, or none), the device it was signed in from (kept when none is
    * given), and ACTIVE again, from `from` only (one conditional UPDATE: the caller learns which transition it made,
    * LOGIN_REQUIRED → ACTIVE being a recovery). The next health check is planned afresh. False when the connection was
