@@ -134,6 +134,24 @@ export class PreparedTable<T extends ObjectLiteral> {
     return inserted;
   }
 
+  /**
+   * A hand-written conditional UPDATE of this table (`assignments` and `condition` in SQL, `$n` parameters already in
+   * database form, see param()) that answers the rows it changed, read back in the same statement (RETURNING, on both
+   * engines) and mapped as findOneBy maps them: a claim learns the row it won without a second round trip.
+   */
+  async updateReturning(assignments: string, condition: string, params: unknown[]): Promise<T[]> {
+    const text = `UPDATE ${this.table} SET ${assignments} WHERE ${condition} RETURNING ${this.selectList}`;
+    const { rows } = await this.sql.query<Record<string, unknown>>(text, params);
+    return rows.map((row) => this.fromRow(row));
+  }
+
+  /** A value of the property as the database holds it (a Date as SQLite's datetime text, JSON as text, …). */
+  param<K extends keyof T & string>(property: K, value: T[K]): unknown {
+    const column = this.byProperty.get(property);
+    if (!column) throw new Error(`${this.repo.metadata.name} has no column ${property}`);
+    return this.toDatabase(column, value);
+  }
+
   private columnsOf(values: Partial<T>, use: 'where' | 'insert'): ColumnMetadata[] {
     const columns: ColumnMetadata[] = [];
     for (const [property, value] of Object.entries(values)) {
