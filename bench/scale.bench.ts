@@ -14,6 +14,9 @@
  * different processes), and for 2 workers the recovery time after one is killed with SIGKILL while it holds a running
  * request (until that request is RUNNING again elsewhere). Targets: per worker ≥ 0.9×, slots busy ≥ 70 %,
  * accept → RUNNING p50 ≤ 50 ms, recovery ≤ 15 s. Only one machine here (2 cores): the two-worker row shares them.
+ * Each backlog also counts the CPU time of every process of the deployment (AgentLink, Chromium, PostgreSQL) per
+ * request, and how busy the rest of the machine was: on a shared machine req/s follows the other load, CPU per request
+ * much less, so its ratio to the one process is the steadier figure of what the distributed path costs.
  */
 import { parseArgs } from 'node:util';
 
@@ -71,16 +74,22 @@ async function main() {
 
   const single = rows[0]!.load.perSecond;
   process.stdout.write(`\n${REQUESTS} requests per backlog, ${DISPATCHES} idle dispatches, 2 slots per worker\n\n`);
+  const singleCpu = rows[0]!.load.cpuMsPerRequest;
   process.stdout.write(
-    `| deployment | completed | req/s | per worker vs one process | slots busy | accept→RUNNING p50 | p99 |\n|---|---|---|---|---|---|---|\n`,
+    `| deployment | completed | req/s | per worker vs one process | slots busy | accept→RUNNING p50 | p99 | CPU ms/request | one process's CPU/request ÷ this | other load |\n|---|---|---|---|---|---|---|---|---|---|\n`,
   );
   for (const r of rows) {
     const perWorker = r.load.perSecond / r.workers / single;
     const p50 = percentile(r.dispatch, 50);
     process.stdout.write(
-      `| ${r.label} | ${r.load.completed}/${r.load.total} | ${fmt(r.load.perSecond)} | ${fmt(perWorker)}× | ${fmt(r.load.slotsBusy * 100, 0)} % | ${fmt(p50, 0)} ms | ${fmt(percentile(r.dispatch, 99), 0)} ms |\n`,
+      `| ${r.label} | ${r.load.completed}/${r.load.total} | ${fmt(r.load.perSecond)} | ${fmt(perWorker)}× | ${fmt(r.load.slotsBusy * 100, 0)} % | ${fmt(p50, 0)} ms | ${fmt(percentile(r.dispatch, 99), 0)} ms | ` +
+        `${fmt(r.load.cpuMsPerRequest, 0)} | ${fmt(singleCpu / r.load.cpuMsPerRequest)}× | ${fmt(r.load.otherCores, 1)} cores |\n`,
     );
   }
+  process.stdout.write(
+    `\nCPU ms/request: every process of the deployment (AgentLink, its Chromium, PostgreSQL) per completed request; on a\n` +
+      `machine busy with other work ("other load" > 0) req/s moves with that load, the CPU per request much less.\n`,
+  );
   const one = rows[1]!;
   const perWorker = one.load.perSecond / single;
   const p50 = percentile(one.dispatch, 50);
