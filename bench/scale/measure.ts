@@ -64,6 +64,8 @@ export interface Backlog {
   perSecond: number;
   /** Share of the slots' time spent running requests, from the first start to the last completion. */
   slotsBusy: number;
+  /** Median time of one run, claim to final write (with slots this busy, what throughput follows). */
+  runMsP50: number;
   /**
    * CPU milliseconds per completed request of every process the deployment runs on (AgentLink processes, their
    * Chromium, PostgreSQL), from /proc: the work a deployment needs per request, whatever else the machine does.
@@ -103,6 +105,10 @@ export async function backlog(c: Cluster, n: number): Promise<Backlog> {
     total: n,
     perSecond: ok.length / ((last - first) / 1000),
     slotsBusy: busy / (c.slots * (last - firstStart)),
+    runMsP50: percentile(
+      ok.map((r) => ms(r.completedAt) - ms(r.startedAt)),
+      50,
+    ),
     cpuMsPerRequest: (cpu * 1000) / ok.length,
     otherCores: Math.max(0, others) / ((Date.now() - wall0) / 1000),
   };
