@@ -128,13 +128,4 @@ describeEachStore('agent request claims', (t) => {
     expect(ids).toContain(rows.expired.id);
     for (const other of [rows.waiting, rows.live, rows.spent]) expect(ids).not.toContain(other.id);
   });
-
-  it('claims a sandbox seed once; asking again is a quiet no (no failed INSERT)', async () => {
-    const tenant = newId('org');
-    expect(await t.store.repos.sandboxTenants.claimSeed(tenant, 'orbit', T0)).toBe(true);
-    expect(await t.store.repos.sandboxTenants.claimSeed(tenant, 'orbit', at(1))).toBe(false);
-    expect(await t.store.repos.sandboxTenants.claimSeed(tenant, 'forgehub', at(1))).toBe(true);
-    await t.store.repos.sandboxTenants.delete(tenant, 'orbit');
-    expect(await t.store.repos.sandboxTenants.claimSeed(tenant, 'orbit', at(2))).toBe(true);
-  });
 });
