@@ -34,7 +34,7 @@ function parentOf(pid: number): number | null {
 }
 
 /** CPU ticks of a process and of its children it has reaped (a closed renderer's time stays in the tree). */
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
   const f = statFields(pid);
   // utime, stime, cutime, cstime are fields 14–17 of the line, 12–15 after "pid (comm) ".
   return f ? Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) : 0;
@@ -133,7 +133,7 @@ export function sampleOnce(): Omit<MemoryPeak, 'samples'> {
 }
 
 /** Busy CPU seconds of the whole machine (all cores) so far, from /proc/stat. */
-function machineBusySeconds(): number {
+export function machineBusySeconds(): number {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
   const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
   return (user! + nice! + system! + irq! + softirq! + steal!) / TICKS;

@@ -1,4 +1,4 @@
-import { descendants } from '../agent/process-tree';
+import { cpuTicks, descendants, machineBusySeconds } from '../agent/process-tree';
 import type { Cluster } from './cluster';
 
 export const ACTION = 'Read my profile';
@@ -64,12 +64,37 @@ export interface Backlog {
   perSecond: number;
   /** Share of the slots' time spent running requests, from the first start to the last completion. */
   slotsBusy: number;
+  /** Median time of one run, claim to final write (with slots this busy, what throughput follows). */
+  runMsP50: number;
+  /**
+   * CPU milliseconds per completed request of every process the deployment runs on (AgentLink processes, their
+   * Chromium, PostgreSQL), from /proc: the work a deployment needs per request, whatever else the machine does.
+   */
+  cpuMsPerRequest: number;
+  /** Cores other processes of the machine kept busy meanwhile, on average (how disturbed the timing was). */
+  otherCores: number;
+}
+
+/**
+ * CPU seconds so far of every process this bench started and theirs (the AgentLink processes, their Chromium, the
+ * embedded PostgreSQL): summed, so time of a process that exited meanwhile, now in its parent's children's time,
+ * still counts once.
+ */
+function deploymentCpuSeconds(): number {
+  return descendants(process.pid).reduce((sum, pid) => sum + cpuTicks(pid), 0) / 100;
 }
 
 /** `n` requests posted at once (a backlog), then waited for: throughput and how busy the slots were. */
 export async function backlog(c: Cluster, n: number): Promise<Backlog> {
+  const cpu0 = deploymentCpuSeconds();
+  const machine0 = machineBusySeconds();
+  const own0 = process.cpuUsage();
+  const wall0 = Date.now();
   const ids = (await Promise.all(Array.from({ length: n }, (_, i) => submit(c, i)))).map((r) => r.requestId);
   const runs = await settle(c, ids);
+  const cpu = deploymentCpuSeconds() - cpu0;
+  const own = process.cpuUsage(own0);
+  const others = machineBusySeconds() - machine0 - cpu - (own.user + own.system) / 1e6;
   const ok = runs.filter((r) => r.status === 'COMPLETED');
   const first = Math.min(...runs.map((r) => ms(r.createdAt)));
   const firstStart = Math.min(...ok.map((r) => ms(r.startedAt)));
@@ -80,6 +105,12 @@ export async function backlog(c: Cluster, n: number): Promise<Backlog> {
     total: n,
     perSecond: ok.length / ((last - first) / 1000),
     slotsBusy: busy / (c.slots * (last - firstStart)),
+    runMsP50: percentile(
+      ok.map((r) => ms(r.completedAt) - ms(r.startedAt)),
+      50,
+    ),
+    cpuMsPerRequest: (cpu * 1000) / ok.length,
+    otherCores: Math.max(0, others) / ((Date.now() - wall0) / 1000),
   };
 }
 

@@ -80,11 +80,10 @@ export type AgentRequestOutcome = Pick<
 /** The lease-guarded operations on agent request rows (AgentRequestRepository in server/store). */
 export interface AgentRequestLedger {
   findById(id: string): Promise<AgentRequestRecord | null>;
-  /** Extends the lease; false when the worker lost it. */
-  renew(id: string, owner: string, leaseUntil: Date): Promise<boolean>;
-  /** Records the attempts so far, this one last (which worker ran each); false when the worker no longer holds it. */
+  /** Extends the lease and says whether a cancel was asked (one statement); null when the worker lost the lease. */
+  heartbeat(id: string, owner: string, leaseUntil: Date): Promise<{ cancelRequested: boolean } | null>;
+  /** Records the attempts so far (which worker ran each; the claim noted this one); false when the worker no longer holds it. */
   noteAttempts(id: string, owner: string, attemptLog: AgentAttempt[]): Promise<boolean>;
-  cancelRequested(id: string): Promise<boolean>;
   /** Runs the request again as its next attempt (PENDING, this attempt counted); false when the worker no longer holds it. */
   retry(id: string, owner: string): Promise<boolean>;
   /** Gives the request back (PENDING, attempt not counted); false when the worker no longer holds it. */

@@ -115,18 +115,21 @@ export class AgentWorker {
 
   private async executeRun(claim: ClaimedRequest, freeSlot: () => void): Promise<void> {
     const { requests: repo, events, clock, settings, queue, logger } = this.deps;
-    const record = await repo.findById(claim.requestId);
+    // The queue's claim answered the row (and noted this attempt in its log: which worker, since when); a caller
+    // that claimed by itself leaves it to be read here.
+    const record = claim.record ?? (await repo.findById(claim.requestId));
     if (!record || record.status !== 'RUNNING' || record.leaseOwner !== claim.owner) return;
     const log = logger.child({ requestId: record.id, attempt: record.attempts });
     const startedMs = Date.now();
-    // Which worker ran which attempt (the trace shows it): written before the run, so a worker that dies is on record.
-    const attemptLog: AgentAttempt[] = [
-      ...(record.attemptLog ?? []).filter((a) => a.attempt !== record.attempts),
-      { attempt: record.attempts, worker: claim.owner, startedAt: clock.now().toISOString() },
-    ];
-    if (!(await repo.noteAttempts(record.id, claim.owner, attemptLog))) return;
-    const endAttempt = (ended: NonNullable<AgentAttempt['ended']>) =>
-      repo.noteAttempts(record.id, claim.owner, [...attemptLog.slice(0, -1), { ...attemptLog[attemptLog.length - 1]!, ended }]);
+    const endAttempt = (ended: NonNullable<AgentAttempt['ended']>) => {
+      const noted = record.attemptLog ?? [];
+      const mine: AgentAttempt = noted.find((a) => a.attempt === record.attempts) ?? {
+        attempt: record.attempts,
+        worker: claim.owner,
+        startedAt: (record.startedAt ?? clock.now()).toISOString(),
+      };
+      return repo.noteAttempts(record.id, claim.owner, [...noted.filter((a) => a.attempt !== record.attempts), { ...mine, ended }]);
+    };
     // The run's own clock stops while it waits for its user: its timeout counts working time (run-clock.ts).
     const runClock = new RunClock();
     const deadline = runClock.now() + record.timeoutMs;
@@ -167,8 +170,10 @@ export class AgentWorker {
       beating = true;
       void (async () => {
         const leaseUntil = new Date(clock.now().getTime() + settings.leaseSeconds * 1000);
-        if (!(await repo.renew(record.id, claim.owner, leaseUntil))) controller.abort(new RunAborted('LEASE_LOST'));
-        else if (await repo.cancelRequested(record.id)) controller.abort(new RunAborted('CANCELED'));
+        // One statement: the lease, and a cancel asked through any process.
+        const beat = await repo.heartbeat(record.id, claim.owner, leaseUntil);
+        if (!beat) controller.abort(new RunAborted('LEASE_LOST'));
+        else if (beat.cancelRequested) controller.abort(new RunAborted('CANCELED'));
       })()
         .catch((err) => log.warn({ err }, 'lease renewal failed'))
         .finally(() => {

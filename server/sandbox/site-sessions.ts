@@ -74,6 +74,15 @@ export class SiteSessions {
     return record;
   }
 
+  /** resolve(), and whether the session's tenant has its copy of the site already (one query: every page asks both). */
+  async resolveForPage(site: string, cookieValue: string | undefined): Promise<{ session: SandboxSessionRecord; seeded: boolean } | null> {
+    if (!cookieValue || cookieValue.length > 100) return null;
+    const found = await this.store.repos.sandboxSessions.findWithSeed(hash(cookieValue));
+    if (!found || found.session.site !== site) return null;
+    if (found.session.expiresAt.getTime() <= this.clock.now().getTime()) return null;
+    return found;
+  }
+
   async destroy(cookieValue: string) {
     await this.store.repos.sandboxSessions.delete(hash(cookieValue));
   }

@@ -43,6 +43,30 @@ export class PreparedTable<T extends ObjectLiteral> {
     return rows.length > 0 ? this.fromRow(rows[0]) : null;
   }
 
+  /**
+   * The row chosen by a hand-written condition (`$n` parameters), with computed columns beside it (`extra`: alias → SQL
+   * expression, which may read the row's columns by the table's name): a lookup and a related check in one round trip.
+   */
+  async findOneWith<E extends string>(
+    condition: string,
+    params: unknown[],
+    extra: Record<E, string>,
+  ): Promise<{ record: T; extra: Record<E, unknown> } | null> {
+    const aliases = Object.keys(extra) as E[];
+    const key = `findWith:${condition}:${aliases.map((a) => `${a}=${extra[a]}`).join(',')}`;
+    let text = this.statements.get(key);
+    if (!text) {
+      const computed = aliases.map((a) => `${extra[a]} AS ${this.escape(`x_${a}`)}`).join(', ');
+      text = `SELECT ${this.selectList}, ${computed} FROM ${this.table} WHERE ${condition} LIMIT 1`;
+      this.statements.set(key, text);
+    }
+    const { rows } = await this.sql.query<Record<string, unknown>>(text, params);
+    if (rows.length === 0) return null;
+    const values = {} as Record<E, unknown>;
+    for (const a of aliases) values[a] = rows[0][`x_${a}`];
+    return { record: this.fromRow(rows[0]), extra: values };
+  }
+
   /** A plain INSERT of the record's defined properties (no read-back: our records carry every value). */
   async insert(record: Partial<T>): Promise<void> {
     const columns = this.columnsOf(record, 'insert');
@@ -166,6 +190,24 @@ export class PreparedTable<T extends ObjectLiteral> {
     ];
     const { rows } = await this.sql.query(text, params);
     return rows.length;
+  }
+
+  /**
+   * A hand-written conditional UPDATE of this table (`assignments` and `condition` in SQL, `$n` parameters already in
+   * database form, see param()) that answers the rows it changed, read back in the same statement (RETURNING, on both
+   * engines) and mapped as findOneBy maps them: a claim learns the row it won without a second round trip.
+   */
+  async updateReturning(assignments: string, condition: string, params: unknown[]): Promise<T[]> {
+    const text = `UPDATE ${this.table} SET ${assignments} WHERE ${condition} RETURNING ${this.selectList}`;
+    const { rows } = await this.sql.query<Record<string, unknown>>(text, params);
+    return rows.map((row) => this.fromRow(row));
+  }
+
+  /** A value of the property as the database holds it (a Date as SQLite's datetime text, JSON as text, …). */
+  param<K extends keyof T & string>(property: K, value: T[K]): unknown {
+    const column = this.byProperty.get(property);
+    if (!column) throw new Error(`${this.repo.metadata.name} has no column ${property}`);
+    return this.toDatabase(column, value);
   }
 
   private columnsOf(values: Partial<T>, use: 'where' | 'insert' | 'update'): ColumnMetadata[] {

@@ -130,15 +130,15 @@ export class PgBossQueue implements AgentQueue {
           while (this.working && this.active.size + busy() >= concurrency) await new Promise((r) => setTimeout(r, 100));
           if (!this.working) return;
           const now = this.deps.clock.now();
-          const won = await repo.claim(
+          const record = await repo.claimRecord(
             requestId,
             this.workerId,
             now,
             new Date(now.getTime() + this.settings.leaseMs),
             this.settings.maxAttempts,
           );
-          if (!won) continue; // canceled, finished, or another worker holds it
-          const task = handler({ requestId, owner: this.workerId }).catch((err) =>
+          if (!record) continue; // canceled, finished, or another worker holds it
+          const task = handler({ requestId, owner: this.workerId, record }).catch((err) =>
             this.deps.logger?.error({ err, requestId }, 'agent request handler failed'),
           );
           this.active.add(task);
@@ -166,30 +166,36 @@ export class PgBossQueue implements AgentQueue {
     this.sweeper.unref();
   }
 
-  /** Fails hopeless expired rows, and sends jobs again for rows a dead worker held or whose job got lost. */
+  /**
+   * Fails hopeless expired rows, and sends jobs again for rows a dead worker held or whose job got lost. Waiting rows
+   * have their job (the API sent it): only those waiting longer than RESEND_PENDING_AFTER_MS are sent again, and all
+   * in one statement: a re-send for a request whose job still waits is a no-op ("short" policy, ON CONFLICT DO NOTHING).
+   * (The sweep used to send a job for every waiting row of a backlog, one INSERT each, every sweep: six refused INSERTs
+   * per request in bench:scale.)
+   */
   private async sweep() {
     await sweepExpiredLeases(this.deps, this.settings.maxAttempts);
     const boss = this.boss;
     if (!boss) return;
     const repo = this.deps.store.repos.agentRequests;
     const now = this.deps.clock.now();
-    const expired = await repo.claimable(now, this.settings.maxAttempts, 100);
+    const expired = await repo.expiredLeases(now, this.settings.maxAttempts, 100);
     const stale = await repo.pendingBefore(new Date(now.getTime() - RESEND_PENDING_AFTER_MS), 100);
-    let sent = 0;
-    for (const requestId of new Set([...expired, ...stale])) {
-      // "short" policy: refused (null) while a job for this request is already waiting. Ahead of the backlog: a request
-      // whose worker died has waited its lease out already.
-      const job = await boss.send(
-        PG_BOSS_QUEUE,
-        { requestId },
-        { singletonKey: requestId, retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS, priority: RECOVERED_PRIORITY },
-      );
-      if (job) sent += 1;
-    }
-    if (sent > 0) {
-      this.notifyWorkers();
-      this.wakeOthers();
-    }
+    const ids = [...new Set([...expired, ...stale])];
+    if (ids.length === 0) return;
+    // Ahead of the backlog: a request whose worker died has waited its lease out already.
+    await boss.insert(
+      ids.map((requestId) => ({
+        name: PG_BOSS_QUEUE,
+        data: { requestId },
+        singletonKey: requestId,
+        retryLimit: 0,
+        expireInSeconds: JOB_EXPIRE_SECONDS,
+        priority: RECOVERED_PRIORITY,
+      })),
+    );
+    this.notifyWorkers();
+    this.wakeOthers();
   }
 
   /** pg-boss started (schema and queue in place) and its queue table answers. */

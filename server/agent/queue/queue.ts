@@ -1,3 +1,5 @@
+import type { AgentRequestRecord } from '../../store';
+
 /**
  * One small queue interface, two engines:
  *   - embedded (default on SQLite): workers claim agent request rows straight from the database;
@@ -11,6 +13,8 @@ export interface ClaimedRequest {
   requestId: string;
   /** The lease owner id this worker claimed the row with; every later write of the run is conditional on it. */
   owner: string;
+  /** The row as the claim left it (the claim answers it: no second read); absent, the worker reads it. */
+  record?: AgentRequestRecord;
 }
 
 export type ClaimHandler = (claim: ClaimedRequest) => Promise<void>;

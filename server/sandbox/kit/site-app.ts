@@ -181,15 +181,16 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
   // ---------- everything else needs a live session ----------
   const requireLogin = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const found = await sessions.resolve(site.slug, cookies(res)[sidName]);
-      const session = found && (await boundElsewhere(req, res, found)) ? null : found;
+      const found = await sessions.resolveForPage(site.slug, cookies(res)[sidName]);
+      const session = found && !(await boundElsewhere(req, res, found.session)) ? found.session : null;
       if (!session) {
         if (cookies(res)[sidName]) res.clearCookie(sidName, cookieOpts);
         const wantsJson = req.xhr || req.get('accept')?.includes('application/json');
         if (wantsJson) return res.status(401).json({ error: 'not signed in' });
         return res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
       }
-      await ensureSeeded(store, clock, site, session.tenant);
+      // Seeded already (the lookup said so) on all but a tenant's first page, or after a reset.
+      if (!found!.seeded) await ensureSeeded(store, clock, site, session.tenant);
       const user = findTestUser(session.username);
       res.locals.session = session;
       res.locals.user = { username: session.username, displayName: user?.displayName ?? session.username } satisfies SiteUser;

@@ -28,10 +28,20 @@ const HELD_STATUS = { property: 'status', values: HELD } as const;
 const STATUS_SQL = 'SELECT status FROM agent_requests WHERE id = $1';
 const CANCEL_REQUESTED_SQL = 'SELECT cancel_requested_at FROM agent_requests WHERE id = $1';
 
-const CLAIMABLE_BARE =
-  "(status = 'PENDING' OR (status = 'RUNNING' AND lease_expires_at < :now AND attempts < :max AND cancel_requested_at IS NULL))";
 const CLAIMABLE =
   "(r.status = 'PENDING' OR (r.status = 'RUNNING' AND r.lease_expires_at < :now AND r.attempts < :max AND r.cancel_requested_at IS NULL))";
+
+/**
+ * The claim's note in the attempt log: the entries so far, minus one with the same attempt number (a released attempt
+ * does not count, so its number comes again), plus this attempt. In SQL so the claim stays one statement; `attempts`
+ * and `attempt_log` are the row's values before the UPDATE; $6 is the worker, $7 the start time (ISO text).
+ */
+const NOTE_ATTEMPT_PG =
+  "COALESCE(jsonb_path_query_array(attempt_log, '$[*] ? (@.attempt != $n)', jsonb_build_object('n', attempts + 1)), '[]'::jsonb) || " +
+  "jsonb_build_array(jsonb_build_object('attempt', attempts + 1, 'worker', CAST($6 AS text), 'startedAt', CAST($7 AS text)))";
+const NOTE_ATTEMPT_SQLITE =
+  "json_insert(COALESCE((SELECT json_group_array(json(e.value)) FROM json_each(attempt_log) e WHERE e.type = 'object' AND " +
+  "json_extract(e.value, '$.attempt') IS NOT attempts + 1), '[]'), '$[#]', json_object('attempt', attempts + 1, 'worker', $6, 'startedAt', $7))";
 
 /**
  * Agent requests are also the queue's source of truth: a worker owns a row while `lease_owner` is its id
@@ -115,6 +125,24 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
     return this.keysetPage(qb, opts);
   }
 
+  /**
+   * Running requests whose worker stopped renewing its lease and that may run again (the ones a queue with jobs must
+   * send again; waiting ones have theirs).
+   */
+  async expiredLeases(now: Date, maxAttempts: number, limit: number): Promise<string[]> {
+    const rows = await this.repo
+      .createQueryBuilder('r')
+      .select('r.id', 'id')
+      .where("r.status = 'RUNNING' AND r.lease_expires_at < :now AND r.attempts < :max AND r.cancel_requested_at IS NULL", {
+        now,
+        max: maxAttempts,
+      })
+      .orderBy('r.created_at', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
+  }
+
   /** Requests a worker may claim: waiting ones, and running ones whose worker stopped renewing its lease. */
   async claimable(now: Date, maxAttempts: number, limit: number): Promise<string[]> {
     const rows = await this.repo
@@ -129,18 +157,49 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
 
   /** Takes the request for `owner` until `leaseUntil`; false when another worker has it or it ended. */
   async claim(id: string, owner: string, now: Date, leaseUntil: Date, maxAttempts: number): Promise<boolean> {
-    const res = await this.repo
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'RUNNING', leaseOwner: owner, leaseExpiresAt: leaseUntil, startedAt: now, attempts: () => 'attempts + 1' })
-      .where(`id = :id AND ${CLAIMABLE_BARE}`, { id, now, max: maxAttempts })
-      .execute();
-    return (res.affected ?? 0) === 1;
+    return (await this.claimRecord(id, owner, now, leaseUntil, maxAttempts)) !== null;
   }
 
   /** Extends the lease; false when the worker lost it (recovered by another worker, or finished elsewhere). */
   async renew(id: string, owner: string, leaseUntil: Date): Promise<boolean> {
     return (await this.table.updateWhere({ id, leaseOwner: owner }, { leaseExpiresAt: leaseUntil }, HELD_STATUS)) === 1;
+  }
+
+  /**
+   * The claim as one statement: takes the request for `owner` until `leaseUntil`, counts the attempt, notes it in the
+   * attempt log (which worker, since when: on record before the run starts, so a worker that dies is named) and answers
+   * the row as it is now; null when another worker has it or it ended. The claim, the note and the read used to be
+   * three round trips in a row before every run (issue #26, bench:scale).
+   */
+  async claimRecord(id: string, owner: string, now: Date, leaseUntil: Date, maxAttempts: number): Promise<AgentRequestRecord | null> {
+    const [row] = await this.table.updateReturning(
+      "status = 'RUNNING', lease_owner = $2, lease_expires_at = $3, started_at = $4, attempts = attempts + 1, " +
+        `attempt_log = ${this.sql.dialect === 'postgres' ? NOTE_ATTEMPT_PG : NOTE_ATTEMPT_SQLITE}`,
+      "id = $1 AND (status = 'PENDING' OR (status = 'RUNNING' AND lease_expires_at < $4 AND attempts < $5 AND cancel_requested_at IS NULL))",
+      [
+        id,
+        owner,
+        this.table.param('leaseExpiresAt', leaseUntil),
+        this.table.param('startedAt', now),
+        maxAttempts,
+        owner,
+        now.toISOString(),
+      ],
+    );
+    return row ?? null;
+  }
+
+  /**
+   * The heartbeat of a run, one statement: extends the lease and answers whether a cancel was asked meanwhile (by any
+   * process); null when the worker lost the lease (recovered by another worker, or finished elsewhere).
+   */
+  async heartbeat(id: string, owner: string, leaseUntil: Date): Promise<{ cancelRequested: boolean } | null> {
+    const { rows } = await this.sql.query<{ cancel_requested_at: unknown }>(
+      "UPDATE agent_requests SET lease_expires_at = $1 WHERE id = $2 AND lease_owner = $3 AND status IN ('RUNNING', 'NEEDS_USER') " +
+        'RETURNING cancel_requested_at',
+      [this.table.param('leaseExpiresAt', leaseUntil), id, owner],
+    );
+    return rows.length === 1 ? { cancelRequested: rows[0]!.cancel_requested_at != null } : null;
   }
 
   /** RUNNING → NEEDS_USER, by the worker holding it: the run waits for its end user (the lease stays, renewed while it waits). */
