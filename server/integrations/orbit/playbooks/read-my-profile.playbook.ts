@@ -82,16 +82,13 @@ export const orbitReadMyProfile = definePlaybook({
       await profile.waitFor({ state: 'visible' });
       // One read of the section's texts in the page: each locator call is a round trip to the browser (about 1.5 ms
       // of CPU on each side), and a profile has eight fields.
-      const texts = await profile.evaluate((section) => {
-        const text = (el: Element | null | undefined) => (el instanceof HTMLElement ? el.innerText : null);
-        const about = section.ownerDocument.querySelector('section[aria-labelledby="about-title"] p');
-        return {
-          name: text(section.querySelector('h1')) ?? '',
-          paragraphs: [...section.querySelectorAll('h1 ~ p')].map((p) => text(p) ?? ''),
-          counts: [...section.querySelectorAll('ul[aria-label="Audience"] li')].map((li) => text(li) ?? ''),
-          about: text(about),
-        };
-      });
+      // (No named function inside: the bundlers this runs under would wrap it in a helper the page does not have.)
+      const texts = await profile.evaluate((section) => ({
+        name: (section.querySelector('h1') as HTMLElement | null)?.innerText ?? '',
+        paragraphs: [...section.querySelectorAll<HTMLElement>('h1 ~ p')].map((p) => p.innerText),
+        counts: [...section.querySelectorAll<HTMLElement>('ul[aria-label="Audience"] li')].map((li) => li.innerText),
+        about: (section.ownerDocument.querySelector('section[aria-labelledby="about-title"] p') as HTMLElement | null)?.innerText ?? null,
+      }));
       const username = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
       const followers = parseCount(texts.counts.find((c) => /follower/i.test(c)) ?? '');
       const following = parseCount(texts.counts.find((c) => /following/i.test(c)) ?? '');
