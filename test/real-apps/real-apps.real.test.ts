@@ -1,4 +1,4 @@
-import { BLOCKED_BY, FEWEST_CALLS, REAL_APPS } from './real-app-corpus';
+import { APP_WRITE_AFTER_ACTION, BLOCKED_BY, FEWEST_CALLS, REAL_APPS } from './real-app-corpus';
 import { type AppReport, measureApp, type ReadReport, type RealAppServers, startRealAppServers } from './real-app-harness';
 
 /**
@@ -90,6 +90,12 @@ describe.each(REAL_APPS.map((app) => [app.id, app] as const))('%s', (id, app) =>
 
     spec(`${key}/replayed`)('it is recorded for replay, and the same read again replays with 0 model calls', () => {
       const { first, second } = read(readId);
+      const appWrite = APP_WRITE_AFTER_ACTION[key];
+      if (appWrite && !first.recorded.ok && appWrite.test(first.recorded.reason ?? '')) {
+        // The app's own write after the run's click, held by read mode: tainted as it should be, so planned again.
+        expect([second.status, second.method, second.result]).toEqual(['COMPLETED', 'PLANNER', def.expected]);
+        return;
+      }
       expect([first.recorded, story(first)]).toEqual([{ ok: true, reason: null }, expect.any(String)]);
       expect({ status: second.status, method: second.method, calls: second.modelCalls, result: second.result }).toEqual({
         status: 'COMPLETED',
