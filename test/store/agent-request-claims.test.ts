@@ -1,45 +1,19 @@
 import { newId } from '../../server/domain/ids';
 import type { AgentRequestRecord } from '../../server/store';
+import { pendingAgentRequest } from '../support/agent-request-record';
 import { describeEachStore } from '../support/app';
 
 const T0 = new Date(Date.UTC(2026, 10, 26, 9, 0, 0, 0));
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
 
 function pending(overrides: Partial<AgentRequestRecord> = {}): AgentRequestRecord {
-  return {
-    id: newId('areq'),
+  return pendingAgentRequest({
     organizationId: 'org_claims',
-    environment: 'sandbox',
     connectionId: 'conn_claims',
     providerId: 'provider_claims',
-    action: 'Read my profile',
-    startingUrl: 'http://orbit.sandbox.localhost/me',
-    parameters: {},
-    responseFormat: {},
-    timeoutMs: 60_000,
-    mode: 'read_write',
-    playbook: null,
-    approval: null,
-    sealedUserAction: null,
-    warnings: [],
-    status: 'PENDING',
-    result: null,
-    error: null,
     createdAt: T0,
-    startedAt: null,
-    completedAt: null,
-    executionTimeMs: null,
-    attempts: 0,
-    attemptLog: null,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    trace: [],
-    method: null,
-    modelUsage: null,
-    cancelRequestedAt: null,
-    traceParent: null,
     ...overrides,
-  };
+  });
 }
 
 /**

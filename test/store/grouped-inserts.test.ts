@@ -2,43 +2,20 @@ import { newId } from '../../server/domain/ids';
 import { hashToken } from '../../server/domain/tokens';
 import type { AgentRequestRecord } from '../../server/store';
 import { preparedSql } from '../../server/store/prepared-sql';
+import { pendingAgentRequest } from '../support/agent-request-record';
 import { describeEachStore } from '../support/app';
 import { connectSandbox, createOrg } from '../support/helpers';
 
 type On = Pick<AgentRequestRecord, 'organizationId' | 'environment' | 'connectionId' | 'providerId'>;
 
 function pending(on: On, overrides: Partial<AgentRequestRecord> = {}): AgentRequestRecord {
-  return {
-    id: newId('areq'),
+  return pendingAgentRequest({
     ...on,
-    action: 'Read my profile',
-    startingUrl: 'http://orbit.sandbox.localhost/me',
     parameters: { limit: 5, text: 'héllo ✓' },
     responseFormat: { name: 'string - Full name' },
-    timeoutMs: 60_000,
-    mode: 'read_write',
-    playbook: null,
-    approval: null,
-    sealedUserAction: null,
-    warnings: [],
-    status: 'PENDING',
-    result: null,
-    error: null,
     createdAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678)),
-    startedAt: null,
-    completedAt: null,
-    executionTimeMs: null,
-    attempts: 0,
-    attemptLog: null,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    trace: [],
-    method: null,
-    modelUsage: null,
-    cancelRequestedAt: null,
-    traceParent: null,
     ...overrides,
-  };
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import { newId } from '../../server/domain/ids';
 import { newDelivery } from '../../server/domain/webhooks/events.service';
 import type { AgentRequestRecord, ConnectionRecord, KeysetPage, KeysetPosition, WebhookEventRecord } from '../../server/store';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../server/store/keyset-cursor';
+import { pendingAgentRequest } from '../support/agent-request-record';
 import { describeEachStore } from '../support/app';
 
 describe('keyset cursor', () => {
@@ -114,38 +115,15 @@ describeEachStore('keyset pagination', (t) => {
       [4, 'FAILED'],
       [5, 'PENDING'],
     ] as const) {
-      const record: AgentRequestRecord = {
-        id: newId('areq'),
+      const record: AgentRequestRecord = pendingAgentRequest({
         ...org,
         connectionId: 'conn_keyset',
-        providerId: 'orbit',
         action: 'Read',
         startingUrl: 'http://orbit.sandbox.localhost/',
-        parameters: {},
-        responseFormat: {},
-        timeoutMs: 60_000,
         mode: 'read',
-        playbook: null,
-        approval: null,
-        sealedUserAction: null,
-        warnings: [],
         status,
-        result: null,
-        error: null,
         createdAt: at(s),
-        startedAt: null,
-        completedAt: null,
-        executionTimeMs: null,
-        attempts: 0,
-        attemptLog: null,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        trace: [],
-        method: null,
-        modelUsage: null,
-        cancelRequestedAt: null,
-        traceParent: null,
-      };
+      });
       await t.store.repos.agentRequests.insert(record);
       ids.push(record);
     }
