@@ -181,7 +181,7 @@ export class BlockCauses {
     if (b.mainFrameNavigation) return 'a navigation of the page';
     const inAction = this.acting > 0 || this.now() <= this.actedUntil;
     if (b.heldMessage && b.source === 'proxy' && b.proxyKind === 'websocket') {
-      if (b.bodyCut) return 'its message was too long to be read whole';
+      if (b.bodyCut) return 'its message could not be read whole (too long, or compressed)';
       if (inAction) return 'sent while a tool acted';
       return this.carried(b.url, b.body);
     }

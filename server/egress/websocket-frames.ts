@@ -103,7 +103,10 @@ export class ClientFrameFilter {
           this.reading = { mask: headerBytes.subarray(headerBytes.length - 4), at: 0, fin: parsed.fin };
           // Longer than the bound: handed over at once, as far as it is known (a message that never ends is reported too).
           const message = this.message;
-          if (!message.cut && BigInt(message.length) + parsed.payloadLength > BigInt(this.decide.dropped.limit)) {
+          // A reserved bit means the frame is compressed or otherwise encoded (a server that answered an extension it was
+          // not offered): its bytes cannot be read as sent, so the message counts as unreadable, like one over the bound.
+          const unreadable = parsed.rsv !== 0;
+          if (!message.cut && (unreadable || BigInt(message.length) + parsed.payloadLength > BigInt(this.decide.dropped.limit))) {
             message.cut = true;
             this.decide.dropped.onMessage(Buffer.concat(message.parts, message.length), true);
           }

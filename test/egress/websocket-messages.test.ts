@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 
 import { ClientFrameFilter, type ClientMessage, ClientMessageReader, maskedFrame } from '../../server/egress/websocket-frames';
 
@@ -111,5 +112,14 @@ describe('ClientFrameFilter: dropped messages, read for the judge', () => {
     expect(dropped).toEqual(['ok', 'cut:']);
     const fragmented = dropAll(Buffer.concat([frame(1, 'a'.repeat(LIMIT - 1), false), frame(0, 'xy'), frame(1, 'next')]));
     expect(fragmented.dropped).toEqual([`cut:${'a'.repeat(LIMIT - 1)}`, 'next']);
+  });
+
+  it('hands a compressed message over as unreadable (cut): its deflated bytes would hide what it carries', () => {
+    // The attack: a server answers permessage-deflate although read mode took the offer out of the request, and the
+    // page's message carrying a parameter goes out deflated (RSV1): read as it came, the judge would find nothing.
+    const deflated = deflateRawSync(Buffer.from('{"note":"SECRET-PARAM-123"}'));
+    const { dropped, passed } = dropAll(Buffer.concat([frame(1, deflated, true, 0x40), frame(1, 'plain')]));
+    expect(dropped).toEqual([`cut:`, 'plain']);
+    expect(passed.length).toBe(0);
   });
 });
