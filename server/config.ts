@@ -129,6 +129,10 @@ const EnvSchema = z.object({
   AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),
   AGENTLINK_MAX_WAITING_RUNS: z.coerce.number().int().min(0).max(256).default(16),
+  /** Seconds a finished run's browser context is kept for the next run of the same connection; 0: never kept. */
+  AGENTLINK_WARM_CONTEXT_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+  /** Contexts kept warm at once by one worker process (the oldest goes first). */
+  AGENTLINK_WARM_CONTEXTS_MAX: z.coerce.number().int().min(0).max(256).default(8),
   AGENTLINK_USER_ACTION_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(600),
   /** Default seconds between two scheduled checks of a connection's session (each jittered); 0 turns the scheduler off. */
   AGENTLINK_HEALTH_CHECK_INTERVAL_SECONDS: z.coerce
@@ -253,6 +257,8 @@ export interface AppConfig {
      */
     maxWaitingRuns: number;
     userActionTtlSeconds: number;
+    /** A finished run's context kept for the next run of the same connection (server/agent/warm-contexts.ts). */
+    warmContexts: { idleSeconds: number; max: number };
   };
   /**
    * Connection health checks (server/agent/health/): the default interval between two scheduled checks of a connection
@@ -370,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.AGENTLINK_WORKER_MAX_ATTEMPTS,
       maxWaitingRuns: e.AGENTLINK_MAX_WAITING_RUNS,
       userActionTtlSeconds: e.AGENTLINK_USER_ACTION_TTL_SECONDS,
+      warmContexts: { idleSeconds: e.AGENTLINK_WARM_CONTEXT_SECONDS, max: e.AGENTLINK_WARM_CONTEXTS_MAX },
     },
     healthCheck: {
       intervalSeconds: e.AGENTLINK_HEALTH_CHECK_INTERVAL_SECONDS,

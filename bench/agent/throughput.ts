@@ -41,6 +41,27 @@ async function floorRun(total: number, parallel: number, once: () => Promise<unk
   return { ...res, seconds: (performance.now() - t0) / 1000, usage: sampler.stop() };
 }
 
+/** One burst of `actions` requests through the API: its actions per second, CPU and memory, and how each ended. */
+export async function measureBurst(
+  label: string,
+  actions: number,
+  burst: (n: number) => Promise<string[]>,
+  expected: string,
+): Promise<Throughput> {
+  const sampler = startTreeSampler();
+  const t0 = performance.now();
+  const ends = await burst(actions);
+  const seconds = (performance.now() - t0) / 1000;
+  const usage = sampler.stop();
+  const tally = new Map<string, number>();
+  for (const e of ends) tally.set(e, (tally.get(e) ?? 0) + 1);
+  const note = [...tally]
+    .filter(([k]) => k !== expected)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  return { label, completed: tally.get(expected) ?? 0, seconds, usage, note };
+}
+
 /** `burst` posts every request at once and resolves with how each ended ("COMPLETED PLAYBOOK", "HTTP 429 …"). */
 export async function measureThroughput(o: {
   actions: number;
@@ -51,13 +72,7 @@ export async function measureThroughput(o: {
 }): Promise<{ floor: Throughput; api: Throughput }> {
   const before = await floorRun(Math.floor(o.actions / 2), o.parallel, o.floorOnce);
 
-  const sampler = startTreeSampler();
-  const t0 = performance.now();
-  const ends = await o.burst(o.actions);
-  const seconds = (performance.now() - t0) / 1000;
-  const usage = sampler.stop();
-  const tally = new Map<string, number>();
-  for (const e of ends) tally.set(e, (tally.get(e) ?? 0) + 1);
+  const api = await measureBurst(`API: ${o.actions} requests at once (playbook)`, o.actions, o.burst, o.expected);
 
   const after = await floorRun(o.actions - Math.floor(o.actions / 2), o.parallel, o.floorOnce);
   const errors = [...before.errors, ...after.errors];
@@ -69,16 +84,7 @@ export async function measureThroughput(o: {
       usage: combineUsage(before.usage, after.usage),
       note: errors.length ? `${errors.length} failed, first: ${errors[0]}` : '',
     },
-    api: {
-      label: `API: ${o.actions} requests at once (playbook)`,
-      completed: tally.get(o.expected) ?? 0,
-      seconds,
-      usage,
-      note: [...tally]
-        .filter(([k]) => k !== o.expected)
-        .map(([k, n]) => `${n} ${k}`)
-        .join(', '),
-    },
+    api,
   };
 }
 
@@ -101,4 +107,9 @@ export function throughputRows(r: { floor: Throughput; api: Throughput }, action
     );
   };
   return [row(r.floor, false), row(r.api, true)];
+}
+
+/** A further burst's row, its ratio against the same floor as the rows above. */
+export function coldRow(t: Throughput, r: { floor: Throughput; api: Throughput }, actions: number): string {
+  return throughputRows({ floor: r.floor, api: t }, actions)[1];
 }

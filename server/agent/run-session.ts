@@ -15,6 +15,7 @@ import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
 import { BrowserUnavailable } from './browser-loss';
+import { ContextWiring, type RunPort } from './context-wiring';
 import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
 import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard } from './network-guard';
 import { runNow } from './run-clock';
@@ -22,6 +23,7 @@ import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
 import { watchTabs } from './tabs/run-tabs';
 import { errorText, pageUrl } from './trace';
+import { type WarmContext, warmKey } from './warm-contexts';
 import type { WorkerDeps } from './worker-deps';
 
 /**
@@ -30,7 +32,7 @@ import type { WorkerDeps } from './worker-deps';
  * silent re-login when the session died, and the session sealed back at the end. Every session write goes through
  * the connection service, which writes only while the connection is still ACTIVE (a revoke during the run wins).
  */
-type SessionDeps = Pick<WorkerDeps, 'connections' | 'browsers' | 'relogin'>;
+type SessionDeps = Pick<WorkerDeps, 'connections' | 'browsers' | 'relogin' | 'warm'>;
 
 const CLOSE_TIMEOUT_MS = 5000;
 
@@ -124,36 +126,34 @@ async function openSessionContext(
     },
     (b) => state.integrity.blockedRequest(b),
   );
-  // Every connection of the context goes through its egress proxy (redirect hops and every realm included): it decides
-  // what read mode lets out and counts the changes sent; the page guard adds frame and navigation detail to the trace.
-  const device = state.device ?? null;
-  const context = await openFencedContext(deps.browsers, {
-    policy,
+  const port: RunPort = {
     onBlocked: (b) => {
       if (b.kind === 'upstream') state.upstreamFailure ??= b.reason;
       report(fromProxy(b));
     },
-    gate: changeGate(state.mode, provider.sessionRefresh, state.approve),
     onChangeSent: () => {
       state.changesSent += 1;
     },
-    ...sessionFence(device, state.exitProxy ?? null, session, providerOrigin),
-  }).catch((err: unknown) => {
-    throw new BrowserUnavailable(err);
-  });
+    report,
+    mainFrame: () => state.page?.mainFrame(),
+  };
+  const device = state.device ?? null;
+  const exitProxy = state.exitProxy ?? null;
+  const { record } = state;
+  // A run whose writes wait for its person never shares a context: its gate is that person's answers.
+  const key =
+    deps.warm?.enabled && state.sessionDigest && !state.approve
+      ? warmKey({ connectionId: record.connectionId, environment: record.environment, mode: state.mode, provider, device, exitProxy })
+      : null;
+  const warm =
+    (key && deps.warm!.take(key, state.sessionDigest!)) ||
+    (await openRunContext(deps, state, provider, policy, key ?? '', port, sessionFence(device, exitProxy, session, providerOrigin)));
+  // From here on the context's fence reports to this run, and refuses what this run's mode refuses.
+  warm.wiring.attach(port);
+  state.warm = warm;
+  const context = warm.context;
   state.context = context;
   if (signal.aborted) throw signal.reason;
-  // Settling after an action waits for the requests it started, from the first action on.
-  trackRequests(context);
-  // Before the guard, so the guard's route runs first and sees (and reports) every request.
-  await refuseUnneededResources(context);
-  await installNetworkGuard(context, {
-    policy,
-    sessionRefresh: provider.sessionRefresh,
-    mode: state.mode,
-    mainFrame: () => state.page?.mainFrame(),
-    report,
-  });
   const page = await openPage(context);
   state.page = page;
   // sessionStorage is the tab's: written into this page, for the provider's origins only, before it goes anywhere.
@@ -166,6 +166,47 @@ async function openSessionContext(
   page.setDefaultTimeout(stepTimeout());
   page.setDefaultNavigationTimeout(stepTimeout());
   return page;
+}
+
+/**
+ * A new fenced context for the run (see openSessionContext), its fence wired to whichever run holds it
+ * (context-wiring.ts): this run, and later ones of the same key when it is kept warm (warm-contexts.ts).
+ */
+async function openRunContext(
+  deps: SessionDeps,
+  state: RunState,
+  provider: ProviderDefinition,
+  policy: EgressPolicy,
+  key: string,
+  port: RunPort,
+  fence: Pick<FenceOptions, 'identity' | 'upstreamProxy' | 'options'>,
+): Promise<WarmContext> {
+  const wiring = new ContextWiring(changeGate(state.mode, provider.sessionRefresh, state.approve));
+  wiring.attach(port);
+  // Every connection of the context goes through its egress proxy (redirect hops and every realm included): it decides
+  // what read mode lets out and counts the changes sent; the page guard adds frame and navigation detail to the trace.
+  const context = await openFencedContext(deps.browsers, {
+    policy,
+    onBlocked: wiring.onBlocked,
+    gate: wiring,
+    onChangeSent: wiring.onChangeSent,
+    ...fence,
+  }).catch((err: unknown) => {
+    throw new BrowserUnavailable(err);
+  });
+  state.context = context; // closed with the run's, should what follows fail
+  // Settling after an action waits for the requests it started, from the first action on.
+  trackRequests(context);
+  // Before the guard, so the guard's route runs first and sees (and reports) every request.
+  await refuseUnneededResources(context);
+  await installNetworkGuard(context, {
+    policy,
+    sessionRefresh: provider.sessionRefresh,
+    mode: state.mode,
+    mainFrame: wiring.mainFrame,
+    report: wiring.report,
+  });
+  return { context, wiring, key };
 }
 
 export async function openStartingUrl(state: RunState, page: Page, url: string) {
@@ -282,9 +323,8 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
     // Came back exactly as it was loaded (same cookies, same storage): marked used, not sealed and written again.
     const { markUsed } = deps.connections;
     if (!dropped.length && markUsed && state.sessionDigest && sessionDigest(session) === state.sessionDigest) {
-      if (!(await markUsed.call(deps.connections, state.record.connectionId))) {
-        log.info('the connection is no longer ACTIVE; it was not marked used');
-      }
+      if (await markUsed.call(deps.connections, state.record.connectionId)) state.sealedDigest = state.sessionDigest;
+      else log.info('the connection is no longer ACTIVE; it was not marked used');
       return;
     }
     if (dropped.length) {
@@ -294,7 +334,10 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
         outcome: 'ok',
       });
     }
-    if (!(await deps.connections.saveSession(state.record.connectionId, session, { used: true }))) {
+    if (await deps.connections.saveSession(state.record.connectionId, session, { used: true })) {
+      // What the context holds is now what is stored, unless parts had to be left out.
+      if (!dropped.length) state.sealedDigest = sessionDigest(session);
+    } else {
       log.info('the connection is no longer ACTIVE; its session was not written back');
     }
   } catch (err) {
@@ -302,8 +345,25 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
   }
 }
 
+/**
+ * Ends the run's hold on its context: kept warm for the next run of the same connection when `reusable` (the run ended
+ * well and its session is sealed as the context holds it: warm-contexts.ts), closed otherwise.
+ */
+export async function releaseRunBrowser(deps: Pick<SessionDeps, 'warm'>, state: RunState, reusable: boolean) {
+  const { warm } = state;
+  if (reusable && warm && deps.warm && state.sealedDigest && warm.context === state.context) {
+    state.context = undefined;
+    state.warm = undefined;
+    await deps.warm.keep(warm, state.sealedDigest);
+    return;
+  }
+  await closeRunBrowser(state);
+}
+
 /** Closes the run's context, waiting at most a few seconds (a wedged browser must not hold the worker). */
 export async function closeRunBrowser(state: RunState) {
+  state.warm?.wiring.detach();
+  state.warm = undefined;
   if (state.context)
     await Promise.race([state.context.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS))]);
 }

@@ -12,6 +12,7 @@ import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
 import { RunIntegrity } from './run-integrity';
 import type { RunTelemetry } from './run-telemetry';
 import { errorText, pageUrl } from './trace';
+import type { WarmContext } from './warm-contexts';
 
 /** One run's state, as the worker builds it up: what it ends with is written in one final write. */
 export interface RunState {
@@ -41,6 +42,10 @@ export interface RunState {
   exitProxy?: UpstreamProxy | null;
   /** SHA-256 of the session the context was loaded with (session-digest.ts): an identical one is not sealed again. */
   sessionDigest?: string;
+  /** The digest of the session the context holds as the run ends, once sealed back (or found unchanged) onto an ACTIVE connection. */
+  sealedDigest?: string;
+  /** The context with the fence wiring it was opened with: kept warm for the next run of its key when the run ends well. */
+  warm?: WarmContext;
   /** The provider's origins: the only ones whose storage is restored and sealed back. */
   providerOrigin?: (origin: string) => boolean;
   /** Why the connection's upstream proxy failed a connection (the first time): what the run fails with if it cannot start. */

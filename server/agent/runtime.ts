@@ -5,6 +5,7 @@ import { PlaybookStrategy } from './playbooks';
 import type { ExecutionStrategy } from './run-context';
 import { LoginEngineRelogin } from './silent-relogin';
 import { plannerStrategy, replayStrategy } from './strategies';
+import { WarmContexts } from './warm-contexts';
 import { AgentWorker } from './worker';
 
 /**
@@ -23,10 +24,15 @@ export function agentStrategies(services: Services): ExecutionStrategy[] {
   ];
 }
 
+/** The pool of warm contexts a worker keeps, as configured (AGENTLINK_WARM_CONTEXT_SECONDS, AGENTLINK_WARM_CONTEXTS_MAX). */
+export function warmContexts(config: Services['config']): WarmContexts {
+  return new WarmContexts({ idleMs: config.worker.warmContexts.idleSeconds * 1000, max: config.worker.warmContexts.max });
+}
+
 export function createAgentWorker(
   services: Services,
   logger: Logger,
-  opts: { strategies?: ExecutionStrategy[]; heartbeatMs?: number } = {},
+  opts: { strategies?: ExecutionStrategy[]; heartbeatMs?: number; warm?: WarmContexts } = {},
 ): AgentWorker {
   const { config } = services;
   return new AgentWorker({
@@ -47,6 +53,7 @@ export function createAgentWorker(
     logger: logger.child({ component: 'worker' }),
     strategies: opts.strategies ?? agentStrategies(services),
     relogin: new LoginEngineRelogin(services.loginEngine),
+    warm: opts.warm ?? warmContexts(config),
     telemetry: services.agentRunTelemetry,
     handoffs: services.handoffs,
   });

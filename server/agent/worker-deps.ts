@@ -11,6 +11,7 @@ import type { AgentQueue } from './queue/queue';
 import type { ExecutionStrategy } from './run-context';
 import type { WorkerTelemetry } from './run-telemetry';
 import type { SilentRelogin } from './silent-relogin';
+import type { WarmContexts } from './warm-contexts';
 
 /**
  * Everything the worker touches, and nothing more: it never sees the store, the vault or the other
@@ -39,6 +40,8 @@ export interface WorkerDeps {
   logger: Logger;
   /** Tried in order; the first that does not answer not_applicable decides. */
   strategies: ExecutionStrategy[];
+  /** Contexts kept warm between runs of the same connection (absent: each run opens and closes its own). */
+  warm?: WarmContexts;
   /** Renews a dead provider session from the sealed credentials; absent: the connection becomes LOGIN_REQUIRED. */
   relogin?: SilentRelogin;
   /** Metrics and traces of runs (absent: none). */

@@ -15,7 +15,7 @@ import { AgentTimeoutError } from './result/errors';
 import { RunClock, withRunClock } from './run-clock';
 import type { RunContext } from './run-context';
 import { RunAborted, RunFailure, untilAborted } from './run-errors';
-import { closeRunBrowser, openRunBrowser, openStartingUrl, renewDeadSession, saveSessionBack } from './run-session';
+import { openRunBrowser, openStartingUrl, releaseRunBrowser, renewDeadSession, saveSessionBack } from './run-session';
 import { addUsage, newRunState, pushStep, type RunState, setSecrets } from './run-state';
 import { NO_TELEMETRY, type RunEnd } from './run-telemetry';
 import { errorText, failureScreenshot, pageUrl } from './trace';
@@ -76,6 +76,7 @@ export class AgentWorker {
     if (this.started) return;
     this.started = true;
     this.stopping = false;
+    this.deps.warm?.open();
     await this.deps.queue.start((claim) => this.execute(claim), {
       concurrency: this.deps.settings.concurrency,
       busy: () => this.resumedAtWork,
@@ -95,6 +96,7 @@ export class AgentWorker {
     while (this.running.size - this.parked > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     for (const controller of this.running.values()) controller.abort(new RunAborted('SHUTDOWN'));
     await stopping;
+    await this.deps.warm?.close();
     this.started = false;
   }
 
@@ -213,7 +215,10 @@ export class AgentWorker {
       }
     }
     await saveSessionBack(this.deps, state, log);
-    await closeRunBrowser(state);
+    // Kept warm only after a clean, finished run nobody took part in: anything else leaves its context to close.
+    const reusable =
+      final.status === 'COMPLETED' && !controller.signal.aborted && state.integrity.clean && !state.handoff?.asked && !state.frames;
+    await releaseRunBrowser(this.deps, state, reusable);
 
     const abortKind = controller.signal.reason instanceof RunAborted ? controller.signal.reason.kind : null;
     let ending: RunEnd['ending'] = 'not_written';

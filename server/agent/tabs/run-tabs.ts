@@ -74,6 +74,13 @@ export class RunTabs {
     context.on('request', this.onRequest);
   }
 
+  /** Stops following the context's new tabs and requests (stopWatchingTabs). */
+  stop(): void {
+    this.context.off('page', this.onPage);
+    this.context.off('request', this.onRequest);
+    this.switchListeners.length = 0;
+  }
+
   /** The current tab's page (may have closed since: see currentPage). */
   get page(): Page {
     return this.current.page;
@@ -361,4 +368,15 @@ export function watchTabs(page: Page, egress: EgressPolicy): RunTabs {
     trackers.set(context, tabs);
   }
   return tabs;
+}
+
+/**
+ * Ends the run's tab tracker of `context` (the run is over, its pages closed): a context kept warm for the next run
+ * (warm-contexts.ts) starts that run's tracker afresh, its page as tab [1], with none of this run's listeners.
+ */
+export function stopWatchingTabs(context: BrowserContext): void {
+  const tabs = trackers.get(context);
+  if (!tabs) return;
+  trackers.delete(context);
+  tabs.stop();
 }

@@ -1,0 +1,61 @@
+import type { Frame } from 'playwright-core';
+
+import type { ChangeGate, EgressBlock } from '../egress/egress-proxy';
+import type { BlockedRequest } from './network-guard';
+
+/** What a context's fence tells the run that holds the context, and asks of it. */
+export interface RunPort {
+  /** A refusal of the context's egress proxy. */
+  onBlocked(block: EgressBlock): void;
+  /** A request that may change something, or a WebSocket message, went out. */
+  onChangeSent(): void;
+  /** A refusal of the page guard (Playwright's routing), with its frame and kind. */
+  report(b: BlockedRequest): void;
+  /** The run's current top frame: a refused navigation of it decides how the run fails. */
+  mainFrame(): Frame | undefined;
+}
+
+const IDLE = 'no run holds this browser context';
+
+/**
+ * Where a context's fence reports. The fence (egress proxy, page guard) is installed once, when the context opens; a
+ * context kept warm between runs (warm-contexts.ts) serves one run after another, so its fence reports to whichever run
+ * holds it now. Between runs no run holds it: every change is refused, every message too, and nothing is counted for
+ * anyone (a page's keep-alive request that outlives its run cannot land in the next run's trace or go out unseen).
+ */
+export class ContextWiring implements ChangeGate {
+  private port: RunPort | null = null;
+  readonly approve?: ChangeGate['approve'];
+
+  /** `runGate`: what the context's runs may change (fixed by the context's mode: read mode refuses every write). */
+  constructor(private readonly runGate: ChangeGate | undefined) {
+    // Approval runs never share a context (their gate waits on one person's answers), so it is the same run's throughout.
+    if (runGate?.approve) this.approve = runGate.approve.bind(runGate);
+  }
+
+  /** The gate the context's egress proxy asks: the run's while one holds the context, refuse-all between runs. */
+  request(method: string, url: URL): string | null {
+    return this.port ? (this.runGate?.request(method, url) ?? null) : IDLE;
+  }
+
+  get webSocketMessages(): string | null {
+    return this.port ? (this.runGate?.webSocketMessages ?? null) : IDLE;
+  }
+
+  attach(port: RunPort): void {
+    this.port = port;
+  }
+
+  detach(): void {
+    this.port = null;
+  }
+
+  get attached(): boolean {
+    return this.port !== null;
+  }
+
+  readonly onBlocked = (block: EgressBlock) => this.port?.onBlocked(block);
+  readonly onChangeSent = () => this.port?.onChangeSent();
+  readonly report = (b: BlockedRequest) => this.port?.report(b);
+  readonly mainFrame = () => this.port?.mainFrame();
+}

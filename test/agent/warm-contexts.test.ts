@@ -1,0 +1,160 @@
+import { z } from 'zod';
+
+import type { Playbook } from '../../server/agent/playbooks';
+import { type LiveServer, startLiveServer } from '../support/live-server';
+import { awaitRequest, connectOrbit, createRequest, type LiveOrg, liveOrg } from './agent-support';
+
+/**
+ * Warm browser contexts end to end (server/agent/warm-contexts.ts): a live AgentLink with its embedded worker, real
+ * Chromium, the Orbit sandbox. Whether a run got the previous run's context is read from the browser itself: the
+ * first run leaves an entry in CacheStorage, which no provider session holds (cookies, localStorage, IndexedDB and
+ * sessionStorage are what a session carries), so only the very same context can show it to the next run.
+ */
+jest.setTimeout(90_000);
+
+const MARK = 'agentlink-warm-probe';
+
+const testPlaybook = (name: string, example: string, run: Playbook<unknown>['run']): Playbook<unknown> => ({
+  providerSlug: 'orbit',
+  name,
+  description: `test playbook ${name}`,
+  writes: false,
+  examples: [example],
+  resultFields: { ok: 'boolean' },
+  parameters: z.unknown(),
+  run,
+});
+
+const markBrowser: Playbook<unknown>['run'] = async (ctx) => {
+  await ctx.page.evaluate(async (name) => {
+    const cache = await caches.open(name);
+    await cache.put('/warm-probe', new Response('marked'));
+  }, MARK);
+  return { ok: true };
+};
+
+function registerProbes(live: LiveServer) {
+  const pb = live.services.playbooks;
+  pb.register(testPlaybook('test.mark', 'test: mark this browser', markBrowser));
+  pb.register(
+    testPlaybook('test.probe', 'test: is this browser marked', async (ctx) => ({
+      ok: await ctx.page.evaluate((name) => caches.has(name), MARK),
+    })),
+  );
+  pb.register(
+    testPlaybook('test.mark-and-fail', 'test: mark this browser then fail', async (ctx) => {
+      await markBrowser(ctx);
+      throw new Error('the playbook fails after marking');
+    }),
+  );
+}
+
+const PLAYBOOK_OF: Record<string, string> = {
+  'test: mark this browser': 'test.mark',
+  'test: is this browser marked': 'test.probe',
+  'test: mark this browser then fail': 'test.mark-and-fail',
+};
+
+async function run(live: LiveServer, org: LiveOrg, accessToken: string, action: string, mode: 'read' | 'read_write' = 'read') {
+  const requestId = await createRequest(live, org, {
+    accessToken,
+    action,
+    playbook: PLAYBOOK_OF[action],
+    mode,
+    startingUrl: live.siteUrl('orbit', '/'),
+    responseFormat: { ok: 'boolean' },
+  });
+  return awaitRequest(live, org, requestId);
+}
+
+describe('with warm contexts on (the default)', () => {
+  let live: LiveServer;
+  let org: LiveOrg;
+
+  beforeAll(async () => {
+    live = await startLiveServer({ worker: true });
+    registerProbes(live);
+    org = await liveOrg(live);
+  });
+
+  afterAll(async () => {
+    await live?.close();
+  });
+
+  const marked = async (accessToken: string, mode: 'read' | 'read_write' = 'read') => {
+    const record = await run(live, org, accessToken, 'test: is this browser marked', mode);
+    expect(record).toMatchObject({ status: 'COMPLETED', method: 'PLAYBOOK' });
+    return record.result.ok as boolean;
+  };
+
+  it('the next run of the same connection gets the browser the last one left: its context, not a copy of the session', async () => {
+    const conn = await connectOrbit(live, org, 'warm-same');
+    expect(await marked(conn.accessToken)).toBe(false);
+    expect(await run(live, org, conn.accessToken, 'test: mark this browser')).toMatchObject({ status: 'COMPLETED' });
+    expect(await marked(conn.accessToken)).toBe(true);
+    expect(await marked(conn.accessToken)).toBe(true);
+  });
+
+  it('a session changed outside the run (a re-link, a health check, another process) is never overridden by an older context', async () => {
+    const conn = await connectOrbit(live, org, 'warm-changed');
+    await run(live, org, conn.accessToken, 'test: mark this browser');
+    expect(await marked(conn.accessToken)).toBe(true);
+    const { connections } = live.services;
+    const record = await live.services.store.repos.connections.findById(conn.connectionId);
+    const session = connections.openSession(record!)!;
+    const origin = new URL(live.siteUrl('orbit', '/')).origin;
+    const renewed = { ...session, origins: [...session.origins, { origin, localStorage: [{ name: 'renewed-elsewhere', value: '1' }] }] };
+    expect(await connections.saveSession(conn.connectionId, renewed)).toBe(true);
+    // A fresh context, loaded with the stored session: the mark is gone, the change made elsewhere is there.
+    const probe = await run(live, org, conn.accessToken, 'test: is this browser marked');
+    expect(probe.result.ok).toBe(false);
+    const after = connections.openSession((await live.services.store.repos.connections.findById(conn.connectionId))!)!;
+    expect(JSON.stringify(after.origins)).toContain('renewed-elsewhere');
+  });
+
+  it('the context of a run that failed is closed, never handed to the next run', async () => {
+    const conn = await connectOrbit(live, org, 'warm-failed');
+    const failed = await run(live, org, conn.accessToken, 'test: mark this browser then fail');
+    expect(failed.status).toBe('FAILED');
+    expect(await marked(conn.accessToken)).toBe(false);
+  });
+
+  it('runs of another connection, or of the same one in another mode, never share a context', async () => {
+    const a = await connectOrbit(live, org, 'warm-a');
+    const b = await connectOrbit(live, org, 'warm-b');
+    await run(live, org, a.accessToken, 'test: mark this browser', 'read_write');
+    expect(await marked(b.accessToken, 'read_write')).toBe(false);
+    expect(await marked(a.accessToken, 'read')).toBe(false);
+    expect(await marked(a.accessToken, 'read_write')).toBe(true);
+  });
+});
+
+describe('warm contexts expire and can be turned off', () => {
+  it('an unused context is closed after AGENTLINK_WARM_CONTEXT_SECONDS', async () => {
+    const live = await startLiveServer({ worker: true, env: { AGENTLINK_WARM_CONTEXT_SECONDS: '1' } });
+    try {
+      registerProbes(live);
+      const org = await liveOrg(live);
+      const conn = await connectOrbit(live, org, 'warm-expiring');
+      await run(live, org, conn.accessToken, 'test: mark this browser');
+      expect((await run(live, org, conn.accessToken, 'test: is this browser marked')).result.ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await run(live, org, conn.accessToken, 'test: is this browser marked')).result.ok).toBe(false);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('AGENTLINK_WARM_CONTEXT_SECONDS=0: every run opens its own context', async () => {
+    const live = await startLiveServer({ worker: true, env: { AGENTLINK_WARM_CONTEXT_SECONDS: '0' } });
+    try {
+      registerProbes(live);
+      const org = await liveOrg(live);
+      const conn = await connectOrbit(live, org, 'warm-off');
+      await run(live, org, conn.accessToken, 'test: mark this browser');
+      expect((await run(live, org, conn.accessToken, 'test: is this browser marked')).result.ok).toBe(false);
+    } finally {
+      await live.close();
+    }
+  });
+});
