@@ -14,6 +14,8 @@ export const PAGE_ENTRIES = {
   readBindings: { file: 'server/agent/replay/read-bindings.page.ts', kind: 'function' },
   /** The click tool's checkbox/radio/switch helpers (an object of functions on the element). */
   checkable: { file: 'server/agent/tools/checkable.page.ts', kind: 'function' },
+  /** The click tool's helpers for tree items and treegrid rows that open and close (state, expander, focus). */
+  expandable: { file: 'server/agent/tools/expandable.page.ts', kind: 'function' },
   /** The click tool's account of what covers an element a click could not reach. */
   coverOf: { file: 'server/agent/tools/covered.page.ts', kind: 'function' },
   /** The click tool's fast path: the actionability check and the click guard. */

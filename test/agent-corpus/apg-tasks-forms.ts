@@ -204,6 +204,7 @@ export const FORM_TASKS: ApgTask[] = [
     steps: ["click 'Treegrids are awesome'", 'done'],
     state: attr('#treegrid tr[aria-level="1"]', 'aria-expanded'),
     expected: 'false',
+    quick: true,
   },
   {
     id: 'toolbar-format',

@@ -66,7 +66,10 @@ describeEachStore('agent request queue API', (t) => {
     const res = await post(t, `/api/agent-requests/${id}/cancel`, sandboxHeaders(org));
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('RUNNING');
-    expect(await t.store.repos.agentRequests.cancelRequested(id)).toBe(true);
+    // The worker's next heartbeat hears of it.
+    expect(await t.store.repos.agentRequests.heartbeat(id, 'test-worker', new Date(now.getTime() + 60_000))).toStrictEqual({
+      cancelRequested: true,
+    });
     // A claim by another worker is refused while the lease holds.
     expect(await t.store.repos.agentRequests.claim(id, 'other-worker', now, new Date(now.getTime() + 60_000), 2)).toBe(false);
   });

@@ -107,13 +107,15 @@ describeEachStore('prepared statements', (t) => {
     const held = agentRequest({ status: 'RUNNING', leaseOwner: 'worker-a', leaseExpiresAt: lease, completedAt: null, result: null });
     await repo.insert(held);
     // Another worker, or a request no longer held, changes nothing (the caller learns it lost the lease).
-    expect(await repo.renew(held.id, 'worker-b', new Date(lease.getTime() + 1000))).toBe(false);
-    expect(await repo.renew('areq_missing', 'worker-a', new Date(lease.getTime() + 1000))).toBe(false);
-    expect(await repo.renew(held.id, 'worker-a', new Date(lease.getTime() + 30_000))).toBe(true);
+    expect(await repo.heartbeat(held.id, 'worker-b', new Date(lease.getTime() + 1000))).toBeNull();
+    expect(await repo.heartbeat('areq_missing', 'worker-a', new Date(lease.getTime() + 1000))).toBeNull();
+    expect((await repo.findById(held.id))?.leaseExpiresAt).toStrictEqual(lease);
+    // Its owner's heartbeat extends the lease and says no cancel was asked.
+    expect(await repo.heartbeat(held.id, 'worker-a', new Date(lease.getTime() + 30_000))).toStrictEqual({ cancelRequested: false });
+    expect((await repo.findById(held.id))?.leaseExpiresAt).toStrictEqual(new Date(lease.getTime() + 30_000));
     const log = [{ attempt: 1, worker: 'worker-a', startedAt: '2026-11-26T00:00:00.000Z', ended: 'retried' as const }];
     expect(await repo.noteAttempts(held.id, 'worker-a', log)).toBe(true);
     expect(await repo.statusOf(held.id)).toBe('RUNNING');
-    expect(await repo.cancelRequested(held.id)).toBe(false);
     const completedAt = new Date(Date.UTC(2026, 0, 2, 3, 6, 0, 0));
     const trace = [
       { tool: 'navigate', target: 'starting URL', url: 'http://orbit.sandbox.localhost/', durationMs: 12, outcome: 'ok' as const },
@@ -131,12 +133,22 @@ describeEachStore('prepared statements', (t) => {
     expect(await repo.finish(held.id, 'worker-a', final)).toBe(true);
     // Finished: no longer held, so a late heartbeat or a second final write changes nothing.
     expect(await repo.finish(held.id, 'worker-a', { ...final, status: 'FAILED' })).toBe(false);
-    expect(await repo.renew(held.id, 'worker-a', lease)).toBe(false);
+    expect(await repo.heartbeat(held.id, 'worker-a', lease)).toBeNull();
     const expected = { ...held, ...final, attemptLog: log, leaseOwner: null, leaseExpiresAt: null, sealedUserAction: null };
     expect(await repo.findById(held.id)).toStrictEqual(expected);
     expect({ ...(await typeorm<AgentRequestRecord>('AgentRequest').findOneBy({ id: held.id })) }).toStrictEqual(expected);
     expect(await repo.statusOf(held.id)).toBe('COMPLETED');
     expect(await repo.statusOf('areq_missing')).toBeNull();
+  });
+
+  it("answers a cancel asked meanwhile in its lease owner's heartbeat, and only there", async () => {
+    const repo = t.store.repos.agentRequests;
+    const lease = new Date(Date.UTC(2026, 0, 2, 3, 5, 0, 0));
+    const held = agentRequest({ status: 'RUNNING', leaseOwner: 'worker-a', leaseExpiresAt: lease, completedAt: null, result: null });
+    await repo.insert(held);
+    expect(await repo.requestCancel(held.id, new Date(lease.getTime() - 1000))).toBe(true);
+    expect(await repo.heartbeat(held.id, 'worker-b', new Date(lease.getTime() + 1000))).toBeNull();
+    expect(await repo.heartbeat(held.id, 'worker-a', new Date(lease.getTime() + 1000))).toStrictEqual({ cancelRequested: true });
   });
 
   it('reports a statement that does not prepare, and keeps working afterwards', async () => {

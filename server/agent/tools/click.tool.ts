@@ -5,6 +5,7 @@ import { ToolError } from '../result/errors';
 import { clickCheckable, mayBeCheckable, probeCheckable } from './checkable';
 import { coveredBeforeClick, explainCover, interceptorIn } from './covered';
 import { clickDirectly } from './direct-click';
+import { afterItemClick, itemState, mayExpand } from './expandable';
 import { followRecordedLink, linkBeforeClick, linkRecord } from './link-shortcut';
 import { act, elementIndex, observed, on, pageTool, settle, target, timeout } from './page-tool';
 
@@ -28,11 +29,16 @@ export const clickTool = pageTool({
     // A link's href, kept when the click turns out to be the plain navigation to it (a replay may then open it directly).
     const link = el.role === 'link' ? await linkBeforeClick(tc, el) : null;
     try {
+      // A tree item or treegrid row: its state before the click, to tell whether the click opened or closed it (expandable.ts).
+      const item = mayExpand(el) ? await target(tc, index).then(async ({ loc }) => ({ loc, before: await itemState(loc, tc) })) : null;
+      const clicked = async () => {
+        await settle(tc);
+        return item?.before ? afterItemClick(tc, el, item.loc, item.before) : `clicked ${describeElement(el)}`;
+      };
       // A still, uncovered element of the top document is clicked at once (direct-click.ts); anything else, and any
       // checkable control (its state is verified), goes through Playwright's waiting click.
       if (!mayBeCheckable(el) && (await act(`click on ${describeElement(el)}`, () => clickDirectly(tc.page, el))) === 'clicked') {
-        await settle(tc);
-        return { message: `clicked ${describeElement(el)}`, target: el, record: linkRecord(tc, link) };
+        return { message: await clicked(), target: el, record: linkRecord(tc, link) };
       }
       const { loc } = await target(tc, index);
       const checkable = mayBeCheckable(el) ? await probeCheckable(loc, tc) : null;
@@ -52,8 +58,7 @@ export const clickTool = pageTool({
           return why ? `${what} failed: ${why}` : null;
         },
       );
-      await settle(tc);
-      return { message: `clicked ${describeElement(el)}`, target: el, record: linkRecord(tc, link) };
+      return { message: await clicked(), target: el, record: linkRecord(tc, link) };
     } finally {
       link?.stop();
     }

@@ -24,9 +24,8 @@ const patchOf = asRow<AgentRequestRecord>;
 const HELD: AgentRequestStatus[] = ['RUNNING', 'NEEDS_USER'];
 const HELD_STATUS = { property: 'status', values: HELD } as const;
 
-/** What a waiting reader and a running worker's heartbeat poll: one column each, through a prepared statement. */
+/** What a waiting reader polls: one column, through a prepared statement. */
 const STATUS_SQL = 'SELECT status FROM agent_requests WHERE id = $1';
-const CANCEL_REQUESTED_SQL = 'SELECT cancel_requested_at FROM agent_requests WHERE id = $1';
 
 const CLAIMABLE =
   "(r.status = 'PENDING' OR (r.status = 'RUNNING' AND r.lease_expires_at < :now AND r.attempts < :max AND r.cancel_requested_at IS NULL))";
@@ -160,11 +159,6 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
     return (await this.claimRecord(id, owner, now, leaseUntil, maxAttempts)) !== null;
   }
 
-  /** Extends the lease; false when the worker lost it (recovered by another worker, or finished elsewhere). */
-  async renew(id: string, owner: string, leaseUntil: Date): Promise<boolean> {
-    return (await this.table.updateWhere({ id, leaseOwner: owner }, { leaseExpiresAt: leaseUntil }, HELD_STATUS)) === 1;
-  }
-
   /**
    * The claim as one statement: takes the request for `owner` until `leaseUntil`, counts the attempt, notes it in the
    * attempt log (which worker, since when: on record before the run starts, so a worker that dies is named) and answers
@@ -270,11 +264,6 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
       .where("id = :id AND status IN ('RUNNING', 'NEEDS_USER') AND cancel_requested_at IS NULL", { id })
       .execute();
     return (res.affected ?? 0) === 1;
-  }
-
-  async cancelRequested(id: string): Promise<boolean> {
-    const { rows } = await this.sql.query<{ cancel_requested_at: unknown }>(CANCEL_REQUESTED_SQL, [id]);
-    return rows[0]?.cancel_requested_at != null;
   }
 
   /**
