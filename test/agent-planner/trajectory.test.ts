@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { type Trajectory, TRAJECTORY_VERSION, trajectoryKey, type TrajectoryMode } from '../../server/agent/replay/trajectory';
 import { TrajectoryStore } from '../../server/agent/replay/trajectory-store';
+import { TrajectoriesPerMode1763720000000 } from '../../server/store/migrations/1763720000000-trajectories-per-mode';
 import { describeEachStore } from '../support/app';
 
 /** The replay cache: what makes two requests "the same action", and the stored, versioned entries on both stores. */
@@ -178,5 +179,40 @@ describeEachStore('trajectory store, per mode', (t) => {
       expect(now.key).not.toBe(v1);
       expect(await store.find(now.key, 's', mode)).toMatchObject({ hit: false });
     }
+  });
+
+  it('the migration deletes the version 1 entries (unreachable) and keeps the current ones', async () => {
+    const store = new TrajectoryStore(t.store, t.clock);
+    const kept = key('Read my pinned notes', {}, undefined, 'read');
+    await store.save({
+      key: kept.key,
+      providerId: PROVIDER,
+      actionTemplate: kept.actionTemplate,
+      schemaHash: 's',
+      trajectory: trajectory(click('Pinned'), 'read'),
+    });
+    const old = key('Read my old notes', {});
+    await store.save({
+      key: old.key,
+      providerId: PROVIDER,
+      actionTemplate: old.actionTemplate,
+      schemaHash: 's',
+      trajectory: trajectory([]),
+    });
+    await t.store.dataSource
+      .createQueryBuilder()
+      .update('agent_trajectories')
+      .set({ version: 1 })
+      .where('id = :id', { id: old.key })
+      .execute();
+
+    const runner = t.store.dataSource.createQueryRunner();
+    try {
+      await new TrajectoriesPerMode1763720000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await t.store.repos.agentTrajectories.findById(old.key)).toBeNull();
+    expect(await t.store.repos.agentTrajectories.findById(kept.key)).toMatchObject({ version: TRAJECTORY_VERSION });
   });
 });

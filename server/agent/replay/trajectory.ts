@@ -15,8 +15,8 @@ export { describeDescriptor, descriptorOf, type ElementDescriptor, resolveDescri
  * hash(version, owner, provider, mode, action template, starting path, parameter names): any mismatch is a miss.
  *
  * Version 2 put the run's mode into the key. Version 1 entries recorded no mode anywhere, so they cannot be sorted by
- * it: their keys are never computed again (the version is hashed in), so they are simply not found, and the planner
- * records the action afresh in each mode.
+ * it: their keys are never computed again (the version is hashed in), so they are not found (migration
+ * 1763720000000 deletes them), and the planner records the action afresh in each mode.
  */
 export const TRAJECTORY_VERSION = 2;
 
