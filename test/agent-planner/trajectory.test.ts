@@ -72,7 +72,7 @@ describeEachStore('trajectory store', (t) => {
     const k = key('Post "x"', { text: 'x' });
     expect(await store.find(k.key, 'schema-a', 'read_write')).toEqual({
       hit: false,
-      reason: 'no trajectory was recorded for this action yet',
+      reason: 'no trajectory was recorded for this action in this mode yet',
     });
 
     const first = trajectory([
@@ -132,7 +132,7 @@ describeEachStore('trajectory store, per mode', (t) => {
     expect(await store.find(read.key, 's', 'read')).toEqual({ hit: true, trajectory: learnedReading });
     expect(await store.find(readWrite.key, 's', 'read_write')).toEqual({
       hit: false,
-      reason: 'no trajectory was recorded for this action yet',
+      reason: 'no trajectory was recorded for this action in this mode yet',
     });
 
     const learnedWriting = trajectory(click('Mark all read'), 'read_write');

@@ -171,7 +171,7 @@ describe('a trajectory replays only for requests of the mode it was recorded in'
     // The read_write request finds no trajectory: it goes to the planner, which answers without clicking.
     await request('read_write', o, async (ctx, trace) => {
       const replay = await replayStrategy(strategyDeps(rig.server, rig.model)).run(ctx);
-      expect(replay).toEqual({ status: 'not_applicable', reason: 'no trajectory was recorded for this action yet' });
+      expect(replay).toEqual({ status: 'not_applicable', reason: 'no trajectory was recorded for this action in this mode yet' });
       expect(trace.filter((s) => s.tool === 'click')).toEqual([]);
       const calls = rig.model.calls;
       rig.model.setScript(() => done);
@@ -213,7 +213,7 @@ describe('a trajectory replays only for requests of the mode it was recorded in'
 
     await request('read', o, async (ctx) => {
       const replay = await replayStrategy(strategyDeps(rig.server, rig.model)).run(ctx);
-      expect(replay).toEqual({ status: 'not_applicable', reason: 'no trajectory was recorded for this action yet' });
+      expect(replay).toEqual({ status: 'not_applicable', reason: 'no trajectory was recorded for this action in this mode yet' });
     });
 
     await request('read_write', o, async (ctx) => {

@@ -16,7 +16,7 @@ export class TrajectoryStore {
 
   async find(key: string, schemaHash: string, mode: TrajectoryMode): Promise<TrajectoryLookup> {
     const row = await this.store.repos.agentTrajectories.findById(key);
-    if (!row) return { hit: false, reason: 'no trajectory was recorded for this action yet' };
+    if (!row) return { hit: false, reason: 'no trajectory was recorded for this action in this mode yet' };
     if (row.version !== TRAJECTORY_VERSION)
       return { hit: false, reason: `the recorded trajectory has version ${row.version}, not ${TRAJECTORY_VERSION}` };
     if (row.schemaHash !== schemaHash) return { hit: false, reason: 'the recorded trajectory was learned for another responseFormat' };
