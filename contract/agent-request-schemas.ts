@@ -137,7 +137,8 @@ export const AgentRunModeSchema = extendApi(z.enum(AGENT_RUN_MODES), {
   description:
     '`read`: the run may only read. The browser sends no state-changing request (methods other than GET/HEAD/OPTIONS, ' +
     'form submissions, WebSocket messages): they are blocked at the network and shown in the trace, and no playbook that ' +
-    'writes is chosen. `read_write` (default): the run may change things on the provider.',
+    'writes is chosen. `read_write` (default): the run may change things on the provider. A trajectory learned from an ' +
+    'earlier run (method REPLAY) replays only for requests of the mode it was learned in.',
 });
 
 export const CreateAgentRequestBodySchema = extendApi(

@@ -20,8 +20,8 @@
  * A WebSocket message read mode held (never sent) is judged by what it carried, which the egress proxy read: its
  * socket was opened on an allowed host (the proxy checked it before the upgrade), so a message sent while no tool
  * acts and carrying nothing of the run (a single-page app's own subscribe or auth frame at load) is the page's doing,
- * listed as noise; one sent while a tool acts, carrying a parameter, a credential or seen content, or too long to be
- * read whole, taints.
+ * listed as noise; one sent while a tool acts, carrying a parameter, a credential or seen content, or that cannot be
+ * read whole (too long, compressed, or cut off by its socket closing mid-message), taints.
  *
  * What this cannot see: a page script that holds a value the run typed and sends it later, transformed beyond the
  * encodings above. The fence still blocks it; the run is then recorded, as it was the page's doing and not the
@@ -181,7 +181,7 @@ export class BlockCauses {
     if (b.mainFrameNavigation) return 'a navigation of the page';
     const inAction = this.acting > 0 || this.now() <= this.actedUntil;
     if (b.heldMessage && b.source === 'proxy' && b.proxyKind === 'websocket') {
-      if (b.bodyCut) return 'its message could not be read whole (too long, or compressed)';
+      if (b.bodyCut) return 'its message could not be read whole (too long, compressed, or cut off by its socket closing)';
       if (inAction) return 'sent while a tool acted';
       return this.carried(b.url, b.body);
     }

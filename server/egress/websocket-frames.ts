@@ -53,6 +53,9 @@ function xorMask(payload: Buffer, mask: Buffer): Buffer {
 
 const NORMAL_CLOSURE = Buffer.from([0x03, 0xe8]);
 
+/** The first control opcode (RFC 6455 §5.2): opcodes below it are data frames. */
+export const OPCODE_CLOSE = 0x8;
+
 const MAX_HEADER = 14;
 
 export class ClientFrameFilter {
@@ -119,6 +122,23 @@ export class ClientFrameFilter {
     return out;
   }
 
+  /**
+   * The page's side ended (closed, or sent its FIN): nothing more can come. A dropped message it left unfinished (a data
+   * frame begun, a fragmented message without its last frame, or a data frame's header cut short) is handed over as
+   * unreadable (cut), like one over the bound: what it would have carried cannot be known. Idempotent.
+   */
+  end(): void {
+    const message = this.message;
+    const begun = this.header.pendingOpcode();
+    this.message = null;
+    this.reading = null;
+    this.remaining = 0n;
+    this.header.reset();
+    if (!this.decide.dropped || this.broken) return;
+    if (message && !message.cut) this.decide.dropped.onMessage(Buffer.concat(message.parts, message.length), true);
+    else if (!message && begun !== null && begun < OPCODE_CLOSE) this.decide.dropped.onMessage(Buffer.alloc(0), true);
+  }
+
   /** Keeps a dropped frame's payload, unmasked (a message over the bound was handed over already: nothing more is kept). */
   private keep(bytes: Buffer): void {
     const reading = this.reading!;
@@ -145,8 +165,6 @@ export class ClientFrameFilter {
 
 /** What a page sent, read whole: a data message (its frames joined and unmasked) or a control frame as it came. */
 export type ClientMessage = { kind: 'data'; opcode: number; payload: Buffer } | { kind: 'control'; opcode: number; frame: Buffer };
-
-export const OPCODE_CLOSE = 0x8;
 
 /**
  * Reads whole messages from a page's frames, so that each can be held and decided on before any byte of it is sent
@@ -246,6 +264,15 @@ function controlFrameError(h: Header): string | null {
 /** Collects one frame header (2 to 14 bytes) across chunks. */
 class HeaderCollector {
   private pending = Buffer.alloc(0);
+
+  /** The opcode of a header begun and not yet whole, if any. */
+  pendingOpcode(): number | null {
+    return this.pending.length ? this.pending[0]! & 0x0f : null;
+  }
+
+  reset(): void {
+    this.pending = Buffer.alloc(0);
+  }
 
   /**
    * Reads from `chunk` at `at`: how many bytes it took, and the header with its bytes once whole, or why the stream is

@@ -92,6 +92,12 @@ function relayStreamed(relay: WebSocketRelay): void {
   };
   if (relay.head.length) read(relay.head);
   page.on('data', read);
+  // A message the page began and never finished (its socket closed mid-frame, by the page or the provider) is reported
+  // as unreadable: otherwise a page could send all but the end of a message and go unjudged.
+  if (refuseMessages) {
+    page.once('end', () => filter.end());
+    page.once('close', () => filter.end());
+  }
 }
 
 /**

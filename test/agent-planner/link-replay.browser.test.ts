@@ -1,9 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 
-import { parameterSlots } from '../../server/agent/planner/placeholders';
-import { trajectoryKey } from '../../server/agent/replay/trajectory';
 import type { RunContext } from '../../server/agent/run-context';
-import { plannerStrategy, replayStrategy } from '../../server/agent/strategies';
+import { plannerStrategy, replayStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
 import { deps, headingOf, model, newOrg, numberIn, obs, runContext, server, usePlannerServers } from './planner-support';
 
 /**
@@ -40,13 +38,7 @@ function documents(page: Page): Request[] {
 }
 
 async function storedSteps(ctx: RunContext) {
-  const { key } = trajectoryKey({
-    scope: `${ctx.owner.organizationId}:${ctx.owner.environment}`,
-    providerId: ctx.provider.providerId,
-    action: ctx.action,
-    startingUrl: ctx.startingUrl,
-    slots: parameterSlots(ctx.parameters),
-  });
+  const { key } = trajectoryKeyOf(ctx);
   const row = await server.services.store.repos.agentTrajectories.findById(key);
   return (row?.trajectory as { steps: { tool: string; args: Record<string, unknown> }[] } | undefined)?.steps;
 }

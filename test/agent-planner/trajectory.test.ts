@@ -1,12 +1,19 @@
+import { createHash } from 'node:crypto';
+
 import { parameterSlots } from '../../server/agent/planner/placeholders';
-import { type Trajectory, TRAJECTORY_VERSION, trajectoryKey } from '../../server/agent/replay/trajectory';
+import { type Trajectory, TRAJECTORY_VERSION, trajectoryKey, type TrajectoryMode } from '../../server/agent/replay/trajectory';
 import { TrajectoryStore } from '../../server/agent/replay/trajectory-store';
+import { TrajectoriesPerMode1763720000000 } from '../../server/store/migrations/1763720000000-trajectories-per-mode';
 import { describeEachStore } from '../support/app';
 
 /** The replay cache: what makes two requests "the same action", and the stored, versioned entries on both stores. */
 const PROVIDER = '5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11';
-const key = (action: string, parameters: Record<string, unknown>, startingUrl = 'http://orbit.sandbox.localhost:4000/') =>
-  trajectoryKey({ scope: 'org_test:sandbox', providerId: PROVIDER, action, startingUrl, slots: parameterSlots(parameters) });
+const key = (
+  action: string,
+  parameters: Record<string, unknown>,
+  startingUrl = 'http://orbit.sandbox.localhost:4000/',
+  mode: TrajectoryMode = 'read_write',
+) => trajectoryKey({ scope: 'org_test:sandbox', providerId: PROVIDER, mode, action, startingUrl, slots: parameterSlots(parameters) });
 
 describe('trajectory keys', () => {
   it('are equal for the same action template whatever the string parameter values, case and spacing', () => {
@@ -16,17 +23,19 @@ describe('trajectory keys', () => {
     expect(a.actionTemplate).toBe('post "{{parameters.text}}" on my feed');
   });
 
-  it('differ by provider, template, parameter names, shown values and starting path', () => {
+  it('differ by provider, mode, template, parameter names, shown values and starting path', () => {
     const base = key('Follow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2');
     expect(base.startPath).toBe('/network?page=2');
     const variants = [
       trajectoryKey({
         scope: 'org_test:sandbox',
         providerId: 'other',
+        mode: 'read_write',
         action: 'Follow Ada Lovelace',
         startingUrl: 'http://orbit.sandbox.localhost:4000/network?page=2',
         slots: parameterSlots({ name: 'Ada Lovelace' }),
       }),
+      key('Follow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2', 'read'),
       key('Unfollow Ada Lovelace', { name: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
       key('Follow Ada Lovelace', { person: 'Ada Lovelace' }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
       key('Follow Ada Lovelace', { name: 'Ada Lovelace', count: 2 }, 'http://orbit.sandbox.localhost:4000/network?page=2'),
@@ -48,8 +57,9 @@ describe('trajectory keys', () => {
   });
 });
 
-const trajectory = (steps: Trajectory['steps']): Trajectory => ({
+const trajectory = (steps: Trajectory['steps'], mode: TrajectoryMode = 'read_write'): Trajectory => ({
   version: TRAJECTORY_VERSION,
+  mode,
   startPath: '/',
   parameterNames: ['text'],
   steps,
@@ -60,14 +70,17 @@ describeEachStore('trajectory store', (t) => {
   it('stores, finds, replaces and counts replays; another schema or version is a miss', async () => {
     const store = new TrajectoryStore(t.store, t.clock);
     const k = key('Post "x"', { text: 'x' });
-    expect(await store.find(k.key, 'schema-a')).toEqual({ hit: false, reason: 'no trajectory was recorded for this action yet' });
+    expect(await store.find(k.key, 'schema-a', 'read_write')).toEqual({
+      hit: false,
+      reason: 'no trajectory was recorded for this action in this mode yet',
+    });
 
     const first = trajectory([
       { tool: 'click', target: { role: 'button', name: 'Start a post', scope: null, tag: 'button', nth: 0, count: 1 }, args: {} },
     ]);
     await store.save({ key: k.key, providerId: PROVIDER, actionTemplate: k.actionTemplate, schemaHash: 'schema-a', trajectory: first });
-    expect(await store.find(k.key, 'schema-a')).toEqual({ hit: true, trajectory: first });
-    expect(await store.find(k.key, 'schema-b')).toEqual({
+    expect(await store.find(k.key, 'schema-a', 'read_write')).toEqual({ hit: true, trajectory: first });
+    expect(await store.find(k.key, 'schema-b', 'read_write')).toEqual({
       hit: false,
       reason: 'the recorded trajectory was learned for another responseFormat',
     });
@@ -78,7 +91,7 @@ describeEachStore('trajectory store', (t) => {
 
     const second = trajectory([{ tool: 'navigate', args: { url: '/new' } }]);
     await store.save({ key: k.key, providerId: PROVIDER, actionTemplate: k.actionTemplate, schemaHash: 'schema-b', trajectory: second });
-    expect(await store.find(k.key, 'schema-b')).toEqual({ hit: true, trajectory: second });
+    expect(await store.find(k.key, 'schema-b', 'read_write')).toEqual({ hit: true, trajectory: second });
     expect(await t.store.repos.agentTrajectories.findById(k.key)).toMatchObject({
       replayCount: 0,
       lastReplayedAt: null,
@@ -91,6 +104,115 @@ describeEachStore('trajectory store', (t) => {
       .set({ version: TRAJECTORY_VERSION + 1 })
       .where('id = :id', { id: k.key })
       .execute();
-    expect(await store.find(k.key, 'schema-b')).toMatchObject({ hit: false, reason: expect.stringContaining('version') });
+    expect(await store.find(k.key, 'schema-b', 'read_write')).toMatchObject({ hit: false, reason: expect.stringContaining('version') });
+  });
+});
+
+describeEachStore('trajectory store, per mode', (t) => {
+  const click = (name: string): Trajectory['steps'] => [
+    { tool: 'click', target: { role: 'button', name, scope: null, tag: 'button', nth: 0, count: 1 }, args: {} },
+  ];
+
+  it('finds a trajectory only for requests of the mode it was recorded in, each way', async () => {
+    const store = new TrajectoryStore(t.store, t.clock);
+    const action = 'Refresh my notifications';
+    const read = key(action, {}, undefined, 'read');
+    const readWrite = key(action, {}, undefined, 'read_write');
+    expect(read.actionTemplate).toBe(readWrite.actionTemplate);
+    expect(read.startPath).toBe(readWrite.startPath);
+
+    const learnedReading = trajectory(click('Refresh'), 'read');
+    await store.save({
+      key: read.key,
+      providerId: PROVIDER,
+      actionTemplate: read.actionTemplate,
+      schemaHash: 's',
+      trajectory: learnedReading,
+    });
+    expect(await store.find(read.key, 's', 'read')).toEqual({ hit: true, trajectory: learnedReading });
+    expect(await store.find(readWrite.key, 's', 'read_write')).toEqual({
+      hit: false,
+      reason: 'no trajectory was recorded for this action in this mode yet',
+    });
+
+    const learnedWriting = trajectory(click('Mark all read'), 'read_write');
+    await store.save({
+      key: readWrite.key,
+      providerId: PROVIDER,
+      actionTemplate: readWrite.actionTemplate,
+      schemaHash: 's',
+      trajectory: learnedWriting,
+    });
+    // Two rows now: each mode finds its own, never the other's.
+    expect(await store.find(readWrite.key, 's', 'read_write')).toEqual({ hit: true, trajectory: learnedWriting });
+    expect(await store.find(read.key, 's', 'read')).toEqual({ hit: true, trajectory: learnedReading });
+  });
+
+  it("checks the body's mode too: a row under the other mode's key is a miss", async () => {
+    const store = new TrajectoryStore(t.store, t.clock);
+    const readWrite = key('Archive the old notes', {}, undefined, 'read_write');
+    await store.save({
+      key: readWrite.key,
+      providerId: PROVIDER,
+      actionTemplate: readWrite.actionTemplate,
+      schemaHash: 's',
+      trajectory: trajectory(click('Archive'), 'read'),
+    });
+    expect(await store.find(readWrite.key, 's', 'read_write')).toEqual({
+      hit: false,
+      reason: 'the recorded trajectory was learned in read mode, not read_write',
+    });
+  });
+
+  it('never finds a version 1 entry (recorded before the mode was kept) for either mode', async () => {
+    const store = new TrajectoryStore(t.store, t.clock);
+    const k = key('Read my saved drafts', {});
+    // Version 1 hashed the same inputs without the mode: no mode is stored to sort the old rows by.
+    const v1 = createHash('sha256')
+      .update(JSON.stringify([1, 'org_test:sandbox', PROVIDER, k.actionTemplate, k.startPath, []]))
+      .digest('hex');
+    const old = { ...trajectory(click('Drafts')), version: 1 } as Partial<Trajectory>;
+    delete old.mode;
+    await store.save({ key: v1, providerId: PROVIDER, actionTemplate: k.actionTemplate, schemaHash: 's', trajectory: old as Trajectory });
+    for (const mode of ['read', 'read_write'] as const) {
+      const now = key('Read my saved drafts', {}, undefined, mode);
+      expect(now.key).not.toBe(v1);
+      expect(await store.find(now.key, 's', mode)).toMatchObject({ hit: false });
+    }
+  });
+
+  it('the migration deletes the version 1 entries (unreachable) and keeps the current ones', async () => {
+    const store = new TrajectoryStore(t.store, t.clock);
+    const kept = key('Read my pinned notes', {}, undefined, 'read');
+    await store.save({
+      key: kept.key,
+      providerId: PROVIDER,
+      actionTemplate: kept.actionTemplate,
+      schemaHash: 's',
+      trajectory: trajectory(click('Pinned'), 'read'),
+    });
+    const old = key('Read my old notes', {});
+    await store.save({
+      key: old.key,
+      providerId: PROVIDER,
+      actionTemplate: old.actionTemplate,
+      schemaHash: 's',
+      trajectory: trajectory([]),
+    });
+    await t.store.dataSource
+      .createQueryBuilder()
+      .update('agent_trajectories')
+      .set({ version: 1 })
+      .where('id = :id', { id: old.key })
+      .execute();
+
+    const runner = t.store.dataSource.createQueryRunner();
+    try {
+      await new TrajectoriesPerMode1763720000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await t.store.repos.agentTrajectories.findById(old.key)).toBeNull();
+    expect(await t.store.repos.agentTrajectories.findById(kept.key)).toMatchObject({ version: TRAJECTORY_VERSION });
   });
 });

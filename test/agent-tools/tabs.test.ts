@@ -176,6 +176,7 @@ describe('tabs through the planner, and their replay', () => {
     expect(plan.ok).toBe(true);
     const trajectory: Trajectory = {
       version: TRAJECTORY_VERSION,
+      mode: 'read_write',
       startPath: start,
       parameterNames: [],
       steps,
@@ -199,6 +200,7 @@ describe('tabs through the planner, and their replay', () => {
     const run = await rig.open(start, { action: 'Read the Q3 revenue', responseFormat });
     const trajectory: Trajectory = {
       version: TRAJECTORY_VERSION,
+      mode: 'read_write',
       startPath: start,
       parameterNames: [],
       steps: [{ tool: 'switch_tab', args: { url: '/report/q9', title: 'Report Q9' } }],

@@ -122,4 +122,37 @@ describe('ClientFrameFilter: dropped messages, read for the judge', () => {
     expect(dropped).toEqual([`cut:`, 'plain']);
     expect(passed.length).toBe(0);
   });
+
+  it('hands a message the socket closed in the middle of over as unreadable (cut), once, however far it got', () => {
+    // The attack: a page begins a message carrying a parameter and its socket closes before the frame ends; read as it
+    // stood, the judge would never hear of it (nothing reports a message that never finished).
+    const secret = frame(1, '{"note":"SECRET-PARAM-123","pad":"' + 'x'.repeat(40) + '"}');
+    const cuts: [string, Buffer][] = [
+      ['mid-payload', secret.subarray(0, secret.length - 10)],
+      ['right after the header', secret.subarray(0, 6)],
+      ['inside the header', secret.subarray(0, 3)],
+      ['between the fragments of a message', Buffer.concat([frame(1, 'SECRET-', false), frame(0, 'PARAM', false)])],
+    ];
+    for (const [name, bytes] of cuts) {
+      const { dropped, filter } = dropAll(Buffer.concat([frame(1, 'whole'), bytes]), 5);
+      filter.end();
+      filter.end();
+      expect([name, dropped]).toEqual([name, ['whole', expect.stringMatching(/^cut:/)]]);
+    }
+  });
+
+  it('reports nothing more when the socket closes between messages, after a control frame, or after a cut was reported', () => {
+    for (const stream of [
+      frame(1, 'whole'),
+      Buffer.concat([frame(1, 'whole'), frame(0x9, 'p')]),
+      Buffer.concat([frame(1, 'whole'), frame(0x8, '').subarray(0, 3)]),
+    ]) {
+      const { dropped, filter } = dropAll(stream);
+      filter.end();
+      expect(dropped).toEqual(['whole']);
+    }
+    const { dropped, filter } = dropAll(frame(2, Buffer.alloc(LIMIT + 1)).subarray(0, 20));
+    filter.end();
+    expect(dropped).toEqual(['cut:']);
+  });
 });

@@ -7,11 +7,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { compileResponseFormat } from '../../contract/response-format';
 import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { blockedStep, blockReporter, installNetworkGuard } from '../../server/agent/network-guard';
-import { parameterSlots } from '../../server/agent/planner/placeholders';
-import { trajectoryKey } from '../../server/agent/replay/trajectory';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
 import { RunIntegrity } from '../../server/agent/run-integrity';
-import type { StrategyDeps } from '../../server/agent/strategies';
+import { type StrategyDeps, trajectoryKeyOf } from '../../server/agent/strategies';
 import { systemClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
@@ -144,13 +142,7 @@ export async function attackRun(
     secrets: o.secrets ?? [],
     ...NO_PERSON,
   };
-  const { key } = trajectoryKey({
-    scope: `${owner.organizationId}:${owner.environment}`,
-    providerId: provider.providerId,
-    action: o.action,
-    startingUrl,
-    slots: parameterSlots(ctx.parameters),
-  });
+  const { key } = trajectoryKeyOf(ctx);
   return { ctx, trace, page, context, key };
 }
 

@@ -8,11 +8,9 @@ import { WebSocketServer } from 'ws';
 import { compileResponseFormat } from '../../contract/response-format';
 import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard } from '../../server/agent/network-guard';
-import { parameterSlots } from '../../server/agent/planner/placeholders';
-import { trajectoryKey } from '../../server/agent/replay/trajectory';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
 import { RunIntegrity } from '../../server/agent/run-integrity';
-import { plannerStrategy } from '../../server/agent/strategies';
+import { plannerStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
 import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
@@ -149,13 +147,7 @@ async function readRun(path: string, script: (turn: ScriptTurn, n: number) => Sc
       secrets: [],
       ...NO_PERSON,
     };
-    const { key } = trajectoryKey({
-      scope: `${organizationId}:sandbox`,
-      providerId: provider.providerId,
-      action,
-      startingUrl,
-      slots: parameterSlots(parameters),
-    });
+    const { key } = trajectoryKeyOf(ctx);
     let n = 0;
     rig.model.setScript((t) => script(t, ++n));
     const outcome = await plannerStrategy(strategyDeps(rig.server, rig.model)).run(ctx);

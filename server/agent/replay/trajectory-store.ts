@@ -1,8 +1,11 @@
 import type { Store } from '../../store';
 import type { Clock } from '../ports';
-import { type Trajectory, TRAJECTORY_VERSION } from './trajectory';
+import { type Trajectory, TRAJECTORY_VERSION, type TrajectoryMode } from './trajectory';
 
-/** Trajectories in the database, behind the store's repository. A wrong version or result schema is a miss. */
+/**
+ * Trajectories in the database, behind the store's repository. A wrong version, result schema or mode is a miss (the
+ * mode is already in the key; the body's is checked too, so a row that ever sat under a wrong key still never crosses).
+ */
 export type TrajectoryLookup = { hit: true; trajectory: Trajectory } | { hit: false; reason: string };
 
 export class TrajectoryStore {
@@ -11,14 +14,15 @@ export class TrajectoryStore {
     private readonly clock: Clock,
   ) {}
 
-  async find(key: string, schemaHash: string): Promise<TrajectoryLookup> {
+  async find(key: string, schemaHash: string, mode: TrajectoryMode): Promise<TrajectoryLookup> {
     const row = await this.store.repos.agentTrajectories.findById(key);
-    if (!row) return { hit: false, reason: 'no trajectory was recorded for this action yet' };
+    if (!row) return { hit: false, reason: 'no trajectory was recorded for this action in this mode yet' };
     if (row.version !== TRAJECTORY_VERSION)
       return { hit: false, reason: `the recorded trajectory has version ${row.version}, not ${TRAJECTORY_VERSION}` };
     if (row.schemaHash !== schemaHash) return { hit: false, reason: 'the recorded trajectory was learned for another responseFormat' };
     const t = row.trajectory as unknown as Trajectory;
     if (!t || !Array.isArray(t.steps) || !t.result) return { hit: false, reason: 'the recorded trajectory is unreadable' };
+    if (t.mode !== mode) return { hit: false, reason: `the recorded trajectory was learned in ${String(t.mode)} mode, not ${mode}` };
     return { hit: true, trajectory: t };
   }
 

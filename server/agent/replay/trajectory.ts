@@ -12,9 +12,20 @@ export { describeDescriptor, descriptorOf, type ElementDescriptor, resolveDescri
  * model. Steps name their element by role, accessible name and the labelled region around it (never by the
  * observation's index); typed text is kept as its template ("{{parameters.text}}"), never the value; the
  * result is kept as a plan for reading it from the live page again. Entries are versioned and keyed by
- * hash(version, provider, action template, starting path, parameter names): any mismatch is a miss.
+ * hash(version, owner, provider, mode, action template, starting path, parameter names): any mismatch is a miss.
+ *
+ * Version 2 put the run's mode into the key. Version 1 entries recorded no mode anywhere, so they cannot be sorted by
+ * it: their keys are never computed again (the version is hashed in), so they are not found (migration
+ * 1763720000000 deletes them), and the planner records the action afresh in each mode.
  */
-export const TRAJECTORY_VERSION = 1;
+export const TRAJECTORY_VERSION = 2;
+
+/**
+ * The request's mode. A read run's steps were judged with every write and WebSocket message held by the proxy (a
+ * held message the page sent on its own is noise there, not a taint), so the same steps say nothing about what would
+ * go out in read_write; and a read_write recording may click what read mode must not. Each mode learns its own.
+ */
+export type TrajectoryMode = 'read' | 'read_write';
 
 export interface TrajectoryStep extends RecordedStep {
   /** A tool that is replayed (its declaration has `replay`: every page tool but extract). */
@@ -50,6 +61,8 @@ export type ResultPlan =
 
 export interface Trajectory {
   version: number;
+  /** The mode it was recorded in (it is also in the key); checked again when it is found. */
+  mode: TrajectoryMode;
   startPath: string;
   parameterNames: string[];
   steps: TrajectoryStep[];
@@ -75,8 +88,19 @@ export function parameterKeyParts(slots: ParameterSlot[]): string[] {
   return slots.map((s) => (s.kind === 'string' ? s.name : `${s.name}=${s.value}`)).sort();
 }
 
-/** `scope` is the owner (organization:environment): one organization's learned steps never replay for another. */
-export function trajectoryKey(i: { scope: string; providerId: string; action: string; startingUrl: string; slots: ParameterSlot[] }): {
+/**
+ * `scope` is the owner (organization:environment): one organization's learned steps never replay for another.
+ * `mode` is in the key (rather than only a stored column checked after the lookup) so that by construction a lookup
+ * for one mode can never reach a row recorded in the other: there is no code path that could forget the check.
+ */
+export function trajectoryKey(i: {
+  scope: string;
+  providerId: string;
+  mode: TrajectoryMode;
+  action: string;
+  startingUrl: string;
+  slots: ParameterSlot[];
+}): {
   key: string;
   actionTemplate: string;
   startPath: string;
@@ -84,7 +108,7 @@ export function trajectoryKey(i: { scope: string; providerId: string; action: st
   const actionTemplate = normalizedActionTemplate(i.action, i.slots);
   const startPath = normalizeStartPath(i.startingUrl, i.slots);
   const key = createHash('sha256')
-    .update(JSON.stringify([TRAJECTORY_VERSION, i.scope, i.providerId, actionTemplate, startPath, parameterKeyParts(i.slots)]))
+    .update(JSON.stringify([TRAJECTORY_VERSION, i.scope, i.providerId, i.mode, actionTemplate, startPath, parameterKeyParts(i.slots)]))
     .digest('hex');
   return { key, actionTemplate, startPath };
 }

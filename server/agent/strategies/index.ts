@@ -19,7 +19,7 @@ import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
  * The replay and planner strategies the worker runs after the playbooks, in this order:
  *
  *   replayStrategy   a trajectory learned from an earlier successful planner run of the same action (same
- *                    provider, action template, starting path and parameter names): zero model calls.
+ *                    provider, mode, action template, starting path and parameter names): zero model calls.
  *                    Anything that differs → not_applicable, and the steps it already did are handed to
  *                    the planner, which continues from the current page.
  *   plannerStrategy  the LLM loop. Without config.model it fails at once with MODEL_NOT_CONFIGURED. A
@@ -57,13 +57,15 @@ export interface PlannerStrategyOptions {
   fetch?: typeof fetch;
 }
 
-function keyOf(ctx: RunContext) {
+/** The trajectory key of a run, as the recorder stores it and the replay looks it up (tests check the store by it). */
+export function trajectoryKeyOf(ctx: Pick<RunContext, 'owner' | 'provider' | 'mode' | 'action' | 'startingUrl' | 'parameters'>) {
   const slots = parameterSlots(ctx.parameters);
   return {
     slots,
     ...trajectoryKey({
       scope: `${ctx.owner.organizationId}:${ctx.owner.environment}`,
       providerId: ctx.provider.providerId,
+      mode: ctx.mode,
       action: ctx.action,
       startingUrl: ctx.startingUrl,
       slots,
@@ -75,7 +77,7 @@ export function trajectoryRecorder(deps: StrategyDeps): TrajectoryRecorder {
   const trajectories = new TrajectoryStore(deps.store, deps.clock);
   return async (ctx, completion) => {
     const started = Date.now();
-    const { slots, key, actionTemplate, startPath } = keyOf(ctx);
+    const { slots, key, actionTemplate, startPath } = trajectoryKeyOf(ctx);
     const plan = await planResult(ctx.page, completion.rawData, completion.data, slots, {
       constantsAllowed: completion.changedSomething,
       request: ctx.action,
@@ -86,6 +88,7 @@ export function trajectoryRecorder(deps: StrategyDeps): TrajectoryRecorder {
     }
     const trajectory: Trajectory = {
       version: TRAJECTORY_VERSION,
+      mode: ctx.mode,
       startPath,
       parameterNames: slots.map((s) => s.name).sort(),
       steps: completion.steps,
@@ -155,8 +158,8 @@ export function replayStrategy(deps: StrategyDeps, opts: ReplayStrategyOptions =
   return {
     method: 'REPLAY',
     async run(ctx: RunContext): Promise<RunOutcome> {
-      const { slots, key } = keyOf(ctx);
-      const found = await trajectories.find(key, schemaHash(ctx.resultSchema));
+      const { slots, key } = trajectoryKeyOf(ctx);
+      const found = await trajectories.find(key, schemaHash(ctx.resultSchema), ctx.mode);
       if (!found.hit) return { status: 'not_applicable', reason: found.reason };
       const res = await replayTrajectory(ctx, found.trajectory, {
         slots,

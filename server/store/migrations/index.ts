@@ -18,6 +18,7 @@ import { ConnectionDevice1763701900000 } from './1763701900000-connection-device
 import { UserAction1763702000000 } from './1763702000000-user-action';
 import { DashboardInvitations1763706000000 } from './1763706000000-dashboard-invitations';
 import { AgentRequestAttempts1763707000000 } from './1763707000000-agent-request-attempts';
+import { TrajectoriesPerMode1763720000000 } from './1763720000000-trajectories-per-mode';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   UserAction1763702000000,
   DashboardInvitations1763706000000,
   AgentRequestAttempts1763707000000,
+  TrajectoriesPerMode1763720000000,
 ];

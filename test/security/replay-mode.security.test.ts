@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Page } from 'playwright-core';
+import { WebSocketServer } from 'ws';
+
+import { compileResponseFormat } from '../../contract/response-format';
+import { NO_PERSON } from '../../server/agent/handoff/user-ask';
+import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard } from '../../server/agent/network-guard';
+import { parameterSlots } from '../../server/agent/planner/placeholders';
+import { replayTrajectory } from '../../server/agent/replay/replayer';
+import type { Trajectory, TrajectoryMode } from '../../server/agent/replay/trajectory';
+import type { RunContext, TraceStep } from '../../server/agent/run-context';
+import { RunIntegrity } from '../../server/agent/run-integrity';
+import { plannerStrategy, replayStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
+import { EgressPolicy } from '../../server/egress/egress-policy';
+import { openFencedContext } from '../../server/egress/fenced-context';
+import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
+import { newOrg, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
+
+/**
+ * A trajectory replays only for requests of the mode it was recorded in. The attack: in read mode the egress proxy
+ * holds every WebSocket message, and one the page sends well after a tool's action, carrying nothing of the run, is
+ * listed as the page's noise and does not taint the run (block-cause.ts). So a read run on a page whose "Refresh"
+ * button sends `{"op":"purge-notes"}` 1.5 s after the click is clean and recorded; replayed for a read_write request of
+ * the same action, the same click would let that message out. The run is fenced as the worker fences it
+ * (run-session.ts): the egress proxy with the mode's gate, the page guard, the run's integrity judging each refusal.
+ */
+jest.setTimeout(90_000);
+
+const rig = useAttackRig();
+
+/** What the site's WebSocket server received: the purge frame must never reach it from a read request. */
+const received: string[] = [];
+let site: http.Server;
+let wss: WebSocketServer;
+let origin = '';
+
+const PURGE = '{"op":"purge-notes"}';
+const PAGE = `<!doctype html><html><head><title>Notes</title></head><body><main><h1>Welcome, Grace Goodwin</h1>
+  <button type="button">Refresh</button></main><script>
+  const ws = new WebSocket(location.origin.replace(/^http/, 'ws') + '/comms');
+  document.querySelector('button').addEventListener('click', () => setTimeout(() => ws.send('${PURGE}'), 1500));
+</script></body></html>`;
+
+beforeAll(async () => {
+  site = http.createServer((req, res) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+  });
+  wss = new WebSocketServer({ noServer: true });
+  site.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (client) => client.on('message', (data) => received.push(String(data)))),
+  );
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  origin = `http://notesapp.localhost:${(site.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  for (const c of wss?.clients ?? []) c.terminate();
+  wss?.close();
+  site?.closeAllConnections();
+  await new Promise((r) => site?.close(r));
+});
+
+beforeEach(() => {
+  received.length = 0;
+});
+
+const FORMAT = { name: 'string - the full name shown for the signed-in member' };
+const done: ScriptReply = { tool: 'done', args: { success: true, data: { name: 'Grace Goodwin' } } };
+/** The planner's run: click Refresh, wait well past the page's 1.5 s (and the settle window), then answer. */
+const clickThenAnswer = (t: ScriptTurn, n: number): ScriptReply => {
+  if (n === 1) return { tool: 'click', args: { index: t.observation!.find('button', 'Refresh') } };
+  if (n === 2) return { delayMs: 2_500, then: done };
+  return done;
+};
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One request of `mode` on the site, fenced as the worker fences it; `use` runs strategies on its context. */
+async function request<T>(
+  mode: TrajectoryMode,
+  o: { organizationId: string; action: string },
+  use: (ctx: RunContext, trace: TraceStep[]) => Promise<T>,
+): Promise<T> {
+  const orbit = rig.server.services.catalogue.bySlug('orbit', 'sandbox')!;
+  // The catalogue's provider (so a recorded trajectory has a provider to belong to), moved to the site's host.
+  const provider = { ...orbit, homeUrl: `${origin}/`, allowedOrigins: ['notesapp.localhost'], sessionRefresh: [] };
+  const policy = EgressPolicy.forProvider(provider, 'sandbox');
+  const integrity = new RunIntegrity({});
+  const trace: TraceStep[] = [];
+  const main: { page?: Page } = {};
+  const report = blockReporter(
+    (b, cause) => trace.push(blockedStep(b, cause, main.page?.url() ?? '')),
+    (b) => integrity.blockedRequest(b),
+  );
+  const context = await openFencedContext(rig.browser, {
+    policy,
+    onBlocked: (b) => report(fromProxy(b)),
+    gate: changeGate(mode, provider.sessionRefresh),
+    onChangeSent: () => undefined,
+  });
+  try {
+    context.setDefaultTimeout(10_000);
+    await installNetworkGuard(context, { policy, mode, mainFrame: () => main.page?.mainFrame(), report });
+    const page = await context.newPage();
+    main.page = page;
+    const startingUrl = `${origin}/`;
+    await page.goto(startingUrl);
+    const ctx: RunContext = {
+      requestId: `areq_${randomUUID()}`,
+      owner: { organizationId: o.organizationId, environment: 'sandbox' },
+      action: o.action,
+      startingUrl,
+      parameters: {},
+      responseFormat: FORMAT,
+      mode,
+      resultSchema: compileResponseFormat(FORMAT),
+      provider,
+      context,
+      page,
+      signal: new AbortController().signal,
+      deadline: Date.now() + 40_000,
+      record: (s) => trace.push(s),
+      integrity,
+      secrets: [],
+      ...NO_PERSON,
+    };
+    return await use(ctx, trace);
+  } finally {
+    await context.close().catch(() => undefined);
+  }
+}
+
+/** A planner run of `mode` that clicks Refresh, then answers; it must be clean and recorded. */
+async function learn(mode: TrajectoryMode, o: { organizationId: string; action: string }) {
+  return request(mode, o, async (ctx, trace) => {
+    let n = 0;
+    rig.model.setScript((t) => clickThenAnswer(t, ++n));
+    expect(await plannerStrategy(strategyDeps(rig.server, rig.model)).run(ctx)).toMatchObject({ status: 'completed' });
+    expect(recordVerdict(trace)).toMatchObject({ outcome: 'ok' });
+    const row = await storedTrajectory(rig.server, trajectoryKeyOf(ctx).key);
+    expect(row).not.toBeNull();
+    return row!.trajectory as unknown as Trajectory;
+  });
+}
+
+const freshRequest = async () => ({
+  organizationId: await newOrg(rig.server),
+  action: `Which name does the notes page greet me with? (${randomUUID().slice(0, 8)})`,
+});
+
+describe('a trajectory replays only for requests of the mode it was recorded in', () => {
+  it('the attack: recorded in read mode (the held frame was noise), a read_write request is not answered by replay', async () => {
+    const o = await freshRequest();
+    const learned = await learn('read', o);
+    expect(learned.mode).toBe('read');
+    expect(learned.steps.map((s) => s.tool)).toEqual(['click']);
+    expect(received).toEqual([]);
+
+    // What the key prevents: these steps, repeated with read_write's fence, send the purge frame.
+    await request('read_write', o, async (ctx) => {
+      const replayed = await replayTrajectory(ctx, learned, { slots: parameterSlots({}) });
+      expect(replayed).toEqual({ ok: true, result: { name: 'Grace Goodwin' } });
+      await settle(2_500);
+    });
+    expect(received).toEqual([PURGE]);
+    received.length = 0;
+
+    // The read_write request finds no trajectory: it goes to the planner, which answers without clicking.
+    await request('read_write', o, async (ctx, trace) => {
+      const replay = await replayStrategy(strategyDeps(rig.server, rig.model)).run(ctx);
+      expect(replay).toEqual({ status: 'not_applicable', reason: 'no trajectory was recorded for this action in this mode yet' });
+      expect(trace.filter((s) => s.tool === 'click')).toEqual([]);
+      const calls = rig.model.calls;
+      rig.model.setScript(() => done);
+      expect(await plannerStrategy(strategyDeps(rig.server, rig.model)).run(ctx)).toMatchObject({
+        status: 'completed',
+        result: { name: 'Grace Goodwin' },
+      });
+      expect(rig.model.calls).toBeGreaterThan(calls);
+      await settle(2_000);
+    });
+    expect(received).toEqual([]);
+
+    // A read request still replays, with zero model calls, and the frame is held again.
+    await request('read', o, async (ctx, trace) => {
+      const calls = rig.model.calls;
+      expect(await replayStrategy(strategyDeps(rig.server, rig.model)).run(ctx)).toMatchObject({
+        status: 'completed',
+        result: { name: 'Grace Goodwin' },
+      });
+      expect(rig.model.calls).toBe(calls);
+      expect(trace.map((s) => [s.tool, s.outcome])).toEqual([
+        ['click', 'ok'],
+        ['extract', 'ok'],
+      ]);
+      await settle(2_000);
+      expect(trace.some((s) => s.outcome === 'blocked' && /\/comms#send/.test(s.target ?? ''))).toBe(true);
+    });
+    expect(received).toEqual([]);
+  });
+
+  it('the reverse: recorded in read_write, a read request is not answered by replay; a read_write request is', async () => {
+    const o = await freshRequest();
+    const learned = await learn('read_write', o);
+    expect(learned.mode).toBe('read_write');
+    await settle(500);
+    // read_write lets the page's frame out: that is the mode the steps were learned in.
+    expect(received).toEqual([PURGE]);
+    received.length = 0;
+
+    await request('read', o, async (ctx) => {
+      const replay = await replayStrategy(strategyDeps(rig.server, rig.model)).run(ctx);
+      expect(replay).toEqual({ status: 'not_applicable', reason: 'no trajectory was recorded for this action in this mode yet' });
+    });
+
+    await request('read_write', o, async (ctx) => {
+      const calls = rig.model.calls;
+      expect(await replayStrategy(strategyDeps(rig.server, rig.model)).run(ctx)).toMatchObject({
+        status: 'completed',
+        result: { name: 'Grace Goodwin' },
+      });
+      expect(rig.model.calls).toBe(calls);
+    });
+  });
+});
