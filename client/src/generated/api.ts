@@ -1313,7 +1313,7 @@ export interface CreateAgentRequest {
   responseFormat: ResponseFormat;
   /** Time budget for the run (default 300000 ms). */
   timeoutMs?: number;
-  /** `read`: the run may only read. The browser sends no state-changing request (methods other than GET/HEAD/OPTIONS, form submissions, WebSocket messages): they are blocked at the network and shown in the trace, and no playbook that writes is chosen. `read_write` (default): the run may change things on the provider. */
+  /** `read`: the run may only read. The browser sends no state-changing request (methods other than GET/HEAD/OPTIONS, form submissions, WebSocket messages): they are blocked at the network and shown in the trace, and no playbook that writes is chosen. `read_write` (default): the run may change things on the provider. A trajectory learned from an earlier run (method REPLAY) replays only for requests of the mode it was learned in. */
   mode?: 'read' | 'read_write';
   /** Ask the end user before the run changes anything. Every request the browser would send that may change something (as read mode decides it: not GET/HEAD/OPTIONS, or a WebSocket message) is held at the network, unsent, and the run waits NEEDS_USER (reason APPROVAL) with a summary of it. Approve: it is sent, once. Deny: the run ends FAILED with DENIED_BY_USER and nothing was sent. `writes`: each write asks. `first_write`: once the user approved one, the run's further writes go without asking. Needs mode read_write. */
   approval?: 'writes' | 'first_write';
@@ -1403,7 +1403,7 @@ export interface AgentRequest {
   parameters: Record<string, unknown>;
   responseFormat: Record<string, unknown>;
   timeoutMs: number;
-  /** `read`: the run may only read. The browser sends no state-changing request (methods other than GET/HEAD/OPTIONS, form submissions, WebSocket messages): they are blocked at the network and shown in the trace, and no playbook that writes is chosen. `read_write` (default): the run may change things on the provider. */
+  /** `read`: the run may only read. The browser sends no state-changing request (methods other than GET/HEAD/OPTIONS, form submissions, WebSocket messages): they are blocked at the network and shown in the trace, and no playbook that writes is chosen. `read_write` (default): the run may change things on the provider. A trajectory learned from an earlier run (method REPLAY) replays only for requests of the mode it was learned in. */
   mode: 'read' | 'read_write';
   /** When writes wait for the end user; null: they do not. */
   approval: 'writes' | 'first_write' | null;
