@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 
 import type { BrowserContext } from 'playwright-core';
 
-import { createAgentWorker, warmContexts } from '../server/agent/runtime';
+import { createAgentWorker } from '../server/agent/runtime';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { systemClock } from '../server/domain/clock';
@@ -110,8 +110,8 @@ async function main() {
   const services = buildServices({ config, store, clock: systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
   // The worker's pool of warm contexts, held here so the throughput can also be measured with it off.
-  const warm = warmContexts(config);
-  const worker = createAgentWorker(services, createLogger('silent'), { warm });
+  const warm = services.warmContexts;
+  const worker = createAgentWorker(services, createLogger('silent'));
   await worker.start();
 
   const org = await services.organizations.create('Bench');

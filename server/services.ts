@@ -5,6 +5,7 @@ import { providerActions } from './agent/playbooks/catalogue';
 import { modelPlaybookRouter } from './agent/playbooks/model-router';
 import { buildQueue, newWorkerId } from './agent/queue';
 import { LoginEngineRelogin } from './agent/silent-relogin';
+import { WarmContexts } from './agent/warm-contexts';
 import type { UserActionDesk } from './agent/worker-deps';
 import { BrowserManager } from './browser/browser-manager';
 import type { AppConfig } from './config';
@@ -91,11 +92,17 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const webhookEvents = new WebhookEvents(store, clock, onWebhookError, webhookPayloads);
   const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
   const browsers = new BrowserManager(config.browser);
+  // The worker's contexts kept warm between runs of a connection (its pool; counted in the metrics below).
+  const warmContexts = new WarmContexts({
+    idleMs: config.worker.warmContexts.idleSeconds * 1000,
+    max: config.worker.warmContexts.max,
+  });
   // Traces only when an OTLP endpoint is configured (a no-op tracer otherwise).
   const tracing = startTracing(config.tracing);
   const metrics = new AppMetrics({
     queue: () => queueStats(store, clock).catch(() => null),
     browserContexts: () => browsers.openContexts,
+    warmContexts: () => warmContexts.size,
     // Read at each scrape, when the live sign-in (built below) exists.
     liveSessions: () => liveSignIn.openCount,
     waitingRuns: () => handoffs.waitingCount,
@@ -199,6 +206,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   if (config.model) playbooks.setModelRouter(modelPlaybookRouter(config.model));
   return {
     browsers,
+    warmContexts,
     metrics,
     /** Metrics (and traces) of the runs of this process's worker. */
     tracing,

@@ -26,6 +26,8 @@ const IDLE = 'no run holds this browser context';
 export class ContextWiring implements ChangeGate {
   private port: RunPort | null = null;
   readonly approve?: ChangeGate['approve'];
+  /** When the fence last heard from the context while no run held it (ms since the epoch; 0: never). */
+  lastIdleActivity = 0;
 
   /** `runGate`: what the context's runs may change (fixed by the context's mode: read mode refuses every write). */
   constructor(private readonly runGate: ChangeGate | undefined) {
@@ -35,11 +37,17 @@ export class ContextWiring implements ChangeGate {
 
   /** The gate the context's egress proxy asks: the run's while one holds the context, refuse-all between runs. */
   request(method: string, url: URL): string | null {
-    return this.port ? (this.runGate?.request(method, url) ?? null) : IDLE;
+    return this.port ? (this.runGate?.request(method, url) ?? null) : this.idle();
   }
 
   get webSocketMessages(): string | null {
-    return this.port ? (this.runGate?.webSocketMessages ?? null) : IDLE;
+    return this.port ? (this.runGate?.webSocketMessages ?? null) : this.idle();
+  }
+
+  /** Something reached the fence while no run held the context: noted (a kept context rests until quiet), refused. */
+  private idle(): string {
+    this.lastIdleActivity = Date.now();
+    return IDLE;
   }
 
   attach(port: RunPort): void {
@@ -54,8 +62,8 @@ export class ContextWiring implements ChangeGate {
     return this.port !== null;
   }
 
-  readonly onBlocked = (block: EgressBlock) => this.port?.onBlocked(block);
-  readonly onChangeSent = () => this.port?.onChangeSent();
-  readonly report = (b: BlockedRequest) => this.port?.report(b);
+  readonly onBlocked = (block: EgressBlock) => (this.port ? this.port.onBlocked(block) : this.idle());
+  readonly onChangeSent = () => (this.port ? this.port.onChangeSent() : this.idle());
+  readonly report = (b: BlockedRequest) => (this.port ? this.port.report(b) : this.idle());
   readonly mainFrame = () => this.port?.mainFrame();
 }

@@ -145,16 +145,30 @@ async function openSessionContext(
     deps.warm?.enabled && state.sessionDigest && !state.approve
       ? warmKey({ connectionId: record.connectionId, environment: record.environment, mode: state.mode, provider, device, exitProxy })
       : null;
-  const warm =
-    (key && deps.warm!.take(key, state.sessionDigest!)) ||
-    (await openRunContext(deps, state, provider, policy, key ?? '', port, sessionFence(device, exitProxy, session, providerOrigin)));
-  // From here on the context's fence reports to this run, and refuses what this run's mode refuses.
-  warm.wiring.attach(port);
-  state.warm = warm;
-  const context = warm.context;
-  state.context = context;
-  if (signal.aborted) throw signal.reason;
-  const page = await openPage(context);
+  const fresh = () =>
+    openRunContext(deps, state, provider, policy, key ?? '', port, sessionFence(device, exitProxy, session, providerOrigin));
+  let warm = (key && deps.warm!.take(key, state.sessionDigest!)) || null;
+  let page: Page | null = null;
+  if (warm) {
+    // From here on the context's fence reports to this run, and refuses what this run's mode refuses.
+    warm.wiring.attach(port);
+    state.warm = warm;
+    state.context = warm.context;
+    if (signal.aborted) throw signal.reason;
+    // A kept context the browser lost meanwhile is no reason to fail the run: a fresh one is opened instead.
+    page = await openPage(warm.context).catch(async () => {
+      await closeRunBrowser(state);
+      return null;
+    });
+  }
+  if (!page) {
+    warm = await fresh();
+    warm.wiring.attach(port);
+    state.warm = warm;
+    state.context = warm.context;
+    if (signal.aborted) throw signal.reason;
+    page = await openPage(warm.context);
+  }
   state.page = page;
   // sessionStorage is the tab's: written into this page, for the provider's origins only, before it goes anywhere.
   if (session) await restoreSessionStorage(page, session, providerOrigin);
@@ -354,7 +368,8 @@ export async function releaseRunBrowser(deps: Pick<SessionDeps, 'warm'>, state: 
   if (reusable && warm && deps.warm && state.sealedDigest && warm.context === state.context) {
     state.context = undefined;
     state.warm = undefined;
-    await deps.warm.keep(warm, state.sealedDigest);
+    // Checked again once its pages closed: what they sent as they went (an unload write) still counts against the run.
+    await deps.warm.keep(warm, state.sealedDigest, () => state.integrity.clean);
     return;
   }
   await closeRunBrowser(state);

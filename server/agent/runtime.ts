@@ -5,7 +5,7 @@ import { PlaybookStrategy } from './playbooks';
 import type { ExecutionStrategy } from './run-context';
 import { LoginEngineRelogin } from './silent-relogin';
 import { plannerStrategy, replayStrategy } from './strategies';
-import { WarmContexts } from './warm-contexts';
+import { type WarmContexts } from './warm-contexts';
 import { AgentWorker } from './worker';
 
 /**
@@ -22,11 +22,6 @@ export function agentStrategies(services: Services): ExecutionStrategy[] {
     ...(services.config.model ? [new PlaybookStrategy(services.playbooks, 'model')] : []),
     plannerStrategy(deps),
   ];
-}
-
-/** The pool of warm contexts a worker keeps, as configured (AGENTLINK_WARM_CONTEXT_SECONDS, AGENTLINK_WARM_CONTEXTS_MAX). */
-export function warmContexts(config: Services['config']): WarmContexts {
-  return new WarmContexts({ idleMs: config.worker.warmContexts.idleSeconds * 1000, max: config.worker.warmContexts.max });
 }
 
 export function createAgentWorker(
@@ -53,7 +48,7 @@ export function createAgentWorker(
     logger: logger.child({ component: 'worker' }),
     strategies: opts.strategies ?? agentStrategies(services),
     relogin: new LoginEngineRelogin(services.loginEngine),
-    warm: opts.warm ?? warmContexts(config),
+    warm: opts.warm ?? services.warmContexts,
     telemetry: services.agentRunTelemetry,
     handoffs: services.handoffs,
   });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 import type { BrowserContext } from 'playwright-core';
 
@@ -36,9 +36,23 @@ interface Idle {
   warm: WarmContext;
   digest: string;
   timer: NodeJS.Timeout;
+  /** Not handed out before: what the closed pages still send (an unload beacon) must reach no run. */
+  readyAt: number;
+  /** A page appeared in it (a popup opened as the pages closed): it is never handed out. */
+  spoiled: boolean;
+  offPage: () => void;
 }
 
 const PAGES_CLOSE_MS = 5_000;
+/**
+ * How long a kept context rests before a run may take it, and how quiet its fence must have been: a page's unload
+ * handlers (sendBeacon, keep-alive fetch) send after the page is gone, and those requests must be refused as no run's,
+ * not judged and counted as the next run's. 400 ms let none through in the review's trials; 500 ms leaves a margin.
+ */
+const REST_MS = 500;
+const QUIET_MS = 250;
+/** The key is an HMAC under a key of this process: it hashes the exit proxy's settings (credentials included). */
+const KEY_SECRET = randomBytes(32);
 
 /** What a context is opened for: runs that differ in any of these never share one. */
 export function warmKey(parts: {
@@ -58,7 +72,7 @@ export function warmKey(parts: {
     provider.source,
     provider.sessionRefresh,
   ];
-  return createHash('sha256')
+  return createHmac('sha256', KEY_SECRET)
     .update(JSON.stringify([parts.connectionId, parts.environment, parts.mode ?? 'read_write', fence, parts.device, parts.exitProxy]))
     .digest('base64');
 }
@@ -88,18 +102,26 @@ export class WarmContexts {
    * Those of `key` left with another session are closed: the stored session moved on without them.
    */
   take(key: string, digest: string): WarmContext | null {
-    let found: WarmContext | null = null;
+    const now = Date.now();
+    let found: Idle | null = null;
     for (let i = this.idle.length - 1; i >= 0; i--) {
       const entry = this.idle[i];
       if (entry.warm.key !== key) continue;
-      const stale = entry.digest !== digest || !isOpen(entry.warm.context);
-      if (!stale && found) continue; // another one of the same session: left for a run alongside
-      this.idle.splice(i, 1);
-      clearTimeout(entry.timer);
-      if (stale) void closeQuietly(entry.warm.context);
-      else found = entry.warm; // the newest: the fewest contexts stay in use
+      const { context, wiring } = entry.warm;
+      const stale = entry.digest !== digest || entry.spoiled || !isOpen(context) || context.pages().length > 0;
+      if (stale) {
+        this.drop(i);
+        continue;
+      }
+      // Resting, or something of the last run still reached its fence lately: left for a later run.
+      if (found || now < entry.readyAt || now - wiring.lastIdleActivity < QUIET_MS) continue;
+      found = entry; // the newest ready one: the fewest contexts stay in use
     }
-    return found;
+    if (!found) return null;
+    this.idle.splice(this.idle.indexOf(found), 1);
+    clearTimeout(found.timer);
+    found.offPage();
+    return found.warm;
   }
 
   /**
@@ -107,33 +129,44 @@ export class WarmContexts {
    * (while the run still holds its fence: whatever they send as they go is the run's), then the run lets go of it.
    * A context whose pages do not close in time, or that the pool has no room or use for, is closed instead.
    */
-  async keep(warm: WarmContext, digest: string): Promise<void> {
+  async keep(warm: WarmContext, digest: string, stillUsable: () => boolean = () => true): Promise<void> {
     const { context } = warm;
+    // Watched from before the pages close: a popup that opens meanwhile is listed only once set up, after the check below.
+    const entry: Idle = { warm, digest, timer: undefined as unknown as NodeJS.Timeout, readyAt: 0, spoiled: false, offPage: () => {} };
+    const onPage = () => {
+      entry.spoiled = true;
+      const at = this.idle.indexOf(entry);
+      if (at >= 0) this.drop(at);
+    };
+    context.on('page', onPage);
+    entry.offPage = () => context.off('page', onPage);
     try {
-      if (!this.enabled || !isOpen(context)) throw new Error('not kept');
+      if (!this.enabled || !warm.key || !isOpen(context)) throw new Error('not kept');
       await withTimeout(Promise.all(context.pages().map((p) => p.close())), PAGES_CLOSE_MS);
-      if (context.pages().length > 0) throw new Error('a page opened while closing');
+      // What the pages did as they closed (an unload write refused in read mode) still counts against the run.
+      if (context.pages().length > 0 || entry.spoiled || !stillUsable()) throw new Error('not kept');
     } catch {
+      entry.offPage();
       warm.wiring.detach();
+      stopWatchingTabs(context);
       await closeQuietly(context);
       return;
     }
     warm.wiring.detach();
     stopWatchingTabs(context);
-    if (!this.enabled) return void (await closeQuietly(context));
+    if (!this.enabled) {
+      entry.offPage();
+      return void (await closeQuietly(context));
+    }
     if (!this.watched.has(context)) {
       this.watched.add(context);
       // The browser went away (or something closed it): nothing to keep.
       context.once('close', () => this.forget(context));
     }
-    const entry: Idle = { warm, digest, timer: undefined as unknown as NodeJS.Timeout };
+    entry.readyAt = Date.now() + REST_MS;
     this.rearm(entry);
     this.idle.push(entry);
-    while (this.idle.length > this.settings.max) {
-      const oldest = this.idle.shift()!;
-      clearTimeout(oldest.timer);
-      void closeQuietly(oldest.warm.context);
-    }
+    while (this.idle.length > this.settings.max) this.drop(0);
   }
 
   /** Keeps contexts again (the worker starts). */
@@ -145,17 +178,26 @@ export class WarmContexts {
   async close(): Promise<void> {
     this.closed = true;
     const all = this.idle.splice(0);
-    for (const entry of all) clearTimeout(entry.timer);
+    for (const entry of all) {
+      clearTimeout(entry.timer);
+      entry.offPage();
+    }
     await Promise.all(all.map((entry) => closeQuietly(entry.warm.context)));
+  }
+
+  /** Takes entry `at` out of the pool and closes its context. */
+  private drop(at: number) {
+    const [entry] = this.idle.splice(at, 1);
+    clearTimeout(entry.timer);
+    entry.offPage();
+    void closeQuietly(entry.warm.context);
   }
 
   private rearm(entry: Idle) {
     clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
       const at = this.idle.indexOf(entry);
-      if (at < 0) return;
-      this.idle.splice(at, 1);
-      void closeQuietly(entry.warm.context);
+      if (at >= 0) this.drop(at);
     }, this.settings.idleMs);
     entry.timer.unref();
   }
@@ -163,8 +205,9 @@ export class WarmContexts {
   private forget(context: BrowserContext) {
     const at = this.idle.findIndex((entry) => entry.warm.context === context);
     if (at < 0) return;
-    clearTimeout(this.idle[at].timer);
-    this.idle.splice(at, 1);
+    const [entry] = this.idle.splice(at, 1);
+    clearTimeout(entry.timer);
+    entry.offPage();
   }
 }
 

@@ -41,6 +41,8 @@ export class AppMetrics {
       queue?: () => Promise<QueueStats | null>;
       /** Browser contexts open in this process. */
       browserContexts?: () => number;
+      /** Of those, contexts kept warm between runs of a connection, held by no run now. */
+      warmContexts?: () => number;
       /** Live sign-in views (a browser streamed into the connect widget) open in this process. */
       liveSessions?: () => number;
       /** Runs of this process waiting NEEDS_USER (each keeps its browser context, no worker slot). */
@@ -100,6 +102,15 @@ export class AppMetrics {
       registers,
       collect() {
         this.set(contexts ? contexts() : 0);
+      },
+    });
+    const warm = sources.warmContexts;
+    new Gauge({
+      name: 'agentlink_browser_contexts_warm',
+      help: 'Of the open browser contexts, those kept warm for the next run of their connection (no run holds them; AGENTLINK_WARM_CONTEXT_SECONDS).',
+      registers,
+      collect() {
+        this.set(warm ? warm() : 0);
       },
     });
     const live = sources.liveSessions;

@@ -55,7 +55,11 @@ const PLAYBOOK_OF: Record<string, string> = {
   'test: mark this browser then fail': 'test.mark-and-fail',
 };
 
+/** A kept context rests a moment before the next run may take it (warm-contexts.ts REST_MS): each run starts past it. */
+const REST = () => new Promise((r) => setTimeout(r, 600));
+
 async function run(live: LiveServer, org: LiveOrg, accessToken: string, action: string, mode: 'read' | 'read_write' = 'read') {
+  await REST();
   const requestId = await createRequest(live, org, {
     accessToken,
     action,

@@ -79,16 +79,19 @@ it('counts runs by status, method and provider, with durations; shows the browse
   expect(sample(text, RUNS, failed)).toBe(1);
   expect(sample(text, 'agentlink_agent_request_duration_seconds_sum', completed)).toBeGreaterThan(0);
   expect(sample(text, 'agentlink_agent_request_duration_seconds_bucket', { ...completed, le: '+Inf' })).toBe(1);
-  expect(sample(text, 'agentlink_browser_contexts_open')).toBe(0);
+  // No run holds a context: any still open is kept warm for the connection's next run (AGENTLINK_WARM_CONTEXT_SECONDS).
+  const contextsHeld = (m: string) => sample(m, 'agentlink_browser_contexts_open')! - sample(m, 'agentlink_browser_contexts_warm')!;
+  expect(contextsHeld(text)).toBe(0);
   expect(text).not.toContain(ORBIT_PROVIDER_ID);
 
   // A run holding its browser context: the gauge shows it while it runs, and it is gone afterwards.
   held = new Promise<void>((resolve) => (release = resolve));
   const holding = await createRequest(live, org, body('test: hold', { ok: 'boolean' }));
-  await eventually(metrics, (m) => sample(m, 'agentlink_browser_contexts_open') === 1, 30_000, 100);
+  await eventually(metrics, (m) => contextsHeld(m) === 1, 30_000, 100);
   release();
   expect(await awaitRequest(live, org, holding)).toMatchObject({ status: 'COMPLETED' });
-  text = await eventually(metrics, (m) => sample(m, 'agentlink_browser_contexts_open') === 0, 15_000, 100);
+  text = await eventually(metrics, (m) => contextsHeld(m) === 0, 15_000, 100);
+  expect(sample(text, 'agentlink_browser_contexts_warm')).toBeGreaterThanOrEqual(1);
   expect(sample(text, RUNS, completed)).toBe(2);
   expect(sample(text, 'agentlink_queue_depth')).toBe(0);
   expect(text).not.toContain(conn.accessToken);

@@ -23,6 +23,15 @@ let site: http.Server;
 let origin = '';
 const received: string[] = [];
 
+/** Pages of the site beyond its plain one: what a page may still do as its run ends. */
+const PAGES: Record<string, string> = {
+  // Writes sent as the page is closed: they leave after the page is gone.
+  '/unload': `<script>addEventListener('pagehide', () => { navigator.sendBeacon('/w/beacon', 'x'); fetch('/w/keepalive', { method: 'POST', body: 'y', keepalive: true }); });</script>`,
+  // A popup opened a few ms after the run's last step, while the pages are being closed; it writes and reads in a loop.
+  '/popup-late': `<script>window.runEnds = (d) => setTimeout(() => window.open('/child'), d);</script>`,
+  '/child': `<script>setInterval(() => { fetch('/r/idle-read?' + Date.now()); fetch('/w/idle-write', { method: 'POST', body: 'x' }).catch(() => 0); }, 50);</script>`,
+};
+
 beforeAll(async () => {
   browser = await startBrowser();
   site = http.createServer((req, res) => {
@@ -30,7 +39,8 @@ beforeAll(async () => {
       received.push(`${req.method} ${req.url}`);
       return res.writeHead(204).end();
     }
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>site</title><p>ok</p>');
+    const page = PAGES[(req.url ?? '/').split('?')[0]] ?? '<p>ok</p>';
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>site</title>${page}`);
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   origin = `http://warm.localhost:${(site.address() as AddressInfo).port}`;
@@ -93,7 +103,16 @@ const post = async (context: BrowserContext, path: string) => {
 
 const settled = () => new Promise((r) => setTimeout(r, 300));
 
-it('between runs, a page of the kept context can send no write, and no run hears of what it tried', async () => {
+/** The kept context once it may be handed out (it rests a moment after its run), or null. */
+async function takeWhenReady(pool: WarmContexts, key: string, digest: string, ms = 3000): Promise<WarmContext | null> {
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    const taken = pool.take(key, digest);
+    if (taken) return taken;
+  }
+  return null;
+}
+
+it('between runs, nothing of the kept context can write or be heard; a page that appears in it closes it', async () => {
   const pool = new WarmContexts({ idleMs: 10_000, max: 4 });
   const warm = await warmContext('read_write');
   const first = runPort();
@@ -105,17 +124,29 @@ it('between runs, a page of the kept context can send no write, and no run hears
 
   await pool.keep(warm, 'digest-1');
   expect(warm.context.pages()).toHaveLength(0);
-  // Something opens a page of the idle context and writes: refused at the proxy, told to nobody.
-  await post(warm.context, '/w/while-idle');
+  expect(pool.size).toBe(1);
+  // Between runs the fence refuses every change and tells no run (asked directly: no page may exist to ask it).
+  expect(warm.wiring.request('POST', new URL(`${origin}/w/while-idle`))).toMatch(/no run holds/);
+  expect(warm.wiring.webSocketMessages).toMatch(/no run holds/);
+  warm.wiring.onChangeSent();
+  expect(first.heard.changes).toBe(1);
+  // Something opens a page of the idle context and writes: the context is closed, nothing is sent, nobody hears of it.
+  const gone = new Promise<void>((resolve) => warm.context.once('close', () => resolve()));
+  await post(warm.context, '/w/while-idle').catch(() => undefined);
+  await gone;
   await settled();
   expect(received).toEqual(['POST /w/first-run']);
-  expect(first.heard.changes).toBe(1);
-  expect(first.heard.blocked).toEqual([]);
-  await Promise.all(warm.context.pages().map((p) => p.close()));
+  expect(first.heard).toEqual({ blocked: [], changes: 1 });
+  expect(pool.size).toBe(0);
+  expect(await takeWhenReady(pool, 'key', 'digest-1', 700)).toBeNull();
 
-  // The next run holds it: its writes go out and are counted to it alone.
-  const taken = pool.take('key', 'digest-1');
-  expect(taken).toBe(warm);
+  // A context kept and taken by the next run: its writes go out, counted to that run alone.
+  const again = await warmContext('read_write');
+  again.wiring.attach(runPort().port);
+  await pool.keep(again, 'digest-1');
+  expect(pool.take('key', 'digest-1')).toBeNull(); // resting: what its closed pages still send reaches no run
+  const taken = await takeWhenReady(pool, 'key', 'digest-1');
+  expect(taken).toBe(again);
   const second = runPort();
   taken!.wiring.attach(second.port);
   await post(taken!.context, '/w/second-run');
@@ -134,7 +165,7 @@ it("a read-mode context refuses the next run's writes as it refused the first's,
   await post(warm.context, '/w/first');
   await settled();
   await pool.keep(warm, 'digest-1');
-  const taken = pool.take('key', 'digest-1')!;
+  const taken = (await takeWhenReady(pool, 'key', 'digest-1'))!;
   const second = runPort();
   taken.wiring.attach(second.port);
   await post(taken.context, '/w/second');
@@ -147,6 +178,77 @@ it("a read-mode context refuses the next run's writes as it refused the first's,
   await pool.close();
 });
 
+it.each(['read_write', 'read'] as const)(
+  '%s: what a page sends as its run closes it (an unload beacon, a keep-alive fetch) reaches no later run',
+  async (mode) => {
+    const pool = new WarmContexts({ idleMs: 10_000, max: 4 });
+    for (let round = 0; round < 4; round++) {
+      const warm = await warmContext(mode);
+      warm.wiring.attach(runPort().port);
+      const page = await warm.context.newPage();
+      await page.goto(`${origin}/unload`);
+      await pool.keep(warm, 'd');
+      // The next run of the connection was waiting: it takes the context as soon as the pool hands it out.
+      const next = runPort();
+      const taken = await takeWhenReady(pool, 'key', 'd');
+      expect(taken).toBe(warm);
+      taken!.wiring.attach(next.port);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(next.heard.changes).toBe(0);
+      expect(next.heard.blocked).toEqual([]);
+      await warm.context.close();
+    }
+    await pool.close();
+  },
+);
+
+it('a popup opened while the run ends is never handed to the next run, and the context holding it is closed', async () => {
+  let handedWithPages = 0;
+  let kept = 0;
+  for (let trial = 0; trial < 8; trial++) {
+    const pool = new WarmContexts({ idleMs: 10_000, max: 4 });
+    const warm = await warmContext('read_write');
+    warm.wiring.attach(runPort().port);
+    const page = await warm.context.newPage();
+    await page.goto(`${origin}/popup-late`);
+    await page.evaluate((d) => (window as unknown as { runEnds(d: number): void }).runEnds(d), trial % 4);
+    const sentBefore = received.length;
+    await pool.keep(warm, 'd');
+    const taken = await takeWhenReady(pool, 'key', 'd', 1200);
+    if (taken) {
+      kept += 1;
+      if (taken.context.pages().length > 0) handedWithPages += 1;
+    }
+    // Whatever the popup tried while no run held the context: no write went out.
+    expect(received.slice(sentBefore).filter((r) => r.startsWith('POST'))).toEqual([]);
+    await pool.close();
+    await warm.context.close().catch(() => undefined);
+  }
+  expect(handedWithPages).toBe(0);
+  // The trials where the popup came too late to matter still keep their context (the pool is not simply off).
+  expect(kept).toBeGreaterThan(0);
+});
+
+it('a context with no key (a connection without a stored session) is closed, never kept', async () => {
+  const pool = new WarmContexts({ idleMs: 10_000, max: 4 });
+  const warm = await warmContext('read', '');
+  const gone = new Promise<void>((resolve) => warm.context.once('close', () => resolve()));
+  await pool.keep(warm, 'd');
+  await gone;
+  expect(pool.size).toBe(0);
+});
+
+it('a run found unclean once its pages closed (a write they sent as they went, refused in read mode) leaves no context behind', async () => {
+  const pool = new WarmContexts({ idleMs: 10_000, max: 4 });
+  const warm = await warmContext('read');
+  warm.wiring.attach(runPort().port);
+  await (await warm.context.newPage()).goto(`${origin}/`);
+  const gone = new Promise<void>((resolve) => warm.context.once('close', () => resolve()));
+  await pool.keep(warm, 'd', () => false);
+  await gone;
+  expect(pool.size).toBe(0);
+});
+
 describe('the pool hands a context only to a run of the same key and the same session', () => {
   const closed = (context: BrowserContext) => new Promise<void>((resolve) => context.once('close', () => resolve()));
 
@@ -155,6 +257,7 @@ describe('the pool hands a context only to a run of the same key and the same se
     const warm = await warmContext('read', 'key-a');
     warm.wiring.attach(runPort().port);
     await pool.keep(warm, 'digest-1');
+    await new Promise((r) => setTimeout(r, 600)); // past its rest
     expect(pool.take('key-b', 'digest-1')).toBeNull();
     expect(pool.size).toBe(1);
     const gone = closed(warm.context);
