@@ -1,3 +1,6 @@
+import { z } from 'zod';
+
+import type { Playbook } from '../../server/agent/playbooks';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import type { LiveServer } from '../support/live-server';
 
@@ -73,4 +76,18 @@ export async function eventually<T>(fn: () => Promise<T>, check: (v: T) => boole
 /** Strips screenshots (long base64) so records print and compare readably. */
 export function withoutScreenshots<T>(record: T): T {
   return JSON.parse(JSON.stringify(record, (k, v) => (k === 'screenshot' ? `<${String(v).length} chars>` : v)));
+}
+
+/** A test-only Orbit playbook: `example` routes to it (or name it with `playbook`), its result is `{ ok: boolean }`. */
+export function testPlaybook(name: string, example: string, run: Playbook<unknown>['run']): Playbook<unknown> {
+  return {
+    providerSlug: 'orbit',
+    name,
+    description: `test playbook ${name}`,
+    writes: false,
+    examples: [example],
+    resultFields: { ok: 'boolean' },
+    parameters: z.unknown(),
+    run,
+  };
 }

@@ -1,8 +1,6 @@
-import { z } from 'zod';
-
 import type { Playbook } from '../../server/agent/playbooks';
 import { type LiveServer, startLiveServer } from '../support/live-server';
-import { awaitRequest, connectOrbit, createRequest, type LiveOrg, liveOrg } from './agent-support';
+import { awaitRequest, connectOrbit, createRequest, type LiveOrg, liveOrg, testPlaybook } from './agent-support';
 
 /**
  * Warm browser contexts end to end (server/agent/warm-contexts.ts): a live AgentLink with its embedded worker, real
@@ -13,17 +11,6 @@ import { awaitRequest, connectOrbit, createRequest, type LiveOrg, liveOrg } from
 jest.setTimeout(90_000);
 
 const MARK = 'agentlink-warm-probe';
-
-const testPlaybook = (name: string, example: string, run: Playbook<unknown>['run']): Playbook<unknown> => ({
-  providerSlug: 'orbit',
-  name,
-  description: `test playbook ${name}`,
-  writes: false,
-  examples: [example],
-  resultFields: { ok: 'boolean' },
-  parameters: z.unknown(),
-  run,
-});
 
 const markBrowser: Playbook<unknown>['run'] = async (ctx) => {
   await ctx.page.evaluate(async (name) => {

@@ -1,10 +1,17 @@
-import { z } from 'zod';
-
 import type { Playbook } from '../../server/agent/playbooks';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { tenantFor } from '../../server/sandbox/site-sessions';
 import { type LiveServer, startLiveServer } from '../support/live-server';
-import { api, awaitRequest, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from './agent-support';
+import {
+  api,
+  awaitRequest,
+  connectOrbit,
+  createRequest,
+  eventually,
+  type LiveOrg,
+  liveOrg,
+  testPlaybook as orbitTestPlaybook,
+} from './agent-support';
 
 /**
  * The worker end to end on SQLite: a live AgentLink with its embedded worker, real Chromium, the Orbit
@@ -20,19 +27,12 @@ let org: LiveOrg;
 let conn: { accessToken: string; connectionId: string };
 const started = new Set<string>();
 
-const testPlaybook = (name: string, example: string, run: Playbook<unknown>['run']): Playbook<unknown> => ({
-  providerSlug: 'orbit',
-  name,
-  description: `test playbook ${name}`,
-  writes: false,
-  examples: [example],
-  resultFields: { ok: 'boolean' },
-  parameters: z.unknown(),
-  run: async (ctx) => {
+/** A test playbook that notes the runs it started. */
+const testPlaybook = (name: string, example: string, run: Playbook<unknown>['run']): Playbook<unknown> =>
+  orbitTestPlaybook(name, example, async (ctx) => {
     started.add(ctx.requestId);
     return run(ctx);
-  },
-});
+  });
 
 beforeAll(async () => {
   live = await startLiveServer({ worker: true });

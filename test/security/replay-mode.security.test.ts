@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { Page } from 'playwright-core';
-import { WebSocketServer } from 'ws';
 
 import { compileResponseFormat } from '../../contract/response-format';
 import { NO_PERSON } from '../../server/agent/handoff/user-ask';
@@ -17,6 +14,7 @@ import { plannerStrategy, replayStrategy, trajectoryKeyOf } from '../../server/a
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
 import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
+import { type SocketSite, startSocketSite } from '../support/socket-site';
 import { newOrg, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
 
 /**
@@ -33,8 +31,7 @@ const rig = useAttackRig();
 
 /** What the site's WebSocket server received: the purge frame must never reach it from a read request. */
 const received: string[] = [];
-let site: http.Server;
-let wss: WebSocketServer;
+let site: SocketSite;
 let origin = '';
 
 const PURGE = '{"op":"purge-notes"}';
@@ -45,23 +42,18 @@ const PAGE = `<!doctype html><html><head><title>Notes</title></head><body><main>
 </script></body></html>`;
 
 beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== '/') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+  site = await startSocketSite({
+    received,
+    handler: (req, res) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname !== '/') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    },
   });
-  wss = new WebSocketServer({ noServer: true });
-  site.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (client) => client.on('message', (data) => received.push(String(data)))),
-  );
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  origin = `http://notesapp.localhost:${(site.address() as AddressInfo).port}`;
+  origin = `http://notesapp.localhost:${site.port}`;
 });
 
 afterAll(async () => {
-  for (const c of wss?.clients ?? []) c.terminate();
-  wss?.close();
-  site?.closeAllConnections();
-  await new Promise((r) => site?.close(r));
+  await site?.close();
 });
 
 beforeEach(() => {

@@ -1,7 +1,4 @@
-import http from 'node:http';
 import net from 'node:net';
-
-import { WebSocketServer } from 'ws';
 
 import { changeGate, fromProxy } from '../../server/agent/network-guard';
 import { RunIntegrity } from '../../server/agent/run-integrity';
@@ -9,6 +6,7 @@ import type { EgressBlock } from '../../server/egress/change-gate';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../../server/egress/egress-proxy';
 import { maskedFrame } from '../../server/egress/websocket-frames';
+import { type SocketSite, startSocketSite } from '../support/socket-site';
 
 /**
  * A WebSocket message cut off by its socket closing, in read mode, attacked below the browser (as
@@ -24,32 +22,26 @@ jest.setTimeout(20_000);
 
 const SECRET = 'SECRET-NOTE-4471';
 const received: string[] = [];
-let site: http.Server;
-let wss: WebSocketServer;
+let site: SocketSite;
 let port = 0;
 /** Whether the site drops each socket 300 ms after the upgrade (the provider closing mid-message). */
 let dropAfterUpgrade = false;
 const proxies: EgressProxy[] = [];
 
 beforeAll(async () => {
-  site = http.createServer((_req, res) => res.writeHead(404).end());
-  wss = new WebSocketServer({ noServer: true });
-  site.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (client) => {
-      client.on('message', (data) => received.push(String(data)));
+  site = await startSocketSite({
+    received,
+    handler: (_req, res) => res.writeHead(404).end(),
+    onClient: (client) => {
       if (dropAfterUpgrade) setTimeout(() => client.terminate(), 300);
-    }),
-  );
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  port = (site.address() as net.AddressInfo).port;
+    },
+  });
+  port = site.port;
 });
 
 afterAll(async () => {
   await Promise.all(proxies.map((p) => p.close()));
-  for (const c of wss?.clients ?? []) c.terminate();
-  wss?.close();
-  site?.closeAllConnections();
-  await new Promise((r) => site?.close(r));
+  await site?.close();
 });
 
 beforeEach(() => {

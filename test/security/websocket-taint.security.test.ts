@@ -1,9 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { Page } from 'playwright-core';
-import { WebSocketServer } from 'ws';
 
 import { compileResponseFormat } from '../../contract/response-format';
 import { NO_PERSON } from '../../server/agent/handoff/user-ask';
@@ -14,6 +11,7 @@ import { plannerStrategy, trajectoryKeyOf } from '../../server/agent/strategies'
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
 import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
+import { type SocketSite, startSocketSite } from '../support/socket-site';
 import { newOrg, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
 
 /**
@@ -31,8 +29,7 @@ const rig = useAttackRig();
 
 /** What the site's WebSocket server received: must stay empty in read mode. */
 const received: string[] = [];
-let site: http.Server;
-let wss: WebSocketServer;
+let site: SocketSite;
 let origin = '';
 
 /**
@@ -66,27 +63,20 @@ function page(path: string): string | null {
 }
 
 beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    const body = page(req.url ?? '/');
-    if (body === null) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+  site = await startSocketSite({
+    received,
+    handler: (req, res) => {
+      const body = page(req.url ?? '/');
+      if (body === null) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    },
+    onClient: (client) => client.send('{"topic":"hello"}'),
   });
-  wss = new WebSocketServer({ noServer: true });
-  site.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (client) => {
-      client.send('{"topic":"hello"}');
-      client.on('message', (data) => received.push(String(data)));
-    }),
-  );
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  origin = `http://wsapp.localhost:${(site.address() as AddressInfo).port}`;
+  origin = `http://wsapp.localhost:${site.port}`;
 });
 
 afterAll(async () => {
-  for (const c of wss?.clients ?? []) c.terminate();
-  wss?.close();
-  site?.closeAllConnections();
-  await new Promise((r) => site?.close(r));
+  await site?.close();
 });
 
 beforeEach(() => {
