@@ -119,6 +119,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   });
   webhookEvents.onQueued(() => webhookDispatcher.wake());
   const connections = new ConnectionService(store, clock, vault, config, webhookEvents);
+  // A revoked (or LOGIN_REQUIRED) connection's contexts kept warm here are closed at once, not at their idle end.
+  connections.onSessionEnded((connectionId) => warmContexts.dropConnection(connectionId));
   const siteSessions = new SiteSessions(store, clock, config.sandboxHostSuffix, config.sandboxExpiringSessionSeconds);
   const sandboxSites = new SimulatedSites(store, siteSessions, integrations.sites);
   const loginEngine = new LoginEngine(browsers);

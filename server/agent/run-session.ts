@@ -220,7 +220,7 @@ async function openRunContext(
     mainFrame: wiring.mainFrame,
     report: wiring.report,
   });
-  return { context, wiring, key };
+  return { context, wiring, key, connectionId: state.record.connectionId };
 }
 
 export async function openStartingUrl(state: RunState, page: Page, url: string) {

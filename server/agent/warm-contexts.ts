@@ -23,6 +23,8 @@ export interface WarmContext {
   context: BrowserContext;
   wiring: ContextWiring;
   key: string;
+  /** Whose session it holds: closed at once when that connection is revoked here (dropConnection). */
+  connectionId?: string;
 }
 
 export interface WarmSettings {
@@ -167,6 +169,16 @@ export class WarmContexts {
     this.rearm(entry);
     this.idle.push(entry);
     while (this.idle.length > this.settings.max) this.drop(0);
+  }
+
+  /** How many unused contexts hold the session of `connectionId`. */
+  heldFor(connectionId: string): number {
+    return this.idle.filter((entry) => entry.warm.connectionId === connectionId).length;
+  }
+
+  /** Closes the unused contexts of a connection whose session ended (revoked, LOGIN_REQUIRED). */
+  dropConnection(connectionId: string): void {
+    for (let i = this.idle.length - 1; i >= 0; i--) if (this.idle[i].warm.connectionId === connectionId) this.drop(i);
   }
 
   /** Keeps contexts again (the worker starts). */

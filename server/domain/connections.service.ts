@@ -86,6 +86,26 @@ export class ConnectionService {
     private readonly webhooks?: WebhookEvents,
   ) {}
 
+  private readonly endedListeners: ((connectionId: string) => void)[] = [];
+
+  /**
+   * `fn` hears of each connection whose session stops being usable (revoked, LOGIN_REQUIRED) by this process: what
+   * holds a copy of that session here (a browser context kept warm between runs) lets go of it at once.
+   */
+  onSessionEnded(fn: (connectionId: string) => void): void {
+    this.endedListeners.push(fn);
+  }
+
+  private sessionEnded(connectionId: string): void {
+    for (const fn of this.endedListeners) {
+      try {
+        fn(connectionId);
+      } catch {
+        // a listener's failure never fails the revoke
+      }
+    }
+  }
+
   /** Creates an ACTIVE connection with its (sealed) session and the public token that claims it. */
   async create(caller: Caller, input: NewConnection): Promise<IssuedPublicToken> {
     const now = this.clock.now();
@@ -406,6 +426,7 @@ export class ConnectionService {
       const now = this.clock.now();
       await repos.accessTokens.revokeAllForConnection(connection.id, now);
       if (await repos.connections.revoke(connection.id, now)) {
+        this.sessionEnded(connection.id);
         const revoked = (await repos.connections.findById(connection.id))!;
         await this.webhooks?.connectionEvent(revoked, 'CONNECTION.REVOKED');
         return ok(revoked);
@@ -418,6 +439,7 @@ export class ConnectionService {
   async markLoginRequired(connectionId: string): Promise<void> {
     const repos = this.store.repos;
     if (await repos.connections.markLoginRequired(connectionId, this.clock.now())) {
+      this.sessionEnded(connectionId);
       const connection = await repos.connections.findById(connectionId);
       if (connection) await this.webhooks?.connectionEvent(connection, 'CONNECTION.LOGIN_REQUIRED');
     }

@@ -103,6 +103,16 @@ describe('with warm contexts on (the default)', () => {
     expect(JSON.stringify(after.origins)).toContain('renewed-elsewhere');
   });
 
+  it("a revoked connection's kept contexts are closed at once, not at the end of their idle time", async () => {
+    const conn = await connectOrbit(live, org, 'warm-revoked');
+    const { warmContexts } = live.services;
+    await run(live, org, conn.accessToken, 'test: mark this browser');
+    expect(warmContexts.heldFor(conn.connectionId)).toBe(1);
+    const res = await fetch(`${live.baseUrl}/api/connections/${conn.connectionId}`, { method: 'DELETE', headers: org.headers });
+    expect(res.status).toBe(200);
+    expect(warmContexts.heldFor(conn.connectionId)).toBe(0);
+  });
+
   it('the context of a run that failed is closed, never handed to the next run', async () => {
     const conn = await connectOrbit(live, org, 'warm-failed');
     const failed = await run(live, org, conn.accessToken, 'test: mark this browser then fail');
