@@ -44,7 +44,7 @@ import { buildServices } from '../server/services';
 import { Store } from '../server/store';
 import { loadVault } from '../server/vault/keyring';
 import { startScriptedModelServer } from '../test/support/scripted-model-server';
-import { coldRow, measureBurst, measureThroughput, throughputRows } from './agent/throughput';
+import { measureThroughput, throughputRows } from './agent/throughput';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -109,8 +109,6 @@ async function main() {
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
-  // The worker's pool of warm contexts, held here so the throughput can also be measured with it off.
-  const warm = services.warmContexts;
   const worker = createAgentWorker(services, createLogger('silent'));
   await worker.start();
 
@@ -271,12 +269,7 @@ async function main() {
     }
   };
   const tp = await measureThroughput({ actions: ACTIONS, parallel, floorOnce, burst, expected: 'COMPLETED PLAYBOOK' });
-  process.stdout.write(`${throughputRows(tp, ACTIONS).join('\n')}\n`);
-  // The same burst with every run opening and closing its own context (AGENTLINK_WARM_CONTEXT_SECONDS=0), after the rows above.
-  await warm.close();
-  const cold = await measureBurst(`API: ${ACTIONS} at once, warm contexts off`, ACTIONS, burst, 'COMPLETED PLAYBOOK');
-  warm.open();
-  process.stdout.write(`${[coldRow(cold, tp, ACTIONS), ''].join('\n')}\n`);
+  process.stdout.write(`${[...throughputRows(tp, ACTIONS), ''].join('\n')}\n`);
 
   await worker.stop({ graceMs: 0 });
   await services.queue.stop();

@@ -129,8 +129,12 @@ const EnvSchema = z.object({
   AGENTLINK_WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   AGENTLINK_WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(2),
   AGENTLINK_MAX_WAITING_RUNS: z.coerce.number().int().min(0).max(256).default(16),
-  /** Seconds a finished run's browser context is kept for the next run of the same connection; 0: never kept. */
-  AGENTLINK_WARM_CONTEXT_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+  /**
+   * Seconds a finished run's browser context is kept for the next run of the same connection; 0 (default): never kept.
+   * Off by default: on the sandbox's cookie sessions it measured no throughput gain (bench:agent), and idle contexts
+   * slowed the browser's other work; it pays where a session carries localStorage, which a fresh context loads page by page.
+   */
+  AGENTLINK_WARM_CONTEXT_SECONDS: z.coerce.number().int().min(0).max(600).default(0),
   /** Contexts kept warm at once by one worker process (the oldest goes first). */
   AGENTLINK_WARM_CONTEXTS_MAX: z.coerce.number().int().min(0).max(256).default(8),
   AGENTLINK_USER_ACTION_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(600),

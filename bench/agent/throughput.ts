@@ -108,8 +108,3 @@ export function throughputRows(r: { floor: Throughput; api: Throughput }, action
   };
   return [row(r.floor, false), row(r.api, true)];
 }
-
-/** A further burst's row, its ratio against the same floor as the rows above. */
-export function coldRow(t: Throughput, r: { floor: Throughput; api: Throughput }, actions: number): string {
-  return throughputRows({ floor: r.floor, api: t }, actions)[1];
-}

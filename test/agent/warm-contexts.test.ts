@@ -58,12 +58,12 @@ async function run(live: LiveServer, org: LiveOrg, accessToken: string, action: 
   return awaitRequest(live, org, requestId);
 }
 
-describe('with warm contexts on (the default)', () => {
+describe('with warm contexts on (AGENTLINK_WARM_CONTEXT_SECONDS=30)', () => {
   let live: LiveServer;
   let org: LiveOrg;
 
   beforeAll(async () => {
-    live = await startLiveServer({ worker: true });
+    live = await startLiveServer({ worker: true, env: { AGENTLINK_WARM_CONTEXT_SECONDS: '30' } });
     registerProbes(live);
     org = await liveOrg(live);
   });
@@ -146,8 +146,8 @@ describe('warm contexts expire and can be turned off', () => {
     }
   });
 
-  it('AGENTLINK_WARM_CONTEXT_SECONDS=0: every run opens its own context', async () => {
-    const live = await startLiveServer({ worker: true, env: { AGENTLINK_WARM_CONTEXT_SECONDS: '0' } });
+  it('off by default (AGENTLINK_WARM_CONTEXT_SECONDS=0): every run opens its own context', async () => {
+    const live = await startLiveServer({ worker: true });
     try {
       registerProbes(live);
       const org = await liveOrg(live);

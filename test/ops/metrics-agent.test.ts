@@ -79,7 +79,7 @@ it('counts runs by status, method and provider, with durations; shows the browse
   expect(sample(text, RUNS, failed)).toBe(1);
   expect(sample(text, 'agentlink_agent_request_duration_seconds_sum', completed)).toBeGreaterThan(0);
   expect(sample(text, 'agentlink_agent_request_duration_seconds_bucket', { ...completed, le: '+Inf' })).toBe(1);
-  // No run holds a context: any still open is kept warm for the connection's next run (AGENTLINK_WARM_CONTEXT_SECONDS).
+  // No run holds a context (one still open would be kept warm for the connection's next run: AGENTLINK_WARM_CONTEXT_SECONDS).
   const contextsHeld = (m: string) => sample(m, 'agentlink_browser_contexts_open')! - sample(m, 'agentlink_browser_contexts_warm')!;
   expect(contextsHeld(text)).toBe(0);
   expect(text).not.toContain(ORBIT_PROVIDER_ID);
@@ -91,7 +91,8 @@ it('counts runs by status, method and provider, with durations; shows the browse
   release();
   expect(await awaitRequest(live, org, holding)).toMatchObject({ status: 'COMPLETED' });
   text = await eventually(metrics, (m) => contextsHeld(m) === 0, 15_000, 100);
-  expect(sample(text, 'agentlink_browser_contexts_warm')).toBeGreaterThanOrEqual(1);
+  // Warm contexts are off by default: nothing is kept.
+  expect(sample(text, 'agentlink_browser_contexts_warm')).toBe(0);
   expect(sample(text, RUNS, completed)).toBe(2);
   expect(sample(text, 'agentlink_queue_depth')).toBe(0);
   expect(text).not.toContain(conn.accessToken);
