@@ -22,7 +22,10 @@
  *   - throughput: N "read my profile" requests posted at once through the API (the playbook path), against the
  *     floor script run N times with the same parallelism as the worker (its concurrency), one after the other in
  *     the same run: actions per second of each, how many requests completed, and the peak resident memory of this
- *     process (API, worker, SQLite) plus its Chromium processes, sampled from /proc (benc./agent/process-tree.ts).
+ *     process (API, worker, SQLite) plus its Chromium processes, sampled from /proc (bench/agent/process-tree.ts);
+ *     and the floor script inside the fence a run works in (bench/agent/fenced-floor.ts: the connection's device, its
+ *     own egress proxy, the page guard, the session captured at the end), run the same way, so the API's ratio to it
+ *     is the service's cost alone and the fenced floor's ratio to the floor is the fence's.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -32,7 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 import { createAgentWorker } from '../server/agent/runtime';
 import { createApp } from '../server/app';
@@ -44,6 +47,7 @@ import { buildServices } from '../server/services';
 import { Store } from '../server/store';
 import { loadVault } from '../server/vault/keyring';
 import { startScriptedModelServer } from '../test/support/scripted-model-server';
+import { fencedFloor } from './agent/fenced-floor';
 import { measureThroughput, throughputRows } from './agent/throughput';
 
 const { values } = parseArgs({
@@ -104,6 +108,8 @@ async function main() {
     AGENTLINK_MODEL: 'scripted-bench-model',
     AGENTLINK_MODEL_API_KEY: 'bench',
     ...(process.env.AGENTLINK_CHROMIUM_PATH ? { AGENTLINK_CHROMIUM_PATH: process.env.AGENTLINK_CHROMIUM_PATH } : {}),
+    // Opt-in warm contexts, measured side by side with a run without them (README: AGENTLINK_WARM_CONTEXT_SECONDS).
+    ...(process.env.AGENTLINK_WARM_CONTEXT_SECONDS ? { AGENTLINK_WARM_CONTEXT_SECONDS: process.env.AGENTLINK_WARM_CONTEXT_SECONDS } : {}),
   });
   const store = await Store.open(config.database);
   const { vault } = loadVault(config);
@@ -127,20 +133,22 @@ async function main() {
   const startingUrl = orbitHome;
 
   // ---------- the floor: the same steps by hand ----------
+  const floorSteps = async (page: Page) => {
+    await page.goto(startingUrl, { waitUntil: 'domcontentloaded' });
+    await page.goto(new URL('/me', orbitHome).toString(), { waitUntil: 'domcontentloaded' });
+    const profile = page.locator('section[aria-label="Profile"]');
+    const name = await profile.locator('h1').innerText();
+    const counts = await profile.locator('ul[aria-label="Audience"] li').allInnerTexts();
+    const result = { name, followers: parseInt(counts[0].replace(/,/g, ''), 10) };
+    if (!result.name || Number.isNaN(result.followers)) throw new Error('floor could not read the profile');
+  };
   const floorOnce = async () => {
     const connection = await services.connections.findForRun(ex.connectionId);
     const storageState = services.connections.openSession(connection!)!;
     const t0 = performance.now();
     const context: BrowserContext = await services.browsers.newContext({ storageState, viewport: { width: 1280, height: 900 } });
     try {
-      const page = await context.newPage();
-      await page.goto(startingUrl, { waitUntil: 'domcontentloaded' });
-      await page.goto(new URL('/me', orbitHome).toString(), { waitUntil: 'domcontentloaded' });
-      const profile = page.locator('section[aria-label="Profile"]');
-      const name = await profile.locator('h1').innerText();
-      const counts = await profile.locator('ul[aria-label="Audience"] li').allInnerTexts();
-      const result = { name, followers: parseInt(counts[0].replace(/,/g, ''), 10) };
-      if (!result.name || Number.isNaN(result.followers)) throw new Error('floor could not read the profile');
+      await floorSteps(await context.newPage());
     } finally {
       await context.close();
     }
@@ -268,7 +276,14 @@ async function main() {
       setPlaybook(false);
     }
   };
-  const tp = await measureThroughput({ actions: ACTIONS, parallel, floorOnce, burst, expected: 'COMPLETED PLAYBOOK' });
+  const tp = await measureThroughput({
+    actions: ACTIONS,
+    parallel,
+    floorOnce,
+    fencedOnce: fencedFloor(services, ex.connectionId, ORBIT_PROVIDER_ID, floorSteps),
+    burst,
+    expected: 'COMPLETED PLAYBOOK',
+  });
   process.stdout.write(`${[...throughputRows(tp, ACTIONS), ''].join('\n')}\n`);
 
   await worker.stop({ graceMs: 0 });

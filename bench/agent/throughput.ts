@@ -62,28 +62,41 @@ export async function measureBurst(
   return { label, completed: tally.get(expected) ?? 0, seconds, usage, note };
 }
 
-/** `burst` posts every request at once and resolves with how each ended ("COMPLETED PLAYBOOK", "HTTP 429 …"). */
+function floorRow(label: string, before: Awaited<ReturnType<typeof floorRun>>, after: Awaited<ReturnType<typeof floorRun>>): Throughput {
+  const errors = [...before.errors, ...after.errors];
+  return {
+    label,
+    completed: before.ok + after.ok,
+    seconds: before.seconds + after.seconds,
+    usage: combineUsage(before.usage, after.usage),
+    note: errors.length ? `${errors.length} failed, first: ${errors[0]}` : '',
+  };
+}
+
+/**
+ * `burst` posts every request at once and resolves with how each ended ("COMPLETED PLAYBOOK", "HTTP 429 …").
+ * `fencedOnce`, the floor's steps inside a run's fence (fenced-floor.ts), runs like the floor: half before the burst,
+ * half after, in mirrored order (floor, fenced | burst | fenced, floor) so drift weighs on each alike.
+ */
 export async function measureThroughput(o: {
   actions: number;
   parallel: number;
   floorOnce: () => Promise<unknown>;
+  fencedOnce?: () => Promise<unknown>;
   burst: (n: number) => Promise<string[]>;
   expected: string;
-}): Promise<{ floor: Throughput; api: Throughput }> {
-  const before = await floorRun(Math.floor(o.actions / 2), o.parallel, o.floorOnce);
+}): Promise<{ floor: Throughput; fenced: Throughput | null; api: Throughput }> {
+  const half = Math.floor(o.actions / 2);
+  const before = await floorRun(half, o.parallel, o.floorOnce);
+  const fencedBefore = o.fencedOnce ? await floorRun(half, o.parallel, o.fencedOnce) : null;
 
   const api = await measureBurst(`API: ${o.actions} requests at once (playbook)`, o.actions, o.burst, o.expected);
 
-  const after = await floorRun(o.actions - Math.floor(o.actions / 2), o.parallel, o.floorOnce);
-  const errors = [...before.errors, ...after.errors];
+  const fencedAfter = o.fencedOnce ? await floorRun(o.actions - half, o.parallel, o.fencedOnce) : null;
+  const after = await floorRun(o.actions - half, o.parallel, o.floorOnce);
   return {
-    floor: {
-      label: `floor: hand-written script, ${o.parallel} in parallel`,
-      completed: before.ok + after.ok,
-      seconds: before.seconds + after.seconds,
-      usage: combineUsage(before.usage, after.usage),
-      note: errors.length ? `${errors.length} failed, first: ${errors[0]}` : '',
-    },
+    floor: floorRow(`floor: hand-written script, ${o.parallel} in parallel`, before, after),
+    fenced: fencedBefore && fencedAfter ? floorRow("floor inside the run's fence (see fenced-floor.ts)", fencedBefore, fencedAfter) : null,
     api,
   };
 }
@@ -91,9 +104,12 @@ export async function measureThroughput(o: {
 const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
 const rate = (t: Throughput) => t.completed / t.seconds;
 
-/** The two rows, side by side: actions/s, completed, ratio, CPU per action (this process + its browser), peak RSS. */
-export function throughputRows(r: { floor: Throughput; api: Throughput }, actions: number): string[] {
-  const row = (t: Throughput, ratio: boolean) => {
+/**
+ * The rows, side by side: actions/s, completed, ratio to the floor (and, for the API, to the fenced floor), CPU per
+ * action (this process + its browser), peak RSS.
+ */
+export function throughputRows(r: { floor: Throughput; fenced: Throughput | null; api: Throughput }, actions: number): string[] {
+  const row = (t: Throughput, ratios: Throughput[]) => {
     const u = t.usage;
     const per = (s: number) => ((s * 1000) / Math.max(1, t.completed)).toFixed(0);
     const detail = u
@@ -101,10 +117,11 @@ export function throughputRows(r: { floor: Throughput; api: Throughput }, action
         `peak RSS ${mb(u.memory.totalBytes).padStart(7)} (node ${mb(u.memory.nodeBytes)} + ${u.memory.childProcesses} browser processes ${mb(u.memory.childrenBytes)})   ` +
         `others used ${u.othersCpuSeconds.toFixed(1)} CPU-s`
       : 'CPU and peak RSS n/a (no /proc)';
+    const ratio = ratios.map((b) => `${(rate(t) / rate(b)).toFixed(2)} x ${b === r.floor ? 'floor' : 'fenced'}`).join(', ');
     return (
       `  ${t.label.padEnd(50)} ${rate(t).toFixed(2).padStart(6)} actions/s  ${`${t.completed}/${actions} done`.padEnd(14)}` +
-      `${ratio ? `${(rate(t) / rate(r.floor)).toFixed(2)} x floor` : '            '}   ${detail}${t.note ? `   (${t.note})` : ''}`
+      `${ratio.padEnd(28)}   ${detail}${t.note ? `   (${t.note})` : ''}`
     );
   };
-  return [row(r.floor, false), row(r.api, true)];
+  return [row(r.floor, []), ...(r.fenced ? [row(r.fenced, [r.floor])] : []), row(r.api, r.fenced ? [r.floor, r.fenced] : [r.floor])];
 }
