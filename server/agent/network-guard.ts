@@ -6,8 +6,8 @@ import { reportUnfinishedMessages } from '../egress/fenced-context';
 import { isReadOnlyRequest } from '../egress/read-only';
 import type { ProviderDefinition } from '../providers/provider';
 import type { BlockedDetail } from './block-cause';
-import type { RunIntegrity } from './run-integrity';
 import type { TraceStep } from './run-context';
+import type { RunIntegrity } from './run-integrity';
 
 /**
  * An agent run's fence has two layers. The guarantee is the context's egress proxy (server/egress/): it sees every
