@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type net from 'node:net';
 
-import type { BrowserContextOptions } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
 
 import { compileResponseFormat } from '../../contract/response-format';
+import { ContextWiring } from '../../server/agent/context-wiring';
 import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import {
+  type BlockedRequest,
   blockedStep,
   blockReporter,
   changeGate,
@@ -16,8 +18,9 @@ import {
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
 import { RunIntegrity } from '../../server/agent/run-integrity';
 import { plannerStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
+import { WarmContexts } from '../../server/agent/warm-contexts';
 import { EgressPolicy } from '../../server/egress/egress-policy';
-import { type ContextSource, openFencedContext } from '../../server/egress/fenced-context';
+import { type ContextSource, type FenceOptions, openFencedContext } from '../../server/egress/fenced-context';
 import { maskedFrame } from '../../server/egress/websocket-frames';
 import type { ScriptReply } from '../support/scripted-model-server';
 import { openProxiedSocket, type SocketSite, startSocketSite } from '../support/socket-site';
@@ -60,6 +63,19 @@ const READ = {
 };
 const done: ScriptReply = { tool: 'done', args: { success: true, data: { name: 'Grace Goodwin' } } };
 
+/** A context fenced by `fence`, and the port its egress proxy listens on (told by the browser's source, as the worker's). */
+async function readContext(fence: FenceOptions): Promise<{ context: BrowserContext; proxyPort: number }> {
+  let proxyServer = '';
+  const source: ContextSource = {
+    newContext: (options?: BrowserContextOptions) => {
+      proxyServer = options?.proxy?.server ?? '';
+      return rig.browser.newContext(options);
+    },
+  };
+  const context = await openFencedContext(source, fence);
+  return { context, proxyPort: Number(new URL(proxyServer).port) };
+}
+
 /**
  * A read-mode planner run on the site whose parameter is `note`; `duringRun` runs once its page has loaded, before the
  * planner starts, with the port of the context's own egress proxy, and gives back the socket it opened there.
@@ -77,15 +93,7 @@ async function readRun(duringRun: (proxyPort: number, note: string) => Promise<n
     (b, cause) => trace.push(blockedStep(b, cause, '')),
     (b) => integrity.blockedRequest(b),
   );
-  // The browser as the worker's source, telling the test where the context's egress proxy listens.
-  let proxyServer = '';
-  const source: ContextSource = {
-    newContext: (options?: BrowserContextOptions) => {
-      proxyServer = options?.proxy?.server ?? '';
-      return rig.browser.newContext(options);
-    },
-  };
-  const context = await openFencedContext(source, {
+  const { context, proxyPort } = await readContext({
     policy,
     onBlocked: (b) => report(fromProxy(b)),
     gate: changeGate('read', provider.sessionRefresh),
@@ -99,7 +107,7 @@ async function readRun(duringRun: (proxyPort: number, note: string) => Promise<n
     const page = await context.newPage();
     const startingUrl = `http://${host}/`;
     await page.goto(startingUrl);
-    const socket = await duringRun(Number(new URL(proxyServer).port), note);
+    const socket = await duringRun(proxyPort, note);
     /** Whether the page's socket was still open when the run was judged for replay. */
     let openWhenJudged: boolean | null = null;
     const ctx: RunContext = {
@@ -170,5 +178,52 @@ describe('read mode: a WebSocket message the page leaves unfinished, its socket 
       error: expect.stringMatching(/not recorded for replay: .*\/comms#send.*its message could not be read whole/),
     });
     expect(run.stored).toBeNull();
+  });
+
+  it.each([
+    ['whole messages only: the run is clean and its context kept', false],
+    ['a message left unfinished: reported to the run holding the context as its pages close; the context is closed', true],
+  ])('a context kept warm between runs, %s', async (_name, unfinished) => {
+    const pool = new WarmContexts({ idleMs: 10_000, max: 4 });
+    const policy = EgressPolicy.forProvider({ name: 'Notes', homeUrl: `http://${host}/`, allowedOrigins: ['wsapp.localhost'] }, 'sandbox');
+    const wiring = new ContextWiring(changeGate('read'));
+    const { context, proxyPort } = await readContext({
+      policy,
+      onBlocked: wiring.onBlocked,
+      gate: wiring,
+      onChangeSent: wiring.onChangeSent,
+    });
+    // The run holding the context, wired as run-session.ts wires it.
+    const integrity = new RunIntegrity({});
+    const heard: BlockedRequest[] = [];
+    wiring.attach({
+      onBlocked: (b) => {
+        heard.push(fromProxy(b));
+        integrity.blockedRequest(fromProxy(b));
+      },
+      onChangeSent: () => undefined,
+      report: () => undefined,
+      mainFrame: () => undefined,
+    });
+    judgeUnfinishedMessages(integrity, context);
+    await (await context.newPage()).goto(`http://${host}/`);
+    const socket = await openProxiedSocket(proxyPort, host);
+    const frame = maskedFrame(1, Buffer.from(`{"event":"autosave","pad":"${'x'.repeat(200)}"}`));
+    socket.write(unfinished ? frame.subarray(0, 60) : frame);
+    await settle(300);
+
+    const closed = new Promise<boolean>((resolve) => context.once('close', () => resolve(true)));
+    // As releaseRunBrowser keeps it: its pages closed, then the run is judged, while it still holds the fence.
+    let openWhenJudged = false;
+    await pool.keep({ context, wiring, key: 'key' }, 'd', () => {
+      openWhenJudged = !socket.destroyed;
+      return integrity.clean;
+    });
+    expect(openWhenJudged).toBe(true);
+    expect(pool.size).toBe(unfinished ? 0 : 1);
+    expect(heard.filter((b) => b.bodyCut)).toHaveLength(unfinished ? 1 : 0);
+    if (unfinished) expect(await closed).toBe(true);
+    await pool.close();
+    await context.close().catch(() => undefined);
   });
 });
