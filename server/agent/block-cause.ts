@@ -21,7 +21,8 @@
  * socket was opened on an allowed host (the proxy checked it before the upgrade), so a message sent while no tool
  * acts and carrying nothing of the run (a single-page app's own subscribe or auth frame at load) is the page's doing,
  * listed as noise; one sent while a tool acts, carrying a parameter, a credential or seen content, or that cannot be
- * read whole (too long, compressed, or cut off by its socket closing mid-message), taints.
+ * read whole (too long, compressed, cut off by its socket closing mid-message, or still unfinished when the run is
+ * judged, its socket open: network-guard.ts judgeUnfinishedMessages), taints.
  *
  * What this cannot see: a page script that holds a value the run typed and sends it later, transformed beyond the
  * encodings above. The fence still blocks it; the run is then recorded, as it was the page's doing and not the
@@ -181,7 +182,7 @@ export class BlockCauses {
     if (b.mainFrameNavigation) return 'a navigation of the page';
     const inAction = this.acting > 0 || this.now() <= this.actedUntil;
     if (b.heldMessage && b.source === 'proxy' && b.proxyKind === 'websocket') {
-      if (b.bodyCut) return 'its message could not be read whole (too long, compressed, or cut off by its socket closing)';
+      if (b.bodyCut) return 'its message could not be read whole (too long, compressed, cut off, or unfinished as the run ended)';
       if (inAction) return 'sent while a tool acted';
       return this.carried(b.url, b.body);
     }

@@ -2,10 +2,12 @@ import type { BrowserContext, Frame, Request } from 'playwright-core';
 
 import type { EgressPolicy } from '../egress/egress-policy';
 import type { ChangeGate, EgressBlock } from '../egress/egress-proxy';
+import { reportUnfinishedMessages } from '../egress/fenced-context';
 import { isReadOnlyRequest } from '../egress/read-only';
 import type { ProviderDefinition } from '../providers/provider';
 import type { BlockedDetail } from './block-cause';
 import type { TraceStep } from './run-context';
+import type { RunIntegrity } from './run-integrity';
 
 /**
  * An agent run's fence has two layers. The guarantee is the context's egress proxy (server/egress/): it sees every
@@ -123,6 +125,17 @@ export function changeGate(
         ? Promise.resolve(null)
         : approve(write, signal),
   };
+}
+
+/**
+ * A run is judged (RunIntegrity: clean, taints, summary) only once `context`'s fence has reported every WebSocket
+ * message its pages began and left unfinished, their sockets still open: read mode holds them, and one that cannot be
+ * read whole taints the run (block-cause.ts). Without this a page could keep a socket open mid-message past the run's
+ * end, be judged when it closes, after the run was recorded for replay. A kept context (warm-contexts.ts) reports to the
+ * run holding it, the one being judged.
+ */
+export function judgeUnfinishedMessages(integrity: RunIntegrity, context: BrowserContext): void {
+  integrity.beforeJudging(() => reportUnfinishedMessages(context));
 }
 
 export async function installNetworkGuard(

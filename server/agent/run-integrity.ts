@@ -31,6 +31,8 @@ export class RunIntegrity {
   private readonly fields = new Map<string, string>();
   /** What the run did and showed, to tell its blocked requests from the page's background ones. */
   readonly causes: BlockCauses;
+  /** What the run's fences still hold undecided, reported before each judgement (beforeJudging). */
+  private readonly undecided = new Set<() => void>();
 
   /** `parameters`: the request's parameters (their values, wherever a blocked request carries them, taint it). */
   constructor(parameters?: unknown) {
@@ -49,17 +51,42 @@ export class RunIntegrity {
     if (this.list.length < MAX_TAINTS && !this.list.some((t) => t.kind === kind && t.detail === d)) this.list.push({ kind, detail: d });
   }
 
+  /**
+   * `report` runs each time the run is judged (clean, taints, summary), before the answer: there the run's fence reports
+   * what it still holds undecided (a WebSocket message the page began and has not finished, its socket still open:
+   * fenced-context.ts reportUnfinishedMessages), so that it counts against the run however long the socket stays open.
+   * The run is judged only at its end (before it is recorded for replay, before its context is kept): mid-run, a message
+   * still streaming in would be reported unreadable.
+   */
+  beforeJudging(report: () => void): void {
+    this.undecided.add(report);
+  }
+
   get clean(): boolean {
+    this.settle();
     return this.list.length === 0;
   }
 
   get taints(): readonly Taint[] {
+    this.settle();
     return this.list;
   }
 
   /** One line for the trace: why this run is not recorded for replay. */
   summary(): string {
+    this.settle();
     return this.list.map((t) => `${LABEL[t.kind]} (${t.detail})`).join('; ');
+  }
+
+  private settle(): void {
+    for (const report of this.undecided) {
+      try {
+        report();
+      } catch {
+        // What the fence held could not be told: the run cannot be judged clean (never recorded, its context not kept).
+        this.taint('BLOCKED_REQUEST', 'what the fence still held undecided could not be reported');
+      }
+    }
   }
 
   markInjected(parameter: string): void {

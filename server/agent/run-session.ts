@@ -17,7 +17,7 @@ import type { ConnectionRecord } from '../store';
 import { BrowserUnavailable } from './browser-loss';
 import { ContextWiring, type RunPort } from './context-wiring';
 import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
-import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard } from './network-guard';
+import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard, judgeUnfinishedMessages } from './network-guard';
 import { runNow } from './run-clock';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
@@ -170,6 +170,8 @@ async function openSessionContext(
     page = await openPage(warm.context);
   }
   state.page = page;
+  // Judged at the run's end with what its pages left unfinished on a socket still open (read mode: a taint).
+  judgeUnfinishedMessages(state.integrity, state.context!);
   // sessionStorage is the tab's: written into this page, for the provider's origins only, before it goes anywhere.
   if (session) await restoreSessionStorage(page, session, providerOrigin);
   // Tabs the pages open are tracked from the start; state.page follows the current tab (failure screenshot, network guard).

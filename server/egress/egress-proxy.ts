@@ -11,7 +11,7 @@ import { isReadOnlyRequest } from './read-only';
 import { resolveChecked, type Resolver, systemResolver } from './resolve';
 import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
 import { type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
-import { relayWebSocket } from './websocket-relay';
+import { type RelayedSocket, relayWebSocket } from './websocket-relay';
 import { type Approve, askApproval, holdRequest } from './write-hold';
 
 export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
@@ -19,6 +19,11 @@ export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-ga
 export interface EgressProxy {
   /** For Playwright: `{ server, bypass: '<-loopback>' }`. */
   readonly server: string;
+  /**
+   * Read mode: every message a page began on a WebSocket still open and has not finished is reported now to
+   * `onBlocked`, as unreadable (cut), once each: the run is judged before it ends, its sockets may outlive it.
+   */
+  reportUnfinishedMessages(): void;
   close(): Promise<void>;
 }
 
@@ -100,6 +105,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const authority = opts.authority ?? (await interceptionAuthority());
   const upstreamContext = opts.upstreamCa?.length ? trustContext(opts.upstreamCa) : undefined;
   const sockets = new Set<net.Socket>();
+  /** The WebSockets relayed now, each until its page's side closes. */
+  const relayed = new Set<RelayedSocket>();
   const track = (s: net.Socket) => {
     // A kept-alive upstream socket comes back for each request it carries: one close listener is enough.
     if (sockets.has(s)) return;
@@ -378,7 +385,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       const realm = realmOf(req.headers);
       const message = { method: 'WEBSOCKET', url: url.toString(), realm };
       const approve = gate?.approve;
-      relayWebSocket({
+      const relay = relayWebSocket({
         page: socket,
         upstream: upstreamSocket,
         head,
@@ -397,6 +404,10 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
           }),
         onBroken: (reason) => block(message.url, 'websocket', reason),
       });
+      if (!socket.destroyed) {
+        relayed.add(relay);
+        socket.once('close', () => relayed.delete(relay));
+      }
     });
     upstream.end();
   };
@@ -463,6 +474,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const { port } = server.address() as net.AddressInfo;
   return {
     server: `http://127.0.0.1:${port}`,
+    reportUnfinishedMessages: () => {
+      for (const relay of relayed) relay.reportUnfinished();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

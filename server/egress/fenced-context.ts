@@ -1,7 +1,7 @@
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
 import type { EgressPolicy } from './egress-policy';
-import { type ChangeGate, type ChangeSent, type EgressBlock, PROXY_BYPASS, startEgressProxy } from './egress-proxy';
+import { type ChangeGate, type ChangeSent, type EgressBlock, type EgressProxy, PROXY_BYPASS, startEgressProxy } from './egress-proxy';
 import type { Resolver } from './resolve';
 import type { UpstreamProxy } from './upstream-proxy';
 
@@ -49,6 +49,8 @@ export interface FenceOptions {
 /** Each fenced context's identity, and each page's, being applied: openPage waits for it. */
 const identities = new WeakMap<BrowserContext, ContextIdentity>();
 const pagesReady = new WeakMap<Page, Promise<void>>();
+/** Each fenced context's egress proxy, for reportUnfinishedMessages. */
+const proxies = new WeakMap<BrowserContext, EgressProxy>();
 
 /**
  * A browser context whose every connection goes through its own egress proxy (closed with the context). The proxy
@@ -83,6 +85,7 @@ export async function openFencedContext(source: ContextSource, opts: FenceOption
     throw err;
   }
   context.once('close', () => void proxy.close());
+  proxies.set(context, proxy);
   if (identity) {
     identities.set(context, identity);
     // Popups and tabs the pages open get the page-level identity too (their first request already has it: the proxy).
@@ -107,4 +110,13 @@ export async function openPage(context: BrowserContext): Promise<Page> {
   const identity = identities.get(context);
   if (identity) await prepare(page, identity);
   return page;
+}
+
+/**
+ * Read mode: every WebSocket message a page of `context` began and has not finished, its socket still open, is reported
+ * now to the fence's `onBlocked` as unreadable (EgressProxy.reportUnfinishedMessages). Called before a run is judged:
+ * a page that keeps a socket open mid-message would otherwise be judged only when the socket closes, after the run.
+ */
+export function reportUnfinishedMessages(context: BrowserContext): void {
+  proxies.get(context)?.reportUnfinishedMessages();
 }

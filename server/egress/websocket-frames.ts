@@ -67,6 +67,8 @@ export class ClientFrameFilter {
   private reading: { mask: Buffer; at: number; fin: boolean } | null = null;
   /** The dropped message being assembled for `dropped`, across its frames. */
   private message: { parts: Buffer[]; length: number; cut: boolean } | null = null;
+  /** A data frame's header, begun and not yet whole, was handed over as unreadable (reportUnfinished): its message is not again. */
+  private headerReported = false;
   /** Set when the stream is not WebSocket framing the proxy can follow: the connection must be closed. */
   broken: string | null = null;
 
@@ -91,6 +93,8 @@ export class ClientFrameFilter {
       if (step.error) this.broken = step.error;
       const parsed = step.header;
       if (!parsed) continue;
+      const reported = this.headerReported;
+      this.headerReported = false;
       const headerBytes = parsed.bytes;
       if (parsed.opcode >= 0x8) {
         this.broken = controlFrameError(parsed);
@@ -102,7 +106,8 @@ export class ClientFrameFilter {
         this.forwarding = this.decide.onDataFrame(parsed.opcode);
         if (!this.forwarding && this.decide.dropped) {
           // A new message (not a continuation) starts afresh: one cut off before its last frame is not joined to it.
-          if (parsed.opcode !== 0 || !this.message) this.message = { parts: [], length: 0, cut: false };
+          // One whose header was handed over unfinished already stands as reported (cut): it is not reported again.
+          if (parsed.opcode !== 0 || !this.message) this.message = { parts: [], length: 0, cut: reported };
           this.reading = { mask: headerBytes.subarray(headerBytes.length - 4), at: 0, fin: parsed.fin };
           // Longer than the bound: handed over at once, as far as it is known (a message that never ends is reported too).
           const message = this.message;
@@ -123,6 +128,31 @@ export class ClientFrameFilter {
   }
 
   /**
+   * The run is about to be judged while the page's socket is still open: a dropped message the page began and has not
+   * finished (a data frame begun, a fragmented message without its last frame, or a data frame's header cut short) is
+   * handed over now as unreadable (cut), as end() would once the socket closes, which may be after the run was judged.
+   * Nothing is reset: the filter goes on reading the stream, and the rest of that message, should it come, is dropped
+   * with it and never handed over again (the cut report stands); the messages after it are read as usual. Idempotent.
+   */
+  reportUnfinished(): void {
+    if (!this.decide.dropped || this.broken) return;
+    const message = this.message;
+    if (message) {
+      if (message.cut) return;
+      message.cut = true;
+      this.decide.dropped.onMessage(Buffer.concat(message.parts, message.length), true);
+      // Nothing more of it is kept (keep() reads only for a message not yet handed over).
+      message.parts = [];
+      message.length = 0;
+      return;
+    }
+    const begun = this.header.pendingOpcode();
+    if (begun === null || begun >= OPCODE_CLOSE || this.headerReported) return;
+    this.headerReported = true;
+    this.decide.dropped.onMessage(Buffer.alloc(0), true);
+  }
+
+  /**
    * The page's side ended (closed, or sent its FIN): nothing more can come. A dropped message it left unfinished (a data
    * frame begun, a fragmented message without its last frame, or a data frame's header cut short) is handed over as
    * unreadable (cut), like one over the bound: what it would have carried cannot be known. Idempotent.
@@ -130,13 +160,15 @@ export class ClientFrameFilter {
   end(): void {
     const message = this.message;
     const begun = this.header.pendingOpcode();
+    const reported = this.headerReported;
     this.message = null;
     this.reading = null;
     this.remaining = 0n;
+    this.headerReported = false;
     this.header.reset();
     if (!this.decide.dropped || this.broken) return;
     if (message && !message.cut) this.decide.dropped.onMessage(Buffer.concat(message.parts, message.length), true);
-    else if (!message && begun !== null && begun < OPCODE_CLOSE) this.decide.dropped.onMessage(Buffer.alloc(0), true);
+    else if (!message && !reported && begun !== null && begun < OPCODE_CLOSE) this.decide.dropped.onMessage(Buffer.alloc(0), true);
   }
 
   /** Keeps a dropped frame's payload, unmasked (a message over the bound was handed over already: nothing more is kept). */

@@ -34,14 +34,28 @@ export interface WebSocketRelay {
 /** How much of a message read mode drops is kept to judge what it carried (as a blocked request's body). */
 export const MESSAGE_KEPT = 64 * 1024;
 
-export function relayWebSocket(relay: WebSocketRelay): void {
+/** A relayed WebSocket, as its proxy keeps it while it is open. */
+export interface RelayedSocket {
+  /**
+   * Read mode: a message the page began and has not finished is reported now as unreadable (cut), without waiting for
+   * the socket to close (ClientFrameFilter.reportUnfinished), so the run is judged with it. Nothing otherwise.
+   */
+  reportUnfinished(): void;
+}
+
+export function relayWebSocket(relay: WebSocketRelay): RelayedSocket {
   const { page, upstream } = relay;
   upstream.pipe(page);
   page.on('close', () => upstream.destroy());
   upstream.on('close', () => page.destroy());
   upstream.on('error', () => page.destroy());
-  if (relay.approve && !relay.refuseMessages) relayHeld(relay, relay.approve);
-  else relayStreamed(relay);
+  // A held message is sent only once whole and approved: one left unfinished is never sent, and approval runs are
+  // judged by their person, not by what they left unfinished.
+  if (relay.approve && !relay.refuseMessages) {
+    relayHeld(relay, relay.approve);
+    return { reportUnfinished: () => undefined };
+  }
+  return relayStreamed(relay);
 }
 
 const closeBoth = (relay: WebSocketRelay) => {
@@ -50,7 +64,7 @@ const closeBoth = (relay: WebSocketRelay) => {
 };
 
 /** Frames pass (or are dropped) as they stream, never buffered: the page is read no faster than the provider reads. */
-function relayStreamed(relay: WebSocketRelay): void {
+function relayStreamed(relay: WebSocketRelay): RelayedSocket {
   const { page, upstream, refuseMessages } = relay;
   /** The opcode of the message being dropped (a continuation keeps its message's). */
   let dropping = 0;
@@ -98,6 +112,7 @@ function relayStreamed(relay: WebSocketRelay): void {
     page.once('end', () => filter.end());
     page.once('close', () => filter.end());
   }
+  return { reportUnfinished: () => filter.reportUnfinished() };
 }
 
 /**

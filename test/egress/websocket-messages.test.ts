@@ -155,4 +155,49 @@ describe('ClientFrameFilter: dropped messages, read for the judge', () => {
     filter.end();
     expect(dropped).toEqual(['cut:']);
   });
+
+  it('reports a message still unfinished on an open socket as unreadable (cut) when asked, once, and never again as whole', () => {
+    // The attack: a page begins a message carrying a parameter and keeps its socket open without sending the rest; the
+    // socket closes after the run was judged. Asked before the judgement, the filter hands the message over as cut.
+    const secret = frame(1, '{"note":"SECRET-PARAM-123","pad":"' + 'x'.repeat(40) + '"}');
+    const cuts: [string, Buffer, Buffer][] = [
+      ['mid-payload', secret.subarray(0, secret.length - 10), secret.subarray(secret.length - 10)],
+      ['right after the header', secret.subarray(0, 6), secret.subarray(6)],
+      ['inside the header', secret.subarray(0, 3), secret.subarray(3)],
+      ['between the fragments of a message', frame(1, 'SECRET-', false), frame(0, 'PARAM')],
+    ];
+    for (const [name, begun, rest] of cuts) {
+      const { dropped, filter } = dropAll(Buffer.concat([frame(1, 'whole'), begun]), 5);
+      filter.reportUnfinished();
+      filter.reportUnfinished();
+      expect([name, dropped]).toEqual([name, ['whole', expect.stringMatching(/^cut:/)]]);
+      // The page finishes it later: the cut report stands (no whole report follows), and the next message is read as usual.
+      filter.push(Buffer.concat([rest, frame(1, 'next')]));
+      filter.reportUnfinished();
+      filter.end();
+      expect([name, dropped.slice(2)]).toEqual([name, ['next']]);
+    }
+  });
+
+  it('reports nothing when asked between messages, after a control frame, or after a cut was reported; the stream reads on', () => {
+    for (const stream of [
+      frame(1, 'whole'),
+      Buffer.concat([frame(1, 'whole'), frame(0x9, 'p')]),
+      Buffer.concat([frame(1, 'whole'), frame(0x9, 'p').subarray(0, 3)]),
+    ]) {
+      const { dropped, filter } = dropAll(stream);
+      filter.reportUnfinished();
+      expect(dropped).toEqual(['whole']);
+    }
+    const over = dropAll(frame(2, Buffer.alloc(LIMIT + 1)).subarray(0, 20));
+    over.filter.reportUnfinished();
+    over.filter.end();
+    expect(over.dropped).toEqual(['cut:']);
+    // Asked while nothing is unfinished, then a message begins and ends: reported whole, as ever.
+    const later = dropAll(frame(1, 'first'));
+    later.filter.reportUnfinished();
+    const passed = later.filter.push(frame(1, 'second'));
+    expect(later.dropped).toEqual(['first', 'second']);
+    expect(passed).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import net from 'node:net';
+import type net from 'node:net';
 
 import { changeGate, fromProxy } from '../../server/agent/network-guard';
 import { RunIntegrity } from '../../server/agent/run-integrity';
@@ -6,7 +6,7 @@ import type { EgressBlock } from '../../server/egress/change-gate';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../../server/egress/egress-proxy';
 import { maskedFrame } from '../../server/egress/websocket-frames';
-import { type SocketSite, startSocketSite } from '../support/socket-site';
+import { openProxiedSocket, type SocketSite, startSocketSite } from '../support/socket-site';
 
 /**
  * A WebSocket message cut off by its socket closing, in read mode, attacked below the browser (as
@@ -67,35 +67,12 @@ async function readModeRun() {
     onChangeSent: () => undefined,
   });
   proxies.push(proxy);
-  return { integrity, reports, proxyPort: Number(new URL(proxy.server).port) };
+  // As the worker's run is judged (network-guard.ts judgeUnfinishedMessages): what its sockets left unfinished first.
+  integrity.beforeJudging(() => proxy.reportUnfinishedMessages());
+  return { integrity, reports, proxy, proxyPort: Number(new URL(proxy.server).port) };
 }
 
-/** Opens a WebSocket through the proxy as Chromium does (a CONNECT tunnel, then the upgrade); resolves after the 101. */
-async function openSocket(proxyPort: number): Promise<net.Socket> {
-  const socket = net.connect(proxyPort, '127.0.0.1');
-  await new Promise((r) => socket.once('connect', r));
-  const answer = (request: string) =>
-    new Promise<string>((resolve, reject) => {
-      let text = '';
-      const onData = (d: Buffer) => {
-        text += d.toString('latin1');
-        if (!text.includes('\r\n\r\n')) return;
-        socket.off('data', onData);
-        resolve(text);
-      };
-      socket.on('data', onData);
-      socket.once('error', reject);
-      socket.write(request);
-    });
-  const tunnel = await answer(`CONNECT notes.localhost:${port} HTTP/1.1\r\nHost: notes.localhost:${port}\r\n\r\n`);
-  if (!/^HTTP\/1\.1 200/.test(tunnel)) throw new Error(`no tunnel: ${tunnel.slice(0, 200)}`);
-  const upgrade = await answer(
-    `GET /comms HTTP/1.1\r\nHost: notes.localhost:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
-  );
-  if (!/^HTTP\/1\.1 101/.test(upgrade)) throw new Error(`no upgrade: ${upgrade.slice(0, 200)}`);
-  return socket;
-}
+const openSocket = (proxyPort: number) => openProxiedSocket(proxyPort, `notes.localhost:${port}`);
 
 const closed = (socket: net.Socket) => new Promise((r) => (socket.destroyed ? r(undefined) : socket.once('close', r)));
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -162,5 +139,81 @@ describe('read mode: a WebSocket message cut off by its socket closing', () => {
     expect(received).toEqual([]);
     expect(run.reports.map((r) => r.message?.cut)).toEqual([true]);
     expect(run.integrity.clean).toBe(false);
+  });
+});
+
+/**
+ * The same attack without the close: the page begins a message and keeps its socket open, so that nothing ends the
+ * message before the run is judged and recorded (the socket closes with the context, after). The run is judged with
+ * what its sockets hold unfinished reported first (RunIntegrity.beforeJudging → EgressProxy.reportUnfinishedMessages):
+ * the message counts as unreadable while the socket is still open, and the cut report stands whatever comes next.
+ */
+describe('read mode: a WebSocket message left unfinished on a socket kept open', () => {
+  it('control: whole messages on a socket kept open leave the run clean; nothing unfinished is reported', async () => {
+    const run = await readModeRun();
+    const socket = await openSocket(run.proxyPort);
+    socket.write(maskedFrame(1, Buffer.from('{"subscribe":"notes"}')));
+    socket.write(maskedFrame(0x9, Buffer.from('p')));
+    await settle(300);
+
+    expect(run.integrity.clean).toBe(true);
+    expect(run.reports.map((r) => r.message?.cut)).toEqual([false]);
+    expect(socket.destroyed).toBe(false);
+    socket.destroy();
+  });
+
+  it('mid-frame, socket open: reported unreadable and tainting when the run is judged; its tail sent later changes nothing', async () => {
+    const run = await readModeRun();
+    const socket = await openSocket(run.proxyPort);
+    socket.write(maskedFrame(1, Buffer.from('{"subscribe":"notes"}')));
+    socket.write(headOfLeak);
+    await settle(300);
+    expect(run.reports.map((r) => r.message?.cut)).toEqual([false]);
+
+    // The run ends and is judged (recorded for replay or not) while the page still holds the socket open.
+    expect(run.integrity.clean).toBe(false);
+    expect(socket.destroyed).toBe(false);
+    expect(run.reports.map((r) => r.message?.cut)).toEqual([false, true]);
+    expect(run.integrity.summary()).toMatch(/#send: read mode: WebSocket messages are not sent \(its message could not be read whole/);
+
+    // The page sends the rest, then a message of its own: the first stays reported as cut (never again as whole, never sent).
+    socket.write(leak.subarray(headOfLeak.length));
+    socket.write(maskedFrame(1, Buffer.from('{"ping":1}')));
+    await settle(300);
+    run.proxy.reportUnfinishedMessages();
+    socket.destroy();
+    await settle(300);
+    expect(received).toEqual([]);
+    expect(run.reports.map((r) => [r.message?.cut, r.message?.text.includes(SECRET)])).toEqual([
+      [false, false],
+      [true, false],
+      [false, false],
+    ]);
+  });
+
+  it('a fragmented message without its last frame, and a header cut short, on two sockets kept open: each reported, once', async () => {
+    const run = await readModeRun();
+    const fragmented = await openSocket(run.proxyPort);
+    const first = maskedFrame(1, Buffer.from('{"event":"autosave",'));
+    first[0] = 0x01; // FIN clear: the message goes on in a continuation that does not come.
+    fragmented.write(first);
+    const headerOnly = await openSocket(run.proxyPort);
+    headerOnly.write(leak.subarray(0, 3));
+    await settle(300);
+    expect(run.reports).toEqual([]);
+
+    expect(run.integrity.clean).toBe(false);
+    expect(run.integrity.taints).toHaveLength(1); // one URL, one taint; both reports below
+    expect(run.reports.map((r) => r.message)).toEqual([
+      { text: '{"event":"autosave",', cut: true },
+      { text: '', cut: true },
+    ]);
+    // Judged again (the worker asks once more as it keeps or closes the context): nothing reported twice.
+    expect(run.integrity.clean).toBe(false);
+    fragmented.destroy();
+    headerOnly.destroy();
+    await settle(300);
+    expect(run.reports).toHaveLength(2);
+    expect(received).toEqual([]);
   });
 });

@@ -136,6 +136,40 @@ describe('RunIntegrity.blockedRequest', () => {
     expect(i.summary()).toMatch(/a request was blocked .*evil\.example.*it carried a parameter value/);
   });
 
+  it('is judged only after what its fences still hold undecided is reported; a report that fails leaves it unclean', () => {
+    const i = new RunIntegrity({});
+    let asked = 0;
+    // What a fence reports when asked (an unfinished WebSocket message): an unreadable held message.
+    i.beforeJudging(() => {
+      asked += 1;
+      if (asked === 1) {
+        i.blockedRequest({
+          url: 'ws://127.0.0.1:1880/comms#send',
+          resourceType: 'websocket',
+          mainFrameNavigation: false,
+          source: 'proxy',
+          proxyKind: 'websocket',
+          heldMessage: true,
+          body: '',
+          bodyCut: true,
+          reason: 'read mode: WebSocket messages are not sent',
+        });
+      }
+    });
+    expect(asked).toBe(0);
+    expect(i.clean).toBe(false);
+    expect(i.summary()).toMatch(/could not be read whole/);
+    expect(i.taints).toHaveLength(1);
+    expect(asked).toBe(3);
+
+    const failing = new RunIntegrity({});
+    failing.beforeJudging(() => {
+      throw new Error('the fence could not answer');
+    });
+    expect(failing.clean).toBe(false);
+    expect(failing.summary()).toMatch(/could not be reported/);
+  });
+
   describe('the ways around it a reviewer tried (each must still taint)', () => {
     let now = 5_000_000;
     const clock = () => now;

@@ -100,6 +100,12 @@ export function trajectoryRecorder(deps: StrategyDeps): TrajectoryRecorder {
       await traceStep(ctx, { tool: 'record-trajectory', started, outcome: 'blocked', error: `not recorded for replay: ${reason}` });
       return { saved: false, reason };
     }
+    // Judged again just before it is stored: what the pages began while the result was traced back counts too.
+    if (!ctx.integrity.clean) {
+      const reason = ctx.integrity.summary();
+      await traceStep(ctx, { tool: 'record-trajectory', started, outcome: 'blocked', error: `not recorded for replay: ${reason}` });
+      return { saved: false, reason };
+    }
     await trajectories.save({
       key,
       providerId: ctx.provider.providerId,
