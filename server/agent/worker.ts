@@ -117,8 +117,7 @@ export class AgentWorker {
 
   private async executeRun(claim: ClaimedRequest, freeSlot: () => void): Promise<void> {
     const { requests: repo, events, clock, settings, queue, logger } = this.deps;
-    // The queue's claim answered the row (and noted this attempt in its log: which worker, since when); a caller
-    // that claimed by itself leaves it to be read here.
+    // The queue's claim answered the row (and logged this attempt); a caller that claimed by itself leaves it to be read here.
     const record = claim.record ?? (await repo.findById(claim.requestId));
     if (!record || record.status !== 'RUNNING' || record.leaseOwner !== claim.owner) return;
     const log = logger.child({ requestId: record.id, attempt: record.attempts });
@@ -218,7 +217,10 @@ export class AgentWorker {
     // Kept warm only after a clean, finished run nobody took part in: anything else leaves its context to close.
     const reusable =
       final.status === 'COMPLETED' && !controller.signal.aborted && state.integrity.clean && !state.handoff?.asked && !state.frames;
-    await releaseRunBrowser(this.deps, state, reusable);
+    // Released while the outcome is written (the answer does not wait on teardown; the session is already sealed above).
+    const released = releaseRunBrowser(this.deps, state, reusable).catch((err: unknown) =>
+      log.warn({ err: errorText(err) }, 'release failed'),
+    );
 
     const abortKind = controller.signal.reason instanceof RunAborted ? controller.signal.reason.kind : null;
     let ending: RunEnd['ending'] = 'not_written';
@@ -285,6 +287,7 @@ export class AgentWorker {
     } catch (err) {
       log.error({ err }, 'could not write the outcome; the lease will expire and the request be recovered');
     } finally {
+      await released;
       telemetry.end({
         ending,
         status: final.status,
