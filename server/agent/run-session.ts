@@ -363,18 +363,25 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
 
 /**
  * Ends the run's hold on its context: kept warm for the next run of the same connection when `reusable` (the run ended
- * well and its session is sealed as the context holds it: warm-contexts.ts), closed otherwise.
+ * well and its session is sealed as the context holds it: warm-contexts.ts), closed otherwise. Kept: done before this
+ * resolves, so before the run's answer (its pages close under its fence, into its trace, and a revoke the answer leads
+ * to finds the context kept). Closed: the fence lets go of the run at once and `closed` is the browser's teardown, which
+ * the answer need not wait for.
  */
-export async function releaseRunBrowser(deps: Pick<SessionDeps, 'warm'>, state: RunState, reusable: boolean) {
+export async function releaseRunBrowser(
+  deps: Pick<SessionDeps, 'warm'>,
+  state: RunState,
+  reusable: boolean,
+): Promise<{ closed: Promise<void> }> {
   const { warm } = state;
   if (reusable && warm && deps.warm && state.sealedDigest && warm.context === state.context) {
     state.context = undefined;
     state.warm = undefined;
     // Checked again once its pages closed: what they sent as they went (an unload write) still counts against the run.
     await deps.warm.keep(warm, state.sealedDigest, () => state.integrity.clean);
-    return;
+    return { closed: Promise.resolve() };
   }
-  await closeRunBrowser(state);
+  return { closed: closeRunBrowser(state) };
 }
 
 /** Closes the run's context, waiting at most a few seconds (a wedged browser must not hold the worker). */

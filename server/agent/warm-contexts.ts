@@ -86,6 +86,8 @@ export class WarmContexts {
   /** Oldest first. */
   private readonly idle: Idle[] = [];
   private readonly watched = new WeakSet<BrowserContext>();
+  /** Contexts whose pages are closing on their way into the pool: a connection's session ending meanwhile spoils them. */
+  private readonly arriving = new Set<Idle>();
   private closed = false;
 
   constructor(private readonly settings: WarmSettings) {}
@@ -142,18 +144,22 @@ export class WarmContexts {
     };
     context.on('page', onPage);
     entry.offPage = () => context.off('page', onPage);
+    this.arriving.add(entry);
     try {
       if (!this.enabled || !warm.key || !isOpen(context)) throw new Error('not kept');
       await withTimeout(Promise.all(context.pages().map((p) => p.close())), PAGES_CLOSE_MS);
-      // What the pages did as they closed (an unload write refused in read mode) still counts against the run.
+      // What the pages did as they closed (an unload write refused in read mode) still counts against the run. From this
+      // check to the pool nothing waits: a connection revoked meanwhile has spoiled the entry (dropConnection).
       if (context.pages().length > 0 || entry.spoiled || !stillUsable()) throw new Error('not kept');
     } catch {
+      this.arriving.delete(entry);
       entry.offPage();
       warm.wiring.detach();
       stopWatchingTabs(context);
       await closeQuietly(context);
       return;
     }
+    this.arriving.delete(entry);
     warm.wiring.detach();
     stopWatchingTabs(context);
     if (!this.enabled) {
@@ -178,6 +184,7 @@ export class WarmContexts {
 
   /** Closes the unused contexts of a connection whose session ended (revoked, LOGIN_REQUIRED). */
   dropConnection(connectionId: string): void {
+    for (const entry of this.arriving) if (entry.warm.connectionId === connectionId) entry.spoiled = true;
     for (let i = this.idle.length - 1; i >= 0; i--) if (this.idle[i].warm.connectionId === connectionId) this.drop(i);
   }
 

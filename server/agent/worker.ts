@@ -217,10 +217,8 @@ export class AgentWorker {
     // Kept warm only after a clean, finished run nobody took part in: anything else leaves its context to close.
     const reusable =
       final.status === 'COMPLETED' && !controller.signal.aborted && state.integrity.clean && !state.handoff?.asked && !state.frames;
-    // Released while the outcome is written (the answer does not wait on teardown; the session is already sealed above).
-    const released = releaseRunBrowser(this.deps, state, reusable).catch((err: unknown) =>
-      log.warn({ err: errorText(err) }, 'release failed'),
-    );
+    // Kept warm before the answer; closed while the outcome is written (sealed above), but before any hand-back below.
+    const { closed } = await releaseRunBrowser(this.deps, state, reusable);
 
     const abortKind = controller.signal.reason instanceof RunAborted ? controller.signal.reason.kind : null;
     let ending: RunEnd['ending'] = 'not_written';
@@ -231,7 +229,7 @@ export class AgentWorker {
       if (unreachable && !abortKind) {
         // Nothing ran: back to the queue, attempt not counted; this slot claims nothing while the browser is away.
         ending = 'released';
-        await endAttempt('released');
+        await Promise.all([closed, endAttempt('released')]);
         if (await repo.release(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         const pause = unavailableBackoffMs(this.unreachable);
         log.warn({ pauseMs: pause }, 'the browser could not be reached; request given back');
@@ -240,7 +238,7 @@ export class AgentWorker {
       }
       if (lost && state.changesSent === 0 && record.attempts < settings.maxAttempts) {
         ending = 'released';
-        await endAttempt('retried');
+        await Promise.all([closed, endAttempt('retried')]);
         if (await repo.retry(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         log.warn({ attempt: record.attempts }, 'the browser went away mid-run before anything was changed; the request runs again');
         return;
@@ -259,7 +257,7 @@ export class AgentWorker {
         };
       } else if (abortKind === 'SHUTDOWN' && final.status !== 'COMPLETED') {
         ending = 'released';
-        await endAttempt('released');
+        await Promise.all([closed, endAttempt('released')]);
         if (await repo.release(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         log.info('released on shutdown');
         return;
@@ -287,7 +285,7 @@ export class AgentWorker {
     } catch (err) {
       log.error({ err }, 'could not write the outcome; the lease will expire and the request be recovered');
     } finally {
-      await released;
+      await closed;
       telemetry.end({
         ending,
         status: final.status,

@@ -118,5 +118,8 @@ export async function openPage(context: BrowserContext): Promise<Page> {
  * a page that keeps a socket open mid-message would otherwise be judged only when the socket closes, after the run.
  */
 export function reportUnfinishedMessages(context: BrowserContext): void {
-  proxies.get(context)?.reportUnfinishedMessages();
+  const proxy = proxies.get(context);
+  // Fails closed: a context with no fence of ours cannot say what its sockets hold (the run is then judged unclean).
+  if (!proxy) throw new Error('the context has no egress proxy of this process');
+  proxy.reportUnfinishedMessages();
 }

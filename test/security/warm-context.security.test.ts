@@ -29,6 +29,8 @@ const PAGES: Record<string, string> = {
   '/unload': `<script>addEventListener('pagehide', () => { navigator.sendBeacon('/w/beacon', 'x'); fetch('/w/keepalive', { method: 'POST', body: 'y', keepalive: true }); });</script>`,
   // A popup opened a few ms after the run's last step, while the pages are being closed; it writes and reads in a loop.
   '/popup-late': `<script>window.runEnds = (d) => setTimeout(() => window.open('/child'), d);</script>`,
+  // A page that takes its time to go (a busy pagehide handler): what happens meanwhile happens while the run lets go.
+  '/slow-unload': `<script>addEventListener('pagehide', () => { const t = Date.now(); while (Date.now() - t < 800); });</script>`,
   '/child': `<script>setInterval(() => { fetch('/r/idle-read?' + Date.now()); fetch('/w/idle-write', { method: 'POST', body: 'x' }).catch(() => 0); }, 50);</script>`,
 };
 
@@ -247,6 +249,20 @@ it('a run found unclean once its pages closed (a write they sent as they went, r
   await pool.keep(warm, 'd', () => false);
   await gone;
   expect(pool.size).toBe(0);
+});
+
+it("a connection revoked while its run's pages are closing is never kept: its context closes, the pool holds nothing of it", async () => {
+  const pool = new WarmContexts({ idleMs: 10_000, max: 4 });
+  const warm: WarmContext = { ...(await warmContext('read')), connectionId: 'conn_revoked_meanwhile' };
+  warm.wiring.attach(runPort().port);
+  await (await warm.context.newPage()).goto(`${origin}/slow-unload`);
+  const gone = new Promise<void>((resolve) => warm.context.once('close', () => resolve()));
+  const keeping = pool.keep(warm, 'd'); // now closing the page, which takes its time to go
+  pool.dropConnection('conn_revoked_meanwhile');
+  await keeping;
+  expect(pool.heldFor('conn_revoked_meanwhile')).toBe(0);
+  expect(pool.size).toBe(0);
+  await gone;
 });
 
 describe('the pool hands a context only to a run of the same key and the same session', () => {

@@ -1,4 +1,7 @@
+import type { BrowserContext } from 'playwright-core';
+
 import { BlockCauses, type BlockedDetail, parameterValues, SETTLE_GRACE_MS } from '../../server/agent/block-cause';
+import { judgeUnfinishedMessages } from '../../server/agent/network-guard';
 import { RunIntegrity } from '../../server/agent/run-integrity';
 
 /** Which blocked requests the run caused (they taint it) and which are the page's background noise (listed only). */
@@ -168,6 +171,11 @@ describe('RunIntegrity.blockedRequest', () => {
     });
     expect(failing.clean).toBe(false);
     expect(failing.summary()).toMatch(/could not be reported/);
+
+    // A context with no fence of this process cannot say what its sockets hold: the run is judged unclean.
+    const unfenced = new RunIntegrity({});
+    judgeUnfinishedMessages(unfenced, {} as BrowserContext);
+    expect(unfenced.clean).toBe(false);
   });
 
   describe('the ways around it a reviewer tried (each must still taint)', () => {
