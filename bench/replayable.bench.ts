@@ -15,25 +15,23 @@
  * A successful run (completed, and its task's check passes for the corpus) is replayable when its run stayed clean
  * and the recorder's planResult traces its answer back to the final page (what strategies/index.ts stores).
  */
-import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 import { expect } from 'expect';
 import type { Page } from 'playwright-core';
 
-import { compileResponseFormat } from '../contract/response-format';
-import { NO_PERSON } from '../server/agent/handoff/user-ask';
 import { ChatClient } from '../server/agent/model/chat-client';
 import { runPlanner } from '../server/agent/planner/loop';
 import { parameterSlots } from '../server/agent/planner/placeholders';
 import { planResult } from '../server/agent/replay/extraction';
-import type { RunContext, RunOutcome, TraceStep } from '../server/agent/run-context';
+import type { RunOutcome, TraceStep } from '../server/agent/run-context';
 import { type CorpusRig, finishRun, openCorpusPage } from '../test/agent-corpus/corpus-harness';
 import { CORPUS_TASKS } from '../test/agent-corpus/corpus-tasks';
 import { LabelPicker } from '../test/agent-corpus/label-picker';
 import { parseSteps, readKeys } from '../test/agent-corpus/steps';
 import { startRealisticSites } from '../test/fixtures/realistic/server';
 import { startBrowser } from '../test/support/live-server';
+import { testRunContext } from '../test/support/run-context';
 import { type ScriptTurn, startScriptedModelServer } from '../test/support/scripted-model-server';
 
 // The corpus tasks' checks are written with jest's expect.
@@ -143,25 +141,12 @@ async function attempt(
   try {
     rig.model.setScript(await prepare(page));
     const trace: TraceStep[] = [];
-    const ctx: RunContext = {
-      requestId: `areq_${randomUUID()}`,
-      owner: { organizationId: 'org_bench', environment: 'sandbox' },
-      action: o.action,
-      startingUrl,
-      parameters: o.parameters ?? {},
-      responseFormat: o.responseFormat,
-      mode: 'read_write',
-      resultSchema: compileResponseFormat(o.responseFormat),
-      provider,
-      context,
-      page,
-      signal: new AbortController().signal,
-      deadline: Date.now() + 75_000,
+    const { action, parameters, responseFormat } = o;
+    const ctx = testRunContext({
+      ...{ organizationId: 'org_bench', action, parameters, responseFormat, startingUrl, provider, context, page, integrity },
+      timeoutMs: 75_000,
       record: (s) => trace.push(s),
-      integrity,
-      secrets: [],
-      ...NO_PERSON,
-    };
+    });
     const client = new ChatClient({ baseUrl: rig.model.baseUrl, model: 'bench-replayable', timeoutMs: 10_000 });
     const run = await runPlanner(ctx, { client, options: { maxSteps: 30 } });
     const failed = await check(run.outcome, trace, () => finishRun(rig, context));

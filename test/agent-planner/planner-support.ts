@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { compileResponseFormat } from '../../contract/response-format';
-import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { installNetworkGuard } from '../../server/agent/network-guard';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
 import { RunIntegrity } from '../../server/agent/run-integrity';
@@ -12,6 +10,7 @@ import { systemClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
+import { testRunContext } from '../support/run-context';
 import {
   type ParsedObservation,
   type ScriptedModelServer,
@@ -96,25 +95,12 @@ export async function runContext(o: {
   const startingUrl = server.siteUrl(o.slug, o.path);
   await page.goto(startingUrl);
   const trace: TraceStep[] = [];
-  const ctx: RunContext = {
-    requestId: `areq_${randomUUID()}`,
-    owner: { organizationId: o.organizationId, environment: 'sandbox' },
-    action: o.action,
-    startingUrl,
-    parameters: o.parameters ?? {},
-    responseFormat: o.responseFormat,
-    mode: 'read_write',
-    resultSchema: compileResponseFormat(o.responseFormat),
-    provider,
-    context,
-    page,
-    signal: new AbortController().signal,
-    deadline: Date.now() + (o.timeoutMs ?? 45_000),
+  const { organizationId, action, parameters, responseFormat } = o;
+  const ctx = testRunContext({
+    ...{ organizationId, action, parameters, responseFormat, startingUrl, provider, context, page, integrity },
+    timeoutMs: o.timeoutMs ?? 45_000,
     record: (s) => trace.push(s),
-    integrity,
-    secrets: [],
-    ...NO_PERSON,
-  };
+  });
   return { ctx, trace, page, cookie: state.cookies[0]!.value };
 }
 

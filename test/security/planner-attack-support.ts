@@ -4,8 +4,6 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { compileResponseFormat } from '../../contract/response-format';
-import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { blockedStep, blockReporter, installNetworkGuard } from '../../server/agent/network-guard';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
 import { RunIntegrity } from '../../server/agent/run-integrity';
@@ -13,6 +11,7 @@ import { type StrategyDeps, trajectoryKeyOf } from '../../server/agent/strategie
 import { systemClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
+import { testRunContext } from '../support/run-context';
 import { type ScriptedModelServer, type ScriptTurn, startScriptedModelServer } from '../support/scripted-model-server';
 
 /**
@@ -122,26 +121,7 @@ export async function attackRun(
   main.page = page;
   const startingUrl = server.siteUrl('orbit', o.path);
   await page.goto(startingUrl);
-  const owner = { organizationId: o.organizationId, environment: 'sandbox' as const };
-  const ctx: RunContext = {
-    requestId: `areq_${randomUUID()}`,
-    owner,
-    action: o.action,
-    startingUrl,
-    parameters: o.parameters ?? {},
-    responseFormat: o.responseFormat,
-    mode: 'read_write',
-    resultSchema: compileResponseFormat(o.responseFormat),
-    provider,
-    context,
-    page,
-    signal: new AbortController().signal,
-    deadline: Date.now() + 40_000,
-    record: (s) => trace.push(s),
-    integrity,
-    secrets: o.secrets ?? [],
-    ...NO_PERSON,
-  };
+  const ctx = testRunContext({ ...o, startingUrl, provider, context, page, integrity, record: (s) => trace.push(s) });
   const { key } = trajectoryKeyOf(ctx);
   return { ctx, trace, page, context, key };
 }

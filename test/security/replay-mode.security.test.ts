@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Page } from 'playwright-core';
-
-import { compileResponseFormat } from '../../contract/response-format';
-import { NO_PERSON } from '../../server/agent/handoff/user-ask';
-import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard } from '../../server/agent/network-guard';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { replayTrajectory } from '../../server/agent/replay/replayer';
 import type { Trajectory, TrajectoryMode } from '../../server/agent/replay/trajectory';
 import type { RunContext, TraceStep } from '../../server/agent/run-context';
-import { RunIntegrity } from '../../server/agent/run-integrity';
 import { plannerStrategy, replayStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
-import { EgressPolicy } from '../../server/egress/egress-policy';
-import { openFencedContext } from '../../server/egress/fenced-context';
 import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
 import { type SocketSite, startSocketSite } from '../support/socket-site';
 import { newOrg, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
+import { siteRun } from './site-run-support';
 
 /**
  * A trajectory replays only for requests of the mode it was recorded in. The attack: in read mode the egress proxy
@@ -71,58 +64,12 @@ const clickThenAnswer = (t: ScriptTurn, n: number): ScriptReply => {
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One request of `mode` on the site, fenced as the worker fences it; `use` runs strategies on its context. */
-async function request<T>(
+function request<T>(
   mode: TrajectoryMode,
   o: { organizationId: string; action: string },
   use: (ctx: RunContext, trace: TraceStep[]) => Promise<T>,
 ): Promise<T> {
-  const orbit = rig.server.services.catalogue.bySlug('orbit', 'sandbox')!;
-  // The catalogue's provider (so a recorded trajectory has a provider to belong to), moved to the site's host.
-  const provider = { ...orbit, homeUrl: `${origin}/`, allowedOrigins: ['notesapp.localhost'], sessionRefresh: [] };
-  const policy = EgressPolicy.forProvider(provider, 'sandbox');
-  const integrity = new RunIntegrity({});
-  const trace: TraceStep[] = [];
-  const main: { page?: Page } = {};
-  const report = blockReporter(
-    (b, cause) => trace.push(blockedStep(b, cause, main.page?.url() ?? '')),
-    (b) => integrity.blockedRequest(b),
-  );
-  const context = await openFencedContext(rig.browser, {
-    policy,
-    onBlocked: (b) => report(fromProxy(b)),
-    gate: changeGate(mode, provider.sessionRefresh),
-    onChangeSent: () => undefined,
-  });
-  try {
-    context.setDefaultTimeout(10_000);
-    await installNetworkGuard(context, { policy, mode, mainFrame: () => main.page?.mainFrame(), report });
-    const page = await context.newPage();
-    main.page = page;
-    const startingUrl = `${origin}/`;
-    await page.goto(startingUrl);
-    const ctx: RunContext = {
-      requestId: `areq_${randomUUID()}`,
-      owner: { organizationId: o.organizationId, environment: 'sandbox' },
-      action: o.action,
-      startingUrl,
-      parameters: {},
-      responseFormat: FORMAT,
-      mode,
-      resultSchema: compileResponseFormat(FORMAT),
-      provider,
-      context,
-      page,
-      signal: new AbortController().signal,
-      deadline: Date.now() + 40_000,
-      record: (s) => trace.push(s),
-      integrity,
-      secrets: [],
-      ...NO_PERSON,
-    };
-    return await use(ctx, trace);
-  } finally {
-    await context.close().catch(() => undefined);
-  }
+  return siteRun(rig, { origin, mode, ...o, responseFormat: FORMAT }, ({ ctx, trace }) => use(ctx, trace));
 }
 
 /** A planner run of `mode` that clicks Refresh, then answers; it must be clean and recorded. */

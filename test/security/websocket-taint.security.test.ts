@@ -1,18 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
-import type { Page } from 'playwright-core';
-
-import { compileResponseFormat } from '../../contract/response-format';
-import { NO_PERSON } from '../../server/agent/handoff/user-ask';
-import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard } from '../../server/agent/network-guard';
-import type { RunContext, TraceStep } from '../../server/agent/run-context';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import type { TraceStep } from '../../server/agent/run-context';
 import { plannerStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
-import { EgressPolicy } from '../../server/egress/egress-policy';
-import { openFencedContext } from '../../server/egress/fenced-context';
 import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
 import { type SocketSite, startSocketSite } from '../support/socket-site';
 import { newOrg, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
+import { siteRun } from './site-run-support';
 
 /**
  * WebSocket messages in read mode, attacked for real: a single-page app's provider page opens a WebSocket to its own
@@ -92,61 +85,20 @@ const done: ScriptReply = { tool: 'done', args: { success: true, data: { name: '
 /** A read-mode run on the site, fenced as the worker fences it; the planner runs `script` with the scripted model. */
 async function readRun(path: string, script: (turn: ScriptTurn, n: number) => ScriptReply, parameters: Record<string, unknown> = {}) {
   const organizationId = await newOrg(rig.server);
-  const orbit = rig.server.services.catalogue.bySlug('orbit', 'sandbox')!;
-  // The catalogue's provider (so a recorded trajectory has a provider to belong to), moved to the site's host.
-  const provider = { ...orbit, homeUrl: `${origin}/`, allowedOrigins: ['wsapp.localhost'], sessionRefresh: [] };
-  const policy = EgressPolicy.forProvider(provider, 'sandbox');
-  const integrity = new RunIntegrity(parameters);
-  const trace: TraceStep[] = [];
-  const main: { page?: Page } = {};
-  const report = blockReporter(
-    (b, cause) => trace.push(blockedStep(b, cause, main.page?.url() ?? '')),
-    (b) => integrity.blockedRequest(b),
+  const action = `${READ.action} (${randomUUID().slice(0, 8)})`;
+  return siteRun(
+    rig,
+    { origin, path, mode: 'read', organizationId, action, responseFormat: READ.responseFormat, parameters },
+    async ({ ctx, trace, integrity }) => {
+      const { key } = trajectoryKeyOf(ctx);
+      let n = 0;
+      rig.model.setScript((t) => script(t, ++n));
+      const outcome = await plannerStrategy(strategyDeps(rig.server, rig.model)).run(ctx);
+      // Stragglers: anything the page still had queued.
+      await new Promise((r) => setTimeout(r, 300));
+      return { outcome, trace, integrity, stored: await storedTrajectory(rig.server, key) };
+    },
   );
-  const context = await openFencedContext(rig.browser, {
-    policy,
-    onBlocked: (b) => report(fromProxy(b)),
-    gate: changeGate('read', provider.sessionRefresh),
-    onChangeSent: () => undefined,
-  });
-  try {
-    context.setDefaultTimeout(10_000);
-    await installNetworkGuard(context, { policy, mode: 'read', mainFrame: () => main.page?.mainFrame(), report });
-    const page = await context.newPage();
-    main.page = page;
-    const startingUrl = `${origin}${path}`;
-    await page.goto(startingUrl);
-    const owner = { organizationId, environment: 'sandbox' as const };
-    const action = `${READ.action} (${randomUUID().slice(0, 8)})`;
-    const ctx: RunContext = {
-      requestId: `areq_${randomUUID()}`,
-      owner,
-      action,
-      startingUrl,
-      parameters,
-      responseFormat: READ.responseFormat,
-      mode: 'read',
-      resultSchema: compileResponseFormat(READ.responseFormat),
-      provider,
-      context,
-      page,
-      signal: new AbortController().signal,
-      deadline: Date.now() + 40_000,
-      record: (s) => trace.push(s),
-      integrity,
-      secrets: [],
-      ...NO_PERSON,
-    };
-    const { key } = trajectoryKeyOf(ctx);
-    let n = 0;
-    rig.model.setScript((t) => script(t, ++n));
-    const outcome = await plannerStrategy(strategyDeps(rig.server, rig.model)).run(ctx);
-    // Stragglers: anything the page still had queued.
-    await new Promise((r) => setTimeout(r, 300));
-    return { outcome, trace, integrity, stored: await storedTrajectory(rig.server, key) };
-  } finally {
-    await context.close().catch(() => undefined);
-  }
 }
 
 const socketSteps = (trace: TraceStep[]) => trace.filter((s) => s.outcome === 'blocked' && /\/comms#send/.test(s.target ?? ''));

@@ -3,19 +3,9 @@ import type net from 'node:net';
 
 import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
 
-import { compileResponseFormat } from '../../contract/response-format';
 import { ContextWiring } from '../../server/agent/context-wiring';
-import { NO_PERSON } from '../../server/agent/handoff/user-ask';
-import {
-  type BlockedRequest,
-  blockedStep,
-  blockReporter,
-  changeGate,
-  fromProxy,
-  installNetworkGuard,
-  judgeUnfinishedMessages,
-} from '../../server/agent/network-guard';
-import type { RunContext, TraceStep } from '../../server/agent/run-context';
+import { type BlockedRequest, changeGate, fromProxy, judgeUnfinishedMessages } from '../../server/agent/network-guard';
+import type { TraceStep } from '../../server/agent/run-context';
 import { RunIntegrity } from '../../server/agent/run-integrity';
 import { plannerStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
 import { WarmContexts } from '../../server/agent/warm-contexts';
@@ -25,6 +15,7 @@ import { maskedFrame } from '../../server/egress/websocket-frames';
 import type { ScriptReply } from '../support/scripted-model-server';
 import { openProxiedSocket, type SocketSite, startSocketSite } from '../support/socket-site';
 import { newOrg, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
+import { siteRun } from './site-run-support';
 
 /**
  * A run whose page begins a WebSocket message and keeps the socket open without finishing it, attacked end to end:
@@ -82,63 +73,22 @@ async function readContext(fence: FenceOptions): Promise<{ context: BrowserConte
  */
 async function readRun(duringRun: (proxyPort: number, note: string) => Promise<net.Socket>) {
   const note = `private-note-${randomUUID().slice(0, 8)}`;
-  const parameters = { note };
   const organizationId = await newOrg(rig.server);
-  const orbit = rig.server.services.catalogue.bySlug('orbit', 'sandbox')!;
-  const provider = { ...orbit, homeUrl: `http://${host}/`, allowedOrigins: ['wsapp.localhost'], sessionRefresh: [] };
-  const policy = EgressPolicy.forProvider(provider, 'sandbox');
-  const integrity = new RunIntegrity(parameters);
-  const trace: TraceStep[] = [];
-  const report = blockReporter(
-    (b, cause) => trace.push(blockedStep(b, cause, '')),
-    (b) => integrity.blockedRequest(b),
-  );
-  const { context, proxyPort } = await readContext({
-    policy,
-    onBlocked: (b) => report(fromProxy(b)),
-    gate: changeGate('read', provider.sessionRefresh),
-    onChangeSent: () => undefined,
-  });
-  try {
-    context.setDefaultTimeout(10_000);
-    await installNetworkGuard(context, { policy, mode: 'read', mainFrame: () => undefined, report });
-    // As run-session.ts does once the run's context is open.
-    judgeUnfinishedMessages(integrity, context);
-    const page = await context.newPage();
-    const startingUrl = `http://${host}/`;
-    await page.goto(startingUrl);
-    const socket = await duringRun(proxyPort, note);
-    /** Whether the page's socket was still open when the run was judged for replay. */
-    let openWhenJudged: boolean | null = null;
-    const ctx: RunContext = {
-      requestId: `areq_${randomUUID()}`,
-      owner: { organizationId, environment: 'sandbox' },
-      action: `${READ.action} (${randomUUID().slice(0, 8)})`,
-      startingUrl,
-      parameters,
-      responseFormat: READ.responseFormat,
-      mode: 'read',
-      resultSchema: compileResponseFormat(READ.responseFormat),
-      provider,
-      context,
-      page,
-      signal: new AbortController().signal,
-      deadline: Date.now() + 40_000,
-      record: (s) => {
-        if (s.tool === 'record-trajectory') openWhenJudged = !socket.destroyed;
-        trace.push(s);
-      },
-      integrity,
-      secrets: [],
-      ...NO_PERSON,
-    };
+  const action = `${READ.action} (${randomUUID().slice(0, 8)})`;
+  /** Whether the page's socket was still open when the run was judged for replay. */
+  let openWhenJudged: boolean | null = null;
+  let socket: net.Socket | undefined;
+  const onStep = (s: TraceStep) => {
+    if (s.tool === 'record-trajectory') openWhenJudged = !!socket && !socket.destroyed;
+  };
+  const o = { origin: `http://${host}`, mode: 'read' as const, organizationId, action, responseFormat: READ.responseFormat };
+  return siteRun(rig, { ...o, parameters: { note }, onStep }, async ({ ctx, trace, proxyPort }) => {
+    socket = await duringRun(proxyPort, note);
     const { key } = trajectoryKeyOf(ctx);
     rig.model.setScript(() => done);
     const outcome = await plannerStrategy(strategyDeps(rig.server, rig.model)).run(ctx);
     return { outcome, trace, openWhenJudged, stored: await storedTrajectory(rig.server, key) };
-  } finally {
-    await context.close().catch(() => undefined);
-  }
+  });
 }
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
