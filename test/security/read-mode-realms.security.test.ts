@@ -61,7 +61,8 @@ function attackPage(path: string, origin: string): string | null {
     case '/popup-beacon':
       return html(`<script>window.open('/popup-beacon-body')</script>`);
     case '/popup-beacon-body':
-      return html(`<script>navigator.sendBeacon('/w/popup-beacon', 'x'); window.close();</script>`);
+      // Closes itself a moment after: closed at once, a loaded machine may tear it down before the beacon leaves.
+      return html(`<script>navigator.sendBeacon('/w/popup-beacon', 'x'); setTimeout(() => window.close(), 200);</script>`);
     case '/fetch-later':
       return html(`<script>fetchLater('/w/fetch-later', { method: 'POST', body: 'x', activateAfter: 0 });</script>`);
     case '/frame-post':
