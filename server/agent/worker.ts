@@ -285,7 +285,7 @@ export class AgentWorker {
     } catch (err) {
       log.error({ err }, 'could not write the outcome; the lease will expire and the request be recovered');
     } finally {
-      await closed;
+      // Counted as the answer goes out (a scrape agrees with the API), then the browser's teardown is awaited.
       telemetry.end({
         ending,
         status: final.status,
@@ -293,6 +293,7 @@ export class AgentWorker {
         ...(final.error ? { errorCode: final.error.code } : {}),
         durationMs: Date.now() - startedMs,
       });
+      await closed;
     }
   }
 
