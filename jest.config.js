@@ -21,8 +21,10 @@ module.exports = {
     {
       displayName: 'agentlink',
       testEnvironment: 'node',
-      roots: ['<rootDir>/test'],
-      testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+      // The sources are roots too (they hold no tests): jest's map of who imports whom must know them, or
+      // `npm run test:changed` cannot find the tests a change to server/ or contract/ touches.
+      roots: ['<rootDir>/test', '<rootDir>/server', '<rootDir>/contract', '<rootDir>/client', '<rootDir>/openapi'],
+      testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/test/**/*.test.tsx'],
       // *.slow.test.ts (the production install and build from clean copies: minutes of npm ci and a sqlite3 compile)
       // run with `npm run test:slow`, *.real.test.ts (the real-app corpus: apps installed on demand into a cache folder)
       // with `npm run test:real-apps`; neither in every `npm test`.
