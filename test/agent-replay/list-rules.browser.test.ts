@@ -143,6 +143,7 @@ describe('a list answer that is not the first items of its list', () => {
     await set(table(TICKETS.map(([t, , p, d]) => [t, '—', p, d] as Ticket)));
     expect(await readResult(page, res.value, [])).toEqual({
       ok: false,
+      mismatch: true,
       reason: "no item of the list reads 'Open' where the rule reads it",
     });
   });

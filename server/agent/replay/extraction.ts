@@ -8,8 +8,10 @@ import { runDom } from '../observation';
 import type { ValueForms, ValueKind } from '../observation/dom/binding.page';
 import { daysBefore, isoDayBefore, numberForms, printedNumber, relativeDayForms, relativeDays } from '../observation/dom/printed.page';
 import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
+import type { CheckedRows, ListCheck } from './list-check.page';
 import type readBindingsInPage from './read-bindings.page';
-import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
+import type { BindingAnswer, BindingRead } from './read-bindings.page';
+import type { ListBinding, ResultPlan } from './trajectory';
 
 /**
  * The result of a replay must come from the live page, not from the recording. When a planner run ends,
@@ -17,7 +19,7 @@ import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
  * text around the value; arrays to a list and per-item fields) or to the parameters it was built from.
  * The plan is accepted only if reading it on that same page gives back exactly the answer.
  */
-type Bound<T> = { ok: true; value: T } | { ok: false; reason: string };
+type Bound<T> = { ok: true; value: T } | { ok: false; reason: string; mismatch?: true };
 
 const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
@@ -144,6 +146,9 @@ export async function planResult(
 
   const planned = await visit(raw, filled, []);
   if (!planned.ok) return planned;
+  // Each list keeps what made it right on this page (its container's identity, its items' shape): a replay checks it first.
+  const checked = await describeLists(page, planned.value, slots);
+  if (!checked.ok) return checked;
   // Accepted only if reading it back on this very page gives the answer the planner returned.
   const back = await readResult(page, planned.value, slots);
   if (!back.ok) return fail(`reading the result back failed: ${back.reason}`);
@@ -164,18 +169,37 @@ function coerce(text: string, as: ValueKind): unknown {
 /** The DOM script's binding reads, many in one call (read-bindings.page.ts). */
 const READ_BINDINGS = pageFunction<typeof readBindingsInPage>(PAGE_ENTRIES.readBindings);
 
-type BindingRead = { leaf: LeafBinding } | { list: ListBinding };
 type LeafAnswer = { ok: true; text: string } | { ok: false; error: string };
-type ListAnswer = { ok: true; rows: string[][] } | { ok: false; error: string };
+type ListAnswer = { ok: true; rows: string[][] } | Exclude<CheckedRows, { ok: true }>;
+
+/** Adds to every list of a plan its check, taken on this page (list-check.page.ts); a list whose check cannot be taken is not recorded. */
+async function describeLists(page: Page, plan: ResultPlan, slots: ParameterSlot[]): Promise<Bound<null>> {
+  const lists: Extract<ResultPlan, { kind: 'list' }>[] = [];
+  const collect = (p: ResultPlan): void => {
+    if (p.kind === 'list') lists.push(p);
+    else if (p.kind === 'object') Object.values(p.properties).forEach(collect);
+  };
+  collect(plan);
+  const answers = await readBindings(
+    page,
+    lists.map((l) => ({ describe: filledList(l.list, slots) })),
+  );
+  for (let i = 0; i < lists.length; i++) {
+    const a = answers[i] as { ok: true; check: ListCheck | null } | { ok: false; error: string };
+    if (!a.ok || !a.check) return fail(`the list's container cannot be told apart on the page${a.ok ? '' : `: ${a.error}`}`);
+    lists[i]!.check = a.check;
+  }
+  return { ok: true, value: null };
+}
 
 const NAVIGATED = /Execution context was destroyed|Cannot find context|navigat|Target closed|frame was detached/i;
 
-async function readBindings(page: Page, reads: BindingRead[]): Promise<(LeafAnswer | ListAnswer)[]> {
+async function readBindings(page: Page, reads: BindingRead[]): Promise<BindingAnswer[]> {
   if (reads.length === 0) return [];
   // Rides out a navigation that replaces the document mid-call, as runDom does.
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await page.evaluate(READ_BINDINGS, reads)) as (LeafAnswer | ListAnswer)[];
+      return await page.evaluate(READ_BINDINGS, reads);
     } catch (err) {
       if (attempt >= 3 || !NAVIGATED.test(String((err as Error)?.message ?? err)) || page.isClosed()) throw err;
       await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
@@ -189,7 +213,7 @@ export async function readResult(page: Page, plan: ResultPlan, slots: ParameterS
   const slotOf = new Map<ResultPlan, number>();
   const collect = (p: ResultPlan): void => {
     if (p.kind === 'page') slotOf.set(p, reads.push({ leaf: p.binding }) - 1);
-    else if (p.kind === 'list') slotOf.set(p, reads.push({ list: filledList(p.list, slots) }) - 1);
+    else if (p.kind === 'list') slotOf.set(p, reads.push({ list: filledList(p.list, slots), ...(p.check ? { check: p.check } : {}) }) - 1);
     else if (p.kind === 'object') Object.values(p.properties).forEach(collect);
   };
   collect(plan);
@@ -211,7 +235,7 @@ export async function readResult(page: Page, plan: ResultPlan, slots: ParameterS
       }
       case 'list': {
         const res = answers[slotOf.get(p)!] as ListAnswer;
-        if (!res.ok) return fail(res.error);
+        if (!res.ok) return 'mismatch' in res ? { ok: false, reason: res.error, mismatch: true } : fail(res.error);
         const out: unknown[] = [];
         for (const r of res.rows) {
           const item = read(p.item, r);
