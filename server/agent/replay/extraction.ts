@@ -50,6 +50,27 @@ function filledList(list: ListBinding, slots: ParameterSlot[]): ListBinding {
   return { ...list, rule: { ...list.rule, filter: { ...f, equals: String(fillDeep(f.equals, slots)) } } };
 }
 
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const COUNT = String.raw`(\d{1,3}|${NUMBER_WORDS.join('|')})`;
+/** "the first two …", "top 5 …", "the 3 largest …": the request asks for a count of items from the start of an order. */
+const ASKED_COUNT = new RegExp(
+  String.raw`\b(?:first|top)\s+${COUNT}\b|\b${COUNT}\s+(?:first|top|largest|biggest|highest|smallest|lowest|cheapest|newest|oldest|latest|most\s+recent)\b`,
+  'i',
+);
+
+/**
+ * When every item a rule selects is the answer but the request asked for a count of them ("the first two paid
+ * invoices" on a page with two paid ones), the count is part of the rule: without it, a third paid invoice added
+ * later would be answered too.
+ */
+function countedAsAsked(list: ListBinding, answered: number, request: string): ListBinding {
+  if (list.limit !== null) return list;
+  const m = ASKED_COUNT.exec(request);
+  const word = (m?.[1] ?? m?.[2])?.toLowerCase();
+  const n = word === undefined ? NaN : /^\d/.test(word) ? Number(word) : NUMBER_WORDS.indexOf(word);
+  return n === answered ? { ...list, limit: n } : list;
+}
+
 export interface PlanOptions {
   /**
    * Whether yes/no answers (and null) may be stored as constants: only when the run changed something
@@ -141,7 +162,10 @@ export async function planResult(
         node.properties[parts[parts.length - 1]!] = { kind: 'field', field, as: kinds[field]! };
       });
     }
-    return { ok: true, value: { kind: 'list', list: parameterised(res.plan, slots), item } };
+    return {
+      ok: true,
+      value: { kind: 'list', list: parameterised(countedAsAsked(res.plan, items.length, opts.request ?? ''), slots), item },
+    };
   };
 
   const planned = await visit(raw, filled, []);

@@ -2,7 +2,7 @@ import { elementsFor, itemsOf, type ListBinding, readFrom, type ReadRows } from 
 import { follow } from '../observation/dom/item-paths.page';
 import { selectByRule } from '../observation/dom/list-rule.page';
 import { idrefText } from '../observation/dom/roles.page';
-import { innerTextOf, norm, quote } from '../observation/dom/tree.page';
+import { innerTextOf, norm, quote, shown } from '../observation/dom/tree.page';
 
 /**
  * In the page: what made a recorded list read right, kept with the binding when it is recorded (describeList), and
@@ -158,20 +158,37 @@ export function describeList(plan: ListBinding): ListCheck | null {
   const path = pathOf(container);
   const heading = headingOf(container);
   const twins = cs.filter((c) => pathOf(c).join('>') === path.join('>') && headingOf(c) === heading).length;
-  const items = selected(container, plan);
-  if (!items.ok || !items.items.length) return null;
-  const first = items.items[0]!;
+  const all = selected(container, plan, false);
+  if (!all.ok || !all.items.length) return null;
+  const first = all.items[0]!;
   const controls = plan.fields.map((f) => {
     if (!f) return null;
     const el = fieldElement(first, f.path);
     return el ? controlish(el, first) : null;
   });
+  const items = selected(container, plan, contentOnly(controls));
+  if (!items.ok || !items.items.length) return null;
   const seen = rowsOf(items.items.slice(0, MAX_SEEN), plan).map(hashRow);
   return { path, heading, twins, answered: items.items.length, controls, seen };
 }
 
-function selected(container: Element, plan: ListBinding): { ok: true; items: Element[] } | { ok: false; error: string } {
+/**
+ * An element of the items' shape that holds nothing but controls (a row of buttons put between the items, icons
+ * without text): not an item of the list.
+ */
+function onlyControls(item: Element): boolean {
+  if (norm(innerTextOf(item))) return controlish(item, item);
+  return !!item.querySelector('button,[role=button],svg,i,input,select');
+}
+
+/** `skipControls`: the recorded items' values were all content, so an element that holds only controls is no item. */
+function selected(
+  container: Element,
+  plan: ListBinding,
+  skipControls: boolean,
+): { ok: true; items: Element[] } | { ok: false; error: string } {
   let items = itemsOf(container, plan.signature);
+  if (skipControls) items = items.filter((item) => !onlyControls(item));
   if (plan.rule) {
     const sel = selectByRule(items, plan.rule);
     if (!sel.ok) return sel;
@@ -185,6 +202,7 @@ function selected(container: Element, plan: ListBinding): { ok: true; items: Ele
   return { ok: true, items };
 }
 
+const contentOnly = (controls: (boolean | null)[]) => controls.every((c) => c !== true);
 const mismatch = (error: string): CheckedRows => ({ ok: false, error, mismatch: true });
 const named = (c: ListCheck) =>
   (c.heading ? 'the list under ' + quote(c.heading) : 'the recorded list') + ' (' + c.path.slice(0, 3).join(' < ') + ')';
@@ -195,31 +213,39 @@ export function readCheckedList(plan: ListBinding, check: ListCheck): CheckedRow
   const key = check.path.join('>');
   const samePath = cs.filter((c) => pathOf(c).join('>') === key);
   const full = samePath.filter((c) => headingOf(c) === check.heading);
-  let container: Element;
-  let strong = true;
-  if (full.length === 1 && check.twins === 1) container = full[0]!;
-  else if (full.length > 1 && full.length === check.twins && full.indexOf(cs[plan.container.nth]!) >= 0)
-    container = cs[plan.container.nth]!;
-  else if (full.length > check.twins || full.length > 1)
+  if (full.length === 1 && check.twins === 1) return checkedRows(full[0]!, plan, check, true);
+  if (full.length > 1 && full.length === check.twins && full.indexOf(cs[plan.container.nth]!) >= 0)
+    return checkedRows(cs[plan.container.nth]!, plan, check, true);
+  if (full.length > check.twins || full.length > 1)
     return mismatch(full.length + ' lists on the page look like ' + named(check) + '; which one was recorded is not clear');
-  else {
-    // The heading's text may have changed: only the one element of the same ancestry whose items keep the recorded shape.
-    const shaped = samePath.filter((c) => headingOf(c) !== null && itemsOf(c, plan.signature).length > 0);
-    if (check.twins !== 1 || check.heading === null || shaped.length !== 1) return mismatch(named(check) + ' is not on the page');
-    container = shaped[0]!;
-    strong = false;
-  }
-  const sel = selected(container, plan);
-  if (!sel.ok) return mismatch(sel.error);
-  if (!strong && sel.items.length < check.answered)
+  // Its heading changed, or another list now stands between it and its heading: the one element of the same ancestry
+  // that still holds items that were recorded, and no fewer of them (nothing else says it is the same list).
+  // (A labelled scope is named by the label that changed: the same ancestry is looked for in any scope.)
+  const anyScope = Array.from(document.querySelectorAll(plan.container.tag)).filter((c) => shown(c) && pathOf(c).join('>') === key);
+  const holding: { rows: CheckedRows }[] = [];
+  if (check.twins === 1)
+    for (const c of anyScope) {
+      const rows = checkedRows(c, plan, check, false);
+      if (rows.ok && rows.rows.some((r) => check.seen.indexOf(hashRow(r)) >= 0)) holding.push({ rows });
+    }
+  if (holding.length !== 1) return mismatch(named(check) + ' is not on the page');
+  const rows = holding[0]!.rows as Extract<CheckedRows, { ok: true }>;
+  if (rows.rows.length < check.answered)
     return mismatch(
       'the list has ' +
-        sel.items.length +
+        rows.rows.length +
         ' items where ' +
         check.answered +
-        ' were recorded, and its heading is no longer ' +
-        quote(check.heading!),
+        ' were recorded, and it is no longer under ' +
+        quote(check.heading ?? ''),
     );
+  return rows;
+}
+
+/** The items' values, each field checked: where it was recorded, content where the recording's was content. */
+function checkedRows(container: Element, plan: ListBinding, check: ListCheck, strong: boolean): CheckedRows {
+  const sel = selected(container, plan, contentOnly(check.controls));
+  if (!sel.ok) return mismatch(sel.error);
   const rows: (string | null)[][] = [];
   for (let i = 0; i < sel.items.length; i++) {
     const item = sel.items[i]!;
@@ -240,7 +266,7 @@ export function readCheckedList(plan: ListBinding, check: ListCheck): CheckedRow
     }
     rows.push(row);
   }
-  if (rows.length < check.answered && !rows.some((r) => check.seen.indexOf(hashRow(r)) >= 0))
+  if (strong && rows.length < check.answered && !rows.some((r) => check.seen.indexOf(hashRow(r)) >= 0))
     return mismatch('the list has ' + rows.length + ' items where ' + check.answered + ' were recorded, none of them one of those');
   return { ok: true, rows };
 }
