@@ -111,3 +111,25 @@ describe('a recorded list read on a page that changed', () => {
     });
   });
 });
+
+describe('a recorded single value on a page that changed', () => {
+  const account = (above: string, plan = 'Pro') =>
+    page.setContent(
+      `<!doctype html><html><body><header>${above}</header><main><section id="account"><h3>Plan</h3><span>${plan}</span></section></main></body></html>`,
+    );
+
+  it('is read from the element it was recorded from, not from whatever now stands at its place', async () => {
+    await account('<span>Welcome</span>');
+    const res = await planResult(page, { plan: 'Pro' }, { plan: 'Pro' }, [], { constantsAllowed: false });
+    if (!res.ok) throw new Error(res.reason);
+    // A banner above adds a span: the recorded place (the 2nd span) now holds the banner's text.
+    await account('<span>Welcome</span><span>Free trial ends soon</span>', 'Business');
+    expect(await readResult(page, res.value, [])).toEqual({ ok: true, value: { plan: 'Business' } });
+    await page.evaluate(() => document.querySelector('#account')!.remove());
+    expect(await readResult(page, res.value, [])).toMatchObject({
+      ok: false,
+      mismatch: true,
+      reason: expect.stringContaining('is not on the page'),
+    });
+  });
+});

@@ -8,6 +8,7 @@ import { runDom } from '../observation';
 import type { ValueForms, ValueKind } from '../observation/dom/binding.page';
 import { daysBefore, isoDayBefore, numberForms, printedNumber, relativeDayForms, relativeDays } from '../observation/dom/printed.page';
 import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
+import type { LeafCheck } from './leaf-check.page';
 import type { CheckedRows, ListCheck } from './list-check.page';
 import type readBindingsInPage from './read-bindings.page';
 import type { BindingAnswer, BindingRead } from './read-bindings.page';
@@ -193,25 +194,27 @@ function coerce(text: string, as: ValueKind): unknown {
 /** The DOM script's binding reads, many in one call (read-bindings.page.ts). */
 const READ_BINDINGS = pageFunction<typeof readBindingsInPage>(PAGE_ENTRIES.readBindings);
 
-type LeafAnswer = { ok: true; text: string } | { ok: false; error: string };
+type LeafAnswer = { ok: true; text: string } | { ok: false; error: string; mismatch?: true };
 type ListAnswer = { ok: true; rows: string[][] } | Exclude<CheckedRows, { ok: true }>;
 
-/** Adds to every list of a plan its check, taken on this page (list-check.page.ts); a list whose check cannot be taken is not recorded. */
+/** Adds to every list and page leaf of a plan its check, taken on this page (list-check.page.ts, leaf-check.page.ts); one that cannot be taken is not recorded. */
 async function describeLists(page: Page, plan: ResultPlan, slots: ParameterSlot[]): Promise<Bound<null>> {
-  const lists: Extract<ResultPlan, { kind: 'list' }>[] = [];
+  const nodes: Extract<ResultPlan, { kind: 'list' | 'page' }>[] = [];
   const collect = (p: ResultPlan): void => {
-    if (p.kind === 'list') lists.push(p);
+    if (p.kind === 'list' || p.kind === 'page') nodes.push(p);
     else if (p.kind === 'object') Object.values(p.properties).forEach(collect);
   };
   collect(plan);
   const answers = await readBindings(
     page,
-    lists.map((l) => ({ describe: filledList(l.list, slots) })),
+    nodes.map((n) => (n.kind === 'list' ? { describe: filledList(n.list, slots) } : { describeLeaf: n.binding })),
   );
-  for (let i = 0; i < lists.length; i++) {
-    const a = answers[i] as { ok: true; check: ListCheck | null } | { ok: false; error: string };
-    if (!a.ok || !a.check) return fail(`the list's container cannot be told apart on the page${a.ok ? '' : `: ${a.error}`}`);
-    lists[i]!.check = a.check;
+  for (let i = 0; i < nodes.length; i++) {
+    const a = answers[i] as { ok: true; check: ListCheck | LeafCheck | null } | { ok: false; error: string };
+    if (!a.ok || !a.check) return fail(`the place a value was read from cannot be told apart on the page${a.ok ? '' : `: ${a.error}`}`);
+    const node = nodes[i]!;
+    if (node.kind === 'list') node.check = a.check as ListCheck;
+    else node.check = a.check as LeafCheck;
   }
   return { ok: true, value: null };
 }
@@ -236,7 +239,7 @@ export async function readResult(page: Page, plan: ResultPlan, slots: ParameterS
   const reads: BindingRead[] = [];
   const slotOf = new Map<ResultPlan, number>();
   const collect = (p: ResultPlan): void => {
-    if (p.kind === 'page') slotOf.set(p, reads.push({ leaf: p.binding }) - 1);
+    if (p.kind === 'page') slotOf.set(p, reads.push({ leaf: p.binding, ...(p.check ? { check: p.check } : {}) }) - 1);
     else if (p.kind === 'list') slotOf.set(p, reads.push({ list: filledList(p.list, slots), ...(p.check ? { check: p.check } : {}) }) - 1);
     else if (p.kind === 'object') Object.values(p.properties).forEach(collect);
   };
@@ -255,7 +258,8 @@ export async function readResult(page: Page, plan: ResultPlan, slots: ParameterS
       }
       case 'page': {
         const res = answers[slotOf.get(p)!] as LeafAnswer;
-        return res.ok ? { ok: true, value: coerce(res.text, p.binding.kind) } : fail(res.error);
+        if (res.ok) return { ok: true, value: coerce(res.text, p.binding.kind) };
+        return 'mismatch' in res ? { ok: false, reason: res.error, mismatch: true } : fail(res.error);
       }
       case 'list': {
         const res = answers[slotOf.get(p)!] as ListAnswer;

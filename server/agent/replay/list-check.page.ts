@@ -60,10 +60,11 @@ const ICON_CLASS = /(^|[\s_-])(icons?|fa[srlbd]?|glyph(icon)?|material-(icons|sy
 
 function stepOf(el: Element): string {
   const role = el.getAttribute('role');
-  const id = el.id && !/\d{3,}|[-_:][a-z0-9]{6,}$/i.test(el.id) ? el.id : '';
+  // An id a framework makes up per render (`:r1:`, `ember123`, `x-4f9a2c`) would differ on the next visit.
+  const id = el.id && /^[A-Za-z][\w-]*$/.test(el.id) && !/\d{3,}|[-_][a-z0-9]{6,}$/i.test(el.id) ? el.id : '';
   return el.tagName.toLowerCase() + (role ? '[' + role + ']' : '') + (id ? '#' + id : '');
 }
-function pathOf(el: Element): string[] {
+export function pathOf(el: Element): string[] {
   const out: string[] = [];
   for (let e: Element | null = el; e && e !== document.body && out.length < MAX_PATH; e = e.parentElement) out.push(stepOf(e));
   return out;

@@ -1,4 +1,5 @@
 import { type LeafBinding, type ListBinding, type Read, readLeaf, readList, type ReadRows } from '../observation/dom/binding.page';
+import { type CheckedRead, describeLeaf, type LeafCheck, readCheckedLeaf } from './leaf-check.page';
 import { type CheckedRows, describeList, type ListCheck, readCheckedList } from './list-check.page';
 
 /**
@@ -8,18 +9,20 @@ import { type CheckedRows, describeList, type ListCheck, readCheckedList } from 
  * A read that throws answers with its error; the others still count.
  */
 export type BindingRead =
-  | { leaf: LeafBinding; list?: undefined; describe?: undefined }
-  | { list: ListBinding; check?: ListCheck; describe?: undefined }
-  | { describe: ListBinding; list?: undefined };
+  | { leaf: LeafBinding; check?: LeafCheck; list?: undefined; describe?: undefined; describeLeaf?: undefined }
+  | { list: ListBinding; check?: ListCheck; describe?: undefined; describeLeaf?: undefined }
+  | { describe: ListBinding; list?: undefined; describeLeaf?: undefined }
+  | { describeLeaf: LeafBinding; list?: undefined; describe?: undefined };
 
-export type BindingAnswer = Read | ReadRows | CheckedRows | { ok: true; check: ListCheck | null };
+export type BindingAnswer = Read | ReadRows | CheckedRows | CheckedRead | { ok: true; check: ListCheck | LeafCheck | null };
 
 export default function readBindings(list: BindingRead[]): BindingAnswer[] {
   return list.map((r): BindingAnswer => {
     try {
       if (r.describe) return { ok: true, check: describeList(r.describe) };
+      if (r.describeLeaf) return { ok: true, check: describeLeaf(r.describeLeaf) };
       if (r.list) return r.check ? readCheckedList(r.list, r.check) : readList(r.list);
-      return readLeaf(r.leaf);
+      return r.check ? readCheckedLeaf(r.leaf, r.check) : readLeaf(r.leaf);
     } catch (e) {
       return { ok: false, error: String((e instanceof Error && e.message) || e) };
     }

@@ -4,6 +4,7 @@ import type { LeafBinding, ListBinding } from '../observation/dom/binding.page';
 import { normalizedActionTemplate, type ParameterSlot, templateOf } from '../planner/placeholders';
 import { type PageToolName, pageToolNamed, type RecordedStep } from '../tools';
 import { describeDescriptor, type ElementDescriptor } from './element-descriptor';
+import type { LeafCheck } from './leaf-check.page';
 import type { ListCheck } from './list-check.page';
 
 export { describeDescriptor, descriptorOf, type ElementDescriptor, resolveDescriptor } from './element-descriptor';
@@ -58,7 +59,8 @@ export type ResultPlan =
   | { kind: 'const'; value: boolean | null | string }
   /** A string built from parameters ("{{parameters.text}}"). */
   | { kind: 'template'; template: string }
-  | { kind: 'page'; binding: LeafBinding }
+  /** `check`: the ancestry of the value's element when recorded, checked before a replay answers (leaf-check.page.ts). */
+  | { kind: 'page'; binding: LeafBinding; check?: LeafCheck }
   /** `check`: what made the list right when recorded, checked on the live page before a replay answers (list-check.page.ts). */
   | { kind: 'list'; list: ListBinding; item: ResultPlan; check?: ListCheck }
   /** Inside a list item: the n-th field read from the item ('day': a relative day read back as its date). */
