@@ -323,6 +323,10 @@ export const AGENT_RUN_ERRORS = {
     'never goes around it.',
   RESULT_SCHEMA_MISMATCH: 'The result does not match the JSON Schema compiled from responseFormat; details lists every mismatch.',
   PLAYBOOK_FAILED: 'The playbook for this action failed on the page (details.step names where).',
+  REPLAY_MISMATCH:
+    'The recorded replay of this action ran, but its answer could not be checked on the live page (the list it reads is not the ' +
+    'recorded one, its items lost their shape, the answer is poorer than the recording) and no model is configured to take over; ' +
+    'the message says what did not match. The trajectory is marked stale: the next run with a model learns it again.',
   MODEL_ERROR: 'The model endpoint failed: an HTTP error, a network error, or no answer within AGENTLINK_MODEL_TIMEOUT_MS.',
   MODEL_BAD_RESPONSE: 'The model endpoint answered with something that is not an OpenAI-compatible chat completion.',
   MAX_STEPS_EXCEEDED: 'The planner did not finish within its step budget.',

@@ -264,6 +264,8 @@ export function buildEntities(dialect: Dialect) {
       createdAt: time('created_at'),
       updatedAt: time('updated_at'),
       lastReplayedAt: time('last_replayed_at', true),
+      staleAt: time('stale_at', true),
+      staleReason: text('stale_reason', true),
     },
   });
 

@@ -315,6 +315,9 @@ export interface AgentTrajectoryRecord {
   createdAt: Date;
   updatedAt: Date;
   lastReplayedAt: Date | null;
+  /** Set when a replay's answer could not be checked on the live page: the next request re-learns it (planner). */
+  staleAt?: Date | null;
+  staleReason?: string | null;
 }
 
 /** A person who signs in to the dashboard (server/dashboard); `email` is lower-cased, `passwordHash` is scrypt. */

@@ -4,6 +4,7 @@ import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { type Trajectory, TRAJECTORY_VERSION, trajectoryKey, type TrajectoryMode } from '../../server/agent/replay/trajectory';
 import { TrajectoryStore } from '../../server/agent/replay/trajectory-store';
 import { TrajectoriesPerMode1763720000000 } from '../../server/store/migrations/1763720000000-trajectories-per-mode';
+import { CheckedTrajectories1763721100000 } from '../../server/store/migrations/1763721100000-checked-trajectories';
 import { describeEachStore } from '../support/app';
 
 /** The replay cache: what makes two requests "the same action", and the stored, versioned entries on both stores. */
@@ -209,6 +210,51 @@ describeEachStore('trajectory store, per mode', (t) => {
     const runner = t.store.dataSource.createQueryRunner();
     try {
       await new TrajectoriesPerMode1763720000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await t.store.repos.agentTrajectories.findById(old.key)).toBeNull();
+    expect(await t.store.repos.agentTrajectories.findById(kept.key)).toMatchObject({ version: TRAJECTORY_VERSION });
+  });
+
+  it('a trajectory whose replay did not match the page is stale: a miss that says so, until a new recording replaces it', async () => {
+    const store = new TrajectoryStore(t.store, t.clock);
+    const k = key('List my flows', {}, undefined, 'read');
+    const first = trajectory(click('Flows'), 'read');
+    await store.save({ key: k.key, providerId: PROVIDER, actionTemplate: k.actionTemplate, schemaHash: 's', trajectory: first });
+    await store.markStale(k.key, 'the list under "Flows" is not on the page');
+    expect(await store.find(k.key, 's', 'read')).toEqual({
+      hit: false,
+      stale: true,
+      reason: 'the recorded trajectory is stale (the list under "Flows" is not on the page)',
+    });
+    expect(await t.store.repos.agentTrajectories.findById(k.key)).toMatchObject({ staleAt: expect.any(Date) });
+    await store.save({ key: k.key, providerId: PROVIDER, actionTemplate: k.actionTemplate, schemaHash: 's', trajectory: first });
+    expect(await store.find(k.key, 's', 'read')).toEqual({ hit: true, trajectory: first });
+    expect(await t.store.repos.agentTrajectories.findById(k.key)).toMatchObject({ staleAt: null, staleReason: null });
+  });
+
+  it('the migration deletes the version 2 entries (their lists have nothing a replay could check)', async () => {
+    const store = new TrajectoryStore(t.store, t.clock);
+    const kept = key('Read my pinned flows', {}, undefined, 'read');
+    const old = key('Read my old flows', {}, undefined, 'read');
+    for (const k of [kept, old])
+      await store.save({
+        key: k.key,
+        providerId: PROVIDER,
+        actionTemplate: k.actionTemplate,
+        schemaHash: 's',
+        trajectory: trajectory([], 'read'),
+      });
+    await t.store.dataSource
+      .createQueryBuilder()
+      .update('agent_trajectories')
+      .set({ version: 2 })
+      .where('id = :id', { id: old.key })
+      .execute();
+    const runner = t.store.dataSource.createQueryRunner();
+    try {
+      await new CheckedTrajectories1763721100000().up(runner);
     } finally {
       await runner.release();
     }

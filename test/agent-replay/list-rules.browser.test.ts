@@ -41,8 +41,8 @@ function table(rows: Ticket[], extra = ''): string {
 }
 const set = (html: string) => page.setContent(`<!doctype html><html><body>${html}</body></html>`);
 const titles = (rows: Ticket[]) => rows.map((r) => r[0]);
-const plan = (answer: unknown, parameters: Record<string, unknown> = {}, raw: unknown = answer) =>
-  planResult(page, raw, answer, parameterSlots(parameters), { constantsAllowed: false });
+const plan = (answer: unknown, parameters: Record<string, unknown> = {}, raw: unknown = answer, request?: string) =>
+  planResult(page, raw, answer, parameterSlots(parameters), { constantsAllowed: false, ...(request ? { request } : {}) });
 const listOf = (p: ResultPlan) => (p.kind === 'object' ? (p.properties.tickets as Extract<ResultPlan, { kind: 'list' }>) : null);
 
 describe('a list answer that is not the first items of its list', () => {
@@ -143,7 +143,19 @@ describe('a list answer that is not the first items of its list', () => {
     await set(table(TICKETS.map(([t, , p, d]) => [t, '—', p, d] as Ticket)));
     expect(await readResult(page, res.value, [])).toEqual({
       ok: false,
+      mismatch: true,
       reason: "no item of the list reads 'Open' where the rule reads it",
     });
+  });
+
+  it('keeps the count the request asks for when the page had no more (the first two closed ones, with two closed)', async () => {
+    await set(table(TICKETS));
+    const closed = titles(TICKETS.filter((t) => t[1] === 'Closed'));
+    const res = await plan({ tickets: closed }, {}, { tickets: closed }, 'Give me the first two closed tickets');
+    if (!res.ok) throw new Error(res.reason);
+    expect(listOf(res.value)?.list).toMatchObject({ limit: 2, rule: { filter: { equals: 'Closed' } } });
+    // A third closed ticket later: still the first two (without the count, all three were answered).
+    await set(table([...TICKETS, ['Avatar upload fails', 'Closed', 2, '2025-11-02']]));
+    expect(await readResult(page, res.value, [])).toEqual({ ok: true, value: { tickets: closed } });
   });
 });

@@ -8,8 +8,11 @@ import { runDom } from '../observation';
 import type { ValueForms, ValueKind } from '../observation/dom/binding.page';
 import { daysBefore, isoDayBefore, numberForms, printedNumber, relativeDayForms, relativeDays } from '../observation/dom/printed.page';
 import { fillDeep, hasPlaceholder, type ParameterSlot } from '../planner/placeholders';
+import type { LeafCheck } from './leaf-check.page';
+import type { CheckedRows, ListCheck } from './list-check.page';
 import type readBindingsInPage from './read-bindings.page';
-import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
+import type { BindingAnswer, BindingRead } from './read-bindings.page';
+import type { ListBinding, ResultPlan } from './trajectory';
 
 /**
  * The result of a replay must come from the live page, not from the recording. When a planner run ends,
@@ -17,7 +20,7 @@ import type { LeafBinding, ListBinding, ResultPlan } from './trajectory';
  * text around the value; arrays to a list and per-item fields) or to the parameters it was built from.
  * The plan is accepted only if reading it on that same page gives back exactly the answer.
  */
-type Bound<T> = { ok: true; value: T } | { ok: false; reason: string };
+type Bound<T> = { ok: true; value: T } | { ok: false; reason: string; mismatch?: true };
 
 const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
@@ -46,6 +49,27 @@ function filledList(list: ListBinding, slots: ParameterSlot[]): ListBinding {
   const f = list.rule?.filter;
   if (!f || !hasPlaceholder(f.equals)) return list;
   return { ...list, rule: { ...list.rule, filter: { ...f, equals: String(fillDeep(f.equals, slots)) } } };
+}
+
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const COUNT = String.raw`(\d{1,3}|${NUMBER_WORDS.join('|')})`;
+/** "the first two …", "top 5 …", "the 3 largest …": the request asks for a count of items from the start of an order. */
+const ASKED_COUNT = new RegExp(
+  String.raw`\b(?:first|top)\s+${COUNT}\b|\b${COUNT}\s+(?:first|top|largest|biggest|highest|smallest|lowest|cheapest|newest|oldest|latest|most\s+recent)\b`,
+  'i',
+);
+
+/**
+ * When every item a rule selects is the answer but the request asked for a count of them ("the first two paid
+ * invoices" on a page with two paid ones), the count is part of the rule: without it, a third paid invoice added
+ * later would be answered too.
+ */
+function countedAsAsked(list: ListBinding, answered: number, request: string): ListBinding {
+  if (list.limit !== null) return list;
+  const m = ASKED_COUNT.exec(request);
+  const word = (m?.[1] ?? m?.[2])?.toLowerCase();
+  const n = word === undefined ? NaN : /^\d/.test(word) ? Number(word) : NUMBER_WORDS.indexOf(word);
+  return n === answered ? { ...list, limit: n } : list;
 }
 
 export interface PlanOptions {
@@ -139,11 +163,17 @@ export async function planResult(
         node.properties[parts[parts.length - 1]!] = { kind: 'field', field, as: kinds[field]! };
       });
     }
-    return { ok: true, value: { kind: 'list', list: parameterised(res.plan, slots), item } };
+    return {
+      ok: true,
+      value: { kind: 'list', list: parameterised(countedAsAsked(res.plan, items.length, opts.request ?? ''), slots), item },
+    };
   };
 
   const planned = await visit(raw, filled, []);
   if (!planned.ok) return planned;
+  // Each list keeps what made it right on this page (its container's identity, its items' shape): a replay checks it first.
+  const checked = await describeLists(page, planned.value, slots);
+  if (!checked.ok) return checked;
   // Accepted only if reading it back on this very page gives the answer the planner returned.
   const back = await readResult(page, planned.value, slots);
   if (!back.ok) return fail(`reading the result back failed: ${back.reason}`);
@@ -164,18 +194,39 @@ function coerce(text: string, as: ValueKind): unknown {
 /** The DOM script's binding reads, many in one call (read-bindings.page.ts). */
 const READ_BINDINGS = pageFunction<typeof readBindingsInPage>(PAGE_ENTRIES.readBindings);
 
-type BindingRead = { leaf: LeafBinding } | { list: ListBinding };
-type LeafAnswer = { ok: true; text: string } | { ok: false; error: string };
-type ListAnswer = { ok: true; rows: string[][] } | { ok: false; error: string };
+type LeafAnswer = { ok: true; text: string } | { ok: false; error: string; mismatch?: true };
+type ListAnswer = { ok: true; rows: string[][] } | Exclude<CheckedRows, { ok: true }>;
+
+/** Adds to every list and page leaf of a plan its check, taken on this page (list-check.page.ts, leaf-check.page.ts); one that cannot be taken is not recorded. */
+async function describeLists(page: Page, plan: ResultPlan, slots: ParameterSlot[]): Promise<Bound<null>> {
+  const nodes: Extract<ResultPlan, { kind: 'list' | 'page' }>[] = [];
+  const collect = (p: ResultPlan): void => {
+    if (p.kind === 'list' || p.kind === 'page') nodes.push(p);
+    else if (p.kind === 'object') Object.values(p.properties).forEach(collect);
+  };
+  collect(plan);
+  const answers = await readBindings(
+    page,
+    nodes.map((n) => (n.kind === 'list' ? { describe: filledList(n.list, slots) } : { describeLeaf: n.binding })),
+  );
+  for (let i = 0; i < nodes.length; i++) {
+    const a = answers[i] as { ok: true; check: ListCheck | LeafCheck | null } | { ok: false; error: string };
+    if (!a.ok || !a.check) return fail(`the place a value was read from cannot be told apart on the page${a.ok ? '' : `: ${a.error}`}`);
+    const node = nodes[i]!;
+    if (node.kind === 'list') node.check = a.check as ListCheck;
+    else node.check = a.check as LeafCheck;
+  }
+  return { ok: true, value: null };
+}
 
 const NAVIGATED = /Execution context was destroyed|Cannot find context|navigat|Target closed|frame was detached/i;
 
-async function readBindings(page: Page, reads: BindingRead[]): Promise<(LeafAnswer | ListAnswer)[]> {
+async function readBindings(page: Page, reads: BindingRead[]): Promise<BindingAnswer[]> {
   if (reads.length === 0) return [];
   // Rides out a navigation that replaces the document mid-call, as runDom does.
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await page.evaluate(READ_BINDINGS, reads)) as (LeafAnswer | ListAnswer)[];
+      return await page.evaluate(READ_BINDINGS, reads);
     } catch (err) {
       if (attempt >= 3 || !NAVIGATED.test(String((err as Error)?.message ?? err)) || page.isClosed()) throw err;
       await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
@@ -188,8 +239,8 @@ export async function readResult(page: Page, plan: ResultPlan, slots: ParameterS
   const reads: BindingRead[] = [];
   const slotOf = new Map<ResultPlan, number>();
   const collect = (p: ResultPlan): void => {
-    if (p.kind === 'page') slotOf.set(p, reads.push({ leaf: p.binding }) - 1);
-    else if (p.kind === 'list') slotOf.set(p, reads.push({ list: filledList(p.list, slots) }) - 1);
+    if (p.kind === 'page') slotOf.set(p, reads.push({ leaf: p.binding, ...(p.check ? { check: p.check } : {}) }) - 1);
+    else if (p.kind === 'list') slotOf.set(p, reads.push({ list: filledList(p.list, slots), ...(p.check ? { check: p.check } : {}) }) - 1);
     else if (p.kind === 'object') Object.values(p.properties).forEach(collect);
   };
   collect(plan);
@@ -207,11 +258,12 @@ export async function readResult(page: Page, plan: ResultPlan, slots: ParameterS
       }
       case 'page': {
         const res = answers[slotOf.get(p)!] as LeafAnswer;
-        return res.ok ? { ok: true, value: coerce(res.text, p.binding.kind) } : fail(res.error);
+        if (res.ok) return { ok: true, value: coerce(res.text, p.binding.kind) };
+        return 'mismatch' in res ? { ok: false, reason: res.error, mismatch: true } : fail(res.error);
       }
       case 'list': {
         const res = answers[slotOf.get(p)!] as ListAnswer;
-        if (!res.ok) return fail(res.error);
+        if (!res.ok) return 'mismatch' in res ? { ok: false, reason: res.error, mismatch: true } : fail(res.error);
         const out: unknown[] = [];
         for (const r of res.rows) {
           const item = read(p.item, r);

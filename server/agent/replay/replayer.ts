@@ -26,7 +26,13 @@ import {
  * read from the final page through the recorded plan and validated. Anything that differs stops the replay
  * with the reason and the steps already done, so the planner can take over from the current page.
  */
-export type ReplayResult = { ok: true; result: unknown } | { ok: false; reason: string; done: TrajectoryStep[] };
+export type ReplayResult =
+  | { ok: true; result: unknown }
+  /**
+   * `mismatch`: every step ran, but the answer could not be read and checked on the final page as recorded (its list is
+   * not the recorded one, its items lost their shape, it does not validate): the trajectory no longer fits the page.
+   */
+  | { ok: false; reason: string; done: TrajectoryStep[]; mismatch?: true };
 
 export interface ReplayOptions {
   slots: ParameterSlot[];
@@ -42,7 +48,7 @@ const EMPTY: PageSnapshot = { url: '', title: '', modal: false, elements: [], li
 
 export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, opts: ReplayOptions): Promise<ReplayResult> {
   const done: TrajectoryStep[] = [];
-  const diverged = (n: number, step: TrajectoryStep | null, reason: string): ReplayResult => ({
+  const diverged = (n: number, step: TrajectoryStep | null, reason: string): Extract<ReplayResult, { ok: false }> => ({
     ok: false,
     reason: step ? `step ${n} (${describeStep(step)}): ${reason}` : `the end: ${reason}`,
     done: [...done],
@@ -152,7 +158,7 @@ export async function replayTrajectory(ctx: RunContext, trajectory: Trajectory, 
     }
     if (Date.now() >= until) {
       await traceStep(ctx, { tool: 'extract', started, outcome: 'error', error });
-      return diverged(0, null, reason);
+      return { ...diverged(0, null, reason), mismatch: true };
     }
     await ctx.page.waitForTimeout(remaining(ctx, POLL_MS));
     guard(ctx);

@@ -6,7 +6,10 @@ import { type Trajectory, TRAJECTORY_VERSION, type TrajectoryMode } from './traj
  * Trajectories in the database, behind the store's repository. A wrong version, result schema or mode is a miss (the
  * mode is already in the key; the body's is checked too, so a row that ever sat under a wrong key still never crosses).
  */
-export type TrajectoryLookup = { hit: true; trajectory: Trajectory } | { hit: false; reason: string };
+export type TrajectoryLookup =
+  | { hit: true; trajectory: Trajectory }
+  /** `stale`: the recorded trajectory no longer fits the page (a replay's check failed); the planner must learn it again. */
+  | { hit: false; reason: string; stale?: true };
 
 export class TrajectoryStore {
   constructor(
@@ -23,6 +26,12 @@ export class TrajectoryStore {
     const t = row.trajectory as unknown as Trajectory;
     if (!t || !Array.isArray(t.steps) || !t.result) return { hit: false, reason: 'the recorded trajectory is unreadable' };
     if (t.mode !== mode) return { hit: false, reason: `the recorded trajectory was learned in ${String(t.mode)} mode, not ${mode}` };
+    if (row.staleAt)
+      return {
+        hit: false,
+        stale: true,
+        reason: `the recorded trajectory is stale (${row.staleReason ?? 'its answer no longer matched the page'})`,
+      };
     return { hit: true, trajectory: t };
   }
 
@@ -40,6 +49,11 @@ export class TrajectoryStore {
       updatedAt: now,
       lastReplayedAt: null,
     });
+  }
+
+  /** The replay's answer could not be checked on the live page: the next request runs the planner, which records it again. */
+  async markStale(key: string, reason: string): Promise<void> {
+    await this.store.repos.agentTrajectories.markStale(key, this.clock.now(), reason);
   }
 
   async markReplayed(key: string): Promise<void> {

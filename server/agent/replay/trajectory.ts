@@ -4,6 +4,8 @@ import type { LeafBinding, ListBinding } from '../observation/dom/binding.page';
 import { normalizedActionTemplate, type ParameterSlot, templateOf } from '../planner/placeholders';
 import { type PageToolName, pageToolNamed, type RecordedStep } from '../tools';
 import { describeDescriptor, type ElementDescriptor } from './element-descriptor';
+import type { LeafCheck } from './leaf-check.page';
+import type { ListCheck } from './list-check.page';
 
 export { describeDescriptor, descriptorOf, type ElementDescriptor, resolveDescriptor } from './element-descriptor';
 
@@ -17,8 +19,11 @@ export { describeDescriptor, descriptorOf, type ElementDescriptor, resolveDescri
  * Version 2 put the run's mode into the key. Version 1 entries recorded no mode anywhere, so they cannot be sorted by
  * it: their keys are never computed again (the version is hashed in), so they are not found (migration
  * 1763720000000 deletes them), and the planner records the action afresh in each mode.
+ *
+ * Version 3 keeps, with each list the result reads, what made it right (list-check.page.ts), checked before a replay
+ * answers; a version 2 list has nothing to check, so it is never replayed (migration 1763721000000 deletes those rows).
  */
-export const TRAJECTORY_VERSION = 2;
+export const TRAJECTORY_VERSION = 3;
 
 /**
  * The request's mode. A read run's steps were judged with every write and WebSocket message held by the proxy (a
@@ -54,8 +59,10 @@ export type ResultPlan =
   | { kind: 'const'; value: boolean | null | string }
   /** A string built from parameters ("{{parameters.text}}"). */
   | { kind: 'template'; template: string }
-  | { kind: 'page'; binding: LeafBinding }
-  | { kind: 'list'; list: ListBinding; item: ResultPlan }
+  /** `check`: the ancestry of the value's element when recorded, checked before a replay answers (leaf-check.page.ts). */
+  | { kind: 'page'; binding: LeafBinding; check?: LeafCheck }
+  /** `check`: what made the list right when recorded, checked on the live page before a replay answers (list-check.page.ts). */
+  | { kind: 'list'; list: ListBinding; item: ResultPlan; check?: ListCheck }
   /** Inside a list item: the n-th field read from the item ('day': a relative day read back as its date). */
   | { kind: 'field'; field: number; as: 'string' | 'number' | 'day' };
 

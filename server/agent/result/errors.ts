@@ -16,6 +16,7 @@ const STRATEGY_FAILURE_CODES = [
   'MAX_STEPS_EXCEEDED',
   'TOO_MANY_FAILURES',
   'ACTION_FAILED',
+  'REPLAY_MISMATCH',
   'TIMED_OUT',
 ] as const satisfies readonly AgentRunErrorCode[];
 

@@ -21,7 +21,9 @@ import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
  *   replayStrategy   a trajectory learned from an earlier successful planner run of the same action (same
  *                    provider, mode, action template, starting path and parameter names): zero model calls.
  *                    Anything that differs → not_applicable, and the steps it already did are handed to
- *                    the planner, which continues from the current page.
+ *                    the planner, which continues from the current page. An answer that cannot be checked on
+ *                    the final page (replay/list-check.page.ts) marks the trajectory stale and, without a
+ *                    model, fails with REPLAY_MISMATCH: a replay answers right or not at all.
  *   plannerStrategy  the LLM loop. Without config.model it fails at once with MODEL_NOT_CONFIGURED. A
  *                    completed run is recorded as a trajectory (when its result can be traced to the page)
  *                    only when it is clean (ctx.integrity: no blocked request, no refusal, no injection
@@ -154,6 +156,16 @@ export function plannerStrategy(deps: StrategyDeps, opts: PlannerStrategyOptions
   };
 }
 
+function replayMismatch(reason: string): RunOutcome {
+  return {
+    status: 'failed',
+    code: 'REPLAY_MISMATCH',
+    message: `The recorded replay of this action no longer matches the page, and no model is configured to learn it again: ${reason}.`,
+    details: { reason },
+    usage: { ...ZERO_USAGE },
+  };
+}
+
 export interface ReplayStrategyOptions {
   secrets?: (ctx: RunContext) => string[];
   resolveWaitMs?: number;
@@ -166,6 +178,8 @@ export function replayStrategy(deps: StrategyDeps, opts: ReplayStrategyOptions =
     async run(ctx: RunContext): Promise<RunOutcome> {
       const { slots, key } = trajectoryKeyOf(ctx);
       const found = await trajectories.find(key, schemaHash(ctx.resultSchema), ctx.mode);
+      // A stale trajectory is not tried again: without a model to learn it afresh, say so at once.
+      if (!found.hit && found.stale && !deps.config.model) return replayMismatch(found.reason);
       if (!found.hit) return { status: 'not_applicable', reason: found.reason };
       const res = await replayTrajectory(ctx, found.trajectory, {
         slots,
@@ -177,7 +191,13 @@ export function replayStrategy(deps: StrategyDeps, opts: ReplayStrategyOptions =
         return { status: 'completed', result: res.result, usage: { ...ZERO_USAGE } };
       }
       if (res.done.length) handovers.set(ctx.page, { described: res.done.map(describeStep), steps: res.done });
-      return { status: 'not_applicable', reason: `the replay stopped at ${res.reason}`, usage: { ...ZERO_USAGE } };
+      const reason = `the replay stopped at ${res.reason}`;
+      if (res.mismatch) {
+        // Never an unchecked answer: the planner takes over (and records it again), or the run fails saying what did not match.
+        await trajectories.markStale(key, res.reason);
+        if (!deps.config.model) return replayMismatch(reason);
+      }
+      return { status: 'not_applicable', reason, usage: { ...ZERO_USAGE } };
     },
   };
 }

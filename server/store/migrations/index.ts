@@ -19,6 +19,8 @@ import { UserAction1763702000000 } from './1763702000000-user-action';
 import { DashboardInvitations1763706000000 } from './1763706000000-dashboard-invitations';
 import { AgentRequestAttempts1763707000000 } from './1763707000000-agent-request-attempts';
 import { TrajectoriesPerMode1763720000000 } from './1763720000000-trajectories-per-mode';
+import { TrajectoryStaleness1763721000000 } from './1763721000000-trajectory-staleness';
+import { CheckedTrajectories1763721100000 } from './1763721100000-checked-trajectories';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -43,4 +45,6 @@ export const migrations = [
   DashboardInvitations1763706000000,
   AgentRequestAttempts1763707000000,
   TrajectoriesPerMode1763720000000,
+  TrajectoryStaleness1763721000000,
+  CheckedTrajectories1763721100000,
 ];

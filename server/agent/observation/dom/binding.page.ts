@@ -52,7 +52,8 @@ export type ReadRows = { ok: true; rows: (string | null)[][] } | { ok: false; er
 export type Bound = { ok: true; binding: LeafBinding; text: string } | { ok: false; error: string };
 export type BoundList = { ok: true; plan: ListBinding } | { ok: false; error: string };
 
-function elementsFor(anchor: Anchor): Element[] {
+/** The shown elements an anchor counts among (its tag, in its scope), in document order (a replay's list check reads them too). */
+export function elementsFor(anchor: Anchor): Element[] {
   const out: Element[] = [];
   document.querySelectorAll(anchor.tag).forEach((el) => {
     if ((scopeOf(el) || null) === (anchor.scope || null) && shown(el)) out.push(el);
@@ -104,7 +105,7 @@ function around(text: string, i: number, len: number, kind: ValueKind): { prefix
   if (after.length) suffix = (/^\s/.test(after) ? ' ' : '') + (kind === 'number' ? aw.slice(0, 1) : aw.slice(0, 3)).join(' ').slice(0, 30);
   return { prefix, suffix: kind === 'number' ? norm(suffix) : suffix };
 }
-function readFrom(el: Element, b: Around): Read {
+export function readFrom(el: Element, b: Around): Read {
   const text = norm(innerTextOf(el));
   let start = 0;
   if (b.prefix) {
@@ -205,7 +206,7 @@ function lca(nodes: Element[]): Element | null {
   while (a && !nodes.every((n) => a!.contains(n))) a = a.parentElement;
   return a;
 }
-function itemsOf(container: Element, signature: string[]): Element[] {
+export function itemsOf(container: Element, signature: string[]): Element[] {
   const out: Element[] = [];
   container.querySelectorAll(signature[signature.length - 1]!).forEach((el) => {
     const tags = tagPath(container, el).map((p) => p[0]);
