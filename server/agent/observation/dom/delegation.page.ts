@@ -1,0 +1,86 @@
+/**
+ * In the page (see agent-dom.page.ts): the targets of click handlers a library delegates from a container, read from
+ * the library's own registry where the page has one. jQuery (`$(list).on('click', '.like', fn)`, `$(document).on(…)`)
+ * keeps each element's handlers in its private data, the delegated ones first (`delegateCount`) with their selectors:
+ * `jQuery._data(el, 'events')`, asked only of elements `jQuery.hasData` says have data (it creates none). The elements
+ * those selectors match inside their container are controls, whatever their cursor: the page answers their clicks.
+ * Bounded: the elements asked, the selectors, the targets.
+ */
+
+interface JQueryHandler {
+  selector?: string;
+}
+interface JQueryLike {
+  hasData?: (el: unknown) => boolean;
+  _data?: (el: unknown, key: string) => Record<string, (JQueryHandler[] & { delegateCount?: number }) | undefined> | undefined;
+  fn?: { jquery?: string };
+}
+
+const CLICK_TYPES = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart'];
+/** Elements asked for data (a page's first ones, in document order), selectors read, targets kept. */
+const MAX_ASKED = 5000;
+const MAX_SELECTORS = 40;
+const MAX_TARGETS = 600;
+
+function libraryOf(win: Window): JQueryLike | null {
+  const w = win as unknown as Record<string, unknown>;
+  for (const name of ['jQuery', '$']) {
+    const jq = w[name] as JQueryLike | undefined;
+    // jQuery is a function with properties; its own version string tells it from another `$`
+    if (
+      jq &&
+      (typeof jq === 'function' || typeof jq === 'object') &&
+      typeof jq._data === 'function' &&
+      typeof jq.hasData === 'function' &&
+      jq.fn &&
+      jq.fn.jquery
+    )
+      return jq;
+  }
+  return null;
+}
+
+/** The elements of `doc` a delegated click handler of the page's jQuery answers for (empty without jQuery). */
+export function delegatedTargets(doc: Document): Set<Element> {
+  const out = new Set<Element>();
+  const win = doc.defaultView;
+  const jq = win && libraryOf(win);
+  if (!jq) return out;
+  const containers: (Document | Element)[] = [doc];
+  const all = doc.getElementsByTagName('*');
+  for (let i = 0; i < all.length && i < MAX_ASKED; i++) {
+    try {
+      if (jq.hasData!(all[i])) containers.push(all[i]!);
+    } catch {
+      // a page's own hasData may throw
+    }
+  }
+  let selectors = 0;
+  for (const c of containers) {
+    let events: ReturnType<NonNullable<JQueryLike['_data']>>;
+    try {
+      events = jq._data!(c, 'events');
+    } catch {
+      continue;
+    }
+    if (!events) continue;
+    for (const type of CLICK_TYPES) {
+      const list = events[type];
+      const n = list ? Math.min(list.delegateCount || 0, list.length) : 0;
+      for (let k = 0; k < n && selectors < MAX_SELECTORS; k++) {
+        const sel = list![k]!.selector;
+        if (!sel) continue;
+        selectors++;
+        let found: NodeListOf<Element>;
+        try {
+          // jQuery's own extensions (:first, :eq) are no CSS: such a selector is left out
+          found = c.querySelectorAll(sel);
+        } catch {
+          continue;
+        }
+        for (let j = 0; j < found.length && out.size < MAX_TARGETS; j++) out.add(found[j]!);
+      }
+    }
+  }
+  return out;
+}
