@@ -4,7 +4,8 @@
  * keeps each element's handlers in its private data, the delegated ones first (`delegateCount`) with their selectors:
  * `jQuery._data(el, 'events')`, asked only of elements `jQuery.hasData` says have data (it creates none). The elements
  * those selectors match inside their container are controls, whatever their cursor: the page answers their clicks.
- * Bounded: the elements asked, the selectors, the targets.
+ * Bounded: the elements asked, the containers read, the selectors, the targets. The registry is the page's: whatever it
+ * holds only ever names elements of the page (at most MAX_TARGETS, and the snapshot's own cap on elements holds).
  */
 
 interface JQueryHandler {
@@ -20,6 +21,8 @@ const CLICK_TYPES = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'
 /** Elements asked for data (a page's first ones, in document order), selectors read, targets kept. */
 const MAX_ASKED = 5000;
 const MAX_SELECTORS = 40;
+/** Elements with jQuery data whose handlers are read (a list's rows may each have data). */
+const MAX_CONTAINERS = 300;
 const MAX_TARGETS = 600;
 
 function libraryOf(win: Window): JQueryLike | null {
@@ -43,33 +46,33 @@ function libraryOf(win: Window): JQueryLike | null {
 /** The elements of `doc` a delegated click handler of the page's jQuery answers for (empty without jQuery). */
 export function delegatedTargets(doc: Document): Set<Element> {
   const out = new Set<Element>();
+  try {
+    collect(doc, out);
+  } catch {
+    // the registry is the page's own code and data: a getter that throws leaves what was found so far
+  }
+  return out;
+}
+
+function collect(doc: Document, out: Set<Element>) {
   const win = doc.defaultView;
   const jq = win && libraryOf(win);
-  if (!jq) return out;
+  if (!jq) return;
   const containers: (Document | Element)[] = [doc];
   const all = doc.getElementsByTagName('*');
-  for (let i = 0; i < all.length && i < MAX_ASKED; i++) {
-    try {
-      if (jq.hasData!(all[i])) containers.push(all[i]!);
-    } catch {
-      // a page's own hasData may throw
-    }
+  for (let i = 0; i < all.length && i < MAX_ASKED && containers.length < MAX_CONTAINERS; i++) {
+    if (jq.hasData!(all[i])) containers.push(all[i]!);
   }
   let selectors = 0;
   for (const c of containers) {
-    let events: ReturnType<NonNullable<JQueryLike['_data']>>;
-    try {
-      events = jq._data!(c, 'events');
-    } catch {
-      continue;
-    }
-    if (!events) continue;
+    const events = jq._data!(c, 'events');
+    if (!events || typeof events !== 'object') continue;
     for (const type of CLICK_TYPES) {
       const list = events[type];
-      const n = list ? Math.min(list.delegateCount || 0, list.length) : 0;
+      const n = list ? Math.min(Number(list.delegateCount) || 0, list.length) : 0;
       for (let k = 0; k < n && selectors < MAX_SELECTORS; k++) {
-        const sel = list![k]!.selector;
-        if (!sel) continue;
+        const sel = list![k] && list![k]!.selector;
+        if (!sel || typeof sel !== 'string') continue;
         selectors++;
         let found: NodeListOf<Element>;
         try {
@@ -82,5 +85,4 @@ export function delegatedTargets(doc: Document): Set<Element> {
       }
     }
   }
-  return out;
 }
