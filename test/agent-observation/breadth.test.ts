@@ -91,6 +91,31 @@ describe('observation breadth (issue 34)', () => {
     await page.close();
   });
 
+  it("takes the observation when a page's fake jQuery registry throws, and believes nothing of it", async () => {
+    const page = await context.newPage();
+    await page.goto(site.url('/feed.html'));
+    // The page swaps in a `$` whose registry throws for the document and claims a selector for the rest.
+    await page.evaluate(() => {
+      const real = (window as unknown as { jQuery: { _data: (el: unknown, k: string) => unknown } }).jQuery;
+      const fake = Object.assign(() => undefined, {
+        fn: { jquery: '9.9.9' },
+        hasData: () => true,
+        _data: (el: unknown, k: string) => {
+          if (el === document) throw new Error('no registry for you');
+          return real._data(el, k);
+        },
+      });
+      (window as unknown as Record<string, unknown>).jQuery = fake;
+      (window as unknown as Record<string, unknown>).$ = fake;
+    });
+    const s = await takeSnapshot(page);
+    // The document comes first, so nothing of the registry is read, and the observation is still taken, as without
+    // jQuery: the feed, whose own listener answers its clicks, is one control; no icon is listed on the registry's word.
+    expect(s.elements.filter((e) => ['like', 'add', 'remove'].includes(e.name))).toHaveLength(0);
+    expect(names(s)).toEqual([expect.stringMatching(/^button @ana Shipping/)]);
+    await page.close();
+  });
+
   it('names fields with no <label> by the text of their row, and a grid of bare checkboxes by row and column', async () => {
     const { page, s } = await open('/rows.html');
     expect(nth(s, 'checkbox', 'INV-1044 $89.50').nameFrom).toBe('row');
