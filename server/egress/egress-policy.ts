@@ -58,13 +58,30 @@ const portOf = (url: string) => {
   return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
 };
 
+/** A PostgreSQL URL's port (5432 when it names none; 0 when it cannot be read, e.g. a socket path). */
+function postgresPort(url: string): number {
+  try {
+    return new URL(url).port ? Number(new URL(url).port) : 5432;
+  } catch {
+    return 0;
+  }
+}
+
 /** The host network a configuration describes: every port the service is reached on, and the operator's choice. */
 export function hostNetworkOf(
-  config: Pick<AppConfig, 'port' | 'internalUrl' | 'publicUrl' | 'sandboxPrivateNetwork'> & { browser?: AppConfig['browser'] },
+  config: Pick<AppConfig, 'port' | 'internalUrl' | 'publicUrl' | 'sandboxPrivateNetwork'> &
+    Partial<Pick<AppConfig, 'browser' | 'database' | 'model' | 'tracing'>>,
 ): HostNetwork {
   // A remote browser's DevTools port (BROWSER_WS_ENDPOINT) is this service's too: its pages must not drive it.
   const devtools = config.browser?.wsEndpoint ? [portOf(config.browser.wsEndpoint.replace(/^ws/, 'http'))] : [];
-  const ports = [config.port, portOf(config.internalUrl), portOf(config.publicUrl), ...devtools].filter((p) => p > 0);
+  // So are the services it talks to (its PostgreSQL, its model server, its trace collector): a tenant's sandbox site,
+  // or an identity provider it declares on loopback, must not reach them from the browser.
+  const backends = [
+    config.database?.type === 'postgres' ? postgresPort(config.database.url) : 0,
+    config.model ? portOf(config.model.baseUrl) : 0,
+    config.tracing ? portOf(config.tracing.tracesUrl) : 0,
+  ];
+  const ports = [config.port, portOf(config.internalUrl), portOf(config.publicUrl), ...devtools, ...backends].filter((p) => p > 0);
   return { ownPorts: [...new Set(ports)], privateNetwork: config.sandboxPrivateNetwork === 'allow' };
 }
 
