@@ -3,6 +3,7 @@
  *
  *   npm run bench:observation                 # 15 measured observations per page (after 2 warm-up ones)
  *   npm run bench:observation -- --runs 30 --missing 10
+ *   npm run bench:observation -- --only b:     # the pages whose id starts with "b:" (the breadth corpus)
  *
  * Pages: the realistic corpus (test/fixtures/realistic/, served on loopback and fenced as the agent's runs are), its
  * pattern pages (patterns.ts: nameless icons, suggestion lists, trees, slot grids, untied labels … of issue 24) and
@@ -24,7 +25,8 @@ import { type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../se
 import { launchBrowser } from '../server/browser/chromium';
 import { loadConfig } from '../server/config';
 import { EgressPolicy } from '../server/egress/egress-policy';
-import { openCorpusPage } from '../test/agent-corpus/corpus-harness';
+import { corpusProvider, openCorpusPage, openFencedPage } from '../test/agent-corpus/corpus-harness';
+import { BREADTH_PAGES, startBreadthSite } from '../test/fixtures/breadth/server';
 import { PATTERN_PAGES } from '../test/fixtures/realistic/patterns';
 import { CORPUS_PAGES, startRealisticSites } from '../test/fixtures/realistic/server';
 import { startLiveServer } from '../test/support/live-server';
@@ -36,11 +38,13 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '15' },
     warmup: { type: 'string', default: '2' },
     missing: { type: 'string', default: '6' },
+    only: { type: 'string' },
   },
 });
 const RUNS = Math.max(1, Number(values.runs));
 const WARMUP = Math.max(0, Number(values.warmup));
 const SHOW_MISSING = Math.max(0, Number(values.missing));
+const wanted = (id: string) => !values.only || id.startsWith(values.only);
 /** Time for what a page does after load (the consent banner mounts, the invoices arrive). */
 const SETTLE_MS = 800;
 
@@ -175,6 +179,12 @@ function print(rows: Row[]) {
     `target: median time to observe ≤ ${TARGETS.observeMs} ms               ${observe.toFixed(1).padStart(6)} ms         ${verdict(observe <= TARGETS.observeMs)}`,
     `target: median observation ≤ ${TARGETS.tokens} tokens             ${String(tokens).padStart(6)} tokens     ${verdict(tokens <= TARGETS.tokens)}`,
   );
+  const breadth = rows.filter((r) => r.page.startsWith('b:'));
+  const bPresent = breadth.reduce((s, r) => s + r.audit.present, 0);
+  const bNamed = breadth.reduce((s, r) => s + r.audit.named, 0);
+  lines.push(
+    `breadth corpus (test/fixtures/breadth/, b: rows): ${bNamed}/${bPresent} visible interactive elements listed with a name (${pct(bNamed, bPresent)}); issue 34's target ≥ 80%   ${verdict(bNamed >= 0.8 * bPresent)}`,
+  );
   if (SHOW_MISSING) {
     const off = rows.filter((r) => r.audit.controls.some((c) => !c.named));
     lines.push('', `Controls present but not listed (×) or listed without a name (∅), per page:${off.length ? '' : ' none'}`);
@@ -196,10 +206,11 @@ function print(rows: Row[]) {
 async function main() {
   const browser = await launchBrowser(loadConfig().browser);
   const sites = await startRealisticSites();
+  const breadth = await startBreadthSite();
   const rows: Row[] = [];
   let sandbox: { rows: Row[]; close(): Promise<void> } | undefined;
   try {
-    for (const p of CORPUS_PAGES) {
+    for (const p of CORPUS_PAGES.filter((c) => wanted(c.id))) {
       const { context, page, provider } = await openCorpusPage({ sites, browser }, p.path);
       try {
         rows.push(await measure(p.id, page, EgressPolicy.forProvider(provider, 'sandbox')));
@@ -207,7 +218,7 @@ async function main() {
         await context.close();
       }
     }
-    for (const p of PATTERN_PAGES) {
+    for (const p of PATTERN_PAGES.filter((c) => wanted(c.id))) {
       const { context, page, provider } = await openCorpusPage({ sites, browser }, p.path);
       try {
         await p.prepare?.(page);
@@ -216,12 +227,24 @@ async function main() {
         await context.close();
       }
     }
-    sandbox = await sandboxPages(browser);
-    rows.push(...sandbox.rows);
+    for (const p of BREADTH_PAGES.filter((c) => wanted(c.id))) {
+      const provider = { ...corpusProvider({ shop: breadth.origin }), name: 'Breadth corpus', homeUrl: breadth.url('/') };
+      const { context, page } = await openFencedPage(browser, { ...provider, allowedOrigins: [breadth.origin] }, breadth.url(p.path));
+      try {
+        rows.push(await measure(p.id, page, EgressPolicy.forProvider({ ...provider, allowedOrigins: [breadth.origin] }, 'sandbox')));
+      } finally {
+        await context.close();
+      }
+    }
+    if (wanted('orbit /') || wanted('forgehub /')) {
+      sandbox = await sandboxPages(browser);
+      rows.push(...sandbox.rows);
+    }
     print(rows);
   } finally {
     await browser.close();
     await sites.close();
+    await breadth.close();
     await sandbox?.close();
   }
 }

@@ -11,7 +11,8 @@ import { INDEX_ATTRIBUTE, type PageSnapshot } from '../../server/agent/observati
  *   - DOMSnapshot.captureSnapshot's isClickable (Chromium's own "responds to mouse clicks": click, mousedown or mouseup
  *     listeners, links, form controls): rendered elements clickable by a listener only, the innermost of nested ones,
  *     that are not a container of controls already counted and not a page-sized backdrop;
- *   - labels standing for a checkbox or radio that has no node of its own in the accessibility tree (display: none).
+ *   - labels standing for a checkbox or radio that has no node of its own in the accessibility tree (display: none);
+ *   - what a page declares as its controls (data-interactive, the breadth corpus: targets of delegated listeners).
  * A nameless link to the same place as a named one (an avatar beside the name) counts once, as the named one. While
  * a modal dialog is open (aria-modal or a modal <dialog>), only what is in it can be operated, so only that counts.
  * Shadow roots are walked (DOMSnapshot flattens them; the accessibility tree follows the flat tree), frames too: the
@@ -63,6 +64,8 @@ const ROLES = new Set([
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch']);
 /** Elements whose clickability the accessibility tree already accounts for. */
 const NATIVE = new Set(['A', 'AREA', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'LABEL', 'SUMMARY', 'HTML', 'BODY']);
+/** What a page of the breadth corpus (test/fixtures/breadth/) marks each of its controls with. */
+const DECLARED_ATTRIBUTE = 'data-interactive';
 /** How far below a control the observation may have put its index (a listener on a row, the index on its first cell). */
 const DESCENDANT_DEPTH = 3;
 
@@ -310,6 +313,14 @@ function controlsOf(doc: Doc, ax: AxNode[], names: Map<string, string>): (Audite
     counted.add(l);
     counted.add(input);
     out.push(result(l, (doc.attr(input, 'type') ?? 'checkbox').toLowerCase(), doc.text(l), [...near(l), mark(input)]));
+  }
+  // The page's own list of its controls (the breadth corpus marks each with data-interactive="<role>"): a target of a
+  // delegated listener has no listener of its own, so neither the accessibility tree nor Chromium's bit knows it.
+  for (let i = 0; i < doc.n; i++) {
+    const role = doc.attr(i, DECLARED_ATTRIBUTE);
+    if (role === undefined || counted.has(i) || doc.internal(i) || !doc.rendered(i)) continue;
+    counted.add(i);
+    out.push(result(i, role || 'clickable', doc.text(i), near(i)));
   }
   // Elements clickable only by a listener: the innermost, not containers of counted controls, not backdrops.
   const candidates = [...doc.clickable].filter(

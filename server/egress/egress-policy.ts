@@ -14,7 +14,8 @@ import { isLocalhostName, isNonPublicHost, nonPublicRange } from './addresses';
  * Matching is exact: scheme (ws/wss count as http/https), host and port, with default ports made explicit. A
  * provider's `allowedOrigins` are exact host names on the home URL's scheme and port, or full origins with their own
  * (`https://accounts.example.com`, `http://127.0.0.1:4100`); `*.example.com` (any subdomain of example.com, not the
- * name itself) only where a provider declares it. Its `identityProviders` are added for a sign-in only. Host names
+ * name itself) only where a provider declares it. Its `identityProviders` are added for a sign-in only (in the sandbox,
+ * each may be local on exactly its declared host and port). Host names
  * are compared in WHATWG URL's canonical form (lower case, IDN as punycode, IPv4 in dotted decimal). In production
  * nothing reaches a local or private address. In the sandbox, an organization's own provider (the one kind whose site
  * a tenant names) may reach a local address only on loopback and never on this service's own ports; private
@@ -57,13 +58,30 @@ const portOf = (url: string) => {
   return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
 };
 
+/** A PostgreSQL URL's port (5432 when it names none; 0 when it cannot be read, e.g. a socket path). */
+function postgresPort(url: string): number {
+  try {
+    return new URL(url).port ? Number(new URL(url).port) : 5432;
+  } catch {
+    return 0;
+  }
+}
+
 /** The host network a configuration describes: every port the service is reached on, and the operator's choice. */
 export function hostNetworkOf(
-  config: Pick<AppConfig, 'port' | 'internalUrl' | 'publicUrl' | 'sandboxPrivateNetwork'> & { browser?: AppConfig['browser'] },
+  config: Pick<AppConfig, 'port' | 'internalUrl' | 'publicUrl' | 'sandboxPrivateNetwork'> &
+    Partial<Pick<AppConfig, 'browser' | 'database' | 'model' | 'tracing'>>,
 ): HostNetwork {
   // A remote browser's DevTools port (BROWSER_WS_ENDPOINT) is this service's too: its pages must not drive it.
   const devtools = config.browser?.wsEndpoint ? [portOf(config.browser.wsEndpoint.replace(/^ws/, 'http'))] : [];
-  const ports = [config.port, portOf(config.internalUrl), portOf(config.publicUrl), ...devtools].filter((p) => p > 0);
+  // So are the services it talks to (its PostgreSQL, its model server, its trace collector): a tenant's sandbox site,
+  // or an identity provider it declares on loopback, must not reach them from the browser.
+  const backends = [
+    config.database?.type === 'postgres' ? postgresPort(config.database.url) : 0,
+    config.model ? portOf(config.model.baseUrl) : 0,
+    config.tracing ? portOf(config.tracing.tracesUrl) : 0,
+  ];
+  const ports = [config.port, portOf(config.internalUrl), portOf(config.publicUrl), ...devtools, ...backends].filter((p) => p > 0);
   return { ownPorts: [...new Set(ports)], privateNetwork: config.sandboxPrivateNetwork === 'allow' };
 }
 
@@ -98,6 +116,9 @@ const PAGE_LOCAL = new Set(['data:', 'blob:', 'about:']);
 
 const deny = (kind: DenialKind, reason: string): EgressVerdict => ({ ok: false, kind, reason });
 
+/** A host (canonical, IPv6 without brackets) and port as one key. */
+const endpoint = (host: string, port: number) => `${host}|${port}`;
+
 /** A declared host name in canonical form (lower case, punycode, no trailing dot). */
 export function canonicalHostName(name: string): string {
   const bare = name.trim().replace(/\.$/, '');
@@ -115,8 +136,8 @@ export function hostMatchesDomain(host: string, declared: string): boolean {
 export class EgressPolicy {
   readonly origins: readonly AllowedOrigin[];
   private readonly home: { host: string; port: number };
-  /** Sandbox only: the exact hosts (on home's port) that may resolve to a local address. */
-  private readonly localHosts: Set<string>;
+  /** Sandbox only: the exact host:port pairs that may resolve to a local address (the site, a sign-in's identity providers). */
+  private readonly localEndpoints: Set<string>;
   /** An organization's sandbox provider: its host names are a tenant's choice (see tenantRule). */
   private readonly tenant: boolean;
   private readonly network: HostNetwork;
@@ -147,11 +168,21 @@ export class EgressPolicy {
       const wildcard = d.startsWith('*.');
       return { scheme, port, wildcard, host: wildcard ? `.${canonicalHostName(d.slice(2))}` : canonicalHostName(d) };
     });
-    // A simulated identity provider lives on this machine too, exactly like the simulated site itself.
+    // A simulated identity provider lives on this machine too, exactly like the simulated site itself: on the port
+    // it was declared with (a developer's app on :3000 and its Keycloak on :8080), or on the site's own.
     const identityHosts = opts.signIn ? (provider.identityProviders ?? []) : [];
-    this.localHosts = new Set([
-      this.home.host,
-      ...identityHosts.filter((d) => !d.startsWith('*.')).map((d) => canonicalHostName(d.includes('://') ? new URL(d).hostname : d)),
+    this.localEndpoints = new Set([
+      endpoint(this.home.host, port),
+      ...identityHosts
+        .filter((d) => !d.startsWith('*.'))
+        .map((d) => {
+          if (!d.includes('://')) return endpoint(canonicalHostName(d), port);
+          const o = new URL(d);
+          return endpoint(
+            canonicalHostName(o.hostname.replace(/^\[|\]$/g, '')),
+            o.port ? Number(o.port) : DEFAULT_PORT[WEB_SCHEME[o.protocol]],
+          );
+        }),
     ]);
   }
 
@@ -162,6 +193,11 @@ export class EgressPolicy {
   /** Where a sign-in may go: the provider's domains plus the identity providers its SSO passes through. */
   static forSignIn(provider: EgressProvider, environment: Environment, opts: Omit<EgressOptions, 'signIn'> = {}): EgressPolicy {
     return new EgressPolicy(provider, environment, { ...opts, signIn: true });
+  }
+
+  /** The host:port pairs that may be local, for messages (`127.0.0.1:4655`, `127.0.0.1:8080`). */
+  private describeLocal(): string {
+    return [...this.localEndpoints].map((e) => e.replace('|', ':')).join(', ');
   }
 
   /** The allowed origins, for messages (`http://orbit.sandbox.localhost:4000`). */
@@ -229,17 +265,18 @@ export class EgressPolicy {
    * The address rule for one connection to an allowed host:port, as a function of each resolved address (null:
    * may connect). Production: public addresses only. Sandbox: a local address only for exactly the provider's
    * own host and port (its simulated site on this machine) and, in a sign-in, its declared identity providers on
-   * that port, never for anything else. An organization's sandbox provider, in addition: see tenantRule.
+   * exactly their declared host and port (the site's port for a bare host name), never for anything else. An
+   * organization's sandbox provider, in addition: see tenantRule (never this service's own ports).
    */
   addressRule(hostname: string, port: number): (address: string) => string | null {
     const host = hostname.replace(/^\[|\]$/g, '');
     if (this.environment === 'production') return nonPublicRange;
-    const isHome = this.localHosts.has(host) && port === this.home.port;
+    const declared = this.localEndpoints.has(endpoint(host, port));
     return (address) => {
       const tenantWhy = this.tenant ? this.tenantRule(address, port) : null;
       if (tenantWhy) return tenantWhy;
       const range = nonPublicRange(address);
-      return range && !isHome ? `${range}, and only ${this.home.host}:${this.home.port} may be local` : null;
+      return range && !declared ? `${range}, and only ${this.describeLocal()} may be local` : null;
     };
   }
 

@@ -16,9 +16,10 @@ export interface IdentityProviderIssue {
  * The declared identity providers that the sign-in's own egress policy would block, judged when the provider is
  * declared instead of in the widget, mid sign-in. The policy is asked exactly as the sign-in will ask it: checkUrl
  * for the origin, then the address rule for an address known without a lookup (an IP literal; `localhost` and
- * `*.localhost`, which are this machine). A sandbox identity provider on another port of a loopback host is the
- * common case: the policy lets only the provider's own host and port be local. Names that need DNS are judged when
- * the browser connects, as always.
+ * `*.localhost`, which are this machine). In the sandbox a declared identity provider may be local on exactly its
+ * declared host and port (an IdP on another loopback port beside the app); what an organization's provider may not
+ * reach (a private range, this service's own ports) is refused here with the policy's reason. Names that need DNS are
+ * judged when the browser connects, as always.
  */
 export function identityProviderIssues(
   provider: EgressProvider,

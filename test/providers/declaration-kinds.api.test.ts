@@ -43,18 +43,16 @@ describeEachStore('provider declarations: logo, category, identity providers', (
     expect(JSON.stringify(bad.body.error)).toMatch(/category.*'social' \| 'developer' \| 'productivity'/);
   });
 
-  it('refuses an identity provider on another port of a loopback host, with the egress policy reason', async () => {
-    const res = await post(
+  it('takes an identity provider on another loopback port (a local Keycloak beside the app), and refuses one the sign-in would block', async () => {
+    // Before: 400 "would be blocked during sign-in … only 127.0.0.1:4655 may be local". The declared port is now the one allowed.
+    const local = await post(
       t,
       '/api/providers',
       sandboxHeaders(org),
       declaration({ slug: 'idp-port', identityProviders: ['https://accounts.idp.example', 'http://127.0.0.1:4656'] }),
     );
-    const reason = 'http://127.0.0.1:4656 would be blocked during sign-in: 127.0.0.1:4656: loopback, and only 127.0.0.1:4655 may be local';
-    expectError(res, 'PROVIDER_DECLARATION_INVALID', {
-      message: `identityProviders[1]: ${reason}`,
-      details: [{ path: 'identityProviders[1]', message: reason }],
-    });
+    expect(local.status).toBe(201);
+    expect(local.body.identityProviders).toEqual(['https://accounts.idp.example', 'http://127.0.0.1:4656']);
     // The same host and port as the site itself, or a public one: accepted.
     const fine = await post(
       t,
@@ -63,13 +61,26 @@ describeEachStore('provider declarations: logo, category, identity providers', (
       declaration({ slug: 'idp-ok', identityProviders: ['http://sso.localhost:4655', 'https://accounts.idp.example'] }),
     );
     expect(fine.status).toBe(201);
+    // A private address stays refused for an organization's sandbox provider, with the policy's reason.
+    const privateIdp = await post(
+      t,
+      '/api/providers',
+      sandboxHeaders(org),
+      declaration({ slug: 'idp-lan', identityProviders: ['http://10.0.0.5:8080'] }),
+    );
+    const reason =
+      "http://10.0.0.5:8080 would be blocked during sign-in: 10.0.0.5:8080: private: an organization's sandbox provider may reach loopback only (the operator allows private networks with AGENTLINK_SANDBOX_PRIVATE_NETWORK=allow)";
+    expectError(privateIdp, 'PROVIDER_DECLARATION_INVALID', {
+      message: `identityProviders[0]: ${reason}`,
+      details: [{ path: 'identityProviders[0]', message: reason }],
+    });
     // A change that would add a blocked one is refused too, and changes nothing.
     const changed = await patch(t, `/api/providers/${fine.body.providerId}`, sandboxHeaders(org), {
-      identityProviders: ['http://localhost:9'],
+      identityProviders: ['http://169.254.169.254'],
     });
     expect(
       expectError(changed, 'PROVIDER_DECLARATION_INVALID', {
-        message: /^identityProviders\[0\]: http:\/\/localhost:9 would be blocked/,
+        message: /^identityProviders\[0\]: http:\/\/169\.254\.169\.254 would be blocked/,
         details: expect.any(Array),
       }).code,
     ).toBe('PROVIDER_DECLARATION_INVALID');

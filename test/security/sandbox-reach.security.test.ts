@@ -297,6 +297,24 @@ describe('sandbox providers: reach', () => {
     expect(hostNetworkOf(loadConfig({ PORT: '4000', AGENTLINK_INTERNAL_URL: 'https://api-1.internal' })).ownPorts).toContain(443);
   });
 
+  it("never lets a tenant's site or declared identity provider reach the services AgentLink talks to (its PostgreSQL, model server, trace collector)", () => {
+    const network = hostNetworkOf(
+      loadConfig({
+        PORT: '4000',
+        DATABASE_URL: 'postgres://u:p@127.0.0.1:5433/agentlink',
+        AGENTLINK_MODEL_BASE_URL: 'http://127.0.0.1:8081/v1',
+        AGENTLINK_MODEL: 'm',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318',
+      }),
+    );
+    expect(network.ownPorts).toEqual(expect.arrayContaining([4000, 5433, 8081, 4318]));
+    for (const port of [5433, 8081, 4318]) {
+      const policy = EgressPolicy.forProvider(tenant(`http://127.0.0.1:${port}/`, ['127.0.0.1']), 'sandbox', { network });
+      expect(policy.checkUrl(`http://127.0.0.1:${port}/`)).toMatchObject({ ok: false, kind: 'non-public' });
+    }
+    expect(hostNetworkOf(loadConfig({ PORT: '4000', DATABASE_URL: 'postgres://u:p@db.internal/agentlink' })).ownPorts).toContain(5432);
+  });
+
   it('lets an organization sandbox provider reach its own site on another loopback port', async () => {
     const provider = tenant(`http://127.0.0.1:${site.port}/`, ['127.0.0.1']);
     const policy = EgressPolicy.forProvider(provider, 'sandbox');

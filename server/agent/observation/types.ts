@@ -31,7 +31,7 @@ export interface ObservedElement {
    * Set when the page gave the element no name and `name` is the best hint there is (dom/hints.page.ts): a data
    * attribute, its icon, the words of its class or id, where the link goes, a table cell's headers, the text next to it.
    */
-  nameFrom?: 'data' | 'icon' | 'class' | 'href' | 'headers' | 'nearby';
+  nameFrom?: 'data' | 'icon' | 'class' | 'href' | 'headers' | 'nearby' | 'row' | 'position' | 'chart';
   /** The tag of the element that carries the index (for a hidden-input control: the label or wrapper). */
   tag: string;
   /** The nearest labelled container: "dialog 'Create a post'", "article 'Post by Ada'", "navigation 'Main'". */

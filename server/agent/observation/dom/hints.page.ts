@@ -1,3 +1,4 @@
+import { gridPlace, rowText } from './places.page';
 import { byId, clip, isElement, isSvg, isText, norm, styleOf } from './tree.page';
 
 /**
@@ -7,10 +8,11 @@ import { byId, clip, isElement, isSvg, isText, norm, styleOf } from './tree.page
  * (an icon font's ligature or glyph class, an SVG <use href="#icon-star">, an image's file name), the words of its
  * own id (its siblings share its classes), then of its classes (`btn-trash` → "trash"; hashed and utility class names, and the page's namespace, are
  * left out), where a link goes, a table cell's column and
- * row headers, and last the text right next to it. The observation says where the name came from (`nameFrom`): it
- * is a guess a person would make, not the page's own name.
+ * row headers, a form field's row (places.page.ts: the one field of a table row or a settings row), a cell's row and
+ * column in a grid of like controls, and last the text right next to it. The observation says where the name came
+ * from (`nameFrom`): it is a guess a person would make, not the page's own name.
  */
-export type HintSource = 'data' | 'icon' | 'class' | 'href' | 'headers' | 'nearby';
+export type HintSource = 'data' | 'icon' | 'class' | 'href' | 'headers' | 'nearby' | 'row' | 'position';
 
 export interface Hint {
   name: string;
@@ -271,6 +273,9 @@ export function hintOf(el: Element, role: string | null): Hint | null {
   }
   const d = dataHint(el);
   if (d) return { name: clip(d, 80), from: 'data' };
+  const field = el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA';
+  const row = field ? rowText(el) : '';
+  if (row) return { name: clip(row, 80), from: 'row' };
   const i = iconHint(el, 0);
   if (i) return { name: clip(i, 80), from: 'icon' };
   const own = idHint(el);
@@ -279,7 +284,12 @@ export function hintOf(el: Element, role: string | null): Hint | null {
   if (c && !GENERIC.has(c)) return { name: clip(c, 80), from: 'class' };
   const href = hrefHint(el);
   if (href) return { name: clip(href, 80), from: 'href' };
+  // a cell of a board or of a grid of bare checkboxes: its neighbour's text would name the wrong one
+  const place = gridPlace(el);
+  if (place) return { name: place, from: 'position' };
   const near = nearbyText(el);
   if (near) return { name: clip(c ? c + ' ' + near : near, 80), from: 'nearby' };
-  return null;
+  // a generic word ("more", "toggle") with nothing beside it still tells the control apart from nothing at all
+  const generic = own || c;
+  return generic ? { name: clip(generic, 80), from: 'class' } : null;
 }

@@ -7,7 +7,8 @@ import { styleOf, upOf } from './tree.page';
  * snapshot is evaluated with the command-line API) or one an ancestor holds for it (delegation: jQuery's
  * `$(list).on('click', '.trash', …)`, a framework's root listener). Delegation is only believed for an element
  * that sets a pointer cursor of its own (its parent's is not a pointer): the page tells a person "click here" and a
- * listener above it answers the click. The number of listener queries is capped.
+ * listener above it answers the click. Where a library keeps a registry of its delegated selectors (jQuery), the
+ * elements they match are believed whatever their cursor (delegation.page.ts). The number of listener queries is capped.
  */
 
 /** The DevTools command-line API, there only when the snapshot is evaluated with it (see documents.ts). */
@@ -17,6 +18,8 @@ const CLICK_EVENTS = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup
 const MAX_LISTENER_CHECKS = 400;
 const MAX_LEAF_CHECKS = 150;
 const MAX_ANCESTOR_CHECKS = 200;
+/** SVG roots and shapes asked (svg.page.ts). */
+const MAX_SHAPE_CHECKS = 150;
 
 /** No signal; a listener (or handler) of its own; a listener of an ancestor, for an element with a pointer of its own. */
 export const NONE = 0;
@@ -29,13 +32,17 @@ type HandlerProps = Partial<Record<'onclick' | 'onmousedown' | 'onpointerdown' |
 export interface ListenerProbe {
   /** explained: the pointer cursor this element inherits comes from an ancestor known to be clickable. */
   signal(el: Element, st: CSSStyleDeclaration, explained: boolean, onScreen: (el: Element) => boolean): Signal;
+  /** A handler of its own, or a library's delegated one for it (an SVG shape: no cursor or size tells). */
+  own(el: Element): boolean;
   checks(): number;
 }
 
-export function listenerProbe(cli: boolean): ListenerProbe {
+/** delegated: the elements a library's registry of delegated handlers answers for (delegation.page.ts). */
+export function listenerProbe(cli: boolean, delegated: Set<Element> = new Set()): ListenerProbe {
   let checks = 0;
   let leafChecks = 0;
   let ancestorChecks = 0;
+  let shapeChecks = 0;
   const known = new Map<EventTarget, boolean>();
 
   function listens(t: EventTarget): boolean {
@@ -52,7 +59,7 @@ export function listenerProbe(cli: boolean): ListenerProbe {
     return yes;
   }
   /** A listener for clicks on an ancestor, the document or the window. */
-  function delegated(el: Element): boolean {
+  function byAncestor(el: Element): boolean {
     for (let a = upOf(el); a; a = upOf(a)) {
       if (known.get(a) === undefined) {
         if (ancestorChecks >= MAX_ANCESTOR_CHECKS) return false;
@@ -70,9 +77,26 @@ export function listenerProbe(cli: boolean): ListenerProbe {
     return !ps || ps.cursor !== 'pointer';
   }
 
+  function handler(el: Element): boolean {
+    if (el.hasAttribute('onclick') || el.hasAttribute('onmousedown') || el.hasAttribute('onpointerdown') || el.hasAttribute('onmouseup'))
+      return true;
+    const h = el as unknown as HandlerProps;
+    return typeof h.onclick === 'function' || typeof h.onmousedown === 'function' || typeof h.onpointerdown === 'function';
+  }
+
   return {
     checks: () => checks,
+    own(el) {
+      if (delegated.has(el) || handler(el) || frameworkHandler(el)) return true;
+      // a budget of its own: a page of icons must not spend the checks the rest of the page needs
+      if (!cli || shapeChecks >= MAX_SHAPE_CHECKS) return false;
+      shapeChecks++;
+      checks++;
+      return listens(el);
+    },
     signal(el, st, explained, onScreen) {
+      // the page's library says it answers this element's clicks (jQuery's delegated selectors)
+      if (delegated.has(el)) return OWN;
       if (el.hasAttribute('onmousedown') || el.hasAttribute('onpointerdown') || el.hasAttribute('onmouseup')) return OWN;
       const h = el as unknown as HandlerProps;
       if (typeof h.onclick === 'function' || typeof h.onmousedown === 'function' || typeof h.onpointerdown === 'function') return OWN;
@@ -84,7 +108,7 @@ export function listenerProbe(cli: boolean): ListenerProbe {
       }
       checks++;
       if (listens(el)) return OWN;
-      return !explained && ownPointer(el, st) && delegated(el) ? DELEGATED : NONE;
+      return !explained && ownPointer(el, st) && byAncestor(el) ? DELEGATED : NONE;
     },
   };
 }

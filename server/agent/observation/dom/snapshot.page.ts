@@ -11,6 +11,7 @@ import {
   scrollState,
   visibleLabel,
 } from './controls.page';
+import { delegatedTargets } from './delegation.page';
 import { hintOf } from './hints.page';
 import { DELEGATED, listenerProbe, NONE, OWN, type Signal } from './listeners.page';
 import { pseudoReads, pseudoText } from './pseudo.page';
@@ -31,7 +32,8 @@ import {
   topModal,
 } from './roles.page';
 import { record } from './states.page';
-import { hasSubList, inSuggestionList } from './structure.page';
+import { hasSubList, plainRole } from './structure.page';
+import { type SvgControl, svgControls } from './svg.page';
 import {
   clip,
   FRAME,
@@ -61,7 +63,8 @@ import {
  *     (snapshot.ts evaluates through CDP with includeCommandLineAPI) — getEventListeners(el) for the elements a
  *     person could take for clickable: one with a pointer cursor that no clickable ancestor explains, and small
  *     on-screen leaves; or a listener of an ancestor for an element with a pointer cursor of its own (delegation,
- *     listeners.page.ts). A container known only by such a listener is listed only when nothing inside it is;
+ *     listeners.page.ts), or whatever a library's registry of delegated selectors matches (jQuery, delegation.page.ts);
+ *     an SVG's shapes with listeners (svg.page.ts). A container known only by such a listener is listed only when nothing inside it is;
  *     controls inside a listed one are listed after it (a row's star icon or links, a tree item's expander arrow).
  *     The number of queries is capped; a nameless control is named by the best hint there is (hints.page.ts);
  *   - layout where markup is silent (structure.page.ts): a tree's folders expanded/collapsed, the items of a
@@ -188,7 +191,7 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     S.lines = [];
     S.sections = [];
     S.frames = S.textChars = S.dropped = S.sec = 0;
-    probe = listenerProbe(cli);
+    probe = listenerProbe(cli, delegatedTargets(document));
     S.index = a.startIndex || 1;
     S.frame = a.frameStart || 1;
     cur = [];
@@ -255,15 +258,6 @@ export function snapshot(a: SnapshotArgs): RawDoc {
     S.sections.push({ id, role: role || 'region', name: clip(name, 80), tag: el.tagName.toLowerCase(), idx: idx || 0 });
     return id;
   }
-  /**
-   * The role of an element a listener, onclick or tabindex alone makes a control: a link (an <a>), a table's cell
-   * (a slot of a calendar-like grid), an option of the suggestion list a script floats under a field, else a button.
-   */
-  function plainRole(el: Element): string {
-    if (el.tagName === 'A') return 'link';
-    if (el.tagName === 'TD') return 'gridcell';
-    return inSuggestionList(el) ? 'option' : 'button';
-  }
   /** Puts a control, named by the page or, failing that, by the best hint there is (null: no name and no hint). */
   function putNamed(el: Element, role: string, scope: string | null, name: string, always: boolean): number | null {
     const info = record(el, role, scope, name);
@@ -277,6 +271,11 @@ export function snapshot(a: SnapshotArgs): RawDoc {
       } else if (!always) return null;
     }
     return put(el, info);
+  }
+  function putShape(c: SvgControl, scope: string | null) {
+    const info = record(c.el, 'button', scope, c.name);
+    if (c.from) info.nameFrom = c.from;
+    put(c.el, info);
   }
   /** A delegated candidate after its content: listed in place of its text when nothing inside it was listed. */
   function putDeferred(el: Element, scope: string | null, d: { lines: number; els: number; chars: number }) {
@@ -317,17 +316,15 @@ export function snapshot(a: SnapshotArgs): RawDoc {
       if (fs && fs.display !== 'none' && fs.visibility === 'visible') visitFrame(el, scope);
       return;
     }
-    if (SKIP[tag]) return;
     if (isSvg(el)) {
-      // an icon is text only as part of a control's name; an svg that is itself a control is listed
-      if (
-        el.localName === 'svg' &&
-        (el.getAttribute('role') === 'button' || el.getAttribute('role') === 'link' || el.hasAttribute('onclick'))
-      ) {
-        put(el, record(el, el.getAttribute('role') || 'button', scope, svgName(el)));
-      }
+      // an icon is text only as part of a control's name; an svg that is itself a control is listed, else its shapes with listeners
+      const r = el.getAttribute('role');
+      if (el.localName === 'svg' && (r === 'button' || r === 'link' || probe.own(el)))
+        put(el, record(el, r || 'button', scope, svgName(el)));
+      else if (el.localName === 'svg') for (const c of svgControls(el, probe)) putShape(c, scope);
       return;
     }
+    if (SKIP[tag]) return;
     if (tag === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return;
     const st = styleOf(el);
     if (!st || st.display === 'none') return;

@@ -94,3 +94,13 @@ export function inSuggestionList(el: Element): boolean {
   }
   return false;
 }
+
+/**
+ * The role of an element a listener, onclick or tabindex alone makes a control: a link (an <a>), a table's cell
+ * (a slot of a calendar-like grid), an option of the suggestion list a script floats under a field, else a button.
+ */
+export function plainRole(el: Element): string {
+  if (el.tagName === 'A') return 'link';
+  if (el.tagName === 'TD') return 'gridcell';
+  return inSuggestionList(el) ? 'option' : 'button';
+}
