@@ -1,4 +1,4 @@
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 
 import type { HeldWrite as HeldWriteSummary, UserAction } from '../../../contract/schemas';
 import { within } from '../../browser/page-quiet';
@@ -262,6 +262,8 @@ export class RunHandoff implements UserDoor {
     const onDone = (request: Request) => {
       if (request.method() === write.method && withoutHash(request.url()) === url) heard();
     };
+    // Its answer's headers (the body, and what the page does with it, are readiness's to wait for) or its failure.
+    const onAnswer = (response: Response) => onDone(response.request());
     // A WebSocket message has no answer of its own: only the page it changes is waited for.
     if (write.method === 'WEBSOCKET') heard();
     // Cut short by a new ask (the page sent another write), the run's end or its abort.
@@ -269,7 +271,7 @@ export class RunHandoff implements UserDoor {
     const cut = new Promise<void>((resolve) => (cutShort = resolve));
     const offEvents = this.onEvent((e) => e.kind !== 'resumed' && cutShort());
     this.opts.signal.addEventListener('abort', cutShort, { once: true });
-    context.on('requestfinished', onDone);
+    context.on('response', onAnswer);
     context.on('requestfailed', onDone);
     try {
       await within(Promise.race([answered, cut]), budget, undefined);
@@ -281,7 +283,7 @@ export class RunHandoff implements UserDoor {
     } finally {
       offEvents();
       this.opts.signal.removeEventListener('abort', cutShort);
-      context.off('requestfinished', onDone);
+      context.off('response', onAnswer);
       context.off('requestfailed', onDone);
     }
   }
