@@ -90,6 +90,10 @@ export interface AgentRequestsResource {
     options?: RequestOptions,
   ): One<'agentRequests', 'getAgentRequest'>;
   cancel(requestId: string, options?: RequestOptions): One<'agentRequests', 'cancelAgentRequest'>;
+  /** Sends the write a NEEDS_USER request holds for approval, once (POST …/user-action, decision approve). */
+  approve(requestId: string, options?: RequestOptions): One<'agentRequests', 'decideAgentRequestUserAction'>;
+  /** Refuses the held write: it is never sent, and the request ends DENIED_BY_USER (decision deny). */
+  deny(requestId: string, options?: RequestOptions): One<'agentRequests', 'decideAgentRequestUserAction'>;
   /**
    * Creates the request, then waits for it as long as it takes (or `timeoutMs`), reading it again past the server's
    * 30 s cap on each read: resolves at a final status, or at NEEDS_USER unless `until: 'final'` (waitForAgentRequest).
@@ -147,6 +151,10 @@ export function buildResources(ops: LegacyClient): Resources {
     retrieve: (requestId, query, options) =>
       ops.agentRequests.getAgentRequest({ params: { requestId }, ...(query ? { query } : {}) }, options),
     cancel: (requestId, options) => ops.agentRequests.cancelAgentRequest({ params: { requestId } }, options),
+    approve: (requestId, options) =>
+      ops.agentRequests.decideAgentRequestUserAction({ params: { requestId }, body: { decision: 'approve' } }, options),
+    deny: (requestId, options) =>
+      ops.agentRequests.decideAgentRequestUserAction({ params: { requestId }, body: { decision: 'deny' } }, options),
     async createAndWait(body, options = {}) {
       const { idempotencyKey, ...wait } = options;
       const { requestId } = await ops.agentRequests.createAgentRequest(
