@@ -86,6 +86,14 @@ export const agentRequestsRoutes = c.router({
     body: z
       .object({
         decision: z.enum(['approve', 'deny']).describe('approve: the held write is sent, once; deny: it is never sent (DENIED_BY_USER).'),
+        writeId: z
+          .string()
+          .max(64)
+          .optional()
+          .describe(
+            'userAction.write.id of the write your user decided on. Given, the decision applies to that write only: when the page ' +
+              'gave it up and now holds another, the answer is 409 USER_ACTION_OVER and nothing is decided. Recommended.',
+          ),
       })
       .strict(),
     responses: { 200: AgentRequestSchema },
@@ -95,7 +103,7 @@ export const agentRequestsRoutes = c.router({
       'or Deny in the widget would; the trace records it the same way). The answer is the record at that moment: ' +
       'approved, it goes on RUNNING; denied, it ends FAILED with DENIED_BY_USER. Safe to retry with an Idempotency-Key. ' +
       'Errors: AGENT_REQUEST_NOT_FOUND, USER_ACTION_OVER (409: no write is held for a decision now: decided, expired, ' +
-      'a step done on the page, or the request ended).',
+      'a step done on the page, or the request ended; or writeId names a write no longer held).',
     metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND', 'USER_ACTION_OVER'] }),
   },
 });

@@ -45,11 +45,17 @@ const post = (text: string) =>
     responseFormat: { text: 'string', url: 'url?' },
   });
 
-async function decide(who: LiveOrg, requestId: string, decision: unknown, key?: string): Promise<{ status: number; body: Json }> {
+async function decide(
+  who: LiveOrg,
+  requestId: string,
+  decision: unknown,
+  key?: string,
+  writeId?: string,
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${live.baseUrl}/api/agent-requests/${requestId}/user-action`, {
     method: 'POST',
     headers: { ...who.headers, ...(key ? { 'idempotency-key': key } : {}) },
-    body: JSON.stringify({ decision }),
+    body: JSON.stringify({ decision, ...(writeId ? { writeId } : {}) }),
   });
   return { status: res.status, body: await res.json() };
 }
@@ -63,13 +69,19 @@ it('approved by the app: sent exactly once, the trace says so; a retry replays, 
   const other = await liveOrg(live, 'Another org');
   expect((await decide(other, requestId, 'approve')).body.error).toMatchObject({ code: 'AGENT_REQUEST_NOT_FOUND' });
   expect((await decide(org, requestId, 'maybe')).status).toBe(400);
+  // A decision bound to another write (one the page gave up on, as the app last saw it) decides nothing.
+  expect(waiting.userAction.write.id).toMatch(/^hw_[\w-]{16}$/);
+  const stale = await decide(org, requestId, 'approve', undefined, 'hw_a-write-no-longer-held');
+  expect(stale.status).toBe(409);
+  expect(stale.body.error).toMatchObject({ code: 'USER_ACTION_OVER' });
   expect(await postsWith(text)).toBe(0);
+  expect((await requestWhen(live, org, requestId, ['NEEDS_USER'])).userAction.write.id).toBe(waiting.userAction.write.id);
 
   const key = `approve-${randomBytes(6).toString('hex')}`;
-  const first = await decide(org, requestId, 'approve', key);
+  const first = await decide(org, requestId, 'approve', key, waiting.userAction.write.id);
   expect(first.status).toBe(200);
   expect(first.body.requestId).toBe(requestId);
-  const replay = await decide(org, requestId, 'approve', key);
+  const replay = await decide(org, requestId, 'approve', key, waiting.userAction.write.id);
   expect(replay).toEqual(first);
   const done = await requestWhen(live, org, requestId, FINAL_STATUSES);
   expect(done).toMatchObject({ status: 'COMPLETED', result: { text } });
@@ -83,13 +95,14 @@ it('approved by the app: sent exactly once, the trace says so; a retry replays, 
 it('denied through the SDK: never sent, DENIED_BY_USER; approve after that is a 409', async () => {
   const text = `App denied ${randomBytes(4).toString('hex')}`;
   const requestId = await post(text);
-  await requestWhen(live, org, requestId, ['NEEDS_USER']);
+  const waiting = await requestWhen(live, org, requestId, ['NEEDS_USER']);
   const client = createAgentLinkClient({
     baseUrl: live.baseUrl,
     clientId: org.headers['x-client-id']!,
     clientSecret: org.headers['x-client-secret']!,
   });
-  await client.agentRequests.deny(requestId);
+  await expect(client.agentRequests.deny(requestId, { writeId: 'hw_another' })).rejects.toMatchObject({ status: 409 });
+  await client.agentRequests.deny(requestId, { writeId: waiting.userAction.write.id });
   const ended = await requestWhen(live, org, requestId, FINAL_STATUSES);
   expect(ended).toMatchObject({ status: 'FAILED', error: { code: 'DENIED_BY_USER' } });
   expect(await postsWith(text)).toBe(0);

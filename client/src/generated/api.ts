@@ -1334,6 +1334,8 @@ export interface AgentRequestAccepted {
 
 /** For reason APPROVAL: the write that waits. */
 export interface HeldWrite {
+  /** This held write, and no other: pass it as writeId when deciding from the app, so a decision made on what your user saw never applies to a later write the page held instead. */
+  id: string;
   /** POST, PUT, PATCH, DELETE … or WEBSOCKET for a WebSocket message. */
   method: string;
   /** Where it would go (query values masked like the trace masks them). */
@@ -1870,6 +1872,8 @@ export interface Operations {
       body: {
         /** approve: the held write is sent, once; deny: it is never sent (DENIED_BY_USER). */
         decision: 'approve' | 'deny';
+        /** userAction.write.id of the write your user decided on. Given, the decision applies to that write only: when the page gave it up and now holds another, the answer is 409 USER_ACTION_OVER and nothing is decided. Recommended. */
+        writeId?: string;
       };
       response: AgentRequest;
       errorCode: 'INVALID_FIELD' | 'MALFORMED_JSON' | 'FORBIDDEN_PROPERTY_NAME' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'MISSING_CLIENT_CREDENTIALS' | 'INVALID_CLIENT_CREDENTIALS' | 'ORGANIZATION_DISABLED' | 'AUTHENTICATION_THROTTLED' | 'AGENT_REQUEST_NOT_FOUND' | 'USER_ACTION_OVER' | 'RATE_LIMITED' | 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'INTERNAL_ERROR';
