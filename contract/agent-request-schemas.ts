@@ -36,6 +36,11 @@ export const ApprovalModeSchema = extendApi(z.enum(APPROVAL_MODES), {
 
 export const HeldWriteSchema = extendApi(
   z.object({
+    id: extendApi(z.string(), {
+      description:
+        'This held write, and no other: pass it as writeId when deciding from the app, so a decision made on what your user ' +
+        'saw never applies to a later write the page held instead.',
+    }),
     method: extendApi(z.string(), { description: 'POST, PUT, PATCH, DELETE … or WEBSOCKET for a WebSocket message.' }),
     url: extendApi(z.string(), { description: 'Where it would go (query values masked like the trace masks them).' }),
     fields: extendApi(z.array(z.object({ name: z.string(), value: z.string() })), {

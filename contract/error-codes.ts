@@ -174,7 +174,8 @@ export const ERROR_CATALOGUE = {
     status: 409,
     type: 'CONFLICT',
     description:
-      "Connect widget, a paused agent run: the step this link was made for is over (answered, expired, or the run ended), or the run's " +
+      'A paused agent run: the step is over (answered, expired, or the run ended), or no write is held for a decision now ' +
+      "(POST /api/agent-requests/{requestId}/user-action); in the connect widget, or the run's " +
       'browser is not in this process any more.',
   },
   INVALID_CREDENTIALS: {

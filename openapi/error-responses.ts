@@ -103,6 +103,9 @@ const EXAMPLES: Record<ApiErrorCode, { message: string; details?: unknown }> = {
     details: { field: 'startingUrl' },
   },
   AGENT_REQUEST_NOT_FOUND: { message: 'No agent request areq_5f2c0f3a9d0e4b7c1a2b3c4d.' },
+  USER_ACTION_OVER: {
+    message: 'Agent request areq_5f2c0f3a9d0e4b7c1a2b3c4d holds no write for a decision now (status RUNNING).',
+  },
   AGENT_REQUEST_ALREADY_FINISHED: {
     message: 'Agent request areq_5f2c0f3a9d0e4b7c1a2b3c4d already ended with status COMPLETED.',
     details: { status: 'COMPLETED' },

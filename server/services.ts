@@ -133,18 +133,19 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   // Runs that pause for their user (NEEDS_USER) wait here, in the worker's process; the widget finds them here.
   const handoffs = new HandoffRegistry(config.worker.maxWaitingRuns);
   const linkTokens = new LinkTokenService(store, clock, catalogue, config, redirectUris);
+  const userActionLinks = new UserActionLinks(handoffs, async (id) => {
+    const record = await store.repos.agentRequests.findById(id);
+    return record
+      ? {
+          organizationId: record.organizationId,
+          environment: record.environment,
+          action: record.action,
+          userAction: userActions.open(record),
+        }
+      : null;
+  });
   const linkSessions = new LinkSessionService({
-    userActions: new UserActionLinks(handoffs, async (id) => {
-      const record = await store.repos.agentRequests.findById(id);
-      return record
-        ? {
-            organizationId: record.organizationId,
-            environment: record.environment,
-            action: record.action,
-            userAction: userActions.open(record),
-          }
-        : null;
-    }),
+    userActions: userActionLinks,
     store,
     clock,
     catalogue,
@@ -238,6 +239,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     linkTokens,
     /** Paused runs of this process's worker, and what pausing one needs (server/agent/handoff/). */
     handoffs: { registry: handoffs, desk: userActionDesk },
+    /** The widget's and the app's answers to paused runs (POST /api/agent-requests/{requestId}/user-action). */
+    userActionLinks,
     runLiveViews,
     /** What the live view's socket drives: sign-ins, and views of paused runs. */
     liveViews: liveViews(liveSignIn, runLiveViews, (token) => linkSessions.isRunToken(token)),

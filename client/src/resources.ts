@@ -90,6 +90,11 @@ export interface AgentRequestsResource {
     options?: RequestOptions,
   ): One<'agentRequests', 'getAgentRequest'>;
   cancel(requestId: string, options?: RequestOptions): One<'agentRequests', 'cancelAgentRequest'>;
+  /** Sends the write a NEEDS_USER request holds for approval, once (POST …/user-action, decision approve). */
+  /** `writeId` (userAction.write.id, recommended): decide that write only; another held since is a 409 USER_ACTION_OVER. */
+  approve(requestId: string, options?: DecisionOptions): One<'agentRequests', 'decideAgentRequestUserAction'>;
+  /** Refuses the held write: it is never sent, and the request ends DENIED_BY_USER (decision deny). */
+  deny(requestId: string, options?: DecisionOptions): One<'agentRequests', 'decideAgentRequestUserAction'>;
   /**
    * Creates the request, then waits for it as long as it takes (or `timeoutMs`), reading it again past the server's
    * 30 s cap on each read: resolves at a final status, or at NEEDS_USER unless `until: 'final'` (waitForAgentRequest).
@@ -128,6 +133,9 @@ export interface WebhookDeliveriesResource {
   resend(deliveryId: string, options?: RequestOptions): One<'webhooks', 'resendWebhookDelivery'>;
 }
 
+/** Options of a decision on a held write: the request options, and the id of the write the user decided on. */
+export type DecisionOptions = RequestOptions & { writeId?: string };
+
 export interface Resources {
   providers: ProvidersResource;
   linkTokens: LinkTokensResource;
@@ -141,12 +149,21 @@ export interface Resources {
 
 /** Builds the resources over the contract's operation methods. */
 export function buildResources(ops: LegacyClient): Resources {
+  const decide = (requestId: string, decision: 'approve' | 'deny', options: DecisionOptions = {}) => {
+    const { writeId, ...request } = options;
+    return ops.agentRequests.decideAgentRequestUserAction(
+      { params: { requestId }, body: { decision, ...(writeId ? { writeId } : {}) } },
+      request,
+    );
+  };
   const agentRequests: AgentRequestsResource = {
     create: (body, options) => ops.agentRequests.createAgentRequest({ body }, options),
     list: (query, options) => ops.agentRequests.listAgentRequests({ ...(query ? { query } : {}) }, options),
     retrieve: (requestId, query, options) =>
       ops.agentRequests.getAgentRequest({ params: { requestId }, ...(query ? { query } : {}) }, options),
     cancel: (requestId, options) => ops.agentRequests.cancelAgentRequest({ params: { requestId } }, options),
+    approve: (requestId, options) => decide(requestId, 'approve', options),
+    deny: (requestId, options) => decide(requestId, 'deny', options),
     async createAndWait(body, options = {}) {
       const { idempotencyKey, ...wait } = options;
       const { requestId } = await ops.agentRequests.createAgentRequest(

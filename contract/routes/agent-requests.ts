@@ -10,7 +10,7 @@ import {
 } from '../agent-request-schemas';
 import { c, meta } from '../route-kit';
 
-// Agent requests: create one, read it (waiting for it if asked), list, cancel.
+// Agent requests: create one, read it (waiting for it if asked), list, cancel, decide a held write.
 
 const RequestIdParams = z.object({ requestId: z.string().min(1).max(64) });
 
@@ -78,5 +78,32 @@ export const agentRequestsRoutes = c.router({
       'the answer is the record at that moment (read it again, or with waitMs, to see CANCELED). ' +
       'Errors: AGENT_REQUEST_NOT_FOUND, AGENT_REQUEST_ALREADY_FINISHED (409).',
     metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND', 'AGENT_REQUEST_ALREADY_FINISHED'] }),
+  },
+  decideAgentRequestUserAction: {
+    method: 'POST',
+    path: '/api/agent-requests/:requestId/user-action',
+    pathParams: RequestIdParams,
+    body: z
+      .object({
+        decision: z.enum(['approve', 'deny']).describe('approve: the held write is sent, once; deny: it is never sent (DENIED_BY_USER).'),
+        writeId: z
+          .string()
+          .max(64)
+          .optional()
+          .describe(
+            'userAction.write.id of the write your user decided on. Given, the decision applies to that write only: when the page ' +
+              'gave it up and now holds another, the answer is 409 USER_ACTION_OVER and nothing is decided. Recommended.',
+          ),
+      })
+      .strict(),
+    responses: { 200: AgentRequestSchema },
+    summary: 'Approve or deny the write a paused agent request holds',
+    description:
+      'Decides, from the app, the held write of a request waiting NEEDS_USER with userAction.reason APPROVAL (as Approve ' +
+      'or Deny in the widget would; the trace records it the same way). The answer is the record at that moment: ' +
+      'approved, it goes on RUNNING; denied, it ends FAILED with DENIED_BY_USER. Safe to retry with an Idempotency-Key. ' +
+      'Errors: AGENT_REQUEST_NOT_FOUND, USER_ACTION_OVER (409: no write is held for a decision now: decided, expired, ' +
+      'a step done on the page, or the request ended; or writeId names a write no longer held).',
+    metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND', 'USER_ACTION_OVER'] }),
   },
 });

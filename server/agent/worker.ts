@@ -143,9 +143,11 @@ export class AgentWorker {
     const timesOut = () => setTimeout(() => controller.abort(new RunAborted('TIMED_OUT')), Math.max(0, deadline - runClock.now()));
     let timeout = timesOut();
     // The queue hands out this run's first slot; after a pause it takes one itself (and gives it back at the end).
-    const slot = { fromQueue: true, parked: false };
+    // `over`: the run's end counted its slot; a pause or resume that comes after (an ask racing a cancel) counts nothing.
+    const slot = { fromQueue: true, parked: false, over: false };
     const seat = {
       paused: () => {
+        if (slot.over) return;
         clearTimeout(timeout);
         runClock.pause();
         if (slot.fromQueue) {
@@ -157,6 +159,7 @@ export class AgentWorker {
       },
       resumed: async () => {
         await this.takeSlot(controller.signal);
+        if (slot.over || !slot.parked) return;
         slot.parked = false;
         this.parked -= 1;
         this.resumedAtWork += 1;
@@ -195,6 +198,7 @@ export class AgentWorker {
     offCancel();
     if (state.handoff) this.deps.handoffs?.registry.remove(state.handoff);
     await state.frames?.stop();
+    slot.over = true;
     if (slot.parked) this.parked -= 1;
     else if (!slot.fromQueue) this.resumedAtWork -= 1;
     this.running.delete(record.id);

@@ -121,6 +121,9 @@ export class LinkSessionFlow {
   }
 
   tokenRefusal(token: LinkTokenRecord, now: Date): { code: ErrorCode; message: string } | null {
+    // A paused run's link past its step (its pause expired): the step is over, not a connection link to start again.
+    if (token.agentRequestId && (token.usedAt || token.expiresAt.getTime() <= now.getTime()))
+      return { code: 'USER_ACTION_OVER', message: 'This step is over: the task is not waiting for this any more.' };
     if (token.usedAt) return { code: 'LINK_TOKEN_ALREADY_USED', message: 'This link was already used to connect an account.' };
     if (token.expiresAt.getTime() <= now.getTime()) return { code: 'LINK_TOKEN_EXPIRED', message: 'This link has expired.' };
     return null;

@@ -80,6 +80,24 @@ export class UserActionLinks {
   }
 
   /**
+   * The app decides a held write of a run this process holds, for its organization (POST …/user-action): false when no
+   * write waits for a decision now. The hand-off records it in the trace as it records the widget's Approve or Deny.
+   */
+  decideHeldWrite(
+    owner: { organizationId: string; environment: string },
+    requestId: string,
+    decision: 'approve' | 'deny',
+    writeId?: string,
+  ): boolean {
+    const run = this.registry.find(requestId);
+    if (!run || run.owner.organizationId !== owner.organizationId || run.owner.environment !== owner.environment) return false;
+    if (run.current?.reason !== 'APPROVAL') return false;
+    // Bound to the write the app's user saw: a page that gave it up and holds another gets no decision meant for the first.
+    if (writeId !== undefined && run.current.write?.id !== writeId) return false;
+    return run.decide(decision);
+  }
+
+  /**
    * The person left the widget. While this token's ask is open, the run ends (USER_ACTION_EXITED): true. After it was
    * answered, leaving changes nothing: false.
    */

@@ -140,6 +140,21 @@ export function apiRouter(services: Services) {
           ? { status: 200, body: presentAgentRequest(result.value, services.userActions.open(result.value)) }
           : errorEnvelope(res, result.error);
       },
+      decideAgentRequestUserAction: async ({ params, body, res }) => {
+        const caller = callerOf(res);
+        const found = await services.agentRequests.get(caller, params.requestId);
+        if (!found.ok) return errorEnvelope(res, found.error);
+        // Decided where the run's page is (this process's hand-offs); a decision that finds no held write is a 409.
+        if (!services.userActionLinks.decideHeldWrite(caller, found.value.id, body.decision, body.writeId)) {
+          return errorEnvelope(res, {
+            code: 'USER_ACTION_OVER',
+            message: `Agent request ${params.requestId} holds no write for a decision now (status ${found.value.status}).`,
+          });
+        }
+        const after = await services.agentRequests.get(caller, params.requestId);
+        if (!after.ok) return errorEnvelope(res, after.error);
+        return { status: 200, body: presentAgentRequest(after.value, services.userActions.open(after.value)) };
+      },
     },
     sandbox: {
       createSandboxPublicToken: async ({ body, res }) => {

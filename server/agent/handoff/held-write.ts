@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import type { BrowserContext } from 'playwright-core';
 
 import type { HeldWrite as HeldWriteSummary } from '../../../contract/schemas';
@@ -38,5 +40,6 @@ export function summarizeHeldWrite(
   // The run's cookie values too, as the observation masks them: a session id copied into a body field stays hidden.
   const redactor = new Redactor({ secrets: [...state.secrets, ...cookieValues], placeholders });
   const mask = (name: string, value: string) => (SECRET_NAME.test(name) ? MASK : redactor.text(value));
-  return summarizeWrite(write, mask);
+  // A fresh id per held write (not a digest of it: a digest of the raw body would let its masked values be guessed).
+  return { id: `hw_${randomBytes(12).toString('base64url')}`, ...summarizeWrite(write, mask) };
 }

@@ -1,6 +1,8 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 
 import type { HeldWrite as HeldWriteSummary, UserAction } from '../../../contract/schemas';
+import { within } from '../../browser/page-quiet';
+import { READY_BUDGET_MS, waitForReady } from '../../browser/page-ready';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import type { HeldWrite } from '../../egress/egress-proxy';
 import type { ProviderDefinition } from '../../providers/catalogue';
@@ -15,10 +17,17 @@ import { UserActionEnded, type UserActionReason, UserActionUnavailable, type Use
  * a held write is approved or denied, or they leave. Expiry and cancel end the wait too. The run then resumes on the
  * same page (the hooks take a slot again), or ends with a clear code; nothing is retried.
  *
- * Writes held at the network (approval on the request) are asked one at a time, in the order they came; while one is
- * held, `whileWaiting()` keeps the strategies from acting on the page.
+ * One state machine for a paused run (README, "A paused run"): every ask, held writes and steps alike, is asked one at a
+ * time, in the order it came (a second ask waits for the first to end). Each ask pauses the run (NEEDS_USER, its slot
+ * and clock given back) and ends in exactly one way: it goes on (done, approved, or the page withdrew its held write:
+ * RUNNING again, a slot taken, the clock restarted), or the run ends (denied, left, expired: the run's final write
+ * says why; canceled, timed out or its lease lost: the worker's). While a write is held, and after it was approved
+ * until its answer came and the page it brings is ready, `whileWaiting()` keeps the strategies from the page.
  */
 export type UserDecision = 'done' | 'approve' | 'deny' | 'exit';
+
+/** How an ask ended: the person's decision, its expiry, or (a held write) the page gave up on the write: withdrawn. */
+export type AskOutcome = UserDecision | 'expired' | 'withdrawn';
 
 export interface HandoffHooks {
   /** Writes NEEDS_USER with what the run waits for (and makes the link token); null when the worker no longer holds the run. */
@@ -72,6 +81,8 @@ export interface RunHandoffOptions {
   summarize: (write: HeldWrite) => Promise<HeldWriteSummary>;
   /** The run's latest picture of its page (approval runs keep one: frame-keeper.ts). */
   lastFrame?: () => Buffer | null;
+  /** The most an approved write's answer, then the page it brings, is waited for (each; default READY_BUDGET_MS). */
+  settleMs?: number;
 }
 
 /** How often an asker's `done()` is checked while the run waits. */
@@ -80,14 +91,14 @@ const DONE_POLL_MS = 500;
 interface Waiting {
   action: UserAction;
   page: Page | undefined;
-  settle: (decision: UserDecision | 'expired') => void;
-  decided: Promise<UserDecision | 'expired'>;
+  settle: (outcome: AskOutcome) => void;
 }
 
 export class RunHandoff implements UserDoor {
   private waiting: Waiting | null = null;
-  /** Held writes queue here: one ask at a time. */
-  private approvals: Promise<unknown> = Promise.resolve();
+  /** Every ask queues here (held writes and steps alike): one ask at a time. */
+  private turns: Promise<unknown> = Promise.resolve();
+  /** Held writes not yet decided, and approved ones whose answer and page are not settled yet. */
   private heldCount = 0;
   private approvedOnce = false;
   private idle: Promise<void> = Promise.resolve();
@@ -154,8 +165,8 @@ export class RunHandoff implements UserDoor {
   }
 
   async needsUser(ask: UserAsk): Promise<void> {
-    const decision = await this.wait(ask, null);
-    if (decision !== 'done') throw ended(decision, ask.reason);
+    const outcome = await this.inTurn(() => this.wait(ask, null));
+    if (outcome !== 'done') throw ended(outcome, ask.reason);
   }
 
   whileWaiting(): Promise<void> {
@@ -169,11 +180,20 @@ export class RunHandoff implements UserDoor {
   approveWrite = (write: HeldWrite, signal: AbortSignal): Promise<string | null> => {
     if (this.opts.approval === 'first_write' && this.approvedOnce) return Promise.resolve(null);
     if (this.heldCount++ === 0) this.idle = new Promise((resolve) => (this.releaseIdle = resolve));
-    const turn = this.approvals.then(() => this.askApproval(write, signal));
-    this.approvals = turn.catch(() => undefined);
-    return turn.finally(() => {
-      if (--this.heldCount === 0) this.releaseIdle();
+    let settled: Promise<void> = Promise.resolve();
+    const turn = this.inTurn(async () => {
+      const why = await this.askApproval(write, signal);
+      // Listened for before the proxy sends it (it does once this resolves): the write's answer cannot be missed.
+      if (why === null) settled = this.settleAfter(write);
+      return why;
     });
+    void turn
+      .then(() => settled)
+      .catch(() => undefined)
+      .finally(() => {
+        if (--this.heldCount === 0) this.releaseIdle();
+      });
+    return turn;
   };
 
   /** The run ended: the person's view is told, and nothing waits any more. */
@@ -187,15 +207,22 @@ export class RunHandoff implements UserDoor {
 
   // ---------- internals ----------
 
+  /** `fn` once every ask before it ended: one ask at a time, in the order they came. */
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = this.turns.then(fn);
+    this.turns = turn.catch(() => undefined);
+    return turn;
+  }
+
   private async askApproval(write: HeldWrite, signal: AbortSignal): Promise<string | null> {
     if (signal.aborted) return 'the page gave up on the request';
     // A write that came while an earlier one was approved, with first_write: it goes without asking.
     if (this.opts.approval === 'first_write' && this.approvedOnce) return null;
     const summary = await this.opts.summarize(write);
     const target = `${summary.method} ${summary.url}`;
-    let decision: UserDecision | 'expired';
+    let outcome: AskOutcome;
     try {
-      decision = await this.wait(
+      outcome = await this.wait(
         { reason: 'APPROVAL', message: `Approve this change on ${providerName(this.opts.provider)} before it is sent?` },
         summary,
         signal,
@@ -205,25 +232,72 @@ export class RunHandoff implements UserDoor {
       this.opts.hooks.abort(err instanceof Error ? err : new Error(String(err)));
       return 'the write could not be put to the user';
     }
-    if (decision === 'approve') {
+    // The page gave up on it (navigated away, closed, aborted its request): nothing to send; the run went on (wait).
+    if (outcome === 'withdrawn' || signal.aborted) return 'the page gave up on the request';
+    if (outcome === 'approve') {
       this.approvedOnce = true;
       return null;
     }
-    if (signal.aborted) return 'the page gave up on the request';
-    const why = decision === 'deny' ? 'denied by the user' : decision === 'expired' ? 'the user did not answer in time' : 'the user left';
+    const why = outcome === 'deny' ? 'denied by the user' : outcome === 'expired' ? 'the user did not answer in time' : 'the user left';
     this.opts.hooks.abort(
-      decision === 'deny'
+      outcome === 'deny'
         ? new UserActionEnded('DENIED_BY_USER', `The user denied ${target}; it was not sent.`, { write: summary })
-        : ended(decision, 'APPROVAL'),
+        : ended(outcome, 'APPROVAL'),
     );
     return why;
   }
 
-  /** Pauses the run until the person decides, the asker sees the step done, it expires or the run is aborted. */
-  private async wait(ask: UserAsk, write: HeldWriteSummary | null, writeSignal?: AbortSignal) {
+  /**
+   * After an approval: the write's answer, then the page it brings (a navigation, a DOM change) ready under the same
+   * rule as a first look (page-ready.ts), each bounded, before the strategies look again; a new ask cuts it short.
+   */
+  private async settleAfter(write: HeldWrite): Promise<void> {
+    const page = this.opts.page();
+    if (!page || page.isClosed()) return;
+    const budget = this.opts.settleMs ?? READY_BUDGET_MS;
+    const context = page.context();
+    const url = withoutHash(write.url);
+    let heard!: () => void;
+    const answered = new Promise<void>((resolve) => (heard = resolve));
+    const onDone = (request: Request) => {
+      if (request.method() === write.method && withoutHash(request.url()) === url) heard();
+    };
+    // Its answer's headers (the body, and what the page does with it, are readiness's to wait for) or its failure.
+    const onAnswer = (response: Response) => onDone(response.request());
+    // A WebSocket message has no answer of its own: only the page it changes is waited for.
+    if (write.method === 'WEBSOCKET') heard();
+    // Cut short by a new ask (the page sent another write), the run's end or its abort.
+    let cutShort!: () => void;
+    const cut = new Promise<void>((resolve) => (cutShort = resolve));
+    const offEvents = this.onEvent((e) => e.kind !== 'resumed' && cutShort());
+    this.opts.signal.addEventListener('abort', cutShort, { once: true });
+    context.on('response', onAnswer);
+    context.on('requestfailed', onDone);
+    try {
+      await within(Promise.race([answered, cut]), budget, undefined);
+      if (this.ended || this.opts.signal.aborted || this.waiting) return;
+      const now = this.opts.page() ?? page;
+      if (now.isClosed()) return;
+      const ready = waitForReady(now, { readyWhen: this.opts.provider.readyWhen, budgetMs: budget }).catch(() => undefined);
+      await Promise.race([ready, cut]);
+    } finally {
+      offEvents();
+      this.opts.signal.removeEventListener('abort', cutShort);
+      context.off('response', onAnswer);
+      context.off('requestfailed', onDone);
+    }
+  }
+
+  /**
+   * Pauses the run until the ask ends: the person decides, the asker sees the step done, it expires, the page withdraws
+   * its held write (`writeSignal`), the run ends or is aborted. Goes on (done, approve, withdrawn): RUNNING again, a slot
+   * and the clock taken back, before this returns. Else the run ends from here, NEEDS_USER until its final write.
+   */
+  private async wait(ask: UserAsk, write: HeldWriteSummary | null, writeSignal?: AbortSignal): Promise<AskOutcome> {
     const { hooks, signal } = this.opts;
     signal.throwIfAborted();
     if (this.ended) throw new UserActionUnavailable('The run ended.');
+    if (writeSignal?.aborted) return 'withdrawn';
     if (!this.opts.seat.admit(this)) {
       throw new UserActionUnavailable(
         `The run needs its user (${ask.reason}: ${ask.message}), but this worker holds as many waiting runs as it may.`,
@@ -245,37 +319,40 @@ export class RunHandoff implements UserDoor {
       throw new UserActionUnavailable('The run could not be paused: this worker no longer holds it.');
     }
     hooks.paused();
-    let settle!: (d: UserDecision | 'expired') => void;
-    const decided = new Promise<UserDecision | 'expired'>((resolve) => (settle = resolve));
-    const waiting: Waiting = { action, page: ask.page, settle, decided };
-    this.waiting = waiting;
+    let settle!: (outcome: AskOutcome) => void;
+    const decided = new Promise<AskOutcome>((resolve) => (settle = resolve));
+    this.waiting = { action, page: ask.page, settle };
     this.emit({ kind: 'ask', action });
 
     const expiry = setTimeout(() => settle('expired'), Math.max(0, expiresAt.getTime() - Date.now()));
     const poll = ask.done ? this.pollDone(ask.done, () => settle('done')) : null;
     const onAbort = () => settle('exit');
+    const onWithdrawn = () => settle('withdrawn');
     signal.addEventListener('abort', onAbort, { once: true });
-    writeSignal?.addEventListener('abort', onAbort, { once: true });
-    let decision: UserDecision | 'expired';
+    writeSignal?.addEventListener('abort', onWithdrawn, { once: true });
+    // Ended or aborted while it was being paused (close() found no ask to end, the abort event went by): it ends now.
+    if (this.ended || signal.aborted) settle('exit');
+    if (writeSignal?.aborted) settle('withdrawn');
+    let outcome: AskOutcome;
     try {
-      decision = await decided;
+      outcome = await decided;
     } finally {
       clearTimeout(expiry);
       if (poll) clearInterval(poll);
       signal.removeEventListener('abort', onAbort);
-      writeSignal?.removeEventListener('abort', onAbort);
+      writeSignal?.removeEventListener('abort', onWithdrawn);
       this.waiting = null;
       this.opts.seat.leave(this);
     }
     signal.throwIfAborted();
-    const goesOn = decision === 'done' || decision === 'approve';
+    const goesOn = (outcome === 'done' || outcome === 'approve' || outcome === 'withdrawn') && !this.ended;
     hooks.record({
       tool: 'user',
       target: `${ask.reason}: ${ask.message}`.slice(0, 300),
       url: this.page()?.url() ?? '',
       durationMs: Math.round(performance.now() - started),
-      outcome: goesOn ? 'ok' : 'error',
-      ...(goesOn ? {} : { error: decision === 'deny' ? 'denied by the user' : decision === 'expired' ? 'expired' : 'the user left' }),
+      outcome: outcome === 'done' || outcome === 'approve' ? 'ok' : 'error',
+      ...(outcome === 'done' || outcome === 'approve' ? {} : { error: OUTCOME_WORDS[outcome] }),
     });
     // Denied, left or expired: the run ends from here, still NEEDS_USER until its final write (which says why).
     if (goesOn) {
@@ -283,7 +360,7 @@ export class RunHandoff implements UserDoor {
       await hooks.resumed();
       this.emit({ kind: 'resumed' });
     }
-    return decision;
+    return outcome;
   }
 
   private pollDone(done: () => Promise<boolean>, onDone: () => void): NodeJS.Timeout {
@@ -314,7 +391,21 @@ export function providerName(provider: Pick<ProviderDefinition, 'name'>): string
   return provider.name.replace(/\s*\(.*\)$/, '');
 }
 
-function ended(decision: UserDecision | 'expired', reason: UserActionReason): UserActionEnded {
+const OUTCOME_WORDS: Record<Exclude<AskOutcome, 'done' | 'approve'>, string> = {
+  deny: 'denied by the user',
+  exit: 'the user left',
+  expired: 'expired',
+  withdrawn: 'the page gave up on the held write (it was not sent); the run went on',
+};
+
+function withoutHash(url: string): string {
+  const i = url.indexOf('#');
+  return i < 0 ? url : url.slice(0, i);
+}
+
+function ended(decision: AskOutcome, reason: UserActionReason): UserActionEnded {
+  if (decision === 'withdrawn')
+    return new UserActionEnded('USER_ACTION_EXITED', `The run waited for its user (${reason}) and the step went away.`);
   if (decision === 'expired')
     return new UserActionEnded('USER_ACTION_EXPIRED', `The run waited for its user (${reason}) and nobody finished the step in time.`);
   return new UserActionEnded('USER_ACTION_EXITED', `The run waited for its user (${reason}) and they left the step.`);

@@ -9,7 +9,7 @@ import { LiveSession, type LiveSink } from './live-session';
 /**
  * The live views of paused agent runs: the widget, opened with a run's link token, is shown the run's own page (its
  * fenced context, as the run sees it), with the reason it waits. The person's pointer and keys reach the page only
- * while that token's ask is open; once they answer (or the run sees the step done) the view shows the run going on,
+ * while that token's ask is open and is a step on the page (a held write's view is a picture); once they answer (or the run sees the step done) the view shows the run going on,
  * until the run ends or the view idles out. The page is the run's: a view never resizes, navigates or closes it.
  */
 interface RunView {
@@ -107,7 +107,7 @@ export class RunLiveViews {
         viewport,
         idleMs: this.opts.idleMs,
         until: new Date(Date.now() + 24 * 3600_000), // the run's end ends the view; its idle timer bounds it meanwhile
-        borrowed: { inputAllowed: () => askOpen(run, token), lastFrame: () => run.lastFrame() },
+        borrowed: { inputAllowed: () => inputOpen(run, token), lastFrame: () => run.lastFrame() },
         events: {
           onEnded: () => {
             const v = this.views.get(linkSessionId);
@@ -138,6 +138,14 @@ export class RunLiveViews {
 function askOpen(run: RunHandoff, token: LinkTokenRecord): boolean {
   const current = run.current;
   return !!current && hashToken(current.linkToken) === token.tokenHash;
+}
+
+/**
+ * Whether the person's pointer and keys reach the page: only while this token's ask is open and it is a step done on
+ * the page. A held write's view is a picture: a tap there could navigate the page away from the write it is about.
+ */
+function inputOpen(run: RunHandoff, token: LinkTokenRecord): boolean {
+  return askOpen(run, token) && run.current?.reason !== 'APPROVAL';
 }
 
 function stateOf(run: RunHandoff, token: LinkTokenRecord): RunStateMessage {

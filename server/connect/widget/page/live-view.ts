@@ -61,6 +61,8 @@ export interface LiveView {
   copy?: { readonly [K in LiveCode]?: string };
   /** A paused run's view: what the run does now. */
   onRun?: (m: Pick<RunStateMessage, 'state'>) => void;
+  /** A picture of the page (a held write to approve): zoom and pan only, nothing is sent to the page. */
+  picture?: boolean;
 }
 
 /** What tests and benches read of the painting (frames painted, when the last one was). */
@@ -73,7 +75,7 @@ const probeHost = window as Window & { __agentlinkLive?: LiveProbe };
 let live: LiveView | null = null;
 
 /** What a screen gives to show a live view: its stage (liveStage), its status line and retry button, its own words. */
-export type LiveViewInit = Pick<LiveView, 'canvas' | 'keys' | 'scroll' | 'zoom' | 'status' | 'retry' | 'copy' | 'onRun'>;
+export type LiveViewInit = Pick<LiveView, 'canvas' | 'keys' | 'scroll' | 'zoom' | 'status' | 'retry' | 'copy' | 'onRun' | 'picture'>;
 
 export interface LiveStage {
   /** The element to place on the screen: zoom buttons, the scrolling canvas, the soft keyboard's field. */
@@ -255,6 +257,8 @@ function send(ws: WebSocket, message: ClientMessage): void {
 }
 
 function liveSend(l: LiveView, message: ClientMessage): void {
+  // A picture takes no input (the server refuses it too: run-live-views.ts); a ping keeps the socket alive.
+  if (l.picture && message.t !== 'ping') return;
   if (l.ws && l.ws.readyState === 1) send(l.ws, message);
 }
 

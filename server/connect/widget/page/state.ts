@@ -33,6 +33,7 @@ export const SDK_ERROR_CODES: { readonly [K in WidgetErrorCode]?: LinkErrorCode 
   LOGIN_TIMED_OUT: 'MFA_FAILED',
   TOO_MANY_LOGIN_ATTEMPTS: 'INVALID_CREDENTIALS',
   LINK_TOKEN_EXPIRED: 'LINK_TOKEN_EXPIRED',
+  USER_ACTION_OVER: 'USER_ACTION_ENDED',
   LINK_TOKEN_ALREADY_USED: 'LINK_TOKEN_ALREADY_USED',
   INVALID_LINK_TOKEN: 'INVALID_LINK_TOKEN',
   LINK_SESSION_NOT_FOUND: 'INVALID_LINK_TOKEN',
@@ -46,6 +47,7 @@ export const SDK_ERROR_CODES: { readonly [K in WidgetErrorCode]?: LinkErrorCode 
 /** Errors after which this link can do nothing more: the error screen offers no retry. */
 export const TERMINAL: ReadonlySet<WidgetErrorCode> = new Set<WidgetErrorCode>([
   'LINK_TOKEN_EXPIRED',
+  'USER_ACTION_OVER',
   'LINK_TOKEN_ALREADY_USED',
   'INVALID_LINK_TOKEN',
   'LINK_SESSION_NOT_FOUND',

@@ -43,6 +43,8 @@ const ERROR_COPY: { readonly [K in WidgetErrorCode]?: ErrorCopy } = {
     'For your security, connection links only work for a short time. Go back to the app and start again.',
     null,
   ],
+  // A paused run's link once its step is over (expired, answered, the run ended): never a connection screen.
+  USER_ACTION_OVER: () => ['This step is over', 'The task is no longer waiting for you. You can close this window.', null],
   LINK_TOKEN_ALREADY_USED: () => [
     'This link was already used',
     'This connection link has already connected an account. Go back to the app to start a new connection.',

@@ -86,9 +86,13 @@ export function renderUserAction(): void {
     ...live,
     status,
     retry: h('button', { hidden: true }),
+    // A held write is a picture of the page: the line says what is asked (the buttons below), not to use the page.
+    picture: approval,
     copy: {
       connecting: 'Connecting to the task’s page…',
-      LIVE: 'This is the task’s page, live. Use it as you would on ' + name + '.',
+      LIVE: approval
+        ? 'This is the task’s page as it is now, for you to look at. Approve or deny the change below.'
+        : 'This is the task’s page, live. Use it as you would on ' + name + '.',
       RUN_WORKING: 'The task is running on.',
     },
     // The run told the view what it does now: answered elsewhere, seen done by the run, or ended.

@@ -1,0 +1,162 @@
+import type { BrowserContext } from 'playwright-core';
+import { z } from 'zod';
+
+import type { Playbook } from '../../server/agent/playbooks';
+import type { LiveSink } from '../../server/connect/live/live-session';
+import { api, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from '../agent/agent-support';
+import { type LiveServer, startLiveServer } from '../support/live-server';
+import { FINAL_STATUSES, requestWhen, widgetFor } from './handoff-support';
+
+/**
+ * Three defects of a paused run's person, each with the attack or slip it stops (real AgentLink, worker, Chromium):
+ *  - a held write's view is a picture: the server relays no pointer or key to the run's page while a write is held (a
+ *    tap there navigated the page away from the write), and a code step keeps input;
+ *  - after Approve, the next step waits for the write's answer and the page it brings (it used to read the page as
+ *    the person decided, before the write was even sent);
+ *  - the link of a pause that expired says "This step is over" (USER_ACTION_OVER; USER_ACTION_ENDED to the SDK), not
+ *    "This link has expired … connection links".
+ */
+jest.setTimeout(120_000);
+
+let live: LiveServer;
+let org: LiveOrg;
+let conn: { accessToken: string; connectionId: string };
+let context: BrowserContext;
+/** The server's clock runs this far ahead (a pause's expiry reached without waiting for it). */
+let ahead = 0;
+
+/** Posts a note from the page (held for approval); the page shows "Saved" once the answer and a reload of its list came. */
+const notePlaybook: Playbook<unknown> = {
+  providerSlug: 'orbit',
+  name: 'test.save-note',
+  description: 'test playbook: a write whose answer the page renders after a follow-up read',
+  writes: true,
+  examples: ['test: save a note'],
+  resultFields: { state: 'string' },
+  parameters: z.unknown(),
+  run: async (ctx) => {
+    await ctx.page.setContent('<main><h1 id="state">Draft</h1></main>');
+    await ctx.step(
+      'click',
+      'Save',
+      async () => {
+        await ctx.page.evaluate(() => {
+          void fetch('/notes', { method: 'POST', body: 'text=hello' })
+            .then(() => fetch('/?list'))
+            .then(() => (document.querySelector('#state')!.textContent = 'Saved'));
+        });
+        // The click's step ends once its write is held (as a playbook's click ends once its navigation started).
+        await eventually(
+          async () => live.services.handoffs.registry.find(ctx.requestId)?.current ?? null,
+          (ask) => ask !== null,
+          20_000,
+        );
+      },
+      { writes: true },
+    );
+    const state = await ctx.step('read', 'state', () => ctx.page.textContent('#state'));
+    return { state: state ?? '' };
+  },
+};
+
+const codePlaybook: Playbook<unknown> = {
+  providerSlug: 'orbit',
+  name: 'test.code-step',
+  description: 'test playbook: a code step',
+  writes: false,
+  examples: ['test: a code step'],
+  resultFields: { ok: 'boolean' },
+  parameters: z.unknown(),
+  run: async (ctx) => {
+    await ctx.page.setContent('<main><input id="code"></main>');
+    await ctx.needsUser({ reason: 'CODE', message: 'Enter the code.' });
+    return { ok: true };
+  },
+};
+
+beforeAll(async () => {
+  live = await startLiveServer({
+    worker: true,
+    clock: { now: () => new Date(Date.now() + ahead) },
+    env: { AGENTLINK_USER_ACTION_TTL_SECONDS: '60' },
+  });
+  live.services.playbooks.register(notePlaybook);
+  live.services.playbooks.register(codePlaybook);
+  org = await liveOrg(live);
+  conn = await connectOrbit(live, org);
+  context = await live.services.browsers.newContext({ viewport: { width: 480, height: 900 } });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await live?.close();
+});
+
+const run = (playbook: string, approval?: string) =>
+  createRequest(live, org, {
+    accessToken: conn.accessToken,
+    action: `test: ${playbook}`,
+    playbook,
+    ...(approval ? { approval } : {}),
+    startingUrl: live.siteUrl('orbit', '/'),
+    responseFormat: playbook === 'test.save-note' ? { state: 'string' } : { ok: 'boolean' },
+  });
+
+const quietSink: LiveSink = { send: () => undefined, sendFrame: (_jpeg, done) => done(), close: () => undefined };
+
+/** Opens the run's live view for this pause's link, server side, and tries one key press on the page. */
+async function keyReachesPage(linkToken: string): Promise<boolean> {
+  const w = widgetFor(live, linkToken);
+  expect((await w.start()).status).toBe(200);
+  const opened = await live.services.runLiveViews.connect(linkToken, w.id, { width: 480, height: 900 }, quietSink);
+  expect(opened.ok).toBe(true);
+  try {
+    return live.services.runLiveViews.input(w.id, quietSink, { t: 'keydown', key: 'a' });
+  } finally {
+    live.services.runLiveViews.detach(w.id, quietSink);
+  }
+}
+
+it('relays no input to the page while a write is held; a code step keeps it', async () => {
+  const held = await run('test.save-note', 'writes');
+  const waiting = await requestWhen(live, org, held, ['NEEDS_USER']);
+  expect(waiting.userAction.reason).toBe('APPROVAL');
+  expect(await keyReachesPage(waiting.userAction.linkToken)).toBe(false);
+  await api(live, org, 'POST', `/api/agent-requests/${held}/cancel`);
+
+  const code = await run('test.code-step');
+  const asking = await requestWhen(live, org, code, ['NEEDS_USER']);
+  expect(await keyReachesPage(asking.userAction.linkToken)).toBe(true);
+  await api(live, org, 'POST', `/api/agent-requests/${code}/cancel`);
+  await requestWhen(live, org, held, FINAL_STATUSES);
+  await requestWhen(live, org, code, FINAL_STATUSES);
+});
+
+it('after Approve, the next step reads the page the write brought, not the page as it was', async () => {
+  const id = await run('test.save-note', 'writes');
+  const waiting = await requestWhen(live, org, id, ['NEEDS_USER']);
+  const w = widgetFor(live, waiting.userAction.linkToken);
+  await w.start();
+  expect((await w.answer('approve')).status).toBe(200);
+  const done = await requestWhen(live, org, id, FINAL_STATUSES);
+  expect(done).toMatchObject({ status: 'COMPLETED', result: { state: 'Saved' } });
+});
+
+it('the link of a pause that expired says "This step is over", never a connection screen', async () => {
+  const id = await run('test.code-step');
+  const waiting = await requestWhen(live, org, id, ['NEEDS_USER']);
+  ahead = 61_000;
+  try {
+    const res = await widgetFor(live, waiting.userAction.linkToken).start();
+    expect(res.body.error).toMatchObject({ code: 'USER_ACTION_OVER', message: expect.stringContaining('This step is over') });
+    const widget = await context.newPage();
+    await widget.goto(waiting.userAction.url);
+    await widget.getByRole('heading', { name: 'This step is over' }).waitFor();
+    expect(await widget.textContent('body')).not.toContain('connection links');
+    await widget.close();
+  } finally {
+    ahead = 0;
+  }
+  await api(live, org, 'POST', `/api/agent-requests/${id}/cancel`);
+  await requestWhen(live, org, id, FINAL_STATUSES);
+});
