@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
 import { type BrowserOptions, launchBrowser } from './chromium';
+import { armWebAuthn, webAuthnReady } from './webauthn-environment';
 
 /** How long a readiness check waits for the browser to answer one DevTools call. */
 const LIVENESS_TIMEOUT_MS = 2_000;
@@ -55,12 +56,22 @@ export class BrowserManager {
   async newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
     const browser = await this.get();
     const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, ...options });
+    // Before any page exists: a WebAuthn call on a page without this environment crashes the whole browser.
+    await armWebAuthn(context).catch(async (err: unknown) => {
+      await context.close().catch(() => undefined);
+      throw err;
+    });
     this.open += 1;
     // 'close' also fires when the browser itself closes or dies.
     context.once('close', () => {
       this.open -= 1;
     });
     return context;
+  }
+
+  /** What every page of a context of ours needs before it is used: its WebAuthn environment (see armWebAuthn). */
+  preparePage(page: Page): Promise<void> {
+    return webAuthnReady(page);
   }
 
   /**
