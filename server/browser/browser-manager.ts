@@ -10,11 +10,19 @@ const LIVENESS_TIMEOUT_MS = 2_000;
  * One browser per process, started on first use and restarted if it dies; callers get fresh,
  * isolated contexts (one per login or agent run) and must close them.
  */
+export interface BrowserManagerEvents {
+  /** The browser went away without close() (a crash, a kill, a remote browser lost): a log line and a metric. */
+  onBrowserLost?(info: { version: string; contextsOpen: number }): void;
+}
+
 export class BrowserManager {
   private browser: Promise<Browser> | null = null;
   private open = 0;
 
-  constructor(private readonly options: BrowserOptions) {}
+  constructor(
+    private readonly options: BrowserOptions,
+    private readonly events: BrowserManagerEvents = {},
+  ) {}
 
   /** A launched browser accepts the egress proxies' interception CA (see egress/fenced-context.ts); a remote one cannot be told to. */
   get trustsInterceptionCa(): boolean {
@@ -43,7 +51,10 @@ export class BrowserManager {
       launching
         .then((b) =>
           b.on('disconnected', () => {
-            if (this.browser === launching) this.browser = null;
+            // Still ours when it went: nobody closed it (close() lets go of it first).
+            if (this.browser !== launching) return;
+            this.browser = null;
+            this.events.onBrowserLost?.({ version: b.version(), contextsOpen: this.open });
           }),
         )
         .catch(() => {
