@@ -4,7 +4,8 @@ import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provide
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 
 /**
- * A browser that dies is noticed by the live sign-in: the person is told at once ("The sign-in page stopped; try
+ * The live sign-in, where a site's "Add a passkey" used to kill AgentLink's whole browser: its page's WebAuthn calls
+ * now end with NotAllowedError and the sign-in goes on. And a browser that dies anyway is noticed by the live sign-in: the person is told at once ("The sign-in page stopped; try
  * again"), the view ends (no frozen picture that answers nothing), a metric counts it, and trying again opens the
  * sign-in page in a fresh browser. The widget runs in a browser of its own: the one killed is AgentLink's.
  */
@@ -47,13 +48,55 @@ const lostCount = async () => {
   return Number(/^agentlink_browser_lost_total (\d+)$/m.exec(text)?.[1]);
 };
 
-it('tells the person at once when AgentLink’s browser dies, counts it, and a retry signs in on a fresh browser', async () => {
+async function openLive(): Promise<{ widget: Page; linkSessionId: string }> {
   const widget = await widgetContext.newPage();
   await widget.goto(`${server.baseUrl}/link?token=${encodeURIComponent(await linkToken())}`);
   await widget.getByRole('button', { name: 'Continue' }).click();
   await status(widget, 'LIVE');
   await widget.waitForFunction(() => ((window as unknown as { __agentlinkLive?: { frames: number } }).__agentlinkLive?.frames ?? 0) >= 1);
-  const [linkSessionId] = [...(server.services.liveSignIn as unknown as { sessions: Map<string, unknown> }).sessions.keys()];
+  const open = [...(server.services.liveSignIn as unknown as { sessions: Map<string, unknown> }).sessions.keys()];
+  return { widget, linkSessionId: open[open.length - 1] };
+}
+
+it('the live sign-in page’s navigator.credentials calls end with NotAllowedError, and the sign-in goes on', async () => {
+  const { widget, linkSessionId } = await openLive();
+  const live = server.services.liveSignIn.inspect(linkSessionId)!;
+  // What the site's own "Add a passkey" and "Sign in with a passkey" buttons do.
+  const outcomes = await live.evaluate(async () => {
+    const challenge = new Uint8Array(32);
+    const settle = (p: Promise<unknown>) =>
+      p.then(
+        () => 'resolved',
+        (e: Error) => e.name,
+      );
+    return [
+      await settle(
+        navigator.credentials.create({
+          publicKey: {
+            challenge,
+            rp: { name: 'Lumen' },
+            user: { id: new Uint8Array(8), name: 'user_good', displayName: 'Grace' },
+            pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+            authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+          },
+        }),
+      ),
+      await settle(
+        navigator.credentials.get({ publicKey: { challenge, allowCredentials: [{ type: 'public-key', id: new Uint8Array(16) }] } }),
+      ),
+      await settle(navigator.credentials.get({ publicKey: { challenge } })),
+    ];
+  });
+  expect(outcomes).toEqual(['NotAllowedError', 'NotAllowedError', 'NotAllowedError']);
+  expect(live.context().browser()!.isConnected()).toBe(true);
+  expect(server.services.liveSignIn.has(linkSessionId)).toBe(true);
+  expect(await widget.locator('#al-live-status').getAttribute('data-code')).toBe('LIVE');
+  await server.services.liveSignIn.close(linkSessionId);
+  await widget.close();
+});
+
+it('tells the person at once when AgentLink’s browser dies, counts it, and a retry signs in on a fresh browser', async () => {
+  const { widget, linkSessionId } = await openLive();
   const live = server.services.liveSignIn.inspect(linkSessionId)!;
   const before = await lostCount();
 
