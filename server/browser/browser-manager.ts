@@ -12,7 +12,7 @@ const LIVENESS_TIMEOUT_MS = 2_000;
  */
 export interface BrowserManagerEvents {
   /** The browser went away without close() (a crash, a kill, a remote browser lost): a log line and a metric. */
-  onBrowserLost?(info: { version: string; contextsOpen: number }): void;
+  onBrowserLost?(info: { version: string }): void;
 }
 
 export class BrowserManager {
@@ -54,7 +54,7 @@ export class BrowserManager {
             // Still ours when it went: nobody closed it (close() lets go of it first).
             if (this.browser !== launching) return;
             this.browser = null;
-            this.events.onBrowserLost?.({ version: b.version(), contextsOpen: this.open });
+            this.events.onBrowserLost?.({ version: b.version() });
           }),
         )
         .catch(() => {
