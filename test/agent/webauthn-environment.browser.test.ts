@@ -103,6 +103,16 @@ it('ends every create() and get() of a page with NotAllowedError at once; the br
   expect(await bystander.evaluate(() => document.title)).toBe('passkeys');
   // A second round on the same page: the environment stays for the page's life.
   expect(await page.evaluate(callAll, RP)).toEqual(REFUSED);
+  // Conditional mediation (passkey autofill on a login form) ends too, instead of waiting for a pick that never comes.
+  const conditional = await page.evaluate(
+    (rpId) =>
+      navigator.credentials.get({ mediation: 'conditional', publicKey: { challenge: new Uint8Array(32), rpId } }).then(
+        () => 'resolved',
+        (e: Error) => e.name,
+      ),
+    RP,
+  );
+  expect(conditional).toBe('NotAllowedError');
 });
 
 it('covers a frame of another origin (its page’s environment) and a popup the page opens (its own)', async () => {
