@@ -1,19 +1,21 @@
 /**
  * WebAuthn environment benchmark: what giving every page a WebAuthn environment (server/browser/webauthn-environment.ts)
- * costs a context of the browser manager, side by side with a bare context of the same browser.
+ * costs a context of the browser manager, side by side with a bare context of a second browser started the same way
+ * but not armed (the environment is armed per browser, so a bare context of the same browser would have it too).
  *
  *   npm run bench:webauthn                  # 15 measured rounds (after 2 warm-ups), the two ways interleaved
  *   npm run bench:webauthn -- --runs 30
  *
- * Per round and way: a fresh context and page (bare: browser.newContext + newPage; ours: BrowserManager.newContext +
- * newPage + preparePage, as openPage does), then a load of a loopback page with 20 subresources (the environment's
- * route sees each request). Printed: median milliseconds to a usable page, to the load, and the ratios.
+ * Per round and way: a fresh context and page (bare: newContext + newPage of the unarmed browser; ours:
+ * BrowserManager.newContext + newPage, each page held until its environment is there), then a load of a loopback page
+ * with 20 subresources. Printed: median milliseconds to a usable page, to the load, and the ratios.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 
 import { BrowserManager } from '../server/browser/browser-manager';
+import { launchBrowser } from '../server/browser/chromium';
 import { loadConfig } from '../server/config';
 
 const { values } = parseArgs({
@@ -41,9 +43,7 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
   const browsers = new BrowserManager(loadConfig().browser);
-  const probe = await browsers.newContext();
-  const browser = probe.browser()!;
-  await probe.close();
+  const browser = await launchBrowser(loadConfig().browser);
 
   const times = { bare: { page: [] as number[], load: [] as number[] }, ours: { page: [] as number[], load: [] as number[] } };
   for (let i = 0; i < WARMUP + RUNS; i++) {
@@ -51,7 +51,6 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const context = way === 'bare' ? await browser.newContext() : await browsers.newContext();
       const page = await context.newPage();
-      if (way === 'ours') await browsers.preparePage(page);
       const t1 = performance.now();
       await page.goto(url, { waitUntil: 'load' });
       const t2 = performance.now();
@@ -62,6 +61,7 @@ async function main(): Promise<void> {
     }
   }
   await browsers.close();
+  await browser.close();
   site.close();
 
   const row = (label: string, bare: number[], ours: number[]) =>

@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 
 import { type BrowserOptions, launchBrowser } from './chromium';
-import { armWebAuthn, webAuthnReady } from './webauthn-environment';
+import { armWebAuthn } from './webauthn-environment';
 
 /** How long a readiness check waits for the browser to answer one DevTools call. */
 const LIVENESS_TIMEOUT_MS = 2_000;
@@ -46,7 +46,14 @@ export class BrowserManager {
 
   private async get(): Promise<Browser> {
     if (!this.browser) {
-      const launching = launchBrowser(this.options);
+      // Armed before anyone gets the browser: a WebAuthn call on a page without its environment crashes it whole.
+      const launching = launchBrowser(this.options).then(async (b) => {
+        await armWebAuthn(b).catch(async (err: unknown) => {
+          await b.close().catch(() => undefined);
+          throw err;
+        });
+        return b;
+      });
       this.browser = launching;
       launching
         .then((b) =>
@@ -67,22 +74,12 @@ export class BrowserManager {
   async newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
     const browser = await this.get();
     const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, ...options });
-    // Before any page exists: a WebAuthn call on a page without this environment crashes the whole browser.
-    await armWebAuthn(context).catch(async (err: unknown) => {
-      await context.close().catch(() => undefined);
-      throw err;
-    });
     this.open += 1;
     // 'close' also fires when the browser itself closes or dies.
     context.once('close', () => {
       this.open -= 1;
     });
     return context;
-  }
-
-  /** What every page of a context of ours needs before it is used: its WebAuthn environment (see armWebAuthn). */
-  preparePage(page: Page): Promise<void> {
-    return webAuthnReady(page);
   }
 
   /**

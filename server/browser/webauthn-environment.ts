@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwright-core';
+import type { Browser, CDPSession } from 'playwright-core';
 
 /**
- * A WebAuthn environment on every page of a context, so that navigator.credentials.create() and get() always settle.
+ * A WebAuthn environment on every page of a browser, so that navigator.credentials.create() and get() always settle.
  *
  * Why: this headless Chromium has no authenticator of its own, and a WebAuthn call on a page without a DevTools
  * WebAuthn environment crashes the whole browser (SIGSEGV within a second: every live sign-in, run and check of the
@@ -24,150 +24,118 @@ const REFUSING_AUTHENTICATOR = {
   automaticPresenceSimulation: true,
 } as const;
 
-/** How long a page target may take to answer one DevTools command of the environment. */
-const REPLY_TIMEOUT_MS = 5_000;
-
 const ENVIRONMENT_COMMANDS: readonly { method: string; params: object }[] = [
   { method: 'WebAuthn.enable', params: { enableUI: false } },
   ...REFUSING_TRANSPORTS.map((transport) => ({
     method: 'WebAuthn.addVirtualAuthenticator',
     params: { options: { ...REFUSING_AUTHENTICATOR, transport } },
   })),
+  // Last: a session's commands run in the order sent, so the page runs only once its environment is there.
+  { method: 'Runtime.runIfWaitingForDebugger', params: {} },
 ];
 
-/** Each page's environment being set up; a page is used only once it is there (see openPage). */
-const pagesReady = new WeakMap<Page, Promise<void>>();
-/** The DevTools session of each page: it must stay attached, Chromium removes the environment when it detaches. */
-const sessions = new WeakMap<Page, CDPSession>();
-/** The targets (pages) of each browser that have their environment, by DevTools target id. */
-const preparedTargets = new WeakMap<Browser, Set<string>>();
-const browserSessions = new WeakMap<Browser, Promise<TargetPreparer>>();
-const armed = new WeakSet<BrowserContext>();
+/** How long the browser may take to answer the client's own commands. */
+const REPLY_TIMEOUT_MS = 5_000;
+
+interface ProtocolMessage {
+  id?: number;
+  method?: string;
+  sessionId?: string;
+  params?: { sessionId?: string };
+  error?: { message: string };
+}
+
+const armedBrowsers = new WeakMap<Browser, Promise<void>>();
 
 /**
- * Gives every page `context` has or will have a WebAuthn environment. Called once per context where it is made
- * (BrowserManager.newContext), before any page exists, so no page of ours is ever without it.
+ * Gives every page `browser` has or will have, in every context, a WebAuthn environment before it runs anything.
+ * Called once per browser where it starts (BrowserManager), before any context exists.
+ *
+ * How: a browser-level DevTools client auto-attaches to every page target with waitForDebuggerOnStart, as DevTools
+ * clients do to set a target up before it runs: Chromium holds each new page (a tab, a popup, an open('') window)
+ * until every client that asked to wait lets it go, so Playwright's own auto-attach goes on side by side with this one.
+ * One arming point per browser: no per-context route, so requests and the HTTP cache are left alone.
  */
-export async function armWebAuthn(context: BrowserContext): Promise<void> {
-  if (armed.has(context)) return;
-  armed.add(context);
-  context.on('page', (page) => void webAuthnReady(page));
-  for (const page of context.pages()) void webAuthnReady(page);
-  // The 'page' event comes too late for a popup: Playwright reports it after its first navigation, and its document may
-  // run before (measured: a popup calling create() on load crashed the browser). So every navigation waits here until
-  // its page has the environment; a popup's, which Playwright cannot name yet, through the browser's own DevTools
-  // session. Registered first, so it runs last (Playwright runs the newest route first): the egress guards decide
-  // before it, and all it ever does is let a request go on.
-  await context.route('**/*', async (route) => {
-    const request = route.request();
-    if (request.isNavigationRequest()) {
-      const page = pageOf(request);
-      const browser = context.browser();
-      if (page) await webAuthnReady(page);
-      else if (browser) await prepareNewTargets(browser).catch(() => undefined);
-    }
-    await route.fallback().catch(() => undefined);
-  });
-}
-
-/** Resolves once `page` has its WebAuthn environment (or has closed: a closed page is not used anyway). */
-export function webAuthnReady(page: Page): Promise<void> {
-  let ready = pagesReady.get(page);
-  if (!ready) {
-    ready = installEnvironment(page).catch(() => undefined);
-    pagesReady.set(page, ready);
+export function armWebAuthn(browser: Browser): Promise<void> {
+  let armed = armedBrowsers.get(browser);
+  if (!armed) {
+    armed = BrowserClient.open(browser).then((client) => client.autoAttachPages());
+    armedBrowsers.set(browser, armed);
   }
-  return ready;
-}
-
-async function installEnvironment(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  sessions.set(page, cdp);
-  // In parallel where order does not matter (measured by bench:webauthn): enabling twice is harmless.
-  const [{ targetInfo }] = await Promise.all([cdp.send('Target.getTargetInfo'), cdp.send('WebAuthn.enable', { enableUI: false })]);
-  const browser = page.context().browser();
-  const prepared = browser ? preparedSet(browser) : new Set<string>();
-  // A popup prepared while Playwright could not name it keeps that environment (its session stays attached).
-  if (prepared.has(targetInfo.targetId)) return;
-  prepared.add(targetInfo.targetId);
-  await Promise.all(
-    REFUSING_TRANSPORTS.map((transport) =>
-      cdp.send('WebAuthn.addVirtualAuthenticator', { options: { ...REFUSING_AUTHENTICATOR, transport } }),
-    ),
-  );
-}
-
-function pageOf(request: Request): Page | null {
-  try {
-    return request.frame().page();
-  } catch {
-    // "Frame for this navigation request is not available": a popup's first navigation.
-    return null;
-  }
-}
-
-function preparedSet(browser: Browser): Set<string> {
-  let set = preparedTargets.get(browser);
-  if (!set) preparedTargets.set(browser, (set = new Set()));
-  return set;
-}
-
-/** Every page target of `browser` without its environment yet gets it, through the browser's DevTools session. */
-async function prepareNewTargets(browser: Browser): Promise<void> {
-  let preparer = browserSessions.get(browser);
-  if (!preparer) {
-    preparer = TargetPreparer.open(browser);
-    browserSessions.set(browser, preparer);
-  }
-  await (await preparer).prepareNew(preparedSet(browser));
+  return armed;
 }
 
 /**
- * The browser-level DevTools session that prepares pages Playwright cannot name yet. Playwright's CDPSession speaks
- * only to its own target, so each page target is attached in the non-flat mode and spoken to through
- * Target.sendMessageToTarget; the attachment stays for the target's life (the environment lives as long).
+ * A browser-level DevTools client of our own, spoken to as raw protocol text. Why not Playwright's browser CDPSession
+ * directly: Chromium auto-attaches at browser level only in the flat mode (a child session is addressed by a sessionId
+ * beside the command), and Playwright's CDPSession cannot address one. So that session attaches, non-flat, to the
+ * browser target itself: the client inside speaks the full flat protocol through Target.sendMessageToTarget. It stays
+ * for the browser's life, and so does each page's child session: Chromium removes a page's environment when the
+ * session that enabled it detaches.
  */
-class TargetPreparer {
+class BrowserClient {
   private lastId = 0;
+  /** Replies awaited from the client itself (not from a page's child session), by command id. */
   private readonly replies = new Map<number, (error?: string) => void>();
 
-  private constructor(private readonly cdp: CDPSession) {
+  private constructor(
+    private readonly cdp: CDPSession,
+    private readonly sessionId: string,
+  ) {
     cdp.on('Target.receivedMessageFromTarget', (event) => {
-      const reply = JSON.parse(event.message) as { id?: number; error?: { message: string } };
-      const settle = reply.id === undefined ? undefined : this.replies.get(reply.id);
-      settle?.(reply.error?.message);
+      if (event.sessionId !== this.sessionId) return;
+      const message = JSON.parse(event.message) as ProtocolMessage;
+      if (message.method === 'Target.attachedToTarget' && message.params?.sessionId) this.prepare(message.params.sessionId);
+      else if (message.id !== undefined && !message.sessionId) this.replies.get(message.id)?.(message.error?.message);
     });
   }
 
-  static async open(browser: Browser): Promise<TargetPreparer> {
-    return new TargetPreparer(await browser.newBrowserCDPSession());
+  static async open(browser: Browser): Promise<BrowserClient> {
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetInfo } = await cdp.send('Target.getTargetInfo');
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: targetInfo.targetId, flatten: false });
+    return new BrowserClient(cdp, sessionId);
   }
 
-  async prepareNew(prepared: Set<string>): Promise<void> {
-    const { targetInfos } = await this.cdp.send('Target.getTargets');
-    for (const target of targetInfos) {
-      if (target.type !== 'page' || prepared.has(target.targetId)) continue;
-      prepared.add(target.targetId);
-      const { sessionId } = await this.cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
-      for (const command of ENVIRONMENT_COMMANDS) await this.sendTo(sessionId, command);
-    }
+  /** Resolves once Chromium holds and reports every new page target (the reply to setAutoAttach). */
+  async autoAttachPages(): Promise<void> {
+    await this.send('Target.setAutoAttach', {
+      autoAttach: true,
+      waitForDebuggerOnStart: true,
+      flatten: true,
+      filter: [{ type: 'page' }],
+    });
   }
 
-  private sendTo(sessionId: string, command: { method: string; params: object }): Promise<void> {
-    const id = ++this.lastId;
-    const replied = new Promise<void>((resolve, reject) => {
-      // Bounded: a target that closes mid-way never answers, and the navigation waiting on it must go on.
-      const timer = setTimeout(() => this.replies.get(id)?.('the target did not answer'), REPLY_TIMEOUT_MS);
+  /**
+   * The page's environment, then its release, sent at once without waiting for replies (the quickest, so a page a
+   * script of its opener drives in the same task, open('') then create(), finds it as early as can be).
+   */
+  private prepare(childSessionId: string): void {
+    for (const { method, params } of ENVIRONMENT_COMMANDS) this.post(method, params, childSessionId);
+  }
+
+  /** A command to the client itself, resolved with its reply (bounded: a browser that went away never answers). */
+  private send(method: string, params: object): Promise<void> {
+    const id = this.post(method, params);
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => this.replies.get(id)?.('the browser did not answer'), REPLY_TIMEOUT_MS);
       this.replies.set(id, (error) => {
         clearTimeout(timer);
         this.replies.delete(id);
-        if (error) reject(new Error(error));
+        if (error) reject(new Error(`${method}: ${error}`));
         else resolve();
       });
     });
-    void this.cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, ...command }) }).catch(() => {
-      this.replies.get(id)?.('the target went away');
-    });
-    return replied;
+  }
+
+  /** Sends without waiting for the reply; returns the command's id. A child session that went away just drops it. */
+  private post(method: string, params: object, childSessionId?: string): number {
+    const id = ++this.lastId;
+    const message = { id, method, params, ...(childSessionId ? { sessionId: childSessionId } : {}) };
+    void this.cdp
+      .send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify(message) })
+      .catch(() => undefined);
+    return id;
   }
 }

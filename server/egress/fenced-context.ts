@@ -18,8 +18,6 @@ export interface ContextSource {
   readonly upstreamCa?: readonly string[];
   /** The running Chromium's version (browser.version()), which a device's user agent must report. */
   browserVersion?(): Promise<string>;
-  /** What every page of the source's contexts needs before use (BrowserManager: its WebAuthn environment). */
-  preparePage?(page: Page): Promise<void>;
 }
 
 /**
@@ -53,8 +51,6 @@ const identities = new WeakMap<BrowserContext, ContextIdentity>();
 const pagesReady = new WeakMap<Page, Promise<void>>();
 /** Each fenced context's egress proxy, for reportUnfinishedMessages. */
 const proxies = new WeakMap<BrowserContext, EgressProxy>();
-/** Each fenced context's source, whose page preparation openPage waits for too. */
-const sources = new WeakMap<BrowserContext, ContextSource>();
 
 /**
  * A browser context whose every connection goes through its own egress proxy (closed with the context). The proxy
@@ -90,7 +86,6 @@ export async function openFencedContext(source: ContextSource, opts: FenceOption
   }
   context.once('close', () => void proxy.close());
   proxies.set(context, proxy);
-  sources.set(context, source);
   if (identity) {
     identities.set(context, identity);
     // Popups and tabs the pages open get the page-level identity too (their first request already has it: the proxy).
@@ -109,11 +104,11 @@ function prepare(page: Page, identity: ContextIdentity): Promise<void> {
   return ready;
 }
 
-/** A new page of a fenced context, once it presents the context's device and has what its source prepares. */
+/** A new page of a fenced context, once it presents the context's device (at once without one). */
 export async function openPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
   const identity = identities.get(context);
-  await Promise.all([identity ? prepare(page, identity) : undefined, sources.get(context)?.preparePage?.(page)]);
+  if (identity) await prepare(page, identity);
   return page;
 }
 

@@ -156,3 +156,22 @@ it('covers a frame of another origin (its page’s environment) and a popup the 
   expect(await fromPopup).toEqual(REFUSED);
   expect(await page.evaluate(() => document.title)).toBe('passkeys');
 });
+
+// The one gap left (README): the opener's script runs in the popup's initial empty document in the same task, before
+// any DevTools client can reach the new target (no navigation to hold), so the call races the environment: measured,
+// it crashed the browser before the browser-level auto-attach, and still does now and then. Enable once that is closed.
+it.skip('covers an empty popup the page calls WebAuthn in at once (open(""), then create()/get() in it, in one task)', async () => {
+  const bystander = await fencedPage();
+  const page = await fencedPage();
+  // The popup never navigates: its initial empty document (the opener's origin) runs the opener's script in the same task.
+  const inPopup = await page.evaluate(
+    ([source, rpId]) => {
+      const popup = open('') as (Window & { eval(code: string): Promise<string[]> }) | null;
+      if (!popup) return Promise.resolve(['no popup']);
+      return popup.eval(`(${source})(${JSON.stringify(rpId)})`);
+    },
+    [callAll.toString(), RP] as const,
+  );
+  expect(inPopup).toEqual(REFUSED);
+  expect(await bystander.evaluate(() => document.title)).toBe('passkeys');
+});
