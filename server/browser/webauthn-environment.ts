@@ -52,8 +52,9 @@ const armedBrowsers = new WeakMap<Browser, Promise<void>>();
  * Called once per browser where it starts (BrowserManager), before any context exists.
  *
  * How: a browser-level DevTools client auto-attaches to every page target with waitForDebuggerOnStart, as DevTools
- * clients do to set a target up before it runs: Chromium holds each new page (a tab, a popup, an open('') window)
+ * clients do to set a target up before it runs: Chromium holds each new page (a tab, a popup) before its first navigation
  * until every client that asked to wait lets it go, so Playwright's own auto-attach goes on side by side with this one.
+ * Not held: an open('') popup's initial empty document, which its opener can script in the same task (README: the gap).
  * One arming point per browser: no per-context route, so requests and the HTTP cache are left alone.
  */
 export function armWebAuthn(browser: Browser): Promise<void> {
