@@ -206,7 +206,6 @@ it.each(['read_write', 'read'] as const)(
 
 it('a popup opened while the run ends is never handed to the next run, and the context holding it is closed', async () => {
   let handedWithPages = 0;
-  let kept = 0;
   for (let trial = 0; trial < 8; trial++) {
     const pool = new WarmContexts({ idleMs: 10_000, max: 4 });
     const warm = await warmContext('read_write');
@@ -217,18 +216,26 @@ it('a popup opened while the run ends is never handed to the next run, and the c
     const sentBefore = received.length;
     await pool.keep(warm, 'd');
     const taken = await takeWhenReady(pool, 'key', 'd', 1200);
-    if (taken) {
-      kept += 1;
-      if (taken.context.pages().length > 0) handedWithPages += 1;
-    }
+    if (taken && taken.context.pages().length > 0) handedWithPages += 1;
     // Whatever the popup tried while no run held the context: no write went out.
     expect(received.slice(sentBefore).filter((r) => r.startsWith('POST'))).toEqual([]);
     await pool.close();
     await warm.context.close().catch(() => undefined);
   }
   expect(handedWithPages).toBe(0);
-  // The trials where the popup came too late to matter still keep their context (the pool is not simply off).
-  expect(kept).toBeGreaterThan(0);
+  // The control: the same run ending with no popup keeps its context (the pool is not simply off). It waits on the
+  // take itself, with a bound far above the rest and quiet times, so a loaded machine cannot fail it (whether a late
+  // popup of the trials above came before or after the close is the machine's timing, so they are not counted).
+  const pool = new WarmContexts({ idleMs: 10_000, max: 4 });
+  const warm = await warmContext('read_write');
+  warm.wiring.attach(runPort().port);
+  await (await warm.context.newPage()).goto(`${origin}/popup-late`);
+  await pool.keep(warm, 'd');
+  const taken = await takeWhenReady(pool, 'key', 'd', 15_000);
+  expect(taken).not.toBeNull();
+  expect(taken?.context.pages()).toEqual([]);
+  await pool.close();
+  await warm.context.close().catch(() => undefined);
 });
 
 it('a context with no key (a connection without a stored session) is closed, never kept', async () => {
