@@ -91,7 +91,14 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const userActions = new UserActionSeal(vault);
   const webhookEvents = new WebhookEvents(store, clock, onWebhookError, webhookPayloads);
   const webhookEndpoints = new WebhookEndpointService(store, clock, vault, config, () => webhookDispatcher.wake());
-  const browsers = new BrowserManager(config.browser);
+  const browserLogger = createLogger(config.logLevel).child({ component: 'browser' });
+  const browsers = new BrowserManager(config.browser, {
+    onBrowserLost: (info) => {
+      browserLogger.error(info, 'the browser went away (crashed or was killed): its sessions ended; the next one starts a fresh browser');
+      // The metrics are built below; a browser is launched only on first use, long after.
+      metrics.countBrowserLost();
+    },
+  });
   // The worker's contexts kept warm between runs of a connection (its pool; counted in the metrics below).
   const warmContexts = new WarmContexts({
     idleMs: config.worker.warmContexts.idleSeconds * 1000,

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 
 import { type BrowserOptions, launchBrowser } from './chromium';
+import { armWebAuthn } from './webauthn-environment';
 
 /** How long a readiness check waits for the browser to answer one DevTools call. */
 const LIVENESS_TIMEOUT_MS = 2_000;
@@ -9,11 +10,19 @@ const LIVENESS_TIMEOUT_MS = 2_000;
  * One browser per process, started on first use and restarted if it dies; callers get fresh,
  * isolated contexts (one per login or agent run) and must close them.
  */
+export interface BrowserManagerEvents {
+  /** The browser went away without close() (a crash, a kill, a remote browser lost): a log line and a metric. */
+  onBrowserLost?(info: { version: string }): void;
+}
+
 export class BrowserManager {
   private browser: Promise<Browser> | null = null;
   private open = 0;
 
-  constructor(private readonly options: BrowserOptions) {}
+  constructor(
+    private readonly options: BrowserOptions,
+    private readonly events: BrowserManagerEvents = {},
+  ) {}
 
   /** A launched browser accepts the egress proxies' interception CA (see egress/fenced-context.ts); a remote one cannot be told to. */
   get trustsInterceptionCa(): boolean {
@@ -37,12 +46,22 @@ export class BrowserManager {
 
   private async get(): Promise<Browser> {
     if (!this.browser) {
-      const launching = launchBrowser(this.options);
+      // Armed before anyone gets the browser: a WebAuthn call on a page without its environment crashes it whole.
+      const launching = launchBrowser(this.options).then(async (b) => {
+        await armWebAuthn(b).catch(async (err: unknown) => {
+          await b.close().catch(() => undefined);
+          throw err;
+        });
+        return b;
+      });
       this.browser = launching;
       launching
         .then((b) =>
           b.on('disconnected', () => {
-            if (this.browser === launching) this.browser = null;
+            // Still ours when it went: nobody closed it (close() lets go of it first).
+            if (this.browser !== launching) return;
+            this.browser = null;
+            this.events.onBrowserLost?.({ version: b.version() });
           }),
         )
         .catch(() => {

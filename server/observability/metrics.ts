@@ -33,6 +33,7 @@ export class AppMetrics {
   private readonly http: Histogram<'method' | 'route' | 'status'>;
   private readonly agent: Histogram<'status' | 'method' | 'provider'>;
   private readonly webhookAttempts: Counter<'outcome'>;
+  private readonly browsersLost: Counter;
   private processMetrics = false;
 
   constructor(
@@ -68,6 +69,11 @@ export class AppMetrics {
       name: 'agentlink_webhook_delivery_attempts_total',
       help: 'Webhook delivery attempts by outcome: delivered (2xx), retrying (failed; another attempt is scheduled), failed (failed for good). delivered + failed = deliveries ended.',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.browsersLost = new Counter({
+      name: 'agentlink_browser_lost_total',
+      help: 'Browsers of this process that went away without being closed (a crash, a kill, a lost remote browser); the next session starts a fresh one.',
       registers,
     });
     const queue = sources.queue;
@@ -150,6 +156,10 @@ export class AppMetrics {
 
   countWebhookAttempt(outcome: WebhookAttemptOutcome): void {
     this.webhookAttempts.inc({ outcome });
+  }
+
+  countBrowserLost(): void {
+    this.browsersLost.inc();
   }
 
   get contentType(): string {

@@ -77,6 +77,8 @@ export type LiveStatusCode =
   | 'LIVE_UNAUTHORIZED'
   | 'LIVE_UNAVAILABLE'
   | 'LIVE_PROTOCOL_ERROR'
+  /** The page's browser went away (crashed or was killed) or the page itself crashed: the view ends; a new one starts afresh. */
+  | 'LIVE_PAGE_STOPPED'
   /** A paused agent run's view: the run finished (its page is gone). */
   | 'RUN_ENDED';
 

@@ -65,6 +65,8 @@ export class LiveSession {
   lastInputAt = Date.now();
   /** Undoes the fence's listeners (a borrowed page lives on after the view). */
   private unfence: () => void = () => undefined;
+  /** Undoes watchForLoss (the browser outlives the view: its listeners must not pile up). */
+  private unwatch: () => void = () => undefined;
 
   private constructor(
     readonly linkSessionId: string,
@@ -118,6 +120,7 @@ export class LiveSession {
       borrowed,
     );
     session.fence();
+    session.watchForLoss();
     // A borrowed page may be mid-navigation (a run waiting on a held form post): Page.enable then answers only once the
     // navigation settles, which is what the person is there to decide. The screencast works without waiting for it.
     if (borrowed) void cdp.send('Page.enable').catch(() => undefined);
@@ -208,6 +211,7 @@ export class LiveSession {
   async end(code: LiveStatusCode, message: string): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    this.unwatch();
     for (const t of [this.idleTimer, this.lifeTimer]) if (t) clearTimeout(t);
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.sink?.close(code, message);
@@ -260,6 +264,24 @@ export class LiveSession {
     this.unfence = () => {
       this.context.off('page', onPopup);
       this.page.off('framenavigated', onNavigated);
+    };
+  }
+
+  /**
+   * A browser that dies (a crash, a kill) or a page that crashes ends the view at once, telling the person, instead of
+   * leaving a frozen picture that answers nothing. A borrowed page's own close is its run's business (the run's view
+   * ends with the run); the view's own page closing by itself is a stop too.
+   */
+  private watchForLoss(): void {
+    const stopped = () => void this.end('LIVE_PAGE_STOPPED', 'The sign-in page stopped; try again.');
+    const browser = this.context.browser();
+    browser?.on('disconnected', stopped);
+    this.page.on('crash', stopped);
+    if (!this.borrowed) this.page.on('close', stopped);
+    this.unwatch = () => {
+      browser?.off('disconnected', stopped);
+      this.page.off('crash', stopped);
+      this.page.off('close', stopped);
     };
   }
 

@@ -31,10 +31,11 @@ const LIVE_COPY: { readonly [K in LiveCode]?: string } = {
   LIVE_UNAUTHORIZED: 'This sign-in is no longer available. Go back to the app and start again.',
   LIVE_UNAVAILABLE: 'The sign-in page could not be opened right now.',
   LIVE_PROTOCOL_ERROR: 'The connection to the sign-in page failed.',
+  LIVE_PAGE_STOPPED: 'The sign-in page stopped; try again.',
   RUN_ENDED: 'The task has finished.',
 };
 /** Close codes after which reconnecting cannot help (see live-socket.ts). */
-const LIVE_FINAL: ReadonlySet<number> = new Set([1000, 1008, 1013, 4401, 4408, 4409]);
+const LIVE_FINAL: ReadonlySet<number> = new Set([1000, 1008, 1013, 4401, 4408, 4409, 4410]);
 const LIVE_MAX_RETRIES = 6;
 const LIVE_BUTTONS = ['left', 'middle', 'right'] as const;
 
@@ -200,7 +201,12 @@ function connectLive(l: LiveView): void {
       // A paused run's view: the run ended, or is no longer there to show (its step is over).
       if ((m.code === 'RUN_ENDED' || m.code === 'LIVE_UNAUTHORIZED') && l.onRun) l.onRun({ state: 'ended' });
       if (m.code === 'SIGNED_IN') finishLive(l);
-      if (m.code === 'LIVE_SESSION_TIMED_OUT' || m.code === 'LIVE_SESSIONS_FULL' || m.code === 'LIVE_UNAVAILABLE') {
+      if (
+        m.code === 'LIVE_SESSION_TIMED_OUT' ||
+        m.code === 'LIVE_SESSIONS_FULL' ||
+        m.code === 'LIVE_UNAVAILABLE' ||
+        m.code === 'LIVE_PAGE_STOPPED'
+      ) {
         l.retry.hidden = false;
         state.lastError = { code: 'PROVIDER_UNAVAILABLE', message: LIVE_COPY[m.code] ?? '' };
       }
