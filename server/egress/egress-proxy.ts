@@ -12,6 +12,7 @@ import { resolveChecked, type Resolver, systemResolver } from './resolve';
 import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
 import { type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
 import { type RelayedSocket, relayWebSocket } from './websocket-relay';
+import { isWorkerScript,sendWithPrelude } from './worker-prelude';
 import { type Approve, askApproval, holdRequest } from './write-hold';
 
 export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
@@ -43,6 +44,8 @@ export interface EgressProxyOptions {
   authority?: InterceptionAuthority;
   /** Sets the identity headers of each request sent on (a connection's device: User-Agent, Sec-CH-UA-* …). */
   rewriteHeaders?(headers: Record<string, string | string[]>): void;
+  /** Put in front of every worker script the context fetches (its device's prelude: worker-prelude.ts). */
+  workerPrelude?: string;
   /**
    * Every connection to a target leaves through this proxy (CONNECT to the target's checked address). The proxy's own
    * address must pass the policy's upstreamProxyRule.
@@ -204,6 +207,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const forward = ({ req, res, url, target }: Exchange, body?: Buffer) => {
     const headers = endToEnd(req.rawHeaders);
     opts.rewriteHeaders?.(headers);
+    const prelude = opts.workerPrelude && isWorkerScript(headers) ? opts.workerPrelude : null;
     const options = {
       host: target.address,
       family: target.family,
@@ -223,6 +227,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       const status = answer.statusCode ?? 0;
       try {
         if (status < 100 || status > 599) throw new Error(`invalid status ${status}`);
+        if (prelude) return void sendWithPrelude(answer, res, status, prelude);
         res.writeHead(status, endToEnd(answer.rawHeaders));
       } catch {
         answer.destroy();
