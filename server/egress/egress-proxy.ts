@@ -12,7 +12,7 @@ import { resolveChecked, type Resolver, systemResolver } from './resolve';
 import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
 import { type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
 import { type RelayedSocket, relayWebSocket } from './websocket-relay';
-import { isWorkerScript,sendWithPrelude } from './worker-prelude';
+import { isWorkerScript, sendWithPrelude } from './worker-prelude';
 import { type Approve, askApproval, holdRequest } from './write-hold';
 
 export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
