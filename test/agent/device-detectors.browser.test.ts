@@ -79,3 +79,22 @@ it('stays the same device when another DevTools session opens on the page (the o
   expect(found.contradictions).toEqual([]);
   expect(found.visitorId).toBe((await visit('conn-a')).found.visitorId);
 });
+
+it('is the same device in the live view, at the widget’s size, as in its runs', async () => {
+  const device = chooseDevice('conn-a', browser.version());
+  const policy = EgressPolicy.forProvider(
+    { name: 'Invoices', homeUrl: `${site.origin}/`, allowedOrigins: ['detector.localhost'] },
+    'sandbox',
+  );
+  // As live-sign-in.ts opens it: the device, with the viewport the person's widget has.
+  const context = await openFencedContext(browser, {
+    policy,
+    onBlocked: () => undefined,
+    identity: deviceIdentity(device),
+    options: { viewport: { width: 1024, height: 700 } },
+  });
+  contexts.push(context);
+  const live = await detect(context, site.origin);
+  expect(live.contradictions).toEqual([]);
+  expect(live.visitorId).toBe((await visit('conn-a')).found.visitorId);
+});
