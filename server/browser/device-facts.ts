@@ -60,6 +60,7 @@ export function deviceFacts(device: DeviceProfile & { noiseSeed: number }): Devi
     y: Math.max(0, device.screen.height - device.viewport.height - frame.height - TASKBARS[device.platform]),
   };
   return {
+    userAgent: device.userAgent,
     platform: PLATFORM_FACTS[device.platform].navigatorPlatform,
     languages: deviceLanguages(device),
     uaData: {

@@ -6,6 +6,8 @@
  * not a patch. Values that do not need changing (a Linux device on a Linux host) are left to the browser.
  */
 export interface DeviceFacts {
+  /** navigator.userAgent (set by the context's options everywhere but in service workers, which no override reaches). */
+  userAgent: string;
   /** navigator.platform. */
   platform: string;
   languages: string[];
@@ -92,6 +94,10 @@ export default function applyDevice(d: DeviceFacts): void {
     getter(nav, 'hardwareConcurrency', () => d.hardwareConcurrency);
     getter(nav, 'deviceMemory', () => d.deviceMemory);
   }
+
+  const workerNav = protoOf('WorkerNavigator');
+  getter(workerNav, 'userAgent', () => d.userAgent);
+  getter(workerNav, 'appVersion', () => d.userAgent.replace(/^Mozilla\//, ''));
 
   // User-agent client hints: the same brands and high-entropy values as the Sec-CH-UA-* headers the proxy sets.
   const uaData = protoOf('NavigatorUAData');

@@ -9,7 +9,7 @@ import { startBrowser } from '../support/live-server';
 
 /**
  * A connection's device as bot-detection scripts judge it (issue #36): on a site that runs FingerprintJS BotD,
- * FingerprintJS and a probe of its own in the page and in a dedicated worker, a fenced context with a connection's
+ * FingerprintJS and a probe of its own in the page, a dedicated worker and a service worker, a fenced context with a connection's
  * device is not a bot, reads the same in every realm and in its request headers, keeps one visitorId across contexts
  * of the connection and another for another connection, and shows nothing of ours.
  */
@@ -51,6 +51,8 @@ it('is not a bot, contradicts itself nowhere, keeps its visitorId per connection
   // The page, its worker and the headers say the device's languages and platform.
   expect(first.found.page.languages).toEqual(deviceLanguages(first.device));
   expect(first.found.worker.languages).toEqual(deviceLanguages(first.device));
+  expect(first.found.serviceWorker?.languages).toEqual(deviceLanguages(first.device));
+  expect(first.found.serviceWorker?.userAgent).toBe(first.device.userAgent);
   expect(site.headers.get('/probe-worker.js')?.['accept-language']).toBe(first.device.acceptLanguage);
   expect(site.headers.get('/')?.['user-agent']).toBe(first.found.page.userAgent);
 

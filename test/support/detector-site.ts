@@ -23,15 +23,24 @@ export interface Detected {
   traces: string[];
   page: Record<string, unknown>;
   worker: Record<string, unknown>;
+  serviceWorker: Record<string, unknown> | null;
 }
 
-const WORKER = `
-self.onmessage = async () => {
+const READ_NAVIGATOR = `
+const readNavigator = async () => {
   const u = navigator.userAgentData;
   const he = u ? await u.getHighEntropyValues(['architecture', 'bitness', 'fullVersionList', 'platformVersion', 'uaFullVersion', 'model', 'wow64']) : null;
-  postMessage({ userAgent: navigator.userAgent, platform: navigator.platform, languages: [...navigator.languages],
-    hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, he });
+  return { userAgent: navigator.userAgent, platform: navigator.platform, languages: [...navigator.languages],
+    hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, he };
 };`;
+
+const WORKER = `${READ_NAVIGATOR}
+self.onmessage = async () => postMessage(await readNavigator());`;
+
+/** The service worker answers on the port it is sent. */
+const SERVICE_WORKER = `${READ_NAVIGATOR}
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('message', async (e) => e.ports[0].postMessage(await readNavigator()));`;
 
 const PROBE = `
 const gather = async () => {
@@ -53,10 +62,20 @@ const gather = async () => {
     register: String(navigator.serviceWorker && navigator.serviceWorker.register), touch: navigator.maxTouchPoints };
 };
 const fromWorker = () => new Promise((resolve) => { const w = new Worker('/probe-worker.js'); w.onmessage = (e) => { resolve(e.data); w.terminate(); }; w.postMessage(1); });
+const fromServiceWorker = async () => {
+  if (!navigator.serviceWorker) return null;
+  const registration = await navigator.serviceWorker.register('/probe-sw.js');
+  const ready = await navigator.serviceWorker.ready;
+  const channel = new MessageChannel();
+  const answer = new Promise((resolve) => (channel.port1.onmessage = (e) => resolve(e.data)));
+  (ready.active || registration.active).postMessage(1, [channel.port2]);
+  return answer;
+};
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 export async function probe() {
   const page = await gather();
   const worker = await fromWorker();
+  const serviceWorker = await fromServiceWorker();
   const c = [];
   if (page.webdriver) c.push('navigator.webdriver is true');
   if (!page.plugins || !page.mimeTypes || !page.pdfViewerEnabled) c.push('no PDF viewer plugins');
@@ -72,10 +91,13 @@ export async function probe() {
   if (page.touch > 0) c.push('touch on a desktop');
   for (const k of ['userAgent', 'platform', 'languages', 'hardwareConcurrency', 'deviceMemory', 'timeZone', 'he'])
     if (!same(page[k], worker[k])) c.push('worker disagrees: ' + k);
+  if (!serviceWorker) c.push('no service worker');
+  else for (const k of ['userAgent', 'platform', 'languages', 'hardwareConcurrency', 'deviceMemory', 'he'])
+    if (!same(page[k], serviceWorker[k])) c.push('service worker disagrees: ' + k);
   const traces = [];
   for (const k of Object.getOwnPropertyNames(window)) if (/agentlink|__pw|playwright/i.test(k)) traces.push('global ' + k);
   for (const el of document.querySelectorAll('*')) for (const a of el.getAttributeNames()) if (/agentlink/i.test(a)) traces.push('attribute ' + a);
-  return { page, worker, contradictions: c, traces };
+  return { page, worker, serviceWorker, contradictions: c, traces };
 }`;
 
 const PAGE = `<!doctype html><html><head><title>Invoices</title></head><body><h1>Invoices</h1><p>Sign in to see your invoices.</p>
@@ -108,6 +130,7 @@ export async function startDetectorSite(host = 'detector.localhost'): Promise<De
     '/fp.esm.js': () => js(fs.readFileSync(path.join(MODULES, 'fingerprintjs/dist/fp.esm.js'), 'utf8')),
     '/probe.js': () => js(PROBE),
     '/probe-worker.js': () => js(WORKER),
+    '/probe-sw.js': () => js(SERVICE_WORKER),
   };
   const server = http.createServer((req, res) => {
     const p = (req.url ?? '/').split('?')[0];
