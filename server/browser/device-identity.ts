@@ -50,6 +50,14 @@ export function deviceIdentity(device: DeviceProfile): ContextIdentity {
   };
 }
 
+/**
+ * A stored device as it is presented: one stored before devices had a seed gets the one its connection (`seed`: its id)
+ * always gives, so its runs and its update-mode sign-ins draw the same noise.
+ */
+export function seededDevice(device: DeviceProfile | null, seed: string): DeviceProfile | null {
+  return device && device.noiseSeed === undefined ? { ...device, noiseSeed: seedFor(seed) } : device;
+}
+
 /** Where the running browser's version comes from (BrowserManager; absent on test doubles). */
 export interface BrowserVersionSource {
   browserVersion?(): Promise<string>;
@@ -67,7 +75,7 @@ export async function deviceForBrowser(
   seed: string,
 ): Promise<DeviceProfile | null> {
   const version = source.browserVersion ? await source.browserVersion() : null;
-  const seeded = stored && stored.noiseSeed === undefined ? { ...stored, noiseSeed: seedFor(seed) } : stored;
+  const seeded = seededDevice(stored, seed);
   if (!version) return seeded;
   if (!seeded) return chooseDevice(seed, version);
   return upgradedDevice(seeded, version) ?? seeded;
