@@ -12,7 +12,7 @@ import { resolveChecked, type Resolver, systemResolver } from './resolve';
 import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
 import { type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
 import { type RelayedSocket, relayWebSocket } from './websocket-relay';
-import { isWorkerScript, sendWithPrelude } from './worker-prelude';
+import { ByteBudget, isWorkerScript, sendWithPrelude } from './worker-prelude';
 import { type Approve, askApproval, holdRequest } from './write-hold';
 
 export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
@@ -103,6 +103,7 @@ interface Exchange {
  */
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
   const { policy, gate } = opts;
+  const preludeBudget = new ByteBudget(); // what this proxy holds of worker scripts at once (worker-prelude.ts)
   const resolver = opts.resolver ?? systemResolver;
   const connectTimeoutMs = opts.connectTimeoutMs ?? 15_000;
   const authority = opts.authority ?? (await interceptionAuthority());
@@ -227,7 +228,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       const status = answer.statusCode ?? 0;
       try {
         if (status < 100 || status > 599) throw new Error(`invalid status ${status}`);
-        if (prelude) return void sendWithPrelude(answer, res, status, prelude);
+        if (prelude) return void sendWithPrelude(answer, res, status, prelude, preludeBudget);
         res.writeHead(status, endToEnd(answer.rawHeaders));
       } catch {
         answer.destroy();
