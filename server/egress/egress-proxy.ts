@@ -168,6 +168,11 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     });
   };
 
+  const readClosed = (url: URL): boolean => {
+    const why = gate?.read?.(url) ?? null; // reads shut too: a context no run holds (context-wiring.ts)
+    if (why) block(url.toString(), 'request', why);
+    return why !== null;
+  };
   const reportWrite = (change: ChangeSent, reason: string) =>
     report({ url: `${change.method} ${change.url}`.slice(0, 300), kind: 'write', reason, realm: change.realm });
 
@@ -178,7 +183,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const send = (exchange: Exchange, refuse: () => void) => {
     const { req, url } = exchange;
     const method = (req.method ?? 'GET').toUpperCase();
-    if (isReadOnlyRequest(method, req.headers)) return forward(exchange);
+    if (isReadOnlyRequest(method, req.headers)) return readClosed(url) ? refuse() : forward(exchange);
     const change = { method, url: url.toString(), realm: realmOf(req.headers) };
     const why = gate?.request(method, url) ?? null;
     if (why) {
@@ -355,6 +360,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
 
   /** Opens one WebSocket to the provider and relays it (websocket-relay.ts): the page's messages through the gate. */
   const openWebSocket = (req: http.IncomingMessage, socket: net.Socket, head: Buffer, url: URL, target: TunnelTarget) => {
+    if (readClosed(url)) return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
     const refuseMessages = gate?.webSocketMessages ?? null;
     const headers = endToEnd(req.rawHeaders, HOP_BY_HOP);
     opts.rewriteHeaders?.(headers);

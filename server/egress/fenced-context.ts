@@ -48,6 +48,17 @@ export interface FenceOptions {
   options?: BrowserContextOptions;
 }
 
+/** Fenced contexts in which a service worker has run (it may run again, woken by its registration). */
+const withServiceWorkers = new WeakSet<BrowserContext>();
+
+/**
+ * Whether a service worker runs or has run in `context`: such a context must not serve another run (warm-contexts.ts),
+ * since its worker lives on between runs and would act, with the session, during the next one.
+ */
+export function hadServiceWorker(context: BrowserContext): boolean {
+  return withServiceWorkers.has(context) || context.serviceWorkers().length > 0;
+}
+
 /** Each fenced context's egress proxy, for reportUnfinishedMessages. */
 const proxies = new WeakMap<BrowserContext, EgressProxy>();
 
@@ -87,6 +98,7 @@ export async function openFencedContext(source: ContextSource, opts: FenceOption
     throw err;
   }
   context.once('close', () => void proxy.close());
+  context.on('serviceworker', () => withServiceWorkers.add(context));
   proxies.set(context, proxy);
   try {
     // Once, for the context: every document of every page, popup and frame runs it before its own scripts.
