@@ -24,6 +24,9 @@ export const ConnectionDeviceSchema = extendApi(
     timezoneId: extendApi(z.string(), { description: 'IANA time zone.' }),
     viewport: SizeSchema,
     screen: SizeSchema,
+    deviceScaleFactor: extendApi(z.number().optional(), {
+      description: 'window.devicePixelRatio (absent on devices chosen before it was recorded: 2 for macOS, else 1).',
+    }),
   }),
   {
     title: 'ConnectionDevice',

@@ -20,7 +20,7 @@ const IDLE = 'no run holds this browser context';
 /**
  * Where a context's fence reports. The fence (egress proxy, page guard) is installed once, when the context opens; a
  * context kept warm between runs (warm-contexts.ts) serves one run after another, so its fence reports to whichever run
- * holds it now. Between runs no run holds it: every change is refused, every message too, and nothing is counted for
+ * holds it now. Between runs no run holds it: every change, read and message is refused, and nothing is counted for
  * anyone (a page's keep-alive request that outlives its run cannot land in the next run's trace or go out unseen).
  */
 export class ContextWiring implements ChangeGate {
@@ -38,6 +38,11 @@ export class ContextWiring implements ChangeGate {
   /** The gate the context's egress proxy asks: the run's while one holds the context, refuse-all between runs. */
   request(method: string, url: URL): string | null {
     return this.port ? (this.runGate?.request(method, url) ?? null) : this.idle();
+  }
+
+  /** Reads too are refused between runs: a worker that outlives its run (a service worker) must not poll with the session. */
+  read(): string | null {
+    return this.port ? null : this.idle();
   }
 
   get webSocketMessages(): string | null {

@@ -3,6 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { BrowserContext } from 'playwright-core';
 
 import type { DeviceProfile } from '../browser/device-profile';
+import { hadServiceWorker } from '../egress/fenced-context';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { ContextWiring } from './context-wiring';
@@ -16,8 +17,9 @@ import { stopWatchingTabs } from './tabs/run-tabs';
  * styles. Only a context whose state is exactly the connection's stored session is reused (the digest of the session
  * it was sealed back with equals the stored one), so a session changed anywhere else (a re-link, a health check,
  * another process's run) is never overridden by an older one; and only for runs alike in everything its fence and
- * device were built from (`warmKey`). Between runs it has no page and its fence refuses every change
- * (context-wiring.ts); it is closed after `idleMs` unused, and the oldest goes first beyond `max`.
+ * device were built from (`warmKey`). Between runs it has no page and its fence refuses every request
+ * (context-wiring.ts); it is closed after `idleMs` unused, and the oldest goes first beyond `max`. A context a service
+ * worker ran in is never kept: the worker outlives the pages and would act, with the session, in the next run.
  */
 export interface WarmContext {
   context: BrowserContext;
@@ -112,7 +114,7 @@ export class WarmContexts {
       const entry = this.idle[i];
       if (entry.warm.key !== key) continue;
       const { context, wiring } = entry.warm;
-      const stale = entry.digest !== digest || entry.spoiled || !isOpen(context) || context.pages().length > 0;
+      const stale = entry.digest !== digest || entry.spoiled || !isOpen(context) || context.pages().length > 0 || hadServiceWorker(context);
       if (stale) {
         this.drop(i);
         continue;
@@ -146,11 +148,12 @@ export class WarmContexts {
     entry.offPage = () => context.off('page', onPage);
     this.arriving.add(entry);
     try {
-      if (!this.enabled || !warm.key || !isOpen(context)) throw new Error('not kept');
+      if (!this.enabled || !warm.key || !isOpen(context) || hadServiceWorker(context)) throw new Error('not kept');
       await withTimeout(Promise.all(context.pages().map((p) => p.close())), PAGES_CLOSE_MS);
       // What the pages did as they closed (an unload write refused in read mode) still counts against the run. From this
       // check to the pool nothing waits: a connection revoked meanwhile has spoiled the entry (dropConnection).
-      if (context.pages().length > 0 || entry.spoiled || !stillUsable()) throw new Error('not kept');
+      // A service worker outlives the pages and would act in the next run with the session: never kept, closed.
+      if (context.pages().length > 0 || entry.spoiled || !stillUsable() || hadServiceWorker(context)) throw new Error('not kept');
     } catch {
       this.arriving.delete(entry);
       entry.offPage();

@@ -19,6 +19,8 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // navigator.webdriver false, as in a browser a person drives: Blink sets it under automation while this feature is on.
+  '--disable-blink-features=AutomationControlled',
   '--disable-default-apps',
   // WebRTC may send UDP (STUN/TURN) around the HTTP proxy that fences a context: only proxied traffic is allowed.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',

@@ -1,16 +1,21 @@
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions } from 'playwright-core';
 
 import type { ContextIdentity } from '../egress/fenced-context';
-import { clientHintHeaders, userAgentMetadata } from './client-hints';
-import { chooseDevice, deviceLanguages, type DeviceProfile, PLATFORM_FACTS, upgradedDevice } from './device-profile';
+import { PAGE_ENTRIES } from '../page-code/entries';
+import { callExpression } from '../page-code/page-function';
+import { clientHintHeaders } from './client-hints';
+import { deviceFacts } from './device-facts';
+import { chooseDevice, type DeviceProfile, seedFor, upgradedDevice } from './device-profile';
 
 /**
- * Putting a connection's device on a browser context. Three layers, because no one of them reaches everything:
- * - the context options (user agent, locale, time zone, window): every page and worker of the context;
- * - per page, Chromium's own user-agent override (navigator.platform, navigator.userAgentData, the language list):
- *   what Playwright's options leave at the machine's values or at "HeadlessChrome";
+ * Putting a connection's device on a browser context, once, where every realm gets it:
+ * - the context options (user agent, locale, time zone, window, pixel ratio): every page and worker of the context;
+ * - one script every realm runs before its own (device.page.ts): each document through the context's init script,
+ *   each worker script through the egress proxy (worker-prelude.ts). It says what the options cannot (platform, the
+ *   language list, client hints, plugins, GPU, window frame, noise) and needs no DevTools session of its own, which
+ *   another session on the page (the observation's, the live view's) could undo;
  * - at the egress proxy, the identity headers of every request of every realm (User-Agent, Sec-CH-UA-*, the
- *   language list): a popup's first request or a worker's leave before any page-level override can reach them.
+ *   language list): a popup's first request or a worker's leave before any script could reach them.
  */
 export function deviceContextOptions(device: DeviceProfile): BrowserContextOptions {
   return {
@@ -19,35 +24,38 @@ export function deviceContextOptions(device: DeviceProfile): BrowserContextOptio
     timezoneId: device.timezoneId,
     viewport: { ...device.viewport },
     screen: { ...device.screen },
-    deviceScaleFactor: 1,
+    deviceScaleFactor: device.deviceScaleFactor ?? (device.platform === 'macOS' ? 2 : 1),
     isMobile: false,
     hasTouch: false,
   };
 }
 
-/** The device as the fenced context applies it (options, each page, each request): see openFencedContext. */
+/** The script every realm of the device's contexts runs first (an expression calling device.page.ts with its facts). */
+export function deviceScript(device: DeviceProfile): string {
+  return callExpression(PAGE_ENTRIES.device, deviceFacts({ ...device, noiseSeed: device.noiseSeed ?? 0 }));
+}
+
+/** The device as the fenced context applies it (options, the realms' script, each request): see openFencedContext. */
 export function deviceIdentity(device: DeviceProfile): ContextIdentity {
   const hints = clientHintHeaders(device);
-  const override = {
-    userAgent: device.userAgent,
-    acceptLanguage: deviceLanguages(device).join(','),
-    platform: PLATFORM_FACTS[device.platform].navigatorPlatform,
-    userAgentMetadata: userAgentMetadata(device),
-  };
   return {
     options: deviceContextOptions(device),
+    script: deviceScript(device),
     rewriteHeaders(headers) {
       if ('user-agent' in headers) headers['user-agent'] = device.userAgent;
       for (const name of Object.keys(headers)) if (Object.hasOwn(hints, name)) headers[name] = hints[name];
       // Playwright hands Chromium the bare locale as its language list; a page's own value is left alone.
       if (headers['accept-language'] === device.locale) headers['accept-language'] = device.acceptLanguage;
     },
-    async preparePage(page: Page) {
-      // The session stays attached for the page's life: Chromium drops a DevTools session's overrides when it detaches.
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send('Emulation.setUserAgentOverride', override);
-    },
   };
+}
+
+/**
+ * A stored device as it is presented: one stored before devices had a seed gets the one its connection (`seed`: its id)
+ * always gives, so its runs and its update-mode sign-ins draw the same noise.
+ */
+export function seededDevice(device: DeviceProfile | null, seed: string): DeviceProfile | null {
+  return device && device.noiseSeed === undefined ? { ...device, noiseSeed: seedFor(seed) } : device;
 }
 
 /** Where the running browser's version comes from (BrowserManager; absent on test doubles). */
@@ -57,8 +65,9 @@ export interface BrowserVersionSource {
 
 /**
  * The device to present: the stored one, reporting the running browser's version (an upgraded Chrome on the same
- * machine), or a new one drawn for `seed`. Null only when nothing is stored and the browser cannot say its version
- * (then the context keeps the browser's own identity, as before devices existed).
+ * machine), or a new one drawn for `seed`. A stored device from before devices had a seed of their own gets one drawn
+ * from `seed` (the connection), so it keeps its noise from then on. Null only when nothing is stored and the browser
+ * cannot say its version (then the context keeps the browser's own identity, as before devices existed).
  */
 export async function deviceForBrowser(
   source: BrowserVersionSource,
@@ -66,7 +75,8 @@ export async function deviceForBrowser(
   seed: string,
 ): Promise<DeviceProfile | null> {
   const version = source.browserVersion ? await source.browserVersion() : null;
-  if (!version) return stored;
-  if (!stored) return chooseDevice(seed, version);
-  return upgradedDevice(stored, version) ?? stored;
+  const seeded = seededDevice(stored, seed);
+  if (!version) return seeded;
+  if (!seeded) return chooseDevice(seed, version);
+  return upgradedDevice(seeded, version) ?? seeded;
 }

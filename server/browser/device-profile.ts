@@ -28,6 +28,14 @@ export interface DeviceProfile {
   timezoneId: string;
   viewport: { width: number; height: number };
   screen: { width: number; height: number };
+  /** window.devicePixelRatio (2 on a Mac's Retina screen, 1 on most desktop screens). */
+  deviceScaleFactor?: number;
+  /**
+   * Seeds everything else the device has of its own (cores, GPU, window position; canvas, audio and WebGL noise), so
+   * two connections on one host differ and one connection stays the same. Absent on devices stored before it existed:
+   * deviceForBrowser gives them one from the connection.
+   */
+  noiseSeed?: number;
 }
 
 /** What each platform says of itself, in the user agent, navigator.platform and the client hints. */
@@ -66,18 +74,99 @@ export function majorVersion(browserVersion: string): string {
 }
 
 /**
- * The table devices are drawn from: common desktop set-ups, each one consistent in itself (a Mac has a Mac's screen,
- * a German locale its time zone). Windows are not maximised and at least 1280×800, the size the agent's pages and
- * playbooks are written for.
+ * The screens devices are drawn from: common desktop set-ups, each one consistent in itself (a Mac has a Mac's screen
+ * and its Retina ratio). Windows are not maximised and at least 1280×800, the size the agent's pages and playbooks are
+ * written for.
  */
-const HARDWARE: { platform: DevicePlatform; screen: [number, number]; viewport: [number, number] }[] = [
-  { platform: 'Windows', screen: [1920, 1080], viewport: [1366, 900] },
-  { platform: 'Windows', screen: [1920, 1080], viewport: [1280, 880] },
-  { platform: 'Windows', screen: [2560, 1440], viewport: [1440, 960] },
-  { platform: 'macOS', screen: [1512, 982], viewport: [1440, 830] },
-  { platform: 'macOS', screen: [1728, 1117], viewport: [1440, 900] },
-  { platform: 'Linux', screen: [1920, 1080], viewport: [1366, 900] },
-];
+const SCREENS: Record<DevicePlatform, { screen: [number, number]; viewports: [number, number][]; dpr: number }[]> = {
+  Windows: [
+    {
+      screen: [1920, 1080],
+      viewports: [
+        [1366, 900],
+        [1280, 880],
+        [1536, 864],
+      ],
+      dpr: 1,
+    },
+    {
+      screen: [2560, 1440],
+      viewports: [
+        [1440, 960],
+        [1680, 1000],
+        [1920, 1080],
+      ],
+      dpr: 1,
+    },
+  ],
+  macOS: [
+    {
+      screen: [1512, 982],
+      viewports: [
+        [1440, 830],
+        [1280, 800],
+      ],
+      dpr: 2,
+    },
+    {
+      screen: [1728, 1117],
+      viewports: [
+        [1440, 900],
+        [1600, 960],
+      ],
+      dpr: 2,
+    },
+  ],
+  Linux: [
+    {
+      screen: [1920, 1080],
+      viewports: [
+        [1366, 900],
+        [1280, 880],
+        [1536, 920],
+        [1600, 940],
+        [1920, 990],
+      ],
+      dpr: 1,
+    },
+    {
+      screen: [2560, 1440],
+      viewports: [
+        [1440, 960],
+        [1680, 1000],
+        [1920, 1200],
+        [2560, 1350],
+      ],
+      dpr: 1,
+    },
+    {
+      screen: [1920, 1200],
+      viewports: [
+        [1440, 960],
+        [1680, 1050],
+        [1920, 1110],
+      ],
+      dpr: 1,
+    },
+    {
+      screen: [1920, 1080],
+      viewports: [
+        [1600, 940],
+        [1920, 990],
+      ],
+      dpr: 2,
+    }, // a 4K screen at 200 %
+  ],
+};
+
+/**
+ * The platform new devices claim: the host's own OS family. Its fonts, its GPU driver's behaviour and its rendering are
+ * what the browser really shows, and no script can make a Linux machine render text like Windows: a Windows user agent
+ * with Linux fonts is a contradiction every fingerprinting script reports. (Devices stored with another platform keep it.)
+ */
+export function hostPlatform(): DevicePlatform {
+  return process.platform === 'win32' ? 'Windows' : process.platform === 'darwin' ? 'macOS' : 'Linux';
+}
 
 const REGIONS: { locale: string; acceptLanguage: string; timezoneId: string }[] = [
   { locale: 'en-US', acceptLanguage: 'en-US,en;q=0.9', timezoneId: 'America/New_York' },
@@ -92,20 +181,29 @@ const REGIONS: { locale: string; acceptLanguage: string; timezoneId: string }[] 
  * The device of a connection, drawn from the table by a hash of `seed` (the connection id): the same connection always
  * gets the same device, so two runs that both find none stored agree on it without coordinating.
  */
-export function chooseDevice(seed: string, browserVersion: string): DeviceProfile {
+export function chooseDevice(seed: string, browserVersion: string, platform: DevicePlatform = hostPlatform()): DeviceProfile {
   const digest = createHash('sha256').update(`device:${seed}`).digest();
-  const hardware = HARDWARE[digest.readUInt32BE(0) % HARDWARE.length];
+  const screens = SCREENS[platform];
+  const hardware = screens[digest.readUInt32BE(0) % screens.length];
+  const viewport = hardware.viewports[digest.readUInt32BE(12) % hardware.viewports.length];
   const region = REGIONS[digest.readUInt32BE(4) % REGIONS.length];
   return {
-    platform: hardware.platform,
-    userAgent: chromeUserAgent(hardware.platform, browserVersion),
+    platform,
+    userAgent: chromeUserAgent(platform, browserVersion),
     browserVersion,
     locale: region.locale,
     acceptLanguage: region.acceptLanguage,
     timezoneId: region.timezoneId,
-    viewport: { width: hardware.viewport[0], height: hardware.viewport[1] },
+    viewport: { width: viewport[0], height: viewport[1] },
     screen: { width: hardware.screen[0], height: hardware.screen[1] },
+    deviceScaleFactor: hardware.dpr,
+    noiseSeed: digest.readUInt32BE(8),
   };
+}
+
+/** A seed for a device stored before devices had one: a function of the connection, so every run agrees on it. */
+export function seedFor(seed: string): number {
+  return createHash('sha256').update(`device-noise:${seed}`).digest().readUInt32BE(0);
 }
 
 /** The same device after a browser upgrade: only the version it reports changes (null when nothing does). */
@@ -148,6 +246,12 @@ export function parseDevice(value: unknown): DeviceProfile | null {
   if (!isText(d.acceptLanguage, /^[A-Za-z0-9*-]+(;q=[01](\.\d{1,3})?)?(,[A-Za-z0-9*-]+(;q=[01](\.\d{1,3})?)?){0,9}$/, 200)) return null;
   if (!isText(d.timezoneId, /^[A-Za-z0-9_+-]+(\/[A-Za-z0-9_+-]+){0,2}$/, 64)) return null;
   if (!isSize(d.viewport, 4096) || !isSize(d.screen, 8192)) return null;
+  if (d.deviceScaleFactor !== undefined && ![1, 1.25, 1.5, 2].includes(d.deviceScaleFactor as number)) return null;
+  if (
+    d.noiseSeed !== undefined &&
+    !(Number.isInteger(d.noiseSeed) && (d.noiseSeed as number) >= 0 && (d.noiseSeed as number) <= 0xffffffff)
+  )
+    return null;
   return {
     platform: d.platform as DevicePlatform,
     userAgent: d.userAgent,
@@ -157,5 +261,7 @@ export function parseDevice(value: unknown): DeviceProfile | null {
     timezoneId: d.timezoneId,
     viewport: { width: d.viewport.width, height: d.viewport.height },
     screen: { width: d.screen.width, height: d.screen.height },
+    ...(d.deviceScaleFactor !== undefined ? { deviceScaleFactor: d.deviceScaleFactor as number } : {}),
+    ...(d.noiseSeed !== undefined ? { noiseSeed: d.noiseSeed as number } : {}),
   };
 }

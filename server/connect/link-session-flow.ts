@@ -1,3 +1,4 @@
+import { seededDevice } from '../browser/device-identity';
 import type { DeviceProfile } from '../browser/device-profile';
 import type { Clock } from '../domain/clock';
 import type { ConnectionService } from '../domain/connections.service';
@@ -93,7 +94,8 @@ export class LinkSessionFlow {
     const connection = token.connectionId ? await connections.findForRun(token.connectionId) : null;
     if (!connection) return { device: null, exitProxy: null };
     try {
-      return { device: connections.deviceOf(connection), exitProxy: connections.openExitProxy(connection) };
+      // Seeded as its runs seed it (deviceForRun): the sign-in presents the very device its runs do.
+      return { device: seededDevice(connections.deviceOf(connection), connection.id), exitProxy: connections.openExitProxy(connection) };
     } catch {
       return null; // sealed under a key this process does not have: never sign in around the exit
     }

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 import { deviceForBrowser, deviceIdentity } from '../browser/device-identity';
@@ -95,7 +93,6 @@ type SignIn = Pick<Waiting, 'context' | 'page' | 'provider' | 'carry' | 'device'
 
 type Phase = 'credentials' | 'code' | 'human';
 
-const MARKER = '__agentlinkLoginStep';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const unavailable = (reason: string): LoginOutcome => ({ kind: 'unavailable', reason });
 const unknownStep = (reason: string): LoginOutcome => ({ kind: 'unknown_step', reason });
@@ -332,15 +329,11 @@ export class LoginEngine {
    * passes, for pages that update in place), then reads the page until one of the recipe's signals holds.
    */
   private async act(page: Page, provider: ProviderDefinition, phase: Phase, action: () => Promise<void>): Promise<LoginOutcome> {
-    const marker = randomBytes(8).toString('hex');
-    await page.evaluate(
-      ([name, value]) => {
-        (globalThis as Record<string, unknown>)[name] = value;
-      },
-      [MARKER, marker] as const,
-    );
+    // The document is known by when it began (performance.timeOrigin, new with each document): nothing of ours is
+    // left in the page for its scripts to find, as a marker on the window would be.
+    const began = await page.evaluate(() => performance.timeOrigin).catch(() => null);
     await action();
-    await waitForNewDocument(page, marker, 3_000);
+    await waitForNewDocument(page, began, 3_000);
     return this.classify(page, provider, phase);
   }
 
@@ -423,13 +416,13 @@ export async function anyMatch(page: Page, signals: PageSignal[]): Promise<boole
   return false;
 }
 
-/** Waits until the page runs a new document (our marker is gone), up to `maxMs`; then until it is parsed. */
-async function waitForNewDocument(page: Page, marker: string, maxMs: number): Promise<void> {
+/** Waits until the page runs a new document (one that began after `began`), up to `maxMs`; then until it is parsed. */
+async function waitForNewDocument(page: Page, began: number | null, maxMs: number): Promise<void> {
   const until = Date.now() + maxMs;
   while (Date.now() < until) {
     try {
-      const current = await page.evaluate((name) => (globalThis as Record<string, unknown>)[name], MARKER);
-      if (current !== marker) break;
+      const current = await page.evaluate(() => performance.timeOrigin);
+      if (current !== began) break;
     } catch {
       // The old document went away mid-evaluation: a navigation is under way.
     }

@@ -56,6 +56,8 @@ function presentDevice(value: ConnectionRecord['device']): ConnectionDevice | nu
         timezoneId: d.timezoneId,
         viewport: { width: d.viewport.width, height: d.viewport.height },
         screen: { width: d.screen.width, height: d.screen.height },
+        // The seed of its noise stays inside: a site sees what it draws, and nothing gains from the number.
+        ...(d.deviceScaleFactor !== undefined ? { deviceScaleFactor: d.deviceScaleFactor } : {}),
       }
     : null;
 }

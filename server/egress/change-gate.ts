@@ -33,6 +33,8 @@ export interface ChangeSent {
 export interface ChangeGate {
   request(method: string, url: URL): string | null;
   webSocketMessages: string | null;
+  /** Asked for each request that only reads (and each WebSocket opening): a string refuses it (none: all may read). */
+  read?(url: URL): string | null;
   /**
    * Writes that pass `request` (and WebSocket data frames that pass `webSocketMessages`) wait here, unsent, before they
    * go out: resolve null to send it (exactly once), or a reason to refuse it (reported like a refusal, never sent).

@@ -12,6 +12,7 @@ import { resolveChecked, type Resolver, systemResolver } from './resolve';
 import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
 import { type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
 import { type RelayedSocket, relayWebSocket } from './websocket-relay';
+import { ByteBudget, isWorkerScript, sendWithPrelude } from './worker-prelude';
 import { type Approve, askApproval, holdRequest } from './write-hold';
 
 export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
@@ -43,6 +44,8 @@ export interface EgressProxyOptions {
   authority?: InterceptionAuthority;
   /** Sets the identity headers of each request sent on (a connection's device: User-Agent, Sec-CH-UA-* …). */
   rewriteHeaders?(headers: Record<string, string | string[]>): void;
+  /** Put in front of every worker script the context fetches (its device's prelude: worker-prelude.ts). */
+  workerPrelude?: string;
   /**
    * Every connection to a target leaves through this proxy (CONNECT to the target's checked address). The proxy's own
    * address must pass the policy's upstreamProxyRule.
@@ -100,6 +103,7 @@ interface Exchange {
  */
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
   const { policy, gate } = opts;
+  const preludeBudget = new ByteBudget(); // what this proxy holds of worker scripts at once (worker-prelude.ts)
   const resolver = opts.resolver ?? systemResolver;
   const connectTimeoutMs = opts.connectTimeoutMs ?? 15_000;
   const authority = opts.authority ?? (await interceptionAuthority());
@@ -164,6 +168,11 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     });
   };
 
+  const readClosed = (url: URL): boolean => {
+    const why = gate?.read?.(url) ?? null; // reads shut too: a context no run holds (context-wiring.ts)
+    if (why) block(url.toString(), 'request', why);
+    return why !== null;
+  };
   const reportWrite = (change: ChangeSent, reason: string) =>
     report({ url: `${change.method} ${change.url}`.slice(0, 300), kind: 'write', reason, realm: change.realm });
 
@@ -174,7 +183,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const send = (exchange: Exchange, refuse: () => void) => {
     const { req, url } = exchange;
     const method = (req.method ?? 'GET').toUpperCase();
-    if (isReadOnlyRequest(method, req.headers)) return forward(exchange);
+    if (isReadOnlyRequest(method, req.headers)) return readClosed(url) ? refuse() : forward(exchange);
     const change = { method, url: url.toString(), realm: realmOf(req.headers) };
     const why = gate?.request(method, url) ?? null;
     if (why) {
@@ -204,6 +213,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const forward = ({ req, res, url, target }: Exchange, body?: Buffer) => {
     const headers = endToEnd(req.rawHeaders);
     opts.rewriteHeaders?.(headers);
+    const prelude = opts.workerPrelude && isWorkerScript(headers) ? opts.workerPrelude : null;
     const options = {
       host: target.address,
       family: target.family,
@@ -223,6 +233,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       const status = answer.statusCode ?? 0;
       try {
         if (status < 100 || status > 599) throw new Error(`invalid status ${status}`);
+        if (prelude) return void sendWithPrelude(answer, res, status, prelude, preludeBudget);
         res.writeHead(status, endToEnd(answer.rawHeaders));
       } catch {
         answer.destroy();
@@ -349,6 +360,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
 
   /** Opens one WebSocket to the provider and relays it (websocket-relay.ts): the page's messages through the gate. */
   const openWebSocket = (req: http.IncomingMessage, socket: net.Socket, head: Buffer, url: URL, target: TunnelTarget) => {
+    if (readClosed(url)) return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
     const refuseMessages = gate?.webSocketMessages ?? null;
     const headers = endToEnd(req.rawHeaders, HOP_BY_HOP);
     opts.rewriteHeaders?.(headers);

@@ -21,13 +21,15 @@ export interface ContextSource {
 }
 
 /**
- * Who the context says it is (a connection's device, server/browser/device-identity.ts): its context options, what it
- * sets on each page, and the identity headers the egress proxy sets on every request of every realm.
+ * Who the context says it is (a connection's device, server/browser/device-identity.ts): its context options, the
+ * script every realm runs first (each document, through the context's init script; each worker script, through the
+ * egress proxy), and the identity headers the egress proxy sets on every request of every realm. Nothing goes through a
+ * DevTools session of its own, which another session (the observation's, the live view's) could undo.
  */
 export interface ContextIdentity {
   options: BrowserContextOptions;
   rewriteHeaders(headers: Record<string, string | string[]>): void;
-  preparePage(page: Page): Promise<void>;
+  script: string;
 }
 
 export interface FenceOptions {
@@ -46,17 +48,26 @@ export interface FenceOptions {
   options?: BrowserContextOptions;
 }
 
-/** Each fenced context's identity, and each page's, being applied: openPage waits for it. */
-const identities = new WeakMap<BrowserContext, ContextIdentity>();
-const pagesReady = new WeakMap<Page, Promise<void>>();
+/** Fenced contexts in which a service worker has run (it may run again, woken by its registration). */
+const withServiceWorkers = new WeakSet<BrowserContext>();
+
+/**
+ * Whether a service worker runs or has run in `context`: such a context must not serve another run (warm-contexts.ts),
+ * since its worker lives on between runs and would act, with the session, during the next one.
+ */
+export function hadServiceWorker(context: BrowserContext): boolean {
+  return withServiceWorkers.has(context) || context.serviceWorkers().length > 0;
+}
+
 /** Each fenced context's egress proxy, for reportUnfinishedMessages. */
 const proxies = new WeakMap<BrowserContext, EgressProxy>();
 
 /**
  * A browser context whose every connection goes through its own egress proxy (closed with the context). The proxy
- * is where what leaves is decided, for every realm of the context; service workers are blocked anyway (they would
- * outlive the run's pages) and downloads refused; popups and new tabs are pages of the same context, so the same
- * proxy fences them. Open its pages with openPage, so a page is used only once it presents the context's device.
+ * is where what leaves is decided, for every realm of the context: service workers are allowed, as in any browser
+ * (Playwright's "block" replaces `register` with a script stub a site can see), since their requests leave through
+ * the same proxy and they end with the context; downloads are refused; popups and new tabs are pages of the same
+ * context, so the same proxy fences them and the same init script gives them the device.
  */
 export async function openFencedContext(source: ContextSource, opts: FenceOptions): Promise<BrowserContext> {
   const identity = opts.identity;
@@ -67,7 +78,9 @@ export async function openFencedContext(source: ContextSource, opts: FenceOption
     onChangeSent: opts.onChangeSent,
     resolver: opts.resolver,
     upstreamCa: opts.upstreamCa ?? source.upstreamCa,
-    ...(identity ? { rewriteHeaders: (headers: Record<string, string | string[]>) => identity.rewriteHeaders(headers) } : {}),
+    ...(identity
+      ? { rewriteHeaders: (headers: Record<string, string | string[]>) => identity.rewriteHeaders(headers), workerPrelude: identity.script }
+      : {}),
     ...(opts.upstreamProxy ? { upstreamProxy: opts.upstreamProxy } : {}),
   });
   let context: BrowserContext;
@@ -76,7 +89,7 @@ export async function openFencedContext(source: ContextSource, opts: FenceOption
       ...identity?.options,
       ...opts.options,
       proxy: { server: proxy.server, bypass: PROXY_BYPASS },
-      serviceWorkers: 'block',
+      serviceWorkers: 'allow',
       acceptDownloads: false,
       ...(source.trustsInterceptionCa === false ? { ignoreHTTPSErrors: true } : {}),
     });
@@ -85,31 +98,21 @@ export async function openFencedContext(source: ContextSource, opts: FenceOption
     throw err;
   }
   context.once('close', () => void proxy.close());
+  context.on('serviceworker', () => withServiceWorkers.add(context));
   proxies.set(context, proxy);
-  if (identity) {
-    identities.set(context, identity);
-    // Popups and tabs the pages open get the page-level identity too (their first request already has it: the proxy).
-    context.on('page', (page) => void prepare(page, identity));
+  try {
+    // Once, for the context: every document of every page, popup and frame runs it before its own scripts.
+    if (identity) await context.addInitScript({ content: identity.script });
+  } catch (err) {
+    await context.close().catch(() => undefined);
+    throw err;
   }
   return context;
 }
 
-function prepare(page: Page, identity: ContextIdentity): Promise<void> {
-  let ready = pagesReady.get(page);
-  if (!ready) {
-    // A page that closes first, or a browser that goes away, leaves nothing to apply: the page is not used anyway.
-    ready = identity.preparePage(page).catch(() => undefined);
-    pagesReady.set(page, ready);
-  }
-  return ready;
-}
-
-/** A new page of a fenced context, once it presents the context's device (at once without one). */
+/** A new page of a fenced context (its device is the context's: nothing to wait for per page). */
 export async function openPage(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  const identity = identities.get(context);
-  if (identity) await prepare(page, identity);
-  return page;
+  return context.newPage();
 }
 
 /**

@@ -55,7 +55,9 @@ export function pageBundle(entry: PageEntry): string {
   return code;
 }
 
-const GLOBAL = '__agentlinkPageEntry';
+// The bundle's own name for the module (a local of the expression below): nothing in it may name the product, since a
+// page can read some bundles (the device prelude is the text of every worker script it starts).
+const GLOBAL = '__pageEntry';
 
 /**
  * Bundles one entry with esbuild (a dev dependency: present wherever the sources run, absent in production).
@@ -84,6 +86,6 @@ export function bundleNow(entry: PageEntry, root: string = ROOT): string {
   });
   const code = result.outputFiles[0]!.text.trim();
   if (entry.kind === 'script') return code;
-  // `var __agentlinkPageEntry = (() => { … })();` → an expression whose value is the module's default export.
+  // `var __pageEntry = (() => { … })();` → an expression whose value is the module's default export.
   return `(function () { ${code}\nreturn ${GLOBAL}.default; })()`;
 }

@@ -111,7 +111,7 @@ it.each(['Windows', 'macOS', 'Linux'] as const)('presents a %s device the same w
     page.evaluate((u) => void window.open(u), `http://device.localhost:${port}/popup`),
   ]);
   await popup.waitForLoadState('domcontentloaded');
-  // A popup gets the page-level identity from the context's page listener, a moment after it opens.
+  // A popup runs the context’s init script like every document of the context.
   await eventually(
     () => popup.evaluate(() => navigator.platform),
     (p) => p === navigatorPlatform,

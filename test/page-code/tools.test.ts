@@ -1,3 +1,5 @@
+import type { Page } from 'playwright-core';
+
 import type checkableInPage from '../../server/agent/tools/checkable.page';
 import type directClickInPage from '../../server/agent/tools/direct-click.page';
 import type scrollInPage from '../../server/agent/tools/scroll.page';
@@ -65,39 +67,43 @@ describe('checkable', () => {
 });
 
 describe('direct click', () => {
-  const args = (index: number, key: string) => ({ attr: 'data-agentlink-idx', index, key, notAfter: Date.now() + 2_000, guardMs: 2_000 });
+  const args = (index: number) => ({ attr: 'data-agentlink-idx', index, notAfter: Date.now() + 2_000, guardMs: 2_000 });
+  /** The page's own view of its window: every name on it (the guard must add none). */
+  const windowNames = (page: Page) => page.evaluate(() => Object.getOwnPropertyNames(window).sort());
 
-  it('resolves the centre of a still, uncovered element, and guards the click that follows', async () => {
+  it('resolves the centre of a still, uncovered element, and guards the click that follows, leaving nothing on the window', async () => {
     const page = await rig.set(
       `<button data-agentlink-idx="1" style="position:absolute;left:100px;top:100px;width:100px;height:40px">Go</button>`,
     );
-    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k1'))).toEqual({ x: 150, y: 120 });
+    const before = await windowNames(page);
+    const guard = await page.evaluateHandle(direct.checkAndGuard, args(1));
+    expect(await guard.evaluate(direct.pointOf)).toEqual({ x: 150, y: 120 });
+    expect(await windowNames(page)).toEqual(before);
     await page.mouse.click(150, 120);
-    expect(await page.evaluate(direct.intercepted, 'k1')).toBeNull();
-    // Asked once, the guard is gone.
-    expect(await page.evaluate(() => typeof (window as unknown as Record<string, unknown>).k1)).toBe('undefined');
+    expect(await guard.evaluate(direct.intercepted)).toBeNull();
   });
 
   it('proves nothing of an element that is disabled, not unique, covered or moving', async () => {
     let page = await rig.set(`<button data-agentlink-idx="1" disabled>Off</button>`);
-    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k2'))).toBeNull();
+    expect(await page.evaluate(direct.checkAndGuard, args(1))).toBeNull();
     page = await rig.set(`<button data-agentlink-idx="1">A</button><button data-agentlink-idx="1">B</button>`);
-    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k3'))).toBeNull();
+    expect(await page.evaluate(direct.checkAndGuard, args(1))).toBeNull();
     page = await rig.set(
       `<button data-agentlink-idx="1">Under</button><div style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`,
     );
-    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k4'))).toBeNull();
+    expect(await page.evaluate(direct.checkAndGuard, args(1))).toBeNull();
     page = await rig.set(
       `<style>@keyframes m { from { margin-left: 0 } to { margin-left: 50px } }</style><button data-agentlink-idx="1" style="animation: m 5s infinite">Moving</button>`,
     );
-    expect(await page.evaluate(direct.checkAndGuard, args(1, 'k5'))).toBeNull();
+    expect(await page.evaluate(direct.checkAndGuard, args(1))).toBeNull();
   });
 
   it('the guard cancels a click that reaches something else first, and says what', async () => {
     const page = await rig.set(
       `<button data-agentlink-idx="1" onclick="window.clicked = true" style="position:absolute;left:10px;top:10px;width:80px;height:30px">Go</button>`,
     );
-    const point = (await page.evaluate(direct.checkAndGuard, args(1, 'k6')))!;
+    const guard = await page.evaluateHandle(direct.checkAndGuard, args(1));
+    const point = (await guard.evaluate(direct.pointOf))!;
     await page.evaluate(() => {
       const cover = document.createElement('div');
       cover.id = 'cover';
@@ -105,9 +111,9 @@ describe('direct click', () => {
       document.body.appendChild(cover);
     });
     await page.mouse.click(point.x, point.y);
-    expect(await page.evaluate(direct.intercepted, 'k6')).toBe('div');
+    expect(await guard.evaluate(direct.intercepted)).toBe('div');
     expect(await page.evaluate(() => (window as unknown as { clicked?: boolean }).clicked)).toBeUndefined();
-    await page.evaluate(direct.takeDown, 'k6'); // nothing left to take down: no error
+    expect(await guard.evaluate(direct.intercepted)).toBe('div'); // asked again: the guard is already down, no error
   });
 });
 

@@ -157,11 +157,13 @@ describe('egress: redirects and other ways out', () => {
     expect(blocked.length).toBeGreaterThanOrEqual(4);
   });
 
-  it('blocks service worker registration and downloads', async () => {
-    const { page } = await fenced();
+  it('fences a service worker like its page (it runs, as in any browser; what it sends goes through the proxy) and refuses downloads', async () => {
+    const { page, blocked } = await fenced('read_write', false);
     await page.goto(siteUrl('/sw'));
-    await settle();
-    expect(await page.evaluate(() => navigator.serviceWorker?.controller ?? null)).toBeNull();
+    // Registered by the browser's own register (no script stub), and running: its first fetch goes off-site.
+    expect(await page.evaluate(() => navigator.serviceWorker.ready.then((r) => !!r.active))).toBe(true);
+    for (let i = 0; i < 50 && !blocked.some((b) => b.url.includes('/from-sw')); i++) await settle(50);
+    expect(blocked.map((b) => b.url)).toContainEqual(expect.stringContaining('/from-sw'));
     await page.goto(siteUrl('/download')).catch(() => undefined);
     expect(victimHits).toEqual([]);
   });

@@ -1228,6 +1228,8 @@ export interface ConnectionDevice {
     width: number;
     height: number;
   };
+  /** window.devicePixelRatio (absent on devices chosen before it was recorded: 2 for macOS, else 1). */
+  deviceScaleFactor?: number;
 }
 
 export interface ConnectionExitDirect {

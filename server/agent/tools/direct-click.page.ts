@@ -6,22 +6,28 @@ export interface CheckArgs {
   /** The index attribute and the element's index in it. */
   attr: string;
   index: number;
-  /** Where the guard leaves its answer on the window (a name no page uses). */
-  key: string;
   /** Date.now() past which the check answers null: the node side has stopped waiting. */
   notAfter: number;
   /** The guard takes itself down after this long even if the click's last event never came. */
   guardMs: number;
 }
 
-/** The window's properties by name: where the guard leaves the function that answers what it saw. */
-const slots = () => window as unknown as Record<string, (() => string | null) | undefined>;
+/**
+ * The click point, and the guard's answer: what the click reached instead of the element (null: the element), taking
+ * the guard down. Handed back to Node as a handle (a DevTools reference): nothing of it is on the window, where the
+ * page's scripts could find it.
+ */
+export interface Guarded {
+  x: number;
+  y: number;
+  answer(): string | null;
+}
 
 /**
  * Resolves the click point, or null when the element is not provably clickable there now; with a point, the
  * guard is in place for the click that follows.
  */
-function checkAndGuard(a: CheckArgs): Promise<{ x: number; y: number } | null> {
+function checkAndGuard(a: CheckArgs): Promise<Guarded | null> {
   return new Promise((resolve) => {
     const found = document.querySelectorAll('[' + a.attr + '="' + a.index + '"]');
     if (found.length !== 1) return resolve(null);
@@ -91,30 +97,28 @@ function checkAndGuard(a: CheckArgs): Promise<{ x: number; y: number } | null> {
         if (ev.type === 'click' || (ev.type === 'mouseup' && intercepted)) setTimeout(unguard, 0);
       }
       types.forEach((t) => window.addEventListener(t, guard, true));
-      // What the guard saw stays readable until it is asked for, or the guard's time is up.
-      slots()[a.key] = () => {
-        unguard();
-        delete slots()[a.key];
-        return intercepted;
-      };
-      setTimeout(() => {
-        unguard();
-        delete slots()[a.key];
-      }, a.guardMs);
-      resolve({ x, y });
+      // What the guard saw stays readable until it is asked for; the guard goes when asked, or when its time is up.
+      setTimeout(unguard, a.guardMs);
+      resolve({
+        x,
+        y,
+        answer: () => {
+          unguard();
+          return intercepted;
+        },
+      });
     });
   });
 }
 
-/** What the guard under `key` saw: the tag of what the click reached instead of the element, or null; takes it down. */
-function intercepted(key: string): string | null {
-  const answer = slots()[key];
-  return typeof answer === 'function' ? answer() : null;
+/** The click point of a check (null: unproven). */
+function pointOf(guarded: Guarded | null): { x: number; y: number } | null {
+  return guarded ? { x: guarded.x, y: guarded.y } : null;
 }
 
-/** Takes the guard under `key` down, if it is there. */
-function takeDown(key: string): void {
-  intercepted(key);
+/** What the guard saw: the tag of what the click reached instead of the element, or null; takes it down. */
+function intercepted(guarded: Guarded | null): string | null {
+  return guarded ? guarded.answer() : null;
 }
 
-export default { checkAndGuard, intercepted, takeDown };
+export default { checkAndGuard, pointOf, intercepted };

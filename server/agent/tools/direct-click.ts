@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-
-import type { Page } from 'playwright-core';
+import type { JSHandle, Page } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunctions } from '../../page-code/page-function';
 import { INDEX_ATTRIBUTE, type ObservedElement } from '../observation';
 import type directClickInPage from './direct-click.page';
+import type { Guarded } from './direct-click.page';
 
 /**
  * The click tool's fast path, for the common case: an element of the top document on a page that is standing still.
@@ -32,34 +31,41 @@ const GUARD_MS = 2_000;
 /** In the page (direct-click.page.ts): the check that resolves the click point and sets the guard; the guard's answer. */
 const {
   checkAndGuard: CHECK_AND_GUARD,
+  pointOf: POINT_OF,
   intercepted: INTERCEPTED,
-  takeDown: TAKE_DOWN,
 } = pageFunctions<typeof directClickInPage>(PAGE_ENTRIES.directClick);
 
 /** Clicks `el` through the fast path when its actionability can be proven at once; `unproven` means nothing was clicked. */
 export async function clickDirectly(page: Page, el: ObservedElement): Promise<DirectClick> {
   if (el.frame?.length || el.section) return 'unproven';
-  const key = `__agentlinkClick${randomBytes(8).toString('hex')}`;
-  const args = { attr: INDEX_ATTRIBUTE, index: el.index, key, notAfter: Date.now() + CHECK_MS, guardMs: GUARD_MS };
+  const args = { attr: INDEX_ATTRIBUTE, index: el.index, notAfter: Date.now() + CHECK_MS, guardMs: GUARD_MS };
   let timer: NodeJS.Timeout | undefined;
-  const point = await Promise.race([
-    page.evaluate(CHECK_AND_GUARD, args).catch(() => null),
+  // The guard is held by a handle (a DevTools reference), never put on the window where the page's scripts could see it.
+  const checking = page.evaluateHandle(CHECK_AND_GUARD, args).catch(() => null);
+  const guard = await Promise.race([
+    checking,
     new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CHECK_MS + 100))),
   ]).finally(() => clearTimeout(timer));
   // A guard left behind would judge the next click by this element: it is taken down whatever happens.
-  const takeDown = () => void page.evaluate(TAKE_DOWN, key).catch(() => undefined);
+  const takeDown = (g: JSHandle<Guarded | null> | null) => void g?.evaluate(INTERCEPTED).catch(() => undefined);
+  if (!guard) {
+    void checking.then(takeDown); // a check that answered too late may have set its guard after all
+    return 'unproven';
+  }
+  const point = await guard.evaluate(POINT_OF).catch(() => null);
   if (!point) {
-    takeDown(); // a check that answered too late may have set its guard after all
+    takeDown(guard);
     return 'unproven';
   }
   try {
     await page.mouse.click(point.x, point.y);
   } catch (err) {
-    takeDown();
+    takeDown(guard);
     throw err;
   }
   // The guard says whether the click was cancelled. A document already replaced has no guard to ask: the click
   // started that navigation, since a cancelled click does nothing.
-  const intercepted = await page.evaluate(INTERCEPTED, key).catch(() => null);
+  const intercepted = await guard.evaluate(INTERCEPTED).catch(() => null);
+  void guard.dispose().catch(() => undefined);
   return intercepted ? 'unproven' : 'clicked';
 }

@@ -161,7 +161,9 @@ export class LiveSignIn implements LiveSignInPort {
           onBlocked: (block) => onBlocked(block.url),
           ...(device ? { identity: deviceIdentity(device) } : {}),
           ...(auth.identity.exitProxy ? { upstreamProxy: auth.identity.exitProxy } : {}),
-          options: { viewport, hasTouch: true, ...(device ? {} : { locale: 'en-US' }) },
+          // No touch emulation: the device is a desktop in the live view as in its runs (a person's taps still reach the
+          // page, as CDP touch events, which need no emulation).
+          options: { viewport, ...(device ? {} : { locale: 'en-US' }) },
         });
         // Nothing the page does may read the person's clipboard: no permission is granted, and none can be.
         await context.clearPermissions();

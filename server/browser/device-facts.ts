@@ -1,0 +1,89 @@
+import { userAgentMetadata } from './client-hints';
+import type { DeviceFacts } from './device.page';
+import { deviceLanguages, type DevicePlatform, type DeviceProfile, PLATFORM_FACTS } from './device-profile';
+
+/**
+ * Everything a device's realms say of it beyond its profile, each a function of the device's seed: the same
+ * connection reads the same cores, GPU and window everywhere and always; two connections read different ones.
+ * The GPUs are real ones of each platform, with the renderer strings Chrome shows for them (ANGLE over the platform's
+ * graphics API); the seed also moves the canvas, audio and WebGL pixels (device.page.ts).
+ */
+const GPUS: Record<DevicePlatform, { vendor: string; renderer: string }[]> = {
+  Linux: [
+    { vendor: 'Google Inc. (Intel)', renderer: 'ANGLE (Intel, Mesa Intel(R) UHD Graphics 620 (KBL GT2), OpenGL 4.6)' },
+    { vendor: 'Google Inc. (Intel)', renderer: 'ANGLE (Intel, Mesa Intel(R) Xe Graphics (TGL GT2), OpenGL 4.6)' },
+    { vendor: 'Google Inc. (Intel)', renderer: 'ANGLE (Intel, Mesa Intel(R) UHD Graphics 630 (CFL GT2), OpenGL 4.6)' },
+    {
+      vendor: 'Google Inc. (AMD)',
+      renderer: 'ANGLE (AMD, AMD Radeon Graphics (radeonsi, renoir, LLVM 15.0.7, DRM 3.54, 6.5.0-35-generic), OpenGL 4.6)',
+    },
+    { vendor: 'Google Inc. (NVIDIA Corporation)', renderer: 'ANGLE (NVIDIA Corporation, NVIDIA GeForce GTX 1650/PCIe/SSE2, OpenGL 4.5.0)' },
+  ],
+  Windows: [
+    { vendor: 'Google Inc. (Intel)', renderer: 'ANGLE (Intel, Intel(R) UHD Graphics 620 (0x00005917) Direct3D11 vs_5_0 ps_5_0, D3D11)' },
+    { vendor: 'Google Inc. (NVIDIA)', renderer: 'ANGLE (NVIDIA, NVIDIA GeForce GTX 1650 (0x00001F82) Direct3D11 vs_5_0 ps_5_0, D3D11)' },
+    { vendor: 'Google Inc. (AMD)', renderer: 'ANGLE (AMD, AMD Radeon(TM) Graphics (0x00001638) Direct3D11 vs_5_0 ps_5_0, D3D11)' },
+  ],
+  macOS: [
+    { vendor: 'Google Inc. (Apple)', renderer: 'ANGLE (Apple, ANGLE Metal Renderer: Apple M1, Unspecified Version)' },
+    { vendor: 'Google Inc. (Apple)', renderer: 'ANGLE (Apple, ANGLE Metal Renderer: Apple M2, Unspecified Version)' },
+  ],
+};
+
+const CORES = [4, 8, 8, 12, 16];
+
+/** The window frame a real browser of the platform draws around the page (tabs, address bar, borders). */
+const FRAMES: Record<DevicePlatform, { width: number; height: number }> = {
+  Windows: { width: 16, height: 87 },
+  macOS: { width: 0, height: 80 },
+  Linux: { width: 0, height: 85 },
+};
+
+/** What a taskbar, dock or panel keeps of the screen. */
+const TASKBARS: Record<DevicePlatform, number> = { Windows: 48, macOS: 38, Linux: 27 };
+
+/** Bits of a 32-bit seed, mixed so that each use draws independently of the others. */
+function pick(seed: number, salt: number, n: number): number {
+  let x = (seed ^ Math.imul(salt + 1, 0x9e3779b1)) >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
+  return ((x ^ (x >>> 16)) >>> 0) % n;
+}
+
+export function deviceFacts(device: DeviceProfile & { noiseSeed: number }): DeviceFacts {
+  const seed = device.noiseSeed;
+  const meta = userAgentMetadata(device);
+  const gpus = GPUS[device.platform];
+  const frame = FRAMES[device.platform];
+  const room = {
+    x: Math.max(0, device.screen.width - device.viewport.width - frame.width),
+    y: Math.max(0, device.screen.height - device.viewport.height - frame.height - TASKBARS[device.platform]),
+  };
+  return {
+    userAgent: device.userAgent,
+    platform: PLATFORM_FACTS[device.platform].navigatorPlatform,
+    languages: deviceLanguages(device),
+    uaData: {
+      brands: meta.brands,
+      fullVersionList: meta.fullVersionList,
+      platform: meta.platform,
+      platformVersion: meta.platformVersion,
+      architecture: meta.architecture,
+      bitness: meta.bitness,
+      model: meta.model,
+      uaFullVersion: meta.fullVersion,
+      wow64: meta.wow64,
+    },
+    hardwareConcurrency: CORES[pick(seed, 1, CORES.length)],
+    deviceMemory: 8,
+    gpu: gpus[pick(seed, 2, gpus.length)],
+    // A Mac's menu bar and a Linux desktop's panel are at the top: a window starts below them.
+    frame: {
+      ...frame,
+      x: pick(seed, 3, room.x + 1),
+      y: (device.platform === 'Windows' ? 0 : TASKBARS[device.platform]) + pick(seed, 4, room.y + 1),
+    },
+    taskbar: TASKBARS[device.platform],
+    noiseSeed: seed,
+  };
+}

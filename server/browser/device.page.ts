@@ -1,0 +1,308 @@
+/**
+ * In every realm of a device's context (each document, at its start, through the context's init script; each worker,
+ * shared worker and service worker script, prepended by the egress proxy): what the headless browser says of itself
+ * that the device says otherwise. One closure, no globals; every function it puts in place reads as native code
+ * (its name, length and source text are those of the built-in it stands for), so a page's scripts see a browser,
+ * not a patch. Values that do not need changing (a Linux device on a Linux host) are left to the browser.
+ */
+export interface DeviceFacts {
+  /** navigator.userAgent (set by the context's options everywhere but in service workers, which no override reaches). */
+  userAgent: string;
+  /** navigator.platform. */
+  platform: string;
+  languages: string[];
+  /** navigator.userAgentData: the low-entropy part and every high-entropy value. */
+  uaData: {
+    brands: { brand: string; version: string }[];
+    fullVersionList: { brand: string; version: string }[];
+    platform: string;
+    platformVersion: string;
+    architecture: string;
+    bitness: string;
+    model: string;
+    uaFullVersion: string;
+    wow64: boolean;
+  };
+  hardwareConcurrency: number;
+  deviceMemory: number;
+  gpu: { vendor: string; renderer: string };
+  /** The browser frame around the page: outer size = inner size + this (a real window has one). */
+  frame: { width: number; height: number; x: number; y: number };
+  /** The part of the screen a taskbar or menu bar keeps (screen.availHeight = height − this). */
+  taskbar: number;
+  /** Seeds the connection's canvas, audio and WebGL noise: the same connection draws the same pixels every time. */
+  noiseSeed: number;
+}
+
+export default function applyDevice(d: DeviceFacts): void {
+  const g = globalThis as unknown as Record<string, unknown> & typeof globalThis;
+  const masks = new WeakMap<object, string>();
+  const nativeToString = Function.prototype.toString;
+  const define = Object.defineProperty;
+  const describe = Object.getOwnPropertyDescriptor;
+
+  // Function.prototype.toString answers for the functions put in place as for the built-ins they replace.
+  const toStringShim = {
+    toString(this: unknown) {
+      if (typeof this === 'function' && masks.has(this)) return masks.get(this) as string;
+      return nativeToString.call(this as () => void);
+    },
+  }.toString;
+  masks.set(toStringShim, nativeToString.call(nativeToString));
+  define(Function.prototype, 'toString', { ...describe(Function.prototype, 'toString'), value: toStringShim });
+
+  const native = (name: string) => `function ${name}() { [native code] }`;
+  function getter(proto: object | undefined, name: string, read: (self: unknown, original: () => unknown) => unknown) {
+    if (!proto) return;
+    const before = describe(proto, name);
+    if (!before?.get) return;
+    const originalGet = before.get;
+    const get = describe(
+      {
+        get [name]() {
+          return read(this, () => originalGet.call(this));
+        },
+      },
+      name,
+    )!.get!;
+    masks.set(get, native(`get ${name}`));
+    define(proto, name, { ...before, get });
+  }
+  type Raw = (...a: unknown[]) => unknown;
+  function method(proto: object | undefined, name: string, run: (self: unknown, args: unknown[], original: Raw, raw: Raw) => unknown) {
+    if (!proto) return;
+    const before = describe(proto, name);
+    if (typeof before?.value !== 'function') return;
+    const original = before.value as (...a: unknown[]) => unknown;
+    const replaced = {
+      [name](this: unknown, ...args: unknown[]) {
+        return run(this, args, (...a) => original.apply(this, a), original);
+      },
+    }[name];
+    define(replaced, 'length', { value: original.length });
+    masks.set(replaced, native(name));
+    define(proto, name, { ...before, value: replaced });
+  }
+  const protoOf = (name: string) => (g[name] as { prototype?: object } | undefined)?.prototype;
+
+  // Navigator (page) and WorkerNavigator (workers): platform, languages, cores, memory.
+  for (const nav of [protoOf('Navigator'), protoOf('WorkerNavigator')]) {
+    getter(nav, 'platform', () => d.platform);
+    getter(nav, 'language', () => d.languages[0]);
+    const languages = Object.freeze([...d.languages]);
+    getter(nav, 'languages', () => languages);
+    getter(nav, 'hardwareConcurrency', () => d.hardwareConcurrency);
+    getter(nav, 'deviceMemory', () => d.deviceMemory);
+  }
+
+  const workerNav = protoOf('WorkerNavigator');
+  getter(workerNav, 'userAgent', () => d.userAgent);
+  getter(workerNav, 'appVersion', () => d.userAgent.replace(/^Mozilla\//, ''));
+
+  // User-agent client hints: the same brands and high-entropy values as the Sec-CH-UA-* headers the proxy sets.
+  const uaData = protoOf('NavigatorUAData');
+  const copyBrands = (list: { brand: string; version: string }[]) => Object.freeze(list.map((b) => Object.freeze({ ...b })));
+  const brands = copyBrands(d.uaData.brands);
+  getter(uaData, 'brands', () => brands);
+  getter(uaData, 'platform', () => d.uaData.platform);
+  getter(uaData, 'mobile', () => false);
+  method(uaData, 'toJSON', () => ({ brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform }));
+  method(uaData, 'getHighEntropyValues', (_self, args, original) => {
+    const hints = args[0];
+    if (!Array.isArray(hints)) return original(...args); // the browser's own TypeError
+    const out: Record<string, unknown> = { brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform };
+    const values: Record<string, unknown> = {
+      architecture: d.uaData.architecture,
+      bitness: d.uaData.bitness,
+      formFactors: ['Desktop'],
+      fullVersionList: copyBrands(d.uaData.fullVersionList),
+      model: d.uaData.model,
+      platformVersion: d.uaData.platformVersion,
+      uaFullVersion: d.uaData.uaFullVersion,
+      wow64: d.uaData.wow64,
+    };
+    for (const hint of hints) if (typeof hint === 'string' && hint in values) out[hint] = values[hint];
+    return Promise.resolve(out);
+  });
+
+  // Notifications: a headless browser says "denied" where a real one, never asked, says "default" (permissions.query: "prompt").
+  getter(protoOf('Notification') ? g.Notification : undefined, 'permission', (_self, original) => {
+    const state = original();
+    return state === 'denied' ? 'default' : state;
+  });
+
+  // WebGL: a real GPU of the device's platform, not the software renderer.
+  for (const gl of [protoOf('WebGLRenderingContext'), protoOf('WebGL2RenderingContext')]) {
+    method(gl, 'getParameter', (_self, args, original) => {
+      if (args[0] === 0x9245) return d.gpu.vendor; // UNMASKED_VENDOR_WEBGL
+      if (args[0] === 0x9246) return d.gpu.renderer; // UNMASKED_RENDERER_WEBGL
+      return original(...args);
+    });
+  }
+
+  // Noise: a few pixels and samples moved by one step, where the connection's seed says, so each connection draws its own.
+  const noisy = (index: number) => {
+    let x = (index ^ d.noiseSeed) >>> 0;
+    x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
+    x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
+    return (x ^ (x >>> 16)) >>> 0;
+  };
+  const touchPixels = (data: Uint8ClampedArray) => {
+    for (let p = 0; p < data.length; p += 4) {
+      const h = noisy(p >> 2);
+      if ((h & 31) !== 0 || data[p + 3] === 0) continue;
+      const c = p + ((h >>> 5) % 3);
+      data[c] = data[c] >= 255 ? 254 : data[c] + 1;
+    }
+  };
+  for (const gl of [protoOf('WebGLRenderingContext'), protoOf('WebGL2RenderingContext')])
+    method(gl, 'readPixels', (_self, args, original) => {
+      const out = original(...args);
+      const pixels = args[6];
+      if (pixels instanceof Uint8Array && args[4] === 0x1908 /* RGBA */) touchPixels(pixels as unknown as Uint8ClampedArray);
+      return out;
+    });
+  const ctx2d = protoOf('CanvasRenderingContext2D');
+  const getImageData = ctx2d ? (describe(ctx2d, 'getImageData')?.value as CanvasRenderingContext2D['getImageData']) : undefined;
+  const putImageData = ctx2d
+    ? (describe(ctx2d, 'putImageData')?.value as (this: CanvasRenderingContext2D, image: ImageData, x: number, y: number) => void)
+    : undefined;
+  method(ctx2d, 'getImageData', (_self, _args, original) => {
+    const image = original(..._args) as ImageData;
+    touchPixels(image.data);
+    return image;
+  });
+  const canvasProto = protoOf('HTMLCanvasElement');
+  const getContext = canvasProto ? (describe(canvasProto, 'getContext')?.value as HTMLCanvasElement['getContext']) : undefined;
+  /** A copy of a 2D canvas with the noise in it (null when the canvas is not 2D, empty, or cannot be read). */
+  const noisedCopy = (canvas: HTMLCanvasElement): HTMLCanvasElement | null => {
+    if (!getContext || !getImageData || !putImageData || !canvas.width || !canvas.height) return null;
+    try {
+      const source = getContext.call(canvas, '2d') as CanvasRenderingContext2D | null;
+      if (!source) return null;
+      const image = getImageData.call(source, 0, 0, canvas.width, canvas.height);
+      touchPixels(image.data);
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      putImageData.call(getContext.call(copy, '2d') as CanvasRenderingContext2D, image, 0, 0);
+      return copy;
+    } catch {
+      return null; // a tainted canvas: the browser's own error follows from the original call
+    }
+  };
+  for (const name of ['toDataURL', 'toBlob'])
+    method(canvasProto, name, (self, args, original, raw) => {
+      const copy = noisedCopy(self as HTMLCanvasElement);
+      return copy ? raw.apply(copy, args) : original(...args);
+    });
+
+  const touched = new WeakSet<Float32Array>();
+  method(protoOf('AudioBuffer'), 'getChannelData', (_self, args, original) => {
+    const samples = original(...args) as Float32Array;
+    if (!touched.has(samples)) {
+      touched.add(samples);
+      for (let i = 0; i < samples.length; i++) {
+        const h = noisy(i);
+        if ((h & 7) === 0) samples[i] *= 1 + (((h >>> 3) % 997) + 1) * 1e-7;
+      }
+    }
+    return samples;
+  });
+
+  if (typeof g.document === 'undefined') return; // a worker: nothing below exists there
+
+  // A PDF viewer, as every desktop Chrome has (five plugin names, two MIME types), and the flag that says so.
+  const pluginNames = ['PDF Viewer', 'Chrome PDF Viewer', 'Chromium PDF Viewer', 'Microsoft Edge PDF Viewer', 'WebKit built-in PDF'];
+  const mimeNames = ['application/pdf', 'text/pdf'];
+  const fakes = new WeakMap<object, Record<string, unknown>>();
+  const fake = (proto: object | undefined, fields: Record<string, unknown>) => {
+    const o = Object.create(proto ?? Object.prototype) as object;
+    fakes.set(o, fields);
+    return o;
+  };
+  const plugins = pluginNames.map((name) =>
+    fake(protoOf('Plugin'), { name, filename: 'internal-pdf-viewer', description: 'Portable Document Format', items: [] as object[] }),
+  );
+  const mimes = mimeNames.map((type) =>
+    fake(protoOf('MimeType'), { type, suffixes: 'pdf', description: 'Portable Document Format', enabledPlugin: plugins[0] }),
+  );
+  for (const p of plugins) (fakes.get(p)!.items as object[]).push(...mimes);
+  const listOf = (proto: object | undefined, items: object[], key: string) => {
+    const list = fake(proto, { items, key });
+    items.forEach((item, i) => define(list, i, { value: item, enumerable: true, configurable: true }));
+    for (const item of items) define(list, fakes.get(item)![key] as string, { value: item, configurable: true });
+    return list;
+  };
+  const pluginArray = listOf(protoOf('PluginArray'), plugins, 'name');
+  const mimeArray = listOf(protoOf('MimeTypeArray'), mimes, 'type');
+  for (const p of plugins) {
+    const own = fakes.get(p)!.items as object[];
+    own.forEach((m, i) => define(p, i, { value: m, enumerable: true, configurable: true }));
+    for (const m of own) define(p, fakes.get(m)!.type as string, { value: m, configurable: true });
+  }
+  const field = (name: string) => (self: unknown, original: () => unknown) =>
+    fakes.has(self as object) ? fakes.get(self as object)![name] : original();
+  const count = (self: unknown, original: () => unknown) =>
+    fakes.has(self as object) ? (fakes.get(self as object)!.items as object[]).length : original();
+  for (const proto of [protoOf('Plugin'), protoOf('MimeType')])
+    for (const name of ['name', 'filename', 'description', 'type', 'suffixes', 'enabledPlugin']) getter(proto, name, field(name));
+  for (const proto of [protoOf('PluginArray'), protoOf('MimeTypeArray'), protoOf('Plugin')]) {
+    getter(proto, 'length', count);
+    method(proto, 'item', (self, args, original) => {
+      const f = fakes.get(self as object);
+      return f ? ((f.items as object[])[Number(args[0]) >>> 0] ?? null) : original(...args);
+    });
+    method(proto, 'namedItem', (self, args, original) => {
+      const f = fakes.get(self as object);
+      const key = (f?.key as string) ?? 'type';
+      return f ? ((f.items as object[]).find((i) => fakes.get(i)![key] === String(args[0])) ?? null) : original(...args);
+    });
+  }
+  const nav = protoOf('Navigator');
+  getter(nav, 'plugins', () => pluginArray);
+  getter(nav, 'mimeTypes', () => mimeArray);
+  getter(nav, 'pdfViewerEnabled', () => true);
+
+  // window.chrome, as a desktop Chrome page has it.
+  if (!('chrome' in g)) {
+    const since = performance.timeOrigin / 1000;
+    const chrome = {
+      app: {
+        isInstalled: false,
+        InstallState: { DISABLED: 'disabled', INSTALLED: 'installed', NOT_INSTALLED: 'not_installed' },
+        RunningState: { CANNOT_RUN: 'cannot_run', READY_TO_RUN: 'ready_to_run', RUNNING: 'running' },
+      },
+      csi() {
+        return { startE: Math.round(since * 1000), onloadT: Math.round(since * 1000), pageT: performance.now(), tran: 15 };
+      },
+      loadTimes() {
+        return {
+          requestTime: since,
+          startLoadTime: since,
+          commitLoadTime: since,
+          finishDocumentLoadTime: 0,
+          finishLoadTime: 0,
+          firstPaintTime: 0,
+          firstPaintAfterLoadTime: 0,
+          navigationType: 'Other',
+          wasFetchedViaSpdy: false,
+          wasNpnNegotiated: false,
+          npnNegotiatedProtocol: 'unknown',
+          wasAlternateProtocolAvailable: false,
+          connectionInfo: 'http/1.1',
+        };
+      },
+    };
+    masks.set(chrome.csi, native('csi'));
+    masks.set(chrome.loadTimes, native('loadTimes'));
+    define(g, 'chrome', { value: chrome, writable: true, enumerable: true, configurable: false });
+  }
+
+  // A window has a frame: outer size larger than the page's, placed on the screen; a taskbar keeps part of the screen.
+  getter(g, 'outerWidth', () => g.innerWidth + d.frame.width);
+  getter(g, 'outerHeight', () => g.innerHeight + d.frame.height);
+  for (const name of ['screenX', 'screenLeft']) getter(g, name, () => d.frame.x);
+  for (const name of ['screenY', 'screenTop']) getter(g, name, () => d.frame.y);
+  getter(protoOf('Screen'), 'availHeight', (self, original) => (original() as number) - d.taskbar);
+}
