@@ -3,6 +3,7 @@
  *
  *   npm run bench:live                      # 40 measured keys per session, concurrency 1, 2, 4, 8
  *   npm run bench:live -- --keys 60 --max 16
+ *   npm run bench:live -- --compare         # one session, frames sized to the canvas vs at the page's size, side by side
  *
  * A live AgentLink on 127.0.0.1 (its own Chromium holds the live pages, as in production); the "people" are widget
  * pages in a second Chromium, each on a link token for Lumen, each having clicked through to the identity provider's
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '120' },
     max: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '5' },
+    compare: { type: 'boolean', default: false },
   },
 });
 const KEYS = Math.max(5, Number(values.keys));
@@ -137,8 +139,19 @@ async function openPerson(
   widgets: Browser,
   org: { clientId: string; sandboxSecret: string },
   n: number,
+  desktopFrames = false,
 ): Promise<Person> {
   const context = await widgets.newContext({ viewport: { width: 420, height: 820 } });
+  // The widget as it was before issue #38: it never says its canvas's size, so frames come at the page's (1280×800).
+  if (desktopFrames) {
+    await context.addInitScript(() => {
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (this: WebSocket, data: string | ArrayBufferLike | Blob | ArrayBufferView) {
+        if (typeof data === 'string' && data.includes('"t":"frameSize"')) return;
+        send.call(this, data);
+      };
+    });
+  }
   const widget = await context.newPage();
   const token = await linkToken(server, org, n);
   await widget.goto(`${server.baseUrl}/link?token=${encodeURIComponent(token)}`);
@@ -160,8 +173,11 @@ async function openPerson(
   return p;
 }
 
-/** Types `keys` keys, one every INTERVAL_MS; answers each key's input-to-frame latency and the frames per second. */
-async function typeAndMeasure(p: Person, keys: number): Promise<{ latencies: number[]; fps: number }> {
+/**
+ * Types `keys` keys, one every INTERVAL_MS; answers each key's input-to-frame latency, the frames per second, and the
+ * size of the last frame painted (frames are sized to the canvas's device pixels, not the page's: issue #38).
+ */
+async function typeAndMeasure(p: Person, keys: number): Promise<{ latencies: number[]; fps: number; frame: string }> {
   const latencies: number[] = [];
   const framesBefore = await p.widget.evaluate(() => (window as unknown as { __agentlinkLive: { frames: number } }).__agentlinkLive.frames);
   const started = Date.now();
@@ -184,9 +200,51 @@ async function typeAndMeasure(p: Person, keys: number): Promise<{ latencies: num
     const wait = INTERVAL_MS - (Date.now() - tick);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
-  const frames =
-    (await p.widget.evaluate(() => (window as unknown as { __agentlinkLive: { frames: number } }).__agentlinkLive.frames)) - framesBefore;
-  return { latencies, fps: frames / ((Date.now() - started) / 1000) };
+  const probe = await p.widget.evaluate(
+    () => (window as unknown as { __agentlinkLive: { frames: number; frameWidth?: number; frameHeight?: number } }).__agentlinkLive,
+  );
+  const frame = probe.frameWidth ? `${probe.frameWidth}×${probe.frameHeight}` : 'unknown';
+  return { latencies, fps: (probe.frames - framesBefore) / ((Date.now() - started) / 1000), frame };
+}
+
+/** One session typing, frames at the page's size and sized to the canvas, in alternating rounds (the same load on both). */
+async function compare(server: LiveServer, widgets: Browser, org: { clientId: string; sandboxSecret: string }): Promise<void> {
+  const sides = [
+    {
+      name: 'desktop-size frames (before)',
+      person: await openPerson(server, widgets, org, 0, true),
+      latencies: [] as number[],
+      fps: [] as number[],
+      frame: '',
+    },
+    {
+      name: 'canvas-size frames (after)',
+      person: await openPerson(server, widgets, org, 1),
+      latencies: [] as number[],
+      fps: [] as number[],
+      frame: '',
+    },
+  ];
+  for (const side of sides) if (WARMUP) await typeAndMeasure(side.person, WARMUP);
+  const ROUNDS = 4;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const side of round % 2 ? [...sides].reverse() : sides) {
+      const r = await typeAndMeasure(side.person, Math.ceil(KEYS / ROUNDS));
+      side.latencies.push(...r.latencies);
+      side.fps.push(r.fps);
+      side.frame = r.frame;
+    }
+  }
+  console.log('\nLive view, one session, side by side (input-to-frame on loopback; alternating rounds):');
+  console.log('  frames                          size        median ms   p95 ms   fps/widget   keys');
+  for (const s of sides) {
+    console.log(
+      `  ${s.name.padEnd(31)} ${s.frame.padEnd(11)} ${fmt(quantile(s.latencies, 0.5)).padStart(9)} ${fmt(quantile(s.latencies, 0.95)).padStart(8)} ` +
+        `${fmt(s.fps.reduce((a, b) => a + b, 0) / s.fps.length, 1).padStart(12)} ${String(s.latencies.length).padStart(6)}`,
+    );
+  }
+  const [before, after] = sides.map((s) => quantile(s.latencies, 0.5));
+  console.log(`\n  median before / after: ${fmt(before! / after!, 2)}×`);
 }
 
 async function main() {
@@ -198,6 +256,16 @@ async function main() {
   });
   const created = await server.services.organizations.create('Bench');
   const org = { clientId: created.clientId, sandboxSecret: created.sandboxSecret };
+  if (values.compare) {
+    try {
+      return await compare(server, widgets, org);
+    } finally {
+      await widgets.close();
+      await server.services.liveSignIn.closeAll();
+      await server.services.browsers.close();
+      await server.close();
+    }
+  }
   const people: Person[] = [];
   const rows: {
     n: number;
@@ -243,7 +311,8 @@ async function main() {
       const r = rows[rows.length - 1]!;
       process.stdout.write(
         `N=${n}: median ${fmt(r.median)} ms, p95 ${fmt(r.p95)} ms over ${r.keys} keys; ${fmt(r.fps, 1)} fps per widget; ` +
-          `server Chromium ${fmt(chromeCpu)}% CPU, node ${fmt(nodeCpu)}% CPU; server Chromium PSS ${fmt(pss)} MB\n`,
+          `server Chromium ${fmt(chromeCpu)}% CPU, node ${fmt(nodeCpu)}% CPU; server Chromium PSS ${fmt(pss)} MB; ` +
+          `frames ${[...new Set(results.map((x) => x.frame))].join(', ')}\n`,
       );
       if (r.median > BUDGET_MS * 2) break; // far past the budget: more sessions only take longer
     }

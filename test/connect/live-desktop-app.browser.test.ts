@@ -114,9 +114,13 @@ interface Opened {
 }
 
 /** The person's browser at `viewport`, the widget on its live view of the app's sign-in page. */
-async function openWidget(providerId: string, viewport: { width: number; height: number }): Promise<Opened> {
+async function openWidget(
+  providerId: string,
+  viewport: { width: number; height: number },
+  screen: { deviceScaleFactor?: number; hasTouch?: boolean } = {},
+): Promise<Opened> {
   const { linkToken } = (await post('/api/link-token', { clientUserId: `u-${Date.now()}`, providerId })) as { linkToken: string };
-  const person = await service.services.browsers.newContext({ viewport });
+  const person = await service.services.browsers.newContext({ viewport, ...screen });
   const widget = await person.newPage();
   widget.setDefaultTimeout(30_000);
   await widget.goto(`${service.baseUrl}/link?token=${encodeURIComponent(linkToken)}`);
@@ -206,6 +210,61 @@ describe('a desktop app in the live view', () => {
       p = await onCanvas(o, '#login');
       await o.widget.mouse.click(p.x, p.y);
       await o.widget.getByRole('heading', { name: 'Connected!' }).waitFor();
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('sends frames no larger than the canvas shows them (device pixels) while the page is 1280×800; a tap lands on the element under it', async () => {
+    const o = await openWidget(await declare('wide-frames'), { width: 420, height: 820 }, { deviceScaleFactor: 2, hasTouch: true });
+    type Probe = { frameWidth?: number; frameHeight?: number };
+    const deviceSize = () =>
+      o.canvas.evaluate((c: HTMLCanvasElement) => {
+        const r = c.getBoundingClientRect();
+        return { width: Math.floor(r.width * devicePixelRatio), height: Math.floor(r.height * devicePixelRatio) };
+      });
+    /** Repaints the live page until the widget has painted a frame within `d` and wider than `above` (one at the new size). */
+    const frameWithin = async (d: { width: number; height: number }, above = 0) => {
+      for (let i = 0; ; i++) {
+        await o.live.evaluate((n) => (document.getElementById('header-right')!.textContent = `v4.0.${n}`), i);
+        const within = await o.widget
+          .waitForFunction(
+            (b) => {
+              const p = (window as unknown as { __agentlinkLive: Probe }).__agentlinkLive;
+              return !!p.frameWidth && p.frameWidth > b.above && p.frameWidth <= b.width && p.frameHeight! <= b.height && p;
+            },
+            { ...d, above },
+            { timeout: 1_000 },
+          )
+          .then((h) => h.jsonValue() as Promise<Probe>)
+          .catch(() => null);
+        if (within) return within;
+        if (i >= 15)
+          throw new Error(
+            `no frame within ${JSON.stringify(d)}: ${JSON.stringify(await o.widget.evaluate(() => (window as unknown as { __agentlinkLive: Probe }).__agentlinkLive))}`,
+          );
+      }
+    };
+    try {
+      expect(o.live.viewportSize()).toEqual({ width: 1280, height: 800 });
+      expect(await o.canvas.evaluate((c: HTMLCanvasElement) => [c.width, c.height])).toEqual([1280, 800]);
+      const fitted = await deviceSize();
+      expect(fitted.width).toBeLessThan(1280);
+      const small = await frameWithin(fitted);
+      // Sized to the canvas, not a stamp: about its width (Chromium keeps the page's aspect inside the bounds).
+      expect(small.frameWidth!).toBeGreaterThan(fitted.width * 0.9);
+
+      // A tap on the canvas lands on the element under it, though the frames are smaller than the page.
+      const p = await onCanvas(o, '#far-right');
+      await o.widget.touchscreen.tap(p.x, p.y);
+      await until(() => clicks(o.live), ['far-right']);
+
+      // Zoomed in: the canvas shows more device pixels, and the frames grow with it (up to the page's own size).
+      await o.widget.locator('#al-live-zoom-in').click();
+      const zoomed = await deviceSize();
+      expect(zoomed.width).toBeGreaterThan(fitted.width);
+      const larger = await frameWithin(zoomed, small.frameWidth!);
+      expect(larger.frameWidth!).toBeGreaterThan(small.frameWidth!);
     } finally {
       await o.close();
     }

@@ -60,8 +60,16 @@ export const ClientMessageSchema = z.discriminatedUnion('t', [
     })
     .strict(),
   z.object({ t: z.literal('ping') }).strict(),
+  /**
+   * The canvas's size on the person's screen, in device pixels (CSS size × zoom × devicePixelRatio): frames are
+   * rendered and encoded no larger than this (the page keeps its own size; the compositor scales), so a 1280×800
+   * page shown in a 400-pixel-wide widget is not sent at 1280×800.
+   */
+  z.object({ t: z.literal('frameSize'), width: z.number().int().min(16).max(8000), height: z.number().int().min(16).max(8000) }).strict(),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+export type FrameSizeMessage = Extract<ClientMessage, { t: 'frameSize' }>;
+/** What goes to a live session in order (input events, and the widget's frame size, which is not input to the page). */
 export type InputMessage = Exclude<ClientMessage, { t: 'hello' } | { t: 'ping' }>;
 
 /** Stable codes the widget shows in its status line (errors also end the socket). */

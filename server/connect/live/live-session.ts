@@ -5,7 +5,8 @@ import { boundSession } from '../../browser/session-format';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import type { ProviderDefinition } from '../../providers/provider';
 import type { StorageState } from '../login-engine';
-import type { InputMessage, LiveStatusCode, ServerMessage } from './live-protocol';
+import { type FrameBounds, frameBoundsFor, sameBounds } from './frame-size';
+import type { FrameSizeMessage, InputMessage, LiveStatusCode, ServerMessage } from './live-protocol';
 import { isSignedIn } from './signed-in';
 
 /**
@@ -61,6 +62,10 @@ export class LiveSession {
   private lastBlockedHost: string | null = null;
   private backs: number[] = [];
   private viewport: { width: number; height: number };
+  /** The screencast's frame size: the page's own until the widget says how large its canvas is (frame-size.ts). */
+  private frameBounds: FrameBounds;
+  /** Screencast restarts, one at a time and in order (the last size asked for wins). */
+  private screencastChain: Promise<void> = Promise.resolve();
   /** Last time an input event arrived (for the bench's and the metrics' benefit as much as the idle timer). */
   lastInputAt = Date.now();
   /** Undoes the fence's listeners (a borrowed page lives on after the view). */
@@ -81,6 +86,7 @@ export class LiveSession {
     private readonly borrowed: BorrowedPage | null,
   ) {
     this.viewport = viewport;
+    this.frameBounds = viewport;
     this.lastGoodUrl = page.url();
   }
 
@@ -126,13 +132,7 @@ export class LiveSession {
     if (borrowed) void cdp.send('Page.enable').catch(() => undefined);
     else await cdp.send('Page.enable');
     cdp.on('Page.screencastFrame', (frame: { data: string; sessionId: number }) => session.onFrame(frame));
-    const screencast = cdp.send('Page.startScreencast', {
-      format: 'jpeg',
-      quality: JPEG_QUALITY,
-      maxWidth: viewport.width,
-      maxHeight: viewport.height,
-      everyNthFrame: 1,
-    });
+    const screencast = session.startScreencast();
     if (borrowed) {
       // A borrowed page mid-navigation answers once the navigation settles: the screencast starts then. Meanwhile the
       // person sees the run's last picture of it, or a still (a page that is not painting sends no frame on its own).
@@ -194,13 +194,16 @@ export class LiveSession {
 
   /** Relays one input event, in order; false when the queue is full (the event is dropped). */
   input(message: InputMessage): boolean {
+    // Not input to the page: a view of a run the person may not act on still gets frames its canvas's size.
+    if (message.t === 'frameSize') return this.resizeFrames(message);
     if (this.ended || (this.borrowed && !this.borrowed.inputAllowed())) return false;
     if (this.queued >= MAX_QUEUED_INPUT) return false;
     this.queued++;
     this.lastInputAt = Date.now();
     this.touchIdle();
     this.queue = this.queue
-      .then(() => this.dispatch(message))
+      // Asked again as the event's turn comes: a step that ended (or a write held meanwhile) takes no queued input.
+      .then(() => (this.ended || (this.borrowed && !this.borrowed.inputAllowed()) ? undefined : this.dispatch(message)))
       .catch(() => undefined) // the page navigated or closed mid-event: nothing to relay to
       .finally(() => {
         this.queued--;
@@ -299,6 +302,33 @@ export class LiveSession {
     this.sink?.send(message);
   }
 
+  private startScreencast(): Promise<unknown> {
+    const { width, height } = this.frameBounds;
+    return this.cdp.send('Page.startScreencast', {
+      format: 'jpeg',
+      quality: JPEG_QUALITY,
+      maxWidth: width,
+      maxHeight: height,
+      everyNthFrame: 1,
+    });
+  }
+
+  /** The widget's canvas changed size (opened, zoomed, window resized): the screencast restarts at that size. */
+  private resizeFrames(asked: FrameSizeMessage): boolean {
+    if (this.ended) return false;
+    const next = frameBoundsFor(this.viewport, asked);
+    if (sameBounds(next, this.frameBounds)) return true;
+    this.frameBounds = next;
+    this.screencastChain = this.screencastChain
+      .then(async () => {
+        if (this.ended || !sameBounds(next, this.frameBounds)) return; // a later size is on its way
+        await this.cdp.send('Page.stopScreencast');
+        await this.startScreencast();
+      })
+      .catch(() => undefined); // the page closed: nothing to stream
+    return true;
+  }
+
   private async stillFrame(): Promise<void> {
     try {
       const shot = await Promise.race([
@@ -393,6 +423,8 @@ export class LiveSession {
         return this.page.keyboard.insertText(m.text);
       case 'touch':
         return void (await input('Input.dispatchTouchEvent', { type: TOUCH_TYPE[m.phase], touchPoints: m.points }));
+      case 'frameSize':
+        return; // handled before the queue (resizeFrames)
     }
   }
 

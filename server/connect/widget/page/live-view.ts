@@ -64,12 +64,17 @@ export interface LiveView {
   onRun?: (m: Pick<RunStateMessage, 'state'>) => void;
   /** A picture of the page (a held write to approve): zoom and pan only, nothing is sent to the page. */
   picture?: boolean;
+  /** Tells the server the canvas's size in device pixels, once it settles (watchFrameSize). */
+  frameSize?: () => void;
 }
 
 /** What tests and benches read of the painting (frames painted, when the last one was). */
 interface LiveProbe {
   frames: number;
   paintedAt: number;
+  /** The last frame's own size (the server sizes frames to the canvas: server/connect/live/frame-size.ts). */
+  frameWidth?: number;
+  frameHeight?: number;
 }
 const probeHost = window as Window & { __agentlinkLive?: LiveProbe };
 
@@ -150,7 +155,37 @@ export function openLive(init: LiveViewInit): void {
   live = l;
   probeHost.__agentlinkLive = { frames: 0, paintedAt: 0 };
   bindLiveInput(l);
+  l.frameSize = watchFrameSize(l);
   connectLive(l);
+}
+
+/** A pinch or a dragged window resizes the canvas many times a second: the size is sent once it settles. */
+const FRAME_SIZE_SETTLE_MS = 120;
+
+/**
+ * The server renders frames no larger than the canvas shows them (device pixels: a 1280×800 page in a 400-pixel
+ * widget is sent at about 400×250, and at more when the person zooms in). Returns the scheduler, for a new socket.
+ */
+function watchFrameSize(l: LiveView): () => void {
+  let timer = 0;
+  let sent: { ws: WebSocket; width: number; height: number } | null = null;
+  const report = () => {
+    timer = 0;
+    const r = l.canvas.getBoundingClientRect();
+    const ws = l.ws;
+    if (l.stopped || !l.viewport || !ws || ws.readyState !== 1 || r.width < 1) return;
+    const dpr = window.devicePixelRatio || 1;
+    const side = (n: number) => Math.min(8000, Math.max(16, Math.floor(n * dpr)));
+    const m: ClientMessage = { t: 'frameSize', width: side(r.width), height: side(r.height) };
+    if (sent && sent.ws === ws && sent.width === m.width && sent.height === m.height) return;
+    sent = { ws, width: m.width, height: m.height };
+    send(ws, m);
+  };
+  const schedule = () => {
+    if (!timer) timer = window.setTimeout(report, FRAME_SIZE_SETTLE_MS);
+  };
+  if (typeof ResizeObserver === 'function') new ResizeObserver(schedule).observe(l.canvas);
+  return schedule;
 }
 
 function liveStatus(l: LiveView, code: LiveCode, message?: string, host?: string): void {
@@ -192,6 +227,7 @@ function connectLive(l: LiveView): void {
       l.canvas.width = m.width;
       l.canvas.height = m.height;
       l.zoom.apply();
+      l.frameSize?.();
       l.retries = 0;
     } else if (m.type === 'run') {
       if (l.onRun) l.onRun(m);
@@ -231,13 +267,17 @@ function paintFrame(l: LiveView, blob: Blob): void {
   createImageBitmap(blob).then(
     (bitmap) => {
       if (l.stopped) return;
+      // A frame smaller than the page (sized to the canvas) is drawn over the whole canvas: input maps by the page's size.
       l.ctx?.drawImage(bitmap, 0, 0, l.canvas.width, l.canvas.height);
+      const size = { width: bitmap.width, height: bitmap.height };
       bitmap.close();
       l.frames++;
       const probe = probeHost.__agentlinkLive;
       if (probe) {
         probe.frames = l.frames;
         probe.paintedAt = performance.now();
+        probe.frameWidth = size.width;
+        probe.frameHeight = size.height;
       }
     },
     () => {},
@@ -263,8 +303,9 @@ function send(ws: WebSocket, message: ClientMessage): void {
 }
 
 function liveSend(l: LiveView, message: ClientMessage): void {
-  // A picture takes no input (the server refuses it too: run-live-views.ts); a ping keeps the socket alive.
-  if (l.picture && message.t !== 'ping') return;
+  // A picture takes no input (the server refuses it too: run-live-views.ts); a ping keeps the socket alive, and the
+  // canvas's size is no input to the page (it sizes the frames the picture is painted from).
+  if (l.picture && message.t !== 'ping' && message.t !== 'frameSize') return;
   if (l.ws && l.ws.readyState === 1) send(l.ws, message);
 }
 

@@ -1,0 +1,26 @@
+import type { FrameSizeMessage } from './live-protocol';
+
+/**
+ * The size the live view's frames are rendered and encoded at. The page keeps its own layout size (a 1280×800
+ * desktop, or a run's device); the screencast asks Chromium's compositor to scale each frame to fit the canvas the
+ * person sees, in device pixels, because rendering, encoding and sending a desktop-sized JPEG for a 400-pixel-wide
+ * canvas is what made the view slow (issue #38). Never larger than the page (no upscaling: no detail to gain).
+ */
+export interface FrameBounds {
+  width: number;
+  height: number;
+}
+
+/** The least a frame is drawn at (a canvas briefly laid out at zero size must not ask for a blank stamp). */
+const MIN_FRAME_SIDE = 160;
+
+/** The screencast's maxWidth/maxHeight for a canvas of `asked` device pixels showing a page of `viewport` CSS pixels. */
+export function frameBoundsFor(viewport: FrameBounds, asked: Pick<FrameSizeMessage, 'width' | 'height'>): FrameBounds {
+  // Exact, not rounded up: a frame is never larger than the canvas. The widget sends a size only once it settles.
+  const side = (n: number, max: number) => Math.min(max, Math.max(MIN_FRAME_SIDE, Math.round(n)));
+  return { width: side(asked.width, viewport.width), height: side(asked.height, viewport.height) };
+}
+
+export function sameBounds(a: FrameBounds, b: FrameBounds): boolean {
+  return a.width === b.width && a.height === b.height;
+}
