@@ -140,3 +140,13 @@ class BrowserClient {
     return id;
   }
 }
+
+/**
+ * Ends our use of a DevTools session on a page without detaching it. Chromium drops a page's WebAuthn environment when
+ * ANY session of the page detaches (one that never used WebAuthn too), and a navigator.credentials call on a page
+ * without one kills the whole browser: so a session of a page that lives on ends with the page, never before. What it
+ * was doing stops here (its screencast); its owner ignores its events from now on.
+ */
+export async function releasePageSession(session: CDPSession): Promise<void> {
+  await session.send('Page.stopScreencast').catch(() => undefined);
+}

@@ -139,7 +139,7 @@ class Model {
       page: () => this.page,
       signal: this.controller.signal,
       seat: this.registry,
-      summarize: async (write: HeldWrite) => summarizeWrite(write, (_n, v) => v),
+      summarize: async (write: HeldWrite) => ({ id: 'hw_property', ...summarizeWrite(write, (_n, v) => v) }),
       settleMs: 1_000,
       hooks: {
         pause: async (ask) => {

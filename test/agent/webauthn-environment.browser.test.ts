@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import { BrowserManager } from '../../server/browser/browser-manager';
+import { releasePageSession } from '../../server/browser/webauthn-environment';
 import { loadConfig } from '../../server/config';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext, openPage } from '../../server/egress/fenced-context';
@@ -113,6 +114,18 @@ it('ends every create() and get() of a page with NotAllowedError at once; the br
     RP,
   );
   expect(conditional).toBe('NotAllowedError');
+});
+
+it('keeps the environment when the live view or the approval frame keeper lets go of its session on the page', async () => {
+  const bystander = await fencedPage();
+  const page = await fencedPage();
+  // Chromium drops a page's environment when any session of the page detaches (it crashed the browser here): the
+  // sessions the live view and the frame keeper open are let go of with releasePageSession, never detached.
+  const other = await page.context().newCDPSession(page);
+  await other.send('Page.startScreencast', { format: 'jpeg', maxWidth: 100, maxHeight: 100 });
+  await releasePageSession(other);
+  expect(await page.evaluate(callAll, RP)).toEqual(REFUSED);
+  expect(await bystander.evaluate(() => document.title)).toBe('passkeys');
 });
 
 it('covers a frame of another origin (its page’s environment) and a popup the page opens (its own)', async () => {

@@ -25,7 +25,13 @@ const userAction: UserAction = {
   expiresAt: '2026-01-01T12:10:00.000Z',
   linkToken: 'link-sandbox-abc',
   url: 'https://agentlink.example.com/link?token=link-sandbox-abc',
-  write: { method: 'POST', url: 'https://orbit.example.com/api/messages', fields: [{ name: 'text', value: 'Hi' }], bodyBytes: 12 },
+  write: {
+    id: 'hw_test',
+    method: 'POST',
+    url: 'https://orbit.example.com/api/messages',
+    fields: [{ name: 'text', value: 'Hi' }],
+    bodyBytes: 12,
+  },
 };
 
 function record(status: Status): AgentRequest {

@@ -34,6 +34,7 @@ describeEachStore('dashboard agent requests: a run waiting for its user', (t: Te
       linkToken,
       url: `${t.config.publicUrl}/link?token=${linkToken}`,
       write: {
+        id: 'hw_test',
         method: 'POST',
         url: `http://orbit.sandbox.localhost:4000/api/messages?to="><svg onload=alert(3)>`,
         fields: [

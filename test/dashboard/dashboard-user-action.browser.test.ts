@@ -38,6 +38,7 @@ function ask(linkToken: string): UserAction {
     linkToken,
     url: `${live.baseUrl}/link?token=${linkToken}`,
     write: {
+      id: 'hw_test',
       method: 'POST',
       url: live.siteUrl('orbit', '/api/messages'),
       fields: [

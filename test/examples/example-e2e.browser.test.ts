@@ -155,6 +155,7 @@ it('popup: connect Orbit as user_mfa, exchange through the relay, see the connec
     linkToken,
     url: `${live.baseUrl}/link?token=${linkToken}`,
     write: {
+      id: 'hw_test',
       method: 'POST',
       url: live.siteUrl('orbit', '/api/messages'),
       fields: [{ name: 'text', value: 'Running late' }],

@@ -1,5 +1,7 @@
 import type { CDPSession, Page } from 'playwright-core';
 
+import { releasePageSession } from '../../browser/webauthn-environment';
+
 /**
  * The latest picture of a run's page, kept while the run works, for runs whose writes wait for approval. A write held
  * at the network is often a navigation (a form post), and while a navigation is pending Chromium answers no DevTools
@@ -27,13 +29,15 @@ export class FrameKeeper {
   async follow(page: Page): Promise<void> {
     if (this.stopped || page === this.page) return;
     this.page = page;
-    await this.cdp?.detach().catch(() => undefined);
+    // Released, never detached: a detach would take the page's WebAuthn environment with it (webauthn-environment.ts).
+    if (this.cdp) await releasePageSession(this.cdp);
     this.cdp = null;
     try {
       const cdp = await page.context().newCDPSession(page);
-      if (this.page !== page || this.stopped) return void (await cdp.detach().catch(() => undefined));
+      if (this.page !== page || this.stopped) return void (await releasePageSession(cdp));
       this.cdp = cdp;
       cdp.on('Page.screencastFrame', (f: { data: string; sessionId: number }) => {
+        if (this.cdp !== cdp) return; // a frame of a session let go of
         this.last = Buffer.from(f.data, 'base64');
         void cdp.send('Page.screencastFrameAck', { sessionId: f.sessionId }).catch(() => undefined);
       });
@@ -51,7 +55,7 @@ export class FrameKeeper {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.cdp?.detach().catch(() => undefined);
+    if (this.cdp) await releasePageSession(this.cdp);
     this.cdp = null;
   }
 }

@@ -2,6 +2,7 @@ import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 
 import { captureSession } from '../../browser/session-capture';
 import { boundSession } from '../../browser/session-format';
+import { releasePageSession } from '../../browser/webauthn-environment';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import type { ProviderDefinition } from '../../providers/provider';
 import type { StorageState } from '../login-engine';
@@ -222,8 +223,8 @@ export class LiveSession {
     if (this.borrowed) {
       // The run's page goes on without the view: only what the view added is taken away.
       this.unfence();
-      await this.cdp.send('Page.stopScreencast').catch(() => undefined);
-      await this.cdp.detach().catch(() => undefined);
+      // Released, not detached: a detach would take the page's WebAuthn environment with it (webauthn-environment.ts).
+      await releasePageSession(this.cdp);
     } else {
       await this.context.close().catch(() => undefined);
     }
@@ -344,6 +345,7 @@ export class LiveSession {
   }
 
   private onFrame(frame: { data: string; sessionId: number }): void {
+    if (this.ended) return; // a frame already on its way when the view ended
     const jpeg = Buffer.from(frame.data, 'base64');
     this.lastFrame = jpeg;
     const ack = () => void this.cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
