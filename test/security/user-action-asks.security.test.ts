@@ -110,8 +110,9 @@ describe('paused run widget: user actions', () => {
     const ended = await requestWhen(live, victim, run.requestId, ['FAILED', 'COMPLETED', 'CANCELED'], 30_000);
     expect(ended).toMatchObject({ status: 'FAILED', error: { code: 'USER_ACTION_EXPIRED' } });
     const answered = await person.answer('done');
-    expect(answered).toMatchObject({ status: 400, body: { error: { code: 'LINK_TOKEN_EXPIRED' } } });
-    expect((await widgetFor(live, run.linkToken).start()).body.error.code).toBe('LINK_TOKEN_EXPIRED');
+    // A link after its step is over says so (issue 35), never a connection link's "expired": refused all the same.
+    expect(answered).toMatchObject({ status: 409, body: { error: { code: 'USER_ACTION_OVER' } } });
+    expect((await widgetFor(live, run.linkToken).start()).body.error.code).toBe('USER_ACTION_OVER');
     const s = socket(person.id);
     await s.hello(run.linkToken);
     await expectRefusedView(s);
