@@ -113,7 +113,24 @@ type Operation = {
   description?: string;
 };
 
-export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
+/**
+ * The document, generated once per server URL in a process and kept as text: each caller gets its own copy to change.
+ * Generating takes hundreds of milliseconds (zod's isOptional/isNullable parse for every schema of every route).
+ */
+const generated = new Map<string, string>();
+export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): Record<string, unknown> {
+  const serverUrl = opts.serverUrl ?? DEFAULT_SERVER_URL;
+  let text = generated.get(serverUrl);
+  if (text === undefined) {
+    text = JSON.stringify(generateOpenApiDocument(serverUrl));
+    // Bounded: a process serves one public URL; tests use a handful.
+    if (generated.size >= 16) generated.clear();
+    generated.set(serverUrl, text);
+  }
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+function generateOpenApiDocument(serverUrl: string) {
   const errors = new ErrorResponses();
   const doc = generateOpenApi(
     contract,
@@ -125,7 +142,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
         license: { name: 'MIT', identifier: 'MIT' },
         contact: { name: 'AgentLink' },
       },
-      servers: [{ url: opts.serverUrl ?? DEFAULT_SERVER_URL, description: 'This AgentLink installation.' }],
+      servers: [{ url: serverUrl, description: 'This AgentLink installation.' }],
       tags: Object.entries(TAGS).map(([name, tagDescription]) => ({ name, description: tagDescription })),
       components: {
         securitySchemes: {
@@ -192,5 +209,5 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}) {
   doc.components.examples = errors.examples();
   // Spread first: `openapi` keeps its place at the top of the document.
   const upgraded = { ...doc, openapi: '3.1.0', webhooks: webhookOperations('webhookEvents') };
-  return JSON.parse(JSON.stringify(upgraded)) as Record<string, unknown>;
+  return upgraded;
 }

@@ -85,11 +85,14 @@ export function createApp(services: Services, logger: Logger, opts: AppOptions =
   // People who open the service's address land in the dashboard (the API lives under /api, described at /docs).
   app.get('/', (_req, res) => res.redirect(302, '/dashboard'));
 
-  const openapi = buildOpenApiDocument({ serverUrl: services.config.publicUrl });
+  // Generated at its first request, then kept: generating takes most of a second (zod to JSON Schema for every
+  // route), which every start of a process and every test app paid whether or not anyone read the document.
+  let openapi: JsonObject | undefined;
+  const document = () => (openapi ??= buildOpenApiDocument({ serverUrl: services.config.publicUrl }) as JsonObject);
   app.get('/openapi.json', (_req, res) => {
-    res.json(openapi);
+    res.json(document());
   });
-  app.use('/docs', apiDocs(openapi as unknown as JsonObject));
+  app.use('/docs', apiDocs(document));
 
   app.use('/api', ...jsonBody(services.config.bodyLimitBytes));
   createExpressEndpoints(contract, apiRouter(services), app, {

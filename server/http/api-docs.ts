@@ -21,7 +21,16 @@ function inlineStyleHashes(page: string): string[] {
  * (clickjacking the "Authorize" dialog), and no persistAuthorization (a secret typed into "Authorize" would
  * otherwise sit in localStorage on the origin the dashboard shares).
  */
-export function apiDocs(openapi: JsonObject): Router {
+export function apiDocs(openapi: () => JsonObject): Router {
+  // Built at the first request: the document takes most of a second to generate, and most processes (and test apps)
+  // never serve /docs.
+  let docs: Router | undefined;
+  const router = express.Router();
+  router.use((req, res, next) => (docs ??= docsRouter(openapi()))(req, res, next));
+  return router;
+}
+
+function docsRouter(openapi: JsonObject): Router {
   // BaseLayout: no top bar, whose "Explore" box loads any URL's spec and whose logo is an inline <style> the CSP refuses.
   const options: SwaggerUiOptions = {
     customSiteTitle: 'AgentLink API',

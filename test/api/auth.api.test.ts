@@ -37,7 +37,7 @@ describeEachStore('authentication and secrets', (t) => {
 
   it('stores secrets only as scrypt hashes', async () => {
     const row = await t.store.repos.organizations.findByClientId(org.clientId);
-    expect(row!.sandboxSecretHash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(row!.sandboxSecretHash).toMatch(/^scrypt\$1024\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
     expect(row!.productionSecretHash).toMatch(/^scrypt\$/);
     expect(row!.sandboxSecretHash).not.toBe(row!.productionSecretHash);
 

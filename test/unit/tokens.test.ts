@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 
 import { newId } from '../../server/domain/ids';
 import {
@@ -6,6 +6,7 @@ import {
   generateClientId,
   generateClientSecret,
   hashSecret,
+  scryptCost,
   secretEnvironment,
   verifySecret,
 } from '../../server/domain/secrets';
@@ -73,10 +74,23 @@ describe('client secrets', () => {
     expect(secretEnvironment('nope')).toBeNull();
   });
 
+  it('hashes at N = 16384 outside the test environment, and verifies a hash made at either cost', async () => {
+    expect(scryptCost('production')).toBe(16384);
+    expect(scryptCost('development')).toBe(16384);
+    expect(scryptCost(undefined)).toBe(16384);
+    expect(scryptCost('test')).toBe(1024); // only jest's own environment hashes cheaply
+    const secret = generateClientSecret('sandbox');
+    const salt = crypto.randomBytes(16);
+    const key = crypto.scryptSync(secret, salt, 32, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const production = `scrypt$16384$8$1$${salt.toString('base64')}$${key.toString('base64')}`;
+    expect(await verifySecret(secret, production)).toBe(true);
+    expect(await verifySecret(generateClientSecret('sandbox'), production)).toBe(false);
+  });
+
   it('hashes with salted scrypt and verifies only the right secret', async () => {
     const secret = generateClientSecret('sandbox');
     const [h1, h2] = await Promise.all([hashSecret(secret), hashSecret(secret)]);
-    expect(h1).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/]+={0,2}\$[A-Za-z0-9+/]+={0,2}$/);
+    expect(h1).toMatch(/^scrypt\$1024\$8\$1\$[A-Za-z0-9+/]+={0,2}\$[A-Za-z0-9+/]+={0,2}$/);
     expect(h1).not.toBe(h2);
     expect(h1).not.toContain(secret.slice(11));
     expect(await verifySecret(secret, h1)).toBe(true);
