@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 
-import { type Browser, chromium, type LaunchOptions } from 'playwright-core';
+import type { Browser, LaunchOptions } from 'playwright-core';
 
 import { interceptionAuthority } from '../egress/interception-authority';
 
@@ -49,6 +49,14 @@ export interface BrowserOptions {
   upstreamCa?: string[];
 }
 
+/**
+ * Playwright, loaded when a browser is first launched or connected: it takes a good part of a second to load, which
+ * every process (and every test file) that never opens a browser paid.
+ */
+async function playwright() {
+  return (await import('playwright-core')).chromium;
+}
+
 export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser> {
   if (opts.wsEndpoint) return connectRemote(opts.wsEndpoint);
   // The egress proxies open TLS tunnels with this process's CA: this browser, and nothing else, accepts its chains.
@@ -58,7 +66,7 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
     headless: opts.headless ?? true,
     args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spkiHash}`],
   };
-  return chromium.launch(launch);
+  return (await playwright()).launch(launch);
 }
 
 /**
@@ -68,7 +76,7 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
  * channel and no ICE servers gathers host candidates over UDP only where that flag is missing.
  */
 async function connectRemote(wsEndpoint: string): Promise<Browser> {
-  const browser = await chromium.connectOverCDP(wsEndpoint);
+  const browser = await (await playwright()).connectOverCDP(wsEndpoint);
   try {
     const context = await browser.newContext();
     try {

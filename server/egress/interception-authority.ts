@@ -1,11 +1,8 @@
-// @peculiar/x509 resolves its ASN.1 codecs through tsyringe, which needs the Reflect metadata API.
-import 'reflect-metadata';
-
 import { createHash, createPrivateKey, webcrypto } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 
 /**
  * The certificate authority with which a context's egress proxy opens the browser's TLS tunnels, so that it sees the
@@ -17,7 +14,18 @@ import * as x509 from '@peculiar/x509';
  *
  * ECDSA P-256 through WebCrypto: a key pair in about a millisecond, a leaf certificate in about two.
  */
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+
+/**
+ * The certificate library, loaded when the first authority is made: it takes a good part of a second to load, which
+ * every process (and every test file) paid whether or not it ever opened a fenced context.
+ */
+async function loadX509(): Promise<typeof X509> {
+  // @peculiar/x509 resolves its ASN.1 codecs through tsyringe, which needs the Reflect metadata API first.
+  await import('reflect-metadata');
+  const x509 = await import('@peculiar/x509');
+  x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+  return x509;
+}
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 /** Leaf certificates kept per host name (a context rarely sees more than a few hosts; a process, a few hundred). */
@@ -37,6 +45,7 @@ const serial = () =>
     .replace(/^[89a-f]/, '1');
 
 async function createAuthority(): Promise<InterceptionAuthority> {
+  const x509 = await loadX509();
   const subtle = webcrypto.subtle;
   // Not extractable: the CA's private key signs leaves in this process and can never be exported.
   const caKeys = (await subtle.generateKey(ALGORITHM, false, ['sign', 'verify'])) as CryptoKeyPair;

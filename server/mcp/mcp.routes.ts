@@ -1,5 +1,3 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type Request, type Response, Router } from 'express';
 
 import { errorEnvelope } from '../http/api-error';
@@ -25,6 +23,18 @@ const INSTRUCTIONS =
  * a server built for that one caller, so nothing of one organization can reach another's call. Credentials, not
  * cookies, authenticate: a page a browser visits cannot call it (no DNS-rebinding exposure).
  */
+/**
+ * The MCP SDK, loaded at the first MCP call: it (with its JSON Schema validator) takes most of a second to load, which
+ * every process and every test app paid whether or not anyone spoke MCP to it.
+ */
+async function mcpSdk() {
+  const [{ McpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+  return { McpServer, StreamableHTTPServerTransport };
+}
+
 export function mcpRouter(services: Services): Router {
   const router = Router();
   router.use(
@@ -33,6 +43,14 @@ export function mcpRouter(services: Services): Router {
     ...jsonBody(services.config.bodyLimitBytes),
   );
   router.post('/', async (req: Request, res: Response, next) => {
+    let sdk: Awaited<ReturnType<typeof mcpSdk>>;
+    try {
+      sdk = await mcpSdk();
+    } catch (err) {
+      next(err);
+      return;
+    }
+    const { McpServer, StreamableHTTPServerTransport } = sdk;
     const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
     registerTools(server, {
       services,
