@@ -17,6 +17,8 @@ module.exports = {
   maxWorkers: 2,
   // The timeout is read from the global config only (per-project values are ignored).
   testTimeout: 30000,
+  // After jest's own report: where the run's time went, per kind of test file (browser, process, postgres, api).
+  reporters: ['default', '<rootDir>/test/support/timing-reporter.js'],
   projects: [
     {
       displayName: 'agentlink',
