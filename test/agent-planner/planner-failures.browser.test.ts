@@ -116,11 +116,13 @@ describe('planner failure paths', () => {
   });
 
   it('throws the named timeout error when the deadline passes during a model call', async () => {
-    model.setScript(() => ({ delayMs: 5_000, then: { tool: 'wait', args: {} } }));
+    // The model answers far later than the deadline: ending before that answer is what shows the deadline ended it
+    // (a bound of a few seconds failed on a busy machine).
+    model.setScript(() => ({ delayMs: 20_000, then: { tool: 'wait', args: {} } }));
     const run = await readProfile({ timeoutMs: 1_500 });
     const started = Date.now();
     await expect(plannerStrategy(deps()).run(run.ctx)).rejects.toBeInstanceOf(AgentTimeoutError);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('never shows the model the session cookie value or a password typed into a password field', async () => {

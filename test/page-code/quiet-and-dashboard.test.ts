@@ -18,9 +18,8 @@ describe('the DOM quiet tracker', () => {
     const page = await rig.set('<p>Still</p>');
     // Bundled before the clock starts: the first use runs esbuild, which says nothing of the tracker's own wait.
     pageBundle(PAGE_ENTRIES.pageQuiet);
-    const t0 = Date.now();
-    expect(await page.evaluate(quiet, { quietMs: 30, leadMs: 60, maxMs: 1_000 })).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(800);
+    // true is the quiet found; running out of maxMs answers false (below), whatever the machine's speed.
+    expect(await page.evaluate(quiet, { quietMs: 30, leadMs: 60, maxMs: 10_000 })).toBe(true);
   });
 
   it('waits out a change, then quietMs of stillness after it', async () => {
