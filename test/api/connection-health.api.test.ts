@@ -95,6 +95,7 @@ describeEachStore('connection health-check settings', (t) => {
     expect(res.status).toBe(200);
     expect(res.body).toStrictEqual({
       healthCheck: { intervalSeconds: null, providers: {}, defaultIntervalSeconds: 4 * 3600 },
+      signedAgent: { enabled: false, directoryUrl: expect.stringMatching(/\/\.well-known\/http-message-signatures-directory$/) },
       updatedAt: null,
     });
   });
@@ -111,6 +112,7 @@ describeEachStore('connection health-check settings', (t) => {
         providers: { [ORBIT_PROVIDER_ID]: 1800, [FORGEHUB_PROVIDER_ID]: 0 },
         defaultIntervalSeconds: 14400,
       },
+      signedAgent: { enabled: false, directoryUrl: expect.any(String) },
       updatedAt: t.clock.now().toISOString(),
     });
     const merged = await patch(t, '/api/connections/settings', headers, { healthCheck: { providers: { [FORGEHUB_PROVIDER_ID]: null } } });
