@@ -7,6 +7,7 @@ import path from 'node:path';
 
 import express from 'express';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { WebSocketServer } from 'ws';
 
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
@@ -22,7 +23,7 @@ import { startTlsSite, type TlsSite } from '../support/tls-site';
  * Web Bot Auth through the real egress proxy and real Chromium. An HTTPS site on loopback (reached through the proxy's
  * TLS interception) verifies each request it receives with Cloudflare's verifier (`web-bot-auth`), fetching the keys
  * from AgentLink's own directory route over HTTP. With a signer, every realm's requests verify: the document, an
- * image, a fetch, an XHR, a dedicated worker's script and its fetch, and a page that sets forged Signature headers
+ * image, a fetch, an XHR, a dedicated worker's script and its fetch, a WebSocket handshake, and a page that sets forged Signature headers
  * gets them replaced. Without one, nothing is signed. After `vault rotate-key`, the new key signs and the old one is
  * still listed, so what it signed still verifies.
  */
@@ -34,8 +35,9 @@ const PAGE = html(`<img src="/img.png"><script>
 fetch('/fetch', { headers: { Signature: 'sig1=:AAAA:', 'Signature-Input': 'sig1=("@authority");keyid="forged"', 'Signature-Agent': '"https://evil.example"' } });
 const x = new XMLHttpRequest(); x.open('GET', '/xhr'); x.send();
 new Worker('/worker.js');
+new WebSocket('wss://' + location.host + '/ws');
 </script>`);
-const EXPECTED = ['/', '/img.png', '/fetch', '/xhr', '/worker.js', '/from-worker'];
+const EXPECTED = ['/', '/img.png', '/fetch', '/xhr', '/worker.js', '/from-worker', '/ws'];
 
 let browser: Browser;
 let site: TlsSite;
@@ -57,20 +59,26 @@ beforeAll(async () => {
   directory = app.listen(0, '127.0.0.1');
   await new Promise((r) => directory.once('listening', r));
   agentUrl = `http://127.0.0.1:${(directory.address() as AddressInfo).port}`;
+  const judge = (req: http.IncomingMessage) => {
+    const request = requestLike(req, 'https');
+    const pathname = (req.url ?? '/').split('?')[0];
+    void verifyAgentRequest(request).then((verdict) => {
+      seen.set(pathname, { request, verdict });
+      waiters.get(pathname)?.();
+    });
+    return pathname;
+  };
   site = await startTlsSite(
     (req, res) => {
-      const request = requestLike(req, 'https');
-      const pathname = (req.url ?? '/').split('?')[0];
-      void verifyAgentRequest(request).then((verdict) => {
-        seen.set(pathname, { request, verdict });
-        waiters.get(pathname)?.();
-      });
+      const pathname = judge(req);
       if (pathname === '/worker.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(`fetch('/from-worker');`);
       if (pathname === '/img.png') return res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' }).end(pathname === '/' ? PAGE : 'ok');
     },
     ['bot.localhost'],
   );
+  // The WebSocket handshake goes through the proxy's tunnel too: it is signed like any request.
+  new WebSocketServer({ server: site.server }).on('connection', (_socket, req) => void judge(req));
   origin = `https://bot.localhost:${site.port}`;
   browser = await startBrowser();
 });
