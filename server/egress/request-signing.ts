@@ -39,14 +39,20 @@ export function webBotAuthSigner(key: SigningKey, agentUrl: string, now: () => n
   return {
     sign(method, url, headers) {
       for (const name of SIGNATURE_HEADERS) delete headers[name];
-      headers[SIGNATURE_AGENT_HEADER] = agent;
-      const created = new Date(now());
-      const signed = signatureHeadersSync({ method, url: url.toString(), headers }, signer, {
-        created,
-        expires: new Date(created.getTime() + SIGNATURE_VALIDITY_MS),
-      });
-      headers.signature = signed.Signature;
-      headers['signature-input'] = signed['Signature-Input'];
+      try {
+        const created = new Date(now());
+        const withAgent = { ...headers, [SIGNATURE_AGENT_HEADER]: agent };
+        const signed = signatureHeadersSync({ method, url: url.toString(), headers: withAgent }, signer, {
+          created,
+          expires: new Date(created.getTime() + SIGNATURE_VALIDITY_MS),
+        });
+        headers[SIGNATURE_AGENT_HEADER] = agent;
+        headers.signature = signed.Signature;
+        headers['signature-input'] = signed['Signature-Input'];
+      } catch {
+        // Called inside the proxy's request handlers, where a throw would end the process: a request that cannot be
+        // signed leaves unsigned (a declaration missing, nothing more), never with half the headers or the page's.
+      }
     },
   };
 }
