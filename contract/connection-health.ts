@@ -74,6 +74,18 @@ export const ConnectionSettingsSchema = extendApi(
           'installation; your settings apply once they are on. POST /api/connections/{connectionId}/check works either way.',
       }),
     }),
+    signedAgent: extendApi(
+      z.object({
+        enabled: z.boolean(),
+        directoryUrl: extendApi(z.string().url(), { description: 'Where sites find the public keys that verify the signatures.' }),
+      }),
+      {
+        description:
+          'Web Bot Auth: when enabled, the agent signs every request to the providers whose declaration sets signedAgent ' +
+          '(HTTP Message Signatures with an Ed25519 key of this AgentLink; Signature-Agent names it). Off by default: a ' +
+          'signature tells the site the visit is automated, which is what some sites want to know and others refuse.',
+      },
+    ),
     updatedAt: isoDate('Last change of these settings; null while you never changed them.').nullable(),
   }),
   { title: 'ConnectionSettings' },
@@ -99,9 +111,14 @@ export const UpdateConnectionSettingsBodySchema = extendApi(
         .strict()
         .refine((h) => h.intervalSeconds !== undefined || h.providers !== undefined, {
           message: 'give intervalSeconds or providers',
-        }),
+        })
+        .optional(),
+      signedAgent: extendApi(z.object({ enabled: z.boolean() }).strict().optional(), {
+        description: 'Turns signed agent requests (Web Bot Auth) on or off for this environment.',
+      }),
     })
-    .strict(),
+    .strict()
+    .refine((b) => b.healthCheck !== undefined || b.signedAgent !== undefined, { message: 'give healthCheck or signedAgent' }),
   {
     title: 'UpdateConnectionSettingsRequest',
     example: { healthCheck: { intervalSeconds: 7200, providers: { '5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11': 1800 } } },

@@ -283,6 +283,12 @@ export const ProviderDeclarationFields = z
         "A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). " +
         "Default: the login URL's host and a path under the login URL's path.",
     }),
+    signedAgent: extendApi(z.boolean().optional(), {
+      description:
+        'Web Bot Auth: sign every request of the agent to this provider (HTTP Message Signatures, Signature-Agent naming this ' +
+        "AgentLink, keys at /.well-known/http-message-signatures-directory). Only where the organization's connection settings " +
+        'turn signedAgent on as well. Default false.',
+    }),
   })
   .strict();
 

@@ -19,6 +19,7 @@ import { opsRoutes } from './http/ops.routes';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { requestLog } from './http/request-log';
+import { signatureDirectoryRoutes } from './http/signature-directory.routes';
 import { mcpRouter } from './mcp/mcp.routes';
 import { Readiness, readinessChecks } from './observability/readiness';
 import { apiRouter } from './routes/api.routes';
@@ -82,6 +83,7 @@ function baseApp(services: Services, logger: Logger): Express {
 export function createApp(services: Services, logger: Logger, opts: AppOptions = {}): Express {
   const app = baseApp(services, logger);
   app.use(ops(services, logger, opts));
+  app.use(signatureDirectoryRoutes({ keys: services.signingKeys, publicUrl: services.config.publicUrl }));
   // People who open the service's address land in the dashboard (the API lives under /api, described at /docs).
   app.get('/', (_req, res) => res.redirect(302, '/dashboard'));
 

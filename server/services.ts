@@ -33,6 +33,7 @@ import { ProviderActionService } from './domain/provider-actions.service';
 import { RateLimitService } from './domain/rate-limits.service';
 import { RedirectUriService } from './domain/redirect-uris/redirect-uris.service';
 import { SandboxService } from './domain/sandbox.service';
+import { signatureDirectoryUrl, SignedAgent } from './domain/signed-agent';
 import { UserActionSeal } from './domain/user-action-seal';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher';
 import { EventPayloadSeal } from './domain/webhooks/event-payload';
@@ -50,6 +51,7 @@ import { SimulatedSites } from './sandbox/simulated-sites';
 import { SiteSessions } from './sandbox/site-sessions';
 import { TenantTokens } from './sandbox/tenant-tokens';
 import type { Store } from './store';
+import { type AgentKey, agentKeys } from './vault/agent-keys';
 import type { Vault } from './vault/vault';
 
 /** The waiting agent requests, for the queue gauges (the rows are the queue, whatever the engine). */
@@ -197,7 +199,12 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const processId = newWorkerId();
   const connectionSettings = new ConnectionSettingsService(store, clock, catalogue, {
     intervalSeconds: config.healthCheck.intervalSeconds,
+    directoryUrl: signatureDirectoryUrl(config.publicUrl),
   });
+  // Web Bot Auth: the deployment's keys (derived from the vault's, made on first use) and who signs with them.
+  let agentKeyList: Promise<AgentKey[]> | null = null;
+  const signingKeys = () => (agentKeyList ??= agentKeys(vault));
+  const signedAgent = new SignedAgent(connectionSettings, signingKeys, config.publicUrl);
   const healthLogger = createLogger(config.logLevel).child({ component: 'health' });
   const connectionHealth = new ConnectionHealthService(
     {
@@ -206,7 +213,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
       connections,
       catalogue,
       settings: connectionSettings,
-      probe: new BrowserSessionProbe({ browsers, connections, relogin: new LoginEngineRelogin(loginEngine) }),
+      probe: new BrowserSessionProbe({ browsers, connections, relogin: new LoginEngineRelogin(loginEngine), signing: signedAgent }),
       ownerId: processId,
       onError: (err, context) => healthLogger.error({ err, ...context }, 'connection check: applying the outcome failed'),
     },
@@ -236,6 +243,9 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     connections,
     connectionSettings,
     connectionHealth,
+    /** Web Bot Auth: who signs a run's requests, and the keys the directory lists (signing key first). */
+    signedAgent,
+    signingKeys,
     /** This process's lease owner id (health checks). */
     processId,
     siteSessions,

@@ -10,6 +10,7 @@ import { sessionDigest } from '../browser/session-digest';
 import { boundSession, contextStorageState, type ProviderSession, SESSION_MAX_BYTES } from '../browser/session-format';
 import { EgressPolicy } from '../egress/egress-policy';
 import { type FenceOptions, openFencedContext, openPage } from '../egress/fenced-context';
+import type { RequestSigner } from '../egress/request-signing';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
@@ -32,7 +33,7 @@ import type { WorkerDeps } from './worker-deps';
  * silent re-login when the session died, and the session sealed back at the end. Every session write goes through
  * the connection service, which writes only while the connection is still ACTIVE (a revoke during the run wins).
  */
-type SessionDeps = Pick<WorkerDeps, 'connections' | 'browsers' | 'relogin' | 'warm'>;
+type SessionDeps = Pick<WorkerDeps, 'connections' | 'browsers' | 'relogin' | 'warm' | 'signing'>;
 
 const CLOSE_TIMEOUT_MS = 5000;
 
@@ -68,10 +69,12 @@ export function sessionFence(
   exitProxy: UpstreamProxy | null,
   session: ProviderSession | null,
   providerOrigin: (origin: string) => boolean,
-): Pick<FenceOptions, 'identity' | 'upstreamProxy' | 'options'> {
+  signer: RequestSigner | null = null,
+): Pick<FenceOptions, 'identity' | 'upstreamProxy' | 'options' | 'signer'> {
   return {
     ...(device ? { identity: deviceIdentity(device) } : {}),
     ...(exitProxy ? { upstreamProxy: exitProxy } : {}),
+    ...(signer ? { signer } : {}),
     options: {
       ...(device ? {} : { viewport: { width: 1280, height: 900 }, locale: 'en-US' }),
       ...(session ? { storageState: contextStorageState(session, providerOrigin) } : {}),
@@ -140,13 +143,23 @@ async function openSessionContext(
   const device = state.device ?? null;
   const exitProxy = state.exitProxy ?? null;
   const { record } = state;
+  // Web Bot Auth: signed only where the organization and the provider both opted in (read now: a change applies to the next run).
+  const signer = (await deps.signing?.signerFor(record, provider)) ?? null;
   // A run whose writes wait for its person never shares a context: its gate is that person's answers.
   const key =
     deps.warm?.enabled && state.sessionDigest && !state.approve
-      ? warmKey({ connectionId: record.connectionId, environment: record.environment, mode: state.mode, provider, device, exitProxy })
+      ? warmKey({
+          connectionId: record.connectionId,
+          environment: record.environment,
+          mode: state.mode,
+          provider,
+          device,
+          exitProxy,
+          signed: !!signer,
+        })
       : null;
   const fresh = () =>
-    openRunContext(deps, state, provider, policy, key ?? '', port, sessionFence(device, exitProxy, session, providerOrigin));
+    openRunContext(deps, state, provider, policy, key ?? '', port, sessionFence(device, exitProxy, session, providerOrigin, signer));
   let warm = (key && deps.warm!.take(key, state.sessionDigest!)) || null;
   let page: Page | null = null;
   if (warm) {
@@ -195,7 +208,7 @@ async function openRunContext(
   policy: EgressPolicy,
   key: string,
   port: RunPort,
-  fence: Pick<FenceOptions, 'identity' | 'upstreamProxy' | 'options'>,
+  fence: Pick<FenceOptions, 'identity' | 'upstreamProxy' | 'options' | 'signer'>,
 ): Promise<WarmContext> {
   const wiring = new ContextWiring(changeGate(state.mode, provider.sessionRefresh, state.approve));
   wiring.attach(port);

@@ -49,6 +49,7 @@ export function createAgentWorker(
     strategies: opts.strategies ?? agentStrategies(services),
     relogin: new LoginEngineRelogin(services.loginEngine),
     warm: opts.warm ?? services.warmContexts,
+    signing: services.signedAgent,
     telemetry: services.agentRunTelemetry,
     handoffs: services.handoffs,
   });

@@ -66,6 +66,8 @@ export function warmKey(parts: {
   provider: Pick<ProviderDefinition, 'providerId' | 'homeUrl' | 'allowedOrigins' | 'identityProviders' | 'source' | 'sessionRefresh'>;
   device: DeviceProfile | null;
   exitProxy: UpstreamProxy | null;
+  /** Whether its requests are signed (Web Bot Auth): a context of the other kind never serves the run. */
+  signed?: boolean;
 }): string {
   const { provider } = parts;
   const fence = [
@@ -77,7 +79,17 @@ export function warmKey(parts: {
     provider.sessionRefresh,
   ];
   return createHmac('sha256', KEY_SECRET)
-    .update(JSON.stringify([parts.connectionId, parts.environment, parts.mode ?? 'read_write', fence, parts.device, parts.exitProxy]))
+    .update(
+      JSON.stringify([
+        parts.connectionId,
+        parts.environment,
+        parts.mode ?? 'read_write',
+        fence,
+        parts.device,
+        parts.exitProxy,
+        parts.signed ?? false,
+      ]),
+    )
     .digest('base64');
 }
 

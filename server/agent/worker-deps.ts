@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { UserAction } from '../../contract/schemas';
 import type { Environment } from '../config';
 import type { ContextSource } from '../egress/fenced-context';
+import type { RequestSigner } from '../egress/request-signing';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { AgentAttempt, AgentRequestRecord } from '../store';
 import type { HandoffRegistry } from './handoff/handoff-registry';
@@ -44,10 +45,20 @@ export interface WorkerDeps {
   warm?: WarmContexts;
   /** Renews a dead provider session from the sealed credentials; absent: the connection becomes LOGIN_REQUIRED. */
   relogin?: SilentRelogin;
+  /** Web Bot Auth: the signer of a run's requests, where its organization and provider opted in (absent: never signed). */
+  signing?: RunSigning;
   /** Metrics and traces of runs (absent: none). */
   telemetry?: WorkerTelemetry;
   /** Runs that need their user pause here (absent: a step only the user can do fails with USER_ACTION_UNAVAILABLE). */
   handoffs?: { registry: HandoffRegistry; desk: UserActionDesk };
+}
+
+/** Who signs a context's requests (Web Bot Auth): null unless the organization and the provider both opted in. */
+export interface RunSigning {
+  signerFor(
+    owner: { organizationId: string; environment: Environment },
+    provider: Pick<ProviderDefinition, 'signedAgent'>,
+  ): Promise<RequestSigner | null>;
 }
 
 /** What pausing a run for its user needs from the rest of the service (built at the composition root). */

@@ -9,6 +9,8 @@ import { fail, ok, type Result } from './errors';
 export interface ConnectionSettingsView {
   record: ConnectionSettingsRecord | null;
   defaultIntervalSeconds: number;
+  /** Where this deployment's Web Bot Auth keys are published. */
+  directoryUrl: string;
 }
 
 /**
@@ -21,14 +23,11 @@ export class ConnectionSettingsService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly catalogue: Pick<ProviderCatalogue, 'find'>,
-    private readonly defaults: { intervalSeconds: number },
+    private readonly defaults: { intervalSeconds: number; directoryUrl: string },
   ) {}
 
   async get(caller: Caller): Promise<Result<ConnectionSettingsView>> {
-    return ok({
-      record: await this.store.repos.connectionSettings.findOwned(caller),
-      defaultIntervalSeconds: this.defaults.intervalSeconds,
-    });
+    return ok(this.view(await this.store.repos.connectionSettings.findOwned(caller)));
   }
 
   /**
@@ -39,7 +38,7 @@ export class ConnectionSettingsService {
     const repos = this.store.repos;
     const current = await repos.connectionSettings.findOwned(caller);
     const providers = { ...(current?.healthCheckProviders ?? {}) };
-    for (const [providerId, seconds] of Object.entries(body.healthCheck.providers ?? {})) {
+    for (const [providerId, seconds] of Object.entries(body.healthCheck?.providers ?? {})) {
       if (seconds === null) {
         // Removing an override needs no provider: it may have been deleted since.
         delete providers[providerId];
@@ -60,13 +59,23 @@ export class ConnectionSettingsService {
       organizationId: caller.organizationId,
       environment: caller.environment,
       healthCheckIntervalSeconds:
-        body.healthCheck.intervalSeconds === undefined ? (current?.healthCheckIntervalSeconds ?? null) : body.healthCheck.intervalSeconds,
+        body.healthCheck?.intervalSeconds === undefined ? (current?.healthCheckIntervalSeconds ?? null) : body.healthCheck.intervalSeconds,
       healthCheckProviders: providers,
+      signedAgent: body.signedAgent?.enabled ?? current?.signedAgent ?? false,
       updatedAt: this.clock.now(),
     };
     await repos.connectionSettings.save(record);
-    await repos.connections.unplanOwned(caller);
-    return ok({ record, defaultIntervalSeconds: this.defaults.intervalSeconds });
+    if (body.healthCheck) await repos.connections.unplanOwned(caller);
+    return ok(this.view(record));
+  }
+
+  /** Whether the owner's agent signs its requests (Web Bot Auth), read at each run and check: a change applies to the next. */
+  async signsRequests(owner: Owner): Promise<boolean> {
+    return (await this.store.repos.connectionSettings.findOwned(owner))?.signedAgent === true;
+  }
+
+  private view(record: ConnectionSettingsRecord | null): ConnectionSettingsView {
+    return { record, defaultIntervalSeconds: this.defaults.intervalSeconds, directoryUrl: this.defaults.directoryUrl };
   }
 
   /**

@@ -103,6 +103,7 @@ export function presentConnectionSettings(v: ConnectionSettingsView): Connection
       providers: { ...(v.record?.healthCheckProviders ?? {}) },
       defaultIntervalSeconds: v.defaultIntervalSeconds,
     },
+    signedAgent: { enabled: v.record?.signedAgent === true, directoryUrl: v.directoryUrl },
     updatedAt: iso(v.record?.updatedAt ?? null),
   };
 }

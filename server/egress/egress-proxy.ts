@@ -3,55 +3,20 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 
-import type { ChangeGate, ChangeSent, EgressBlock } from './change-gate';
-import type { EgressPolicy } from './egress-policy';
-import { type InterceptionAuthority, interceptionAuthority } from './interception-authority';
+import type { ChangeSent, EgressBlock } from './change-gate';
+import type { EgressProxy, EgressProxyOptions } from './egress-proxy-options';
+import { interceptionAuthority } from './interception-authority';
 import { endToEnd, framing, HOP_BY_HOP, realmOf } from './proxy-headers';
 import { isReadOnlyRequest } from './read-only';
-import { resolveChecked, type Resolver, systemResolver } from './resolve';
+import { resolveChecked, systemResolver } from './resolve';
 import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
-import { type UpstreamProxy, UpstreamProxyError } from './upstream-proxy';
+import { UpstreamProxyError } from './upstream-proxy';
 import { type RelayedSocket, relayWebSocket } from './websocket-relay';
 import { ByteBudget, isWorkerScript, sendWithPrelude } from './worker-prelude';
 import { type Approve, askApproval, holdRequest } from './write-hold';
 
 export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
-
-export interface EgressProxy {
-  /** For Playwright: `{ server, bypass: '<-loopback>' }`. */
-  readonly server: string;
-  /**
-   * Read mode: every message a page began on a WebSocket still open and has not finished is reported now to
-   * `onBlocked`, as unreadable (cut), once each: the run is judged before it ends, its sockets may outlive it.
-   */
-  reportUnfinishedMessages(): void;
-  close(): Promise<void>;
-}
-
-export interface EgressProxyOptions {
-  policy: EgressPolicy;
-  onBlocked(block: EgressBlock): void;
-  /** What may change the provider (default: anything the policy lets through). */
-  gate?: ChangeGate;
-  /** Told of every request that may change something and every WebSocket message, once each, before it is sent. */
-  onChangeSent?(change: ChangeSent): void;
-  resolver?: Resolver;
-  /** Budget for connecting to the target (default 15 s). */
-  connectTimeoutMs?: number;
-  /** Extra roots (PEM) an upstream certificate may chain to, besides the system's (AGENTLINK_UPSTREAM_CA_FILE). */
-  upstreamCa?: readonly string[];
-  /** The CA that opens TLS tunnels (default: this process's). */
-  authority?: InterceptionAuthority;
-  /** Sets the identity headers of each request sent on (a connection's device: User-Agent, Sec-CH-UA-* …). */
-  rewriteHeaders?(headers: Record<string, string | string[]>): void;
-  /** Put in front of every worker script the context fetches (its device's prelude: worker-prelude.ts). */
-  workerPrelude?: string;
-  /**
-   * Every connection to a target leaves through this proxy (CONNECT to the target's checked address). The proxy's own
-   * address must pass the policy's upstreamProxyRule.
-   */
-  upstreamProxy?: UpstreamProxy;
-}
+export type { EgressProxy, EgressProxyOptions } from './egress-proxy-options';
 
 /** Chromium never sends loopback traffic to a proxy unless the bypass list removes its implicit rule: `<-loopback>` does. */
 export const PROXY_BYPASS = '<-loopback>';
@@ -213,6 +178,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const forward = ({ req, res, url, target }: Exchange, body?: Buffer) => {
     const headers = endToEnd(req.rawHeaders);
     opts.rewriteHeaders?.(headers);
+    opts.signer?.sign(req.method ?? 'GET', url, headers);
     const prelude = opts.workerPrelude && isWorkerScript(headers) ? opts.workerPrelude : null;
     const options = {
       host: target.address,
@@ -364,6 +330,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     const refuseMessages = gate?.webSocketMessages ?? null;
     const headers = endToEnd(req.rawHeaders, HOP_BY_HOP);
     opts.rewriteHeaders?.(headers);
+    opts.signer?.sign('GET', url, headers);
     // Frames are dropped whole in read mode, and held messages are read whole: no compression context may span them.
     if (refuseMessages || gate?.approve) delete headers['sec-websocket-extensions'];
     const options = {

@@ -2,6 +2,7 @@ import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-cor
 
 import type { EgressPolicy } from './egress-policy';
 import { type ChangeGate, type ChangeSent, type EgressBlock, type EgressProxy, PROXY_BYPASS, startEgressProxy } from './egress-proxy';
+import type { RequestSigner } from './request-signing';
 import type { Resolver } from './resolve';
 import type { UpstreamProxy } from './upstream-proxy';
 
@@ -45,6 +46,8 @@ export interface FenceOptions {
   identity?: ContextIdentity;
   /** The proxy the context's traffic leaves through (a connection's exit); each destination is still the policy's. */
   upstreamProxy?: UpstreamProxy;
+  /** Signs every request the context sends (Web Bot Auth): only where its organization and provider opted in. */
+  signer?: RequestSigner;
   options?: BrowserContextOptions;
 }
 
@@ -82,6 +85,7 @@ export async function openFencedContext(source: ContextSource, opts: FenceOption
       ? { rewriteHeaders: (headers: Record<string, string | string[]>) => identity.rewriteHeaders(headers), workerPrelude: identity.script }
       : {}),
     ...(opts.upstreamProxy ? { upstreamProxy: opts.upstreamProxy } : {}),
+    ...(opts.signer ? { signer: opts.signer } : {}),
   });
   let context: BrowserContext;
   try {

@@ -159,6 +159,7 @@ export function compileDeclaration(
     ...(d.readyWhen && { readyWhen: { ...d.readyWhen } }),
     ...(d.liveViewport && { liveViewport: { ...d.liveViewport } }),
     ...(d.loginPagePattern && { loginPagePattern: new RegExp(d.loginPagePattern) }),
+    ...(d.signedAgent && { signedAgent: true }),
     ...(settled.source && { source: settled.source }),
     ...(settled.organizationId && { organizationId: settled.organizationId }),
   };

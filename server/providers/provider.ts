@@ -38,6 +38,11 @@ export interface ProviderDefinition {
   liveViewport?: LiveViewport;
   /** The page is the provider's sign-in page (tested on href). Default: see isProviderLoginPage. */
   loginPagePattern?: RegExp;
+  /**
+   * Web Bot Auth: the agent's requests to this provider are signed with the deployment's key, where the organization
+   * opted in too (its connection settings). Default off: a signature tells the site the visit is automated.
+   */
+  signedAgent?: boolean;
   /** Who declared it: shipped with AgentLink (the default), the operator's providers file, or one organization. */
   source?: 'built-in' | 'operator' | 'organization';
   /** Set for an organization's private provider: the only organization that may see or use it. */

@@ -117,6 +117,7 @@ export function buildEntities(dialect: Dialect) {
       environment: { name: 'environment', type: 'varchar', length: 16, primary: true },
       healthCheckIntervalSeconds: int('health_check_interval_seconds', true),
       healthCheckProviders: json('health_check_providers'),
+      signedAgent: { name: 'signed_agent', type: 'boolean', default: false },
       updatedAt: time('updated_at'),
     },
   });

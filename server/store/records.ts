@@ -94,6 +94,8 @@ export interface ConnectionSettingsRecord {
   healthCheckIntervalSeconds: number | null;
   /** providerId → seconds (0: off), replacing healthCheckIntervalSeconds for that provider's connections. */
   healthCheckProviders: Record<string, number>;
+  /** Web Bot Auth: the agent signs its requests to the providers that opt in too (absent on rows from before: off). */
+  signedAgent?: boolean;
   updatedAt: Date;
 }
 

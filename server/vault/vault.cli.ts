@@ -84,6 +84,7 @@ export async function vaultCommand(config: AppConfig, args: string[], out: Out, 
           `Added key ${added!.keyId} to ${added!.file} as the primary key (kept: ${added!.keyIds.slice(1).join(', ')}).`,
           ...reportLines(primaryKeyId, report),
           'Restart running AgentLink processes so they seal with the new key.',
+          'The Web Bot Auth signing key follows the primary key after the restart; the old public key stays published while the old key is kept.',
         ];
     out(
       json,

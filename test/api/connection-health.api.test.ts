@@ -95,6 +95,7 @@ describeEachStore('connection health-check settings', (t) => {
     expect(res.status).toBe(200);
     expect(res.body).toStrictEqual({
       healthCheck: { intervalSeconds: null, providers: {}, defaultIntervalSeconds: 4 * 3600 },
+      signedAgent: { enabled: false, directoryUrl: expect.stringMatching(/\/\.well-known\/http-message-signatures-directory$/) },
       updatedAt: null,
     });
   });
@@ -111,6 +112,7 @@ describeEachStore('connection health-check settings', (t) => {
         providers: { [ORBIT_PROVIDER_ID]: 1800, [FORGEHUB_PROVIDER_ID]: 0 },
         defaultIntervalSeconds: 14400,
       },
+      signedAgent: { enabled: false, directoryUrl: expect.any(String) },
       updatedAt: t.clock.now().toISOString(),
     });
     const merged = await patch(t, '/api/connections/settings', headers, { healthCheck: { providers: { [FORGEHUB_PROVIDER_ID]: null } } });
@@ -156,6 +158,46 @@ describeEachStore('connection health-check settings', (t) => {
     );
     // Removing an override of a provider that is gone is fine.
     expect((await patch(t, '/api/connections/settings', headers, { healthCheck: { providers: { [unknown]: null } } })).status).toBe(200);
+  });
+
+  it('signedAgent: off by default, turned on and off per environment, the schedule untouched; bad values refused', async () => {
+    const signer = await createOrg(t, 'Signing Co');
+    const headers = sandboxHeaders(signer);
+    await patch(t, '/api/connections/settings', headers, { healthCheck: { intervalSeconds: 7200 } });
+    const on = await patch(t, '/api/connections/settings', headers, { signedAgent: { enabled: true } });
+    expect(on.status).toBe(200);
+    expect(on.body.signedAgent).toStrictEqual({
+      enabled: true,
+      directoryUrl: 'http://localhost:4000/.well-known/http-message-signatures-directory',
+    });
+    expect(on.body.healthCheck.intervalSeconds).toBe(7200);
+    // Changing the schedule keeps the choice; the other environment has its own (off).
+    expect((await patch(t, '/api/connections/settings', headers, { healthCheck: { intervalSeconds: 600 } })).body.signedAgent.enabled).toBe(
+      true,
+    );
+    expect((await get(t, '/api/connections/settings', productionHeaders(signer))).body.signedAgent.enabled).toBe(false);
+    const owner = { organizationId: signer.organizationId, environment: 'sandbox' as const };
+    expect(await t.services.connectionSettings.signsRequests(owner)).toBe(true);
+    // Signed only where the provider opted in as well.
+    expect(await t.services.signedAgent.signerFor(owner, { signedAgent: true })).not.toBeNull();
+    expect(await t.services.signedAgent.signerFor(owner, {})).toBeNull();
+    expect((await patch(t, '/api/connections/settings', headers, { signedAgent: { enabled: false } })).body.signedAgent.enabled).toBe(
+      false,
+    );
+    expect(await t.services.connectionSettings.signsRequests(owner)).toBe(false);
+    expect(await t.services.signedAgent.signerFor(owner, { signedAgent: true })).toBeNull();
+    for (const body of [{}, { signedAgent: {} }, { signedAgent: { enabled: 'yes' } }, { signedAgent: { enabled: true, key: 'x' } }]) {
+      expectError(await patch(t, '/api/connections/settings', headers, body), 'INVALID_FIELD', { details: expect.any(Array) });
+    }
+  });
+
+  it('the key directory is public, in its media type, with public keys only', async () => {
+    const res = await request(t.server).get('/.well-known/http-message-signatures-directory');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/http-message-signatures-directory+json');
+    const [key] = await t.services.signingKeys();
+    expect(JSON.parse(res.text)).toStrictEqual({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: key.publicJwk.x, kid: key.keyid }] });
+    expect(res.headers['signature-input']).toContain(`keyid="${key.keyid}"`);
   });
 
   it('a change plans the connections again (their next check moves now, with the new interval)', async () => {

@@ -327,7 +327,10 @@ it('the key differs with anything the fence or the device is built from', () => 
     warmKey({ ...base, provider: { ...provider, allowedOrigins: ['p.example', 'cdn.example'] } }),
     warmKey({ ...base, provider: { ...provider, sessionRefresh: [{ method: 'POST', path: '/refresh' }] } }),
     warmKey({ ...base, exitProxy: { server: 'http://proxy.example:8080' } as never }),
+    // A context whose requests are signed (Web Bot Auth) never serves a run that must not sign, nor the reverse.
+    warmKey({ ...base, signed: true }),
   ]);
-  expect(keys.size).toBe(7);
+  expect(keys.size).toBe(8);
+  expect(warmKey({ ...base, signed: false })).toBe(warmKey(base));
   expect(warmKey({ ...base })).toBe(warmKey(base));
 });

@@ -560,6 +560,8 @@ export interface ProviderDeclaration {
   };
   /** A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). Default: the login URL's host and a path under the login URL's path. */
   loginPagePattern?: string;
+  /** Web Bot Auth: sign every request of the agent to this provider (HTTP Message Signatures, Signature-Agent naming this AgentLink, keys at /.well-known/http-message-signatures-directory). Only where the organization's connection settings turn signedAgent on as well. Default false. */
+  signedAgent?: boolean;
 }
 
 export interface ProviderDetail {
@@ -1109,6 +1111,8 @@ export interface UpdateProviderBody {
   };
   /** A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). Default: the login URL's host and a path under the login URL's path. */
   loginPagePattern?: string;
+  /** Web Bot Auth: sign every request of the agent to this provider (HTTP Message Signatures, Signature-Agent naming this AgentLink, keys at /.well-known/http-message-signatures-directory). Only where the organization's connection settings turn signedAgent on as well. Default false. */
+  signedAgent?: boolean;
 }
 
 export interface ProviderAction {
@@ -1195,16 +1199,26 @@ export interface ConnectionSettings {
     /** The service's default (AGENTLINK_HEALTH_CHECK_INTERVAL_SECONDS). 0: the operator turned scheduled checks off on this installation; your settings apply once they are on. POST /api/connections/{connectionId}/check works either way. */
     defaultIntervalSeconds: number;
   };
+  /** Web Bot Auth: when enabled, the agent signs every request to the providers whose declaration sets signedAgent (HTTP Message Signatures with an Ed25519 key of this AgentLink; Signature-Agent names it). Off by default: a signature tells the site the visit is automated, which is what some sites want to know and others refuse. */
+  signedAgent: {
+    enabled: boolean;
+    /** Where sites find the public keys that verify the signatures. */
+    directoryUrl: string;
+  };
   /** Last change of these settings; null while you never changed them. */
   updatedAt: string | null;
 }
 
 export interface UpdateConnectionSettingsRequest {
-  healthCheck: {
+  healthCheck?: {
     /** null goes back to the default. */
     intervalSeconds?: number | null;
     /** Merged into the stored overrides: a number sets one, null removes it. */
     providers?: Record<string, number | null>;
+  };
+  /** Turns signed agent requests (Web Bot Auth) on or off for this environment. */
+  signedAgent?: {
+    enabled: boolean;
   };
 }
 

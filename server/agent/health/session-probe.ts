@@ -16,6 +16,7 @@ import { changeGate } from '../network-guard';
 import type { RunConnections } from '../ports';
 import { deviceForRun, sessionFence } from '../run-session';
 import type { SilentRelogin } from '../silent-relogin';
+import type { RunSigning } from '../worker-deps';
 
 /** What one probe cost, for bench:health: the page loads it needed and the bytes its browser exchanged. */
 export interface ProbeCost {
@@ -32,6 +33,8 @@ export interface SessionProbeDeps {
   connections: Pick<RunConnections, 'openSession' | 'openCredentials' | 'deviceOf' | 'keepDevice' | 'openExitProxy'>;
   /** Absent: an ended session cannot be renewed (LOGIN_REQUIRED). */
   relogin?: SilentRelogin;
+  /** Web Bot Auth: a check's requests are signed as a run's are (absent: never). */
+  signing?: RunSigning;
   /** Told what each probe cost (bench only: counting bytes costs a DevTools call per request). */
   onCost?: (cost: ProbeCost) => void;
 }
@@ -120,6 +123,7 @@ export class BrowserSessionProbe {
     let toIdentityProvider = false;
     let context: BrowserContext;
     try {
+      const signer = (await this.deps.signing?.signerFor(connection, provider)) ?? null;
       context = await openFencedContext(this.deps.browsers, {
         policy,
         // A redirect to the provider's identity provider is a sign-in: the session ended (the probe's policy has no SSO hop).
@@ -127,7 +131,7 @@ export class BrowserSessionProbe {
           if (!toIdentityProvider && signIn.checkUrl(b.url).ok) toIdentityProvider = true;
         },
         gate: changeGate('read', provider.sessionRefresh),
-        ...sessionFence(presence.device, presence.exitProxy, session, providerOrigin),
+        ...sessionFence(presence.device, presence.exitProxy, session, providerOrigin, signer),
       });
     } catch {
       return { kind: 'unreachable', reason: 'the browser could not be reached' };

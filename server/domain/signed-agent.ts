@@ -1,0 +1,35 @@
+import { type RequestSigner, webBotAuthSigner } from '../egress/request-signing';
+import type { ProviderDefinition } from '../providers/provider';
+import type { Owner } from '../store';
+import type { AgentKey } from '../vault/agent-keys';
+
+/** Where a deployment publishes its Web Bot Auth keys (draft-meunier-http-message-signatures-directory). */
+export const SIGNATURE_DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
+
+/** The directory's address for a deployment reached at `publicUrl`: at its origin's root, where verifiers look. */
+export function signatureDirectoryUrl(publicUrl: string): string {
+  return new URL(SIGNATURE_DIRECTORY_PATH, new URL(publicUrl).origin).toString();
+}
+
+/**
+ * Who signs a run's or a check's requests (Web Bot Auth): the deployment's current key, only where the organization
+ * (its connection settings, per environment) and the provider (its declaration) both opted in. Both, because either
+ * side may have a reason against it: a signature tells the site the visit is automated.
+ */
+export class SignedAgent {
+  private signer: Promise<RequestSigner> | null = null;
+
+  constructor(
+    private readonly settings: { signsRequests(owner: Owner): Promise<boolean> },
+    private readonly keys: () => Promise<AgentKey[]>,
+    private readonly publicUrl: string,
+  ) {}
+
+  async signerFor(owner: Owner, provider: Pick<ProviderDefinition, 'signedAgent'>): Promise<RequestSigner | null> {
+    if (provider.signedAgent !== true) return null;
+    if (!(await this.settings.signsRequests(owner))) return null;
+    // One signer for the process's life: its key is the primary vault key's, which changes only with a restart.
+    this.signer ??= this.keys().then(([current]) => webBotAuthSigner(current, this.publicUrl));
+    return this.signer;
+  }
+}
