@@ -142,16 +142,21 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   // Runs that pause for their user (NEEDS_USER) wait here, in the worker's process; the widget finds them here.
   const handoffs = new HandoffRegistry(config.worker.maxWaitingRuns);
   const linkTokens = new LinkTokenService(store, clock, catalogue, config, redirectUris);
-  const userActionLinks = new UserActionLinks(handoffs, async (id) => {
-    const record = await store.repos.agentRequests.findById(id);
-    return record
-      ? {
-          organizationId: record.organizationId,
-          environment: record.environment,
-          action: record.action,
-          userAction: userActions.open(record),
-        }
-      : null;
+  const userActionLinks = new UserActionLinks(handoffs, {
+    find: async (id) => {
+      const record = await store.repos.agentRequests.findById(id);
+      return record
+        ? {
+            organizationId: record.organizationId,
+            environment: record.environment,
+            action: record.action,
+            userAction: userActions.open(record),
+            sealedUserAction: record.status === 'NEEDS_USER' ? record.sealedUserAction : null,
+          }
+        : null;
+    },
+    recordDecision: (id, sealed, decision) => store.repos.agentRequests.recordUserDecision(id, sealed, decision),
+    decisionPending: (id, decision) => store.repos.agentRequests.userDecisionPending(id, decision),
   });
   const linkSessions = new LinkSessionService({
     userActions: userActionLinks,

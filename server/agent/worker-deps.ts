@@ -94,8 +94,11 @@ export type AgentRequestOutcome = Pick<
 /** The lease-guarded operations on agent request rows (AgentRequestRepository in server/store). */
 export interface AgentRequestLedger {
   findById(id: string): Promise<AgentRequestRecord | null>;
-  /** Extends the lease and says whether a cancel was asked (one statement); null when the worker lost the lease. */
-  heartbeat(id: string, owner: string, leaseUntil: Date): Promise<{ cancelRequested: boolean } | null>;
+  /**
+   * Extends the lease and says whether a cancel was asked and what decision another process stored on the open ask (one
+   * statement); null when the worker lost the lease.
+   */
+  heartbeat(id: string, owner: string, leaseUntil: Date): Promise<{ cancelRequested: boolean; userDecision: string | null } | null>;
   /** Records the attempts so far (which worker ran each; the claim noted this one); false when the worker no longer holds it. */
   noteAttempts(id: string, owner: string, attemptLog: AgentAttempt[]): Promise<boolean>;
   /** Runs the request again as its next attempt (PENDING, this attempt counted); false when the worker no longer holds it. */

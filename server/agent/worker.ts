@@ -1,14 +1,13 @@
 import { compileResponseFormat } from '../../contract/response-format';
-import type { UserAction } from '../../contract/schemas';
-import { EgressPolicy } from '../egress/egress-policy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { AgentAttempt, AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
 import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs } from './browser-loss';
 import { FrameKeeper } from './handoff/frame-keeper';
-import { cookieValuesOf, summarizeHeldWrite } from './handoff/held-write';
-import { RunHandoff } from './handoff/run-handoff';
+import type { RunHandoff } from './handoff/run-handoff';
+import { applyStoredDecision } from './handoff/stored-decision';
 import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
+import { runHandoffFor } from './handoff/worker-handoff';
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import type { ClaimedRequest } from './queue/queue';
 import { AgentTimeoutError } from './result/errors';
@@ -174,10 +173,12 @@ export class AgentWorker {
       beating = true;
       void (async () => {
         const leaseUntil = new Date(clock.now().getTime() + settings.leaseSeconds * 1000);
-        // One statement: the lease, and a cancel asked through any process.
+        // One statement: the lease, a cancel asked through any process, and a decision stored by another.
         const beat = await repo.heartbeat(record.id, claim.owner, leaseUntil);
         if (!beat) controller.abort(new RunAborted('LEASE_LOST'));
         else if (beat.cancelRequested) controller.abort(new RunAborted('CANCELED'));
+        // A decision on the open ask taken where the run is not (another process): applied as one taken here.
+        else if (beat.userDecision && state.handoff) applyStoredDecision(state.handoff, beat.userDecision);
       })()
         .catch((err) => log.warn({ err }, 'lease renewal failed'))
         .finally(() => {
@@ -186,7 +187,7 @@ export class AgentWorker {
     }, this.heartbeatMs);
     if (record.cancelRequestedAt) controller.abort(new RunAborted('CANCELED'));
 
-    const handoff = (provider: ProviderDefinition) => this.handoffFor(state, provider, claim, controller, seat);
+    const handoff = (provider: ProviderDefinition) => runHandoffFor(this.deps, state, provider, claim, controller, seat);
     let final: Final;
     try {
       final = await withRunClock(runClock, () => untilAborted(this.run(state, deadline, controller.signal, handoff), controller.signal));
@@ -305,58 +306,6 @@ export class AgentWorker {
   private async takeSlot(signal: AbortSignal): Promise<void> {
     const atWork = () => this.running.size - this.parked;
     while (atWork() >= this.deps.settings.concurrency && !signal.aborted) await new Promise((r) => setTimeout(r, 50));
-  }
-
-  /** The run's door to its user, when this worker can pause runs (else the run has nobody to ask). */
-  private handoffFor(
-    state: RunState,
-    provider: ProviderDefinition,
-    claim: ClaimedRequest,
-    controller: AbortController,
-    seat: { paused(): void; resumed(): Promise<void> },
-  ): RunHandoff | null {
-    const handoffs = this.deps.handoffs;
-    if (!handoffs) return null;
-    const { record } = state;
-    const { requests: repo, events } = this.deps;
-    return new RunHandoff({
-      requestId: record.id,
-      organizationId: record.organizationId,
-      environment: record.environment,
-      provider,
-      policy: EgressPolicy.forProvider(provider, record.environment),
-      action: record.action,
-      approval: record.approval ?? null,
-      ttlMs: handoffs.desk.ttlMs,
-      page: () => state.page,
-      signal: controller.signal,
-      seat: handoffs.registry,
-      summarize: async (write) => summarizeHeldWrite(write, state, await cookieValuesOf(state.context)),
-      lastFrame: () => state.frames?.frame() ?? null,
-      hooks: {
-        pause: async (ask) => {
-          const { linkToken, url } = await handoffs.desk.linkFor(record, ask.expiresAt);
-          const action: UserAction = {
-            reason: ask.reason,
-            message: ask.message,
-            since: ask.since.toISOString(),
-            expiresAt: ask.expiresAt.toISOString(),
-            linkToken,
-            url,
-            write: ask.write,
-          };
-          if (!(await repo.pauseForUser(record.id, claim.owner, handoffs.desk.seal(record.id, action)))) return null;
-          events.needsUser(record.id);
-          handoffs.desk.announce({ ...record, status: 'NEEDS_USER', trace: state.trace }, action);
-          return action;
-        },
-        resume: () => repo.resumeFromUser(record.id, claim.owner),
-        paused: seat.paused,
-        resumed: seat.resumed,
-        abort: (reason) => controller.abort(reason),
-        record: (step) => pushStep(state, step),
-      },
-    });
   }
 
   private finalForError(err: unknown, signal: AbortSignal, state: RunState): Final {

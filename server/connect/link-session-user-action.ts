@@ -24,7 +24,7 @@ export class UserActionSteps {
     if (session.status !== 'USER_ACTION') return this.flow.stepNotAllowed(session);
     // An answer the open ask does not take (approve a code step, "done" on a held write) changes nothing, and the ask
     // is not over for it: the same step can still be answered as it asks.
-    const ask = this.flow.userActions?.askOf(token);
+    const ask = (await this.flow.userActions?.openAskOf(token)) ?? null;
     if (ask && (ask.reason === 'APPROVAL') !== (decision === 'approve' || decision === 'deny')) {
       return this.flow.fail(
         'LINK_STEP_NOT_ALLOWED',
@@ -34,7 +34,7 @@ export class UserActionSteps {
         this.flow.details(session, true),
       );
     }
-    if (!this.flow.userActions?.answer(token, decision)) {
+    if (!(await this.flow.userActions?.answer(token, decision))) {
       return this.flow.fail(
         'USER_ACTION_OVER',
         'This step is over: the task is not waiting for this any more.',

@@ -197,7 +197,7 @@ export class LinkSessionService {
     await this.flow.live?.close(session.id);
     this.flow.handedOver.delete(session.id);
     // A paused run's widget: leaving while its ask is open ends the run (USER_ACTION_EXITED); after it, nothing.
-    if (session.mode === 'user_action') this.flow.userActions?.leave(token);
+    if (session.mode === 'user_action') await this.flow.userActions?.leave(token);
     if (OPEN_STATES.includes(session.status)) {
       const code = errorCode ?? session.errorCode ?? 'USER_CLOSED';
       await this.flow.end(session, 'EXITED', code, code === session.errorCode ? session.errorMessage : null);

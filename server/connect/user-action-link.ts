@@ -1,6 +1,7 @@
 import type { HeldWrite, UserAction } from '../../contract/schemas';
 import type { HandoffRegistry } from '../agent/handoff/handoff-registry';
 import type { RunHandoff, UserDecision } from '../agent/handoff/run-handoff';
+import { askKey, encodeDecision, fitsAsk } from '../agent/handoff/stored-decision';
 import { hashToken } from '../domain/tokens';
 import type { LinkTokenRecord } from '../store';
 
@@ -25,14 +26,37 @@ export interface UserActionView {
 export type UserActionAnswer = Exclude<UserDecision, 'exit'>;
 
 /** What the database says of a paused run (the run may be held by another process's worker). */
-export type PausedRunLookup = (
-  agentRequestId: string,
-) => Promise<{ organizationId: string; environment: string; action: string; userAction: UserAction | null } | null>;
+export interface PausedRunRow {
+  organizationId: string;
+  environment: string;
+  action: string;
+  userAction: UserAction | null;
+  /** The sealed user action as stored: a decision stored for the worker is bound to exactly this pause. */
+  sealedUserAction: string | null;
+}
+
+/** The rows of paused runs, for runs this process does not hold (the store, in services.ts). */
+export interface PausedRuns {
+  find(agentRequestId: string): Promise<PausedRunRow | null>;
+  /** Stores a decision for the run's worker; false when the run no longer waits on that pause or one is stored already. */
+  recordDecision(agentRequestId: string, sealedUserAction: string, decision: string): Promise<boolean>;
+  /** Whether the stored decision still waits for the worker to take it. */
+  decisionPending(agentRequestId: string, decision: string): Promise<boolean>;
+}
+
+/**
+ * A stored decision is taken by the holding worker on its next heartbeat (at most a second): the caller's answer waits
+ * that long for it, so it shows the run gone on as a decision in this process would; beyond this it answers anyway
+ * (the decision stays stored, bound to its pause, and is applied when the worker reads it or dropped when the pause ends).
+ */
+const PICKUP_WAIT_MS = 5_000;
+const PICKUP_POLL_MS = 100;
 
 export class UserActionLinks {
   constructor(
     private readonly registry: HandoffRegistry,
-    private readonly lookup: PausedRunLookup,
+    private readonly rows: PausedRuns,
+    private readonly pickupWaitMs = PICKUP_WAIT_MS,
   ) {}
 
   /** The run this link token brings its user into, when it runs in this process and belongs to the token's owner. */
@@ -43,25 +67,26 @@ export class UserActionLinks {
     return run;
   }
 
-  /** The ask this token was made for, while it is open. */
+  /** The ask this token was made for, while it is open, when this process holds the run. */
   askOf(token: LinkTokenRecord): UserAction | null {
     const current = this.runOf(token)?.current ?? null;
     return current && hashToken(current.linkToken) === token.tokenHash ? current : null;
+  }
+
+  /** The ask this token was made for, while it is open: from the run itself when this process holds it, else from its row. */
+  async openAskOf(token: LinkTokenRecord): Promise<UserAction | null> {
+    if (this.runOf(token) || !token.agentRequestId) return this.askOf(token);
+    const row = await this.rowOf(token.agentRequestId, token);
+    const waiting = row?.userAction ?? null;
+    return waiting && hashToken(waiting.linkToken) === token.tokenHash ? waiting : null;
   }
 
   /** From the run itself when this process holds it, else from its row (its widget calls are then relayed to its holder). */
   async viewOf(token: LinkTokenRecord): Promise<UserActionView> {
     const run = this.runOf(token);
     let task = run?.action ?? '';
-    let ask = this.askOf(token);
-    if (!run && token.agentRequestId) {
-      const found = await this.lookup(token.agentRequestId);
-      // The run's owner is checked, not the token's word: another organization's run shows nothing.
-      const row = found && found.organizationId === token.organizationId && found.environment === token.environment ? found : null;
-      task = row?.action ?? '';
-      const waiting = row?.userAction ?? null;
-      ask = waiting && hashToken(waiting.linkToken) === token.tokenHash ? waiting : null;
-    }
+    const ask = await this.openAskOf(token);
+    if (!run && token.agentRequestId) task = (await this.rowOf(token.agentRequestId, token))?.action ?? '';
     return {
       agentRequestId: token.agentRequestId ?? '',
       task,
@@ -73,36 +98,73 @@ export class UserActionLinks {
     };
   }
 
-  /** The person's answer; false when this token's ask is not open (answered, expired, or the run ended). */
-  answer(token: LinkTokenRecord, decision: UserActionAnswer): boolean {
-    if (!this.askOf(token)) return false;
-    return this.runOf(token)?.decide(decision) ?? false;
+  /**
+   * The person's answer from the widget (done, approve, deny; exit when they leave); false when this token's ask is not
+   * open (answered, expired, or the run ended). A run another process holds gets it through the store.
+   */
+  async answer(token: LinkTokenRecord, decision: UserDecision): Promise<boolean> {
+    if (!token.agentRequestId) return false;
+    if (this.runOf(token)) {
+      const ask = this.askOf(token);
+      return !!ask && fitsAsk(ask, decision, null) && (this.runOf(token)?.decide(decision) ?? false);
+    }
+    return this.storeDecision(token.agentRequestId, token, (ask) => hashToken(ask.linkToken) === token.tokenHash, decision, null);
   }
 
   /**
-   * The app decides a held write of a run this process holds, for its organization (POST …/user-action): false when no
-   * write waits for a decision now. The hand-off records it in the trace as it records the widget's Approve or Deny.
+   * The app decides a held write of its organization's run (POST …/user-action): false when no write waits for a
+   * decision now. In this process, or through the store when another process holds the run; the hand-off records it in
+   * the trace as it records the widget's Approve or Deny.
    */
-  decideHeldWrite(
+  async decideHeldWrite(
     owner: { organizationId: string; environment: string },
     requestId: string,
     decision: 'approve' | 'deny',
     writeId?: string,
-  ): boolean {
+  ): Promise<boolean> {
     const run = this.registry.find(requestId);
-    if (!run || run.owner.organizationId !== owner.organizationId || run.owner.environment !== owner.environment) return false;
-    if (run.current?.reason !== 'APPROVAL') return false;
-    // Bound to the write the app's user saw: a page that gave it up and holds another gets no decision meant for the first.
-    if (writeId !== undefined && run.current.write?.id !== writeId) return false;
-    return run.decide(decision);
+    if (run) {
+      if (run.owner.organizationId !== owner.organizationId || run.owner.environment !== owner.environment) return false;
+      const ask = run.current;
+      return !!ask && fitsAsk(ask, decision, writeId ?? null) && run.decide(decision);
+    }
+    return this.storeDecision(requestId, owner, () => true, decision, writeId ?? null);
   }
 
   /**
    * The person left the widget. While this token's ask is open, the run ends (USER_ACTION_EXITED): true. After it was
    * answered, leaving changes nothing: false.
    */
-  leave(token: LinkTokenRecord): boolean {
-    if (!this.askOf(token)) return false;
-    return this.runOf(token)?.decide('exit') ?? false;
+  leave(token: LinkTokenRecord): Promise<boolean> {
+    return this.answer(token, 'exit');
+  }
+
+  /** The row of a run, when it belongs to `owner` (another organization's run is nothing to it). */
+  private async rowOf(requestId: string, owner: { organizationId: string; environment: string }): Promise<PausedRunRow | null> {
+    const row = await this.rows.find(requestId);
+    return row && row.organizationId === owner.organizationId && row.environment === owner.environment ? row : null;
+  }
+
+  /**
+   * A decision on a run another process holds: stored on its row, bound to the pause read here (one conditional update,
+   * the first decision only), then waited for (bounded) until the holding worker took it.
+   */
+  private async storeDecision(
+    requestId: string,
+    owner: { organizationId: string; environment: string },
+    meant: (ask: UserAction) => boolean,
+    decision: UserDecision,
+    writeId: string | null,
+  ): Promise<boolean> {
+    const row = await this.rowOf(requestId, owner);
+    const ask = row?.userAction ?? null;
+    if (!row?.sealedUserAction || !ask || !meant(ask) || !fitsAsk(ask, decision, writeId)) return false;
+    const stored = encodeDecision({ decision, ask: askKey(ask), writeId });
+    if (!(await this.rows.recordDecision(requestId, row.sealedUserAction, stored))) return false;
+    for (const until = Date.now() + this.pickupWaitMs; Date.now() < until;) {
+      if (!(await this.rows.decisionPending(requestId, stored))) break;
+      await new Promise((resolve) => setTimeout(resolve, PICKUP_POLL_MS));
+    }
+    return true;
   }
 }

@@ -2,6 +2,7 @@ import { serialize as serializeCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 import type { Environment, SignupMode } from '../config';
+import type { UserActionLinks } from '../connect/user-action-link';
 import type { AgentRequestService } from '../domain/agent-requests.service';
 import type { Clock } from '../domain/clock';
 import type { ConnectionHealthService } from '../domain/connection-health.service';
@@ -41,6 +42,8 @@ export interface DashboardDeps {
   agentRequests: Pick<AgentRequestService, 'list' | 'get'>;
   /** Opens what a NEEDS_USER request waits for (sealed on its row), for its page. */
   userActions: Pick<UserActionSeal, 'open'>;
+  /** Approve / Deny of a held write on its request's page (the same decision as POST /api/agent-requests/{id}/user-action). */
+  userActionLinks: Pick<UserActionLinks, 'decideHeldWrite'>;
   /** "Waiting since 3 min ago": the time now, from the services' clock. */
   clock: Clock;
   webhooks: Pick<WebhookEndpointService, 'list' | 'get' | 'create' | 'delete' | 'listDeliveries' | 'getDelivery' | 'resend'>;

@@ -46,6 +46,7 @@ export function dashboardRouter(services: Services): Router {
     connectionHealth: { checkNow: (caller, connectionId) => services.connectionHealth.checkNow(caller, connectionId) },
     agentRequests: services.agentRequests,
     userActions: services.userActions,
+    userActionLinks: services.userActionLinks,
     clock: services.clock,
     webhooks: services.webhookEndpoints,
     catalogue: services.catalogue,

@@ -6,6 +6,7 @@ import {
   callerFor,
   ctxOf,
   type DashboardDeps,
+  field,
   locals,
   nav,
   notFound,
@@ -18,12 +19,18 @@ import {
 } from './dashboard-kit';
 import { parseRequestFilters } from './request-filters';
 import { type LiveExtras, requestDetailPage, requestLiveFragment, requestsPage } from './requests.views';
+import { BASE } from './views';
 
 /** An organization's agent requests: the filtered list, a request's detail page and its live part. */
 export function mountRequestPages(router: Router, deps: DashboardDeps) {
-  const { agentRequests, catalogue, userActions, clock } = deps;
+  const { agentRequests, catalogue, userActions, userActionLinks, clock } = deps;
   // A NEEDS_USER request's user action is sealed on its row: opened here for the members of its organization only.
-  const extrasOf = (record: AgentRequestRecord): LiveExtras => ({ userAction: userActions.open(record), now: clock.now() });
+  const extrasOf = (res: Response, record: AgentRequestRecord, decided?: LiveExtras['decided']): LiveExtras => ({
+    userAction: userActions.open(record),
+    now: clock.now(),
+    csrfToken: ctxOf(res).csrfToken,
+    ...(decided ? { decided } : {}),
+  });
 
   router.get(
     '/orgs/:orgId/requests',
@@ -77,7 +84,7 @@ export function mountRequestPages(router: Router, deps: DashboardDeps) {
             nav(org, 'requests'),
             record,
             (await providerNames(catalogue, org, record.environment))(record.providerId),
-            extrasOf(record),
+            extrasOf(res, record, decidedOf(queryString(req, 'decided'))),
           ),
         );
     }),
@@ -89,7 +96,30 @@ export function mountRequestPages(router: Router, deps: DashboardDeps) {
     wrap(async (req, res) => {
       const record = await ownedRequest(res, req.params.requestId);
       if (!record) return notFound(res);
-      res.type('html').send(requestLiveFragment(locals(res).org, record, extrasOf(record)).value);
+      res.type('html').send(requestLiveFragment(locals(res).org, record, extrasOf(res, record)).value);
     }),
   );
+
+  // Approve / Deny of a held write by a member: the decision service the API uses (in this process, or stored for the
+  // worker holding the run); back to the page, which says what it did.
+  router.post(
+    '/orgs/:orgId/requests/:requestId/user-action',
+    wrap(async (req, res) => {
+      const org = locals(res).org;
+      const record = await ownedRequest(res, req.params.requestId);
+      if (!record) return notFound(res);
+      const decision = field(req, 'decision');
+      const writeId = field(req, 'writeId');
+      let decided: NonNullable<LiveExtras['decided']> = 'over';
+      if ((decision === 'approve' || decision === 'deny') && writeId.length > 0 && writeId.length <= 100) {
+        const done = await userActionLinks.decideHeldWrite(callerFor(org, record.environment), record.id, decision, writeId);
+        if (done) decided = decision === 'approve' ? 'approved' : 'denied';
+      }
+      res.redirect(303, `${BASE}/orgs/${org.id}/requests/${record.id}?decided=${decided}`);
+    }),
+  );
+}
+
+function decidedOf(v: string | undefined): LiveExtras['decided'] {
+  return v === 'approved' || v === 'denied' || v === 'over' ? v : undefined;
 }

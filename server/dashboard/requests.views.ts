@@ -97,7 +97,17 @@ export const isLive = (r: AgentRequestRecord) => r.status === 'PENDING' || r.sta
 export interface LiveExtras {
   userAction: UserAction | null;
   now: Date;
+  /** The session's CSRF token, for the held write's Approve / Deny form. */
+  csrfToken: string;
+  /** What the last Approve / Deny on this page did (shown once, after its redirect). */
+  decided?: 'approved' | 'denied' | 'over';
 }
+
+const DECIDED: Record<NonNullable<LiveExtras['decided']>, [string, 'ok' | 'warn']> = {
+  approved: ['Approved: the write is sent once and the run goes on.', 'ok'],
+  denied: ['Denied: the write was not sent and the run ends (DENIED_BY_USER).', 'ok'],
+  over: ['Nothing was decided: no write waits for a decision now (decided, expired, or the page gave it up).', 'warn'],
+};
 
 /** The part of the detail page that changes while a request runs; it polls itself every 2 s until the request ends. */
 export function requestLiveFragment(org: OrganizationRecord, r: AgentRequestRecord, extras: LiveExtras): RawHtml {
@@ -108,7 +118,11 @@ export function requestLiveFragment(org: OrganizationRecord, r: AgentRequestReco
       Status <span class="status status-${r.status}" data-testid="request-status">${r.status}</span>
       ${live ? html`<small aria-busy="true">updating live</small>` : ''}
     </p>
-    ${userActionPanel(r, extras.userAction, extras.now)}
+    ${extras.decided ? notice(DECIDED[extras.decided][0], DECIDED[extras.decided][1], `DECIDED_${extras.decided.toUpperCase()}`) : ''}
+    ${userActionPanel(r, extras.userAction, extras.now, {
+      action: `${BASE}/orgs/${org.id}/requests/${r.id}/user-action`,
+      csrfToken: extras.csrfToken,
+    })}
     <table>
       <tbody>
         <tr><th>Method</th><td>${r.method ?? '—'}</td></tr>

@@ -41,7 +41,24 @@ const moment = (iso: string, now: Date): RawHtml => {
 /** The link with its token replaced by dots: enough to recognise it, not enough to use it. */
 const masked = (ua: UserAction) => (ua.linkToken && ua.url.includes(ua.linkToken) ? ua.url.split(ua.linkToken).join('•••') : '•••');
 
-function heldWrite(write: HeldWrite): RawHtml {
+/**
+ * Approve / Deny, for the organization's members (the /orgs/:orgId membership check), a plain form with the session's
+ * CSRF token like every dashboard POST. Bound to this write (writeId): a page that gave it up and holds another since
+ * gets no decision made on this one.
+ */
+function decisionForm(action: string, csrfToken: string, write: HeldWrite): RawHtml {
+  return html`<form method="post" action="${action}" class="held-write-decision" data-testid="held-write-decision">
+    <input type="hidden" name="_csrf" value="${csrfToken}" />
+    <input type="hidden" name="writeId" value="${write.id}" />
+    <p><small>Decide for the user only if they asked you to: Approve sends this write once, Deny ends the run (DENIED_BY_USER).</small></p>
+    <div role="group">
+      <button type="submit" name="decision" value="approve">Approve</button>
+      <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+    </div>
+  </form>`;
+}
+
+function heldWrite(write: HeldWrite, decide: { action: string; csrfToken: string } | null): RawHtml {
   return html`<h3>The held write (not sent)</h3>
     <p data-testid="held-write"><code>${write.method}</code> <span class="wrap">${write.url}</span> <small>(${write.bodyBytes} bytes)</small></p>
     ${
@@ -52,10 +69,16 @@ function heldWrite(write: HeldWrite): RawHtml {
             labels: ['Field', 'Value'],
             body: write.fields.map((f) => html`<tr>${cell('Field', html`<code>${f.name}</code>`)} ${cell('Value', f.value, 'wrap')}</tr>`),
           })
-    }`;
+    }
+    ${decide ? decisionForm(decide.action, decide.csrfToken, write) : ''}`;
 }
 
-export function userActionPanel(r: AgentRequestRecord, ua: UserAction | null, now: Date): RawHtml {
+export function userActionPanel(
+  r: AgentRequestRecord,
+  ua: UserAction | null,
+  now: Date,
+  decide: { action: string; csrfToken: string } | null = null,
+): RawHtml {
   if (r.status !== 'NEEDS_USER') return html``;
   if (!ua) {
     return html`<article class="user-action" data-testid="user-action">
@@ -89,6 +112,6 @@ export function userActionPanel(r: AgentRequestRecord, ua: UserAction | null, no
       <summary>Show link</summary>
       <code class="id-full" data-testid="user-action-url">${ua.url}</code>
     </details>
-    ${ua.reason === 'APPROVAL' && ua.write ? heldWrite(ua.write) : ''}
+    ${ua.reason === 'APPROVAL' && ua.write ? heldWrite(ua.write, decide) : ''}
   </article>`;
 }

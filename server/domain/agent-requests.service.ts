@@ -243,6 +243,7 @@ export class AgentRequestService {
       playbook: input.playbook ?? null,
       status: 'PENDING',
       sealedUserAction: null,
+      userDecision: null,
       result: null,
       error: null,
       warnings: [],

@@ -13,7 +13,7 @@ import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './
 import { UpstreamProxyError } from './upstream-proxy';
 import { type RelayedSocket, relayWebSocket } from './websocket-relay';
 import { ByteBudget, isWorkerScript, sendWithPrelude } from './worker-prelude';
-import { type Approve, askApproval, holdRequest } from './write-hold';
+import { type Approve, askApproval, failApproved, holdRequest } from './write-hold';
 
 export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
 export type { EgressProxy, EgressProxyOptions } from './egress-proxy-options';
@@ -156,7 +156,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       return refuse();
     }
     if (gate?.approve) {
-      void sendApproved(gate.approve, exchange, change, refuse).catch(() => exchange.res.destroy());
+      void sendApproved(gate.approve, exchange, change, refuse).catch(() => failApproved(exchange.res));
       return;
     }
     changeSent(change);
@@ -211,9 +211,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       answer.on('error', () => res.destroy());
     });
     upstream.on('error', (err) => {
-      // The connection's exit failed: a network error, as for a refusal (a 502 page could pass for the site's own).
-      if (res.headersSent || err instanceof UpstreamProxyError) res.destroy();
-      else res.writeHead(502, { connection: 'close' }).end();
+      // The exit failed: a network error as for a refusal (a 502 could pass for the site's); an approved write: failApproved.
+      if (err instanceof UpstreamProxyError && !body) res.destroy();
+      else failApproved(res);
     });
     if (body) upstream.end(body);
     else req.pipe(upstream);

@@ -23,6 +23,15 @@ export type Approve = NonNullable<ChangeGate['approve']>;
 export type HoldOutcome = { send: Buffer } | { refused: string } | 'gone';
 
 /**
+ * An approved write that could not be sent on: a 502, never a dropped connection (unless its answer began). A browser
+ * sends a request again when its connection closed unanswered, and that would be a second send of a write approved once.
+ */
+export function failApproved(res: http.ServerResponse): void {
+  if (res.headersSent) res.destroy();
+  else res.writeHead(502, { connection: 'close' }).end();
+}
+
+/**
  * The gate's answer on one held write. An approver that fails refuses: a write is sent only when it was approved.
  */
 export async function askApproval(approve: Approve, write: HeldWrite, signal: AbortSignal): Promise<string | null> {

@@ -144,8 +144,8 @@ export function apiRouter(services: Services) {
         const caller = callerOf(res);
         const found = await services.agentRequests.get(caller, params.requestId);
         if (!found.ok) return errorEnvelope(res, found.error);
-        // Decided where the run's page is (this process's hand-offs); a decision that finds no held write is a 409.
-        if (!services.userActionLinks.decideHeldWrite(caller, found.value.id, body.decision, body.writeId)) {
+        // Decided where the run's page is (this process's hand-offs, or the holder's through the store); no held write: 409.
+        if (!(await services.userActionLinks.decideHeldWrite(caller, found.value.id, body.decision, body.writeId))) {
           return errorEnvelope(res, {
             code: 'USER_ACTION_OVER',
             message: `Agent request ${params.requestId} holds no write for a decision now (status ${found.value.status}).`,

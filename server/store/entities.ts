@@ -171,6 +171,7 @@ export function buildEntities(dialect: Dialect) {
       approval: str('approval', { length: 16, nullable: true }),
       status: str('status', { length: 32 }),
       sealedUserAction: text('sealed_user_action', true),
+      userDecision: text('user_decision', true),
       result: json('result', true),
       error: json('error', true),
       warnings: { ...json('warnings'), default: '[]' },

@@ -192,6 +192,11 @@ export interface AgentRequestRecord {
    * null otherwise.
    */
   sealedUserAction: string | null;
+  /**
+   * While NEEDS_USER: a decision on the open ask taken by a process that does not hold the run, until its worker applies
+   * it (server/agent/handoff/stored-decision.ts); null otherwise.
+   */
+  userDecision: string | null;
   result: unknown | null;
   error: AgentRequestError | null;
   /** What a COMPLETED request could not do fully; empty otherwise. */

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { WebSocket } from 'ws';
 
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
+import { tenantFor } from '../../server/sandbox/site-sessions';
+import { connectOrbit, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type AgentlinkProcess, startAgentlinkProcess } from '../support/agentlink-process';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
@@ -10,7 +12,8 @@ import { type LiveServer, startLiveServer } from '../support/live-server';
  * A run paused in a worker process, its person coming in through an API process: this test's process is the API
  * (no worker), `agentlink worker` runs as a child process on the same database. The run's browser lives in the
  * worker; the widget, opened on the API's address, is shown that browser (its socket is piped to the worker), and
- * its answer reaches the run there (the HTTP call is relayed).
+ * its answer reaches the run there (the HTTP call is relayed). The app's decision on a held write, sent to the API
+ * process, is stored on the request's row and applied by the worker on its heartbeat: at most one decision per pause.
  */
 jest.setTimeout(150_000);
 
@@ -118,4 +121,70 @@ it('the widget on the API process watches the run paused in the worker process, 
   );
   expect(ended).toMatchObject({ status: 'FAILED', error: { code: 'USER_ACTION_EXITED' } });
   ws.close();
+});
+
+it("the app's decision on a write held in the worker process, sent to the API process, is applied there once", async () => {
+  const org: LiveOrg = await liveOrg(api, 'Decides Elsewhere');
+  const conn = await connectOrbit(api, org, 'decider');
+  const text = `Decided elsewhere ${randomBytes(4).toString('hex')}`;
+  const created = await call('POST', '/api/agent-requests', {
+    headers: org.headers,
+    body: {
+      accessToken: conn.accessToken,
+      action: 'Create a post',
+      playbook: 'orbit.create-post',
+      parameters: { text },
+      approval: 'writes',
+      startingUrl: api.siteUrl('orbit', '/'),
+      responseFormat: { text: 'string', url: 'url?' },
+    },
+  });
+  expect(created.status).toBe(202);
+  const id = created.body.requestId as string;
+  const get = async () => (await call('GET', `/api/agent-requests/${id}?waitMs=1000`, { headers: org.headers })).body;
+  const waiting = await until(get, (r) => r.status !== 'PENDING' && r.status !== 'RUNNING', 'NEEDS_USER');
+  expect(waiting).toMatchObject({ status: 'NEEDS_USER', userAction: { reason: 'APPROVAL', write: { method: 'POST' } } });
+  // This process holds no run: the run and its page are in the worker process.
+  expect(api.services.handoffs.registry.find(id)).toBeNull();
+  const posts = async () =>
+    (await api.services.store.repos.sandboxDocs.list(tenantFor(org.organizationId), 'orbit', 'post')).filter((d) =>
+      String(d.data.text ?? '').includes(text),
+    ).length;
+  const decide = (who: Record<string, string>, decision: string, key: string, writeId?: string) =>
+    call('POST', `/api/agent-requests/${id}/user-action`, {
+      headers: { ...who, 'idempotency-key': key },
+      body: { decision, ...(writeId ? { writeId } : {}) },
+    });
+
+  // Another organization: nothing to see. A decision on a write no longer held: 409, nothing stored for the worker.
+  const other = await liveOrg(api, 'Not Theirs');
+  expect((await decide(other.headers, 'approve', 'k-other')).status).toBe(404);
+  const stale = await decide(org.headers, 'approve', 'k-stale', 'hw_a-write-no-longer-held');
+  expect(stale).toMatchObject({ status: 409, body: { error: { code: 'USER_ACTION_OVER' } } });
+  expect((await api.services.store.repos.agentRequests.findById(id))?.userDecision).toBeNull();
+
+  // Approve and Deny at once, each with its own key: one is stored and applied, the other finds the step over.
+  const writeId = waiting.userAction.write.id as string;
+  const [approve, deny] = await Promise.all([
+    decide(org.headers, 'approve', 'k-approve', writeId),
+    decide(org.headers, 'deny', 'k-deny', writeId),
+  ]);
+  expect([approve.status, deny.status].sort()).toEqual([200, 409]);
+  const won = approve.status === 200 ? approve : deny;
+  // Answered once the worker took it: the run is no longer waiting on that write.
+  expect(won.body.status).not.toBe('NEEDS_USER');
+  expect(await decide(org.headers, won === approve ? 'approve' : 'deny', won === approve ? 'k-approve' : 'k-deny', writeId)).toEqual(won);
+
+  const ended = await until(get, (r) => ['COMPLETED', 'FAILED', 'CANCELED', 'TIMED_OUT'].includes(r.status), 'the end of the run');
+  if (won === approve) {
+    expect(ended).toMatchObject({ status: 'COMPLETED', result: { text } });
+    expect(await posts()).toBe(1);
+  } else {
+    expect(ended).toMatchObject({ status: 'FAILED', error: { code: 'DENIED_BY_USER' } });
+    expect(await posts()).toBe(0);
+  }
+  // The worker recorded it as a decision in its own process: one step by the user.
+  expect(ended.trace.filter((s: { tool: string }) => s.tool === 'user')).toHaveLength(1);
+  expect((await decide(org.headers, 'approve', 'k-late')).status).toBe(409);
+  expect((await api.services.store.repos.agentRequests.findById(id))?.userDecision).toBeNull();
 });

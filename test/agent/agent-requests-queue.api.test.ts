@@ -69,6 +69,7 @@ describeEachStore('agent request queue API', (t) => {
     // The worker's next heartbeat hears of it.
     expect(await t.store.repos.agentRequests.heartbeat(id, 'test-worker', new Date(now.getTime() + 60_000))).toStrictEqual({
       cancelRequested: true,
+      userDecision: null,
     });
     // A claim by another worker is refused while the lease holds.
     expect(await t.store.repos.agentRequests.claim(id, 'other-worker', now, new Date(now.getTime() + 60_000), 2)).toBe(false);

@@ -39,6 +39,8 @@ function recording(scheme: string): http.RequestListener {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ method: String(req.method), url: `${scheme} ${req.url}`, headers: req.headers, body: Buffer.concat(chunks) });
+      // An upstream that fails after it got the write: the connection is reset, no answer.
+      if (req.url?.startsWith('/reset')) return void req.socket.resetAndDestroy();
       res.writeHead(201, { 'content-type': 'text/plain' }).end(`created ${req.method} ${req.url}`);
     });
   };
@@ -88,7 +90,7 @@ async function until(ok: () => boolean, what: string, ms = 5_000): Promise<void>
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A proxy whose gate holds every write (paths under /forbidden are refused outright) and records what it held. */
-async function holdingProxy(scheme: 'http' | 'https' = 'http') {
+async function holdingProxy(scheme: 'http' | 'https' = 'http', extra: Partial<Parameters<typeof startEgressProxy>[0]> = {}) {
   const port = scheme === 'http' ? sitePort : secure.port;
   const policy = EgressPolicy.forProvider(
     { name: 'Site', homeUrl: `${scheme}://site.localhost:${port}/`, allowedOrigins: ['site.localhost'] },
@@ -108,6 +110,7 @@ async function holdingProxy(scheme: 'http' | 'https' = 'http') {
     onBlocked: (b) => blocked.push(b),
     onChangeSent: (c) => sent.push(`${c.method} ${c.url}`),
     upstreamCa: [secure.caPem],
+    ...extra,
   });
   proxies.push(proxy);
   const nthHeld = async (n: number) => {
@@ -189,6 +192,28 @@ describe('a write held for approval (plain http)', () => {
     // Once: nothing more arrives later.
     await pause(200);
     expect(received).toHaveLength(1);
+  });
+
+  it('answers an approved write whose upstream resets the connection with a 502, never a dropped socket (no retry)', async () => {
+    // A browser retries a request whose connection closed without an answer: the approved write would go out twice.
+    const { proxy, nthHeld, sent, origin } = await holdingProxy();
+    const { answer } = exchange(viaProxy(proxy, 'POST', `${origin}/reset/1`, formHeaders), [FORM]);
+    (await nthHeld(1)).decide(null);
+    expect(await answer).toMatchObject({ status: 502 });
+    expect(received.map((r) => r.url)).toEqual(['http /reset/1']);
+    expect(sent).toEqual([`POST ${origin}/reset/1`]);
+  });
+
+  it("answers an approved write whose connection's exit proxy cannot be reached with a 502, and sends nothing", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const { proxy, nthHeld, origin } = await holdingProxy('http', { upstreamProxy: { host: '127.0.0.1', port } });
+    const { answer } = exchange(viaProxy(proxy, 'POST', `${origin}/messages`, formHeaders), [FORM]);
+    (await nthHeld(1)).decide(null);
+    expect(await answer).toMatchObject({ status: 502 });
+    expect(received).toEqual([]);
   });
 
   it('never sends a refused write: the page sees a network error and the trace says why', async () => {

@@ -79,14 +79,44 @@ describeEachStore('agent request claims', (t) => {
     const r = pending();
     await repo().insert(r);
     await repo().claimRecord(r.id, 'host:1:aaaa', at(1), at(11), 3);
-    expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(20))).toStrictEqual({ cancelRequested: false });
+    expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(20))).toStrictEqual({ cancelRequested: false, userDecision: null });
     expect((await repo().findById(r.id))?.leaseExpiresAt).toStrictEqual(at(20));
     // Not expired at 15 s any more: nobody recovers it.
     expect(await repo().claimRecord(r.id, 'host:2:bbbb', at(15), at(25), 3)).toBeNull();
     expect(await repo().requestCancel(r.id, at(16))).toBe(true);
-    expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(26))).toStrictEqual({ cancelRequested: true });
+    expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(26))).toStrictEqual({ cancelRequested: true, userDecision: null });
     expect(await repo().heartbeat(r.id, 'host:2:bbbb', at(26))).toBeNull();
     expect((await repo().findById(r.id))?.leaseExpiresAt).toStrictEqual(at(26));
+  });
+
+  it('stores one decision per pause, bound to the pause read; the heartbeat carries it; the pause ending clears it', async () => {
+    const r = pending();
+    await repo().insert(r);
+    await repo().claimRecord(r.id, 'host:1:aaaa', at(1), at(11), 3);
+    // Not paused: nothing to decide.
+    expect(await repo().recordUserDecision(r.id, 'sealed-1', '{"d":1}')).toBe(false);
+    expect(await repo().pauseForUser(r.id, 'host:1:aaaa', 'sealed-1')).toBe(true);
+    // Read on another pause (an earlier or later one): refused.
+    expect(await repo().recordUserDecision(r.id, 'sealed-0', '{"d":0}')).toBe(false);
+    expect(await repo().recordUserDecision(r.id, 'sealed-1', '{"d":1}')).toBe(true);
+    // At most one per pause: a second decision, same or other, is refused and the first kept.
+    expect(await repo().recordUserDecision(r.id, 'sealed-1', '{"d":2}')).toBe(false);
+    expect(await repo().userDecisionPending(r.id, '{"d":1}')).toBe(true);
+    expect(await repo().userDecisionPending(r.id, '{"d":2}')).toBe(false);
+    expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(20))).toStrictEqual({ cancelRequested: false, userDecision: '{"d":1}' });
+    expect(await repo().heartbeat(r.id, 'host:2:bbbb', at(20))).toBeNull();
+    // The pause ends (resumed): the decision is gone with it, and the next pause starts with none.
+    expect(await repo().resumeFromUser(r.id, 'host:1:aaaa')).toBe(true);
+    expect(await repo().userDecisionPending(r.id, '{"d":1}')).toBe(false);
+    expect(await repo().pauseForUser(r.id, 'host:1:aaaa', 'sealed-2')).toBe(true);
+    expect(await repo().recordUserDecision(r.id, 'sealed-1', '{"d":3}')).toBe(false);
+    expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(21))).toStrictEqual({ cancelRequested: false, userDecision: null });
+    expect(await repo().recordUserDecision(r.id, 'sealed-2', '{"d":4}')).toBe(true);
+    // The run ends: cleared too.
+    expect(
+      await repo().finish(r.id, 'host:1:aaaa', { status: 'FAILED', result: null, error: null, completedAt: at(22), executionTimeMs: 1 }),
+    ).toBe(true);
+    expect((await repo().findById(r.id))?.userDecision).toBeNull();
   });
 
   it('lists only running requests whose lease ran out and that may run again as expired leases (not waiting ones)', async () => {

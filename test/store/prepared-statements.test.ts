@@ -24,6 +24,7 @@ function agentRequest(overrides: Partial<AgentRequestRecord> = {}): AgentRequest
     playbook: null,
     approval: null,
     sealedUserAction: null,
+    userDecision: null,
     warnings: [],
     status: 'COMPLETED',
     result: { posts: [{ title: 'First' }] },
@@ -111,7 +112,10 @@ describeEachStore('prepared statements', (t) => {
     expect(await repo.heartbeat('areq_missing', 'worker-a', new Date(lease.getTime() + 1000))).toBeNull();
     expect((await repo.findById(held.id))?.leaseExpiresAt).toStrictEqual(lease);
     // Its owner's heartbeat extends the lease and says no cancel was asked.
-    expect(await repo.heartbeat(held.id, 'worker-a', new Date(lease.getTime() + 30_000))).toStrictEqual({ cancelRequested: false });
+    expect(await repo.heartbeat(held.id, 'worker-a', new Date(lease.getTime() + 30_000))).toStrictEqual({
+      cancelRequested: false,
+      userDecision: null,
+    });
     expect((await repo.findById(held.id))?.leaseExpiresAt).toStrictEqual(new Date(lease.getTime() + 30_000));
     const log = [{ attempt: 1, worker: 'worker-a', startedAt: '2026-11-26T00:00:00.000Z', ended: 'retried' as const }];
     expect(await repo.noteAttempts(held.id, 'worker-a', log)).toBe(true);
@@ -148,7 +152,10 @@ describeEachStore('prepared statements', (t) => {
     await repo.insert(held);
     expect(await repo.requestCancel(held.id, new Date(lease.getTime() - 1000))).toBe(true);
     expect(await repo.heartbeat(held.id, 'worker-b', new Date(lease.getTime() + 1000))).toBeNull();
-    expect(await repo.heartbeat(held.id, 'worker-a', new Date(lease.getTime() + 1000))).toStrictEqual({ cancelRequested: true });
+    expect(await repo.heartbeat(held.id, 'worker-a', new Date(lease.getTime() + 1000))).toStrictEqual({
+      cancelRequested: true,
+      userDecision: null,
+    });
   });
 
   it('reports a statement that does not prepare, and keeps working afterwards', async () => {

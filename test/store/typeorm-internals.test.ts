@@ -199,6 +199,7 @@ describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
         approval: 'approval',
         status: 'status',
         sealedUserAction: 'sealed_user_action',
+        userDecision: 'user_decision',
         result: 'result',
         error: 'error',
         warnings: 'warnings',

@@ -21,6 +21,7 @@ export function pendingAgentRequest(overrides: Partial<AgentRequestRecord> = {})
     playbook: null,
     approval: null,
     sealedUserAction: null,
+    userDecision: null,
     warnings: [],
     status: 'PENDING',
     result: null,

@@ -41,6 +41,7 @@ export async function insertPausedRequest(
     approval: 'writes',
     status: 'RUNNING',
     sealedUserAction: null,
+    userDecision: null,
     result: null,
     error: null,
     warnings: [],

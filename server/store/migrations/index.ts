@@ -22,6 +22,7 @@ import { TrajectoriesPerMode1763720000000 } from './1763720000000-trajectories-p
 import { TrajectoryStaleness1763721000000 } from './1763721000000-trajectory-staleness';
 import { CheckedTrajectories1763721100000 } from './1763721100000-checked-trajectories';
 import { SignedAgent1763722000000 } from './1763722000000-signed-agent';
+import { StoredUserDecision1763723500000 } from './1763723500000-stored-user-decision';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   TrajectoryStaleness1763721000000,
   CheckedTrajectories1763721100000,
   SignedAgent1763722000000,
+  StoredUserDecision1763723500000,
 ];

@@ -185,27 +185,62 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
 
   /**
    * The heartbeat of a run, one statement: extends the lease and answers whether a cancel was asked meanwhile (by any
-   * process); null when the worker lost the lease (recovered by another worker, or finished elsewhere).
+   * process), and a decision on its open ask stored by another process (`recordUserDecision`); null when the worker
+   * lost the lease (recovered by another worker, or finished elsewhere).
    */
-  async heartbeat(id: string, owner: string, leaseUntil: Date): Promise<{ cancelRequested: boolean } | null> {
-    const { rows } = await this.sql.query<{ cancel_requested_at: unknown }>(
+  async heartbeat(id: string, owner: string, leaseUntil: Date): Promise<{ cancelRequested: boolean; userDecision: string | null } | null> {
+    const { rows } = await this.sql.query<{ cancel_requested_at: unknown; user_decision: string | null }>(
       "UPDATE agent_requests SET lease_expires_at = $1 WHERE id = $2 AND lease_owner = $3 AND status IN ('RUNNING', 'NEEDS_USER') " +
-        'RETURNING cancel_requested_at',
+        'RETURNING cancel_requested_at, user_decision',
       [this.table.param('leaseExpiresAt', leaseUntil), id, owner],
     );
-    return rows.length === 1 ? { cancelRequested: rows[0]!.cancel_requested_at != null } : null;
+    const row = rows[0];
+    return rows.length === 1 && row ? { cancelRequested: row.cancel_requested_at != null, userDecision: row.user_decision ?? null } : null;
   }
 
   /** RUNNING → NEEDS_USER, by the worker holding it: the run waits for its end user (the lease stays, renewed while it waits). */
   async pauseForUser(id: string, owner: string, sealedUserAction: string): Promise<boolean> {
-    const res = await this.repo.update({ id, leaseOwner: owner, status: 'RUNNING' }, { status: 'NEEDS_USER', sealedUserAction });
+    const res = await this.repo.update(
+      { id, leaseOwner: owner, status: 'RUNNING' },
+      { status: 'NEEDS_USER', sealedUserAction, userDecision: null },
+    );
     return (res.affected ?? 0) === 1;
   }
 
   /** NEEDS_USER → RUNNING, by the worker holding it: the person got the page past the step. */
   async resumeFromUser(id: string, owner: string): Promise<boolean> {
-    const res = await this.repo.update({ id, leaseOwner: owner, status: 'NEEDS_USER' }, { status: 'RUNNING', sealedUserAction: null });
+    const res = await this.repo.update(
+      { id, leaseOwner: owner, status: 'NEEDS_USER' },
+      { status: 'RUNNING', sealedUserAction: null, userDecision: null },
+    );
     return (res.affected ?? 0) === 1;
+  }
+
+  /**
+   * Stores a decision on the run's open ask for the worker holding it, one conditional statement: only while the run
+   * still waits on exactly the ask the caller read (its sealed user action, unique to each pause) and no decision on
+   * it is stored yet. So a pause gets at most one stored decision, and never one meant for an earlier pause.
+   */
+  async recordUserDecision(id: string, sealedUserAction: string, decision: string): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ userDecision: decision })
+      .where("id = :id AND status = 'NEEDS_USER' AND sealed_user_action = :sealed AND user_decision IS NULL", {
+        id,
+        sealed: sealedUserAction,
+      })
+      .execute();
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** Whether a stored decision still waits for its worker (cleared when the pause ends, applied or not). */
+  async userDecisionPending(id: string, decision: string): Promise<boolean> {
+    const { rows } = await this.sql.query<{ n: unknown }>('SELECT 1 AS n FROM agent_requests WHERE id = $1 AND user_decision = $2', [
+      id,
+      decision,
+    ]);
+    return rows.length > 0;
   }
 
   /** Records the attempts so far (this one last) while the lease is held; false when the worker no longer holds it. */
@@ -220,7 +255,13 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
 
   /** The final write of the worker holding the lease; false when it no longer holds it. */
   async finish(id: string, owner: string, final: AgentRequestFinal): Promise<boolean> {
-    const changes: Partial<AgentRequestRecord> = { ...final, leaseOwner: null, leaseExpiresAt: null, sealedUserAction: null };
+    const changes: Partial<AgentRequestRecord> = {
+      ...final,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      sealedUserAction: null,
+      userDecision: null,
+    };
     return (await this.table.updateWhere({ id, leaseOwner: owner }, changes, HELD_STATUS)) === 1;
   }
 
@@ -287,7 +328,7 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
     const res = await this.repo
       .createQueryBuilder()
       .update()
-      .set(patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null, sealedUserAction: null }))
+      .set(patchOf({ ...final, leaseOwner: null, leaseExpiresAt: null, sealedUserAction: null, userDecision: null }))
       .where("id = :id AND status IN ('RUNNING', 'NEEDS_USER') AND lease_expires_at < :now", { id, now })
       .execute();
     return (res.affected ?? 0) === 1;
