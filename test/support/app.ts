@@ -17,6 +17,7 @@ import { buildServices, type Services } from '../../server/services';
 import { Store } from '../../server/store';
 import { loadVault } from '../../server/vault/keyring';
 import { PG_URL_ENV } from './pg-env';
+import { copySqliteTemplate, pgTemplateClause } from './store-templates';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -64,7 +65,7 @@ async function createPgDatabase(): Promise<string> {
   const client = new Client({ connectionString: pgUrl() });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}${pgTemplateClause()}`);
   } finally {
     await client.end();
   }
@@ -125,6 +126,7 @@ async function buildTestApp(
     ...(pgDatabase ? { DATABASE_URL: pgUrl(pgDatabase) } : {}),
     ...env,
   });
+  if (config.database.type === 'sqlite') copySqliteTemplate(config.database.file);
   const store = await Store.open(config.database);
   onStore(store);
   const { vault } = loadVault(config);

