@@ -48,6 +48,7 @@ import { Store } from '../server/store';
 import { loadVault } from '../server/vault/keyring';
 import { startScriptedModelServer } from '../test/support/scripted-model-server';
 import { fencedFloor } from './agent/fenced-floor';
+import { addSample, StageCollector, type StageSamples, stageTable } from './agent/stages';
 import { measureThroughput, throughputRows } from './agent/throughput';
 
 const { values } = parseArgs({
@@ -115,7 +116,9 @@ async function main() {
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
-  const worker = createAgentWorker(services, createLogger('silent'));
+  // The worker's stage marks of each run (server/agent/run-stages.ts), for the per-stage table.
+  const stageLog = new StageCollector(services.agentRunTelemetry);
+  const worker = createAgentWorker(services, createLogger('silent'), { telemetry: stageLog });
   await worker.start();
 
   const org = await services.organizations.create('Bench');
@@ -133,8 +136,9 @@ async function main() {
   const startingUrl = orbitHome;
 
   // ---------- the floor: the same steps by hand ----------
-  const floorSteps = async (page: Page) => {
+  const floorSteps = async (page: Page, navigated: () => void = () => undefined) => {
     await page.goto(startingUrl, { waitUntil: 'domcontentloaded' });
+    navigated();
     await page.goto(new URL('/me', orbitHome).toString(), { waitUntil: 'domcontentloaded' });
     const profile = page.locator('section[aria-label="Profile"]');
     const name = await profile.locator('h1').innerText();
@@ -148,13 +152,20 @@ async function main() {
     const t0 = performance.now();
     const context: BrowserContext = await services.browsers.newContext({ storageState, viewport: { width: 1280, height: 900 } });
     let read: number;
+    const stages: Record<string, number> = {};
     try {
-      await floorSteps(await context.newPage());
+      const page = await context.newPage();
+      stages.context = performance.now() - t0;
+      await floorSteps(page, () => (stages.navigation = performance.now() - t0 - stages.context));
       read = performance.now() - t0;
+      stages.steps = read - stages.context - stages.navigation;
     } finally {
       await context.close();
     }
-    return { closed: performance.now() - t0, read };
+    const closed = performance.now() - t0;
+    stages.release = closed - read;
+    stages.whole = closed;
+    return { closed, read, stages };
   };
 
   // ---------- the playbook, through the API and the worker ----------
@@ -175,9 +186,17 @@ async function main() {
       wall,
       steps,
       execution: record.executionTimeMs as number,
+      stages: withRest(stageLog.take(created.requestId), record.executionTimeMs as number, wall),
       queue: new Date(record.startedAt).getTime() - new Date(record.createdAt).getTime(),
     };
   };
+
+  // The worker's stages, with what executionTimeMs holds outside any stage and the whole request as the caller sees it.
+  function withRest(stages: Record<string, number | undefined>, execution: number, wall: number) {
+    const inside = ['device', 'context', 'session_restore', 'navigation', 'steps', 'session_seal', 'release'];
+    const staged = inside.reduce((sum, k) => sum + (stages[k] ?? 0), 0);
+    return { ...stages, rest: execution - staged, whole: wall };
+  }
 
   // Teach the replay: one planner run (the playbook set aside), then the model goes away.
   const playbook = services.playbooks.list('orbit').find((p) => p.name === 'orbit.read-my-profile')!;
@@ -214,6 +233,7 @@ async function main() {
   const replayExec: number[] = [];
   const replayWall: number[] = [];
   const queue: number[] = [];
+  const stageSamples: Record<'floor' | 'playbook' | 'replay', StageSamples> = { floor: new Map(), playbook: new Map(), replay: new Map() };
   const stepTimes = { playbook: new Map<string, number[]>(), replay: new Map<string, number[]>() };
   const addSteps = (into: Map<string, number[]>, steps: { step: string; ms: number }[]) => {
     for (const s of steps) into.set(s.step, [...(into.get(s.step) ?? []), s.ms]);
@@ -223,15 +243,18 @@ async function main() {
     const f0 = await floorOnce();
     floor.push(f0.closed);
     floorRead.push(f0.read);
+    addSample(stageSamples.floor, f0.stages);
     await new Promise((resolve) => setTimeout(resolve, 20)); // the worker is idle before each request
     const r = await withPlaybook(() => runOnce('PLAYBOOK'));
     exec.push(r.execution);
     addSteps(stepTimes.playbook, r.steps);
+    addSample(stageSamples.playbook, r.stages);
     wall.push(r.wall);
     queue.push(r.queue);
     const rp = await runOnce('REPLAY');
     replayExec.push(rp.execution);
     addSteps(stepTimes.replay, rp.steps);
+    addSample(stageSamples.replay, rp.stages);
     replayWall.push(rp.wall);
   }
   if (model.calls !== modelCalls) throw new Error(`replays called the model ${model.calls - modelCalls} times`);
@@ -253,6 +276,12 @@ async function main() {
     row('queue latency: accepted → RUNNING, idle worker', queue, false),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`\n  Where the time goes, per stage (server/agent/run-stages.ts; the floor's own stages timed alike):\n`);
+  const table = stageTable(stageSamples.floor, [
+    { label: 'playbook', samples: stageSamples.playbook },
+    { label: 'replay', samples: stageSamples.replay },
+  ]);
+  process.stdout.write(`${table.join('\n')}\n`);
   if (values.steps) {
     for (const [label, map] of Object.entries(stepTimes)) {
       process.stdout.write(`\n  ${label}: median of each trace step (the rest of executionTimeMs is outside any step)\n`);

@@ -99,7 +99,7 @@ export async function openRunBrowser(
     );
   }
   signal.throwIfAborted();
-  state.device = await deviceForRun(deps, connection);
+  state.device = await state.stages.time('device', () => deviceForRun(deps, connection));
   signal.throwIfAborted();
   return openSessionContext(deps, state, provider, session, deadline, signal);
 }
@@ -147,6 +147,7 @@ async function openSessionContext(
       : null;
   const fresh = () =>
     openRunContext(deps, state, provider, policy, key ?? '', port, sessionFence(device, exitProxy, session, providerOrigin));
+  const opened = performance.now();
   let warm = (key && deps.warm!.take(key, state.sessionDigest!)) || null;
   let page: Page | null = null;
   if (warm) {
@@ -170,10 +171,11 @@ async function openSessionContext(
     page = await openPage(warm.context);
   }
   state.page = page;
+  state.stages.add('context', performance.now() - opened);
   // Judged at the run's end with what its pages left unfinished on a socket still open (read mode: a taint).
   judgeUnfinishedMessages(state.integrity, state.context!);
   // sessionStorage is the tab's: written into this page, for the provider's origins only, before it goes anywhere.
-  if (session) await restoreSessionStorage(page, session, providerOrigin);
+  if (session) await state.stages.time('session_restore', () => restoreSessionStorage(page, session, providerOrigin));
   // Tabs the pages open are tracked from the start; state.page follows the current tab (failure screenshot, network guard).
   watchTabs(page, policy).onSwitch((current) => {
     state.page = current;
@@ -227,7 +229,9 @@ async function openRunContext(
 
 export async function openStartingUrl(state: RunState, page: Page, url: string) {
   try {
-    await timedStep(state, 'navigate', 'starting URL', () => page.goto(url, { waitUntil: 'domcontentloaded' }));
+    await state.stages.time('navigation', () =>
+      timedStep(state, 'navigate', 'starting URL', () => page.goto(url, { waitUntil: 'domcontentloaded' })),
+    );
   } catch (err) {
     if (state.upstreamFailure) {
       throw new RunFailure(

@@ -10,6 +10,7 @@ import type { BlockedRequest, RunMode } from './network-guard';
 import { Redactor } from './observation';
 import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
 import { RunIntegrity } from './run-integrity';
+import { RunStages } from './run-stages';
 import type { RunTelemetry } from './run-telemetry';
 import { errorText, pageUrl } from './trace';
 import type { WarmContext } from './warm-contexts';
@@ -56,6 +57,8 @@ export interface RunState {
   handoff?: RunHandoff;
   /** Approval runs: the latest picture of the page (handoff/frame-keeper.ts). */
   frames?: FrameKeeper;
+  /** Where the run's time goes, stage by stage (run-stages.ts). */
+  stages: RunStages;
 }
 
 export function newRunState(record: AgentRequestRecord): RunState {
@@ -69,6 +72,7 @@ export function newRunState(record: AgentRequestRecord): RunState {
     integrity: new RunIntegrity(record.parameters),
     secrets: [],
     changesSent: 0,
+    stages: new RunStages(),
   };
 }
 
