@@ -38,6 +38,7 @@ import { parseArgs } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import { createAgentWorker } from '../server/agent/runtime';
+import { WarmContexts } from '../server/agent/warm-contexts';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { systemClock } from '../server/domain/clock';
@@ -118,8 +119,12 @@ async function main() {
   server.on('request', createApp(services, createLogger('silent')));
   // The worker's stage marks of each run (server/agent/run-stages.ts), for the per-stage table.
   const stageLog = new StageCollector(services.agentRunTelemetry);
-  const worker = createAgentWorker(services, createLogger('silent'), { telemetry: stageLog });
+  // Arm B of the side-by-side rows: a context prepared ahead for the connection's next run (warm-contexts.ts, fresh mode),
+  // opened for arm B's runs only; arm A (the default deployment) runs with the pool closed.
+  const prepared = new WarmContexts({ idleMs: 60_000, max: 8, mode: 'fresh' });
+  const worker = createAgentWorker(services, createLogger('silent'), { telemetry: stageLog, warm: prepared });
   await worker.start();
+  await prepared.close();
 
   const org = await services.organizations.create('Bench');
   const headers = { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret, 'content-type': 'application/json' };
@@ -233,7 +238,14 @@ async function main() {
   const replayExec: number[] = [];
   const replayWall: number[] = [];
   const queue: number[] = [];
-  const stageSamples: Record<'floor' | 'playbook' | 'replay', StageSamples> = { floor: new Map(), playbook: new Map(), replay: new Map() };
+  const stageSamples: Record<'floor' | 'playbook' | 'replay' | 'playbookB' | 'replayB', StageSamples> = {
+    floor: new Map(),
+    playbook: new Map(),
+    replay: new Map(),
+    playbookB: new Map(),
+    replayB: new Map(),
+  };
+  const arms = { execB: [] as number[], wallB: [] as number[], replayExecB: [] as number[], replayWallB: [] as number[] };
   const stepTimes = { playbook: new Map<string, number[]>(), replay: new Map<string, number[]>() };
   const addSteps = (into: Map<string, number[]>, steps: { step: string; ms: number }[]) => {
     for (const s of steps) into.set(s.step, [...(into.get(s.step) ?? []), s.ms]);
@@ -256,6 +268,18 @@ async function main() {
     addSteps(stepTimes.replay, rp.steps);
     addSample(stageSamples.replay, rp.stages);
     replayWall.push(rp.wall);
+    // Arm B, the same requests with a context prepared ahead: one unmeasured run prepares the first.
+    prepared.open();
+    await runOnce('REPLAY');
+    const rB = await withPlaybook(() => runOnce('PLAYBOOK'));
+    arms.execB.push(rB.execution);
+    arms.wallB.push(rB.wall);
+    addSample(stageSamples.playbookB, rB.stages);
+    const rpB = await runOnce('REPLAY');
+    arms.replayExecB.push(rpB.execution);
+    arms.replayWallB.push(rpB.wall);
+    addSample(stageSamples.replayB, rpB.stages);
+    await prepared.close();
   }
   if (model.calls !== modelCalls) throw new Error(`replays called the model ${model.calls - modelCalls} times`);
 
@@ -274,12 +298,19 @@ async function main() {
     row('replay: worker run (executionTimeMs), 0 model calls', replayExec),
     row('replay: whole request (POST → COMPLETED)', replayWall),
     row('queue latency: accepted → RUNNING, idle worker', queue, false),
+    '  B: the same, with a context prepared ahead for the next run (AGENTLINK_WARM_CONTEXT_SECONDS > 0, mode fresh):',
+    row('B playbook: worker run (executionTimeMs)', arms.execB),
+    row('B playbook: whole request (POST → COMPLETED)', arms.wallB),
+    row('B replay: worker run (executionTimeMs), 0 model calls', arms.replayExecB),
+    row('B replay: whole request (POST → COMPLETED)', arms.replayWallB),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   process.stdout.write(`\n  Where the time goes, per stage (server/agent/run-stages.ts; the floor's own stages timed alike):\n`);
   const table = stageTable(stageSamples.floor, [
     { label: 'playbook', samples: stageSamples.playbook },
     { label: 'replay', samples: stageSamples.replay },
+    { label: 'B playbook', samples: stageSamples.playbookB },
+    { label: 'B replay', samples: stageSamples.replayB },
   ]);
   process.stdout.write(`${table.join('\n')}\n`);
   if (values.steps) {

@@ -62,11 +62,11 @@ const median = (xs: number[] | undefined) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
-const cell = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 1 : 0)} ms` : '—').padStart(9);
+const cell = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 1 : 0)} ms` : '—').padStart(10);
 
 /** Rows of medians per stage: the floor beside each worker path (e.g. playbook, replay). */
 export function stageTable(floor: StageSamples, paths: { label: string; samples: StageSamples }[]): string[] {
-  const head = `  ${'stage (median)'.padEnd(50)} ${'floor'.padStart(9)} ${paths.map((p) => p.label.padStart(9)).join(' ')}`;
+  const head = `  ${'stage (median)'.padEnd(50)} ${'floor'.padStart(9)} ${paths.map((p) => p.label.padStart(10)).join(' ')}`;
   const rows = [...RUN_STAGES, 'rest' as const, 'whole' as const].map(
     (stage) =>
       `  ${LABELS[stage].padEnd(50)} ${cell(median(floor.get(stage)))} ${paths.map((p) => cell(median(p.samples.get(stage)))).join(' ')}`,

@@ -3,27 +3,26 @@ import type { Page } from 'playwright-core';
 
 import { deviceForBrowser, deviceIdentity } from '../browser/device-identity';
 import type { DeviceProfile } from '../browser/device-profile';
-import { trackRequests } from '../browser/page-quiet';
-import { refuseUnneededResources } from '../browser/resource-filter';
 import { captureSession, restoreSessionStorage } from '../browser/session-capture';
 import { sessionDigest } from '../browser/session-digest';
 import { boundSession, contextStorageState, type ProviderSession, SESSION_MAX_BYTES } from '../browser/session-format';
 import { EgressPolicy } from '../egress/egress-policy';
-import { type FenceOptions, openFencedContext, openPage } from '../egress/fenced-context';
+import { type FenceOptions, openPage } from '../egress/fenced-context';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
 import { BrowserUnavailable } from './browser-loss';
-import { ContextWiring, type RunPort } from './context-wiring';
+import type { RunPort } from './context-wiring';
 import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
-import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard, judgeUnfinishedMessages } from './network-guard';
+import { openKeyedContext } from './keyed-context';
+import { blockedStep, blockReporter, fromProxy, judgeUnfinishedMessages } from './network-guard';
 import { runNow } from './run-clock';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
 import { watchTabs } from './tabs/run-tabs';
 import { errorText, pageUrl } from './trace';
-import { type WarmContext, warmKey } from './warm-contexts';
+import { warmKey } from './warm-contexts';
 import type { WorkerDeps } from './worker-deps';
 
 /**
@@ -146,8 +145,33 @@ async function openSessionContext(
       ? warmKey({ connectionId: record.connectionId, environment: record.environment, mode: state.mode, provider, device, exitProxy })
       : null;
   const fresh = () =>
-    openRunContext(deps, state, provider, policy, key ?? '', port, sessionFence(device, exitProxy, session, providerOrigin));
+    openKeyedContext(deps.browsers, {
+      provider,
+      policy,
+      key: key ?? '',
+      connectionId: record.connectionId,
+      mode: state.mode,
+      approve: state.approve,
+      port,
+      fence: sessionFence(device, exitProxy, session, providerOrigin),
+      opened: (context) => (state.context = context), // closed with the run's, should what follows fail
+    });
   const opened = performance.now();
+  if (key) {
+    // The next run of this key may get its context opened ahead, as this run ends (warm-contexts.ts, fresh mode).
+    const { connectionId } = record;
+    const { mode } = state;
+    state.reopen = (sealed) =>
+      openKeyedContext(deps.browsers, {
+        provider,
+        policy,
+        key,
+        connectionId,
+        mode,
+        fence: sessionFence(device, exitProxy, sealed, providerOrigin),
+      });
+  }
+  if (key) await deps.warm!.prepared(key);
   let warm = (key && deps.warm!.take(key, state.sessionDigest!)) || null;
   let page: Page | null = null;
   if (warm) {
@@ -184,47 +208,6 @@ async function openSessionContext(
   page.setDefaultTimeout(stepTimeout());
   page.setDefaultNavigationTimeout(stepTimeout());
   return page;
-}
-
-/**
- * A new fenced context for the run (see openSessionContext), its fence wired to whichever run holds it
- * (context-wiring.ts): this run, and later ones of the same key when it is kept warm (warm-contexts.ts).
- */
-async function openRunContext(
-  deps: SessionDeps,
-  state: RunState,
-  provider: ProviderDefinition,
-  policy: EgressPolicy,
-  key: string,
-  port: RunPort,
-  fence: Pick<FenceOptions, 'identity' | 'upstreamProxy' | 'options'>,
-): Promise<WarmContext> {
-  const wiring = new ContextWiring(changeGate(state.mode, provider.sessionRefresh, state.approve));
-  wiring.attach(port);
-  // Every connection of the context goes through its egress proxy (redirect hops and every realm included): it decides
-  // what read mode lets out and counts the changes sent; the page guard adds frame and navigation detail to the trace.
-  const context = await openFencedContext(deps.browsers, {
-    policy,
-    onBlocked: wiring.onBlocked,
-    gate: wiring,
-    onChangeSent: wiring.onChangeSent,
-    ...fence,
-  }).catch((err: unknown) => {
-    throw new BrowserUnavailable(err);
-  });
-  state.context = context; // closed with the run's, should what follows fail
-  // Settling after an action waits for the requests it started, from the first action on.
-  trackRequests(context);
-  // Before the guard, so the guard's route runs first and sees (and reports) every request.
-  await refuseUnneededResources(context);
-  await installNetworkGuard(context, {
-    policy,
-    sessionRefresh: provider.sessionRefresh,
-    mode: state.mode,
-    mainFrame: wiring.mainFrame,
-    report: wiring.report,
-  });
-  return { context, wiring, key, connectionId: state.record.connectionId };
 }
 
 export async function openStartingUrl(state: RunState, page: Page, url: string) {
@@ -343,8 +326,10 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
     // Came back exactly as it was loaded (same cookies, same storage): marked used, not sealed and written again.
     const { markUsed } = deps.connections;
     if (!dropped.length && markUsed && state.sessionDigest && sessionDigest(session) === state.sessionDigest) {
-      if (await markUsed.call(deps.connections, state.record.connectionId)) state.sealedDigest = state.sessionDigest;
-      else log.info('the connection is no longer ACTIVE; it was not marked used');
+      if (await markUsed.call(deps.connections, state.record.connectionId)) {
+        state.sealedDigest = state.sessionDigest;
+        state.sealedSession = session;
+      } else log.info('the connection is no longer ACTIVE; it was not marked used');
       return;
     }
     if (dropped.length) {
@@ -356,7 +341,10 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
     }
     if (await deps.connections.saveSession(state.record.connectionId, session, { used: true })) {
       // What the context holds is now what is stored, unless parts had to be left out.
-      if (!dropped.length) state.sealedDigest = sessionDigest(session);
+      if (!dropped.length) {
+        state.sealedDigest = sessionDigest(session);
+        state.sealedSession = session;
+      }
     } else {
       log.info('the connection is no longer ACTIVE; its session was not written back');
     }
@@ -377,8 +365,13 @@ export async function releaseRunBrowser(
   state: RunState,
   reusable: boolean,
 ): Promise<{ closed: Promise<void> }> {
-  const { warm } = state;
-  if (reusable && warm && deps.warm && state.sealedDigest && warm.context === state.context) {
+  const { warm, reopen, sealedSession } = state;
+  state.sealedSession = undefined;
+  if (reusable && warm && deps.warm?.fresh && state.sealedDigest && reopen && sealedSession) {
+    // Fresh mode: this run's context closes; the next run of its key gets one no page has run in, opened now.
+    deps.warm.prepare(warm.key, state.sealedDigest, state.record.connectionId, () => reopen(sealedSession));
+  } else if (reusable && warm && deps.warm?.enabled && state.sealedDigest && warm.context === state.context) {
+    // Only with the pool on: keep() closes what it cannot keep, and that close would hold the answer (issue #38: 30–55 ms).
     state.context = undefined;
     state.warm = undefined;
     // Checked again once its pages closed: what they sent as they went (an unload write) still counts against the run.

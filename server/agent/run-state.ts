@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 import type { DeviceProfile } from '../browser/device-profile';
+import type { ProviderSession } from '../browser/session-format';
 import type { ChangeGate } from '../egress/egress-proxy';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { AgentRequestRecord } from '../store';
@@ -45,6 +46,10 @@ export interface RunState {
   sessionDigest?: string;
   /** The digest of the session the context holds as the run ends, once sealed back (or found unchanged) onto an ACTIVE connection. */
   sealedDigest?: string;
+  /** The session as sealed back (sealedDigest's): what a context prepared for the next run is loaded with (warm-contexts.ts). */
+  sealedSession?: ProviderSession;
+  /** Opens a context for the next run of this run's warm key, loaded with `session`, no run attached (warm-contexts.ts prepare). */
+  reopen?: (session: ProviderSession) => Promise<WarmContext>;
   /** The context with the fence wiring it was opened with: kept warm for the next run of its key when the run ends well. */
   warm?: WarmContext;
   /** The provider's origins: the only ones whose storage is restored and sealed back. */
