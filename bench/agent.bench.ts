@@ -38,6 +38,7 @@ import { parseArgs } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import { createAgentWorker } from '../server/agent/runtime';
+import { WarmContexts } from '../server/agent/warm-contexts';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { systemClock } from '../server/domain/clock';
@@ -48,6 +49,7 @@ import { Store } from '../server/store';
 import { loadVault } from '../server/vault/keyring';
 import { startScriptedModelServer } from '../test/support/scripted-model-server';
 import { fencedFloor } from './agent/fenced-floor';
+import { addSample, StageCollector, type StageSamples, stageTable } from './agent/stages';
 import { measureThroughput, throughputRows } from './agent/throughput';
 
 const { values } = parseArgs({
@@ -115,8 +117,14 @@ async function main() {
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
-  const worker = createAgentWorker(services, createLogger('silent'));
+  // The worker's stage marks of each run (server/agent/run-stages.ts), for the per-stage table.
+  const stageLog = new StageCollector(services.agentRunTelemetry);
+  // Arm B of the side-by-side rows: a context prepared ahead for the connection's next run (warm-contexts.ts, fresh mode),
+  // opened for arm B's runs only; arm A (the default deployment) runs with the pool closed.
+  const prepared = new WarmContexts({ idleMs: 60_000, max: 8, mode: 'fresh' });
+  const worker = createAgentWorker(services, createLogger('silent'), { telemetry: stageLog, warm: prepared });
   await worker.start();
+  await prepared.close();
 
   const org = await services.organizations.create('Bench');
   const headers = { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret, 'content-type': 'application/json' };
@@ -133,8 +141,9 @@ async function main() {
   const startingUrl = orbitHome;
 
   // ---------- the floor: the same steps by hand ----------
-  const floorSteps = async (page: Page) => {
+  const floorSteps = async (page: Page, navigated: () => void = () => undefined) => {
     await page.goto(startingUrl, { waitUntil: 'domcontentloaded' });
+    navigated();
     await page.goto(new URL('/me', orbitHome).toString(), { waitUntil: 'domcontentloaded' });
     const profile = page.locator('section[aria-label="Profile"]');
     const name = await profile.locator('h1').innerText();
@@ -148,13 +157,20 @@ async function main() {
     const t0 = performance.now();
     const context: BrowserContext = await services.browsers.newContext({ storageState, viewport: { width: 1280, height: 900 } });
     let read: number;
+    const stages: Record<string, number> = {};
     try {
-      await floorSteps(await context.newPage());
+      const page = await context.newPage();
+      stages.context = performance.now() - t0;
+      await floorSteps(page, () => (stages.navigation = performance.now() - t0 - stages.context));
       read = performance.now() - t0;
+      stages.steps = read - stages.context - stages.navigation;
     } finally {
       await context.close();
     }
-    return { closed: performance.now() - t0, read };
+    const closed = performance.now() - t0;
+    stages.release = closed - read;
+    stages.whole = closed;
+    return { closed, read, stages };
   };
 
   // ---------- the playbook, through the API and the worker ----------
@@ -175,9 +191,17 @@ async function main() {
       wall,
       steps,
       execution: record.executionTimeMs as number,
+      stages: withRest(stageLog.take(created.requestId), record.executionTimeMs as number, wall),
       queue: new Date(record.startedAt).getTime() - new Date(record.createdAt).getTime(),
     };
   };
+
+  // The worker's stages, with what executionTimeMs holds outside any stage and the whole request as the caller sees it.
+  function withRest(stages: Record<string, number | undefined>, execution: number, wall: number) {
+    const inside = ['device', 'context', 'session_restore', 'navigation', 'steps', 'session_seal', 'release'];
+    const staged = inside.reduce((sum, k) => sum + (stages[k] ?? 0), 0);
+    return { ...stages, rest: execution - staged, whole: wall };
+  }
 
   // Teach the replay: one planner run (the playbook set aside), then the model goes away.
   const playbook = services.playbooks.list('orbit').find((p) => p.name === 'orbit.read-my-profile')!;
@@ -214,6 +238,14 @@ async function main() {
   const replayExec: number[] = [];
   const replayWall: number[] = [];
   const queue: number[] = [];
+  const stageSamples: Record<'floor' | 'playbook' | 'replay' | 'playbookB' | 'replayB', StageSamples> = {
+    floor: new Map(),
+    playbook: new Map(),
+    replay: new Map(),
+    playbookB: new Map(),
+    replayB: new Map(),
+  };
+  const arms = { execB: [] as number[], wallB: [] as number[], replayExecB: [] as number[], replayWallB: [] as number[] };
   const stepTimes = { playbook: new Map<string, number[]>(), replay: new Map<string, number[]>() };
   const addSteps = (into: Map<string, number[]>, steps: { step: string; ms: number }[]) => {
     for (const s of steps) into.set(s.step, [...(into.get(s.step) ?? []), s.ms]);
@@ -223,16 +255,31 @@ async function main() {
     const f0 = await floorOnce();
     floor.push(f0.closed);
     floorRead.push(f0.read);
+    addSample(stageSamples.floor, f0.stages);
     await new Promise((resolve) => setTimeout(resolve, 20)); // the worker is idle before each request
     const r = await withPlaybook(() => runOnce('PLAYBOOK'));
     exec.push(r.execution);
     addSteps(stepTimes.playbook, r.steps);
+    addSample(stageSamples.playbook, r.stages);
     wall.push(r.wall);
     queue.push(r.queue);
     const rp = await runOnce('REPLAY');
     replayExec.push(rp.execution);
     addSteps(stepTimes.replay, rp.steps);
+    addSample(stageSamples.replay, rp.stages);
     replayWall.push(rp.wall);
+    // Arm B, the same requests with a context prepared ahead: one unmeasured run prepares the first.
+    prepared.open();
+    await runOnce('REPLAY');
+    const rB = await withPlaybook(() => runOnce('PLAYBOOK'));
+    arms.execB.push(rB.execution);
+    arms.wallB.push(rB.wall);
+    addSample(stageSamples.playbookB, rB.stages);
+    const rpB = await runOnce('REPLAY');
+    arms.replayExecB.push(rpB.execution);
+    arms.replayWallB.push(rpB.wall);
+    addSample(stageSamples.replayB, rpB.stages);
+    await prepared.close();
   }
   if (model.calls !== modelCalls) throw new Error(`replays called the model ${model.calls - modelCalls} times`);
 
@@ -251,8 +298,21 @@ async function main() {
     row('replay: worker run (executionTimeMs), 0 model calls', replayExec),
     row('replay: whole request (POST → COMPLETED)', replayWall),
     row('queue latency: accepted → RUNNING, idle worker', queue, false),
+    '  B: the same, with a context prepared ahead for the next run (AGENTLINK_WARM_CONTEXT_SECONDS > 0, mode fresh):',
+    row('B playbook: worker run (executionTimeMs)', arms.execB),
+    row('B playbook: whole request (POST → COMPLETED)', arms.wallB),
+    row('B replay: worker run (executionTimeMs), 0 model calls', arms.replayExecB),
+    row('B replay: whole request (POST → COMPLETED)', arms.replayWallB),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`\n  Where the time goes, per stage (server/agent/run-stages.ts; the floor's own stages timed alike):\n`);
+  const table = stageTable(stageSamples.floor, [
+    { label: 'playbook', samples: stageSamples.playbook },
+    { label: 'replay', samples: stageSamples.replay },
+    { label: 'B playbook', samples: stageSamples.playbookB },
+    { label: 'B replay', samples: stageSamples.replayB },
+  ]);
+  process.stdout.write(`${table.join('\n')}\n`);
   if (values.steps) {
     for (const [label, map] of Object.entries(stepTimes)) {
       process.stdout.write(`\n  ${label}: median of each trace step (the rest of executionTimeMs is outside any step)\n`);

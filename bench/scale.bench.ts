@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { startEmbeddedPostgres } from '../test/support/embedded-pg';
 import { type Cluster, distributed, singleProcess } from './scale/cluster';
 import { type Backlog, backlog, dispatchLatency, percentile, recovery } from './scale/measure';
+import { stageRows } from './scale/stages';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -60,6 +61,12 @@ function medianLoad(loads: Backlog[]): Backlog {
     runMsP50: m((b) => b.runMsP50),
     cpuMsPerRequest: m((b) => b.cpuMsPerRequest),
     otherCores: m((b) => b.otherCores),
+    stages: Object.fromEntries(
+      [...new Set(loads.flatMap((b) => Object.keys(b.stages)))].map((k) => [
+        k,
+        median(loads.map((b) => b.stages[k] ?? NaN).filter(Number.isFinite)),
+      ]),
+    ),
   };
 }
 
@@ -124,6 +131,11 @@ async function main() {
         `${fmt(r.load.cpuMsPerRequest, 0)} | ${fmt(singleCpu / r.load.cpuMsPerRequest)}× | ${fmt(r.load.otherCores, 1)} cores |\n`,
     );
   }
+  process.stdout.write(
+    `\nWhere a run's time goes in a backlog, per stage (server/agent/run-stages.ts; each stage's mean per run from the workers' /metrics, median of the rounds):\n\n`,
+  );
+  const stageCols = rows.slice(0, 2).map((r) => ({ label: r.label, means: r.load.stages }));
+  process.stdout.write(`${stageRows(stageCols).join('\n')}\n`);
   process.stdout.write(
     `\nCPU ms/request: every process of the deployment (AgentLink, its Chromium, PostgreSQL) per completed request; on a\n` +
       `machine busy with other work ("other load" > 0) req/s moves with that load, the CPU per request much less.\n`,

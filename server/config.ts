@@ -135,6 +135,12 @@ const EnvSchema = z.object({
    * slowed the browser's other work; it pays where a session carries localStorage, which a fresh context loads page by page.
    */
   AGENTLINK_WARM_CONTEXT_SECONDS: z.coerce.number().int().min(0).max(600).default(0),
+  /**
+   * How a warm context is made (with AGENTLINK_WARM_CONTEXT_SECONDS > 0): `fresh`, a new context, which no page has run in,
+   * is opened for the connection's next run as a run ends, loaded with the session just sealed: no run's state ever reaches
+   * another run; `reuse` (default, as before), the finished run's own context is kept (its cache too).
+   */
+  AGENTLINK_WARM_CONTEXT_MODE: z.enum(['fresh', 'reuse']).default('reuse'),
   /** Contexts kept warm at once by one worker process (the oldest goes first). */
   AGENTLINK_WARM_CONTEXTS_MAX: z.coerce.number().int().min(0).max(256).default(8),
   AGENTLINK_USER_ACTION_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(600),
@@ -262,7 +268,7 @@ export interface AppConfig {
     maxWaitingRuns: number;
     userActionTtlSeconds: number;
     /** A finished run's context kept for the next run of the same connection (server/agent/warm-contexts.ts). */
-    warmContexts: { idleSeconds: number; max: number };
+    warmContexts: { idleSeconds: number; max: number; mode: 'fresh' | 'reuse' };
   };
   /**
    * Connection health checks (server/agent/health/): the default interval between two scheduled checks of a connection
@@ -380,7 +386,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.AGENTLINK_WORKER_MAX_ATTEMPTS,
       maxWaitingRuns: e.AGENTLINK_MAX_WAITING_RUNS,
       userActionTtlSeconds: e.AGENTLINK_USER_ACTION_TTL_SECONDS,
-      warmContexts: { idleSeconds: e.AGENTLINK_WARM_CONTEXT_SECONDS, max: e.AGENTLINK_WARM_CONTEXTS_MAX },
+      warmContexts: {
+        idleSeconds: e.AGENTLINK_WARM_CONTEXT_SECONDS,
+        max: e.AGENTLINK_WARM_CONTEXTS_MAX,
+        mode: e.AGENTLINK_WARM_CONTEXT_MODE,
+      },
     },
     healthCheck: {
       intervalSeconds: e.AGENTLINK_HEALTH_CHECK_INTERVAL_SECONDS,

@@ -105,6 +105,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const warmContexts = new WarmContexts({
     idleMs: config.worker.warmContexts.idleSeconds * 1000,
     max: config.worker.warmContexts.max,
+    mode: config.worker.warmContexts.mode,
   });
   // Traces only when an OTLP endpoint is configured (a no-op tracer otherwise).
   const tracing = startTracing(config.tracing);

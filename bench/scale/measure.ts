@@ -1,5 +1,6 @@
 import { cpuTicks, descendants, machineBusySeconds } from '../agent/process-tree';
 import type { Cluster } from './cluster';
+import { stageMeans, stageTotals } from './stages';
 
 export const ACTION = 'Read my profile';
 const FORMAT = { name: 'string - full name', followers: 'integer - number of followers' };
@@ -73,6 +74,8 @@ export interface Backlog {
   cpuMsPerRequest: number;
   /** Cores other processes of the machine kept busy meanwhile, on average (how disturbed the timing was). */
   otherCores: number;
+  /** Mean milliseconds per run of each stage (server/agent/run-stages.ts), from the workers' /metrics. */
+  stages: Record<string, number>;
 }
 
 /**
@@ -86,6 +89,7 @@ function deploymentCpuSeconds(): number {
 
 /** `n` requests posted at once (a backlog), then waited for: throughput and how busy the slots were. */
 export async function backlog(c: Cluster, n: number): Promise<Backlog> {
+  const stages0 = await stageTotals(c);
   const cpu0 = deploymentCpuSeconds();
   const machine0 = machineBusySeconds();
   const own0 = process.cpuUsage();
@@ -96,6 +100,9 @@ export async function backlog(c: Cluster, n: number): Promise<Backlog> {
   const own = process.cpuUsage(own0);
   const others = machineBusySeconds() - machine0 - cpu - (own.user + own.system) / 1e6;
   const ok = runs.filter((r) => r.status === 'COMPLETED');
+  // Read once every run's telemetry is in (it ends as the outcome is written, the read may come first).
+  await new Promise((r) => setTimeout(r, 200));
+  const stages = stageMeans(stages0, await stageTotals(c));
   const first = Math.min(...runs.map((r) => ms(r.createdAt)));
   const firstStart = Math.min(...ok.map((r) => ms(r.startedAt)));
   const last = Math.max(...ok.map((r) => ms(r.completedAt)));
@@ -111,6 +118,7 @@ export async function backlog(c: Cluster, n: number): Promise<Backlog> {
     ),
     cpuMsPerRequest: (cpu * 1000) / ok.length,
     otherCores: Math.max(0, others) / ((Date.now() - wall0) / 1000),
+    stages,
   };
 }
 

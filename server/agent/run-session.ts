@@ -3,28 +3,27 @@ import type { Page } from 'playwright-core';
 
 import { deviceForBrowser, deviceIdentity } from '../browser/device-identity';
 import type { DeviceProfile } from '../browser/device-profile';
-import { trackRequests } from '../browser/page-quiet';
-import { refuseUnneededResources } from '../browser/resource-filter';
 import { captureSession, restoreSessionStorage } from '../browser/session-capture';
 import { sessionDigest } from '../browser/session-digest';
 import { boundSession, contextStorageState, type ProviderSession, SESSION_MAX_BYTES } from '../browser/session-format';
 import { EgressPolicy } from '../egress/egress-policy';
-import { type FenceOptions, openFencedContext, openPage } from '../egress/fenced-context';
+import { type FenceOptions, openPage } from '../egress/fenced-context';
 import type { RequestSigner } from '../egress/request-signing';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
 import type { ConnectionRecord } from '../store';
 import { BrowserUnavailable } from './browser-loss';
-import { ContextWiring, type RunPort } from './context-wiring';
+import type { RunPort } from './context-wiring';
 import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
-import { blockedStep, blockReporter, changeGate, fromProxy, installNetworkGuard, judgeUnfinishedMessages } from './network-guard';
+import { openKeyedContext } from './keyed-context';
+import { blockedStep, blockReporter, fromProxy, judgeUnfinishedMessages } from './network-guard';
 import { runNow } from './run-clock';
 import { RunFailure } from './run-errors';
 import { pushStep, type RunState, timedStep } from './run-state';
 import { watchTabs } from './tabs/run-tabs';
 import { errorText, pageUrl } from './trace';
-import { type WarmContext, warmKey } from './warm-contexts';
+import { warmKey } from './warm-contexts';
 import type { WorkerDeps } from './worker-deps';
 
 /**
@@ -102,7 +101,7 @@ export async function openRunBrowser(
     );
   }
   signal.throwIfAborted();
-  state.device = await deviceForRun(deps, connection);
+  state.device = await state.stages.time('device', () => deviceForRun(deps, connection));
   signal.throwIfAborted();
   return openSessionContext(deps, state, provider, session, deadline, signal);
 }
@@ -159,7 +158,33 @@ async function openSessionContext(
         })
       : null;
   const fresh = () =>
-    openRunContext(deps, state, provider, policy, key ?? '', port, sessionFence(device, exitProxy, session, providerOrigin, signer));
+    openKeyedContext(deps.browsers, {
+      provider,
+      policy,
+      key: key ?? '',
+      connectionId: record.connectionId,
+      mode: state.mode,
+      approve: state.approve,
+      port,
+      fence: sessionFence(device, exitProxy, session, providerOrigin, signer),
+      opened: (context) => (state.context = context), // closed with the run's, should what follows fail
+    });
+  const opened = performance.now();
+  if (key) {
+    // The next run of this key may get its context opened ahead, as this run ends (warm-contexts.ts, fresh mode).
+    const { connectionId } = record;
+    const { mode } = state;
+    state.reopen = (sealed) =>
+      openKeyedContext(deps.browsers, {
+        provider,
+        policy,
+        key,
+        connectionId,
+        mode,
+        fence: sessionFence(device, exitProxy, sealed, providerOrigin, signer),
+      });
+  }
+  if (key) await deps.warm!.prepared(key);
   let warm = (key && deps.warm!.take(key, state.sessionDigest!)) || null;
   let page: Page | null = null;
   if (warm) {
@@ -183,10 +208,11 @@ async function openSessionContext(
     page = await openPage(warm.context);
   }
   state.page = page;
+  state.stages.add('context', performance.now() - opened);
   // Judged at the run's end with what its pages left unfinished on a socket still open (read mode: a taint).
   judgeUnfinishedMessages(state.integrity, state.context!);
   // sessionStorage is the tab's: written into this page, for the provider's origins only, before it goes anywhere.
-  if (session) await restoreSessionStorage(page, session, providerOrigin);
+  if (session) await state.stages.time('session_restore', () => restoreSessionStorage(page, session, providerOrigin));
   // Tabs the pages open are tracked from the start; state.page follows the current tab (failure screenshot, network guard).
   watchTabs(page, policy).onSwitch((current) => {
     state.page = current;
@@ -197,50 +223,11 @@ async function openSessionContext(
   return page;
 }
 
-/**
- * A new fenced context for the run (see openSessionContext), its fence wired to whichever run holds it
- * (context-wiring.ts): this run, and later ones of the same key when it is kept warm (warm-contexts.ts).
- */
-async function openRunContext(
-  deps: SessionDeps,
-  state: RunState,
-  provider: ProviderDefinition,
-  policy: EgressPolicy,
-  key: string,
-  port: RunPort,
-  fence: Pick<FenceOptions, 'identity' | 'upstreamProxy' | 'options' | 'signer'>,
-): Promise<WarmContext> {
-  const wiring = new ContextWiring(changeGate(state.mode, provider.sessionRefresh, state.approve));
-  wiring.attach(port);
-  // Every connection of the context goes through its egress proxy (redirect hops and every realm included): it decides
-  // what read mode lets out and counts the changes sent; the page guard adds frame and navigation detail to the trace.
-  const context = await openFencedContext(deps.browsers, {
-    policy,
-    onBlocked: wiring.onBlocked,
-    gate: wiring,
-    onChangeSent: wiring.onChangeSent,
-    ...fence,
-  }).catch((err: unknown) => {
-    throw new BrowserUnavailable(err);
-  });
-  state.context = context; // closed with the run's, should what follows fail
-  // Settling after an action waits for the requests it started, from the first action on.
-  trackRequests(context);
-  // Before the guard, so the guard's route runs first and sees (and reports) every request.
-  await refuseUnneededResources(context);
-  await installNetworkGuard(context, {
-    policy,
-    sessionRefresh: provider.sessionRefresh,
-    mode: state.mode,
-    mainFrame: wiring.mainFrame,
-    report: wiring.report,
-  });
-  return { context, wiring, key, connectionId: state.record.connectionId };
-}
-
 export async function openStartingUrl(state: RunState, page: Page, url: string) {
   try {
-    await timedStep(state, 'navigate', 'starting URL', () => page.goto(url, { waitUntil: 'domcontentloaded' }));
+    await state.stages.time('navigation', () =>
+      timedStep(state, 'navigate', 'starting URL', () => page.goto(url, { waitUntil: 'domcontentloaded' })),
+    );
   } catch (err) {
     if (state.upstreamFailure) {
       throw new RunFailure(
@@ -352,8 +339,10 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
     // Came back exactly as it was loaded (same cookies, same storage): marked used, not sealed and written again.
     const { markUsed } = deps.connections;
     if (!dropped.length && markUsed && state.sessionDigest && sessionDigest(session) === state.sessionDigest) {
-      if (await markUsed.call(deps.connections, state.record.connectionId)) state.sealedDigest = state.sessionDigest;
-      else log.info('the connection is no longer ACTIVE; it was not marked used');
+      if (await markUsed.call(deps.connections, state.record.connectionId)) {
+        state.sealedDigest = state.sessionDigest;
+        state.sealedSession = session;
+      } else log.info('the connection is no longer ACTIVE; it was not marked used');
       return;
     }
     if (dropped.length) {
@@ -365,7 +354,10 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
     }
     if (await deps.connections.saveSession(state.record.connectionId, session, { used: true })) {
       // What the context holds is now what is stored, unless parts had to be left out.
-      if (!dropped.length) state.sealedDigest = sessionDigest(session);
+      if (!dropped.length) {
+        state.sealedDigest = sessionDigest(session);
+        state.sealedSession = session;
+      }
     } else {
       log.info('the connection is no longer ACTIVE; its session was not written back');
     }
@@ -386,8 +378,13 @@ export async function releaseRunBrowser(
   state: RunState,
   reusable: boolean,
 ): Promise<{ closed: Promise<void> }> {
-  const { warm } = state;
-  if (reusable && warm && deps.warm && state.sealedDigest && warm.context === state.context) {
+  const { warm, reopen, sealedSession } = state;
+  state.sealedSession = undefined;
+  if (reusable && warm && deps.warm?.fresh && state.sealedDigest && reopen && sealedSession) {
+    // Fresh mode: this run's context closes; the next run of its key gets one no page has run in, opened now.
+    deps.warm.prepare(warm.key, state.sealedDigest, state.record.connectionId, () => reopen(sealedSession));
+  } else if (reusable && warm && deps.warm?.enabled && state.sealedDigest && warm.context === state.context) {
+    // Only with the pool on: keep() closes what it cannot keep, and that close would hold the answer (issue #38: 30–55 ms).
     state.context = undefined;
     state.warm = undefined;
     // Checked again once its pages closed: what they sent as they went (an unload write) still counts against the run.

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 import type { DeviceProfile } from '../browser/device-profile';
+import type { ProviderSession } from '../browser/session-format';
 import type { ChangeGate } from '../egress/egress-proxy';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { AgentRequestRecord } from '../store';
@@ -10,6 +11,7 @@ import type { BlockedRequest, RunMode } from './network-guard';
 import { Redactor } from './observation';
 import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
 import { RunIntegrity } from './run-integrity';
+import { RunStages } from './run-stages';
 import type { RunTelemetry } from './run-telemetry';
 import { errorText, pageUrl } from './trace';
 import type { WarmContext } from './warm-contexts';
@@ -44,6 +46,10 @@ export interface RunState {
   sessionDigest?: string;
   /** The digest of the session the context holds as the run ends, once sealed back (or found unchanged) onto an ACTIVE connection. */
   sealedDigest?: string;
+  /** The session as sealed back (sealedDigest's): what a context prepared for the next run is loaded with (warm-contexts.ts). */
+  sealedSession?: ProviderSession;
+  /** Opens a context for the next run of this run's warm key, loaded with `session`, no run attached (warm-contexts.ts prepare). */
+  reopen?: (session: ProviderSession) => Promise<WarmContext>;
   /** The context with the fence wiring it was opened with: kept warm for the next run of its key when the run ends well. */
   warm?: WarmContext;
   /** The provider's origins: the only ones whose storage is restored and sealed back. */
@@ -56,6 +62,8 @@ export interface RunState {
   handoff?: RunHandoff;
   /** Approval runs: the latest picture of the page (handoff/frame-keeper.ts). */
   frames?: FrameKeeper;
+  /** Where the run's time goes, stage by stage (run-stages.ts). */
+  stages: RunStages;
 }
 
 export function newRunState(record: AgentRequestRecord): RunState {
@@ -69,6 +77,7 @@ export function newRunState(record: AgentRequestRecord): RunState {
     integrity: new RunIntegrity(record.parameters),
     secrets: [],
     changesSent: 0,
+    stages: new RunStages(),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AgentRequestRecord } from '../store';
 import type { ExecutionMethod, TraceStep } from './run-context';
+import type { RunStage } from './run-stages';
 
 /**
  * What the worker reports about a run to metrics and traces (server/observability/ implements it). Reports
@@ -22,6 +23,8 @@ export interface RunEnd {
   method: ExecutionMethod | null;
   errorCode?: string;
   durationMs: number;
+  /** Milliseconds per stage of the run (run-stages.ts). */
+  stages?: Partial<Record<RunStage, number>>;
 }
 
 export interface WorkerTelemetry {

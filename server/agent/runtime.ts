@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Services } from '../services';
 import { PlaybookStrategy } from './playbooks';
 import type { ExecutionStrategy } from './run-context';
+import type { WorkerTelemetry } from './run-telemetry';
 import { LoginEngineRelogin } from './silent-relogin';
 import { plannerStrategy, replayStrategy } from './strategies';
 import { type WarmContexts } from './warm-contexts';
@@ -27,7 +28,7 @@ export function agentStrategies(services: Services): ExecutionStrategy[] {
 export function createAgentWorker(
   services: Services,
   logger: Logger,
-  opts: { strategies?: ExecutionStrategy[]; heartbeatMs?: number; warm?: WarmContexts } = {},
+  opts: { strategies?: ExecutionStrategy[]; heartbeatMs?: number; warm?: WarmContexts; telemetry?: WorkerTelemetry } = {},
 ): AgentWorker {
   const { config } = services;
   return new AgentWorker({
@@ -50,7 +51,7 @@ export function createAgentWorker(
     relogin: new LoginEngineRelogin(services.loginEngine),
     warm: opts.warm ?? services.warmContexts,
     signing: services.signedAgent,
-    telemetry: services.agentRunTelemetry,
+    telemetry: opts.telemetry ?? services.agentRunTelemetry,
     handoffs: services.handoffs,
   });
 }

@@ -34,6 +34,11 @@ export interface WarmSettings {
   idleMs: number;
   /** Contexts kept unused at once in this process. */
   max: number;
+  /**
+   * `fresh`: a run's own context is never kept; a new one, which no page has ever run in, is opened for the next run of the
+   * key as the run ends, loaded with the session just sealed (prepare). `reuse` (default here): the run's context is kept.
+   */
+  mode?: 'reuse' | 'fresh';
 }
 
 interface Idle {
@@ -102,9 +107,56 @@ export class WarmContexts {
   private readonly watched = new WeakSet<BrowserContext>();
   /** Contexts whose pages are closing on their way into the pool: a connection's session ending meanwhile spoils them. */
   private readonly arriving = new Set<Idle>();
+  /** Contexts being opened ahead for a key (prepare): a connection's session ending meanwhile spoils them. */
+  private readonly preparing = new Map<string, { connectionId?: string; spoiled: boolean; done: Promise<unknown> }>();
   private closed = false;
 
   constructor(private readonly settings: WarmSettings) {}
+
+  /** Whether runs hand their context back (keep) or a fresh one is prepared for the next run (prepare). */
+  get fresh(): boolean {
+    return this.settings.mode === 'fresh';
+  }
+
+  /**
+   * Opens, beside the run that just ended, a context for the next run of `key` holding the session of `digest` (what the
+   * connection has stored now), and keeps it unused: the next run skips the context's opening, the session's loading and
+   * the fence's installation. No page has run in it and no run's state is in it: it is what that run would open itself,
+   * opened earlier. Its fence refuses every request until a run takes it (context-wiring.ts). At most one at a time per key.
+   */
+  prepare(key: string, digest: string, connectionId: string | undefined, open: () => Promise<WarmContext>): void {
+    if (!this.enabled || !key || this.preparing.has(key)) return;
+    const ticket = { connectionId, spoiled: false, done: Promise.resolve() as Promise<unknown> };
+    this.preparing.set(key, ticket);
+    ticket.done = open().then(
+      (warm) => {
+        this.preparing.delete(key);
+        if (ticket.spoiled || !this.enabled || !isOpen(warm.context) || warm.context.pages().length > 0)
+          return void closeQuietly(warm.context);
+        const entry: Idle = {
+          warm,
+          digest,
+          timer: undefined as unknown as NodeJS.Timeout,
+          readyAt: Date.now(),
+          spoiled: false,
+          offPage: () => {},
+        };
+        const onPage = () => {
+          entry.spoiled = true;
+          const at = this.idle.indexOf(entry);
+          if (at >= 0) this.drop(at);
+        };
+        warm.context.on('page', onPage);
+        entry.offPage = () => warm.context.off('page', onPage);
+        this.watched.add(warm.context);
+        warm.context.once('close', () => this.forget(warm.context));
+        this.rearm(entry);
+        this.idle.push(entry);
+        while (this.idle.length > this.settings.max) this.drop(0);
+      },
+      () => this.preparing.delete(key), // the next run opens its own
+    );
+  }
 
   get enabled(): boolean {
     return !this.closed && this.settings.idleMs > 0 && this.settings.max > 0;
@@ -113,6 +165,15 @@ export class WarmContexts {
   /** Contexts waiting unused now. */
   get size(): number {
     return this.idle.length;
+  }
+
+  /**
+   * Waits for a context being prepared for `key` (a run that comes as the last one ends would otherwise open a second one
+   * beside it), at most `maxMs`.
+   */
+  async prepared(key: string, maxMs = PAGES_CLOSE_MS): Promise<void> {
+    const ticket = this.preparing.get(key);
+    if (ticket) await withTimeout(ticket.done, maxMs).catch(() => undefined);
   }
 
   /**
@@ -200,6 +261,7 @@ export class WarmContexts {
   /** Closes the unused contexts of a connection whose session ended (revoked, LOGIN_REQUIRED). */
   dropConnection(connectionId: string): void {
     for (const entry of this.arriving) if (entry.warm.connectionId === connectionId) entry.spoiled = true;
+    for (const ticket of this.preparing.values()) if (ticket.connectionId === connectionId) ticket.spoiled = true;
     for (let i = this.idle.length - 1; i >= 0; i--) if (this.idle[i].warm.connectionId === connectionId) this.drop(i);
   }
 
@@ -211,6 +273,7 @@ export class WarmContexts {
   /** Closes every unused context and keeps none until `open` (the worker is stopping). */
   async close(): Promise<void> {
     this.closed = true;
+    for (const ticket of this.preparing.values()) ticket.spoiled = true;
     const all = this.idle.splice(0);
     for (const entry of all) {
       clearTimeout(entry.timer);

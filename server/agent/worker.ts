@@ -1,23 +1,24 @@
 import { compileResponseFormat } from '../../contract/response-format';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
-import type { AgentAttempt, AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
-import { browserLost, BrowserUnavailable, lostBrowserError, unavailableBackoffMs } from './browser-loss';
+import type { AgentAttempt } from '../store';
+import { browserLost, lostBrowserError, unavailableBackoffMs } from './browser-loss';
 import { FrameKeeper } from './handoff/frame-keeper';
 import type { RunHandoff } from './handoff/run-handoff';
 import { applyStoredDecision } from './handoff/stored-decision';
-import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
+import { NO_PERSON, type UserDoor } from './handoff/user-ask';
 import { runHandoffFor } from './handoff/worker-handoff';
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import type { ClaimedRequest } from './queue/queue';
-import { AgentTimeoutError } from './result/errors';
 import { RunClock, withRunClock } from './run-clock';
 import type { RunContext } from './run-context';
 import { RunAborted, RunFailure, untilAborted } from './run-errors';
+import { type Final, finalForError, UNREACHABLE } from './run-final';
+import { keepLease } from './run-lease';
 import { openRunBrowser, openStartingUrl, releaseRunBrowser, renewDeadSession, saveSessionBack } from './run-session';
 import { addUsage, newRunState, pushStep, type RunState, setSecrets } from './run-state';
 import { NO_TELEMETRY, type RunEnd } from './run-telemetry';
-import { errorText, failureScreenshot, pageUrl } from './trace';
+import { failureScreenshot, pageUrl } from './trace';
 import type { WorkerDeps } from './worker-deps';
 
 export { RunAborted } from './run-errors';
@@ -30,16 +31,6 @@ export type { WorkerDeps, WorkerSettings } from './worker-deps';
  * seals the session back, and writes the outcome, trace, method and model usage. Timeout, cancel, a lost
  * lease and shutdown all abort the run through one AbortController; every path ends in one final write.
  */
-interface Final {
-  status: Exclude<AgentRequestStatus, 'PENDING' | 'RUNNING'>;
-  result?: unknown;
-  error?: AgentRequestError;
-  warnings?: AgentRequestWarning[];
-}
-
-/** Never written: a run that could not reach its browser goes back to the queue (browser-loss.ts). */
-const UNREACHABLE = 'BROWSER_UNAVAILABLE';
-
 /** The connection's stored credentials as strings to mask (both halves: the sign-in name is a credential and PII). */
 function storedCredentials(deps: WorkerDeps, connection: Parameters<WorkerDeps['connections']['openCredentials']>[0]): string[] {
   try {
@@ -167,24 +158,19 @@ export class AgentWorker {
       },
     };
     const offCancel = events.onCancelRequested(record.id, () => controller.abort(new RunAborted('CANCELED')));
-    let beating = false;
-    const heartbeat = setInterval(() => {
-      if (beating || controller.signal.aborted) return;
-      beating = true;
-      void (async () => {
-        const leaseUntil = new Date(clock.now().getTime() + settings.leaseSeconds * 1000);
-        // One statement: the lease, a cancel asked through any process, and a decision stored by another.
-        const beat = await repo.heartbeat(record.id, claim.owner, leaseUntil);
-        if (!beat) controller.abort(new RunAborted('LEASE_LOST'));
-        else if (beat.cancelRequested) controller.abort(new RunAborted('CANCELED'));
-        // A decision on the open ask taken where the run is not (another process): applied as one taken here.
-        else if (beat.userDecision && state.handoff) applyStoredDecision(state.handoff, beat.userDecision);
-      })()
-        .catch((err) => log.warn({ err }, 'lease renewal failed'))
-        .finally(() => {
-          beating = false;
-        });
-    }, this.heartbeatMs);
+    const { stages } = state;
+    if (claim.claimMs !== undefined) stages.add('claim', claim.claimMs);
+    if (record.startedAt) stages.add('wake', record.startedAt.getTime() - record.createdAt.getTime());
+    const leaseTerms = { repo, requestId: record.id, owner: claim.owner, clock, leaseSeconds: settings.leaseSeconds, log, stages };
+    const stopLease = keepLease({
+      ...leaseTerms,
+      everyMs: this.heartbeatMs,
+      controller,
+      // A decision on the open ask taken where the run is not (another process): applied as one taken here.
+      onUserDecision: (decision) => {
+        if (state.handoff) applyStoredDecision(state.handoff, decision);
+      },
+    });
     if (record.cancelRequestedAt) controller.abort(new RunAborted('CANCELED'));
 
     const handoff = (provider: ProviderDefinition) => runHandoffFor(this.deps, state, provider, claim, controller, seat);
@@ -192,10 +178,10 @@ export class AgentWorker {
     try {
       final = await withRunClock(runClock, () => untilAborted(this.run(state, deadline, controller.signal, handoff), controller.signal));
     } catch (err) {
-      final = this.finalForError(err, controller.signal, state);
+      final = finalForError(err, controller.signal, state, logger);
     }
     clearTimeout(timeout);
-    clearInterval(heartbeat);
+    stopLease();
     offCancel();
     if (state.handoff) this.deps.handoffs?.registry.remove(state.handoff);
     await state.frames?.stop();
@@ -218,12 +204,12 @@ export class AgentWorker {
         });
       }
     }
-    await saveSessionBack(this.deps, state, log);
+    await stages.time('session_seal', () => saveSessionBack(this.deps, state, log));
     // Kept warm only after a clean, finished run nobody took part in: anything else leaves its context to close.
     const reusable =
       final.status === 'COMPLETED' && !controller.signal.aborted && state.integrity.clean && !state.handoff?.asked && !state.frames;
     // Kept warm before the answer; closed while the outcome is written (sealed above), but before any hand-back below.
-    const { closed } = await releaseRunBrowser(this.deps, state, reusable);
+    const { closed } = await stages.time('release', () => releaseRunBrowser(this.deps, state, reusable));
 
     const abortKind = controller.signal.reason instanceof RunAborted ? controller.signal.reason.kind : null;
     let ending: RunEnd['ending'] = 'not_written';
@@ -268,17 +254,19 @@ export class AgentWorker {
         return;
       }
       const completedAt = clock.now();
-      const written = await repo.finish(record.id, claim.owner, {
-        status: final.status,
-        result: final.status === 'COMPLETED' ? (final.result ?? null) : null,
-        error: final.error ?? null,
-        warnings: final.status === 'COMPLETED' ? (final.warnings ?? []) : [],
-        completedAt,
-        executionTimeMs: Date.now() - startedMs,
-        trace: state.trace,
-        method: state.method,
-        modelUsage: state.usage,
-      });
+      const written = await stages.time('outcome_write', () =>
+        repo.finish(record.id, claim.owner, {
+          status: final.status,
+          result: final.status === 'COMPLETED' ? (final.result ?? null) : null,
+          error: final.error ?? null,
+          warnings: final.status === 'COMPLETED' ? (final.warnings ?? []) : [],
+          completedAt,
+          executionTimeMs: Date.now() - startedMs,
+          trace: state.trace,
+          method: state.method,
+          modelUsage: state.usage,
+        }),
+      );
       if (written) {
         ending = 'written';
         events.finished(record.id);
@@ -297,6 +285,7 @@ export class AgentWorker {
         method: state.method,
         ...(final.error ? { errorCode: final.error.code } : {}),
         durationMs: Date.now() - startedMs,
+        stages: stages.durations(),
       });
       await closed;
     }
@@ -306,42 +295,6 @@ export class AgentWorker {
   private async takeSlot(signal: AbortSignal): Promise<void> {
     const atWork = () => this.running.size - this.parked;
     while (atWork() >= this.deps.settings.concurrency && !signal.aborted) await new Promise((r) => setTimeout(r, 50));
-  }
-
-  private finalForError(err: unknown, signal: AbortSignal, state: RunState): Final {
-    const reason = signal.aborted ? signal.reason : err;
-    // The person's part ended the run (they left, denied a held write, it expired): often the abort reason itself.
-    if (reason instanceof UserDoorError) {
-      const { details } = reason;
-      return { status: 'FAILED', error: { code: reason.code, message: reason.message, ...(details === undefined ? {} : { details }) } };
-    }
-    if (reason instanceof RunAborted) {
-      if (reason.kind === 'TIMED_OUT') {
-        return {
-          status: 'TIMED_OUT',
-          error: { code: 'TIMED_OUT', message: `The request did not finish within its timeout of ${state.record.timeoutMs} ms.` },
-        };
-      }
-      if (reason.kind === 'CANCELED')
-        return { status: 'CANCELED', error: { code: 'CANCELED', message: 'The request was canceled while it ran.' } };
-      return { status: 'FAILED', error: { code: 'WORKER_LOST', message: reason.message } };
-    }
-    // A strategy's own deadline guard (server/agent/result/errors.ts) may fire a moment before our timer.
-    if (err instanceof AgentTimeoutError) {
-      return {
-        status: 'TIMED_OUT',
-        error: { code: 'TIMED_OUT', message: `The request did not finish within its timeout of ${state.record.timeoutMs} ms.` },
-      };
-    }
-    if (err instanceof BrowserUnavailable) return { status: 'FAILED', error: { code: UNREACHABLE, message: err.message } };
-    if (err instanceof RunFailure) {
-      return {
-        status: 'FAILED',
-        error: { code: err.code, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) },
-      };
-    }
-    this.deps.logger.error({ err, requestId: state.record.id }, 'agent run crashed');
-    return { status: 'FAILED', error: { code: 'INTERNAL_ERROR', message: `The run stopped on an unexpected error: ${errorText(err)}` } };
   }
 
   private async run(
@@ -402,10 +355,12 @@ export class AgentWorker {
     for (const strategy of this.deps.strategies) {
       signal.throwIfAborted();
       const ended = state.telemetry?.strategy(strategy.method);
-      const outcome = await strategy.run(ctx).catch((err: unknown) => {
-        ended?.('error');
-        throw err;
-      });
+      const outcome = await state.stages
+        .time('steps', () => strategy.run(ctx))
+        .catch((err: unknown) => {
+          ended?.('error');
+          throw err;
+        });
       ended?.(outcome.status);
       state.usage = addUsage(state.usage, outcome.usage);
       if (outcome.status === 'not_applicable') {

@@ -94,6 +94,7 @@ export class AgentRunTelemetry implements WorkerTelemetry {
         run.end();
         if (outcome.ending !== 'written') return;
         metrics.observeAgentRequest({ status: outcome.status, method: outcome.method, provider }, outcome.durationMs / 1000);
+        if (outcome.stages) metrics.observeRunStages(outcome.stages);
       },
     };
   }

@@ -10,6 +10,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** Agent runs take seconds to minutes (the longest timeoutMs is 10 minutes). */
 const AGENT_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
+/** A stage of a run takes from a millisecond (a claim) to tens of seconds (a planner's steps). */
+const STAGE_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
 
 /**
  * A provider as a metric label: its slug (readable, stable across environments) when AgentLink or the operator declared
@@ -32,6 +34,7 @@ export class AppMetrics {
   readonly registry = new Registry();
   private readonly http: Histogram<'method' | 'route' | 'status'>;
   private readonly agent: Histogram<'status' | 'method' | 'provider'>;
+  private readonly stages: Histogram<'stage'>;
   private readonly webhookAttempts: Counter<'outcome'>;
   private readonly browsersLost: Counter;
   private processMetrics = false;
@@ -63,6 +66,13 @@ export class AppMetrics {
       help: 'Agent requests run to a final status by a worker of this process, by status, method (playbook, replay, planner, none) and provider, and how long they ran.',
       labelNames: ['status', 'method', 'provider'],
       buckets: AGENT_BUCKETS,
+      registers,
+    });
+    this.stages = new Histogram({
+      name: 'agentlink_agent_run_stage_seconds',
+      help: 'Where the runs of this process spend their time, by stage (wake, claim, device, context, session_restore, navigation, steps, session_seal, release, outcome_write, heartbeat summed); one observation per stage met by a run whose final status was stored.',
+      labelNames: ['stage'],
+      buckets: STAGE_BUCKETS,
       registers,
     });
     this.webhookAttempts = new Counter({
@@ -152,6 +162,11 @@ export class AppMetrics {
 
   observeAgentRequest(labels: { status: string; method: string | null; provider: string }, seconds: number): void {
     this.agent.observe({ status: labels.status, method: labels.method?.toLowerCase() ?? 'none', provider: labels.provider }, seconds);
+  }
+
+  /** The stages of one run, in milliseconds (server/agent/run-stages.ts). */
+  observeRunStages(stages: Partial<Record<string, number>>): void {
+    for (const [stage, ms] of Object.entries(stages)) if (ms !== undefined) this.stages.observe({ stage }, ms / 1000);
   }
 
   countWebhookAttempt(outcome: WebhookAttemptOutcome): void {

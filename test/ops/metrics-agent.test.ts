@@ -79,6 +79,10 @@ it('counts runs by status, method and provider, with durations; shows the browse
   expect(sample(text, RUNS, failed)).toBe(1);
   expect(sample(text, 'agentlink_agent_request_duration_seconds_sum', completed)).toBeGreaterThan(0);
   expect(sample(text, 'agentlink_agent_request_duration_seconds_bucket', { ...completed, le: '+Inf' })).toBe(1);
+  // Where both runs' time went, stage by stage (server/agent/run-stages.ts): each stage of a run observed once.
+  for (const stage of ['wake', 'claim', 'device', 'context', 'navigation', 'steps', 'session_seal', 'release', 'outcome_write'])
+    expect([stage, sample(text, 'agentlink_agent_run_stage_seconds_count', { stage })]).toEqual([stage, 2]);
+  expect(sample(text, 'agentlink_agent_run_stage_seconds_sum', { stage: 'steps' })).toBeGreaterThan(0);
   // No run holds a context once its teardown is done, which may follow the answer (one still open would be kept warm for
   // the connection's next run: AGENTLINK_WARM_CONTEXT_SECONDS).
   const contextsHeld = (m: string) => sample(m, 'agentlink_browser_contexts_open')! - sample(m, 'agentlink_browser_contexts_warm')!;

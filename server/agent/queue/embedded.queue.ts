@@ -74,10 +74,11 @@ export class EmbeddedQueue implements AgentQueue {
           for (const id of ids) {
             if (!this.running || free() <= 0) break;
             const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
+            const t0 = performance.now();
             const record = await repo.claimRecord(id, this.workerId, now, leaseUntil, this.settings.maxAttempts);
             if (!record) continue;
             claimed += 1;
-            const task: Promise<void> = handler({ requestId: id, owner: this.workerId, record })
+            const task: Promise<void> = handler({ requestId: id, owner: this.workerId, record, claimMs: performance.now() - t0 })
               .catch((err) => this.deps.logger?.error({ err, requestId: id }, 'agent request handler failed'))
               .finally(() => {
                 this.active.delete(task);

@@ -130,6 +130,7 @@ export class PgBossQueue implements AgentQueue {
           while (this.working && this.active.size + busy() >= concurrency) await new Promise((r) => setTimeout(r, 100));
           if (!this.working) return;
           const now = this.deps.clock.now();
+          const t0 = performance.now();
           const record = await repo.claimRecord(
             requestId,
             this.workerId,
@@ -138,7 +139,7 @@ export class PgBossQueue implements AgentQueue {
             this.settings.maxAttempts,
           );
           if (!record) continue; // canceled, finished, or another worker holds it
-          const task = handler({ requestId, owner: this.workerId, record }).catch((err) =>
+          const task = handler({ requestId, owner: this.workerId, record, claimMs: performance.now() - t0 }).catch((err) =>
             this.deps.logger?.error({ err, requestId }, 'agent request handler failed'),
           );
           this.active.add(task);
