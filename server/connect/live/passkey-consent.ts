@@ -37,6 +37,9 @@ export async function holdPasskeyCreation(context: BrowserContext, onAsk: (ask: 
   context.on('page', watch);
 }
 
+/** The last passkey window of each page, while it closes. */
+const closings = new WeakMap<Page, Promise<void>>();
+
 async function askFrom(page: Page, message: ConsoleMessage, token: string, onAsk: (ask: PasskeyAsk) => void): Promise<void> {
   if (message.type() !== 'debug') return;
   const [first, resolver] = message.args();
@@ -50,16 +53,24 @@ async function askFrom(page: Page, message: ConsoleMessage, token: string, onAsk
       if (decided) return null;
       decided = true;
       const window = await openPasskeyWindow(page);
+      let credential: VirtualCredential | null = null;
       try {
         await go(resolver);
-        return await window.credentialAdded(CREATE_TIMEOUT_MS);
+        credential = await window.credentialAdded(CREATE_TIMEOUT_MS);
       } finally {
-        await window.close();
+        // Closed at once, for that one call only; the credential is handed on without waiting for the swap back (the
+        // site moves on as soon as create() resolves, and its signed-in page must find the passkey kept).
+        const closing = window.close();
+        closings.set(page, closing);
+        if (!credential) await closing;
       }
+      return credential;
     },
     decline: async () => {
       if (decided) return;
       decided = true;
+      // A window this page had is fully closed before its next call goes on: that call meets the refusing set.
+      await closings.get(page);
       await go(resolver);
     },
   });

@@ -21,6 +21,7 @@ import { AgentRequestAttempts1763707000000 } from './1763707000000-agent-request
 import { TrajectoriesPerMode1763720000000 } from './1763720000000-trajectories-per-mode';
 import { TrajectoryStaleness1763721000000 } from './1763721000000-trajectory-staleness';
 import { CheckedTrajectories1763721100000 } from './1763721100000-checked-trajectories';
+import { ConnectionPasskey1763722000000 } from './1763722000000-connection-passkey';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   TrajectoriesPerMode1763720000000,
   TrajectoryStaleness1763721000000,
   CheckedTrajectories1763721100000,
+  ConnectionPasskey1763722000000,
 ];
