@@ -56,6 +56,21 @@ export const ConnectionExitSchema = extendApi(
   },
 );
 
+export const ConnectionPasskeySchema = extendApi(
+  z.object({
+    credentialId: extendApi(z.string(), { description: "base64url of the credential's raw id (what the site lists)." }),
+    rpId: extendApi(z.string(), { description: 'The relying party (the site) the passkey is for.' }),
+    createdAt: isoDate('When the person allowed AgentLink to keep it.'),
+    lastUsedAt: isoDate('When it last signed in (silent renewal); null before the first.').nullable(),
+  }),
+  {
+    title: 'ConnectionPasskey',
+    description:
+      "A passkey of the connection's own, made with the person's consent during the sign-in (link token enrollPasskey). " +
+      'Its private key is sealed in the vault and never shown; revoking the connection removes it.',
+  },
+);
+
 export const ConnectionSchema = extendApi(
   z.object({
     connectionId: z.string(),
@@ -71,6 +86,7 @@ export const ConnectionSchema = extendApi(
     }),
     device: extendApi(ConnectionDeviceSchema.nullable(), { description: 'null until the first sign-in or run chose one.' }),
     exit: ConnectionExitSchema,
+    passkey: extendApi(ConnectionPasskeySchema.nullable(), { description: 'null: the connection holds no passkey.' }),
     createdAt: isoDate('Creation time.'),
     updatedAt: isoDate('Last change of the record.'),
     lastUsedAt: isoDate('Last time an agent request used this connection.').nullable(),

@@ -21,6 +21,13 @@ export const CreateLinkTokenBodySchema = extendApi(
           "Opt in to storing the end user's credentials, sealed (AES-256-GCM), for silent re-login when the session expires. " +
           'Default false: the password is used for the login and never stored.',
       }),
+      enrollPasskey: extendApi(z.boolean().optional(), {
+        description:
+          "Opt in to a passkey of the connection's own. When the provider's page asks to create a passkey during the live sign-in " +
+          '(the person pressed its "Add a passkey"), the widget asks, outside the page, "Allow AgentLink to keep a passkey for <site>"; ' +
+          "on Allow AgentLink's authenticator answers and the passkey is sealed with the connection, for silent renewal when the " +
+          "session ends. Default false: no consent is shown and the page's request is refused.",
+      }),
       signIn: extendApi(z.enum(['auto', 'live']).optional(), {
         description:
           "How the end user signs in. 'auto' (default): the widget asks for the username and password and AgentLink fills in the " +

@@ -23,6 +23,7 @@ import { AgentRequestService } from './domain/agent-requests.service';
 import type { Clock } from './domain/clock';
 import { systemClock } from './domain/clock';
 import { ConnectionHealthService } from './domain/connection-health.service';
+import { ConnectionPasskeys } from './domain/connection-passkeys.service';
 import { ConnectionSettingsService } from './domain/connection-settings.service';
 import { ConnectionService } from './domain/connections.service';
 import { IdempotencyService } from './domain/idempotency.service';
@@ -131,6 +132,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const connections = new ConnectionService(store, clock, vault, config, webhookEvents);
   // A revoked (or LOGIN_REQUIRED) connection's contexts kept warm here are closed at once, not at their idle end.
   connections.onSessionEnded((connectionId) => warmContexts.dropConnection(connectionId));
+  const connectionPasskeys = new ConnectionPasskeys(store, clock, vault);
   const siteSessions = new SiteSessions(store, clock, config.sandboxHostSuffix, config.sandboxExpiringSessionSeconds);
   const sandboxSites = new SimulatedSites(store, siteSessions, integrations.sites);
   const loginEngine = new LoginEngine(browsers);
@@ -170,6 +172,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     // Every link session that ends, however the widget was opened, is reported once (LINK.SESSION_FINISHED).
     onFinished: (outcome) => webhookEvents.linkSessionFinished(outcome),
     hostUrl: config.internalUrl,
+    passkeys: connectionPasskeys,
   });
   const sandboxSlugs = new Set(integrations.sites.map((s) => s.slug));
   const liveSignIn = new LiveSignIn(
@@ -247,6 +250,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     organizations,
     redirectUris,
     connections,
+    /** Passkeys of connections' own (enrollPasskey), sealed like their passwords. */
+    connectionPasskeys,
     connectionSettings,
     connectionHealth,
     /** Web Bot Auth: who signs a run's requests, and the keys the directory lists (signing key first). */

@@ -1,6 +1,8 @@
 import { seededDevice } from '../browser/device-identity';
 import type { DeviceProfile } from '../browser/device-profile';
+import type { VirtualCredential } from '../browser/webauthn-environment';
 import type { Clock } from '../domain/clock';
+import type { ConnectionPasskeys } from '../domain/connection-passkeys.service';
 import type { ConnectionService } from '../domain/connections.service';
 import { type ErrorCode, fail, ok, type Result } from '../domain/errors';
 import { completionRedirectUrl, isEnded, type LinkSessionOutcome } from '../domain/link-completion';
@@ -39,6 +41,8 @@ export interface LinkSessionDeps {
   hostUrl?: string;
   /** Paused agent runs: a link token made for one opens the widget on that run (user-action-link.ts). */
   userActions?: UserActionLinks;
+  /** Where a passkey the person allowed AgentLink to keep is sealed with the new connection (enrollPasskey). */
+  passkeys?: ConnectionPasskeys;
 }
 
 /** What the link session service needs of the live sign-in (server/connect/live/), set at the composition root. */
@@ -46,7 +50,7 @@ export interface LiveSignInPort {
   /** Ends the link session's live browser, if any (the person left, or the flow ended). */
   close(linkSessionId: string): Promise<void>;
   /** The sealed-to-be session once the provider's signed-in signal appeared, and the device it presented; handed out once. */
-  takeSignedIn(linkSessionId: string): { state: StorageState; device: DeviceProfile | null } | null;
+  takeSignedIn(linkSessionId: string): { state: StorageState; device: DeviceProfile | null; passkey?: VirtualCredential } | null;
 }
 
 /**

@@ -24,7 +24,14 @@ export class LiveSteps {
     linkToken: string,
     sessionId: string,
   ): Promise<
-    Result<{ provider: ProviderDefinition; organizationId: string; expiresAt: Date; handedOver: boolean; identity: SignInIdentity }>
+    Result<{
+      provider: ProviderDefinition;
+      organizationId: string;
+      expiresAt: Date;
+      handedOver: boolean;
+      identity: SignInIdentity;
+      enrollPasskey: boolean;
+    }>
   > {
     const auth = await this.flow.authorize(linkToken, sessionId);
     if (!auth.ok) return auth;
@@ -43,6 +50,7 @@ export class LiveSteps {
       expiresAt: token.expiresAt,
       handedOver: this.flow.handedOver.has(session.id),
       identity,
+      enrollPasskey: token.enrollPasskey === true,
     });
   }
 
@@ -63,7 +71,15 @@ export class LiveSteps {
         );
       }
       this.flow.handedOver.delete(session.id);
-      return this.login.finish(token, await this.flow.reload(session), provider, signedIn.state, signedIn.device, undefined);
+      return this.login.finish(
+        token,
+        await this.flow.reload(session),
+        provider,
+        signedIn.state,
+        signedIn.device,
+        undefined,
+        signedIn.passkey,
+      );
     });
   }
 

@@ -1,4 +1,5 @@
 import type { DeviceProfile } from '../browser/device-profile';
+import type { VirtualCredential } from '../browser/webauthn-environment';
 import type { IssuedPublicToken, LoginCredentials } from '../domain/connections.service';
 import type { Caller } from '../domain/context';
 import { type ErrorCode, ok, type Result } from '../domain/errors';
@@ -151,6 +152,8 @@ export class LoginSteps {
     storageState: StorageState,
     device: DeviceProfile | null,
     credentials: LoginCredentials | undefined,
+    /** A passkey the person allowed AgentLink to keep in the live sign-in (only with the token's enrollPasskey). */
+    passkey?: VirtualCredential,
   ): Promise<Result<LinkStepResult>> {
     const { store, clock, connections } = this.flow.deps;
     const fresh = (await store.repos.linkTokens.findByHash(token.tokenHash)) ?? token;
@@ -186,6 +189,7 @@ export class LoginSteps {
         ...remember,
       });
     }
+    if (passkey && token.enrollPasskey) await this.flow.deps.passkeys?.keep(issued.connection.id, passkey);
     const now = clock.now();
     const succeeded = await this.flow.move(session, LOGIN_STATES, {
       status: 'SUCCEEDED',

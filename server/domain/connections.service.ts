@@ -56,6 +56,8 @@ export const sessionAad = (connectionId: string) => `connection:${connectionId}:
 export const credentialsAad = (connectionId: string) => `connection:${connectionId}:credentials`;
 /** The associated data that binds a sealed exit proxy (address and credentials) to its connection row. */
 export const exitProxyAad = (connectionId: string) => `connection:${connectionId}:exit-proxy`;
+/** The connection's own passkey (connection-passkeys.ts): bound to the connection, so no other row can open it. */
+export const passkeyAad = (connectionId: string) => `connection:${connectionId}:passkey`;
 
 export type { ProviderSession } from '../browser/session-format';
 export type { ResealReport } from '../vault/reseal';
@@ -309,6 +311,11 @@ export class ConnectionService {
             value: row.sealedExitProxy,
             aad: exitProxyAad(row.id),
             replace: (next: string) => repo.replaceSealed(row.id, 'sealedExitProxy', row.sealedExitProxy!, next),
+          },
+          {
+            value: row.sealedPasskey ?? null,
+            aad: passkeyAad(row.id),
+            replace: (next: string) => repo.replaceSealed(row.id, 'sealedPasskey', row.sealedPasskey!, next),
           },
         ],
       }));

@@ -14,6 +14,7 @@ export interface NewLinkToken {
   providerId?: string;
   connectionId?: string;
   rememberCredentials?: boolean;
+  enrollPasskey?: boolean;
   signIn?: 'auto' | 'live';
   completionRedirectUri?: string;
 }
@@ -64,6 +65,7 @@ export class LinkTokenService {
       providerId,
       connectionId: input.connectionId ?? null,
       rememberCredentials: input.rememberCredentials ?? false,
+      enrollPasskey: input.enrollPasskey ?? false,
       signIn: input.signIn ?? 'auto',
       completionRedirectUri: input.completionRedirectUri ?? null,
       expiresAt: new Date(now.getTime() + this.config.linkTokenTtlSeconds * 1000),

@@ -72,6 +72,8 @@ export function presentConnection(c: ConnectionRecord): Connection {
     device: presentDevice(c.device),
     // The label only: the proxy's address and credentials stay sealed.
     exit: c.sealedExitProxy && c.exitProxyLabel ? { type: 'proxy', label: c.exitProxyLabel } : { type: 'direct' },
+    // Its public face only, and only while the sealed credential is there: the private key never leaves the vault.
+    passkey: c.sealedPasskey && c.passkey ? { ...c.passkey } : null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
     lastUsedAt: iso(c.lastUsedAt),

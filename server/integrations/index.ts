@@ -7,6 +7,7 @@ import type { Integration } from './integration';
 import { linkedin } from './linkedin';
 import { lumen } from './lumen';
 import { orbit } from './orbit';
+import { quill } from './quill';
 import { x } from './x';
 
 export type { Integration } from './integration';
@@ -15,7 +16,7 @@ export type { Integration } from './integration';
  * Every built-in integration. A new provider is a folder next to this file plus one entry here; the composition
  * root builds the catalogue, the playbook registry and the sandbox sites from this list.
  */
-export const INTEGRATIONS: readonly Integration[] = [orbit, forgehub, lumen, github, linkedin, x];
+export const INTEGRATIONS: readonly Integration[] = [orbit, forgehub, lumen, quill, github, linkedin, x];
 
 /** What the composition root needs, built from a list of integrations (checked for consistency first). */
 export function assembleIntegrations(integrations: readonly Integration[], origins: SandboxOrigins) {

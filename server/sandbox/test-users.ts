@@ -10,7 +10,18 @@
  * SANDBOX_STEP_UP_CODE before a first message to someone new, ForgeHub for the password before a repository is deleted.
  */
 export type TestUserBehaviour =
-  'ok' | 'totp' | 'sms' | 'locked' | 'captcha' | 'expiring' | 'device' | 'indexeddb' | 'device-bound' | 'step-up';
+  | 'ok'
+  | 'totp'
+  | 'sms'
+  | 'locked'
+  | 'captcha'
+  | 'expiring'
+  | 'device'
+  | 'indexeddb'
+  | 'device-bound'
+  | 'step-up'
+  | 'passkey-offer'
+  | 'passkey-first';
 
 export interface TestUser {
   username: string;
@@ -57,9 +68,20 @@ export const SEEDED_TEST_USERS: readonly TestUser[] = TEST_USERS.filter(
  */
 export const PRIVATELY_SEEDED_TEST_USERS: readonly TestUser[] = TEST_USERS.filter((u) => u.behaviour === 'step-up');
 
+/**
+ * The passkey users of the sandbox's passkey site (Quill, server/integrations/quill/), kept out of TEST_USERS so the other
+ * sites' people and counts stay as they were; on the other sites they sign in like user_good.
+ * `passkey-offer`: after the password, Quill offers "Add a passkey" (Not now works). `passkey-first`: the same offer,
+ * but once the account holds a passkey its password is no longer taken (it went passwordless): only the passkey signs in.
+ */
+export const PASSKEY_TEST_USERS: readonly TestUser[] = [
+  { username: 'user_passkey', password: 'pass_good', behaviour: 'passkey-offer', displayName: 'Pia Keyes' },
+  { username: 'user_passkey_first', password: 'pass_good', behaviour: 'passkey-first', displayName: 'Percy Keyfirst' },
+];
+
 /** Whether the user's sensitive writes ask them to confirm it is them (behaviour `step-up`). */
 export const asksToStepUp = (username: string) => findTestUser(username)?.behaviour === 'step-up';
 
 export function findTestUser(username: string): TestUser | undefined {
-  return TEST_USERS.find((u) => u.username === username);
+  return TEST_USERS.find((u) => u.username === username) ?? PASSKEY_TEST_USERS.find((u) => u.username === username);
 }

@@ -32,6 +32,8 @@ export interface LinkTokenRecord {
   hostUrl?: string | null;
   /** The organization opted in to storing the sealed credentials for silent re-login (default false). */
   rememberCredentials: boolean;
+  /** The organization opted in to the sign-in keeping a passkey of the connection's own, with the person's consent. */
+  enrollPasskey?: boolean;
   /** 'live': the caller asked for the live sign-in view; 'auto': the recipe where there is one. */
   signIn: 'auto' | 'live';
   /**
@@ -42,6 +44,15 @@ export interface LinkTokenRecord {
   expiresAt: Date;
   usedAt: Date | null;
   createdAt: Date;
+}
+
+/** The public face of a connection's passkey. */
+export interface ConnectionPasskey {
+  /** base64url of the credential's raw id. */
+  credentialId: string;
+  rpId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
 }
 
 export type ConnectionStatus = 'ACTIVE' | 'LOGIN_REQUIRED' | 'REVOKED';
@@ -57,6 +68,10 @@ export interface ConnectionRecord {
   sealedSession: string | null;
   /** Vault-sealed credentials for silent re-login, only when the organization opted in. */
   sealedCredentials: string | null;
+  /** Vault-sealed passkey of the connection's own (the credential with its private key); null: none. */
+  sealedPasskey?: string | null;
+  /** What the API shows of that passkey (never a secret); null: none. */
+  passkey?: ConnectionPasskey | null;
   /**
    * The device every run, check and re-login presents (server/browser/device-profile.ts; checked when read). Not a
    * secret. null until the connection's first sign-in or run chose one.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
+import { QUILL_PROVIDER_ID } from '../../server/integrations/quill/quill.provider';
 import { CLOCK_START, describeEachStore } from '../support/app';
 import {
   createOrg,
@@ -28,7 +29,9 @@ describeEachStore('providers and link tokens', (t) => {
       expect(res.status).toBe(200);
       expect(res.headers['x-request-id']).toMatch(REQUEST_ID_PATTERN);
       const providers = res.body.providers as Record<string, unknown>[];
-      expect(providers.map((p) => p.providerId).sort()).toEqual([FORGEHUB_PROVIDER_ID, ORBIT_PROVIDER_ID, LUMEN_PROVIDER_ID].sort());
+      expect(providers.map((p) => p.providerId).sort()).toEqual(
+        [FORGEHUB_PROVIDER_ID, ORBIT_PROVIDER_ID, LUMEN_PROVIDER_ID, QUILL_PROVIDER_ID].sort(),
+      );
       const orbit = providers.find((p) => p.providerId === ORBIT_PROVIDER_ID)!;
       expect(orbit).toMatchObject({
         providerId: ORBIT_PROVIDER_ID,

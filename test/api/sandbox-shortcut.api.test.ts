@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { sessionAad } from '../../server/domain/connections.service';
 import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
+import { QUILL_PROVIDER_ID } from '../../server/integrations/quill/quill.provider';
 import { tenantFor } from '../../server/sandbox/site-sessions';
 import { describeEachStore } from '../support/app';
 import {
@@ -96,7 +97,9 @@ describeEachStore('sandbox public token shortcut', (t) => {
     const res = await post(t, '/api/sandbox/reset', sandboxHeaders(org));
     expect(res.status).toBe(200);
     expect(res.body.reset).toBe(true);
-    expect([...res.body.providerIds].sort()).toEqual([FORGEHUB_PROVIDER_ID, LUMEN_PROVIDER_ID, ORBIT_PROVIDER_ID].sort());
+    expect([...res.body.providerIds].sort()).toEqual(
+      [FORGEHUB_PROVIDER_ID, LUMEN_PROVIDER_ID, ORBIT_PROVIDER_ID, QUILL_PROVIDER_ID].sort(),
+    );
     expectError(await post(t, '/api/sandbox/reset', productionHeaders(org)), 'SANDBOX_ONLY');
   });
 

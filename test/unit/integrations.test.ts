@@ -11,12 +11,14 @@ describe('the integration list', () => {
       'sandbox:orbit',
       'sandbox:forgehub',
       'sandbox:lumen',
+      'sandbox:quill',
       'production:github',
       'production:linkedin',
       'production:x',
     ]);
     // Lumen's sign-in passes through the simulated identity provider, served like a site but no provider.
-    expect(built.sites.map((s) => s.slug)).toEqual(['orbit', 'forgehub', 'lumen', 'idp']);
+    // Quill is the passkey site (a WebAuthn relying party); it has no playbooks.
+    expect(built.sites.map((s) => s.slug)).toEqual(['orbit', 'forgehub', 'lumen', 'idp', 'quill']);
     expect(new Set(built.playbooks.map((p) => p.providerSlug))).toEqual(new Set(['orbit', 'forgehub', 'lumen']));
     expect(built.providers.find((p) => p.slug === 'lumen')).toMatchObject({
       identityProviders: ['idp.sandbox.localhost'],

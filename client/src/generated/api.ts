@@ -1144,6 +1144,8 @@ export interface CreateLinkTokenRequest {
   connectionId?: string;
   /** Opt in to storing the end user's credentials, sealed (AES-256-GCM), for silent re-login when the session expires. Default false: the password is used for the login and never stored. */
   rememberCredentials?: boolean;
+  /** Opt in to a passkey of the connection's own. When the provider's page asks to create a passkey during the live sign-in (the person pressed its "Add a passkey"), the widget asks, outside the page, "Allow AgentLink to keep a passkey for <site>"; on Allow AgentLink's authenticator answers and the passkey is sealed with the connection, for silent renewal when the session ends. Default false: no consent is shown and the page's request is refused. */
+  enrollPasskey?: boolean;
   /** How the end user signs in. 'auto' (default): the widget asks for the username and password and AgentLink fills in the provider's sign-in form (its login recipe), switching to the live view when the provider has no recipe or shows a step the recipe does not know (SSO, captcha, passkey, device prompt). 'live': the widget always shows the provider's real sign-in page (a browser streamed into the widget, fenced to the provider and its identity providers) and the user signs in there. */
   signIn?: 'auto' | 'live';
   /** Hosted link: where the browser goes when the flow ends, for a widget opened as a plain page (/link?token=… sent by e-mail, SMS or opened in a mobile webview). Must be exactly one of your redirect URIs for this environment (POST /api/redirect-uris), else REDIRECT_URI_NOT_ALLOWED. AgentLink adds to its query, keeping its own parameters: on success public_token, link_session_id and status=success; otherwise link_session_id, status=exited and error_code. A widget opened by the SDK (popup or iframe) answers its page by postMessage instead. Either way the LINK.SESSION_FINISHED webhook reports the outcome. */
@@ -1259,6 +1261,18 @@ export interface ConnectionExitProxy {
 /** Where the connection's browser traffic leaves from: this server (direct), or the upstream proxy set with PATCH /api/connections/{connectionId} (its address and credentials are never shown). */
 export type ConnectionExit = ConnectionExitDirect | ConnectionExitProxy;
 
+/** null: the connection holds no passkey. */
+export interface ConnectionPasskey {
+  /** base64url of the credential's raw id (what the site lists). */
+  credentialId: string;
+  /** The relying party (the site) the passkey is for. */
+  rpId: string;
+  /** When the person allowed AgentLink to keep it. */
+  createdAt: string;
+  /** When it last signed in (silent renewal); null before the first. */
+  lastUsedAt: string | null;
+}
+
 export interface Connection {
   connectionId: string;
   /** Provider identifier (UUID) from GET /api/providers. */
@@ -1269,6 +1283,7 @@ export interface Connection {
   status: 'ACTIVE' | 'LOGIN_REQUIRED' | 'REVOKED';
   device: ConnectionDevice | null;
   exit: ConnectionExit;
+  passkey: ConnectionPasskey | null;
   /** Creation time. */
   createdAt: string;
   /** Last change of the record. */

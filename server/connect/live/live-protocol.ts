@@ -60,6 +60,8 @@ export const ClientMessageSchema = z.discriminatedUnion('t', [
     })
     .strict(),
   z.object({ t: z.literal('ping') }).strict(),
+  /** The person's answer to "Allow AgentLink to keep a passkey for <site>" (shown outside the page, never in it). */
+  z.object({ t: z.literal('passkey'), allow: z.boolean() }).strict(),
   /**
    * The canvas's size on the person's screen, in device pixels (CSS size × zoom × devicePixelRatio): frames are
    * rendered and encoded no larger than this (the page keeps its own size; the compositor scales), so a 1280×800
@@ -104,4 +106,6 @@ export type ServerMessage =
   | { type: 'viewport'; width: number; height: number }
   | RunStateMessage
   | { type: 'status'; code: LiveStatusCode; message: string; host?: string }
-  | { type: 'pong' };
+  | { type: 'pong' }
+  /** The site asks to create a passkey and the organization opted in: ask the person (`done`: the question is over). */
+  | { type: 'passkey'; host: string; done?: boolean };

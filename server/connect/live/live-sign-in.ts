@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 import { deviceForBrowser, deviceIdentity } from '../../browser/device-identity';
 import type { DeviceProfile } from '../../browser/device-profile';
+import type { VirtualCredential } from '../../browser/webauthn-environment';
 import { fail, ok, type Result } from '../../domain/errors';
 import { EgressPolicy } from '../../egress/egress-policy';
 import { type ContextSource, openFencedContext, openPage } from '../../egress/fenced-context';
@@ -10,6 +11,7 @@ import type { LinkSessionService, LiveSignInPort, SignInIdentity } from '../link
 import type { StorageState } from '../login-engine';
 import { DEFAULT_LIVE_VIEWPORT, type InputMessage, LIVE_VIEWPORT } from './live-protocol';
 import { LiveSession, type LiveSink } from './live-session';
+import { holdPasskeyCreation, type PasskeyAsk } from './passkey-consent';
 
 /**
  * The live sign-ins of this process: at most one per link session (a widget that reconnects, or opens the view
@@ -27,6 +29,7 @@ export interface LiveSignInOptions {
 interface SignedIn {
   state: StorageState;
   device: DeviceProfile | null;
+  passkey?: VirtualCredential;
   timer: NodeJS.Timeout;
 }
 
@@ -35,6 +38,12 @@ export class LiveSignIn implements LiveSignInPort {
   /** Openings in flight, so two sockets of one link session cannot open two browsers. */
   private readonly opening = new Map<string, Promise<Result<LiveSession>>>();
   private readonly signedIn = new Map<string, SignedIn>();
+  /** The socket attached to each live sign-in now (a passkey question goes to it). */
+  private readonly sinks = new Map<string, LiveSink>();
+  /** A site's passkey request waiting for the person's answer, per live sign-in (one at a time). */
+  private readonly asks = new Map<string, PasskeyAsk>();
+  /** The passkey the person allowed AgentLink to keep, until the sign-in finishes (sealed then, with the connection). */
+  private readonly passkeys = new Map<string, VirtualCredential>();
 
   constructor(
     private readonly deps: { browsers: ContextSource; linkSessions: LinkSessionService; sandboxTenantToken?: SandboxTicket },
@@ -78,9 +87,12 @@ export class LiveSignIn implements LiveSignInPort {
       sink.send({ type: 'status', code: 'SIGNED_IN', message: 'Signed in.' });
       return ok(undefined);
     }
+    this.sinks.set(linkSessionId, sink);
     const existing = this.sessions.get(linkSessionId);
     if (existing && !existing.isEnded) {
       existing.attach(sink);
+      const ask = this.asks.get(linkSessionId);
+      if (ask) sink.send({ type: 'passkey', host: ask.host });
       return ok(undefined);
     }
     let opening = this.opening.get(linkSessionId);
@@ -104,12 +116,43 @@ export class LiveSignIn implements LiveSignInPort {
   /** Input from a socket: relayed only from the one attached now (a replaced socket is ignored). */
   input(linkSessionId: string, sink: LiveSink, message: InputMessage): boolean {
     const session = this.sessions.get(linkSessionId);
-    return !!session && session.isAttached(sink) && session.input(message);
+    if (!session || !session.isAttached(sink)) return false;
+    if (message.t === 'passkey') return this.decidePasskey(linkSessionId, sink, message.allow);
+    return session.input(message);
   }
 
   /** The socket went away; the session stays for its idle window, for the widget to come back. */
   detach(linkSessionId: string, sink: LiveSink): void {
+    if (this.sinks.get(linkSessionId) === sink) this.sinks.delete(linkSessionId);
     this.sessions.get(linkSessionId)?.detach(sink);
+  }
+
+  /**
+   * The site asks to create a passkey (only where the organization opted in: the hold is installed then): the person
+   * is asked in the widget, outside the page. A second request while one waits is refused at once.
+   */
+  private askPasskey(linkSessionId: string, ask: PasskeyAsk, provider: ProviderDefinition): void {
+    // The passkey is for the provider's own site: a page of another host (an identity provider's) gets no window.
+    const host = ask.host.toLowerCase();
+    const ours = provider.allowedOrigins.some((h) => host === h.toLowerCase() || host.endsWith(`.${h.toLowerCase()}`));
+    if (!ours || this.asks.has(linkSessionId)) return void ask.decline();
+    this.asks.set(linkSessionId, ask);
+    this.sinks.get(linkSessionId)?.send({ type: 'passkey', host: ask.host });
+  }
+
+  private decidePasskey(linkSessionId: string, sink: LiveSink, allow: boolean): boolean {
+    const ask = this.asks.get(linkSessionId);
+    if (!ask) return true;
+    this.asks.delete(linkSessionId);
+    sink.send({ type: 'passkey', host: ask.host, done: true });
+    if (!allow) return (void ask.decline(), true);
+    void ask.allow().then(
+      (credential) => {
+        if (credential && credential.rpId && this.sessions.has(linkSessionId)) this.passkeys.set(linkSessionId, credential);
+      },
+      () => undefined,
+    );
+    return true;
   }
 
   async close(linkSessionId: string): Promise<void> {
@@ -128,7 +171,7 @@ export class LiveSignIn implements LiveSignInPort {
     if (!s) return null;
     clearTimeout(s.timer);
     this.signedIn.delete(linkSessionId);
-    return { state: s.state, device: s.device };
+    return { state: s.state, device: s.device, ...(s.passkey ? { passkey: s.passkey } : {}) };
   }
 
   async closeAll(): Promise<void> {
@@ -139,7 +182,14 @@ export class LiveSignIn implements LiveSignInPort {
 
   private async open(
     linkSessionId: string,
-    auth: { provider: ProviderDefinition; organizationId: string; expiresAt: Date; handedOver: boolean; identity: SignInIdentity },
+    auth: {
+      provider: ProviderDefinition;
+      organizationId: string;
+      expiresAt: Date;
+      handedOver: boolean;
+      identity: SignInIdentity;
+      enrollPasskey: boolean;
+    },
     viewport: { width: number; height: number },
   ): Promise<Result<LiveSession>> {
     const { provider } = auth;
@@ -178,6 +228,8 @@ export class LiveSignIn implements LiveSignInPort {
       }
     }
     try {
+      // Only with the organization's opt-in does a site's create() wait for the person; else it is refused at once.
+      if (auth.enrollPasskey) await holdPasskeyCreation(taken.context, (ask) => this.askPasskey(linkSessionId, ask, provider));
       session = await LiveSession.start({
         linkSessionId,
         context: taken.context,
@@ -192,6 +244,8 @@ export class LiveSignIn implements LiveSignInPort {
           onSignedIn: (state) => this.keepSignedIn(linkSessionId, state, taken.device),
           onEnded: (code, message) => {
             if (this.sessions.get(linkSessionId) === session) this.sessions.delete(linkSessionId);
+            void this.asks.get(linkSessionId)?.decline();
+            this.asks.delete(linkSessionId);
             if (code === 'LIVE_SESSION_TIMED_OUT') void this.deps.linkSessions.liveEnded(linkSessionId, 'LIVE_SESSION_TIMED_OUT', message);
           },
         },
@@ -214,7 +268,9 @@ export class LiveSignIn implements LiveSignInPort {
   private keepSignedIn(linkSessionId: string, state: StorageState, device: DeviceProfile | null): void {
     const timer = setTimeout(() => this.signedIn.delete(linkSessionId), this.opts.signedInTtlMs ?? 120_000);
     timer.unref();
-    this.signedIn.set(linkSessionId, { state, device, timer });
+    const passkey = this.passkeys.get(linkSessionId);
+    this.passkeys.delete(linkSessionId);
+    this.signedIn.set(linkSessionId, { state, device, ...(passkey ? { passkey } : {}), timer });
   }
 }
 

@@ -68,6 +68,8 @@ export class RunLiveViews {
   }
 
   input(linkSessionId: string, sink: LiveSink, message: InputMessage): boolean {
+    // A paused run's view never asks for a passkey: no answer to one is taken.
+    if (message.t === 'passkey') return false;
     const v = this.views.get(linkSessionId);
     return !!v && v.session.isAttached(sink) && v.session.input(message);
   }

@@ -150,6 +150,7 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
       cookies,
       safeNext: (next) => safeNext(next, site.homePath),
       records: kit.records,
+      docs: docsFor,
     });
     app.use(router);
     // The kit's own password form and code steps do not exist on such a site: its sign-in is only its own.

@@ -51,6 +51,8 @@ export interface SiteAuth {
   /** `next` made safe: a path on this site, or the fallback. */
   safeNext(next: unknown): string;
   records: SignInRecords;
+  /** A tenant's documents before a session exists (e.g. the passkeys a sign-in is checked against). */
+  docs(tenant: string): SiteDocs;
 }
 
 export interface SeedDoc {

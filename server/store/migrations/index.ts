@@ -23,6 +23,7 @@ import { TrajectoryStaleness1763721000000 } from './1763721000000-trajectory-sta
 import { CheckedTrajectories1763721100000 } from './1763721100000-checked-trajectories';
 import { SignedAgent1763722000000 } from './1763722000000-signed-agent';
 import { StoredUserDecision1763723500000 } from './1763723500000-stored-user-decision';
+import { ConnectionPasskey1763724000000 } from './1763724000000-connection-passkey';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   CheckedTrajectories1763721100000,
   SignedAgent1763722000000,
   StoredUserDecision1763723500000,
+  ConnectionPasskey1763724000000,
 ];

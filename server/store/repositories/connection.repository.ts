@@ -1,6 +1,6 @@
 import { Not } from 'typeorm';
 
-import type { ConnectionRecord, ConnectionStatus } from '../records';
+import type { ConnectionPasskey, ConnectionRecord, ConnectionStatus } from '../records';
 import { asRow, type KeysetPage, type KeysetPosition, type Owner, RecordRepository } from './base.repository';
 
 export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
@@ -171,19 +171,40 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
   listSealed(
     afterId: string,
     limit: number,
-  ): Promise<Pick<ConnectionRecord, 'id' | 'sealedSession' | 'sealedCredentials' | 'sealedExitProxy'>[]> {
+  ): Promise<Pick<ConnectionRecord, 'id' | 'sealedSession' | 'sealedCredentials' | 'sealedExitProxy' | 'sealedPasskey'>[]> {
     return this.repo
       .createQueryBuilder('c')
-      .select(['c.id', 'c.sealedSession', 'c.sealedCredentials', 'c.sealedExitProxy'])
-      .where('c.id > :afterId AND (c.sealed_session IS NOT NULL OR c.sealed_credentials IS NOT NULL OR c.sealed_exit_proxy IS NOT NULL)', {
-        afterId,
-      })
+      .select(['c.id', 'c.sealedSession', 'c.sealedCredentials', 'c.sealedExitProxy', 'c.sealedPasskey'])
+      .where(
+        'c.id > :afterId AND (c.sealed_session IS NOT NULL OR c.sealed_credentials IS NOT NULL OR c.sealed_exit_proxy IS NOT NULL' +
+          ' OR c.sealed_passkey IS NOT NULL)',
+        {
+          afterId,
+        },
+      )
       .orderBy('c.id', 'ASC')
       .take(limit)
       .getMany();
   }
+  /** A passkey of the connection's own, kept (sealed and its public face) unless the connection was revoked meanwhile. */
+  async keepPasskey(id: string, sealedPasskey: string, passkey: ConnectionPasskey, now: Date): Promise<boolean> {
+    const res = await this.repo.update({ id, status: Not('REVOKED' as const) }, { sealedPasskey, passkey, updatedAt: now });
+    return (res.affected ?? 0) === 1;
+  }
+
+  /** The passkey signed in: its public face says when (the sealed credential with its new sign count replaces the old). */
+  async passkeyUsed(id: string, expectedSealed: string, sealedPasskey: string, passkey: ConnectionPasskey): Promise<boolean> {
+    const res = await this.repo.update({ id, sealedPasskey: expectedSealed, status: Not('REVOKED' as const) }, { sealedPasskey, passkey });
+    return (res.affected ?? 0) === 1;
+  }
+
   /** Compare-and-set of one sealed column; false when it changed meanwhile (a login or a run sealed a new value). */
-  async replaceSealed(id: string, column: 'sealedSession' | 'sealedCredentials' | 'sealedExitProxy', expected: string, next: string) {
+  async replaceSealed(
+    id: string,
+    column: 'sealedSession' | 'sealedCredentials' | 'sealedExitProxy' | 'sealedPasskey',
+    expected: string,
+    next: string,
+  ) {
     const res = await this.repo.update({ id, [column]: expected }, { [column]: next });
     return (res.affected ?? 0) === 1;
   }
@@ -209,6 +230,8 @@ export class ConnectionRepository extends RecordRepository<ConnectionRecord> {
         sealedCredentials: null,
         sealedExitProxy: null,
         exitProxyLabel: null,
+        sealedPasskey: null,
+        passkey: null,
         revokedAt: now,
         updatedAt: now,
       },

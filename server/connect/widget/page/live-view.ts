@@ -4,6 +4,7 @@ import { api, run } from './api';
 import { h } from './dom';
 import { bindZoomButtons, type LiveZoom, liveZoom, PinchPan, wheelZooms } from './live-zoom';
 import { nav } from './nav';
+import { passkeyConsent } from './passkey-consent';
 import { emit } from './sdk';
 import { apiBase, currentView, el, state } from './state';
 
@@ -229,6 +230,8 @@ function connectLive(l: LiveView): void {
       l.zoom.apply();
       l.frameSize?.();
       l.retries = 0;
+    } else if (m.type === 'passkey') {
+      passkeyConsent(l.canvas.closest('.al-live-stage'), m, (allow) => liveSend(l, { t: 'passkey', allow }));
     } else if (m.type === 'run') {
       if (l.onRun) l.onRun(m);
       if (m.state === 'working') liveStatus(l, 'RUN_WORKING');
