@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { type Browser, chromium, type LaunchOptions } from 'playwright-core';
 
 import { interceptionAuthority } from '../egress/interception-authority';
+import { registerRefEngine } from './element-ref-engine';
 
 /**
  * Finding and starting Chromium. Resolution order: an explicit path (AGENTLINK_CHROMIUM_PATH, passed in
@@ -50,6 +51,8 @@ export interface BrowserOptions {
 }
 
 export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser> {
+  // The agent finds what it observed through this engine, never through marks on the page (element-ref-engine.ts).
+  await registerRefEngine();
   if (opts.wsEndpoint) return connectRemote(opts.wsEndpoint);
   // The egress proxies open TLS tunnels with this process's CA: this browser, and nothing else, accepts its chains.
   const { spkiHash } = await interceptionAuthority();
