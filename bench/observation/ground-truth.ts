@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core';
 
-import { INDEX_ATTRIBUTE, type PageSnapshot } from '../../server/agent/observation';
+import { listedNodes, type PageSnapshot } from '../../server/agent/observation';
 
 /**
  * The controls a person can see and operate on a page, found WITHOUT the observation (the ground truth the
@@ -19,8 +19,8 @@ import { INDEX_ATTRIBUTE, type PageSnapshot } from '../../server/agent/observati
  * same-process ones in the page's own snapshot, each out-of-process frame through a CDP session of its own. Browser
  * internals (the user-agent shadow root of a date input) are not the page's controls.
  *
- * Then each control is looked up in the DOM as the observation left it (data-agentlink-idx on the element, on its
- * label or input, or on a descendant close below): listed, and named when the observation's element has a name.
+ * Then each control is looked up among what the observation listed (by the browser's node id: the element, its
+ * label or input, or a descendant close below): listed, and named when the observation's element has a name.
  */
 export interface AuditedControl {
   role: string;
@@ -107,6 +107,8 @@ class Doc {
   readonly frameId: string;
   private readonly layoutOf = new Map<number, number>();
   private readonly byBackend = new Map<number, number>();
+  /** Each node's browser node id. */
+  readonly backend: number[];
   private readonly attrs: Map<string, string>[];
   private readonly uaShadow: boolean[];
   readonly clickable: Set<number>;
@@ -123,6 +125,7 @@ class Doc {
     this.frameId = s[d.frameId] ?? '';
     d.layout.nodeIndex.forEach((node, li) => this.layoutOf.set(node, li));
     nodes.backendNodeId.forEach((b, i) => this.byBackend.set(b, i));
+    this.backend = nodes.backendNodeId;
     this.attrs = nodes.attributes.map((a) => {
       const m = new Map<string, string>();
       for (let k = 0; k + 1 < a.length; k += 2) m.set(s[a[k]!]!, s[a[k + 1]!] ?? '');
@@ -229,6 +232,7 @@ async function sessionsOf(page: Page): Promise<CDPSession[]> {
 export async function auditControls(page: Page, snapshot: PageSnapshot): Promise<ControlAudit> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 900 };
   const names = new Map(snapshot.elements.map((e) => [String(e.index), e.name.trim()]));
+  const listed = await listedNodes(page);
   const controls: (AuditedControl & { node: number })[] = [];
   let modalOpen = false;
   const sessions = await sessionsOf(page);
@@ -243,7 +247,7 @@ export async function auditControls(page: Page, snapshot: PageSnapshot): Promise
         const ax = (await session.send('Accessibility.getFullAXTree', { frameId: doc.frameId }).catch(() => ({ nodes: [] }))) as {
           nodes: AxNode[];
         };
-        const found = controlsOf(doc, ax.nodes, names);
+        const found = controlsOf(doc, ax.nodes, names, listed);
         const top = k === 0 && d === 0;
         // An open modal dialog on the page (aria-modal, a modal <dialog>): only what is in it can be operated.
         const modal = top ? modalOf(doc, ax.nodes) : undefined;
@@ -274,11 +278,19 @@ function modalOf(doc: Doc, ax: AxNode[]): number | undefined {
   return undefined;
 }
 
-function controlsOf(doc: Doc, ax: AxNode[], names: Map<string, string>): (AuditedControl & { node: number })[] {
+function controlsOf(
+  doc: Doc,
+  ax: AxNode[],
+  names: Map<string, string>,
+  listed: Map<number, number>,
+): (AuditedControl & { node: number })[] {
   const frame = new URL(doc.url).origin;
   const out: (AuditedControl & { node: number })[] = [];
   const counted = new Set<number>();
-  const mark = (i: number) => doc.attr(i, INDEX_ATTRIBUTE);
+  const mark = (i: number) => {
+    const idx = listed.get(doc.backend[i]!);
+    return idx === undefined ? undefined : String(idx);
+  };
   const result = (node: number, role: string, name: string, marks: (string | undefined)[]) => {
     const idx = marks.find((m) => m !== undefined);
     return { node, role, name, frame, listed: idx !== undefined, named: idx !== undefined && !!names.get(idx) };

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Browser, LaunchOptions } from 'playwright-core';
 
 import { interceptionAuthority } from '../egress/interception-authority';
+import { registerRefEngine } from './element-ref-engine';
 
 /**
  * Finding and starting Chromium. Resolution order: an explicit path (AGENTLINK_CHROMIUM_PATH, passed in
@@ -58,6 +59,8 @@ async function playwright() {
 }
 
 export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser> {
+  // The agent finds what it observed through this engine, never through marks on the page (element-ref-engine.ts).
+  await registerRefEngine();
   if (opts.wsEndpoint) return connectRemote(opts.wsEndpoint);
   // The egress proxies open TLS tunnels with this process's CA: this browser, and nothing else, accepts its chains.
   const { spkiHash } = await interceptionAuthority();

@@ -50,8 +50,8 @@ describe('observation breadth (issue 34)', () => {
     expect(s.elements.filter((e) => e.name === 'add' || e.name === 'remove')).toHaveLength(4);
     // The post's text is no control: no handler answers it.
     expect(names(s).some((n) => n.includes('Shipping'))).toBe(false);
-    await elementLocator(page, nth(s, 'button', 'like', 1)).click();
-    await elementLocator(page, nth(s, 'button', 'remove', 0)).click();
+    await (await elementLocator(page, nth(s, 'button', 'like', 1))).click();
+    await (await elementLocator(page, nth(s, 'button', 'remove', 0))).click();
     expect(await clicked(page)).toEqual(['like 2', 'remove Apples']);
     await page.close();
   });
@@ -62,8 +62,8 @@ describe('observation breadth (issue 34)', () => {
     expect(names(s)).not.toContain('gridcell Tue 10:00 slot'); // busy: no handler's selector matches it
     const cell = nth(s, 'button', 'row 1, column 2');
     expect(cell.nameFrom).toBe('position');
-    await elementLocator(page, cell).click();
-    await elementLocator(page, nth(s, 'gridcell', 'Tue 9:00 slot')).click();
+    await (await elementLocator(page, cell)).click();
+    await (await elementLocator(page, nth(s, 'gridcell', 'Tue 9:00 slot'))).click();
     expect(await clicked(page)).toEqual(['cell 1', 'slot 2 1']);
     await page.close();
   });
@@ -79,12 +79,14 @@ describe('observation breadth (issue 34)', () => {
       expect.stringMatching(/^point Mar, 1\d/),
       expect.stringMatching(/^point Apr, 4\d/),
     ]);
-    await elementLocator(
-      page,
-      s.elements.find((e) => e.name.startsWith('point Mar'))!,
+    await (
+      await elementLocator(
+        page,
+        s.elements.find((e) => e.name.startsWith('point Mar'))!,
+      )
     ).click();
-    await elementLocator(page, nth(s, 'button', 'Paste', 1)).click();
-    await elementLocator(page, nth(s, 'button', 'tile blue')).click();
+    await (await elementLocator(page, nth(s, 'button', 'Paste', 1))).click();
+    await (await elementLocator(page, nth(s, 'button', 'tile blue'))).click();
     expect(await clicked(page)).toEqual(['point 2', 'slice Paste', 'tile tile blue']);
     // The axis labels and ticks, which nothing listens to, are not controls.
     expect(names(s).some((n) => /^button (Jan|Feb|40|0)$/.test(n))).toBe(false);
@@ -130,7 +132,7 @@ describe('observation breadth (issue 34)', () => {
       ]),
     );
     expect(s.elements.filter((e) => e.role === 'checkbox' || e.role === 'textbox' || e.role === 'radio').every((e) => e.name)).toBe(true);
-    await elementLocator(page, nth(s, 'checkbox', 'row 2, column 3')).click();
+    await (await elementLocator(page, nth(s, 'checkbox', 'row 2, column 3'))).click();
     expect(await page.locator('#pixels p:nth-child(2) input:nth-child(3)').isChecked()).toBe(true);
     await page.close();
   });

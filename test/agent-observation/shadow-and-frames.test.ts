@@ -1,5 +1,6 @@
 import { chromium } from 'playwright-core';
 
+import { elementLocator } from '../../server/agent/observation';
 import { ToolError } from '../../server/agent/result/errors';
 import { executeTool } from '../../server/agent/tools';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../server/browser/chromium';
@@ -100,11 +101,22 @@ describe('open shadow roots', () => {
       const chose = await executeTool('select', { index: el(s, 'button', 'Glaze').index, option: 'Gloss' }, toolContext(rig, page, s));
       expect(chose.message).toBe("chose 'Gloss' in button 'Glaze'");
 
-      // A second look gives fresh numbers; none is left behind inside a shadow root.
+      // A second look gives fresh numbers, each finding its element; nothing of them is on the page, in shadow roots either.
       const again = await observe(rig, page);
       expect(again.text).toContain('Cart: 3 x Red mug');
       expect(el(again.s, 'button', 'Glaze').value).toBe('Gloss');
-      expect(await page.locator('[data-agentlink-idx]').count()).toBe(again.s.elements.length);
+      for (const e of again.s.elements) expect(await (await elementLocator(page, e)).count()).toBe(1);
+      const attributes = await page.evaluate(() => {
+        const names = new Set<string>();
+        const walk = (root: Document | ShadowRoot) =>
+          root.querySelectorAll('*').forEach((e) => {
+            e.getAttributeNames().forEach((n) => names.add(n));
+            if (e.shadowRoot) walk(e.shadowRoot);
+          });
+        walk(document);
+        return [...names];
+      });
+      expect(attributes.filter((n) => /agentlink/i.test(n))).toEqual([]);
     } finally {
       await context.close();
     }

@@ -147,8 +147,8 @@ describe('page observation', () => {
       expect(view).not.toContain(absent);
 
     // An index names exactly the element it was given to.
-    expect(await elementLocator(page, el(s, 'checkbox', 'Email me').index).getAttribute('id')).toBe('mail');
-    expect(await elementLocator(page, el(s, 'button', 'Favourite colour Red').index).getAttribute('id')).toBe('color-btn');
+    expect(await (await elementLocator(page, el(s, 'checkbox', 'Email me').index)).getAttribute('id')).toBe('mail');
+    expect(await (await elementLocator(page, el(s, 'button', 'Favourite colour Red').index)).getAttribute('id')).toBe('color-btn');
   });
 
   it('never shows a password, a cookie value or a token, and shows parameter values only as placeholders', async () => {

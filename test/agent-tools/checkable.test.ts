@@ -1,5 +1,5 @@
 import type { PageSnapshot } from '../../server/agent/observation';
-import { takeSnapshot } from '../../server/agent/observation';
+import { takeSnapshot, withRefs } from '../../server/agent/observation';
 import { ToolError } from '../../server/agent/result/errors';
 import { html, indexOf, type Run, useRig } from './tools-rig';
 
@@ -53,12 +53,13 @@ beforeAll(() => {
 
 /**
  * The element as the observation would index it. Until the observation lists hidden-input controls by their
- * label (the observation's own work), a test pins the index on the element itself, as the snapshot does.
+ * label (the observation's own work), a test pins the index on the element in the observation's references, as
+ * the snapshot keeps them (off the page).
  */
 async function pinned(run: Run, selector: string, role: string, name: string): Promise<{ snapshot: PageSnapshot; index: number }> {
   const snapshot = await takeSnapshot(run.page);
   const index = 900 + snapshot.elements.length;
-  await run.page.locator(selector).evaluate((e, i) => e.setAttribute('data-agentlink-idx', String(i)), index);
+  await withRefs(run.page, {}, 'function (r, a) { r.el[a.i] = document.querySelector(a.s); }', { i: index, s: selector });
   snapshot.elements.push({ index, role, name, tag: selector.startsWith('label') ? 'label' : 'input', scope: null, states: {} });
   return { snapshot, index };
 }

@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, ElementHandle, Page } from 'playwright-core';
 
-import { INDEX_ATTRIBUTE, Redactor, takeSnapshot } from '../../server/agent/observation';
+import { elementLocator, Redactor, takeSnapshot } from '../../server/agent/observation';
 import { findTargets } from '../../server/agent/replay/find-target';
 import { descriptorOf, resolveDescriptor } from '../../server/agent/replay/trajectory';
 import { waitForQuiet } from '../../server/browser/page-quiet';
@@ -43,16 +43,15 @@ async function signedIn(slug: 'orbit' | 'forgehub', username = 'user_good'): Pro
 
 /**
  * For each element of the full snapshot: the narrow search on the same page resolves the element's descriptor to
- * the same DOM node (compared through a mark the test puts on the snapshot's elements). Returns how many it checked.
+ * the same DOM node (compared through handles the test takes on the snapshot's elements). Returns how many it checked.
  */
 async function expectSameTargets(page: Page, redactor = new Redactor()): Promise<number> {
   // The sites fill in some names after load (unread badges): compare the two views of a page that has settled.
   await waitForQuiet(page, { maxMs: 5_000 });
   const snapshot = await takeSnapshot(page, { redactor });
   expect(snapshot.elements.length).toBeGreaterThan(0);
-  await page.evaluate((attr) => {
-    document.querySelectorAll(`[${attr}]`).forEach((e) => e.setAttribute('data-test-full', e.getAttribute(attr)!));
-  }, INDEX_ATTRIBUTE);
+  const fullNodes = new Map<number, ElementHandle>();
+  for (const el of snapshot.elements) fullNodes.set(el.index, (await (await elementLocator(page, el)).elementHandle())!);
   const mismatches: string[] = [];
   for (const el of snapshot.elements) {
     const d = descriptorOf(el, snapshot);
@@ -66,8 +65,8 @@ async function expectSameTargets(page: Page, redactor = new Redactor()): Promise
       mismatches.push(`${el.role} '${el.name}' in ${el.scope}: ${found.reason}`);
       continue;
     }
-    const full = await page.locator(`[${INDEX_ATTRIBUTE}="${found.el.index}"]`).getAttribute('data-test-full');
-    if (full !== String(el.index)) mismatches.push(`${el.role} '${el.name}': another element (full #${full}, expected #${el.index})`);
+    const same = await (await elementLocator(page, found.el)).evaluate((e, h) => e === h, fullNodes.get(el.index)!);
+    if (!same) mismatches.push(`${el.role} '${el.name}': another element than the full snapshot's #${el.index}`);
   }
   expect(mismatches).toEqual([]);
   return snapshot.elements.length;

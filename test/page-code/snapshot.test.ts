@@ -1,9 +1,9 @@
-import { dom, named, usePage } from './page-rig';
+import { dom, named, referenced, refersTo, usePage } from './page-rig';
 
 /**
  * The core of the observation's page code (server/agent/observation/dom/), bundled and run in real Chromium on
  * small fixtures: roles, accessible names, what counts as shown, states and values, scopes, modal dialogs, the
- * flat tree of shadow roots, and the marks the tools find elements by.
+ * flat tree of shadow roots, and the references the tools find elements by (kept off the page).
  */
 jest.setTimeout(60_000);
 
@@ -140,8 +140,9 @@ describe('what is shown', () => {
     const s = await dom(page, 'snapshot', {});
     expect(s.elements.map((e) => e.name)).toEqual(['In shadow']);
     expect(s.lines.filter((l) => l.k === 't').map((l) => (l as { s: string }).s)).toEqual(['Before', 'Slotted', 'After']);
-    // The host is marked so the marks inside can be found (and cleared) again.
-    expect(await page.evaluate(() => document.querySelector('x-card')!.hasAttribute('data-agentlink-host'))).toBe(true);
+    // The element in the shadow root is referenced; nothing is marked on the host (or anywhere).
+    expect(await referenced(page, 'el')).toEqual([[1, 'In shadow']]);
+    expect(await page.evaluate(() => document.querySelector('x-card')!.getAttributeNames())).toEqual([]);
   });
 });
 
@@ -181,16 +182,15 @@ describe('states, values and records', () => {
     expect(named(again.elements, 'Empty').states.focused).toBe(true);
   });
 
-  it('marks each listed element with its index, counting from startIndex, and clears the last marks first', async () => {
+  it('keeps each listed element by its index, counting from startIndex, and drops the last references first', async () => {
     const page = await rig.set(`<button>One</button><button>Two</button>`);
     const first = await dom(page, 'snapshot', { startIndex: 5 });
     expect(first.elements.map((e) => e.index)).toEqual([5, 6]);
     expect(first.next).toBe(7);
     await page.evaluate(() => document.querySelector('button')!.remove());
     await dom(page, 'snapshot', {});
-    expect(
-      await page.$$eval('[data-agentlink-idx]', (els) => els.map((e) => [e.textContent, e.getAttribute('data-agentlink-idx')])),
-    ).toEqual([['Two', '1']]);
+    expect(await referenced(page, 'el')).toEqual([[1, 'Two']]);
+    expect(await page.$$eval('*', (els) => els.flatMap((e) => e.getAttributeNames()).filter((n) => n.startsWith('data-')))).toEqual([]);
   });
 
   it('caps the elements it lists and says how many it left out', async () => {
@@ -233,14 +233,15 @@ describe('scopes, sections and modal dialogs', () => {
     expect(named(s.elements, 'Yes').scope).toBe("dialog 'Confirm'");
   });
 
-  it('marks iframes as frame lines for the node side to read', async () => {
+  it('lists iframes as frame lines and keeps them by number for the node side to read', async () => {
     const s = await snapshot(
       `<p>Top</p><iframe title="Payment" srcdoc="<button>Inside</button>" style="width:200px;height:100px"></iframe>`,
     );
     expect(s.elements).toEqual([]);
     expect(s.lines).toContainEqual({ k: 'f', f: 1, t: 'Payment', sc: null, v: 1, u: 'about:srcdoc' });
     expect(s.frames).toBe(1);
-    expect(await rig.page().$eval('iframe', (f) => f.getAttribute('data-agentlink-frame'))).toBe('1');
+    expect(await refersTo(rig.page(), 'frame', 1, 'iframe')).toBe(true);
+    expect(await rig.page().$eval('iframe', (f) => f.getAttributeNames().sort())).toEqual(['srcdoc', 'style', 'title']);
   });
 });
 

@@ -67,42 +67,43 @@ describe('checkable', () => {
 });
 
 describe('direct click', () => {
-  const args = (index: number) => ({ attr: 'data-agentlink-idx', index, notAfter: Date.now() + 2_000, guardMs: 2_000 });
+  const args = () => ({ notAfter: Date.now() + 2_000, guardMs: 2_000 });
+  /** The check on the element the server would hand over by reference (here: the one with id t). */
+  const check = async (page: Page) => (await page.$('#t'))!.evaluateHandle(direct.checkAndGuard, args());
+  const checked = async (page: Page) => (await check(page)).jsonValue();
   /** The page's own view of its window: every name on it (the guard must add none). */
   const windowNames = (page: Page) => page.evaluate(() => Object.getOwnPropertyNames(window).sort());
 
   it('resolves the centre of a still, uncovered element, and guards the click that follows, leaving nothing on the window', async () => {
-    const page = await rig.set(
-      `<button data-agentlink-idx="1" style="position:absolute;left:100px;top:100px;width:100px;height:40px">Go</button>`,
-    );
+    const page = await rig.set(`<button id="t" style="position:absolute;left:100px;top:100px;width:100px;height:40px">Go</button>`);
     const before = await windowNames(page);
-    const guard = await page.evaluateHandle(direct.checkAndGuard, args(1));
+    const guard = await check(page);
     expect(await guard.evaluate(direct.pointOf)).toEqual({ x: 150, y: 120 });
     expect(await windowNames(page)).toEqual(before);
     await page.mouse.click(150, 120);
     expect(await guard.evaluate(direct.intercepted)).toBeNull();
   });
 
-  it('proves nothing of an element that is disabled, not unique, covered or moving', async () => {
-    let page = await rig.set(`<button data-agentlink-idx="1" disabled>Off</button>`);
-    expect(await page.evaluate(direct.checkAndGuard, args(1))).toBeNull();
-    page = await rig.set(`<button data-agentlink-idx="1">A</button><button data-agentlink-idx="1">B</button>`);
-    expect(await page.evaluate(direct.checkAndGuard, args(1))).toBeNull();
+  it('proves nothing of an element that is disabled, gone, covered or moving', async () => {
+    let page = await rig.set(`<button id="t" disabled>Off</button>`);
+    expect(await checked(page)).toBeNull();
+    page = await rig.set(`<button id="t">Gone</button>`);
+    const gone = (await page.$('#t'))!;
+    await gone.evaluate((e) => e.remove());
+    expect(await (await gone.evaluateHandle(direct.checkAndGuard, args())).jsonValue()).toBeNull();
+    page = await rig.set(`<button id="t">Under</button><div style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`);
+    expect(await checked(page)).toBeNull();
     page = await rig.set(
-      `<button data-agentlink-idx="1">Under</button><div style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`,
+      `<style>@keyframes m { from { margin-left: 0 } to { margin-left: 50px } }</style><button id="t" style="animation: m 5s infinite">Moving</button>`,
     );
-    expect(await page.evaluate(direct.checkAndGuard, args(1))).toBeNull();
-    page = await rig.set(
-      `<style>@keyframes m { from { margin-left: 0 } to { margin-left: 50px } }</style><button data-agentlink-idx="1" style="animation: m 5s infinite">Moving</button>`,
-    );
-    expect(await page.evaluate(direct.checkAndGuard, args(1))).toBeNull();
+    expect(await checked(page)).toBeNull();
   });
 
   it('the guard cancels a click that reaches something else first, and says what', async () => {
     const page = await rig.set(
-      `<button data-agentlink-idx="1" onclick="window.clicked = true" style="position:absolute;left:10px;top:10px;width:80px;height:30px">Go</button>`,
+      `<button id="t" onclick="window.clicked = true" style="position:absolute;left:10px;top:10px;width:80px;height:30px">Go</button>`,
     );
-    const guard = await page.evaluateHandle(direct.checkAndGuard, args(1));
+    const guard = await check(page);
     const point = (await guard.evaluate(direct.pointOf))!;
     await page.evaluate(() => {
       const cover = document.createElement('div');

@@ -16,7 +16,7 @@ export interface WorkSection {
   role: string;
   name: string;
   tag: string;
-  /** Its data-agentlink-sec number, in its own document. */
+  /** Its section number (refs.sec), in its own document. */
   id: number;
   /** The index of the element it is, when it is one (a dialog, a scrollable box). */
   idx: number;

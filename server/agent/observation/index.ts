@@ -1,3 +1,4 @@
+export { listedNodes } from './element-refs';
 export { type Placeholder, Redactor, SECRET_MASK, TOKEN_MASK } from './redact';
 export { renderElement, type RenderOptions, renderSnapshot } from './render';
 export {
@@ -7,16 +8,12 @@ export {
   type ElementStates,
   type ExtractResult,
   extractText,
-  FRAME_ATTRIBUTE,
-  INDEX_ATTRIBUTE,
   type ObservedElement,
-  OPTION_ATTRIBUTE,
   optionLocator,
   type PageSnapshot,
   quote,
   runDom,
   runDomAt,
-  SECTION_ATTRIBUTE,
   type SnapshotLine,
   type SnapshotOptions,
   takeSnapshot,
@@ -31,3 +28,4 @@ export {
   UNTRUSTED_TAG,
   untrustedBlock,
 } from './untrusted';
+export { observeWith, withRefs } from './with-refs';

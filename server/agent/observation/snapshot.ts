@@ -1,13 +1,15 @@
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
+import { PAGE_ENTRIES } from '../../page-code/entries';
+import { pageBundle } from '../../page-code/page-bundle';
 import { chooseText, MIN_TEXT_CHARS, type WorkLine, type WorkSection } from './budget';
-import { type DocTarget, expressionOf, FRAME_ATTRIBUTE, frameOf, isRetryable, separateTarget, topTarget } from './documents';
+import { type DocTarget, expressionOf, isRetryable, separateTarget, topTarget } from './documents';
 import type { DomOp, DomOps } from './dom/agent-dom.page';
-import type { RawFrameLine } from './dom/snapshot.page';
+import type { RawDoc, RawFrameLine } from './dom/snapshot.page';
+import { commitObserved, Observed, observedOf } from './element-refs';
 import { Redactor } from './redact';
 import type { ObservedElement, PageSnapshot, SnapshotLine } from './types';
 
-export { FRAME_ATTRIBUTE } from './documents';
 export type { ElementStates, ObservedElement, PageSnapshot, SnapshotLine } from './types';
 
 /**
@@ -17,6 +19,9 @@ export type { ElementStates, ObservedElement, PageSnapshot, SnapshotLine } from 
  * own document; other frames leave one line naming their host. Index numbers are unique across frames and each
  * element record says which frame it is in (elementLocator finds it there). The text is then chosen to fit
  * (budget.ts), and every string is redacted before it is returned. This module knows nothing of models or prompts.
+ *
+ * Nothing is marked on the page: what each document listed is held by reference outside it (element-refs.ts), and
+ * elementLocator finds an element through that reference.
  *
  * For the tools: a checkbox, radio or switch whose native input cannot take a click carries its index on what a
  * person clicks (its label or wrapper) and says so with `hiddenInput` (see ObservedElement in types.ts); an element
@@ -30,10 +35,6 @@ export interface SnapshotOptions {
   /** The run's egress policy: a frame is read only when its URL is one the run may visit. Without it: same origin only. */
   egress?: { checkUrl(url: string, opts?: { pageLocal?: boolean }): { ok: boolean } };
 }
-
-export const INDEX_ATTRIBUTE = 'data-agentlink-idx';
-export const OPTION_ATTRIBUTE = 'data-agentlink-opt';
-export const SECTION_ATTRIBUTE = 'data-agentlink-sec';
 
 /** How deep frames inside frames are read, and how many frames at most. */
 const MAX_FRAME_DEPTH = 3;
@@ -53,21 +54,29 @@ export async function runDom<K extends DomOp>(page: Page, op: K, args: Parameter
   }
 }
 
-/** Runs one operation of the DOM script in the document an element is in; null when its frame is gone. */
+/** An operation of the DOM script run with a document's references: `(r, a) => agentDom(a.op, a.args, r)`. */
+const WITH_REFS = () => `function (r, a) { return (${pageBundle(PAGE_ENTRIES.agentDom)})(a.op, a.args, r); }`;
+
+/**
+ * Runs one operation of the DOM script in the document an element is in, with what the latest observation listed
+ * there; null when its frame is gone. Before any observation, in the top document with nothing listed.
+ */
 export async function runDomAt<K extends DomOp>(
   page: Page,
   at: { frame?: readonly number[] },
   op: K,
   args: Parameters<DomOps[K]>[0],
 ): Promise<OpResult<K> | null> {
-  if (!at.frame?.length) return runDom(page, op, args);
-  const frame = await frameOf(page, at.frame);
-  if (!frame) return null;
-  return (await frame.evaluate(expressionOf(op, args))) as OpResult<K>;
+  const o = observedOf(page);
+  const refs = o?.docs.get(Observed.key(at.frame ?? []));
+  if (!refs) return at.frame?.length ? null : runDom(page, op, args);
+  return refs.call<OpResult<K>>(WITH_REFS(), { op, args });
 }
 
 interface Walk {
   page: Page;
+  /** Where each document's references go. */
+  refs: Observed;
   maxElements: number;
   index: number;
   frame: number;
@@ -92,21 +101,24 @@ async function readDocument(
   target: DocTarget,
   chain: number[],
   frame: { scope: string | null; title: string; onScreen: boolean } | null,
-): Promise<{ raw: OpResult<'snapshot'>; lines: WorkLine[] }> {
-  const raw = await target.run('snapshot', {
+): Promise<{ raw: RawDoc; lines: WorkLine[] }> {
+  const args: Parameters<DomOps['snapshot']>[0] = {
     maxElements: Math.max(0, w.maxElements - w.elements.length),
     startIndex: w.index,
     frameStart: w.frame,
     listeners: target.listeners,
     ...(frame ? { frameDoc: true, frameTitle: frame.title, baseScope: frame.scope, onScreen: frame.onScreen } : {}),
-  });
+  };
+  const { value: raw, refs } = await target.capture<RawDoc>(PAGE_ENTRIES.agentDom, ['snapshot', args]);
+  w.refs.docs.set(Observed.key(chain), refs);
   w.index = raw.next;
   w.frame = raw.nextFrame;
   w.dropped += raw.truncated.elements;
   const key = (id: number) => `${chain.join('.')}/${id}`;
   for (const e of raw.elements) w.elements.push(chain.length ? { ...e, frame: chain } : e);
   for (const s of raw.sections) w.sections.set(key(s.id), { ...s, ...(chain.length ? { frame: chain } : {}) });
-  const children = raw.frames && chain.length < MAX_FRAME_DEPTH ? await target.children(raw.nextFrame - raw.frames, raw.nextFrame) : [];
+  const children =
+    raw.frames && chain.length < MAX_FRAME_DEPTH ? await target.children(refs, raw.nextFrame - raw.frames, raw.nextFrame) : [];
   const lines: WorkLine[] = [];
   for (const l of raw.lines) {
     if (l.k === 't') lines.push(l.c ? { ...l, c: key(l.c) } : (l as WorkLine));
@@ -137,7 +149,7 @@ async function readFrame(
   let found: { url: string; target: DocTarget | null } | null = null;
   if (child.url !== null) found = { url: child.url, target: null };
   else {
-    const sep = await separateTarget(w.page, path).catch(() => null);
+    const sep = await separateTarget(w.page, path, w.refs).catch(() => null);
     if (sep) found = sep;
   }
   if (!found) return [];
@@ -171,10 +183,11 @@ function sameOriginAs(top: string): (url: string) => boolean {
   return (url) => /^about:(blank|srcdoc)/i.test(url) || (origin !== 'null' && originOf(url) === origin);
 }
 
-async function observe(page: Page, opts: SnapshotOptions): Promise<PageSnapshot> {
+async function observe(page: Page, opts: SnapshotOptions, refs: Observed): Promise<PageSnapshot> {
   const maxElements = opts.maxElements ?? 300;
   const w: Walk = {
     page,
+    refs,
     maxElements,
     index: 1,
     frame: 1,
@@ -184,7 +197,7 @@ async function observe(page: Page, opts: SnapshotOptions): Promise<PageSnapshot>
     sections: new Map(),
     mayRead: () => false,
   };
-  const top = await topTarget(page);
+  const top = await topTarget(page, refs);
   // The top document decides which frames are the same site; the egress policy, when given, decides instead.
   const egress = opts.egress;
   const topUrl = page.url();
@@ -207,9 +220,13 @@ async function observe(page: Page, opts: SnapshotOptions): Promise<PageSnapshot>
 
 export async function takeSnapshot(page: Page, opts: SnapshotOptions = {}): Promise<PageSnapshot> {
   for (let attempt = 0; ; attempt++) {
+    const refs = new Observed();
     try {
-      return redactSnapshot(await observe(page, opts), opts.redactor ?? new Redactor());
+      const seen = await observe(page, opts, refs);
+      commitObserved(page, refs);
+      return redactSnapshot(seen, opts.redactor ?? new Redactor());
     } catch (err) {
+      refs.release();
       if (attempt >= 3 || !isRetryable(err) || page.isClosed()) throw err;
       await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
     }
@@ -254,19 +271,20 @@ function redactSnapshot(s: PageSnapshot, r: Redactor): PageSnapshot {
 /** An element a snapshot listed (a control, or a section it cut): where it is, through the frames it is in. */
 export type ElementRef = Pick<ObservedElement, 'index' | 'frame' | 'section'>;
 
-/** The element a snapshot gave `index` to (valid until the next snapshot), in its frame. */
-export function elementLocator(page: Page, el: number | ElementRef): Locator {
+/**
+ * The element the latest observation gave `index` to (valid until the next one), in its frame: a locator that finds
+ * it through the reference the observation holds (element-refs.ts); it matches nothing once the element is gone.
+ */
+export async function elementLocator(page: Page, el: number | ElementRef): Promise<Locator> {
   const ref: ElementRef = typeof el === 'number' ? { index: el } : el;
-  let scope: Page | FrameLocator = page;
-  for (const k of ref.frame ?? []) scope = scope.frameLocator(`[${FRAME_ATTRIBUTE}="${k}"]`);
-  return scope.locator(ref.section ? `[${SECTION_ATTRIBUTE}="${ref.section}"]` : `[${INDEX_ATTRIBUTE}="${ref.index}"]`);
+  const o = observedOf(page) ?? new Observed();
+  return o.locate(page, ref.frame ?? [], ref.section ? 'sec' : 'el', ref.section ?? ref.index);
 }
 
 /** The option markOption chose, in the frame of the element it was chosen for. */
-export function optionLocator(page: Page, el: ElementRef): Locator {
-  let scope: Page | FrameLocator = page;
-  for (const k of el.frame ?? []) scope = scope.frameLocator(`[${FRAME_ATTRIBUTE}="${k}"]`);
-  return scope.locator(`[${OPTION_ATTRIBUTE}="1"]`);
+export async function optionLocator(page: Page, el: ElementRef): Promise<Locator> {
+  const o = observedOf(page) ?? new Observed();
+  return o.locate(page, el.frame ?? [], 'opt', 0);
 }
 
 /** Short human description of an element: "button 'Post'" (used in traces and tool results). */

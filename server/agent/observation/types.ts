@@ -56,10 +56,10 @@ export interface ObservedElement {
   hiddenInput?: boolean;
   /**
    * The iframes the element is inside, outermost first, as the numbers the snapshot gave them
-   * (data-agentlink-frame on each iframe element); absent in the top document.
+   * (each iframe's number in its document, refs.frame); absent in the top document.
    */
   frame?: number[];
-  /** A readable section (listed where the observation cut text): the data-agentlink-sec number it carries. */
+  /** A readable section (listed where the observation cut text): its section number (refs.sec). */
   section?: number;
 }
 

@@ -1,9 +1,7 @@
 import type { Page } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
-import { pageFunction } from '../../page-code/page-function';
-import { type ObservedElement, type PageSnapshot, type Redactor, SECRET_MASK, TOKEN_MASK } from '../observation';
-import type findTargetsInPage from './find-targets.page';
+import { type ObservedElement, observeWith, type PageSnapshot, type Redactor, SECRET_MASK, TOKEN_MASK } from '../observation';
 import type { Found } from './find-targets.page';
 import type { ElementDescriptor } from './trajectory';
 
@@ -11,13 +9,12 @@ import type { ElementDescriptor } from './trajectory';
  * Finding a replay step's element again without a full snapshot. The page lists, by the snapshot's own rules,
  * the elements that have the step's role (find-targets.page.ts); here their names are redacted as the snapshot's are,
  * and those whose role, name and scope are the descriptor's make a partial snapshot that the step's tool acts on
- * (the element keeps the index the page marked it with; its twins are all there, so positions count alike).
+ * (the element keeps the index the page gave it, held by reference as a snapshot's are; its twins are all there, so
+ * positions count alike).
  *
  * Null means "take the full snapshot": the page has what only the snapshot reads (frames, shadow roots), or the
  * script failed. The narrow view lists no more than the snapshot would, so a match it finds the snapshot finds too.
  */
-const FIND = pageFunction<typeof findTargetsInPage>(PAGE_ENTRIES.findTargets);
-
 /** Past this many elements of one role the full snapshot is as cheap, and bounded. */
 const MAX_CANDIDATES = 500;
 
@@ -53,7 +50,7 @@ export async function findTargets(
   // A navigation may replace the document mid-call: look again at the new one (twice at most), else let the snapshot decide.
   for (let attempt = 0; attempt < 3 && !found; attempt++) {
     try {
-      found = await page.evaluate(FIND, args);
+      found = await observeWith<Found>(page, PAGE_ENTRIES.findTargets, [args]);
     } catch (err) {
       if (page.isClosed() || !NAVIGATED.test(String((err as Error)?.message ?? err))) return null;
       await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);

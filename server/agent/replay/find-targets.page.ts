@@ -2,13 +2,13 @@ import { holdsControls } from '../observation/dom/controls.page';
 import { hintOf } from '../observation/dom/hints.page';
 import { accName, CONTAINER, isInteractive, roleOf, scopeOf, topModal } from '../observation/dom/roles.page';
 import { statesOf, valueOf } from '../observation/dom/states.page';
-import { clip, IDX, isSelect, isSvg, norm, SKIP, styleOf } from '../observation/dom/tree.page';
+import { clip, isSelect, isSvg, norm, type Refs, SKIP, styleOf } from '../observation/dom/tree.page';
 import type { ObservedElement } from '../observation/types';
 
 /**
  * In the page: the elements a replay step may act on, found without taking a whole snapshot — the elements with
  * the step's role that the snapshot would list, each with what the snapshot would say of it (name, scope,
- * states …), marked with the snapshot's index attribute. It uses the snapshot's own helpers (roleOf, accName,
+ * states …), kept by index in `refs` as the snapshot keeps its elements (never marked on the page). It uses the snapshot's own helpers (roleOf, accName,
  * scopeOf, isInteractive … of observation/dom/) so both name an element alike, and mirrors the snapshot's walk:
  * what it skips (hidden subtrees, SKIP tags, svg, hidden inputs, an element's own visibility) and that it does
  * not list an interactive element inside another one that is not a container, unless that one holds controls of
@@ -30,7 +30,7 @@ export interface FindArgs {
 
 export type Found = { fallback: string } | { url: string; title: string; modal: boolean; elements: ObservedElement[] };
 
-export default function findTargets(a: FindArgs): Found {
+export default function findTargets(a: FindArgs, refs: Refs): Found {
   if (!document.body) return { fallback: 'no document body' };
   if (document.querySelector('iframe,frame')) return { fallback: 'the page has frames' };
   const modal = topModal();
@@ -59,7 +59,7 @@ export default function findTargets(a: FindArgs): Found {
     }
     return true;
   }
-  document.querySelectorAll('[' + IDX + ']').forEach((e) => e.removeAttribute(IDX));
+  refs.el.length = 0;
   const pool: ArrayLike<Element> = modal ? [modal].concat(Array.prototype.slice.call(modal.querySelectorAll('*'))) : all;
   const out: ObservedElement[] = [];
   for (let i = 0; i < pool.length; i++) {
@@ -74,7 +74,7 @@ export default function findTargets(a: FindArgs): Found {
     if (!listed(el) || (el.tagName === 'A' && el.getAttribute('tabindex') === '-1' && !named)) continue;
     if (out.length >= a.max) return { fallback: 'more than ' + a.max + ' candidates' };
     const index = out.length + 1;
-    el.setAttribute(IDX, String(index));
+    refs.el[index] = el;
     const info: ObservedElement = {
       index,
       role: a.role,

@@ -48,13 +48,13 @@ export const clickTool = pageTool({
         return { message, target: el, record: {} };
       }
       const what = `click on ${describeElement(el)}`;
-      const covered = await coveredBeforeClick(tc, loc);
+      const covered = await coveredBeforeClick(tc, el, loc);
       if (covered) throw new ToolError(`${what} failed: ${covered}`);
       await act(
         what,
         () => loc.click({ timeout: timeout(tc) }),
         async (err) => {
-          const why = interceptorIn(err) ? await explainCover(tc, loc, err) : null;
+          const why = interceptorIn(err) ? await explainCover(tc, el, err) : null;
           return why ? `${what} failed: ${why}` : null;
         },
       );

@@ -1,5 +1,5 @@
 import { accName, roleOf } from '../observation/dom/roles.page';
-import { clip, IDX, norm, styleOf } from '../observation/dom/tree.page';
+import { clip, norm, type Refs, styleOf } from '../observation/dom/tree.page';
 
 /**
  * In the page: what covers an element at the point a click aims at (its centre), for the click tool's message when
@@ -44,7 +44,7 @@ function contains(outer: Element, inner: Node | null): boolean {
 }
 
 /** What covers `el` at its centre, or null when a click there reaches it (or it is not on screen to tell). */
-export default function coverOf(el: Element): Cover | null {
+export default function coverOf(el: Element, _args: unknown, refs: Refs): Cover | null {
   const r = el.getBoundingClientRect();
   const x = r.left + r.width / 2;
   const y = r.top + r.height / 2;
@@ -72,11 +72,11 @@ export default function coverOf(el: Element): Cover | null {
   const role = roleOf(box);
   const name = clip(accName(box, role) || norm(box.textContent), 60);
   const tag = box.tagName.toLowerCase();
-  const idx = box.getAttribute(IDX);
+  const idx = refs.el.indexOf(box);
   return {
     role: role || tag,
     name,
     kind,
-    index: idx ? Number(idx) : null,
+    index: idx > 0 ? idx : null,
   };
 }

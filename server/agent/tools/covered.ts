@@ -1,8 +1,8 @@
 import type { Locator } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
-import { pageFunction } from '../../page-code/page-function';
-import { describeElement, quote } from '../observation';
+import { pageBundle } from '../../page-code/page-bundle';
+import { describeElement, type ElementRef, quote, withRefs } from '../observation';
 import { remaining } from '../result/errors';
 import type coverOfInPage from './covered.page';
 import type { ToolContext } from './page-tool';
@@ -16,7 +16,8 @@ import type { ToolContext } from './page-tool';
  *     with that and the way out (Escape closes a menu; a dialog is finished or closed);
  *   - the waiting click's own failure is explained the same way when it was an interception.
  */
-const COVER_OF = pageFunction<typeof coverOfInPage>(PAGE_ENTRIES.coverOf);
+const COVER_OF = () =>
+  `function (r, a) { var el = r[a.k][a.n]; return el && el.isConnected ? (${pageBundle(PAGE_ENTRIES.coverOf)})(el, undefined, r) : null; }`;
 
 /** How long the trial waits for a covered target to be uncovered (an animation ending) before it is explained. */
 const TRIAL_MS = 1_500;
@@ -35,9 +36,13 @@ const ADVICE = {
   other: 'close or dismiss it (its close or accept button, or Escape), or scroll it out of the way, then click again',
 };
 
-/** Why a click on `loc` cannot land, in words for the model, or null when nothing covers it (now). */
-export async function explainCover(tc: ToolContext, loc: Locator, err: unknown): Promise<string | null> {
-  const cover = await loc.evaluate(COVER_OF, undefined, { timeout: Math.min(2_000, remaining(tc.run, 2_000)) }).catch(() => null);
+/**
+ * Why a click on `at` cannot land, in words for the model, or null when nothing covers it (now). Asked with the
+ * observation's references (what covers it may be an element it listed).
+ */
+export async function explainCover(tc: ToolContext, at: ElementRef, err: unknown): Promise<string | null> {
+  const args = at.section ? { k: 'sec', n: at.section } : { k: 'el', n: at.index };
+  const cover = await withRefs<ReturnType<typeof coverOfInPage>>(tc.page, at, COVER_OF(), args, Math.min(2_000, remaining(tc.run, 2_000)));
   const logged = interceptorIn(err);
   if (!cover && !logged) return null;
   let what: string;
@@ -55,11 +60,11 @@ export async function explainCover(tc: ToolContext, loc: Locator, err: unknown):
  * The trial: resolves when the target is actionable (or the trial failed for another reason: the waiting click
  * then has its say), or returns the explanation when something covers it.
  */
-export async function coveredBeforeClick(tc: ToolContext, loc: Locator): Promise<string | null> {
+export async function coveredBeforeClick(tc: ToolContext, at: ElementRef, loc: Locator): Promise<string | null> {
   try {
     await loc.click({ trial: true, timeout: Math.min(TRIAL_MS, remaining(tc.run, TRIAL_MS)) });
     return null;
   } catch (err) {
-    return interceptorIn(err) ? explainCover(tc, loc, err) : null;
+    return interceptorIn(err) ? explainCover(tc, at, err) : null;
   }
 }

@@ -3,9 +3,6 @@
  * the guard that cancels a click whose first button event reaches anything else.
  */
 export interface CheckArgs {
-  /** The index attribute and the element's index in it. */
-  attr: string;
-  index: number;
   /** Date.now() past which the check answers null: the node side has stopped waiting. */
   notAfter: number;
   /** The guard takes itself down after this long even if the click's last event never came. */
@@ -27,11 +24,10 @@ export interface Guarded {
  * Resolves the click point, or null when the element is not provably clickable there now; with a point, the
  * guard is in place for the click that follows.
  */
-function checkAndGuard(a: CheckArgs): Promise<Guarded | null> {
+function checkAndGuard(el: Element, a: CheckArgs): Promise<Guarded | null> {
   return new Promise((resolve) => {
-    const found = document.querySelectorAll('[' + a.attr + '="' + a.index + '"]');
-    if (found.length !== 1) return resolve(null);
-    const el = found[0]!;
+    // the element the observation listed, by reference (element-refs.ts): it must still be in the top document
+    if (!el.isConnected || el.ownerDocument !== document || el.getRootNode() !== document) return resolve(null);
     if (el.matches(':disabled') || el.closest('[aria-disabled="true"], [inert]')) return resolve(null);
     if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return resolve(null);
     // Something running a CSS animation or transition on the element or around it may be moving it.

@@ -2,7 +2,7 @@ import type { JSHandle, Page } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunctions } from '../../page-code/page-function';
-import { INDEX_ATTRIBUTE, type ObservedElement } from '../observation';
+import { elementLocator, type ObservedElement } from '../observation';
 import type directClickInPage from './direct-click.page';
 import type { Guarded } from './direct-click.page';
 
@@ -38,10 +38,18 @@ const {
 /** Clicks `el` through the fast path when its actionability can be proven at once; `unproven` means nothing was clicked. */
 export async function clickDirectly(page: Page, el: ObservedElement): Promise<DirectClick> {
   if (el.frame?.length || el.section) return 'unproven';
-  const args = { attr: INDEX_ATTRIBUTE, index: el.index, notAfter: Date.now() + CHECK_MS, guardMs: GUARD_MS };
+  const args = { notAfter: Date.now() + CHECK_MS, guardMs: GUARD_MS };
   let timer: NodeJS.Timeout | undefined;
-  // The guard is held by a handle (a DevTools reference), never put on the window where the page's scripts could see it.
-  const checking = page.evaluateHandle(CHECK_AND_GUARD, args).catch(() => null);
+  // The element through the observation's reference, and the guard held by a handle (a DevTools reference): neither
+  // is ever put on the page, where its scripts could see it.
+  const checking = elementLocator(page, el)
+    .then((loc) => loc.elementHandle({ timeout: CHECK_MS }))
+    .then((handle) => {
+      const guarded = handle.evaluateHandle(CHECK_AND_GUARD, args);
+      void guarded.finally(() => handle.dispose().catch(() => undefined)).catch(() => undefined);
+      return guarded;
+    })
+    .catch(() => null);
   const guard = await Promise.race([
     checking,
     new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CHECK_MS + 100))),

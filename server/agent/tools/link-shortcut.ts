@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 
-import { INDEX_ATTRIBUTE, type ObservedElement } from '../observation';
+import { type ObservedElement, withRefs } from '../observation';
 import { templateOf } from '../planner/placeholders';
 import { act, observed, timeout, type ToolContext, type ToolOutcome } from './page-tool';
 
@@ -15,21 +15,20 @@ import { act, observed, timeout, type ToolContext, type ToolOutcome } from './pa
  * that a script followed with another (or routed in the page with no navigation at all), a live href that differs, a URL the run's egress policy refuses, an href the redactor would change.
  */
 
+/** The href of refs.el[index] when it is a link that opens in this tab, else null (in the page). */
+const HREF = `function (r, index) {
+  var link = r.el[index];
+  if (!link || !link.isConnected || link.tagName !== 'A' || typeof link.href !== 'string') return null;
+  if ((link.target && link.target !== '_self') || link.hasAttribute('download')) return null;
+  return link.href;
+}`;
+
 /** The link's href when following it is a plain same-origin navigation of this tab, else null. */
 async function plainHref(tc: ToolContext, el: ObservedElement): Promise<URL | null> {
   if (el.role !== 'link' || el.tag !== 'a' || el.frame?.length) return null;
-  // One evaluate on the marked element of the top document (a locator's evaluate costs several round trips).
-  const raw = await tc.page
-    .evaluate(
-      ([attr, index]) => {
-        const link = document.querySelector(`[${attr}="${index}"]`);
-        if (!(link instanceof HTMLAnchorElement)) return null;
-        if ((link.target && link.target !== '_self') || link.hasAttribute('download')) return null;
-        return link.href;
-      },
-      [INDEX_ATTRIBUTE, String(el.index)] as const,
-    )
-    .catch(() => null);
+  // One call on the listed element of the top document, through the observation's reference (a locator's evaluate
+  // costs several round trips).
+  const raw = await withRefs<string>(tc.page, {}, HREF, el.index);
   if (!raw) return null;
   let url: URL;
   let here: URL;

@@ -235,7 +235,7 @@ export function observed(tc: ToolContext, i: number): ObservedElement {
  */
 export async function target(tc: ToolContext, i: number): Promise<{ el: ObservedElement; loc: Locator }> {
   const el = observed(tc, i);
-  const loc = elementLocator(tc.page, el);
+  const loc = await elementLocator(tc.page, el);
   const count = await loc.count().catch((err: unknown) => {
     if (tc.page.isClosed()) throw new ToolError(TAB_CLOSED);
     // Counting through a frame that is being detached throws: that frame is gone as surely as a missing element.

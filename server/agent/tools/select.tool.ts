@@ -56,7 +56,7 @@ export const selectTool = pageTool({
       }
       if (!marked.ok) throw new ToolError(`${describeElement(el)}: ${tc.redactor.text(marked.error)}`);
       const name = marked.name;
-      await act(`choosing ${quote(name)}`, () => optionLocator(tc.page, el).click({ timeout: timeout(tc) }));
+      await act(`choosing ${quote(name)}`, async () => (await optionLocator(tc.page, el)).click({ timeout: timeout(tc) }));
       chosen = name;
     }
     await settle(tc, 100);

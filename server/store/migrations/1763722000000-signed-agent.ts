@@ -1,4 +1,4 @@
-import { type MigrationInterface, type QueryRunner, TableColumn } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * connection_settings.signed_agent: the organization signs its agent's requests (Web Bot Auth) to the providers that
@@ -9,10 +9,11 @@ export class SignedAgent1763722000000 implements MigrationInterface {
   name = 'SignedAgent1763722000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.addColumn('connection_settings', new TableColumn({ name: 'signed_agent', type: 'boolean', isNullable: false, default: false }));
+    // A plain ALTER: TypeORM's addColumn rebuilds a SQLite table and has dropped columns other migrations added that way.
+    await q.query(`ALTER TABLE connection_settings ADD COLUMN signed_agent boolean NOT NULL DEFAULT false`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.dropColumn('connection_settings', 'signed_agent');
+    await q.query(`ALTER TABLE connection_settings DROP COLUMN signed_agent`);
   }
 }

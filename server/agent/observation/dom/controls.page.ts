@@ -1,5 +1,5 @@
 import { accName, textOf } from './roles.page';
-import { byId, clip, FRAME, HOST, IDX, isInput, markedRoots, norm, SEC, shown, styleOf, upOf, viewOf } from './tree.page';
+import { byId, clip, isInput, norm, shown, styleOf, upOf, viewOf } from './tree.page';
 
 /**
  * In the page (see agent-dom.page.ts): what the snapshot asks of one element while it walks — whether a listener
@@ -125,16 +125,4 @@ export function boxName(el: Element, role: string | null): string {
   const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]');
   if (h) return norm(textOf(h, 0));
   return clip(norm(String(el.textContent || '').slice(0, 200)), 40);
-}
-
-/** Takes down every mark of the last snapshot (indexes, sections, frames, shadow hosts). */
-export function clearMarks(): void {
-  markedRoots(document, []).forEach((r) => {
-    r.querySelectorAll('[' + IDX + '],[' + SEC + '],[' + FRAME + '],[' + HOST + ']').forEach((e) => {
-      e.removeAttribute(IDX);
-      e.removeAttribute(SEC);
-      e.removeAttribute(FRAME);
-      e.removeAttribute(HOST);
-    });
-  });
 }

@@ -2,8 +2,6 @@ import { accName, roleOf, topModal } from './roles.page';
 import {
   byId,
   deepAll,
-  findMarked,
-  IDX,
   isDetails,
   isElement,
   isFrameElement,
@@ -11,9 +9,9 @@ import {
   isText,
   kidsOf,
   norm,
-  OPT,
   quote,
-  SEC,
+  refOf,
+  type Refs,
   shown,
   SKIP,
   styleOf,
@@ -110,8 +108,8 @@ export interface ExtractArgs {
 
 export type Extracted = { ok: true; text: string; page: number; pages: number; chars: number } | { ok: false; error: string };
 
-export function extractText(a: ExtractArgs): Extracted {
-  const el = a.index ? findMarked(IDX, String(a.index)) : a.section ? findMarked(SEC, String(a.section)) : topModal() || document.body;
+export function extractText(a: ExtractArgs, refs: Refs): Extracted {
+  const el = a.index ? refOf(refs, 'el', a.index) : a.section ? refOf(refs, 'sec', a.section) : topModal() || document.body;
   if (!el) return { ok: false, error: 'element [' + a.index + '] is no longer on the page' };
   const text = readText(el);
   const pages = pagesOf(text, a.maxChars);
@@ -135,10 +133,10 @@ interface Named {
   value: string;
 }
 
-/** Finds the one option to choose in an open list and marks it with OPT (the tool clicks it). */
-export function markOption(a: MarkOptionArgs): MarkedOption {
-  deepAll(document, '[' + OPT + ']').forEach((e) => e.removeAttribute(OPT));
-  const target = a.index ? findMarked(IDX, String(a.index)) : null;
+/** Finds the one option to choose in an open list and keeps it as refs.opt[0] (the tool clicks it). */
+export function markOption(a: MarkOptionArgs, refs: Refs): MarkedOption {
+  refs.opt.length = 0;
+  const target = a.index ? refOf(refs, 'el', a.index) : null;
   const pools: ParentNode[] = [];
   if (target) {
     if (roleOf(target) === 'listbox') pools.push(target);
@@ -181,7 +179,7 @@ export function markOption(a: MarkOptionArgs): MarkedOption {
         ok: false,
         error: 'no option matches ' + quote(a.option) + '; the options are ' + named.map((h) => quote(h.name)).join(', '),
       };
-    pick.el.setAttribute(OPT, '1');
+    refs.opt[0] = pick.el;
     return { ok: true, name: pick.name };
   }
   return { ok: false, error: 'no open list of options on the page' };

@@ -1,18 +1,29 @@
 /**
- * In the page (see agent-dom.page.ts): the attributes the observation marks elements with, text helpers, and the
+ * In the page (see agent-dom.page.ts): the references the observation keeps to what it listed, text helpers, and the
  * flat tree — open shadow roots and slots, as the page is rendered — with what is shown of it.
  */
 
-/** An element's index in the snapshot (the tools find it by this). */
-export const IDX = 'data-agentlink-idx';
-/** The option markOption found. */
-export const OPT = 'data-agentlink-opt';
-/** An iframe's number in its document. */
-export const FRAME = 'data-agentlink-frame';
-/** A readable section's number (extractText reads it by this). */
-export const SEC = 'data-agentlink-sec';
-/** A shadow host the snapshot marked into. */
-export const HOST = 'data-agentlink-host';
+/**
+ * What the last snapshot (or a replay's narrow search) listed, by number: never marked on the page, where its
+ * scripts could read it (issue 36), but held by the node side as a DevTools reference (element-refs.ts) and handed
+ * back to each later operation. Sparse arrays: an index is unique across the documents of a page.
+ */
+export interface Refs {
+  /** Elements by index (the tools find them by this). */
+  el: Element[];
+  /** Readable sections by number (extractText reads them by this). */
+  sec: Element[];
+  /** Iframes by their number in this document. */
+  frame: Element[];
+  /** The option markOption found, at 0. */
+  opt: Element[];
+}
+
+export type RefKind = keyof Refs;
+
+export function newRefs(): Refs {
+  return { el: [], sec: [], frame: [], opt: [] };
+}
 
 /** Tags whose content is never page text (svg in both spellings: HTML and XML documents). */
 export const SKIP: Record<string, 1> = {
@@ -112,21 +123,10 @@ export function activeOf(doc: Document): Element | null {
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
   return a;
 }
-/** Every open shadow root we marked into (hosts carry HOST), for finding and clearing our marks. */
-export function markedRoots(root: Document | ShadowRoot, out: (Document | ShadowRoot)[]): (Document | ShadowRoot)[] {
-  out.push(root);
-  root.querySelectorAll('[' + HOST + ']').forEach((h) => {
-    if (h.shadowRoot) markedRoots(h.shadowRoot, out);
-  });
-  return out;
-}
-export function findMarked(attr: string, value: string): Element | null {
-  const roots = markedRoots(document, []);
-  for (const root of roots) {
-    const hit = root.querySelector('[' + attr + '="' + value + '"]');
-    if (hit) return hit;
-  }
-  return null;
+/** A referenced element still in its document (a node the page removed since is not acted on). */
+export function refOf(refs: Refs, kind: RefKind, n: number | undefined): Element | null {
+  const el = n === undefined ? undefined : refs[kind][n];
+  return el && el.isConnected ? el : null;
 }
 /** All matches in a tree and every open shadow root below it (for the rare operations that need it). */
 export function deepAll(root: ParentNode, sel: string, out: Element[] = []): Element[] {
@@ -137,9 +137,9 @@ export function deepAll(root: ParentNode, sel: string, out: Element[] = []): Ele
   return out;
 }
 
-/** The iframes the last snapshot marked, in frame-number order (returned by reference to the node side). */
-export function frameElements(a: { from: number; to: number }): (Element | null)[] {
+/** The iframes the last snapshot listed, in frame-number order (returned by reference to the node side). */
+export function frameElements(a: { from: number; to: number }, refs: Refs): (Element | null)[] {
   const out: (Element | null)[] = [];
-  for (let k = a.from; k < a.to; k++) out.push(findMarked(FRAME, String(k)));
+  for (let k = a.from; k < a.to; k++) out.push(refOf(refs, 'frame', k));
   return out;
 }

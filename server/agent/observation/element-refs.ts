@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+
+import type { CDPSession, ElementHandle, Frame, FrameLocator, JSHandle, Locator, Page } from 'playwright-core';
+
+import { REF_ENGINE, refSelector, REGISTER_FN, registerRefEngine } from '../../browser/element-ref-engine';
+import type { RefKind } from './dom/tree.page';
+
+/**
+ * Where the elements an observation listed are kept: outside the page (issue 36). The DOM script keeps what it lists
+ * in a references object (dom/tree.page.ts `Refs`) that only a closure of its own holds; the node side holds that
+ * closure as a DevTools remote object (or a Playwright handle where CDP is not there), which no script of the page
+ * can reach. Later operations get the references back as an argument (`call`); a tool that acts through Playwright
+ * gets a locator of the `agentlink-ref` engine, which finds the element in Playwright's isolated world
+ * (browser/element-ref-engine.ts), where it is put only when a tool asks (`locate`). Valid until the next
+ * observation, as the indexes are.
+ */
+
+/** One document's references, as the node side holds them. */
+export interface DocRefs {
+  /** Runs `fn(refs, args)` (a function's source) in the document's main world; its result by value. */
+  call<T>(fn: string, args: unknown): Promise<T>;
+  /** Puts refs[kind][n] into Playwright's utility world under `token`; false when it is no longer on the page. */
+  register(kind: RefKind, n: number, token: string, gen: number): Promise<boolean>;
+  /** Lets go of the references (the next observation replaces them). */
+  release(): void;
+}
+
+/** The function source that returns a referenced element, or null when it left its document. */
+const PICK = 'function (r, a) { var e = r[a.k][a.n]; return e && e.isConnected ? e : null; }';
+
+/** References a CDP session holds; `windows` runs `fn(refs, args)` and deep-serializes its result (frames' windows name their frames). */
+export interface CdpRefs extends DocRefs {
+  windows(fn: string, args: unknown): Promise<{ type: string; value?: { context?: string } }[]>;
+  /** The listed elements' browser node ids → their indexes (for audits that compare with the browser's own view). */
+  nodes(): Promise<Map<number, number>>;
+}
+
+/** References held by a CDP session: `holder` is the remote object `[doc, () => refs]` the capture returned. */
+export function cdpRefs(cdp: CDPSession, holder: string, group: string, utilityContexts: () => Promise<number[]>): CdpRefs {
+  const onRefs = (fn: string) => `function (a) { return (${fn})(this[1](), a); }`;
+  return {
+    nodes: async () => {
+      const out = new Map<number, number>();
+      const list = await cdp.send('Runtime.callFunctionOn', {
+        objectId: holder,
+        functionDeclaration: 'function () { var o = {}; this[1]().el.forEach(function (e, i) { o[i] = e; }); return o; }',
+        objectGroup: group,
+      });
+      const props = await cdp.send('Runtime.getProperties', { objectId: list.result.objectId!, ownProperties: true });
+      for (const p of props.result) {
+        if (p.value?.subtype !== 'node' || !p.value.objectId) continue;
+        const { node } = await cdp.send('DOM.describeNode', { objectId: p.value.objectId });
+        out.set(node.backendNodeId, Number(p.name));
+      }
+      return out;
+    },
+    windows: async (fn, args) => {
+      const r = await cdp.send('Runtime.callFunctionOn', {
+        objectId: holder,
+        functionDeclaration: onRefs(fn),
+        arguments: [{ value: args }],
+        objectGroup: group,
+        serializationOptions: { serialization: 'deep', maxDepth: 1 },
+      });
+      return (r.result.deepSerializedValue?.value ?? []) as { type: string; value?: { context?: string } }[];
+    },
+    call: async <T>(fn: string, args: unknown) => {
+      const r = await cdp.send('Runtime.callFunctionOn', {
+        objectId: holder,
+        functionDeclaration: onRefs(fn),
+        arguments: [{ value: args }],
+        returnByValue: true,
+      });
+      if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+      return r.result.value as T;
+    },
+    register: async (k, n, token, gen) => {
+      const picked = await cdp.send('Runtime.callFunctionOn', {
+        objectId: holder,
+        functionDeclaration: onRefs(PICK),
+        arguments: [{ value: { k, n } }],
+        objectGroup: group,
+      });
+      const objectId = picked.result.subtype === 'node' ? picked.result.objectId : undefined;
+      if (!objectId) return false;
+      // The same node in Playwright's isolated world: resolved by the browser's own node id, nothing through the page.
+      const [{ node }, contexts] = await Promise.all([cdp.send('DOM.describeNode', { objectId }), utilityContexts()]);
+      let put = 0;
+      await Promise.all(
+        contexts.map(async (executionContextId) => {
+          const there = await cdp.send('DOM.resolveNode', { backendNodeId: node.backendNodeId, executionContextId, objectGroup: group });
+          if (!there.object.objectId) return;
+          await cdp.send('Runtime.callFunctionOn', {
+            objectId: there.object.objectId,
+            functionDeclaration: REGISTER_FN,
+            arguments: [{ value: token }, { value: gen }],
+          });
+          put++;
+        }),
+      ).catch(() => undefined);
+      return put > 0;
+    },
+    release: () => void cdp.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => undefined),
+  };
+}
+
+/** A stand-in page function whose text is `source` (Playwright sends a function's text and calls it with the handle). */
+function handleFunction(source: string): (h: unknown, a: unknown) => unknown {
+  const fn = () => undefined;
+  Object.defineProperty(fn, 'toString', { value: () => `function (h, a) { return (${source})(h[1](), a); }` });
+  return fn;
+}
+
+/** References held by a Playwright handle (a document CDP could not reach). */
+export function handleRefs(holder: JSHandle): DocRefs {
+  return {
+    call: async <T>(fn: string, args: unknown) => (await holder.evaluate(handleFunction(fn), args)) as T,
+    register: async (k, n, token, gen) => {
+      const picked = (
+        (await holder.evaluateHandle(handleFunction(PICK), { k, n })) as JSHandle<unknown>
+      ).asElement() as ElementHandle | null;
+      if (!picked) return false;
+      // The engine's query registers the element it is asked from (element-ref-engine.ts), in the utility world.
+      const found = await picked.$(`${REF_ENGINE}=+${gen}:${token}`).catch(() => null);
+      void picked.dispose().catch(() => undefined);
+      return !!found;
+    },
+    release: () => void holder.dispose().catch(() => undefined),
+  };
+}
+
+let generations = 0;
+
+/** The references of one observation of a page, per document (keyed by the chain of frame numbers). */
+export class Observed {
+  readonly gen = ++generations;
+  readonly docs = new Map<string, DocRefs>();
+  private readonly tokens = new Map<string, Promise<string | null>>();
+
+  static key(chain: readonly number[]): string {
+    return chain.join('.');
+  }
+
+  /** A token for refs[kind][n] of the document at `chain`, put into the utility world once (null: gone). */
+  token(chain: readonly number[], kind: RefKind, n: number): Promise<string | null> {
+    const key = `${Observed.key(chain)}/${kind}${n}`;
+    let t = this.tokens.get(key);
+    if (!t) {
+      const doc = this.docs.get(Observed.key(chain));
+      const token = `${this.gen}.${randomBytes(6).toString('hex')}`;
+      t = doc
+        ? doc.register(kind, n, token, this.gen).then(
+            (ok) => (ok ? token : null),
+            () => null,
+          )
+        : Promise.resolve(null);
+      this.tokens.set(key, t);
+    }
+    return t;
+  }
+
+  /** A locator of refs[kind][n] in the document at `chain`, through the iframes of the chain. */
+  async locate(page: Page, chain: readonly number[], kind: RefKind, n: number): Promise<Locator> {
+    await registerRefEngine();
+    let scope: Page | FrameLocator = page;
+    for (let i = 0; i < chain.length; i++) scope = scope.frameLocator(refSelector(await this.token(chain.slice(0, i), 'frame', chain[i]!)));
+    return scope.locator(refSelector(await this.token(chain, kind, n)));
+  }
+
+  /** The Playwright frame of the chain of iframes (outermost first), or null when one is gone. */
+  async frame(page: Page, chain: readonly number[]): Promise<Frame | null> {
+    if (!chain.length) return page.mainFrame();
+    const loc = await this.locate(page, chain.slice(0, -1), 'frame', chain[chain.length - 1]!);
+    if ((await loc.count().catch(() => 0)) === 0) return null;
+    const handle = await loc.elementHandle({ timeout: 1_000 }).catch(() => null);
+    const frame = handle ? await handle.contentFrame().catch(() => null) : null;
+    void handle?.dispose().catch(() => undefined);
+    return frame;
+  }
+
+  release(): void {
+    for (const d of this.docs.values()) d.release();
+  }
+}
+
+const latest = new WeakMap<Page, Observed>();
+
+/** The page's latest observation (a snapshot, or a replay's narrow search), if any. */
+export const observedOf = (page: Page): Observed | undefined => latest.get(page);
+
+/** Makes `o` the page's latest observation; the previous one's references are let go of. */
+export function commitObserved(page: Page, o: Observed): void {
+  const before = latest.get(page);
+  latest.set(page, o);
+  if (before && before !== o) before.release();
+}
+
+/** The latest observation's elements by browser node id → index (documents read through CDP), for audits. */
+export async function listedNodes(page: Page): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const d of observedOf(page)?.docs.values() ?? []) {
+    const nodes = 'nodes' in d ? await (d as CdpRefs).nodes().catch(() => null) : null;
+    for (const [b, i] of nodes ?? []) out.set(b, i);
+  }
+  return out;
+}
