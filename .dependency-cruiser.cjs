@@ -89,7 +89,7 @@ module.exports = {
       comment:
         'The agent states what it needs of the services in domain/ as small interfaces of its own (server/agent/ports.ts: ' +
         'Clock, RunConnections, QueueSignals, ScheduledChecks); the composition root (server/services.ts, ' +
-        'server/agent/runtime.ts, server/agent/health/index.ts) hands the services in. Type-only imports count too: no exceptions.',
+        'server/agent/worker/runtime.ts, server/agent/health/index.ts) hands the services in. Type-only imports count too: no exceptions.',
       from: { path: '^server/agent/' },
       to: { path: '^server/domain/' },
     },
@@ -116,6 +116,39 @@ module.exports = {
       comment: 'The store is the bottom layer: entities, repositories, migrations.',
       from: { path: '^server/store/' },
       to: { path: '^server/(domain|agent|connect|http|routes|dashboard|integrations|sandbox|providers)/' },
+    },
+    {
+      name: 'agent-run-pieces-know-no-worker',
+      severity: 'error',
+      comment:
+        'server/agent/worker/ runs runs (claims, opens and closes contexts, keeps warm ones, notices a lost browser); the rest ' +
+        'of the agent says what one run is and how a strategy works, and names the worker only in types. The health ' +
+        'scheduler is the other composition root of the agent and may use it.',
+      from: { path: '^server/agent/', pathNot: '^server/agent/(worker|health)/' },
+      to: { path: '^server/agent/worker/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'agent-replay-sits-above-tools-and-playbooks',
+      severity: 'error',
+      comment:
+        'Replay finds again what the tools and the planner recorded: it builds on them, never the reverse. What both need ' +
+        '(how an element is described) lives lower, in observation/.',
+      from: { path: '^server/agent/(run|tools|playbooks|observation|tabs|handoff|model|result|queue)/' },
+      to: { path: '^server/agent/replay/' },
+    },
+    {
+      name: 'agent-worker-reaches-strategies-through-their-index',
+      severity: 'error',
+      comment: 'The worker tries playbooks, then strategies/ (replay, then the planner): it never calls replay or the planner itself.',
+      from: { path: '^server/agent/worker/' },
+      to: { path: '^server/agent/(replay|planner)/' },
+    },
+    {
+      name: 'agent-observation-stands-low',
+      severity: 'error',
+      comment: 'How a page is seen (observation/) is used by every strategy and tool; it depends on none of them.',
+      from: { path: '^server/agent/observation/' },
+      to: { path: '^server/agent/', pathNot: '^server/agent/observation/' },
     },
     {
       name: 'page-code-imports-only-page-code',

@@ -37,8 +37,8 @@ import { parseArgs } from 'node:util';
 
 import type { BrowserContext, Page } from 'playwright-core';
 
-import { createAgentWorker } from '../server/agent/runtime';
-import { WarmContexts } from '../server/agent/warm-contexts';
+import { createAgentWorker } from '../server/agent/worker/runtime';
+import { WarmContexts } from '../server/agent/worker/warm-contexts';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { systemClock } from '../server/domain/clock';
@@ -117,7 +117,7 @@ async function main() {
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: systemClock, vault });
   server.on('request', createApp(services, createLogger('silent')));
-  // The worker's stage marks of each run (server/agent/run-stages.ts), for the per-stage table.
+  // The worker's stage marks of each run (server/agent/run/stages.ts), for the per-stage table.
   const stageLog = new StageCollector(services.agentRunTelemetry);
   // Arm B of the side-by-side rows: a context prepared ahead for the connection's next run (warm-contexts.ts, fresh mode),
   // opened for arm B's runs only; arm A (the default deployment) runs with the pool closed.
@@ -305,7 +305,7 @@ async function main() {
     row('B replay: whole request (POST → COMPLETED)', arms.replayWallB),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  process.stdout.write(`\n  Where the time goes, per stage (server/agent/run-stages.ts; the floor's own stages timed alike):\n`);
+  process.stdout.write(`\n  Where the time goes, per stage (server/agent/run/stages.ts; the floor's own stages timed alike):\n`);
   const table = stageTable(stageSamples.floor, [
     { label: 'playbook', samples: stageSamples.playbook },
     { label: 'replay', samples: stageSamples.replay },

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 
 import type { Browser, BrowserContext } from 'playwright-core';
 
-import { changeGate } from '../server/agent/network-guard';
+import { changeGate } from '../server/agent/run/network-guard';
 import { launchBrowser } from '../server/browser/chromium';
 import { EgressPolicy } from '../server/egress/egress-policy';
 import { openFencedContext } from '../server/egress/fenced-context';

@@ -28,8 +28,8 @@ import { parseArgs } from 'node:util';
 
 import { createHealthScheduler } from '../server/agent/health';
 import { BrowserSessionProbe, type ProbeCost } from '../server/agent/health/session-probe';
-import { sessionFence } from '../server/agent/run-session';
-import { LoginEngineRelogin } from '../server/agent/silent-relogin';
+import { sessionFence } from '../server/agent/worker/run-session';
+import { LoginEngineRelogin } from '../server/agent/worker/silent-relogin';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { systemClock } from '../server/domain/clock';

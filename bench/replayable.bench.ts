@@ -24,7 +24,7 @@ import { ChatClient } from '../server/agent/model/chat-client';
 import { runPlanner } from '../server/agent/planner/loop';
 import { parameterSlots } from '../server/agent/planner/placeholders';
 import { planResult } from '../server/agent/replay/extraction';
-import type { RunOutcome, TraceStep } from '../server/agent/run-context';
+import type { RunOutcome, TraceStep } from '../server/agent/run/context';
 import { type CorpusRig, finishRun, openCorpusPage } from '../test/agent-corpus/corpus-harness';
 import { CORPUS_TASKS } from '../test/agent-corpus/corpus-tasks';
 import { LabelPicker } from '../test/agent-corpus/label-picker';

@@ -132,7 +132,7 @@ async function main() {
     );
   }
   process.stdout.write(
-    `\nWhere a run's time goes in a backlog, per stage (server/agent/run-stages.ts; each stage's mean per run from the workers' /metrics, median of the rounds):\n\n`,
+    `\nWhere a run's time goes in a backlog, per stage (server/agent/run/stages.ts; each stage's mean per run from the workers' /metrics, median of the rounds):\n\n`,
   );
   const stageCols = rows.slice(0, 2).map((r) => ({ label: r.label, means: r.load.stages }));
   process.stdout.write(`${stageRows(stageCols).join('\n')}\n`);

@@ -267,7 +267,7 @@ export interface AppConfig {
      */
     maxWaitingRuns: number;
     userActionTtlSeconds: number;
-    /** A finished run's context kept for the next run of the same connection (server/agent/warm-contexts.ts). */
+    /** A finished run's context kept for the next run of the same connection (server/agent/worker/warm-contexts.ts). */
     warmContexts: { idleSeconds: number; max: number; mode: 'fresh' | 'reuse' };
   };
   /**

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
-import { installNetworkGuard } from '../../server/agent/network-guard';
-import { sessionFence } from '../../server/agent/run-session';
+import { installNetworkGuard } from '../../server/agent/run/network-guard';
+import { sessionFence } from '../../server/agent/worker/run-session';
 import { refuseUnneededResources } from '../../server/browser/resource-filter';
 import { captureSession, restoreSessionStorage } from '../../server/browser/session-capture';
 import { EgressPolicy } from '../../server/egress/egress-policy';

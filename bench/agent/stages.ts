@@ -1,8 +1,8 @@
-import { RUN_STAGES, type RunStage } from '../../server/agent/run-stages';
-import type { RunEnd, RunTelemetry, WorkerTelemetry } from '../../server/agent/run-telemetry';
+import { RUN_STAGES, type RunStage } from '../../server/agent/run/stages';
+import type { RunEnd, RunTelemetry, WorkerTelemetry } from '../../server/agent/run/telemetry';
 
 /**
- * bench:agent's per-stage table (issue #38): the worker's stage marks (server/agent/run-stages.ts) of each measured run,
+ * bench:agent's per-stage table (issue #38): the worker's stage marks (server/agent/run/stages.ts) of each measured run,
  * collected by wrapping the worker's telemetry, and the floor script's own stages timed the same way, printed as
  * medians side by side.
  */

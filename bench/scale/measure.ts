@@ -74,7 +74,7 @@ export interface Backlog {
   cpuMsPerRequest: number;
   /** Cores other processes of the machine kept busy meanwhile, on average (how disturbed the timing was). */
   otherCores: number;
-  /** Mean milliseconds per run of each stage (server/agent/run-stages.ts), from the workers' /metrics. */
+  /** Mean milliseconds per run of each stage (server/agent/run/stages.ts), from the workers' /metrics. */
   stages: Record<string, number>;
 }
 

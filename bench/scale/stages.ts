@@ -1,9 +1,9 @@
-import { RUN_STAGES } from '../../server/agent/run-stages';
+import { RUN_STAGES } from '../../server/agent/run/stages';
 import { parseSamples } from '../../test/support/prometheus-text';
 import type { Cluster } from './cluster';
 
 /**
- * bench:scale's per-stage table (issue #38): what the runs of a backlog spent per stage (server/agent/run-stages.ts),
+ * bench:scale's per-stage table (issue #38): what the runs of a backlog spent per stage (server/agent/run/stages.ts),
  * read from the `agentlink_agent_run_stage_seconds` histogram of every process that runs requests, before and after
  * the backlog. The histogram's sum and count give each stage's mean per run (a median would need every sample: the
  * workers are other processes).

@@ -6,7 +6,7 @@ import type { ConnectionRecord } from '../store';
 /**
  * What the agent needs from the services of domain/, declared here, by the agent, as small interfaces: the agent
  * imports nothing of domain/ (and domain/ nothing of the agent: .dependency-cruiser.cjs, rule agent-and-domain-apart).
- * The composition root (server/services.ts, server/agent/runtime.ts, server/agent/health/index.ts) hands the domain's
+ * The composition root (server/services.ts, server/agent/worker/runtime.ts, server/agent/health/index.ts) hands the domain's
  * services in, and the compiler checks there that they fit.
  */
 

@@ -2,8 +2,8 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { createHealthScheduler, type HealthScheduler } from '../agent/health';
-import { createAgentWorker } from '../agent/runtime';
-import type { AgentWorker } from '../agent/worker';
+import { createAgentWorker } from '../agent/worker/runtime';
+import type { AgentWorker } from '../agent/worker/worker';
 import { createApp, createWorkerOpsApp } from '../app';
 import type { AppConfig } from '../config';
 import { attachLiveSignIn } from '../connect/live/live-socket';

@@ -1,6 +1,6 @@
 import { type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 
-import type { RunEnd, RunTelemetry, WorkerTelemetry } from '../agent/run-telemetry';
+import type { RunEnd, RunTelemetry, WorkerTelemetry } from '../agent/run/telemetry';
 import type { AgentRequestRecord, AgentTraceStep } from '../store';
 import type { AppMetrics } from './metrics';
 import { contextOfTraceParent } from './trace-context';

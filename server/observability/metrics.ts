@@ -164,7 +164,7 @@ export class AppMetrics {
     this.agent.observe({ status: labels.status, method: labels.method?.toLowerCase() ?? 'none', provider: labels.provider }, seconds);
   }
 
-  /** The stages of one run, in milliseconds (server/agent/run-stages.ts). */
+  /** The stages of one run, in milliseconds (server/agent/run/stages.ts). */
   observeRunStages(stages: Partial<Record<string, number>>): void {
     for (const [stage, ms] of Object.entries(stages)) if (ms !== undefined) this.stages.observe({ stage }, ms / 1000);
   }

@@ -9,7 +9,7 @@ import type { UserAction } from '../../contract/schemas';
 import { HandoffRegistry } from '../../server/agent/handoff/handoff-registry';
 import { RunHandoff } from '../../server/agent/handoff/run-handoff';
 import { UserDoorError } from '../../server/agent/handoff/user-ask';
-import { RunAborted } from '../../server/agent/run-errors';
+import { RunAborted } from '../../server/agent/run/errors';
 import type { HeldWrite } from '../../server/egress/change-gate';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';

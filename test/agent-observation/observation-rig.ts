@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { NO_PERSON } from '../../server/agent/handoff/user-ask';
 import { type PageSnapshot, Redactor, renderSnapshot, takeSnapshot } from '../../server/agent/observation';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import { RunIntegrity } from '../../server/agent/run/integrity';
 import type { ToolContext } from '../../server/agent/tools';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { startBrowser } from '../support/live-server';

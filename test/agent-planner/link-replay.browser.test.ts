@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 
-import type { RunContext } from '../../server/agent/run-context';
+import type { RunContext } from '../../server/agent/run/context';
 import { plannerStrategy, replayStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
 import { deps, headingOf, model, newOrg, numberIn, obs, runContext, server, usePlannerServers } from './planner-support';
 

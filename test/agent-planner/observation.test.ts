@@ -9,7 +9,7 @@ import { elementLocator, type PageSnapshot, Redactor, renderSnapshot, takeSnapsh
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
 import { ToolError } from '../../server/agent/result/errors';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import { RunIntegrity } from '../../server/agent/run/integrity';
 import { executeTool, type ToolContext } from '../../server/agent/tools';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { startBrowser } from '../support/live-server';

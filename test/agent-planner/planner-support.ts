@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { installNetworkGuard } from '../../server/agent/network-guard';
-import type { RunContext, TraceStep } from '../../server/agent/run-context';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import type { RunContext, TraceStep } from '../../server/agent/run/context';
+import { RunIntegrity } from '../../server/agent/run/integrity';
+import { installNetworkGuard } from '../../server/agent/run/network-guard';
 import type { StrategyDeps } from '../../server/agent/strategies';
 import { systemClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';

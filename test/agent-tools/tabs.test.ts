@@ -6,10 +6,10 @@ import { planResult } from '../../server/agent/replay/extraction';
 import { replayTrajectory } from '../../server/agent/replay/replayer';
 import { describeStep, type Trajectory, TRAJECTORY_VERSION } from '../../server/agent/replay/trajectory';
 import { ToolError } from '../../server/agent/result/errors';
-import { closeRunBrowser } from '../../server/agent/run-session';
-import type { RunState } from '../../server/agent/run-state';
+import type { RunState } from '../../server/agent/run/state';
 import { renderTabs } from '../../server/agent/tabs/render-tabs';
 import { MAX_TABS, watchTabs } from '../../server/agent/tabs/run-tabs';
+import { closeRunBrowser } from '../../server/agent/worker/run-session';
 import { html, indexOf, type Run, useRig } from './tools-rig';
 
 /**

@@ -1,4 +1,4 @@
-import type { ElementDescriptor } from '../../server/agent/replay/element-descriptor';
+import type { ElementDescriptor } from '../../server/agent/observation/element-descriptor';
 import { describeStep, type TrajectoryStep } from '../../server/agent/replay/trajectory';
 import { PAGE_TOOLS, pageToolNamed, parseToolCall, stepWrites, type ToolContext } from '../../server/agent/tools';
 

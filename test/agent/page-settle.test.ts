@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { type BlockedRequest, blockReporter, fromProxy, installNetworkGuard } from '../../server/agent/network-guard';
+import { type BlockedRequest, blockReporter, fromProxy, installNetworkGuard } from '../../server/agent/run/network-guard';
 import { settledSince, trackRequests, waitForQuiet } from '../../server/browser/page-quiet';
 import { refuseUnneededResources } from '../../server/browser/resource-filter';
 import { EgressPolicy } from '../../server/egress/egress-policy';

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import { Client } from 'pg';
 import { z } from 'zod';
 
-import { createAgentWorker } from '../../server/agent/runtime';
-import type { AgentWorker } from '../../server/agent/worker';
+import { createAgentWorker } from '../../server/agent/worker/runtime';
+import type { AgentWorker } from '../../server/agent/worker/worker';
 import { systemClock } from '../../server/domain/clock';
 import { createLogger } from '../../server/logger';
 import { buildServices, type Services } from '../../server/services';

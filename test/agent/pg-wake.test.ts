@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import { Client } from 'pg';
 import { z } from 'zod';
 
-import { createAgentWorker } from '../../server/agent/runtime';
-import type { AgentWorker } from '../../server/agent/worker';
+import { createAgentWorker } from '../../server/agent/worker/runtime';
+import type { AgentWorker } from '../../server/agent/worker/worker';
 import { createLogger } from '../../server/logger';
 import { type AgentlinkProcess, startAgentlinkProcess } from '../support/agentlink-process';
 import { postgresSkipped } from '../support/app';

@@ -3,7 +3,7 @@ import { type LiveServer, startLiveServer } from '../support/live-server';
 import { awaitRequest, connectOrbit, createRequest, type LiveOrg, liveOrg, testPlaybook } from './agent-support';
 
 /**
- * Warm browser contexts end to end (server/agent/warm-contexts.ts): a live AgentLink with its embedded worker, real
+ * Warm browser contexts end to end (server/agent/worker/warm-contexts.ts): a live AgentLink with its embedded worker, real
  * Chromium, the Orbit sandbox. Whether a run got the previous run's context is read from the browser itself: the
  * first run leaves an entry in CacheStorage, which no provider session holds (cookies, localStorage, IndexedDB and
  * sessionStorage are what a session carries), so only the very same context can show it to the next run.

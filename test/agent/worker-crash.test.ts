@@ -4,8 +4,8 @@ import path from 'node:path';
 
 import { z } from 'zod';
 
-import { createAgentWorker } from '../../server/agent/runtime';
-import type { AgentWorker } from '../../server/agent/worker';
+import { createAgentWorker } from '../../server/agent/worker/runtime';
+import type { AgentWorker } from '../../server/agent/worker/worker';
 import { createLogger } from '../../server/logger';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { awaitRequest, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from './agent-support';

@@ -79,7 +79,7 @@ it('counts runs by status, method and provider, with durations; shows the browse
   expect(sample(text, RUNS, failed)).toBe(1);
   expect(sample(text, 'agentlink_agent_request_duration_seconds_sum', completed)).toBeGreaterThan(0);
   expect(sample(text, 'agentlink_agent_request_duration_seconds_bucket', { ...completed, le: '+Inf' })).toBe(1);
-  // Where both runs' time went, stage by stage (server/agent/run-stages.ts): each stage of a run observed once.
+  // Where both runs' time went, stage by stage (server/agent/run/stages.ts): each stage of a run observed once.
   for (const stage of ['wake', 'claim', 'device', 'context', 'navigation', 'steps', 'session_seal', 'release', 'outcome_write'])
     expect([stage, sample(text, 'agentlink_agent_run_stage_seconds_count', { stage })]).toEqual([stage, 2]);
   expect(sample(text, 'agentlink_agent_run_stage_seconds_sum', { stage: 'steps' })).toBeGreaterThan(0);

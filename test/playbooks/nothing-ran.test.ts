@@ -1,4 +1,4 @@
-import { explainNothingRan } from '../../server/agent/nothing-ran';
+import { explainNothingRan } from '../../server/agent/worker/nothing-ran';
 import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
 
 /**

@@ -5,9 +5,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { compileResponseFormat } from '../../contract/response-format';
 import { NO_PERSON, UserActionEnded, type UserAsk, type UserDoor } from '../../server/agent/handoff/user-ask';
 import { PlaybookStrategy } from '../../server/agent/playbooks/strategy';
-import { RunClock, withRunClock } from '../../server/agent/run-clock';
-import type { RunContext, RunOutcome, TraceStep } from '../../server/agent/run-context';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import { RunClock, withRunClock } from '../../server/agent/run/clock';
+import type { RunContext, RunOutcome, TraceStep } from '../../server/agent/run/context';
+import { RunIntegrity } from '../../server/agent/run/integrity';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 
 /**

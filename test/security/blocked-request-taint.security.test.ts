@@ -5,7 +5,7 @@ import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
 import { attackRun, newOrg, publishPost, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
 
 /**
- * Which blocked requests taint a run (server/agent/block-cause.ts), attacked for real on Orbit with the scripted model:
+ * Which blocked requests taint a run (server/agent/run/block-cause.ts), attacked for real on Orbit with the scripted model:
  * the page's own background request to another host (analytics) is blocked, listed in the trace as background, and
  * the run is still recorded for replay; a background request that carries a parameter value away (even encoded, even
  * after the tool that typed it has settled), or a beacon carrying page content the model saw, taints the run, so it

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 
-import { changeGate } from '../../server/agent/network-guard';
+import { changeGate } from '../../server/agent/run/network-guard';
 import { launchBrowser } from '../../server/browser/chromium';
 import { EgressPolicy, hostNetworkOf } from '../../server/egress/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../../server/egress/egress-proxy';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { type BlockedRequest, blockReporter, fromProxy, installNetworkGuard, type RunMode } from '../../server/agent/network-guard';
+import { type BlockedRequest, blockReporter, fromProxy, installNetworkGuard, type RunMode } from '../../server/agent/run/network-guard';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
 import { startBrowser } from '../support/live-server';

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { blockedStep, blockReporter, installNetworkGuard } from '../../server/agent/network-guard';
-import type { RunContext, TraceStep } from '../../server/agent/run-context';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import type { RunContext, TraceStep } from '../../server/agent/run/context';
+import { RunIntegrity } from '../../server/agent/run/integrity';
+import { blockedStep, blockReporter, installNetworkGuard } from '../../server/agent/run/network-guard';
 import { type StrategyDeps, trajectoryKeyOf } from '../../server/agent/strategies';
 import { systemClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';

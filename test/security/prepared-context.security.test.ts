@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext } from 'playwright-core';
 
-import { openKeyedContext } from '../../server/agent/keyed-context';
-import { type WarmContext, WarmContexts } from '../../server/agent/warm-contexts';
+import { openKeyedContext } from '../../server/agent/worker/keyed-context';
+import { type WarmContext, WarmContexts } from '../../server/agent/worker/warm-contexts';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { startBrowser } from '../support/live-server';

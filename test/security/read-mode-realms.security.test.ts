@@ -11,7 +11,7 @@ import {
   fromProxy,
   installNetworkGuard,
   type RunMode,
-} from '../../server/agent/network-guard';
+} from '../../server/agent/run/network-guard';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import type { ChangeSent } from '../../server/egress/egress-proxy';
 import { openFencedContext } from '../../server/egress/fenced-context';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { replayTrajectory } from '../../server/agent/replay/replayer';
 import type { Trajectory, TrajectoryMode } from '../../server/agent/replay/trajectory';
-import type { RunContext, TraceStep } from '../../server/agent/run-context';
+import type { RunContext, TraceStep } from '../../server/agent/run/context';
 import { plannerStrategy, replayStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
 import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
 import { type SocketSite, startSocketSite } from '../support/socket-site';

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { ContextWiring, type RunPort } from '../../server/agent/context-wiring';
-import { changeGate, type RunMode } from '../../server/agent/network-guard';
-import { WarmContexts } from '../../server/agent/warm-contexts';
+import { ContextWiring, type RunPort } from '../../server/agent/run/context-wiring';
+import { changeGate, type RunMode } from '../../server/agent/run/network-guard';
+import { WarmContexts } from '../../server/agent/worker/warm-contexts';
 import type { HeldWrite } from '../../server/egress/change-gate';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type ChangeGate } from '../../server/egress/egress-proxy';

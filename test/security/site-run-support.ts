@@ -1,5 +1,7 @@
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
+import type { RunContext, TraceStep } from '../../server/agent/run/context';
+import { RunIntegrity } from '../../server/agent/run/integrity';
 import {
   blockedStep,
   blockReporter,
@@ -8,9 +10,7 @@ import {
   installNetworkGuard,
   judgeUnfinishedMessages,
   type RunMode,
-} from '../../server/agent/network-guard';
-import type { RunContext, TraceStep } from '../../server/agent/run-context';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+} from '../../server/agent/run/network-guard';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type ContextSource, openFencedContext } from '../../server/egress/fenced-context';
 import { testRunContext } from '../support/run-context';

@@ -1,5 +1,5 @@
 import { MASK, summarizeHeldWrite } from '../../server/agent/handoff/held-write';
-import type { RunState } from '../../server/agent/run-state';
+import type { RunState } from '../../server/agent/run/state';
 import type { HeldWrite } from '../../server/egress/change-gate';
 import { tenantFor } from '../../server/sandbox/site-sessions';
 import { createRequest, eventually, type Json } from '../agent/agent-support';

@@ -3,15 +3,15 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext } from 'playwright-core';
 
-import { ContextWiring, type RunPort } from '../../server/agent/context-wiring';
-import { type BlockedRequest, changeGate, fromProxy, installNetworkGuard, type RunMode } from '../../server/agent/network-guard';
-import { type WarmContext, WarmContexts, warmKey } from '../../server/agent/warm-contexts';
+import { ContextWiring, type RunPort } from '../../server/agent/run/context-wiring';
+import { type BlockedRequest, changeGate, fromProxy, installNetworkGuard, type RunMode } from '../../server/agent/run/network-guard';
+import { type WarmContext, WarmContexts, warmKey } from '../../server/agent/worker/warm-contexts';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
 import { startBrowser } from '../support/live-server';
 
 /**
- * A context kept warm between runs (server/agent/warm-contexts.ts) carries one run's browser into the next. What it
+ * A context kept warm between runs (server/agent/worker/warm-contexts.ts) carries one run's browser into the next. What it
  * must never carry: a change sent while no run holds it, a report of one run landing in another's trace, a context of
  * one session handed to a run of another. Attacked with real Chromium behind the real egress proxy: the site records
  * every write it receives.

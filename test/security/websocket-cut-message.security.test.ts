@@ -1,7 +1,7 @@
 import type net from 'node:net';
 
-import { changeGate, fromProxy } from '../../server/agent/network-guard';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import { RunIntegrity } from '../../server/agent/run/integrity';
+import { changeGate, fromProxy } from '../../server/agent/run/network-guard';
 import type { EgressBlock } from '../../server/egress/change-gate';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../../server/egress/egress-proxy';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
-import type { TraceStep } from '../../server/agent/run-context';
+import type { TraceStep } from '../../server/agent/run/context';
 import { plannerStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
 import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
 import { type SocketSite, startSocketSite } from '../support/socket-site';

@@ -3,12 +3,12 @@ import type net from 'node:net';
 
 import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
 
-import { ContextWiring } from '../../server/agent/context-wiring';
-import { type BlockedRequest, changeGate, fromProxy, judgeUnfinishedMessages } from '../../server/agent/network-guard';
-import type { TraceStep } from '../../server/agent/run-context';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import type { TraceStep } from '../../server/agent/run/context';
+import { ContextWiring } from '../../server/agent/run/context-wiring';
+import { RunIntegrity } from '../../server/agent/run/integrity';
+import { type BlockedRequest, changeGate, fromProxy, judgeUnfinishedMessages } from '../../server/agent/run/network-guard';
 import { plannerStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
-import { WarmContexts } from '../../server/agent/warm-contexts';
+import { WarmContexts } from '../../server/agent/worker/warm-contexts';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type ContextSource, type FenceOptions, openFencedContext } from '../../server/egress/fenced-context';
 import { maskedFrame } from '../../server/egress/websocket-frames';

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Browser } from 'playwright-core';
 
-import { createAgentWorker } from '../../server/agent/runtime';
-import type { AgentWorker } from '../../server/agent/worker';
+import { createAgentWorker } from '../../server/agent/worker/runtime';
+import type { AgentWorker } from '../../server/agent/worker/worker';
 import { createApp } from '../../server/app';
 import { launchBrowser } from '../../server/browser/chromium';
 import { loadConfig } from '../../server/config';

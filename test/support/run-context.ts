@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { compileResponseFormat } from '../../contract/response-format';
 import { NO_PERSON } from '../../server/agent/handoff/user-ask';
-import type { RunContext } from '../../server/agent/run-context';
+import type { RunContext } from '../../server/agent/run/context';
 
 /**
  * The run context the worker hands a strategy, for tests and benches that drive strategies on a page of their own: a

@@ -1,8 +1,8 @@
 import type { BrowserContext } from 'playwright-core';
 
-import { BlockCauses, type BlockedDetail, parameterValues, SETTLE_GRACE_MS } from '../../server/agent/block-cause';
-import { judgeUnfinishedMessages } from '../../server/agent/network-guard';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import { BlockCauses, type BlockedDetail, parameterValues, SETTLE_GRACE_MS } from '../../server/agent/run/block-cause';
+import { RunIntegrity } from '../../server/agent/run/integrity';
+import { judgeUnfinishedMessages } from '../../server/agent/run/network-guard';
 
 /** Which blocked requests the run caused (they taint it) and which are the page's background noise (listed only). */
 const sub = (over: Partial<BlockedDetail> = {}): BlockedDetail => ({

@@ -1,8 +1,8 @@
 import { until, waitBudget } from '../../server/agent/playbooks/site-helpers';
-import { RunClock, runNow, runPaused, withRunClock } from '../../server/agent/run-clock';
+import { RunClock, runNow, runPaused, withRunClock } from '../../server/agent/run/clock';
 
 /**
- * The playbooks' waits count the run's own time (run-clock.ts): while the run waits for its end user the clock stands
+ * The playbooks' waits count the run's own time (run/clock.ts): while the run waits for its end user the clock stands
  * still, so a wait that spans the pause, or a budget taken after it, is not used up by the minutes the person took.
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@ import { Redactor, renderSnapshot } from '../../server/agent/observation';
 import type { InjectionMarker } from '../../server/agent/observation/untrusted';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { buildStepPrompt, buildSystemPrompt } from '../../server/agent/planner/prompts';
-import { RunIntegrity } from '../../server/agent/run-integrity';
+import { RunIntegrity } from '../../server/agent/run/integrity';
 import type { ToolContext } from '../../server/agent/tools';
 import { fillUrl } from '../../server/agent/tools/page-tool';
 

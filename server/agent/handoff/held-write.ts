@@ -6,7 +6,7 @@ import type { HeldWrite as HeldWriteSummary } from '../../../contract/schemas';
 import type { HeldWrite } from '../../egress/egress-proxy';
 import { summarizeWrite } from '../../egress/write-summary';
 import { Redactor } from '../observation';
-import type { RunState } from '../run-state';
+import type { RunState } from '../run/state';
 
 /** Field names whose values are never shown, whatever they hold (a password typed into a re-auth form …). */
 const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|otp|csrf|xsrf|api[-_]?key|auth|session|cookie|pin\b|cvv|card/i;

@@ -7,7 +7,7 @@ import type { EgressPolicy } from '../../egress/egress-policy';
 import type { HeldWrite } from '../../egress/egress-proxy';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import type { AgentApprovalMode } from '../../store';
-import type { TraceStep } from '../run-context';
+import type { TraceStep } from '../run/context';
 import { UserActionEnded, type UserActionReason, UserActionUnavailable, type UserAsk, type UserDoor } from './user-ask';
 
 /**

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
 import type { UserAction } from '../../../contract/schemas';
-import { RunFailure } from '../run-errors';
+import { RunFailure } from '../run/errors';
 
 /** Why a run waits for its end user (the contract's userAction.reason). */
 export type UserActionReason = UserAction['reason'];

@@ -2,8 +2,8 @@ import type { UserAction } from '../../../contract/schemas';
 import { EgressPolicy } from '../../egress/egress-policy';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import type { ClaimedRequest } from '../queue/queue';
-import { pushStep, type RunState } from '../run-state';
-import type { WorkerDeps } from '../worker-deps';
+import { pushStep, type RunState } from '../run/state';
+import type { WorkerDeps } from '../worker/deps';
 import { cookieValuesOf, summarizeHeldWrite } from './held-write';
 import { RunHandoff } from './run-handoff';
 

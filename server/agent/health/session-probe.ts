@@ -12,11 +12,11 @@ import type { UpstreamProxy } from '../../egress/upstream-proxy';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import { isProviderLoginPage } from '../../providers/provider';
 import type { ConnectionRecord } from '../../store';
-import { changeGate } from '../network-guard';
 import type { RunConnections } from '../ports';
-import { deviceForRun, sessionFence } from '../run-session';
-import type { SilentRelogin } from '../silent-relogin';
-import type { RunSigning } from '../worker-deps';
+import { changeGate } from '../run/network-guard';
+import type { RunSigning } from '../worker/deps';
+import { deviceForRun, sessionFence } from '../worker/run-session';
+import type { SilentRelogin } from '../worker/silent-relogin';
 
 /** What one probe cost, for bench:health: the page loads it needed and the bytes its browser exchanged. */
 export interface ProbeCost {

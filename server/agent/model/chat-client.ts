@@ -1,5 +1,5 @@
 import { ModelBadResponseError, ModelError } from '../result/errors';
-import { runNow } from '../run-clock';
+import { runNow } from '../run/clock';
 
 /**
  * A minimal client for an OpenAI-compatible Chat Completions endpoint with tool calling

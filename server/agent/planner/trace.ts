@@ -1,5 +1,5 @@
-import type { RunContext, TraceStep } from '../run-context';
-import { failureScreenshot, pageUrl } from '../trace';
+import type { RunContext, TraceStep } from '../run/context';
+import { failureScreenshot, pageUrl } from '../run/trace';
 
 /** One trace entry per tool call of the planner or the replay; a failed step carries a screenshot. */
 export async function traceStep(

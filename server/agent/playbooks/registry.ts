@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 import type { ProviderDefinition } from '../../providers/catalogue';
-import type { RunContext } from '../run-context';
+import type { RunContext } from '../run/context';
 import { ActionIndex, type ActionScore, AMBIGUITY_MARGIN, ROUTING_THRESHOLD } from './action-index';
 import { PlaybookNotApplicable, PlaybookStepError, WriteRefused } from './errors';
 import { fillParameters, type ParameterIssue } from './fill-parameters';

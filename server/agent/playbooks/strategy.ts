@@ -1,8 +1,8 @@
 import type { AgentRequestWarning } from '../../store/records';
 import { UserDoorError } from '../handoff/user-ask';
 import { validateResult } from '../result/validate';
-import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
-import { errorText, failureScreenshot, pageUrl } from '../trace';
+import type { ExecutionStrategy, RunContext, RunOutcome } from '../run/context';
+import { errorText, failureScreenshot, pageUrl } from '../run/trace';
 import { WriteRefused } from './errors';
 import {
   type PlaybookContext,

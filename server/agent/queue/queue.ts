@@ -15,7 +15,7 @@ export interface ClaimedRequest {
   owner: string;
   /** The row as the claim left it (the claim answers it: no second read); absent, the worker reads it. */
   record?: AgentRequestRecord;
-  /** How long the claim statement took, in ms (reported as the run's `claim` stage, run-stages.ts). */
+  /** How long the claim statement took, in ms (reported as the run's `claim` stage, run/stages.ts). */
   claimMs?: number;
 }
 

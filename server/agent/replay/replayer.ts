@@ -5,7 +5,7 @@ import type { ParameterSlot } from '../planner/placeholders';
 import { traceStep } from '../planner/trace';
 import { errorMessage, guard, isFatal, remaining, ToolError } from '../result/errors';
 import { validateResult } from '../result/validate';
-import { egressOf, type RunContext } from '../run-context';
+import { egressOf, type RunContext } from '../run/context';
 import { watchTabs } from '../tabs/run-tabs';
 import { executeTool, pageToolNamed, parseToolCall, settle, type ToolContext } from '../tools';
 import { readResult } from './extraction';

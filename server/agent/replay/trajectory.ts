@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 
 import type { LeafBinding, ListBinding } from '../observation/dom/binding.page';
+import { describeDescriptor, type ElementDescriptor } from '../observation/element-descriptor';
 import { normalizedActionTemplate, type ParameterSlot, templateOf } from '../planner/placeholders';
 import { type PageToolName, pageToolNamed, type RecordedStep } from '../tools';
-import { describeDescriptor, type ElementDescriptor } from './element-descriptor';
 import type { LeafCheck } from './leaf-check.page';
 import type { ListCheck } from './list-check.page';
 
-export { describeDescriptor, descriptorOf, type ElementDescriptor, resolveDescriptor } from './element-descriptor';
+export { describeDescriptor, descriptorOf, type ElementDescriptor, resolveDescriptor } from '../observation/element-descriptor';
 
 /**
  * A trajectory: what a successful planner run did, stored so the same action can be repeated without the

@@ -1,6 +1,6 @@
 import { AGENT_RUN_ERRORS, type AgentRunErrorCode } from '../../../contract/error-codes';
 import { UserDoorError } from '../handoff/user-ask';
-import { runNow } from '../run-clock';
+import { runNow } from '../run/clock';
 /**
  * The agent's failures: a small hierarchy with a stable code and a `cause` (Stagehand's shape).
  * Expected outcomes of a run (the model is down, the answer does not fit the schema …) end as a

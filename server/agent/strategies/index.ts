@@ -13,7 +13,7 @@ import { replayTrajectory } from '../replay/replayer';
 import { describeStep, type Trajectory, TRAJECTORY_VERSION, trajectoryKey, type TrajectoryStep } from '../replay/trajectory';
 import { TrajectoryStore } from '../replay/trajectory-store';
 import { schemaHash } from '../result/validate';
-import type { ExecutionStrategy, RunContext, RunOutcome } from '../run-context';
+import type { ExecutionStrategy, RunContext, RunOutcome } from '../run/context';
 
 /**
  * The replay and planner strategies the worker runs after the playbooks, in this order:

@@ -4,7 +4,7 @@ import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunctions } from '../../page-code/page-function';
 import { describeElement, type ObservedElement } from '../observation';
 import { remaining, ToolError } from '../result/errors';
-import { runNow } from '../run-clock';
+import { runNow } from '../run/clock';
 import type checkableInPage from './checkable.page';
 import type { Checked, Probe } from './checkable.page';
 import { act, type ToolContext } from './page-tool';

@@ -4,7 +4,7 @@ import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunctions } from '../../page-code/page-function';
 import { describeElement, type ObservedElement } from '../observation';
 import { remaining } from '../result/errors';
-import { runNow } from '../run-clock';
+import { runNow } from '../run/clock';
 import type expandableInPage from './expandable.page';
 import type { ItemState } from './expandable.page';
 import { act, type ToolContext } from './page-tool';

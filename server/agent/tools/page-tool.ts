@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { QUIET_MAX_MS, waitForQuiet } from '../../browser/page-quiet';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import { describeElement, elementLocator, type ObservedElement, type PageSnapshot, type Redactor } from '../observation';
+import { describeDescriptor, type ElementDescriptor } from '../observation/element-descriptor';
 import { fillPlaceholders, type ParameterSlot, placeholderNames, solePlaceholder, UnknownPlaceholderError } from '../planner/placeholders';
-import { describeDescriptor, type ElementDescriptor } from '../replay/element-descriptor';
 import { remaining, ToolError } from '../result/errors';
-import type { RunContext } from '../run-context';
-import type { RunIntegrity } from '../run-integrity';
+import type { RunContext } from '../run/context';
+import type { RunIntegrity } from '../run/integrity';
 
 /**
  * What every page tool is made of (one file per tool next to this one, listed in index.ts): a name, a description
@@ -83,7 +83,7 @@ export interface PageTool<N extends string = string> {
   writes: boolean | ((step: RecordedStep) => boolean);
   /**
    * false for a tool that only looks (wait, extract): what the page requests meanwhile is its own doing. Every other
-   * tool acts, and a blocked request sent while it runs (its settle included) is the run's (agent/block-cause.ts).
+   * tool acts, and a blocked request sent while it runs (its settle included) is the run's (agent/run/block-cause.ts).
    */
   acts?: false;
   /** The step in words, for divergence reasons and the steps a replay hands over to the planner. */

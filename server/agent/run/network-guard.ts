@@ -1,13 +1,13 @@
 import type { BrowserContext, Frame, Request } from 'playwright-core';
 
-import type { EgressPolicy } from '../egress/egress-policy';
-import type { ChangeGate, EgressBlock } from '../egress/egress-proxy';
-import { reportUnfinishedMessages } from '../egress/fenced-context';
-import { isReadOnlyRequest } from '../egress/read-only';
-import type { ProviderDefinition } from '../providers/provider';
+import type { EgressPolicy } from '../../egress/egress-policy';
+import type { ChangeGate, EgressBlock } from '../../egress/egress-proxy';
+import { reportUnfinishedMessages } from '../../egress/fenced-context';
+import { isReadOnlyRequest } from '../../egress/read-only';
+import type { ProviderDefinition } from '../../providers/provider';
 import type { BlockedDetail } from './block-cause';
-import type { TraceStep } from './run-context';
-import type { RunIntegrity } from './run-integrity';
+import type { TraceStep } from './context';
+import type { RunIntegrity } from './integrity';
 
 /**
  * An agent run's fence has two layers. The guarantee is the context's egress proxy (server/egress/): it sees every

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 
-import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../store';
+import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../../store';
+import { UserDoorError } from '../handoff/user-ask';
+import { AgentTimeoutError } from '../result/errors';
+import { RunAborted, RunFailure } from '../run/errors';
+import type { RunState } from '../run/state';
+import { errorText } from '../run/trace';
 import { BrowserUnavailable } from './browser-loss';
-import { UserDoorError } from './handoff/user-ask';
-import { AgentTimeoutError } from './result/errors';
-import { RunAborted, RunFailure } from './run-errors';
-import type { RunState } from './run-state';
-import { errorText } from './trace';
 
 /** How a run ends: the one final write (worker.ts). */
 export interface Final {

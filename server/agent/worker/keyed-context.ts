@@ -1,14 +1,14 @@
 import type { BrowserContext } from 'playwright-core';
 
-import { trackRequests } from '../browser/page-quiet';
-import { refuseUnneededResources } from '../browser/resource-filter';
-import type { EgressPolicy } from '../egress/egress-policy';
-import type { ChangeGate } from '../egress/egress-proxy';
-import { type ContextSource, type FenceOptions, openFencedContext } from '../egress/fenced-context';
-import type { ProviderDefinition } from '../providers/catalogue';
+import { trackRequests } from '../../browser/page-quiet';
+import { refuseUnneededResources } from '../../browser/resource-filter';
+import type { EgressPolicy } from '../../egress/egress-policy';
+import type { ChangeGate } from '../../egress/egress-proxy';
+import { type ContextSource, type FenceOptions, openFencedContext } from '../../egress/fenced-context';
+import type { ProviderDefinition } from '../../providers/catalogue';
+import { ContextWiring, type RunPort } from '../run/context-wiring';
+import { changeGate, installNetworkGuard, type RunMode } from '../run/network-guard';
 import { BrowserUnavailable } from './browser-loss';
-import { ContextWiring, type RunPort } from './context-wiring';
-import { changeGate, installNetworkGuard, type RunMode } from './network-guard';
 import type { WarmContext } from './warm-contexts';
 
 /**

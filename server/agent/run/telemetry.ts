@@ -1,6 +1,6 @@
-import type { AgentRequestRecord } from '../store';
-import type { ExecutionMethod, TraceStep } from './run-context';
-import type { RunStage } from './run-stages';
+import type { AgentRequestRecord } from '../../store';
+import type { ExecutionMethod, TraceStep } from './context';
+import type { RunStage } from './stages';
 
 /**
  * What the worker reports about a run to metrics and traces (server/observability/ implements it). Reports

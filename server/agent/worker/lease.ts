@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 
-import type { Clock } from './ports';
-import { RunAborted } from './run-errors';
-import type { RunStages } from './run-stages';
-import type { AgentRequestLedger } from './worker-deps';
+import type { Clock } from '../ports';
+import { RunAborted } from '../run/errors';
+import type { RunStages } from '../run/stages';
+import type { AgentRequestLedger } from './deps';
 
 /**
  * Keeps a running request's lease: every `everyMs` one statement renews it and reads a cancel asked through any

@@ -1,15 +1,15 @@
-import type { DeviceProfile } from '../browser/device-profile';
-import { captureSession } from '../browser/session-capture';
-import { boundSession } from '../browser/session-format';
-import type { Environment } from '../config';
-import { isSignedIn } from '../connect/live/signed-in';
-import type { StorageState } from '../connect/login-engine';
-import type { LoginEngine } from '../connect/login-engine';
-import { EgressPolicy } from '../egress/egress-policy';
-import type { UpstreamProxy } from '../egress/upstream-proxy';
-import type { ProviderDefinition } from '../providers/catalogue';
-import type { UserDoor } from './handoff/user-ask';
-import type { LoginCredentials } from './ports';
+import type { DeviceProfile } from '../../browser/device-profile';
+import { captureSession } from '../../browser/session-capture';
+import { boundSession } from '../../browser/session-format';
+import type { Environment } from '../../config';
+import { isSignedIn } from '../../connect/live/signed-in';
+import type { StorageState } from '../../connect/login-engine';
+import type { LoginEngine } from '../../connect/login-engine';
+import { EgressPolicy } from '../../egress/egress-policy';
+import type { UpstreamProxy } from '../../egress/upstream-proxy';
+import type { ProviderDefinition } from '../../providers/catalogue';
+import type { UserDoor } from '../handoff/user-ask';
+import type { LoginCredentials } from '../ports';
 
 /**
  * Renewing a dead provider session from the connection's sealed credentials. A login that needs nothing from a person

@@ -1,6 +1,6 @@
 import type { Frame } from 'playwright-core';
 
-import type { ChangeGate, EgressBlock } from '../egress/egress-proxy';
+import type { ChangeGate, EgressBlock } from '../../egress/egress-proxy';
 import type { BlockedRequest } from './network-guard';
 
 /** What a context's fence tells the run that holds the context, and asks of it. */

@@ -2,13 +2,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 import type { BrowserContext } from 'playwright-core';
 
-import type { DeviceProfile } from '../browser/device-profile';
-import { hadServiceWorker } from '../egress/fenced-context';
-import type { UpstreamProxy } from '../egress/upstream-proxy';
-import type { ProviderDefinition } from '../providers/catalogue';
-import type { ContextWiring } from './context-wiring';
-import type { RunMode } from './network-guard';
-import { stopWatchingTabs } from './tabs/run-tabs';
+import type { DeviceProfile } from '../../browser/device-profile';
+import { hadServiceWorker } from '../../egress/fenced-context';
+import type { UpstreamProxy } from '../../egress/upstream-proxy';
+import type { ProviderDefinition } from '../../providers/catalogue';
+import type { ContextWiring } from '../run/context-wiring';
+import type { RunMode } from '../run/network-guard';
+import { stopWatchingTabs } from '../tabs/run-tabs';
 
 /**
  * Browser contexts kept warm between runs of the same connection, as a person's browser stays open between two

@@ -1,30 +1,30 @@
 import type { Logger } from 'pino';
 import type { Page } from 'playwright-core';
 
-import { deviceForBrowser, deviceIdentity } from '../browser/device-identity';
-import type { DeviceProfile } from '../browser/device-profile';
-import { captureSession, restoreSessionStorage } from '../browser/session-capture';
-import { sessionDigest } from '../browser/session-digest';
-import { boundSession, contextStorageState, type ProviderSession, SESSION_MAX_BYTES } from '../browser/session-format';
-import { EgressPolicy } from '../egress/egress-policy';
-import { type FenceOptions, openPage } from '../egress/fenced-context';
-import type { RequestSigner } from '../egress/request-signing';
-import type { UpstreamProxy } from '../egress/upstream-proxy';
-import type { ProviderDefinition } from '../providers/catalogue';
-import { isProviderLoginPage } from '../providers/provider';
-import type { ConnectionRecord } from '../store';
+import { deviceForBrowser, deviceIdentity } from '../../browser/device-identity';
+import type { DeviceProfile } from '../../browser/device-profile';
+import { captureSession, restoreSessionStorage } from '../../browser/session-capture';
+import { sessionDigest } from '../../browser/session-digest';
+import { boundSession, contextStorageState, type ProviderSession, SESSION_MAX_BYTES } from '../../browser/session-format';
+import { EgressPolicy } from '../../egress/egress-policy';
+import { type FenceOptions, openPage } from '../../egress/fenced-context';
+import type { RequestSigner } from '../../egress/request-signing';
+import type { UpstreamProxy } from '../../egress/upstream-proxy';
+import type { ProviderDefinition } from '../../providers/catalogue';
+import { isProviderLoginPage } from '../../providers/provider';
+import type { ConnectionRecord } from '../../store';
+import { NO_PERSON, type UserDoor, UserDoorError } from '../handoff/user-ask';
+import { runNow } from '../run/clock';
+import type { RunPort } from '../run/context-wiring';
+import { RunFailure } from '../run/errors';
+import { blockedStep, blockReporter, fromProxy, judgeUnfinishedMessages } from '../run/network-guard';
+import { pushStep, type RunState, timedStep } from '../run/state';
+import { errorText, pageUrl } from '../run/trace';
+import { watchTabs } from '../tabs/run-tabs';
 import { BrowserUnavailable } from './browser-loss';
-import type { RunPort } from './context-wiring';
-import { NO_PERSON, type UserDoor, UserDoorError } from './handoff/user-ask';
+import type { WorkerDeps } from './deps';
 import { openKeyedContext } from './keyed-context';
-import { blockedStep, blockReporter, fromProxy, judgeUnfinishedMessages } from './network-guard';
-import { runNow } from './run-clock';
-import { RunFailure } from './run-errors';
-import { pushStep, type RunState, timedStep } from './run-state';
-import { watchTabs } from './tabs/run-tabs';
-import { errorText, pageUrl } from './trace';
 import { warmKey } from './warm-contexts';
-import type { WorkerDeps } from './worker-deps';
 
 /**
  * The provider session's side of a run: a fresh browser context that presents the connection's device, leaves

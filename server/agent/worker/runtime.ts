@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 
-import type { Services } from '../services';
-import { PlaybookStrategy } from './playbooks';
-import type { ExecutionStrategy } from './run-context';
-import type { WorkerTelemetry } from './run-telemetry';
+import type { Services } from '../../services';
+import { PlaybookStrategy } from '../playbooks';
+import type { ExecutionStrategy } from '../run/context';
+import type { WorkerTelemetry } from '../run/telemetry';
+import { plannerStrategy, replayStrategy } from '../strategies';
 import { LoginEngineRelogin } from './silent-relogin';
-import { plannerStrategy, replayStrategy } from './strategies';
 import { type WarmContexts } from './warm-contexts';
 import { AgentWorker } from './worker';
 

@@ -1,19 +1,19 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
-import type { JsonSchema } from '../../contract/response-format';
-import { EgressPolicy } from '../egress/egress-policy';
-import type { ProviderDefinition } from '../providers/catalogue';
+import type { JsonSchema } from '../../../contract/response-format';
+import { EgressPolicy } from '../../egress/egress-policy';
+import type { ProviderDefinition } from '../../providers/catalogue';
 import type {
   AgentModelUsage as ModelUsage,
   AgentRequestWarning,
   AgentRunMethod as ExecutionMethod,
   AgentTraceStep as TraceStep,
-} from '../store/records';
-import type { UserDoor } from './handoff/user-ask';
-import type { RunIntegrity } from './run-integrity';
+} from '../../store/records';
+import type { UserDoor } from '../handoff/user-ask';
+import type { RunIntegrity } from './integrity';
 
 // The trace, method and usage are stored on the agent request as they are: one definition, in the store's records.
-export type { AgentRunMethod as ExecutionMethod, AgentModelUsage as ModelUsage, AgentTraceStep as TraceStep } from '../store/records';
+export type { AgentRunMethod as ExecutionMethod, AgentModelUsage as ModelUsage, AgentTraceStep as TraceStep } from '../../store/records';
 
 /**
  * What one execution strategy (playbook, replay, planner) gets and returns. The worker owns the

@@ -1,22 +1,22 @@
 import type { Logger } from 'pino';
 
-import type { UserAction } from '../../contract/schemas';
-import type { Environment } from '../config';
-import type { ContextSource } from '../egress/fenced-context';
-import type { RequestSigner } from '../egress/request-signing';
-import type { ProviderDefinition } from '../providers/catalogue';
-import type { AgentAttempt, AgentRequestRecord } from '../store';
-import type { HandoffRegistry } from './handoff/handoff-registry';
-import type { Clock, RunConnections } from './ports';
-import type { AgentQueue } from './queue/queue';
-import type { ExecutionStrategy } from './run-context';
-import type { WorkerTelemetry } from './run-telemetry';
+import type { UserAction } from '../../../contract/schemas';
+import type { Environment } from '../../config';
+import type { ContextSource } from '../../egress/fenced-context';
+import type { RequestSigner } from '../../egress/request-signing';
+import type { ProviderDefinition } from '../../providers/catalogue';
+import type { AgentAttempt, AgentRequestRecord } from '../../store';
+import type { HandoffRegistry } from '../handoff/handoff-registry';
+import type { Clock, RunConnections } from '../ports';
+import type { AgentQueue } from '../queue/queue';
+import type { ExecutionStrategy } from '../run/context';
+import type { WorkerTelemetry } from '../run/telemetry';
 import type { SilentRelogin } from './silent-relogin';
 import type { WarmContexts } from './warm-contexts';
 
 /**
  * Everything the worker touches, and nothing more: it never sees the store, the vault or the other
- * services. Built from the composition root by createAgentWorker (server/agent/runtime.ts).
+ * services. Built from the composition root by createAgentWorker (server/agent/worker/runtime.ts).
  */
 export interface WorkerDeps {
   /** Where claims come from, and where a request released on shutdown goes back to. */

@@ -1,4 +1,4 @@
-import { describeElement, type ObservedElement, type PageSnapshot } from '../observation';
+import { describeElement, type ObservedElement, type PageSnapshot } from './';
 
 /**
  * How a trajectory names an element: by role, accessible name and the labelled region around it, never by the

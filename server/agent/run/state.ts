@@ -1,20 +1,20 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
-import type { DeviceProfile } from '../browser/device-profile';
-import type { ProviderSession } from '../browser/session-format';
-import type { ChangeGate } from '../egress/egress-proxy';
-import type { UpstreamProxy } from '../egress/upstream-proxy';
-import type { AgentRequestRecord } from '../store';
-import type { FrameKeeper } from './handoff/frame-keeper';
-import type { RunHandoff } from './handoff/run-handoff';
+import type { DeviceProfile } from '../../browser/device-profile';
+import type { ProviderSession } from '../../browser/session-format';
+import type { ChangeGate } from '../../egress/egress-proxy';
+import type { UpstreamProxy } from '../../egress/upstream-proxy';
+import type { AgentRequestRecord } from '../../store';
+import type { FrameKeeper } from '../handoff/frame-keeper';
+import type { RunHandoff } from '../handoff/run-handoff';
+import { Redactor } from '../observation';
+import type { WarmContext } from '../worker/warm-contexts';
+import type { ExecutionMethod, ModelUsage, TraceStep } from './context';
+import { RunIntegrity } from './integrity';
 import type { BlockedRequest, RunMode } from './network-guard';
-import { Redactor } from './observation';
-import type { ExecutionMethod, ModelUsage, TraceStep } from './run-context';
-import { RunIntegrity } from './run-integrity';
-import { RunStages } from './run-stages';
-import type { RunTelemetry } from './run-telemetry';
+import { RunStages } from './stages';
+import type { RunTelemetry } from './telemetry';
 import { errorText, pageUrl } from './trace';
-import type { WarmContext } from './warm-contexts';
 
 /** One run's state, as the worker builds it up: what it ends with is written in one final write. */
 export interface RunState {

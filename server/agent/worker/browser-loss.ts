@@ -1,4 +1,4 @@
-import type { RunState } from './run-state';
+import type { RunState } from '../run/state';
 
 /**
  * What a run does when its browser goes away: a remote Chromium (BROWSER_WS_ENDPOINT) that restarts, or a local

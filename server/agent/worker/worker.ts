@@ -1,28 +1,28 @@
-import { compileResponseFormat } from '../../contract/response-format';
-import type { ProviderDefinition } from '../providers/catalogue';
-import { isProviderLoginPage } from '../providers/provider';
-import type { AgentAttempt } from '../store';
+import { compileResponseFormat } from '../../../contract/response-format';
+import type { ProviderDefinition } from '../../providers/catalogue';
+import { isProviderLoginPage } from '../../providers/provider';
+import type { AgentAttempt } from '../../store';
+import { FrameKeeper } from '../handoff/frame-keeper';
+import type { RunHandoff } from '../handoff/run-handoff';
+import { applyStoredDecision } from '../handoff/stored-decision';
+import { NO_PERSON, type UserDoor } from '../handoff/user-ask';
+import { runHandoffFor } from '../handoff/worker-handoff';
+import type { ClaimedRequest } from '../queue/queue';
+import { RunClock, withRunClock } from '../run/clock';
+import type { RunContext } from '../run/context';
+import { RunAborted, RunFailure, untilAborted } from '../run/errors';
+import { addUsage, newRunState, pushStep, type RunState, setSecrets } from '../run/state';
+import { NO_TELEMETRY, type RunEnd } from '../run/telemetry';
+import { failureScreenshot, pageUrl } from '../run/trace';
 import { browserLost, lostBrowserError, unavailableBackoffMs } from './browser-loss';
-import { FrameKeeper } from './handoff/frame-keeper';
-import type { RunHandoff } from './handoff/run-handoff';
-import { applyStoredDecision } from './handoff/stored-decision';
-import { NO_PERSON, type UserDoor } from './handoff/user-ask';
-import { runHandoffFor } from './handoff/worker-handoff';
+import type { WorkerDeps } from './deps';
+import { type Final, finalForError, UNREACHABLE } from './final-status';
+import { keepLease } from './lease';
 import { explainNothingRan, type Skipped } from './nothing-ran';
-import type { ClaimedRequest } from './queue/queue';
-import { RunClock, withRunClock } from './run-clock';
-import type { RunContext } from './run-context';
-import { RunAborted, RunFailure, untilAborted } from './run-errors';
-import { type Final, finalForError, UNREACHABLE } from './run-final';
-import { keepLease } from './run-lease';
 import { openRunBrowser, openStartingUrl, releaseRunBrowser, renewDeadSession, saveSessionBack } from './run-session';
-import { addUsage, newRunState, pushStep, type RunState, setSecrets } from './run-state';
-import { NO_TELEMETRY, type RunEnd } from './run-telemetry';
-import { failureScreenshot, pageUrl } from './trace';
-import type { WorkerDeps } from './worker-deps';
 
-export { RunAborted } from './run-errors';
-export type { WorkerDeps, WorkerSettings } from './worker-deps';
+export { RunAborted } from '../run/errors';
+export type { WorkerDeps, WorkerSettings } from './deps';
 
 /**
  * The worker: runs claimed agent requests to a final status. For each one it opens a fresh browser context

@@ -1,7 +1,7 @@
-import type { AgentRequestError } from '../store';
-import type { ActionScore } from './playbooks/action-index';
-import type { RouteProblem } from './playbooks/registry';
-import type { ExecutionMethod } from './run-context';
+import type { AgentRequestError } from '../../store';
+import type { ActionScore } from '../playbooks/action-index';
+import type { RouteProblem } from '../playbooks/registry';
+import type { ExecutionMethod } from '../run/context';
 
 /**
  * The error of a request that nothing ran (no playbook fit, no replay was recorded, no model is configured),
