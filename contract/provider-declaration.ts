@@ -287,7 +287,8 @@ export const ProviderDeclarationFields = z
       description:
         'Web Bot Auth: sign every request of the agent to this provider (HTTP Message Signatures, Signature-Agent naming this ' +
         "AgentLink, keys at /.well-known/http-message-signatures-directory). Only where the organization's connection settings " +
-        'turn signedAgent on as well. Default false.',
+        "turn signedAgent on as well. Default false. Set by the operator (AGENTLINK_PROVIDERS_FILE) only: the deployment's one key " +
+        "speaks for every organization on it, so an organization's own provider with signedAgent is refused.",
     }),
   })
   .strict();

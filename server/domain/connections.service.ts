@@ -1,6 +1,6 @@
 import { type DeviceProfile, parseDevice } from '../browser/device-profile';
 import { type ProviderSession, readSession } from '../browser/session-format';
-import type { AppConfig, Environment } from '../config';
+import type { AppConfig } from '../config';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import {
   type AccessGrant,
@@ -14,11 +14,11 @@ import {
 import { resealAll, type ResealReport, type SealedPages, sealedValuesByKey } from '../vault/reseal';
 import type { Vault } from '../vault/vault';
 import type { Clock } from './clock';
+import { ConnectionTokens, type ExchangedToken, type KnownGrant } from './connection-tokens';
 import type { Caller } from './context';
 import { fail, ok, type Result } from './errors';
 import { checkExitProxy, type ExitProxyInput, readExitProxy } from './exit-proxy';
 import { newId } from './ids';
-import { generateToken, hashToken, parseToken } from './tokens';
 import type { WebhookEvents } from './webhooks/events.service';
 
 export interface NewConnection {
@@ -45,11 +45,6 @@ export interface IssuedPublicToken {
   expiresAt: Date;
 }
 
-export interface ExchangedToken {
-  accessToken: string;
-  connection: ConnectionRecord;
-}
-
 /** The associated data that binds a sealed session to its connection row. */
 export const sessionAad = (connectionId: string) => `connection:${connectionId}:session`;
 /** The associated data that binds sealed credentials to their connection row. */
@@ -61,23 +56,12 @@ export const passkeyAad = (connectionId: string) => `connection:${connectionId}:
 
 export type { ProviderSession } from '../browser/session-format';
 export type { ResealReport } from '../vault/reseal';
+export type { ExchangedToken, KnownGrant } from './connection-tokens';
 
 /** Connections, and the public → access token exchange that hands one to the caller's backend. */
-/** An access token's fixed facts, remembered from an earlier resolution (see knownGrant). */
-export interface KnownGrant {
-  tokenHash: string;
-  connectionId: string;
-  providerId: string;
-}
-
-const KNOWN_GRANTS_MAX = 10_000;
-
 export class ConnectionService {
-  /** Token hash → its organization, environment, connection and provider (facts that never change for a token). */
-  private readonly grants = new Map<
-    string,
-    { organizationId: string; environment: Environment; connectionId: string; providerId: string }
-  >();
+  /** Public and access tokens of connections: issued, exchanged, resolved. */
+  private readonly tokens: ConnectionTokens;
 
   constructor(
     private readonly store: Store,
@@ -86,7 +70,9 @@ export class ConnectionService {
     private readonly config: Pick<AppConfig, 'publicTokenTtlSeconds'>,
     /** CONNECTION.* webhook events (persisted before the call returns; delivered in the background). */
     private readonly webhooks?: WebhookEvents,
-  ) {}
+  ) {
+    this.tokens = new ConnectionTokens(store, clock, config);
+  }
 
   private readonly endedListeners: ((connectionId: string) => void)[] = [];
 
@@ -130,7 +116,7 @@ export class ConnectionService {
       revokedAt: null,
     };
     await this.store.repos.connections.insert(connection);
-    const issued = { connection, ...(await this.issuePublicToken(caller, id, now)) };
+    const issued = { connection, ...(await this.tokens.issuePublicToken(caller, id, now)) };
     await this.webhooks?.connectionEvent(connection, 'CONNECTION.CREATED');
     return issued;
   }
@@ -167,7 +153,7 @@ export class ConnectionService {
     if (recovered === null) return fail('CONNECTION_REVOKED', 'The connection was revoked.');
     const connection = (await repos.connections.findById(connectionId))!;
     if (recovered) await this.webhooks?.connectionEvent(connection, 'CONNECTION.RECOVERED');
-    return ok({ connection, ...(await this.issuePublicToken(caller, connectionId, now)) });
+    return ok({ connection, ...(await this.tokens.issuePublicToken(caller, connectionId, now)) });
   }
 
   /**
@@ -332,73 +318,6 @@ export class ConnectionService {
     );
   }
 
-  private async issuePublicToken(caller: Caller, connectionId: string, now: Date): Promise<{ publicToken: string; expiresAt: Date }> {
-    const publicToken = generateToken('public', caller.environment);
-    const expiresAt = new Date(now.getTime() + this.config.publicTokenTtlSeconds * 1000);
-    await this.store.repos.publicTokens.insert({
-      id: newId('ptok'),
-      tokenHash: hashToken(publicToken),
-      organizationId: caller.organizationId,
-      environment: caller.environment,
-      connectionId,
-      expiresAt,
-      exchangedAt: null,
-      createdAt: now,
-    });
-    return { publicToken, expiresAt };
-  }
-
-  async exchangePublicToken(caller: Caller, publicToken: string): Promise<Result<ExchangedToken>> {
-    const parsed = parseToken(publicToken);
-    if (!parsed || parsed.kind !== 'public') {
-      return fail('PUBLIC_TOKEN_MALFORMED', 'publicToken is not a public token (expected public-<environment>-…).');
-    }
-    if (parsed.environment !== caller.environment) {
-      return fail(
-        'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH',
-        `publicToken belongs to the ${parsed.environment} environment, but the credentials are ${caller.environment} credentials.`,
-      );
-    }
-    const repos = this.store.repos;
-    const token = await repos.publicTokens.findByHash(hashToken(publicToken));
-    if (!token) return fail('INVALID_PUBLIC_TOKEN', 'publicToken is not known.');
-    if (token.organizationId !== caller.organizationId) {
-      return fail('PUBLIC_TOKEN_ORGANIZATION_MISMATCH', 'publicToken was issued to another organization.');
-    }
-    const now = this.clock.now();
-    if (token.exchangedAt)
-      return fail('PUBLIC_TOKEN_ALREADY_USED', 'publicToken was already exchanged; each public token is exchangeable once.');
-    if (token.expiresAt.getTime() <= now.getTime()) {
-      return fail('PUBLIC_TOKEN_EXPIRED', 'publicToken expired; run the connect flow again for a new one.');
-    }
-    const connection = await repos.connections.findById(token.connectionId);
-    if (!connection || connection.status === 'REVOKED') {
-      return fail('CONNECTION_REVOKED', 'The connection of this publicToken was revoked.');
-    }
-    // The conditional claim decides between concurrent exchanges; only the winner mints an access token.
-    if (!(await repos.publicTokens.claimExchange(token.id, now))) {
-      return fail('PUBLIC_TOKEN_ALREADY_USED', 'publicToken was already exchanged; each public token is exchangeable once.');
-    }
-    const accessToken = generateToken('access', caller.environment);
-    try {
-      await repos.accessTokens.insert({
-        id: newId('atok'),
-        tokenHash: hashToken(accessToken),
-        organizationId: caller.organizationId,
-        environment: caller.environment,
-        connectionId: connection.id,
-        createdAt: now,
-        lastUsedAt: null,
-        revokedAt: null,
-      });
-    } catch (err) {
-      // Give the claim back so the caller can retry instead of losing the connection.
-      await repos.publicTokens.releaseExchange(token.id);
-      throw err;
-    }
-    return ok({ accessToken, connection });
-  }
-
   async get(caller: Caller, connectionId: string): Promise<Result<ConnectionRecord>> {
     const connection = await this.store.repos.connections.findOwned(connectionId, caller);
     return connection ? ok(connection) : fail('CONNECTION_NOT_FOUND', `No connection ${connectionId}.`);
@@ -452,53 +371,18 @@ export class ConnectionService {
     }
   }
 
-  /**
-   * The connection and provider of an access token this process resolved before, for this caller. They never
-   * change for a token, so they can be remembered; whether the token and its connection are still usable is
-   * NOT remembered and must be checked by the caller (AgentRequestRepository.insertIfGranted does, atomically).
-   */
-  knownGrant(caller: Caller, accessToken: string): KnownGrant | null {
-    const parsed = parseToken(accessToken);
-    if (!parsed || parsed.kind !== 'access' || parsed.environment !== caller.environment) return null;
-    const tokenHash = hashToken(accessToken);
-    const known = this.grants.get(tokenHash);
-    if (!known || known.organizationId !== caller.organizationId || known.environment !== caller.environment) return null;
-    return { tokenHash, connectionId: known.connectionId, providerId: known.providerId };
+  /** The public → access token exchange (connection-tokens.ts). */
+  exchangePublicToken(caller: Caller, publicToken: string): Promise<Result<ExchangedToken>> {
+    return this.tokens.exchangePublicToken(caller, publicToken);
   }
 
-  /** Resolves an access token to its usable connection, or says precisely why it cannot be used. */
-  async resolveAccessToken(caller: Caller, accessToken: string): Promise<Result<AccessGrant['connection']>> {
-    const invalid = fail<AccessGrant['connection']>(
-      'INVALID_ACCESS_TOKEN',
-      'accessToken is not valid (unknown, revoked, or not issued to these credentials).',
-    );
-    const parsed = parseToken(accessToken);
-    if (!parsed || parsed.kind !== 'access') return invalid;
-    if (parsed.environment !== caller.environment) {
-      return fail(
-        'ACCESS_TOKEN_ENVIRONMENT_MISMATCH',
-        `accessToken belongs to the ${parsed.environment} environment, but the credentials are ${caller.environment} credentials.`,
-      );
-    }
-    const tokenHash = hashToken(accessToken);
-    const grant = await this.store.repos.accessTokens.findGrant(tokenHash);
-    if (!grant || grant.revoked || grant.organizationId !== caller.organizationId || grant.environment !== caller.environment)
-      return invalid;
-    const { connection } = grant;
-    if (this.grants.size >= KNOWN_GRANTS_MAX) this.grants.delete(this.grants.keys().next().value!);
-    this.grants.set(tokenHash, {
-      organizationId: grant.organizationId,
-      environment: grant.environment,
-      connectionId: connection.id,
-      providerId: connection.providerId,
-    });
-    if (connection.status === 'REVOKED') return invalid;
-    if (connection.status === 'LOGIN_REQUIRED') {
-      return fail(
-        'CONNECTION_LOGIN_REQUIRED',
-        'The provider session of this connection ended; send the user through the connect flow again (update mode).',
-      );
-    }
-    return ok(connection);
+  /** What this process remembers of an access token (connection-tokens.ts): usability is NOT remembered. */
+  knownGrant(caller: Caller, accessToken: string): KnownGrant | null {
+    return this.tokens.knownGrant(caller, accessToken);
+  }
+
+  /** An access token's usable connection, or precisely why it cannot be used (connection-tokens.ts). */
+  resolveAccessToken(caller: Caller, accessToken: string): Promise<Result<AccessGrant['connection']>> {
+    return this.tokens.resolveAccessToken(caller, accessToken);
   }
 }

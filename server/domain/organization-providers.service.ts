@@ -61,7 +61,7 @@ export class OrganizationProviderService implements PrivateProviders {
     const checked = checkProviderDeclaration({ ...input, environment: caller.environment }, caller.environment);
     if (!checked.ok) return invalid(checked.issues);
     const { declaration } = checked;
-    const blocked = blockedIdentityProviders(declaration, caller);
+    const blocked = operatorOnly(declaration) ?? blockedIdentityProviders(declaration, caller);
     if (blocked) return blocked;
     if ((await this.store.repos.organizationProviders.countOwned(caller)) >= ORGANIZATION_PROVIDER_LIMIT) {
       return fail(
@@ -100,7 +100,7 @@ export class OrganizationProviderService implements PrivateProviders {
     const merged = { ...row.declaration, ...patch, environment: caller.environment };
     const checked = checkProviderDeclaration(merged, caller.environment);
     if (!checked.ok) return invalid(checked.issues);
-    const blocked = blockedIdentityProviders(checked.declaration, caller);
+    const blocked = operatorOnly(checked.declaration) ?? blockedIdentityProviders(checked.declaration, caller);
     if (blocked) return blocked;
     if (checked.declaration.slug !== row.slug) {
       const taken = await this.slugTaken(checked.declaration.slug, caller);
@@ -187,6 +187,21 @@ export class OrganizationProviderService implements PrivateProviders {
       `${p?.name ?? providerId} is ${what}: only your organization's own providers can be changed or deleted.`,
     );
   }
+}
+
+/**
+ * Fields only the operator's declarations may set. signedAgent: the deployment's one Web Bot Auth key speaks for every
+ * organization on it, so an organization could otherwise have it vouch for its traffic to any site it names (and get
+ * that key blocked for everyone).
+ */
+function operatorOnly(declaration: ProviderDeclaration): Result<never> | null {
+  if (declaration.signedAgent !== true) return null;
+  return invalid([
+    {
+      path: 'signedAgent',
+      message: "is set by this server's operator only (AGENTLINK_PROVIDERS_FILE): the signing key speaks for the whole server",
+    },
+  ]);
 }
 
 /** Identity providers the sign-in's egress policy would block (asked now, with the policy itself), as declaration issues. */

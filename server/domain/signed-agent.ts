@@ -25,8 +25,9 @@ export class SignedAgent {
     private readonly publicUrl: string,
   ) {}
 
-  async signerFor(owner: Owner, provider: Pick<ProviderDefinition, 'signedAgent'>): Promise<RequestSigner | null> {
-    if (provider.signedAgent !== true) return null;
+  async signerFor(owner: Owner, provider: Pick<ProviderDefinition, 'signedAgent' | 'source'>): Promise<RequestSigner | null> {
+    // Never for an organization's own provider: the deployment's one key would vouch for a site only it chose.
+    if (provider.signedAgent !== true || provider.source === 'organization') return null;
     if (!(await this.settings.signsRequests(owner))) return null;
     // One signer for the process's life: its key is the primary vault key's, which changes only with a restart.
     this.signer ??= this.keys().then(([current]) => webBotAuthSigner(current, this.publicUrl));

@@ -159,7 +159,8 @@ export function compileDeclaration(
     ...(d.readyWhen && { readyWhen: { ...d.readyWhen } }),
     ...(d.liveViewport && { liveViewport: { ...d.liveViewport } }),
     ...(d.loginPagePattern && { loginPagePattern: new RegExp(d.loginPagePattern) }),
-    ...(d.signedAgent && { signedAgent: true }),
+    // The deployment's key speaks for every organization on it: only the operator's declarations may ask for it.
+    ...(d.signedAgent && settled.source !== 'organization' && { signedAgent: true }),
     ...(settled.source && { source: settled.source }),
     ...(settled.organizationId && { organizationId: settled.organizationId }),
   };

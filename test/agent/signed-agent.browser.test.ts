@@ -1,5 +1,8 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 import { ManualClock } from '../../server/domain/clock';
 import { requestLike, type Verdict, verifyAgentRequest } from '../support/bot-auth-verifier';
@@ -8,7 +11,7 @@ import { api, type LiveOrg, liveOrg } from './agent-support';
 
 /**
  * Signed agent requests (Web Bot Auth) end to end: a live AgentLink (its API, its key directory, its health checks in
- * real Chromium) and a provider site of the organization's on loopback that verifies every request it receives with
+ * real Chromium) and a provider site the operator declared (AGENTLINK_PROVIDERS_FILE) on loopback that verifies every request it receives with
  * Cloudflare's verifier, fetching the keys from the live AgentLink's /.well-known directory. A check is signed only
  * when the organization (connection settings) and the provider (declaration) both opted in; either off, nothing is.
  */
@@ -19,6 +22,9 @@ let live: LiveServer;
 const clock = new ManualClock(Date.now());
 let org: LiveOrg;
 let site: http.Server;
+let providersDir = '';
+const SIGNED_ID = '7b0c1e52-3a57-4c61-9a55-0e3a1c0f5a01';
+const PLAIN_ID = '7b0c1e52-3a57-4c61-9a55-0e3a1c0f5a02';
 let origin = '';
 const verdicts: { path: string; verdict: Verdict }[] = [];
 const pending: Promise<void>[] = [];
@@ -37,7 +43,23 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  live = await startLiveServer({ clock });
+  // The operator's providers: only these may ask for the deployment's key (an organization's own may not).
+  providersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-signed-'));
+  const file = path.join(providersDir, 'providers.json');
+  const declaration = (signed: boolean) => ({
+    providerId: signed ? SIGNED_ID : PLAIN_ID,
+    environment: 'sandbox',
+    name: `Invoices ${signed ? 'signed' : 'plain'}`,
+    slug: `invoices-${signed ? 'signed' : 'plain'}`,
+    category: 'finance',
+    homeUrl: `${origin}/`,
+    loginUrl: `${origin}/login`,
+    allowedOrigins: [origin],
+    signedIn: { element: '#account' },
+    signedAgent: signed,
+  });
+  fs.writeFileSync(file, JSON.stringify({ providers: [declaration(true), declaration(false)] }));
+  live = await startLiveServer({ clock, env: { AGENTLINK_PROVIDERS_FILE: file } });
   org = await liveOrg(live, 'Signed Agent Org');
 });
 
@@ -46,31 +68,37 @@ afterAll(async () => {
   await live?.close();
   site?.closeAllConnections();
   await new Promise((r) => site?.close(r));
+  if (providersDir) fs.rmSync(providersDir, { recursive: true, force: true });
 });
 
-/** The organization's own provider at the site, opted in or not, and a connection to it with a session. */
+/** A connection with a session to the operator's provider at the site, opted in or not. */
 async function connectionTo(signedAgent: boolean): Promise<string> {
-  const declared = await api(live, org, 'POST', '/api/providers', {
-    name: `Invoices ${signedAgent ? 'signed' : 'plain'}`,
-    slug: `invoices-${signedAgent ? 'signed' : 'plain'}`,
-    category: 'finance',
-    homeUrl: `${origin}/`,
-    loginUrl: `${origin}/login`,
-    allowedOrigins: [origin],
-    signedIn: { element: '#account' },
-    signedAgent,
-  });
-  expect(declared.status).toBe(201);
-  expect(declared.body.declaration.signedAgent).toBe(signedAgent);
   const caller = { organizationId: org.organizationId, environment: 'sandbox' as const };
   const session = { cookies: [], origins: [] };
   const { connection } = await live.services.connections.create(caller, {
-    providerId: declared.body.providerId as string,
+    providerId: signedAgent ? SIGNED_ID : PLAIN_ID,
     clientUserId: `user-${signedAgent}`,
     session,
   });
   return connection.id;
 }
+
+it("refuses signedAgent on an organization's own provider: the deployment's key is not the organization's to lend", async () => {
+  const declared = await api(live, org, 'POST', '/api/providers', {
+    name: 'Any site',
+    slug: 'any-site',
+    category: 'finance',
+    homeUrl: `${origin}/`,
+    loginUrl: `${origin}/login`,
+    allowedOrigins: [origin],
+    signedAgent: true,
+  });
+  expect(declared.status).toBe(400);
+  expect(declared.body.error).toMatchObject({
+    code: 'PROVIDER_DECLARATION_INVALID',
+    details: [expect.objectContaining({ path: 'signedAgent' })],
+  });
+});
 
 /** Checks the connection now and gives what the site's verifier said of each request the check made. */
 async function check(connectionId: string): Promise<{ path: string; verdict: Verdict }[]> {

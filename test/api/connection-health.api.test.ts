@@ -181,6 +181,8 @@ describeEachStore('connection health-check settings', (t) => {
     // Signed only where the provider opted in as well.
     expect(await t.services.signedAgent.signerFor(owner, { signedAgent: true })).not.toBeNull();
     expect(await t.services.signedAgent.signerFor(owner, {})).toBeNull();
+    // Never an organization's own provider: the deployment's key is the operator's to lend.
+    expect(await t.services.signedAgent.signerFor(owner, { signedAgent: true, source: 'organization' })).toBeNull();
     expect((await patch(t, '/api/connections/settings', headers, { signedAgent: { enabled: false } })).body.signedAgent.enabled).toBe(
       false,
     );

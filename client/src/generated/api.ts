@@ -560,7 +560,7 @@ export interface ProviderDeclaration {
   };
   /** A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). Default: the login URL's host and a path under the login URL's path. */
   loginPagePattern?: string;
-  /** Web Bot Auth: sign every request of the agent to this provider (HTTP Message Signatures, Signature-Agent naming this AgentLink, keys at /.well-known/http-message-signatures-directory). Only where the organization's connection settings turn signedAgent on as well. Default false. */
+  /** Web Bot Auth: sign every request of the agent to this provider (HTTP Message Signatures, Signature-Agent naming this AgentLink, keys at /.well-known/http-message-signatures-directory). Only where the organization's connection settings turn signedAgent on as well. Default false. Set by the operator (AGENTLINK_PROVIDERS_FILE) only: the deployment's one key speaks for every organization on it, so an organization's own provider with signedAgent is refused. */
   signedAgent?: boolean;
 }
 
@@ -1111,7 +1111,7 @@ export interface UpdateProviderBody {
   };
   /** A regular-expression source tested against the full URL (href): the page is the provider's sign-in page (the session died). Default: the login URL's host and a path under the login URL's path. */
   loginPagePattern?: string;
-  /** Web Bot Auth: sign every request of the agent to this provider (HTTP Message Signatures, Signature-Agent naming this AgentLink, keys at /.well-known/http-message-signatures-directory). Only where the organization's connection settings turn signedAgent on as well. Default false. */
+  /** Web Bot Auth: sign every request of the agent to this provider (HTTP Message Signatures, Signature-Agent naming this AgentLink, keys at /.well-known/http-message-signatures-directory). Only where the organization's connection settings turn signedAgent on as well. Default false. Set by the operator (AGENTLINK_PROVIDERS_FILE) only: the deployment's one key speaks for every organization on it, so an organization's own provider with signedAgent is refused. */
   signedAgent?: boolean;
 }
 

@@ -57,7 +57,7 @@ export interface WorkerDeps {
 export interface RunSigning {
   signerFor(
     owner: { organizationId: string; environment: Environment },
-    provider: Pick<ProviderDefinition, 'signedAgent'>,
+    provider: Pick<ProviderDefinition, 'signedAgent' | 'source'>,
   ): Promise<RequestSigner | null>;
 }
 
