@@ -5,6 +5,7 @@ import { hashToken } from '../../server/domain/tokens';
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
 import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
+import { QUILL_PROVIDER_ID } from '../../server/integrations/quill/quill.provider';
 import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 
@@ -213,6 +214,7 @@ describe('the widget API', () => {
       ORBIT_PROVIDER_ID,
       FORGEHUB_PROVIDER_ID,
       LUMEN_PROVIDER_ID,
+      QUILL_PROVIDER_ID,
     ]);
     expectError(await w.credentials('user_good'), 409, 'LINK_STEP_NOT_ALLOWED', { status: 'CONSENT' });
     expectError(await w.mfa('123456'), 409, 'LINK_STEP_NOT_ALLOWED');

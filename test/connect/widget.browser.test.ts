@@ -161,9 +161,9 @@ describe('connect widget opened at /link?token=…', () => {
 
     await heading(page, 'Select your account provider').waitFor();
     const providers = page.getByRole('list', { name: 'Providers' }).getByRole('button');
-    // Orbit, ForgeHub and Lumen (the sandbox provider without a recipe, signed in through the live view).
-    expect(await providers.count()).toBe(3);
-    expect(await page.locator('.al-provider img[src^="data:image/svg+xml"]').count()).toBe(3);
+    // Orbit, ForgeHub, Lumen (the sandbox provider without a recipe, signed in through the live view) and Quill (passkeys).
+    expect(await providers.count()).toBe(4);
+    expect(await page.locator('.al-provider img[src^="data:image/svg+xml"]').count()).toBe(4);
     await page.getByLabel('Search providers').fill('forge');
     await expect_(async () => (await providers.count()) === 1);
     expect(await providers.first().textContent()).toContain('ForgeHub');
