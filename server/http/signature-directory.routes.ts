@@ -1,6 +1,6 @@
 import { sign } from 'node:crypto';
 
-import express, { type Request, type Router } from 'express';
+import express, { type Router } from 'express';
 import { directoryResponseHeaders, MediaType, type Signer } from 'web-bot-auth';
 
 import { SIGNATURE_DIRECTORY_PATH } from '../domain/signed-agent';
@@ -15,13 +15,12 @@ const signerOf = (key: AgentKey): Signer => ({
   sign: (data: string) => new Uint8Array(sign(null, Buffer.from(data, 'utf8'), key.privateKey)),
 });
 
-/** The request's own address (its authority is signed): the Host it was asked on, else the public URL's. */
-function requestUrl(req: Request, publicUrl: string): string {
-  try {
-    return new URL(SIGNATURE_DIRECTORY_PATH, `${req.protocol}://${req.headers.host ?? ''}`).toString();
-  } catch {
-    return new URL(SIGNATURE_DIRECTORY_PATH, publicUrl).toString();
-  }
+/**
+ * The directory's address at the public URL, never the Host a request names: the signature covers its authority, so a
+ * signature made over any Host asked for would let another site present our keys, signed, as its own (security review).
+ */
+function directoryUrl(publicUrl: string): string {
+  return new URL(SIGNATURE_DIRECTORY_PATH, publicUrl).toString();
 }
 
 /**
@@ -40,7 +39,7 @@ export function signatureDirectoryRoutes(deps: { keys: () => Promise<AgentKey[]>
       const headers = { 'content-type': MediaType.HTTP_MESSAGE_SIGNATURES_DIRECTORY };
       const created = new Date();
       const signature = await directoryResponseHeaders(
-        { request: { method: 'GET', url: requestUrl(req, deps.publicUrl), headers: {} }, response: { status: 200, headers } },
+        { request: { method: 'GET', url: directoryUrl(deps.publicUrl), headers: {} }, response: { status: 200, headers } },
         keys.map(signerOf),
         { created, expires: new Date(created.getTime() + DIRECTORY_MAX_AGE_S * 1000) },
       );

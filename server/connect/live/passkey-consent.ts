@@ -45,10 +45,21 @@ async function askFrom(page: Page, message: ConsoleMessage, token: string, onAsk
   const [first, resolver] = message.args();
   if (!resolver || (await first.jsonValue().catch(() => null)) !== token) return;
   let decided = false;
-  const go = (r: JSHandle) => r.evaluate((resolve) => (resolve as () => void)()).catch(() => undefined);
+  // Bounded, and never waiting on what the resolver returns: the page chose it, and a call that never settles must not
+  // keep the passkey window open (security review).
+  const go = (r: JSHandle) =>
+    Promise.race([
+      r
+        .evaluate((resolve) => {
+          (resolve as () => void)();
+        })
+        .catch(() => undefined),
+      new Promise<void>((done) => setTimeout(done, CREATE_TIMEOUT_MS).unref()),
+    ]);
+  const host = hostOf(message.location().url || page.url());
   onAsk({
     page,
-    host: hostOf(message.location().url || page.url()),
+    host,
     allow: async () => {
       if (decided) return null;
       decided = true;
@@ -57,6 +68,8 @@ async function askFrom(page: Page, message: ConsoleMessage, token: string, onAsk
       try {
         await go(resolver);
         credential = await window.credentialAdded(CREATE_TIMEOUT_MS);
+        // Kept only when made for the asking page's site: a frame of another site that raced it gets nothing kept.
+        if (credential && !rpIdFits(credential.rpId, host)) credential = null;
       } finally {
         // Closed at once, for that one call only; the credential is handed on without waiting for the swap back (the
         // site moves on as soon as create() resolves, and its signed-in page must find the passkey kept).
@@ -76,6 +89,13 @@ async function askFrom(page: Page, message: ConsoleMessage, token: string, onAsk
   });
 }
 
+/** A relying party id the page at `host` may use: the host itself or a parent domain of it (WebAuthn's rule). */
+function rpIdFits(rpId: string | undefined, host: string): boolean {
+  if (!rpId || !host) return false;
+  const id = rpId.toLowerCase();
+  return host === id || host.endsWith(`.${id}`);
+}
+
 function hostOf(url: string): string {
   try {
     return new URL(url).hostname;
@@ -89,7 +109,9 @@ function hostOf(url: string): string {
  * (get(), other credential kinds) is left alone. console.debug is taken before the page's own code can replace it.
  */
 function holdScript(token: string): string {
+  // The token sits in the closure, not in the wrapped function's text (create.toString() would show it to the page).
   return `(() => {
+  const token = ${JSON.stringify(token)};
   const proto = CredentialsContainer.prototype;
   const own = Object.getOwnPropertyDescriptor(proto, 'create');
   const create = own.value;
@@ -97,7 +119,7 @@ function holdScript(token: string): string {
   const wrapped = { create(options) {
     if (!options || !options.publicKey) return create.call(this, options);
     const self = this;
-    return new Promise((resolve) => debug(${JSON.stringify(token)}, resolve)).then(() => create.call(self, options));
+    return new Promise((resolve) => debug(token, resolve)).then(() => create.call(self, options));
   } }.create;
   Object.defineProperty(proto, 'create', { ...own, value: wrapped });
 })();`;
