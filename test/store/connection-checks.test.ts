@@ -110,6 +110,7 @@ describeEachStore('connection health checks in the store', (t) => {
       ...owner,
       healthCheckIntervalSeconds: null,
       healthCheckProviders: { q: 120 },
+      signedAgent: false,
       updatedAt: at(1),
     });
     expect(await settings.findOwned({ ...owner, environment: 'production' })).toBeNull();

@@ -36,14 +36,16 @@ const {
 } = pageFunctions<typeof directClickInPage>(PAGE_ENTRIES.directClick);
 
 /** Clicks `el` through the fast path when its actionability can be proven at once; `unproven` means nothing was clicked. */
-export async function clickDirectly(page: Page, el: ObservedElement): Promise<DirectClick> {
+export async function clickDirectly(page: Page, el: ObservedElement, opts: { checkMs?: number } = {}): Promise<DirectClick> {
   if (el.frame?.length || el.section) return 'unproven';
-  const args = { notAfter: Date.now() + CHECK_MS, guardMs: GUARD_MS };
+  // The tests give the check longer: what they prove is its reasons, not this machine's speed under load.
+  const checkMs = opts.checkMs ?? CHECK_MS;
+  const args = { notAfter: Date.now() + checkMs, guardMs: GUARD_MS };
   let timer: NodeJS.Timeout | undefined;
   // The element through the observation's reference, and the guard held by a handle (a DevTools reference): neither
   // is ever put on the page, where its scripts could see it.
   const checking = elementLocator(page, el)
-    .then((loc) => loc.elementHandle({ timeout: CHECK_MS }))
+    .then((loc) => loc.elementHandle({ timeout: checkMs }))
     .then((handle) => {
       const guarded = handle.evaluateHandle(CHECK_AND_GUARD, args);
       void guarded.finally(() => handle.dispose().catch(() => undefined)).catch(() => undefined);
@@ -52,7 +54,7 @@ export async function clickDirectly(page: Page, el: ObservedElement): Promise<Di
     .catch(() => null);
   const guard = await Promise.race([
     checking,
-    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CHECK_MS + 100))),
+    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), checkMs + 100))),
   ]).finally(() => clearTimeout(timer));
   // A guard left behind would judge the next click by this element: it is taken down whatever happens.
   const takeDown = (g: JSHandle<Guarded | null> | null) => void g?.evaluate(INTERCEPTED).catch(() => undefined);
