@@ -168,7 +168,9 @@ export class AgentWorker {
       controller,
       // A decision on the open ask taken where the run is not (another process): applied as one taken here.
       onUserDecision: (decision) => {
-        if (state.handoff) applyStoredDecision(state.handoff, decision);
+        const applied = state.handoff ? applyStoredDecision(state.handoff, decision) : false;
+        // Said back on the row: the process that stored it answers its caller by this, never by the value merely going.
+        void repo.settleUserDecision(record.id, claim.owner, decision, applied).catch((err: unknown) => log.warn({ err }, 'settling a stored decision failed'));
       },
     });
     if (record.cancelRequestedAt) controller.abort(new RunAborted('CANCELED'));
