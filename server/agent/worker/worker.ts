@@ -170,7 +170,9 @@ export class AgentWorker {
       onUserDecision: (decision) => {
         const applied = state.handoff ? applyStoredDecision(state.handoff, decision) : false;
         // Said back on the row: the process that stored it answers its caller by this, never by the value merely going.
-        void repo.settleUserDecision(record.id, claim.owner, decision, applied).catch((err: unknown) => log.warn({ err }, 'settling a stored decision failed'));
+        void repo
+          .settleUserDecision(record.id, claim.owner, decision, applied)
+          .catch((err: unknown) => log.warn({ err }, 'settling a stored decision failed'));
       },
     });
     if (record.cancelRequestedAt) controller.abort(new RunAborted('CANCELED'));
