@@ -4,6 +4,7 @@ import { pageTargetsOf, type TargetCount } from '../../browser/page-targets';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import { openPage } from '../../egress/fenced-context';
 import { ToolError } from '../result/errors';
+import { relativeUrl, titleOf } from './tab-pages';
 
 /**
  * The tabs of one run. A link with target=_blank or a window.open() opens a page in the run's browser context
@@ -18,7 +19,6 @@ import { ToolError } from '../result/errors';
  */
 export const MAX_TABS = 8;
 const MAX_NOTES = 8;
-const TITLE_TIMEOUT_MS = 500;
 /** How long after a refused popup request its tab may appear and still be attributed to it. */
 const REFUSAL_WINDOW_MS = 5_000;
 /** How long the tab list waits for a tab Chromium opened to reach Playwright (its set-up takes round trips). */
@@ -351,29 +351,6 @@ export class RunTabs {
   private note(n: TabNote): void {
     // The same event twice (a page opening a burst of popups) is said once.
     if (this.notes.length < MAX_NOTES && !this.notes.some((x) => JSON.stringify(x) === JSON.stringify(n))) this.notes.push(n);
-  }
-}
-
-async function titleOf(page: Page): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const title = await Promise.race([
-    page.title().catch(() => ''),
-    new Promise<string>((resolve) => {
-      timer = setTimeout(() => resolve(''), TITLE_TIMEOUT_MS);
-    }),
-  ]);
-  clearTimeout(timer);
-  return title;
-}
-
-/** A URL relative to the current tab's origin when it shares it (a replay runs on any port or host alias). */
-function relativeUrl(url: string, base: string): string {
-  try {
-    const u = new URL(url);
-    const b = new URL(base);
-    return u.origin === b.origin ? u.pathname + u.search : url;
-  } catch {
-    return url;
   }
 }
 
