@@ -7,7 +7,7 @@ import type { EgressPolicy } from '../../egress/egress-policy';
 import type { HeldWrite } from '../../egress/egress-proxy';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import type { AgentApprovalMode } from '../../store';
-import type { TraceStep } from '../run/context';
+import type { AskOutcome, HandoffEvent, HandoffHooks, UserDecision } from './handoff-hooks';
 import { UserActionEnded, type UserActionReason, UserActionUnavailable, type UserAsk, type UserDoor } from './user-ask';
 
 /**
@@ -24,35 +24,7 @@ import { UserActionEnded, type UserActionReason, UserActionUnavailable, type Use
  * says why; canceled, timed out or its lease lost: the worker's). While a write is held, and after it was approved
  * until its answer came and the page it brings is ready, `whileWaiting()` keeps the strategies from the page.
  */
-export type UserDecision = 'done' | 'approve' | 'deny' | 'exit';
-
-/** How an ask ended: the person's decision, its expiry, or (a held write) the page gave up on the write: withdrawn. */
-export type AskOutcome = UserDecision | 'expired' | 'withdrawn';
-
-export interface HandoffHooks {
-  /** Writes NEEDS_USER with what the run waits for (and makes the link token); null when the worker no longer holds the run. */
-  pause(ask: PauseAsk): Promise<UserAction | null>;
-  /** Writes RUNNING again; false when the worker no longer holds the run. */
-  resume(): Promise<boolean>;
-  /** The run stopped working: its clock, its timeout and its worker slot are released. */
-  paused(): void;
-  /** Takes a worker slot again (waits for one), restarts the clock and the timeout. */
-  resumed(): Promise<void>;
-  /** Ends the run at once (a denied or abandoned write: the strategy may be waiting on it). */
-  abort(reason: Error): void;
-  record(step: TraceStep): void;
-}
-
-export interface PauseAsk {
-  reason: UserActionReason;
-  message: string;
-  since: Date;
-  expiresAt: Date;
-  write: HeldWriteSummary | null;
-}
-
-/** What the person's view is told: a new ask, the run working again, or the run ended. */
-export type HandoffEvent = { kind: 'ask'; action: UserAction } | { kind: 'resumed' } | { kind: 'ended' };
+export type { AskOutcome, HandoffEvent, HandoffHooks, PauseAsk, UserDecision } from './handoff-hooks';
 
 export interface HandoffSeat {
   /** Whether another run may pause in this process now (the bound on waiting runs). */
