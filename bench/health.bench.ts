@@ -117,7 +117,7 @@ async function main() {
         probe: new BrowserSessionProbe({
           browsers: services.browsers,
           connections: services.connections,
-          relogin: new LoginEngineRelogin(services.loginEngine),
+          relogin: new LoginEngineRelogin(services.loginEngine, services.connectionPasskeys),
           ...(countBytes ? { onCost: (c: ProbeCost) => costs.push(c) } : {}),
         }),
         ownerId: 'bench',
