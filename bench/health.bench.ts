@@ -11,6 +11,10 @@
  *   - one check, through ConnectionHealthService.checkNow (claim, unseal, probe, seal back, outcome written), per
  *     outcome: SIGNED_IN (the live session: cookies, then the home page's answer), LOGIN_REQUIRED (the site ended the
  *     session; no credentials), RENEWED (ended; a silent re-login with the stored credentials, and its session proven).
+ *     Side by side on Quill (the sandbox's WebAuthn site): RENEWED with the stored password, and RENEWED with the
+ *     connection's own passkey and no password (issue 37). The passkey rows' connections take turns with one passkey
+ *     (made once at Quill by AgentLink's authenticator), each handed the latest sign count before its check (outside
+ *     the timing): a site refuses a count that goes back, and Quill's passkey-first account takes only one passkey.
  *     Wall time median and p90; CPU of this process and of Chromium per check (over the timed runs); the bytes the
  *     check's browser exchanged through the egress proxy (Chromium's own count of headers and bodies, in a separate
  *     pass: counting costs a DevTools call per request). The floor row is the same home-page load in a bare context
@@ -31,10 +35,12 @@ import { BrowserSessionProbe, type ProbeCost } from '../server/agent/health/sess
 import { sessionFence } from '../server/agent/worker/run-session';
 import { LoginEngineRelogin } from '../server/agent/worker/silent-relogin';
 import { createApp } from '../server/app';
+import { openPasskeyWindow, type VirtualCredential } from '../server/browser/webauthn-environment';
 import { loadConfig } from '../server/config';
 import { systemClock } from '../server/domain/clock';
 import { ConnectionHealthService } from '../server/domain/connection-health.service';
 import { ORBIT_PROVIDER_ID } from '../server/integrations/orbit/orbit.provider';
+import { QUILL_PROVIDER_ID } from '../server/integrations/quill/quill.provider';
 import { createLogger } from '../server/logger';
 import { tenantFor } from '../server/sandbox/site-sessions';
 import { buildServices } from '../server/services';
@@ -93,15 +99,55 @@ async function main() {
   const orbit = services.catalogue.get(ORBIT_PROVIDER_ID, 'sandbox')!;
 
   let made = 0;
-  const connect = async (opts: { credentials?: boolean; prefix?: string } = {}) => {
-    const session = await services.siteSessions.mint(owner, 'orbit', 'user_good');
+  const connect = async (opts: { credentials?: boolean; prefix?: string; site?: 'orbit' | 'quill'; username?: string } = {}) => {
+    const site = opts.site ?? 'orbit';
+    const username = opts.username ?? 'user_good';
+    const session = await services.siteSessions.mint(owner, site, username);
     const created = await services.connections.create(owner, {
-      providerId: ORBIT_PROVIDER_ID,
+      providerId: site === 'orbit' ? ORBIT_PROVIDER_ID : QUILL_PROVIDER_ID,
       clientUserId: `${opts.prefix ?? 'bench'}-${(made += 1)}`,
       session,
-      ...(opts.credentials ? { credentials: { username: 'user_good', password: 'pass_good' } } : {}),
+      ...(opts.credentials ? { credentials: { username, password: 'pass_good' } } : {}),
     });
     return created.connection;
+  };
+  /** A Quill account's passkey, made as a connection's is: the password, then "Add a passkey" answered by AgentLink's authenticator. */
+  const quill = services.catalogue.get(QUILL_PROVIDER_ID, 'sandbox')!;
+  const enrollPasskey = async (username: string): Promise<VirtualCredential> => {
+    const context = await services.browsers.newContext();
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(quill.loginStartUrl!(quill.loginUrl, owner));
+      await page.getByLabel('Username or email').fill(username);
+      await page.getByLabel('Password').fill('pass_good');
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('button', { name: 'Add a passkey' }).waitFor();
+      const window = await openPasskeyWindow(page);
+      try {
+        await page.getByRole('button', { name: 'Add a passkey' }).click();
+        const made = await window.credentialAdded(15_000);
+        await page.waitForURL(/\/notes$/);
+        if (!made) throw new Error(`no passkey was made for ${username}`);
+        return made;
+      } finally {
+        await window.close();
+      }
+    } finally {
+      await context.close();
+    }
+  };
+  // user_passkey's password signs in straight away once it holds a passkey (else Quill offers one first).
+  await enrollPasskey('user_passkey');
+  let passkey = await enrollPasskey('user_passkey_first');
+  const handPasskey = async (c: ConnectionRecord) => {
+    if (!(await services.connectionPasskeys.keep(c.id, passkey))) throw new Error('the passkey was not kept');
+  };
+  const takePasskeyBack = async (c: ConnectionRecord) => {
+    const row = await store.repos.connections.findById(c.id);
+    const held = row && services.connectionPasskeys.open(row);
+    if (!held || held.signCount <= passkey.signCount) throw new Error('the passkey did not sign in');
+    passkey = held;
   };
   /** The site forgets every session of the organization: each connection's stored one has ended. */
   const endSiteSessions = () => store.dataSource.query('DELETE FROM sandbox_sessions WHERE tenant = ?', [tenantFor(owner.organizationId)]);
@@ -117,7 +163,7 @@ async function main() {
         probe: new BrowserSessionProbe({
           browsers: services.browsers,
           connections: services.connections,
-          relogin: new LoginEngineRelogin(services.loginEngine),
+          relogin: new LoginEngineRelogin(services.loginEngine, services.connectionPasskeys),
           ...(countBytes ? { onCost: (c: ProbeCost) => costs.push(c) } : {}),
         }),
         ownerId: 'bench',
@@ -128,20 +174,47 @@ async function main() {
   const counted = healthWith(true);
 
   // ---------- one check, per outcome ----------
-  type Row = { label: string; outcome: ConnectionCheckOutcome | 'floor'; prepare: (n: number) => Promise<ConnectionRecord[]> };
-  const fresh = (credentials: boolean, ended: boolean) => async (n: number) => {
-    const list: ConnectionRecord[] = [];
-    for (let i = 0; i < n; i++) list.push(await connect({ credentials }));
-    if (ended) await endSiteSessions();
-    return list;
+  type Row = {
+    label: string;
+    outcome: ConnectionCheckOutcome | 'floor';
+    prepare: (n: number) => Promise<ConnectionRecord[]>;
+    /** Before and after each check, outside its timing. */
+    before?: (c: ConnectionRecord) => Promise<void>;
+    after?: (c: ConnectionRecord) => Promise<void>;
   };
+  const fresh =
+    (credentials: boolean, ended: boolean, on: Parameters<typeof connect>[0] = {}) =>
+    async (n: number) => {
+      const list: ConnectionRecord[] = [];
+      for (let i = 0; i < n; i++) list.push(await connect({ ...on, credentials }));
+      if (ended) await endSiteSessions();
+      return list;
+    };
   const rows: Row[] = [
     { label: 'floor: bare context, home page answer', outcome: 'floor', prepare: fresh(false, false) },
     { label: 'SIGNED_IN (cookies, home page answer)', outcome: 'SIGNED_IN', prepare: fresh(false, false) },
     { label: 'LOGIN_REQUIRED (ended, no credentials)', outcome: 'LOGIN_REQUIRED', prepare: fresh(false, true) },
     { label: 'RENEWED (ended, silent re-login, proven)', outcome: 'RENEWED', prepare: fresh(true, true) },
+    {
+      label: 'RENEWED, Quill: stored password, proven',
+      outcome: 'RENEWED',
+      prepare: fresh(true, true, { site: 'quill', username: 'user_passkey' }),
+    },
+    {
+      label: "RENEWED, Quill: the connection's passkey, no password, proven",
+      outcome: 'RENEWED',
+      prepare: fresh(false, true, { site: 'quill', username: 'user_passkey_first' }),
+      before: handPasskey,
+      after: takePasskeyBack,
+    },
   ];
   const checkOnce = async (row: Row, c: ConnectionRecord, health: ConnectionHealthService): Promise<number> => {
+    await row.before?.(c);
+    const ms = await timeCheck(row, c, health);
+    await row.after?.(c);
+    return ms;
+  };
+  const timeCheck = async (row: Row, c: ConnectionRecord, health: ConnectionHealthService): Promise<number> => {
     const t0 = performance.now();
     if (row.outcome === 'floor') {
       // The same context a check opens (the connection's device and session), without the fence.

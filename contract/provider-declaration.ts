@@ -261,6 +261,12 @@ export const ProviderDeclarationFields = z
       description: 'An SVG document or an https URL of an image. Optional: without one, a letter mark of the name is shown.',
     }),
     login: LoginRecipeDeclarationSchema.optional(),
+    passkeySignIn: extendApi(TargetSchema.optional(), {
+      description:
+        "The sign-in page's passkey control ({ role: 'button', name: 'Sign in with a passkey' }), pressed when a connection " +
+        'that holds a passkey of its own (link token enrollPasskey) renews its session unattended. Default: a button or link ' +
+        'whose accessible name is like "Sign in with a passkey", "Use a passkey" or "Passkey".',
+    }),
     sessionRefresh: extendApi(
       z
         .array(

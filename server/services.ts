@@ -223,7 +223,12 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
       connections,
       catalogue,
       settings: connectionSettings,
-      probe: new BrowserSessionProbe({ browsers, connections, relogin: new LoginEngineRelogin(loginEngine), signing: signedAgent }),
+      probe: new BrowserSessionProbe({
+        browsers,
+        connections,
+        relogin: new LoginEngineRelogin(loginEngine, connectionPasskeys),
+        signing: signedAgent,
+      }),
       ownerId: processId,
       onError: (err, context) => healthLogger.error({ err, ...context }, 'connection check: applying the outcome failed'),
     },

@@ -1,5 +1,6 @@
 import type { DeviceProfile } from '../browser/device-profile';
 import type { ProviderSession } from '../browser/session-format';
+import type { VirtualCredential } from '../browser/webauthn-environment';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ConnectionRecord } from '../store';
 
@@ -13,6 +14,16 @@ import type { ConnectionRecord } from '../store';
 /** The time source (domain's systemClock, or a test's ManualClock). */
 export interface Clock {
   now(): Date;
+}
+
+/**
+ * A connection's own passkey (link token enrollPasskey), as silent re-login uses it (ConnectionPasskeys): it opens for
+ * that connection's row only (the vault binds it to the id), and after a sign-in its new sign count is sealed back.
+ */
+export interface RunPasskeys {
+  /** The credential, or null when the connection holds none. Throws when it cannot be opened. */
+  open(connection: Pick<ConnectionRecord, 'id' | 'sealedPasskey'>): VirtualCredential | null;
+  used(connection: Pick<ConnectionRecord, 'id' | 'sealedPasskey' | 'passkey'>, after: VirtualCredential): Promise<void>;
 }
 
 /** A connection's sign-in, sealed on its row when the organization opted in (silent re-login). */

@@ -160,6 +160,16 @@ export class LoginEngine {
     this.queue.shift()?.();
   }
 
+  /** Runs another kind of sign-in (a passkey's: passkey-sign-in.ts) in one of the same bounded slots; `busy()` when none frees up. */
+  async inSlot<T>(fn: (browsers: ContextSource, stepTimeoutMs: number) => Promise<T>, busy: () => T): Promise<T> {
+    if (!(await this.acquire())) return busy();
+    try {
+      return await fn(this.browsers, this.stepTimeoutMs);
+    } finally {
+      this.release();
+    }
+  }
+
   /** Opens the provider's login page, fills in the credentials, submits, and reports what the provider did. */
   async start(key: string, input: LoginInput): Promise<LoginOutcome> {
     if (!(await this.acquire())) return unavailable('too many sign-ins are running at once');

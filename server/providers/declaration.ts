@@ -154,6 +154,7 @@ export function compileDeclaration(
     identityProviders: [...(d.identityProviders ?? [])],
     ...(d.logo && { logo: d.logo }),
     ...(d.login && { login: compileLoginRecipe(d.login) }),
+    ...(d.passkeySignIn && { passkeySignIn: target(d.passkeySignIn) }),
     ...(d.sessionRefresh && { sessionRefresh: d.sessionRefresh.map((r) => ({ ...r })) }),
     ...(d.signedIn && { signedIn: d.signedIn }),
     ...(d.readyWhen && { readyWhen: { ...d.readyWhen } }),

@@ -1,6 +1,6 @@
 import type { LiveViewport, ProviderCategory, ReadyWhen, SignedIn } from '../../contract/provider-declaration';
 import type { Environment } from '../config';
-import type { LoginRecipe } from './login-recipe';
+import type { LoginRecipe, Target } from './login-recipe';
 
 export type { LoginRecipe } from './login-recipe';
 
@@ -30,6 +30,8 @@ export interface ProviderDefinition {
   logo?: string;
   /** How the login engine signs in by replaying a form (fields by role and label, success and failure signals). */
   login?: LoginRecipe;
+  /** The sign-in page's passkey control, for silent renewal with the connection's passkey (default: found by its name). */
+  passkeySignIn?: Target;
   /** How a signed-in session is recognised: cookies set, the URL (a regular-expression source on href), an element. */
   signedIn?: SignedIn;
   /** When a page has drawn its content (a selector, a text): the agent looks only then. Default: a main landmark with content. */

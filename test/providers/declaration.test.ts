@@ -104,6 +104,31 @@ describe('provider declarations', () => {
     expect(refused({ liveViewport: { width: 1280, height: 5000 } })).toEqual(['liveViewport.height']);
   });
 
+  it("takes the login page's passkey control (passkeySignIn) in the target shape, its pattern compiled", () => {
+    const base = {
+      name: 'P',
+      slug: 'p',
+      category: 'developer',
+      homeUrl: 'https://p.example/',
+      loginUrl: 'https://p.example/login',
+      allowedOrigins: ['p.example'],
+    };
+    const ok = ProviderDeclarationSchema.safeParse({
+      ...base,
+      passkeySignIn: { role: 'button', name: { pattern: '^use a passkey$', flags: 'i' } },
+    });
+    expect(ok.success).toBe(true);
+    const compiled = compileDeclaration(ok.success ? ok.data : (undefined as never), {
+      providerId: crypto.randomUUID(),
+      environment: 'production',
+    });
+    expect(compiled.passkeySignIn).toEqual({ role: 'button', name: /^use a passkey$/i });
+    const refused = (passkeySignIn: unknown) => ProviderDeclarationSchema.safeParse({ ...base, passkeySignIn }).success === false;
+    expect(refused({ role: 'heading', name: 'Passkey' })).toBe(true);
+    expect(refused({ role: 'button', name: { pattern: '(a+)+' } })).toBe(true);
+    expect(refused({ role: 'button', name: 'Passkey', script: 'x' })).toBe(true);
+  });
+
   it('the widget never loads a logo from a declared host: an https logo becomes a monogram data: URL', () => {
     const remote = { name: 'acme <CRM>', logo: 'https://cdn.acme.example/logo.png' };
     expect(providerLogoUrl(remote)).toBe('https://cdn.acme.example/logo.png');

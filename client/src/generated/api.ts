@@ -537,6 +537,23 @@ export interface ProviderDeclaration {
       };
     };
   };
+  /** The sign-in page's passkey control ({ role: 'button', name: 'Sign in with a passkey' }), pressed when a connection that holds a passkey of its own (link token enrollPasskey) renews its session unattended. Default: a button or link whose accessible name is like "Sign in with a passkey", "Use a passkey" or "Passkey". */
+  passkeySignIn?: {
+    label: string | {
+      pattern: string;
+      flags?: string;
+    };
+  } | {
+    role: 'button' | 'checkbox' | 'textbox' | 'link';
+    name: string | {
+      pattern: string;
+      flags?: string;
+    };
+  } | {
+    placeholder: string;
+  } | {
+    css: string;
+  };
   /** Writes a read-mode run may still send because the session refresh needs them (exact method and path). */
   sessionRefresh?: ({
     method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -1087,6 +1104,23 @@ export interface UpdateProviderBody {
         css: string;
       };
     };
+  };
+  /** The sign-in page's passkey control ({ role: 'button', name: 'Sign in with a passkey' }), pressed when a connection that holds a passkey of its own (link token enrollPasskey) renews its session unattended. Default: a button or link whose accessible name is like "Sign in with a passkey", "Use a passkey" or "Passkey". */
+  passkeySignIn?: {
+    label: string | {
+      pattern: string;
+      flags?: string;
+    };
+  } | {
+    role: 'button' | 'checkbox' | 'textbox' | 'link';
+    name: string | {
+      pattern: string;
+      flags?: string;
+    };
+  } | {
+    placeholder: string;
+  } | {
+    css: string;
   };
   /** Writes a read-mode run may still send because the session refresh needs them (exact method and path). */
   sessionRefresh?: ({

@@ -70,7 +70,7 @@ const SIGNED_IN_ELEMENT_WAIT_MS = 8_000;
  *      provider by the egress proxy, with the read-mode gate: no write and no WebSocket message leaves, in any realm):
  *      the sign-in page, or a redirect to an identity provider, ends it; a declared URL pattern and cookies decide;
  *   3. the document, only when the declaration needs it (an element to find, or no signedIn declaration at all).
- * An ended session is renewed by a silent re-login when credentials are stored, and the renewed one is proven the
+ * An ended session is renewed by a silent re-login when a passkey or credentials are stored, and the renewed one is proven the
  * same way. It runs no action and writes nothing anywhere: the verdict goes back to ConnectionHealthService.
  */
 export class BrowserSessionProbe {
@@ -200,7 +200,10 @@ export class BrowserSessionProbe {
     return { kind: 'signed_in', session };
   }
 
-  /** The session ended: a silent re-login from the stored credentials, its session proven like the first; else LOGIN_REQUIRED. */
+  /**
+   * The session ended: a silent re-login with the connection's passkey or its stored credentials, its session proven like
+   * the first; else LOGIN_REQUIRED.
+   */
   private async renew(
     connection: ConnectionRecord,
     provider: ProviderDefinition,
@@ -215,8 +218,9 @@ export class BrowserSessionProbe {
     } catch {
       credentials = null; // unreadable credentials renew nothing
     }
-    if (!credentials || !this.deps.relogin)
-      return { kind: 'login_required', reason: `${ended}; no credentials are stored for a silent re-login` };
+    // A passkey of the connection's own renews without any password (a passkey-first account has none stored).
+    if (!this.deps.relogin || (!credentials && !connection.sealedPasskey))
+      return { kind: 'login_required', reason: `${ended}; no credentials or passkey are stored for a silent re-login` };
     if (signal.aborted) return { kind: 'unreachable', reason: 'the check was stopped' };
     const relogin = await this.deps.relogin.relogin({
       requestId: `check_${connection.id}_${randomBytes(4).toString('hex')}`,
@@ -224,6 +228,7 @@ export class BrowserSessionProbe {
       organizationId: connection.organizationId,
       environment: connection.environment,
       credentials,
+      connection,
       device: presence.device,
       exitProxy: presence.exitProxy,
     });

@@ -1,15 +1,11 @@
 import type { Logger } from 'pino';
 import type { Page } from 'playwright-core';
 
-import { deviceForBrowser, deviceIdentity } from '../../browser/device-identity';
-import type { DeviceProfile } from '../../browser/device-profile';
 import { captureSession, restoreSessionStorage } from '../../browser/session-capture';
 import { sessionDigest } from '../../browser/session-digest';
-import { boundSession, contextStorageState, type ProviderSession, SESSION_MAX_BYTES } from '../../browser/session-format';
+import { boundSession, type ProviderSession, SESSION_MAX_BYTES } from '../../browser/session-format';
 import { EgressPolicy } from '../../egress/egress-policy';
-import { type FenceOptions, openPage } from '../../egress/fenced-context';
-import type { RequestSigner } from '../../egress/request-signing';
-import type { UpstreamProxy } from '../../egress/upstream-proxy';
+import { openPage } from '../../egress/fenced-context';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import { isProviderLoginPage } from '../../providers/provider';
 import type { ConnectionRecord } from '../../store';
@@ -21,9 +17,9 @@ import { blockedStep, blockReporter, fromProxy, judgeUnfinishedMessages } from '
 import { pushStep, type RunState, timedStep } from '../run/state';
 import { errorText, pageUrl } from '../run/trace';
 import { watchTabs } from '../tabs/run-tabs';
-import { BrowserUnavailable } from './browser-loss';
 import type { WorkerDeps } from './deps';
 import { openKeyedContext } from './keyed-context';
+import { deviceForRun, sessionFence } from './session-presence';
 import { warmKey } from './warm-contexts';
 
 /**
@@ -34,52 +30,10 @@ import { warmKey } from './warm-contexts';
  */
 type SessionDeps = Pick<WorkerDeps, 'connections' | 'browsers' | 'relogin' | 'warm' | 'signing'>;
 
+// How a connection presents itself (its device, its exit, its session): shared with health checks, kept in its own file.
+export { deviceForRun, sessionFence } from './session-presence';
+
 const CLOSE_TIMEOUT_MS = 5000;
-
-/**
- * The device the run presents: the connection's, reporting this browser's version; one drawn now for a connection
- * made before devices existed (or whose browser was upgraded), stored at once so the next run presents the same.
- */
-export async function deviceForRun(
-  deps: Pick<SessionDeps, 'browsers'> & { connections: Pick<SessionDeps['connections'], 'deviceOf' | 'keepDevice'> },
-  connection: ConnectionRecord,
-): Promise<DeviceProfile | null> {
-  const stored = deps.connections.deviceOf(connection);
-  let device: DeviceProfile | null;
-  try {
-    device = await deviceForBrowser(deps.browsers, stored, connection.id);
-  } catch (err) {
-    throw new BrowserUnavailable(err); // asking the version starts the browser: it is not there
-  }
-  if (device && device !== stored) {
-    // The choice is a function of the connection and the version: a run that fails to store it (the database is away; the
-    // run's own writes will say so) is followed by one that draws the same device.
-    await deps.connections.keepDevice(connection.id, device).catch(() => undefined);
-  }
-  return device;
-}
-
-/**
- * How every context that carries a connection's session is presented: an agent run's, and a health check's
- * (server/agent/health/), so the provider sees the same device, leaving through the same exit, whichever comes.
- */
-export function sessionFence(
-  device: DeviceProfile | null,
-  exitProxy: UpstreamProxy | null,
-  session: ProviderSession | null,
-  providerOrigin: (origin: string) => boolean,
-  signer: RequestSigner | null = null,
-): Pick<FenceOptions, 'identity' | 'upstreamProxy' | 'options' | 'signer'> {
-  return {
-    ...(device ? { identity: deviceIdentity(device) } : {}),
-    ...(exitProxy ? { upstreamProxy: exitProxy } : {}),
-    ...(signer ? { signer } : {}),
-    options: {
-      ...(device ? {} : { viewport: { width: 1280, height: 900 }, locale: 'en-US' }),
-      ...(session ? { storageState: contextStorageState(session, providerOrigin) } : {}),
-    },
-  };
-}
 
 /** Opens the run's context and page (kept on `state` so the worker can screenshot and close them). */
 export async function openRunBrowser(
@@ -246,9 +200,9 @@ export async function openStartingUrl(state: RunState, page: Page, url: string) 
 }
 
 /**
- * The starting URL landed on the sign-in page: log in again from the sealed credentials (as the connection's device,
- * through its exit) and carry on in a fresh context loaded with the renewed session, whose page is returned; or give
- * up (LOGIN_REQUIRED).
+ * The starting URL landed on the sign-in page: log in again with the connection's passkey or its sealed credentials
+ * (as the connection's device, through its exit) and carry on in a fresh context loaded with the renewed session,
+ * whose page is returned; or give up (LOGIN_REQUIRED).
  */
 export async function renewDeadSession(
   deps: SessionDeps,
@@ -260,18 +214,25 @@ export async function renewDeadSession(
   door: UserDoor = NO_PERSON,
 ): Promise<Page> {
   const { record } = state;
-  let reason = 'no credentials are stored for silent re-login';
+  let reason = 'no credentials or passkey are stored for silent re-login';
   const credentials = deps.relogin ? deps.connections.openCredentials(connection) : null;
+  const passkey = !!connection.sealedPasskey;
   if (!deps.relogin) reason = 'silent re-login is not available';
-  if (credentials && deps.relogin) {
+  if ((credentials || passkey) && deps.relogin) {
     const relogin = deps.relogin;
-    const outcome = await timedStep(state, 'relogin', `${provider.name} sign-in with the stored credentials`, async () => {
+    const held = passkey
+      ? credentials
+        ? "the connection's passkey, else the stored credentials"
+        : "the connection's passkey"
+      : 'the stored credentials';
+    const outcome = await timedStep(state, 'relogin', `${provider.name} sign-in with ${held}`, async () => {
       const r = await relogin.relogin({
         requestId: record.id,
         provider,
         organizationId: record.organizationId,
         environment: record.environment,
         credentials,
+        connection,
         device: state.device ?? null,
         exitProxy: state.exitProxy ?? null,
         door,

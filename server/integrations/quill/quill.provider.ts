@@ -22,6 +22,7 @@ export function quillProvider(o: SandboxOrigins): ProviderDefinition {
       loginUrl: `${origin}/login`,
       allowedOrigins: [host],
       login: sandboxLoginRecipe(QUILL_SLUG),
+      passkeySignIn: { role: 'button', name: 'Sign in with a passkey' },
       signedIn: sandboxSignedIn(QUILL_SLUG),
       logo: QUILL_LOGO,
     },
