@@ -54,8 +54,7 @@ async function signIn() {
 
 /**
  * Signed in as user_good into a fresh organization's tenant by the session the sandbox mints (the cookie the login
- * form sets), then on the dashboard: for the tests that are not about signing in, which the first test proves through
- * the form. A form sign-in costs a second per test.
+ * form sets), then on the dashboard: for the tests that are not about signing in (the first test proves the form).
  */
 async function signedIn(organizationId?: string) {
   const org = organizationId ?? freshOrgId();
