@@ -1,5 +1,3 @@
-import { selectors } from 'playwright-core';
-
 /**
  * A Playwright selector engine, `agentlink-ref=<token>`, that finds an element the agent holds a reference to
  * without anything on the page: it runs in Playwright's isolated (utility) world, whose DOM is the page's and whose
@@ -45,9 +43,13 @@ let registered: Promise<void> | undefined;
  * observation is used.
  */
 export function registerRefEngine(): Promise<void> {
-  registered ??= selectors.register(REF_ENGINE, { content: SOURCE }, { contentScript: true }).catch((err: unknown) => {
-    if (!/already been registered/.test(String(err))) throw err;
-  });
+  // Playwright is loaded here, on first use, not by a static import: this module sits under the app's import graph
+  // (chromium.ts, the observation), and a process or test that never drives a browser should not load playwright-core.
+  registered ??= import('playwright-core')
+    .then(({ selectors }) => selectors.register(REF_ENGINE, { content: SOURCE }, { contentScript: true }))
+    .catch((err: unknown) => {
+      if (!/already been registered/.test(String(err))) throw err;
+    });
   return registered;
 }
 

@@ -4,8 +4,9 @@ import { type LiveServer, startBrowser, startLiveServer } from '../support/live-
 
 /**
  * ForgeHub through a real Chromium, used the way a person would: sign in with the login form, then every
- * feature, each result checked on the page that shows it. Every test signs in to a tenant of its own
- * (a fresh organization), so tests do not see each other's repositories, stars or notifications.
+ * feature, each result checked on the page that shows it. Every test is signed in to a tenant of its own
+ * (a fresh organization), so tests do not see each other's repositories, stars or notifications; the first signs in
+ * through the form, the others with the session the sandbox mints for user_good (what the form's sign-in sets).
  */
 jest.setTimeout(30_000);
 
@@ -42,14 +43,25 @@ async function newOrg() {
 }
 
 /** Signs in as user_good through the site's own login form, into a fresh organization's tenant. */
-async function signIn(p: Page = page, organizationId?: string) {
-  const org = organizationId ?? freshOrgId();
+async function signIn() {
   // The signed ticket the login engine uses (a bare tenant name is not accepted).
-  await p.goto(url(`/login?tenant_token=${server.services.tenantTokens.issue(org, 'forgehub')}`));
-  await p.getByLabel('Username or email').fill('user_good');
-  await p.getByLabel('Password').fill('pass_good');
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.getByRole('heading', { name: 'Recent activity' }).waitFor();
+  await page.goto(url(`/login?tenant_token=${server.services.tenantTokens.issue(freshOrgId(), 'forgehub')}`));
+  await page.getByLabel('Username or email').fill('user_good');
+  await page.getByLabel('Password').fill('pass_good');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Recent activity' }).waitFor();
+}
+
+/**
+ * Signed in as user_good into a fresh organization's tenant by the session the sandbox mints (the cookie the login
+ * form sets), then on the dashboard: for the tests that are not about signing in (the first test proves the form).
+ */
+async function signedIn(organizationId?: string) {
+  const org = organizationId ?? freshOrgId();
+  const { cookies } = await server.services.siteSessions.mint({ organizationId: org, environment: 'sandbox' }, 'forgehub', 'user_good');
+  await context.addCookies(cookies);
+  await page.goto(url('/'));
+  await page.getByRole('heading', { name: 'Recent activity' }).waitFor();
   return org;
 }
 
@@ -87,7 +99,7 @@ describe('ForgeHub in a browser', () => {
   });
 
   it('searches repositories and pages through them', async () => {
-    await signIn();
+    await signedIn();
     await page.getByRole('navigation', { name: 'Global' }).getByRole('link', { name: 'Repositories' }).click();
     await visible(page.getByText('38 repositories'));
     await expectCount(repoItems(), 10);
@@ -126,7 +138,7 @@ describe('ForgeHub in a browser', () => {
   });
 
   it('creates a repository with the visibility picked in the custom dropdown', async () => {
-    await signIn();
+    await signedIn();
     await page.getByRole('navigation', { name: 'Global' }).getByRole('link', { name: 'Repositories' }).click();
     await page.getByRole('link', { name: 'New repository' }).click();
     await visible(page.getByRole('heading', { name: 'Create a new repository' }));
@@ -180,7 +192,7 @@ describe('ForgeHub in a browser', () => {
   });
 
   it('stars and unstars a repository; the count and the stars page follow', async () => {
-    await signIn();
+    await signedIn();
     await page.goto(url('/kestrel-labs/benchmarks'));
     const about = page.getByRole('complementary', { name: 'About' });
     await visible(about.getByText('77 stars'));
@@ -205,7 +217,7 @@ describe('ForgeHub in a browser', () => {
   });
 
   it('opens an issue with the editor, comments, closes it after confirming, and reopens it', async () => {
-    await signIn();
+    await signedIn();
     await page.goto(url('/openfoundry/pipeline-kit'));
     await page
       .getByRole('navigation', { name: 'Repository' })
@@ -286,7 +298,7 @@ describe('ForgeHub in a browser', () => {
   }, 60_000); // a long flow (editor, comment, confirm dialog, reopen): 15 s quiet, over 30 s on a busy machine
 
   it('loads more issues on demand', async () => {
-    await signIn();
+    await signedIn();
     await page.goto(url('/openfoundry/atlas/issues'));
     const items = page.getByRole('list', { name: 'Open issues' }).getByRole('listitem');
     await expectCount(items, 10);
@@ -310,7 +322,7 @@ describe('ForgeHub in a browser', () => {
   });
 
   it('shows profile counts that follow what the user does', async () => {
-    await signIn();
+    await signedIn();
     await page.getByRole('link', { name: 'Grace Goodwin' }).click();
     await visible(page.getByRole('heading', { name: 'Grace Goodwin' }));
     const counts = page.getByRole('definition');
@@ -342,7 +354,7 @@ describe('ForgeHub in a browser', () => {
   });
 
   it('loads notifications after the page behind a spinner, marks them read, and gets new ones', async () => {
-    await signIn();
+    await signedIn();
     const bell = page.getByRole('link', { name: /^Notifications/ });
     await visible(bell.getByText('2'));
 
@@ -381,7 +393,7 @@ describe('ForgeHub in a browser', () => {
   });
 
   it('refuses a state-changing request without the CSRF token', async () => {
-    await signIn();
+    await signedIn();
     // A script on the page that posts without the token (as a cross-site form or a careless client would).
     const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
       page.evaluate(
@@ -452,7 +464,7 @@ describe('ForgeHub in a browser', () => {
   });
 
   it('sandbox reset removes created repositories and restores the seed content', async () => {
-    const organizationId = await signIn(page, await newOrg());
+    const organizationId = await signedIn(await newOrg());
     await page.goto(url('/new'));
     await page.getByLabel('Repository name').fill('temporary-repo');
     await page.getByRole('button', { name: 'Create repository' }).click();

@@ -19,6 +19,7 @@ import { createLogger } from '../../server/logger';
 import { buildServices, type Services } from '../../server/services';
 import { Store } from '../../server/store';
 import { loadVault } from '../../server/vault/keyring';
+import { copySqliteTemplate } from './store-templates';
 
 /**
  * A real AgentLink listening on 127.0.0.1 with a fresh SQLite file, for tests that drive it from a real
@@ -56,6 +57,9 @@ export async function startLiveServer(
     AGENTLINK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     ...opts.env,
   });
+  // The migrated template the jest run made (store-templates.ts), as the in-process test apps copy it: migrating a
+  // fresh file costs each live server most of a second.
+  if (config.database.type === 'sqlite') copySqliteTemplate(config.database.file);
   const store = await Store.open(config.database);
   const { vault } = loadVault(config);
   const services = buildServices({ config, store, clock: opts.clock ?? systemClock, vault });
