@@ -23,8 +23,7 @@ import { parseArgs } from 'node:util';
 import { EgressPolicy } from '../server/egress/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../server/egress/egress-proxy';
 import { webBotAuthSigner } from '../server/egress/request-signing';
-import { agentKeys } from '../server/vault/agent-keys';
-import { Vault } from '../server/vault/vault';
+import { agentKeyFromSeed } from '../server/vault/agent-keys';
 import { requestViaProxy } from '../test/support/egress-proxy-client';
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { rounds: { type: 'string' } } });
@@ -52,7 +51,7 @@ const browserHeaders = (): Record<string, string | string[]> => ({
 });
 
 async function main() {
-  const [key] = await agentKeys(new Vault([{ id: 'bench', key: Buffer.alloc(32, 9) }]));
+  const key = await agentKeyFromSeed(Buffer.alloc(32, 9));
   const signer = webBotAuthSigner(key, 'https://agentlink.example.com');
   const url = new URL('https://app.example.com/assets/logo.png?v=3');
   const base = Buffer.alloc(420, 'a'); // the size of the signature base sign() builds for this request

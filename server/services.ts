@@ -20,6 +20,7 @@ import { InvitationService } from './dashboard/invitations.service';
 import { OrganizationMembersService } from './dashboard/members.service';
 import { AgentRequestEvents } from './domain/agent-request-events';
 import { AgentRequestService } from './domain/agent-requests.service';
+import { AgentSigningKeys } from './domain/agent-signing-keys';
 import type { Clock } from './domain/clock';
 import { systemClock } from './domain/clock';
 import { ConnectionHealthService } from './domain/connection-health.service';
@@ -52,7 +53,6 @@ import { SimulatedSites } from './sandbox/simulated-sites';
 import { SiteSessions } from './sandbox/site-sessions';
 import { TenantTokens } from './sandbox/tenant-tokens';
 import type { Store } from './store';
-import { type AgentKey, agentKeys } from './vault/agent-keys';
 import type { Vault } from './vault/vault';
 
 /** The waiting agent requests, for the queue gauges (the rows are the queue, whatever the engine). */
@@ -210,9 +210,9 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     intervalSeconds: config.healthCheck.intervalSeconds,
     directoryUrl: signatureDirectoryUrl(config.publicUrl),
   });
-  // Web Bot Auth: the deployment's keys (derived from the vault's, made on first use) and who signs with them.
-  let agentKeyList: Promise<AgentKey[]> | null = null;
-  const signingKeys = () => (agentKeyList ??= agentKeys(vault));
+  // Web Bot Auth: the deployment's key (stored sealed by the vault, made on first use) and who signs with it.
+  const agentSigningKeys = new AgentSigningKeys(store, vault, clock);
+  const signingKeys = () => agentSigningKeys.keys();
   const signedAgent = new SignedAgent(connectionSettings, signingKeys, config.publicUrl);
   const healthLogger = createLogger(config.logLevel).child({ component: 'health' });
   const connectionHealth = new ConnectionHealthService(

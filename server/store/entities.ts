@@ -11,6 +11,7 @@ import type {
   DashboardLoginThrottleRecord,
   DashboardSessionRecord,
   DashboardUserRecord,
+  DeploymentKeyRecord,
   IdempotencyKeyRecord,
   LinkSessionRecord,
   LinkTokenRecord,
@@ -122,6 +123,16 @@ export function buildEntities(dialect: Dialect) {
       healthCheckProviders: json('health_check_providers'),
       signedAgent: { name: 'signed_agent', type: 'boolean', default: false },
       updatedAt: time('updated_at'),
+    },
+  });
+
+  const DeploymentKey = new EntitySchema<DeploymentKeyRecord>({
+    name: 'DeploymentKey',
+    tableName: 'deployment_keys',
+    columns: {
+      purpose: { name: 'purpose', type: 'varchar', length: 64, primary: true },
+      sealedKey: text('sealed_key'),
+      createdAt: time('created_at'),
     },
   });
 
@@ -440,6 +451,7 @@ export function buildEntities(dialect: Dialect) {
     LinkToken,
     Connection,
     ConnectionSettings,
+    DeploymentKey,
     PublicToken,
     AccessToken,
     AgentRequest,
