@@ -161,6 +161,14 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     recordDecision: (id, sealed, decision) => store.repos.agentRequests.recordUserDecision(id, sealed, decision),
     decisionPending: (id, decision) => store.repos.agentRequests.userDecisionPending(id, decision),
   });
+  const connectionSettings = new ConnectionSettingsService(store, clock, catalogue, {
+    intervalSeconds: config.healthCheck.intervalSeconds,
+    directoryUrl: signatureDirectoryUrl(config.publicUrl),
+  });
+  // Web Bot Auth: the deployment's key (stored sealed by the vault, made on first use) and who signs with it.
+  const agentSigningKeys = new AgentSigningKeys(store, vault, clock);
+  const signingKeys = () => agentSigningKeys.keys();
+  const signedAgent = new SignedAgent(connectionSettings, signingKeys, config.publicUrl);
   const linkSessions = new LinkSessionService({
     userActions: userActionLinks,
     store,
@@ -173,6 +181,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     onFinished: (outcome) => webhookEvents.linkSessionFinished(outcome),
     hostUrl: config.internalUrl,
     passkeys: connectionPasskeys,
+    // Sign-ins in the widget are signed as the connection's runs will be (Web Bot Auth, where both opted in).
+    signing: signedAgent,
   });
   const sandboxSlugs = new Set(integrations.sites.map((s) => s.slug));
   const liveSignIn = new LiveSignIn(
@@ -206,14 +216,6 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   // Health checks of connections' sessions: asked for through the API in any process, scheduled in the worker role
   // (server/agent/health/); both take a lease on the connection's row under this process's id.
   const processId = newWorkerId();
-  const connectionSettings = new ConnectionSettingsService(store, clock, catalogue, {
-    intervalSeconds: config.healthCheck.intervalSeconds,
-    directoryUrl: signatureDirectoryUrl(config.publicUrl),
-  });
-  // Web Bot Auth: the deployment's key (stored sealed by the vault, made on first use) and who signs with it.
-  const agentSigningKeys = new AgentSigningKeys(store, vault, clock);
-  const signingKeys = () => agentSigningKeys.keys();
-  const signedAgent = new SignedAgent(connectionSettings, signingKeys, config.publicUrl);
   const healthLogger = createLogger(config.logLevel).child({ component: 'health' });
   const connectionHealth = new ConnectionHealthService(
     {
@@ -222,7 +224,12 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
       connections,
       catalogue,
       settings: connectionSettings,
-      probe: new BrowserSessionProbe({ browsers, connections, relogin: new LoginEngineRelogin(loginEngine), signing: signedAgent }),
+      probe: new BrowserSessionProbe({
+        browsers,
+        connections,
+        relogin: new LoginEngineRelogin(loginEngine, signedAgent),
+        signing: signedAgent,
+      }),
       ownerId: processId,
       onError: (err, context) => healthLogger.error({ err, ...context }, 'connection check: applying the outcome failed'),
     },

@@ -10,6 +10,7 @@ import type { UpstreamProxy } from '../../egress/upstream-proxy';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import type { UserDoor } from '../handoff/user-ask';
 import type { LoginCredentials } from '../ports';
+import type { RunSigning } from './run-signing';
 
 /**
  * Renewing a dead provider session from the connection's sealed credentials. A login that needs nothing from a person
@@ -37,12 +38,19 @@ export interface SilentRelogin {
   }): Promise<ReloginResult>;
 }
 
-/** The real one: the connect flow's login engine, with no person to answer. */
+/**
+ * The real one: the connect flow's login engine, with no person to answer. Signed (Web Bot Auth) as the connection's
+ * runs and checks are, where the organization and the provider opted in: the site sees one agent, however it visits.
+ */
 export class LoginEngineRelogin implements SilentRelogin {
-  constructor(private readonly engine: Pick<LoginEngine, 'start' | 'cancel' | 'handOver'>) {}
+  constructor(
+    private readonly engine: Pick<LoginEngine, 'start' | 'cancel' | 'handOver'>,
+    private readonly signing?: RunSigning,
+  ) {}
 
   async relogin(input: Parameters<SilentRelogin['relogin']>[0]): Promise<ReloginResult> {
     const key = `relogin:${input.requestId}`;
+    const signer = (await this.signing?.signerFor(input, input.provider)) ?? null;
     const outcome = await this.engine.start(key, {
       provider: input.provider,
       organizationId: input.organizationId,
@@ -51,6 +59,7 @@ export class LoginEngineRelogin implements SilentRelogin {
       password: input.credentials.password,
       device: input.device,
       exitProxy: input.exitProxy,
+      signer,
     });
     switch (outcome.kind) {
       case 'success':
