@@ -15,7 +15,9 @@ import { main } from '../../server/main';
 import { Store } from '../../server/store';
 import { type AgentKey, agentKeyFromSeed, derivedAgentKeySeed } from '../../server/vault/agent-keys';
 import { loadVault } from '../../server/vault/keyring';
+import { postgresSkipped } from '../support/app';
 import { fetchDirectory, type SignedRequestLike, verifyAgentRequest } from '../support/bot-auth-verifier';
+import { PG_URL_ENV } from '../support/pg-env';
 
 /**
  * The deployment's Web Bot Auth key at rest: a random Ed25519 key made once (two processes racing to make it end with
@@ -161,5 +163,32 @@ test('a deployment that already signed with the derived key adopts it as its sto
     expect((await other.repos.deploymentKeys.find(AGENT_SIGNING_KEY_PURPOSE))!.sealedKey).toMatch(/^v1\./);
   } finally {
     await other.close();
+  }
+});
+
+(postgresSkipped() ? test.skip : test)('on PostgreSQL too: two processes making the key at once end with one, sealed', async () => {
+  const { Client } = await import('pg');
+  const database = `agentlink_test_agentkey_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: process.env[PG_URL_ENV] });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  const url = new URL(process.env[PG_URL_ENV]!);
+  url.pathname = `/${database}`;
+  const pg = await Store.open({ type: 'postgres', url: url.toString() });
+  try {
+    const { vault } = loadVault(config);
+    const [[a], [b]] = await Promise.all([
+      new AgentSigningKeys(pg, vault, systemClock).keys(),
+      new AgentSigningKeys(pg, vault, systemClock).keys(),
+    ]);
+    expect(b.keyid).toBe(a.keyid);
+    const rows = (await pg.dataSource.query('SELECT sealed_key FROM deployment_keys')) as { sealed_key: string }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0].sealed_key).not.toContain(privateHalf(a));
+    expect(vault.keyIdOf(rows[0].sealed_key)).toBe(vault.primaryKeyId);
+  } finally {
+    await pg.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
   }
 });
