@@ -159,7 +159,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
         : null;
     },
     recordDecision: (id, sealed, decision) => store.repos.agentRequests.recordUserDecision(id, sealed, decision),
-    decisionPending: (id, decision) => store.repos.agentRequests.userDecisionPending(id, decision),
+    decisionOutcome: (id, decision) => store.repos.agentRequests.userDecisionOutcome(id, decision),
+    withdrawDecision: (id, decision) => store.repos.agentRequests.withdrawUserDecision(id, decision),
   });
   const connectionSettings = new ConnectionSettingsService(store, clock, catalogue, {
     intervalSeconds: config.healthCheck.intervalSeconds,

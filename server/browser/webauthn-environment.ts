@@ -18,10 +18,10 @@ const armedBrowsers = new WeakMap<Browser, Promise<BrowserClient>>();
  * Gives every page `browser` has or will have, in every context, a WebAuthn environment before it runs anything.
  * Called once per browser where it starts (BrowserManager), before any context exists.
  *
- * How: a browser-level DevTools client auto-attaches to every page target with waitForDebuggerOnStart, as DevTools
- * clients do to set a target up before it runs: Chromium holds each new page (a tab, a popup) before its first navigation
- * until every client that asked to wait lets it go, so Playwright's own auto-attach goes on side by side with this one.
- * Not held: an open('') popup's initial empty document, which its opener can script in the same task (README: the gap).
+ * How: a browser-level DevTools client auto-attaches to every page target and sends the environment the moment Chromium
+ * reports it. Not a hold: Chromium lets a page run once ANY client releases it, and Playwright releases it in the batch
+ * that sets the page up, so a popup whose own script calls WebAuthn as it loads races this (README: the gap; measured
+ * in webauthn-environment.browser.test.ts). A page we open ourselves, and any page later, has it.
  * One arming point per browser: no per-context route, so requests and the HTTP cache are left alone.
  */
 export async function armWebAuthn(browser: Browser): Promise<void> {

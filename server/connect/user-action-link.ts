@@ -40,14 +40,16 @@ export interface PausedRuns {
   find(agentRequestId: string): Promise<PausedRunRow | null>;
   /** Stores a decision for the run's worker; false when the run no longer waits on that pause or one is stored already. */
   recordDecision(agentRequestId: string, sealedUserAction: string, decision: string): Promise<boolean>;
-  /** Whether the stored decision still waits for the worker to take it. */
-  decisionPending(agentRequestId: string, decision: string): Promise<boolean>;
+  /** What the worker did with the stored decision: not yet read, applied to the open ask, or not (its pause had ended). */
+  decisionOutcome(agentRequestId: string, decision: string): Promise<'pending' | 'applied' | 'not_applied'>;
+  /** Takes back a decision no worker read yet; true when it was still waiting and is now gone. */
+  withdrawDecision(agentRequestId: string, decision: string): Promise<boolean>;
 }
 
 /**
- * A stored decision is taken by the holding worker on its next heartbeat (at most a second): the caller's answer waits
- * that long for it, so it shows the run gone on as a decision in this process would; beyond this it answers anyway
- * (the decision stays stored, bound to its pause, and is applied when the worker reads it or dropped when the pause ends).
+ * A stored decision is read by the holding worker on its next heartbeat (about a second) and settled on the row, applied
+ * or not: the caller's answer waits that long for the worker's word. Beyond this the decision is withdrawn (one
+ * conditional update, so it can never apply after the caller was told no) and the answer is false.
  */
 const PICKUP_WAIT_MS = 5_000;
 const PICKUP_POLL_MS = 100;
@@ -147,7 +149,7 @@ export class UserActionLinks {
 
   /**
    * A decision on a run another process holds: stored on its row, bound to the pause read here (one conditional update,
-   * the first decision only), then waited for (bounded) until the holding worker took it.
+   * the first decision only), then waited for (bounded) until the holding worker says it applied it.
    */
   private async storeDecision(
     requestId: string,
@@ -161,10 +163,15 @@ export class UserActionLinks {
     if (!row?.sealedUserAction || !ask || !meant(ask) || !fitsAsk(ask, decision, writeId)) return false;
     const stored = encodeDecision({ decision, ask: askKey(ask), writeId });
     if (!(await this.rows.recordDecision(requestId, row.sealedUserAction, stored))) return false;
+    // True only on the worker's word that it applied this decision: a value that went (the pause ended another way, a
+    // decision in the worker's own process came first) is no success.
     for (const until = Date.now() + this.pickupWaitMs; Date.now() < until;) {
-      if (!(await this.rows.decisionPending(requestId, stored))) break;
+      const outcome = await this.rows.decisionOutcome(requestId, stored);
+      if (outcome !== 'pending') return outcome === 'applied';
       await new Promise((resolve) => setTimeout(resolve, PICKUP_POLL_MS));
     }
-    return true;
+    if (await this.rows.withdrawDecision(requestId, stored)) return false;
+    // The worker settled it between the last look and the withdrawal.
+    return (await this.rows.decisionOutcome(requestId, stored)) === 'applied';
   }
 }

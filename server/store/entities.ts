@@ -1,31 +1,26 @@
-import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
+import { EntitySchema } from 'typeorm';
 
-import { type Dialect, dialectTypes } from './dialect';
+import type { Dialect } from './dialect';
+import { buildDashboardEntities } from './entities-dashboard';
+import { buildWebhookEntities } from './entities-webhooks';
+import { entityColumns } from './entity-columns';
 import type {
   AccessTokenRecord,
   AgentRequestRecord,
   AgentTrajectoryRecord,
   ConnectionRecord,
   ConnectionSettingsRecord,
-  DashboardInvitationRecord,
-  DashboardLoginThrottleRecord,
-  DashboardSessionRecord,
-  DashboardUserRecord,
   DeploymentKeyRecord,
   IdempotencyKeyRecord,
   LinkSessionRecord,
   LinkTokenRecord,
   OrganizationProviderRecord,
   OrganizationRecord,
-  OrgMembershipRecord,
   PublicTokenRecord,
   RedirectUriRecord,
   SandboxDocRecord,
   SandboxSessionRecord,
   SandboxTenantRecord,
-  WebhookDeliveryRecord,
-  WebhookEndpointRecord,
-  WebhookEventRecord,
 } from './records';
 
 /**
@@ -33,18 +28,7 @@ import type {
  * TIMESTAMPTZ on PostgreSQL and to TEXT and DATETIME on SQLite. Schema changes go through migrations.
  */
 export function buildEntities(dialect: Dialect) {
-  const t = dialectTypes(dialect);
-  const id = (): EntitySchemaColumnOptions => ({ type: 'varchar', length: 64, primary: true });
-  const str = (name: string, opts: Partial<EntitySchemaColumnOptions> = {}): EntitySchemaColumnOptions => ({
-    name,
-    type: 'varchar',
-    length: 255,
-    ...opts,
-  });
-  const text = (name: string, nullable = false): EntitySchemaColumnOptions => ({ name, type: 'text', nullable });
-  const time = (name: string, nullable = false): EntitySchemaColumnOptions => ({ name, type: t.timestamp, nullable });
-  const json = (name: string, nullable = false): EntitySchemaColumnOptions => ({ name, type: t.jsonEntity, nullable });
-  const int = (name: string, nullable = false): EntitySchemaColumnOptions => ({ name, type: 'integer', nullable });
+  const { id, str, text, time, json, int } = entityColumns(dialect);
 
   const Organization = new EntitySchema<OrganizationRecord>({
     name: 'Organization',
@@ -285,68 +269,6 @@ export function buildEntities(dialect: Dialect) {
     },
   });
 
-  const DashboardUser = new EntitySchema<DashboardUserRecord>({
-    name: 'DashboardUser',
-    tableName: 'dashboard_users',
-    columns: {
-      id: id(),
-      email: str('email', { length: 320, unique: true }),
-      passwordHash: text('password_hash'),
-      createdAt: time('created_at'),
-    },
-  });
-
-  const DashboardSession = new EntitySchema<DashboardSessionRecord>({
-    name: 'DashboardSession',
-    tableName: 'dashboard_sessions',
-    columns: {
-      id: id(),
-      userId: str('user_id', { length: 64, nullable: true }),
-      csrfToken: str('csrf_token', { length: 64 }),
-      createdAt: time('created_at'),
-      expiresAt: time('expires_at'),
-      flash: text('flash', true),
-    },
-  });
-
-  const DashboardInvitation = new EntitySchema<DashboardInvitationRecord>({
-    name: 'DashboardInvitation',
-    tableName: 'dashboard_invitations',
-    columns: {
-      id: id(),
-      tokenHash: str('token_hash', { length: 64, unique: true }),
-      organizationId: str('organization_id', { length: 64 }),
-      role: str('role', { length: 16 }),
-      createdBy: str('created_by', { length: 64 }),
-      createdAt: time('created_at'),
-      expiresAt: time('expires_at'),
-      usedAt: time('used_at', true),
-      usedBy: str('used_by', { length: 64, nullable: true }),
-    },
-  });
-
-  const DashboardLoginThrottle = new EntitySchema<DashboardLoginThrottleRecord>({
-    name: 'DashboardLoginThrottle',
-    tableName: 'dashboard_login_throttle',
-    columns: {
-      email: { type: 'varchar', length: 320, primary: true },
-      failedAttempts: int('failed_attempts'),
-      lockedUntil: time('locked_until', true),
-      updatedAt: time('updated_at'),
-    },
-  });
-
-  const OrgMembership = new EntitySchema<OrgMembershipRecord>({
-    name: 'OrgMembership',
-    tableName: 'org_memberships',
-    columns: {
-      userId: { name: 'user_id', type: 'varchar', length: 64, primary: true },
-      organizationId: { name: 'organization_id', type: 'varchar', length: 64, primary: true },
-      role: str('role', { length: 16 }),
-      createdAt: time('created_at'),
-    },
-  });
-
   const IdempotencyKey = new EntitySchema<IdempotencyKeyRecord>({
     name: 'IdempotencyKey',
     tableName: 'idempotency_keys',
@@ -362,60 +284,6 @@ export function buildEntities(dialect: Dialect) {
       createdAt: time('created_at'),
       lockedUntil: time('locked_until'),
       expiresAt: time('expires_at'),
-    },
-  });
-
-  const WebhookEndpoint = new EntitySchema<WebhookEndpointRecord>({
-    name: 'WebhookEndpoint',
-    tableName: 'webhook_endpoints',
-    columns: {
-      id: id(),
-      organizationId: str('organization_id', { length: 64 }),
-      environment: str('environment', { length: 16 }),
-      url: text('url'),
-      description: text('description', true),
-      events: json('events'),
-      enabled: { name: 'enabled', type: 'boolean', default: true },
-      sealedSecret: text('sealed_secret'),
-      createdAt: time('created_at'),
-      updatedAt: time('updated_at'),
-    },
-  });
-
-  const WebhookEvent = new EntitySchema<WebhookEventRecord>({
-    name: 'WebhookEvent',
-    tableName: 'webhook_events',
-    columns: {
-      id: id(),
-      organizationId: str('organization_id', { length: 64 }),
-      environment: str('environment', { length: 16 }),
-      type: str('type', { length: 64 }),
-      payload: text('payload'),
-      createdAt: time('created_at'),
-    },
-  });
-
-  const WebhookDelivery = new EntitySchema<WebhookDeliveryRecord>({
-    name: 'WebhookDelivery',
-    tableName: 'webhook_deliveries',
-    columns: {
-      id: id(),
-      endpointId: str('endpoint_id', { length: 64 }),
-      eventId: str('event_id', { length: 64 }),
-      organizationId: str('organization_id', { length: 64 }),
-      environment: str('environment', { length: 16 }),
-      eventType: str('event_type', { length: 64 }),
-      status: str('status', { length: 16 }),
-      attempts: int('attempts'),
-      nextAttemptAt: time('next_attempt_at', true),
-      leaseOwner: str('lease_owner', { length: 128, nullable: true }),
-      leaseExpiresAt: time('lease_expires_at', true),
-      lastResponseStatus: int('last_response_status', true),
-      lastError: text('last_error', true),
-      attemptLog: json('attempt_log'),
-      createdAt: time('created_at'),
-      updatedAt: time('updated_at'),
-      completedAt: time('completed_at', true),
     },
   });
 
@@ -460,15 +328,9 @@ export function buildEntities(dialect: Dialect) {
     SandboxTenant,
     LinkSession,
     AgentTrajectory,
-    DashboardUser,
-    DashboardSession,
-    DashboardLoginThrottle,
-    DashboardInvitation,
-    OrgMembership,
+    ...buildDashboardEntities(dialect),
     IdempotencyKey,
-    WebhookEndpoint,
-    WebhookEvent,
-    WebhookDelivery,
+    ...buildWebhookEntities(dialect),
     OrganizationProvider,
     RedirectUri,
   };

@@ -349,57 +349,6 @@ export interface AgentTrajectoryRecord {
   staleReason?: string | null;
 }
 
-/** A person who signs in to the dashboard (server/dashboard); `email` is lower-cased, `passwordHash` is scrypt. */
-export interface DashboardUserRecord {
-  id: string;
-  email: string;
-  passwordHash: string;
-  createdAt: Date;
-}
-
-/** A dashboard browser session; `id` is the SHA-256 of the cookie value. `userId` is null before sign-in. */
-export interface DashboardSessionRecord {
-  id: string;
-  userId: string | null;
-  csrfToken: string;
-  createdAt: Date;
-  expiresAt: Date;
-  /** What the next page shows once (new secrets), sealed with a key derived from the cookie (server/dashboard/flash.ts). */
-  flash?: string | null;
-}
-
-/** Failed dashboard sign-ins per email (known or not, so a lockout does not tell which emails exist). */
-export interface DashboardLoginThrottleRecord {
-  email: string;
-  failedAttempts: number;
-  lockedUntil: Date | null;
-  updatedAt: Date;
-}
-
-export type OrgMembershipRole = 'owner' | 'member';
-
-/** A dashboard user's membership of an organization (a person can belong to several). */
-export interface OrgMembershipRecord {
-  userId: string;
-  organizationId: string;
-  role: OrgMembershipRole;
-  createdAt: Date;
-}
-
-/** A link to join an organization (server/dashboard/invitations.service.ts); `tokenHash` is the SHA-256 of its token. */
-export interface DashboardInvitationRecord {
-  id: string;
-  tokenHash: string;
-  organizationId: string;
-  role: OrgMembershipRole;
-  /** The member who made it. */
-  createdBy: string;
-  createdAt: Date;
-  expiresAt: Date;
-  usedAt: Date | null;
-  usedBy: string | null;
-}
-
 export type IdempotencyKeyStatus = 'IN_PROGRESS' | 'DONE';
 
 /** A claimed Idempotency-Key of one organization and environment, and (once DONE) the first response, sealed. */
@@ -422,66 +371,6 @@ export interface IdempotencyKeyRecord {
   expiresAt: Date;
 }
 
-/** A webhook endpoint of one organization and environment; the signing secret is sealed with the vault (we must sign with it). */
-export interface WebhookEndpointRecord {
-  id: string;
-  organizationId: string;
-  environment: Environment;
-  url: string;
-  description: string | null;
-  /** The event types it receives (WEBHOOK_EVENT_TYPES). */
-  events: string[];
-  enabled: boolean;
-  sealedSecret: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** One event that happened, with the exact JSON body every delivery of it sends. */
-export interface WebhookEventRecord {
-  id: string;
-  organizationId: string;
-  environment: Environment;
-  type: string;
-  /** The serialized event (the raw body that is signed and POSTed). */
-  payload: string;
-  createdAt: Date;
-}
-
-export type WebhookDeliveryStatus = 'PENDING' | 'DELIVERING' | 'SUCCEEDED' | 'FAILED';
-
-export interface WebhookDeliveryAttemptRecord {
-  attempt: number;
-  at: string;
-  responseStatus: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
-/**
- * One event to one endpoint: persisted before any attempt, claimed by a dispatcher with a lease
- * (DELIVERING until `leaseExpiresAt`), retried on the schedule until SUCCEEDED or FAILED.
- */
-export interface WebhookDeliveryRecord {
-  id: string;
-  endpointId: string;
-  eventId: string;
-  organizationId: string;
-  environment: Environment;
-  eventType: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  nextAttemptAt: Date | null;
-  leaseOwner: string | null;
-  leaseExpiresAt: Date | null;
-  lastResponseStatus: number | null;
-  lastError: string | null;
-  attemptLog: WebhookDeliveryAttemptRecord[];
-  createdAt: Date;
-  updatedAt: Date;
-  completedAt: Date | null;
-}
-
 /** An organization's private provider: its declaration (contract/provider-declaration.ts) as validated. */
 export interface OrganizationProviderRecord {
   id: string;
@@ -492,3 +381,6 @@ export interface OrganizationProviderRecord {
   createdAt: Date;
   updatedAt: Date;
 }
+
+export * from './records-dashboard';
+export * from './records-webhooks';

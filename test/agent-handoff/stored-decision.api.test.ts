@@ -1,5 +1,6 @@
 import type { UserAction } from '../../contract/schemas';
 import { askKey, parseDecision } from '../../server/agent/handoff/stored-decision';
+import { UserActionLinks } from '../../server/connect/user-action-link';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { insertPausedRequest, PAUSED_OWNER } from '../support/paused-request';
 import { widgetFor } from './handoff-support';
@@ -21,11 +22,11 @@ afterAll(async () => {
   await live?.close();
 });
 
-it("the widget's Approve on another process is stored for the worker, read on its heartbeat, and applied once", async () => {
-  const org = await live.services.organizations.create('Stored Decisions');
+/** A run paused for an approval as its worker pauses it (a real link token for this pause), held by no process here. */
+async function pausedForApproval(name: string) {
+  const org = await live.services.organizations.create(name);
   const repo = live.services.store.repos.agentRequests;
   const id = await insertPausedRequest(live.services, org.organization.id, () => ({}) as UserAction);
-  // Paused again as the worker pauses: with a real link token for this pause.
   const expiresAt = new Date(Date.now() + 5 * 60_000);
   const { linkToken, url } = await live.services.handoffs.desk.linkFor((await repo.findById(id))!, expiresAt);
   const ask: UserAction = {
@@ -40,7 +41,26 @@ it("the widget's Approve on another process is stored for the worker, read on it
   expect(await repo.resumeFromUser(id, PAUSED_OWNER)).toBe(true);
   expect(await repo.pauseForUser(id, PAUSED_OWNER, live.services.userActions.seal(id, ask))).toBe(true);
   expect(live.services.handoffs.registry.find(id)).toBeNull();
+  return { org, repo, id, ask, linkToken };
+}
 
+/** The holding worker's heartbeat (worker.ts), played with the repository: `onDecision` says whether it applied it. */
+async function workerReads(id: string, onDecision: (raw: string) => Promise<boolean>): Promise<string> {
+  const repo = live.services.store.repos.agentRequests;
+  for (let i = 0; i < 200; i++) {
+    const beat = await repo.heartbeat(id, PAUSED_OWNER, new Date(Date.now() + 60_000));
+    if (beat?.userDecision) {
+      const applied = await onDecision(beat.userDecision);
+      expect(await repo.settleUserDecision(id, PAUSED_OWNER, beat.userDecision, applied)).toBe(true);
+      return beat.userDecision;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('no decision stored');
+}
+
+it("the widget's Approve on another process is stored for the worker, read on its heartbeat, and applied once", async () => {
+  const { repo, id, ask, linkToken } = await pausedForApproval('Stored Decisions');
   const widget = widgetFor(live, linkToken);
   const started = await widget.start();
   expect(started.body).toMatchObject({ mode: 'user_action', userAction: { state: 'waiting', reason: 'APPROVAL' } });
@@ -48,25 +68,58 @@ it("the widget's Approve on another process is stored for the worker, read on it
   expect((await widget.answer('done')).body.error).toMatchObject({ code: 'LINK_STEP_NOT_ALLOWED' });
   expect((await repo.findById(id))?.userDecision).toBeNull();
 
-  // The worker: its heartbeat carries the stored decision; applying it ends the pause (RUNNING, the decision cleared).
-  const worker = (async () => {
-    for (let i = 0; i < 100; i++) {
-      const beat = await repo.heartbeat(id, PAUSED_OWNER, new Date(Date.now() + 60_000));
-      if (beat?.userDecision) {
-        expect(parseDecision(beat.userDecision)).toEqual({ decision: 'approve', ask: askKey(ask), writeId: null });
-        expect(await repo.resumeFromUser(id, PAUSED_OWNER)).toBe(true);
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('no decision stored');
-  })();
+  // The worker: its heartbeat carries the stored decision; applying it ends the pause, and it says so on the row.
+  const worker = workerReads(id, async (raw) => {
+    expect(parseDecision(raw)).toEqual({ decision: 'approve', ask: askKey(ask), writeId: null });
+    return repo.resumeFromUser(id, PAUSED_OWNER);
+  });
   const approved = await widget.answer('approve');
-  await worker;
+  const raw = await worker;
   expect(approved.status).toBe(200);
-  const row = await repo.findById(id);
-  expect(row).toMatchObject({ status: 'RUNNING', userDecision: null, sealedUserAction: null });
+  expect(await repo.findById(id)).toMatchObject({ status: 'RUNNING', userDecision: `applied:${raw}`, sealedUserAction: null });
   // The person did their part: this link session is over, and another answer stores nothing.
   expect((await widget.answer('deny')).body.error).toMatchObject({ code: 'LINK_STEP_NOT_ALLOWED' });
-  expect((await repo.findById(id))?.userDecision).toBeNull();
+  expect((await repo.findById(id))?.userDecision).toBe(`applied:${raw}`);
+});
+
+it('a stored decision whose pause ended another way before its worker read it is answered as over, never as taken', async () => {
+  const { repo, id, linkToken } = await pausedForApproval('Stored Decisions Raced');
+  const widget = widgetFor(live, linkToken);
+  await widget.start();
+  // The worker's own process decided first (its widget, or the app): the pause ends there; the stored one comes after.
+  const worker = workerReads(id, async () => {
+    expect(await repo.resumeFromUser(id, PAUSED_OWNER)).toBe(true);
+    return false;
+  });
+  const answered = await widget.answer('deny');
+  await worker;
+  expect(answered.body.error).toMatchObject({ code: 'USER_ACTION_OVER' });
+  expect((await repo.findById(id))?.userDecision).toMatch(/^ignored:/);
+});
+
+it('a decision no worker takes in time is withdrawn: the answer is no, and it never applies later', async () => {
+  const { org, repo, id } = await pausedForApproval('Stored Decisions Unread');
+  const links = new UserActionLinks(
+    live.services.handoffs.registry,
+    {
+      find: async (requestId) => {
+        const r = await repo.findById(requestId);
+        return r && { ...r, userAction: live.services.userActions.open(r), sealedUserAction: r.sealedUserAction };
+      },
+      recordDecision: (requestId, sealed, decision) => repo.recordUserDecision(requestId, sealed, decision),
+      decisionOutcome: (requestId, decision) => repo.userDecisionOutcome(requestId, decision),
+      withdrawDecision: (requestId, decision) => repo.withdrawUserDecision(requestId, decision),
+    },
+    300,
+  );
+  const owner = { organizationId: org.organization.id, environment: 'sandbox' };
+  expect(await links.decideHeldWrite(owner, id, 'approve')).toBe(false);
+  // Withdrawn: the worker's next heartbeat carries nothing, and the pause takes a decision again.
+  expect(await repo.heartbeat(id, PAUSED_OWNER, new Date(Date.now() + 60_000))).toStrictEqual({
+    cancelRequested: false,
+    userDecision: null,
+  });
+  const worker = workerReads(id, async () => true);
+  expect(await links.decideHeldWrite(owner, id, 'deny')).toBe(true);
+  expect(parseDecision(await worker)).toMatchObject({ decision: 'deny' });
 });

@@ -186,5 +186,6 @@ it("the app's decision on a write held in the worker process, sent to the API pr
   // The worker recorded it as a decision in its own process: one step by the user.
   expect(ended.trace.filter((s: { tool: string }) => s.tool === 'user')).toHaveLength(1);
   expect((await decide(org.headers, 'approve', 'k-late')).status).toBe(409);
-  expect((await api.services.store.repos.agentRequests.findById(id))?.userDecision).toBeNull();
+  // The row keeps the worker's word on the decision it applied (how the API process knew to answer 200), nothing pending.
+  expect((await api.services.store.repos.agentRequests.findById(id))?.userDecision).toMatch(/^applied:\{"decision":"(approve|deny)"/);
 });

@@ -36,10 +36,10 @@ function burst(server: http.Server, headers: Headers, n: number): Promise<Respon
   return Promise.all(Array.from({ length: n }, () => request(server).get('/api/providers').set(headers)));
 }
 
-function expectLimited(res: Response) {
+function expectLimited(res: Response, burst = BURST) {
   expectError(res, 'RATE_LIMITED');
   expect(res.headers['retry-after']).toMatch(/^[1-9]\d*$/);
-  expect(res.headers['ratelimit-limit']).toBe(String(BURST));
+  expect(res.headers['ratelimit-limit']).toBe(String(burst));
   expect(res.headers['ratelimit-remaining']).toBe('0');
   expect(res.headers['ratelimit-reset']).toMatch(/^\d+$/);
 }
@@ -63,7 +63,7 @@ describeEachStore(
       }
       const limited = results.filter((r) => r.status !== 200);
       expect(limited).toHaveLength(160 - BURST);
-      limited.forEach(expectLimited);
+      limited.forEach((r) => expectLimited(r));
     });
 
     it('keeps other organizations and the other environment unaffected', async () => {
@@ -82,20 +82,44 @@ describeEachStore(
       expect(res.headers['ratelimit-limit']).toBeUndefined();
     });
 
-    it('shares one limit between two API processes on the same database', async () => {
+    it('two API processes on the same database never admit more than the one limit together (leases included)', async () => {
       const shared = await createOrg(t, 'Two Process Co');
       const other = await secondInstance(t);
       try {
         const [a, b] = await Promise.all([burst(t.server, sandboxHeaders(shared), 40), burst(other.server, sandboxHeaders(shared), 40)]);
         const all = [...a, ...b];
-        expect(all.filter((r) => r.status === 200)).toHaveLength(BURST);
-        all.filter((r) => r.status !== 200).forEach(expectLimited);
+        // At most the burst: leased tokens were taken from the shared bucket. Fewer when a busy machine lets a lease's
+        // unspent tokens expire (a second, RateLimitService): the exact count is the next test's, without leases.
+        expect(all.filter((r) => r.status === 200).length).toBeLessThanOrEqual(BURST);
+        all.filter((r) => r.status !== 200).forEach((r) => expectLimited(r));
       } finally {
         await other.close();
       }
     });
   },
   { AGENTLINK_RATE_LIMIT_PER_SECOND: '0.001', AGENTLINK_RATE_LIMIT_BURST: String(BURST) },
+);
+
+/** A burst under 20 leases single tokens (RateLimitService): the shared count is exact, however slow the machine. */
+const SMALL_BURST = 15;
+
+describeEachStore(
+  'rate limits across processes, counted exactly',
+  (t) => {
+    it('shares one limit between two API processes on the same database', async () => {
+      const shared = await createOrg(t, 'Two Process Exact Co');
+      const other = await secondInstance(t);
+      try {
+        const [a, b] = await Promise.all([burst(t.server, sandboxHeaders(shared), 20), burst(other.server, sandboxHeaders(shared), 20)]);
+        const all = [...a, ...b];
+        expect(all.filter((r) => r.status === 200)).toHaveLength(SMALL_BURST);
+        all.filter((r) => r.status !== 200).forEach((r) => expectLimited(r, SMALL_BURST));
+      } finally {
+        await other.close();
+      }
+    });
+  },
+  { AGENTLINK_RATE_LIMIT_PER_SECOND: '0.001', AGENTLINK_RATE_LIMIT_BURST: String(SMALL_BURST) },
 );
 
 describeEachStore(

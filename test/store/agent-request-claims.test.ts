@@ -89,7 +89,7 @@ describeEachStore('agent request claims', (t) => {
     expect((await repo().findById(r.id))?.leaseExpiresAt).toStrictEqual(at(26));
   });
 
-  it('stores one decision per pause, bound to the pause read; the heartbeat carries it; the pause ending clears it', async () => {
+  it('stores one decision per pause, bound to the pause read; the heartbeat carries it until its worker settles it', async () => {
     const r = pending();
     await repo().insert(r);
     await repo().claimRecord(r.id, 'host:1:aaaa', at(1), at(11), 3);
@@ -101,22 +101,40 @@ describeEachStore('agent request claims', (t) => {
     expect(await repo().recordUserDecision(r.id, 'sealed-1', '{"d":1}')).toBe(true);
     // At most one per pause: a second decision, same or other, is refused and the first kept.
     expect(await repo().recordUserDecision(r.id, 'sealed-1', '{"d":2}')).toBe(false);
-    expect(await repo().userDecisionPending(r.id, '{"d":1}')).toBe(true);
-    expect(await repo().userDecisionPending(r.id, '{"d":2}')).toBe(false);
+    expect(await repo().userDecisionOutcome(r.id, '{"d":1}')).toBe('pending');
+    expect(await repo().userDecisionOutcome(r.id, '{"d":2}')).toBe('not_applied');
     expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(20))).toStrictEqual({ cancelRequested: false, userDecision: '{"d":1}' });
     expect(await repo().heartbeat(r.id, 'host:2:bbbb', at(20))).toBeNull();
-    // The pause ends (resumed): the decision is gone with it, and the next pause starts with none.
+    // Only the lease holder settles it, and only that very decision.
+    expect(await repo().settleUserDecision(r.id, 'host:2:bbbb', '{"d":1}', true)).toBe(false);
+    expect(await repo().settleUserDecision(r.id, 'host:1:aaaa', '{"d":2}', true)).toBe(false);
+    expect(await repo().settleUserDecision(r.id, 'host:1:aaaa', '{"d":1}', true)).toBe(true);
+    expect(await repo().userDecisionOutcome(r.id, '{"d":1}')).toBe('applied');
+    // Settled: no longer news for the heartbeat, and no longer withdrawable.
+    expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(20))).toStrictEqual({ cancelRequested: false, userDecision: null });
+    expect(await repo().withdrawUserDecision(r.id, '{"d":1}')).toBe(false);
+    // The pause ends: the worker's word stays for the deciding process to read; the next pause starts with none.
     expect(await repo().resumeFromUser(r.id, 'host:1:aaaa')).toBe(true);
-    expect(await repo().userDecisionPending(r.id, '{"d":1}')).toBe(false);
+    expect(await repo().userDecisionOutcome(r.id, '{"d":1}')).toBe('applied');
     expect(await repo().pauseForUser(r.id, 'host:1:aaaa', 'sealed-2')).toBe(true);
     expect(await repo().recordUserDecision(r.id, 'sealed-1', '{"d":3}')).toBe(false);
     expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(21))).toStrictEqual({ cancelRequested: false, userDecision: null });
     expect(await repo().recordUserDecision(r.id, 'sealed-2', '{"d":4}')).toBe(true);
-    // The run ends: cleared too.
-    expect(
-      await repo().finish(r.id, 'host:1:aaaa', { status: 'FAILED', result: null, error: null, completedAt: at(22), executionTimeMs: 1 }),
-    ).toBe(true);
-    expect((await repo().findById(r.id))?.userDecision).toBeNull();
+    // A pause that ended another way (resumed before the worker read it): the decision stays until the heartbeat says
+    // ignored, so its process answers "not applied" rather than taking the value's going for success.
+    expect(await repo().resumeFromUser(r.id, 'host:1:aaaa')).toBe(true);
+    expect(await repo().userDecisionOutcome(r.id, '{"d":4}')).toBe('pending');
+    expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(22))).toStrictEqual({ cancelRequested: false, userDecision: '{"d":4}' });
+    expect(await repo().settleUserDecision(r.id, 'host:1:aaaa', '{"d":4}', false)).toBe(true);
+    expect(await repo().userDecisionOutcome(r.id, '{"d":4}')).toBe('not_applied');
+    // A decision its caller stopped waiting for is withdrawn once, and then never applies.
+    expect(await repo().pauseForUser(r.id, 'host:1:aaaa', 'sealed-3')).toBe(true);
+    expect(await repo().recordUserDecision(r.id, 'sealed-3', '{"d":5}')).toBe(true);
+    expect(await repo().withdrawUserDecision(r.id, '{"d":5}')).toBe(true);
+    expect(await repo().withdrawUserDecision(r.id, '{"d":5}')).toBe(false);
+    expect(await repo().heartbeat(r.id, 'host:1:aaaa', at(23))).toStrictEqual({ cancelRequested: false, userDecision: null });
+    expect(await repo().settleUserDecision(r.id, 'host:1:aaaa', '{"d":5}', true)).toBe(false);
+    expect(await repo().userDecisionOutcome(r.id, '{"d":5}')).toBe('not_applied');
   });
 
   it('lists only running requests whose lease ran out and that may run again as expired leases (not waiting ones)', async () => {

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
 
+import { pageTargetsOf, type TargetCount } from '../../browser/page-targets';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import { openPage } from '../../egress/fenced-context';
 import { ToolError } from '../result/errors';
@@ -20,6 +21,8 @@ const MAX_NOTES = 8;
 const TITLE_TIMEOUT_MS = 500;
 /** How long after a refused popup request its tab may appear and still be attributed to it. */
 const REFUSAL_WINDOW_MS = 5_000;
+/** How long the tab list waits for a tab Chromium opened to reach Playwright (its set-up takes round trips). */
+const ARRIVAL_MAX_MS = 5_000;
 
 export type TabNote =
   | { kind: 'opened'; id: number }
@@ -62,6 +65,9 @@ export class RunTabs {
   private notes: TabNote[] = [];
   private readonly refusedRequests: { host: string; at: number }[] = [];
   private readonly switchListeners: ((page: Page) => void)[] = [];
+  /** Chromium's count of the context's page targets (null: unknown); `waited` is its `created` when last waited for. */
+  private readonly targets: Promise<TargetCount | null>;
+  private waited = -1;
 
   constructor(
     private readonly context: BrowserContext,
@@ -69,6 +75,7 @@ export class RunTabs {
     private readonly egress: EgressPolicy,
   ) {
     this.current = this.adopt(first, false);
+    this.targets = pageTargetsOf(first);
     for (const page of context.pages()) if (page !== first) this.onPage(page);
     context.on('page', this.onPage);
     context.on('request', this.onRequest);
@@ -186,6 +193,7 @@ export class RunTabs {
 
   /** What the observation shows: nothing while the run has one tab and nothing happened to its tabs (the usual case, at no cost). */
   async view(): Promise<{ tabs: TabInfo[]; notes: TabNote[] }> {
+    await this.arrivals();
     if (this.notes.length === 0 && this.openTabs().length <= 1) return { tabs: [], notes: [] };
     const tabs = await this.list();
     return { tabs, notes: this.takeNotes() };
@@ -200,6 +208,21 @@ export class RunTabs {
       if (Date.now() >= until) throw new ToolError(found.error);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  }
+
+  /**
+   * Waits, up to ARRIVAL_MAX_MS, until every page Chromium has opened in the context is one Playwright reported (and
+   * so a tab of this list): a click that opened a tab is seen by the observation that follows it. Waits once per new
+   * target: a target that never arrives (closed as it opened) costs one wait, not one per observation.
+   */
+  private async arrivals(): Promise<void> {
+    const count = await this.targets;
+    if (!count) return;
+    const { created } = count();
+    if (created === this.waited) return;
+    const until = Date.now() + ARRIVAL_MAX_MS;
+    while (count().open > this.context.pages().length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    this.waited = created;
   }
 
   /** Stops watching the context (its pages close with it at the end of the run). */

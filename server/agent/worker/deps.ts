@@ -105,4 +105,6 @@ export interface AgentRequestLedger {
   pauseForUser(id: string, owner: string, sealedUserAction: string): Promise<boolean>;
   /** NEEDS_USER → RUNNING; false when the worker no longer holds it. */
   resumeFromUser(id: string, owner: string): Promise<boolean>;
+  /** Says on the row whether a decision the heartbeat carried was applied (its deciding process answers by it). */
+  settleUserDecision(id: string, owner: string, decision: string, applied: boolean): Promise<boolean>;
 }

@@ -4,8 +4,8 @@ import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from 
 import { UserDoorError } from '../handoff/user-ask';
 import { AgentTimeoutError } from '../result/errors';
 import { RunAborted, RunFailure } from '../run/errors';
-import type { RunState } from '../run/state';
-import { errorText } from '../run/trace';
+import { pushStep, type RunState } from '../run/state';
+import { errorText, failureScreenshot, pageUrl } from '../run/trace';
 import { BrowserUnavailable } from './browser-loss';
 
 /** How a run ends: the one final write (worker.ts). */
@@ -54,4 +54,11 @@ export function finalForError(err: unknown, signal: AbortSignal, state: RunState
   }
   logger.error({ err, requestId: state.record.id }, 'agent run crashed');
   return { status: 'FAILED', error: { code: 'INTERNAL_ERROR', message: `The run stopped on an unexpected error: ${errorText(err)}` } };
+}
+
+/** A failed run gets a screenshot of where it stopped, as its trace's last step, when no step took one already. */
+export async function traceWhereItStopped(state: RunState, why: string): Promise<void> {
+  if (!state.page || state.trace.some((s) => s.screenshot)) return;
+  const screenshot = await failureScreenshot(state.page);
+  if (screenshot) pushStep(state, { tool: 'end', target: why, url: pageUrl(state.page), durationMs: 0, outcome: 'error', screenshot });
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 
+import type { AgentAttempt, AgentRequestRecord } from '../../store';
 import type { Clock } from '../ports';
 import { RunAborted } from '../run/errors';
 import type { RunStages } from '../run/stages';
@@ -45,4 +46,25 @@ export function keepLease(opts: {
       });
   }, opts.everyMs);
   return () => clearInterval(timer);
+}
+
+/**
+ * Notes how this attempt of a request ended in its attempt log (the claim noted its start; a caller that claimed by
+ * itself gets its entry here), while the worker holds the lease.
+ */
+export function attemptEnder(
+  repo: Pick<AgentRequestLedger, 'noteAttempts'>,
+  record: Pick<AgentRequestRecord, 'id' | 'attempts' | 'attemptLog' | 'startedAt'>,
+  owner: string,
+  clock: Clock,
+): (ended: NonNullable<AgentAttempt['ended']>) => Promise<boolean> {
+  return (ended) => {
+    const noted = record.attemptLog ?? [];
+    const mine: AgentAttempt = noted.find((a) => a.attempt === record.attempts) ?? {
+      attempt: record.attempts,
+      worker: owner,
+      startedAt: (record.startedAt ?? clock.now()).toISOString(),
+    };
+    return repo.noteAttempts(record.id, owner, [...noted.filter((a) => a.attempt !== record.attempts), { ...mine, ended }]);
+  };
 }

@@ -1,7 +1,6 @@
 import { compileResponseFormat } from '../../../contract/response-format';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import { isProviderLoginPage } from '../../providers/provider';
-import type { AgentAttempt } from '../../store';
 import { FrameKeeper } from '../handoff/frame-keeper';
 import type { RunHandoff } from '../handoff/run-handoff';
 import { applyStoredDecision } from '../handoff/stored-decision';
@@ -13,11 +12,10 @@ import type { RunContext } from '../run/context';
 import { RunAborted, RunFailure, untilAborted } from '../run/errors';
 import { addUsage, newRunState, pushStep, type RunState, setSecrets } from '../run/state';
 import { NO_TELEMETRY, type RunEnd } from '../run/telemetry';
-import { failureScreenshot, pageUrl } from '../run/trace';
 import { browserLost, lostBrowserError, unavailableBackoffMs } from './browser-loss';
 import type { WorkerDeps } from './deps';
-import { type Final, finalForError, UNREACHABLE } from './final-status';
-import { keepLease } from './lease';
+import { type Final, finalForError, traceWhereItStopped, UNREACHABLE } from './final-status';
+import { attemptEnder, keepLease } from './lease';
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import { openRunBrowser, openStartingUrl, releaseRunBrowser, renewDeadSession, saveSessionBack } from './run-session';
 
@@ -112,15 +110,7 @@ export class AgentWorker {
     if (!record || record.status !== 'RUNNING' || record.leaseOwner !== claim.owner) return;
     const log = logger.child({ requestId: record.id, attempt: record.attempts });
     const startedMs = Date.now();
-    const endAttempt = (ended: NonNullable<AgentAttempt['ended']>) => {
-      const noted = record.attemptLog ?? [];
-      const mine: AgentAttempt = noted.find((a) => a.attempt === record.attempts) ?? {
-        attempt: record.attempts,
-        worker: claim.owner,
-        startedAt: (record.startedAt ?? clock.now()).toISOString(),
-      };
-      return repo.noteAttempts(record.id, claim.owner, [...noted.filter((a) => a.attempt !== record.attempts), { ...mine, ended }]);
-    };
+    const endAttempt = attemptEnder(repo, record, claim.owner, clock);
     // The run's own clock stops while it waits for its user: its timeout counts working time (run-clock.ts).
     const runClock = new RunClock();
     const deadline = runClock.now() + record.timeoutMs;
@@ -168,7 +158,11 @@ export class AgentWorker {
       controller,
       // A decision on the open ask taken where the run is not (another process): applied as one taken here.
       onUserDecision: (decision) => {
-        if (state.handoff) applyStoredDecision(state.handoff, decision);
+        const applied = state.handoff ? applyStoredDecision(state.handoff, decision) : false;
+        // Said back on the row: the process that stored it answers its caller by this, never by the value merely going.
+        void repo
+          .settleUserDecision(record.id, claim.owner, decision, applied)
+          .catch((err: unknown) => log.warn({ err }, 'settling a stored decision failed'));
       },
     });
     if (record.cancelRequestedAt) controller.abort(new RunAborted('CANCELED'));
@@ -190,20 +184,7 @@ export class AgentWorker {
     else if (!slot.fromQueue) this.resumedAtWork -= 1;
     this.running.delete(record.id);
 
-    // A failed run gets a screenshot of where it stopped, if no step took one already.
-    if (final.status !== 'COMPLETED' && state.page && !state.trace.some((s) => s.screenshot)) {
-      const screenshot = await failureScreenshot(state.page);
-      if (screenshot) {
-        pushStep(state, {
-          tool: 'end',
-          target: final.error?.code ?? final.status,
-          url: pageUrl(state.page),
-          durationMs: 0,
-          outcome: 'error',
-          screenshot,
-        });
-      }
-    }
+    if (final.status !== 'COMPLETED') await traceWhereItStopped(state, final.error?.code ?? final.status);
     await stages.time('session_seal', () => saveSessionBack(this.deps, state, log));
     // Kept warm only after a clean, finished run nobody took part in: anything else leaves its context to close.
     const reusable =

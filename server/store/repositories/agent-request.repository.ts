@@ -23,6 +23,10 @@ const patchOf = asRow<AgentRequestRecord>;
 /** The statuses in which a worker holds the request (its lease): running, or waiting for the end user with its page kept. */
 const HELD: AgentRequestStatus[] = ['RUNNING', 'NEEDS_USER'];
 const HELD_STATUS = { property: 'status', values: HELD } as const;
+/** A stored user decision (agent_requests.user_decision) once its worker settled it: the decision, prefixed. */
+const APPLIED = 'applied:';
+const IGNORED = 'ignored:';
+const isSettled = (decision: string) => decision.startsWith(APPLIED) || decision.startsWith(IGNORED);
 
 /** What a waiting reader polls: one column, through a prepared statement. */
 const STATUS_SQL = 'SELECT status FROM agent_requests WHERE id = $1';
@@ -195,7 +199,10 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
       [this.table.param('leaseExpiresAt', leaseUntil), id, owner],
     );
     const row = rows[0];
-    return rows.length === 1 && row ? { cancelRequested: row.cancel_requested_at != null, userDecision: row.user_decision ?? null } : null;
+    if (rows.length !== 1 || !row) return null;
+    // A decision the worker already settled (applied or ignored) is the deciding process's answer, not news for it.
+    const decision = row.user_decision ?? null;
+    return { cancelRequested: row.cancel_requested_at != null, userDecision: decision && !isSettled(decision) ? decision : null };
   }
 
   /** RUNNING → NEEDS_USER, by the worker holding it: the run waits for its end user (the lease stays, renewed while it waits). */
@@ -211,7 +218,9 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
   async resumeFromUser(id: string, owner: string): Promise<boolean> {
     const res = await this.repo.update(
       { id, leaseOwner: owner, status: 'NEEDS_USER' },
-      { status: 'RUNNING', sealedUserAction: null, userDecision: null },
+      // The stored decision, if any, stays: the heartbeat settles it (ignored, when this pause ended otherwise) so the
+      // process that stored it learns it was not applied, instead of reading its disappearance as "taken".
+      { status: 'RUNNING', sealedUserAction: null },
     );
     return (res.affected ?? 0) === 1;
   }
@@ -234,13 +243,33 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
     return (res.affected ?? 0) === 1;
   }
 
-  /** Whether a stored decision still waits for its worker (cleared when the pause ends, applied or not). */
-  async userDecisionPending(id: string, decision: string): Promise<boolean> {
-    const { rows } = await this.sql.query<{ n: unknown }>('SELECT 1 AS n FROM agent_requests WHERE id = $1 AND user_decision = $2', [
-      id,
-      decision,
-    ]);
-    return rows.length > 0;
+  /**
+   * The worker's word on a stored decision it read with its heartbeat, one conditional statement: applied to the open
+   * ask, or ignored (the pause it was meant for had ended). Only over that very decision: a later pause's is untouched.
+   */
+  async settleUserDecision(id: string, owner: string, decision: string, applied: boolean): Promise<boolean> {
+    const { rows } = await this.sql.query<{ id: string }>(
+      'UPDATE agent_requests SET user_decision = $1 WHERE id = $2 AND lease_owner = $3 AND user_decision = $4 RETURNING id',
+      [(applied ? APPLIED : IGNORED) + decision, id, owner, decision],
+    );
+    return rows.length === 1;
+  }
+
+  /** What became of a stored decision: still waiting for its worker, applied by it, or not (ignored, dropped, withdrawn). */
+  async userDecisionOutcome(id: string, decision: string): Promise<'pending' | 'applied' | 'not_applied'> {
+    const { rows } = await this.sql.query<{ user_decision: string | null }>('SELECT user_decision FROM agent_requests WHERE id = $1', [id]);
+    const value = rows[0]?.user_decision ?? null;
+    if (value === decision) return 'pending';
+    return value === APPLIED + decision ? 'applied' : 'not_applied';
+  }
+
+  /** Takes back a decision no worker took yet (its caller stops waiting): true when it was still waiting, and is now gone. */
+  async withdrawUserDecision(id: string, decision: string): Promise<boolean> {
+    const { rows } = await this.sql.query<{ id: string }>(
+      'UPDATE agent_requests SET user_decision = NULL WHERE id = $1 AND user_decision = $2 RETURNING id',
+      [id, decision],
+    );
+    return rows.length === 1;
   }
 
   /** Records the attempts so far (this one last) while the lease is held; false when the worker no longer holds it. */
@@ -260,8 +289,8 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
       leaseOwner: null,
       leaseExpiresAt: null,
       sealedUserAction: null,
-      userDecision: null,
     };
+    // user_decision stays: a stored decision the worker settled is its deciding process's answer (settleUserDecision).
     return (await this.table.updateWhere({ id, leaseOwner: owner }, changes, HELD_STATUS)) === 1;
   }
 
