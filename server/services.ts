@@ -20,6 +20,7 @@ import { InvitationService } from './dashboard/invitations.service';
 import { OrganizationMembersService } from './dashboard/members.service';
 import { AgentRequestEvents } from './domain/agent-request-events';
 import { AgentRequestService } from './domain/agent-requests.service';
+import { AgentSigningKeys } from './domain/agent-signing-keys';
 import type { Clock } from './domain/clock';
 import { systemClock } from './domain/clock';
 import { ConnectionHealthService } from './domain/connection-health.service';
@@ -52,7 +53,6 @@ import { SimulatedSites } from './sandbox/simulated-sites';
 import { SiteSessions } from './sandbox/site-sessions';
 import { TenantTokens } from './sandbox/tenant-tokens';
 import type { Store } from './store';
-import { type AgentKey, agentKeys } from './vault/agent-keys';
 import type { Vault } from './vault/vault';
 
 /** The waiting agent requests, for the queue gauges (the rows are the queue, whatever the engine). */
@@ -162,6 +162,14 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     decisionOutcome: (id, decision) => store.repos.agentRequests.userDecisionOutcome(id, decision),
     withdrawDecision: (id, decision) => store.repos.agentRequests.withdrawUserDecision(id, decision),
   });
+  const connectionSettings = new ConnectionSettingsService(store, clock, catalogue, {
+    intervalSeconds: config.healthCheck.intervalSeconds,
+    directoryUrl: signatureDirectoryUrl(config.publicUrl),
+  });
+  // Web Bot Auth: the deployment's key (stored sealed by the vault, made on first use) and who signs with it.
+  const agentSigningKeys = new AgentSigningKeys(store, vault, clock);
+  const signingKeys = () => agentSigningKeys.keys();
+  const signedAgent = new SignedAgent(connectionSettings, signingKeys, config.publicUrl);
   const linkSessions = new LinkSessionService({
     userActions: userActionLinks,
     store,
@@ -174,6 +182,8 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
     onFinished: (outcome) => webhookEvents.linkSessionFinished(outcome),
     hostUrl: config.internalUrl,
     passkeys: connectionPasskeys,
+    // Sign-ins in the widget are signed as the connection's runs will be (Web Bot Auth, where both opted in).
+    signing: signedAgent,
   });
   const sandboxSlugs = new Set(integrations.sites.map((s) => s.slug));
   const liveSignIn = new LiveSignIn(
@@ -207,14 +217,6 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   // Health checks of connections' sessions: asked for through the API in any process, scheduled in the worker role
   // (server/agent/health/); both take a lease on the connection's row under this process's id.
   const processId = newWorkerId();
-  const connectionSettings = new ConnectionSettingsService(store, clock, catalogue, {
-    intervalSeconds: config.healthCheck.intervalSeconds,
-    directoryUrl: signatureDirectoryUrl(config.publicUrl),
-  });
-  // Web Bot Auth: the deployment's keys (derived from the vault's, made on first use) and who signs with them.
-  let agentKeyList: Promise<AgentKey[]> | null = null;
-  const signingKeys = () => (agentKeyList ??= agentKeys(vault));
-  const signedAgent = new SignedAgent(connectionSettings, signingKeys, config.publicUrl);
   const healthLogger = createLogger(config.logLevel).child({ component: 'health' });
   const connectionHealth = new ConnectionHealthService(
     {
@@ -226,7 +228,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
       probe: new BrowserSessionProbe({
         browsers,
         connections,
-        relogin: new LoginEngineRelogin(loginEngine, connectionPasskeys),
+        relogin: new LoginEngineRelogin(loginEngine, connectionPasskeys, signedAgent),
         signing: signedAgent,
       }),
       ownerId: processId,

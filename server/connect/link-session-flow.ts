@@ -7,7 +7,9 @@ import type { ConnectionService } from '../domain/connections.service';
 import { type ErrorCode, fail, ok, type Result } from '../domain/errors';
 import { completionRedirectUrl, isEnded, type LinkSessionOutcome } from '../domain/link-completion';
 import type { RedirectUriService } from '../domain/redirect-uris/redirect-uris.service';
+import type { SignedAgent } from '../domain/signed-agent';
 import { hashToken, parseToken } from '../domain/tokens';
+import type { RequestSigner } from '../egress/request-signing';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderCatalogue, ProviderDefinition } from '../providers/catalogue';
 import type { LinkSessionRecord, LinkSessionStatus, LinkTokenRecord, Store } from '../store';
@@ -43,6 +45,8 @@ export interface LinkSessionDeps {
   userActions?: UserActionLinks;
   /** Where a passkey the person allowed AgentLink to keep is sealed with the new connection (enrollPasskey). */
   passkeys?: ConnectionPasskeys;
+  /** Web Bot Auth: who signs a sign-in's requests, where the organization and the provider opted in (absent: never). */
+  signing?: Pick<SignedAgent, 'signerFor'>;
 }
 
 /** What the link session service needs of the live sign-in (server/connect/live/), set at the composition root. */
@@ -60,6 +64,8 @@ export interface LiveSignInPort {
 export interface SignInIdentity {
   device: DeviceProfile | null;
   exitProxy: UpstreamProxy | null;
+  /** Web Bot Auth: the sign-in is signed as the connection's runs will be (null: unsigned). */
+  signer: RequestSigner | null;
 }
 
 export const OPEN_STATES: LinkSessionStatus[] = ['CONSENT', 'PROVIDER', 'CREDENTIALS', 'MFA_TOTP', 'MFA_SMS', 'HUMAN_CHECK', 'USER_ACTION'];
@@ -92,14 +98,19 @@ export class LinkSessionFlow {
     return this.deps.userActions;
   }
 
-  /** Update mode: the connection's device and exit; a new connection: none yet. Null when its exit cannot be opened. */
-  async signInIdentity(token: LinkTokenRecord): Promise<SignInIdentity | null> {
+  /**
+   * Update mode: the connection's device and exit; a new connection: none yet. Either way signed where the organization
+   * and the provider opted in, as the runs will be. Null when its exit cannot be opened.
+   */
+  async signInIdentity(token: LinkTokenRecord, provider: ProviderDefinition): Promise<SignInIdentity | null> {
     const { connections } = this.deps;
+    const signer = (await this.deps.signing?.signerFor(token, provider)) ?? null;
     const connection = token.connectionId ? await connections.findForRun(token.connectionId) : null;
-    if (!connection) return { device: null, exitProxy: null };
+    if (!connection) return { device: null, exitProxy: null, signer };
     try {
       // Seeded as its runs seed it (deviceForRun): the sign-in presents the very device its runs do.
-      return { device: seededDevice(connections.deviceOf(connection), connection.id), exitProxy: connections.openExitProxy(connection) };
+      const device = seededDevice(connections.deviceOf(connection), connection.id);
+      return { device, exitProxy: connections.openExitProxy(connection), signer };
     } catch {
       return null; // sealed under a key this process does not have: never sign in around the exit
     }

@@ -41,7 +41,7 @@ export class LiveSteps {
     if (session.status !== 'CREDENTIALS' || !provider || this.flow.signInMode(session, token, provider).signIn !== 'live') {
       return this.flow.stepNotAllowed(session);
     }
-    const identity = await this.flow.signInIdentity(token);
+    const identity = await this.flow.signInIdentity(token, provider);
     if (!identity)
       return this.flow.fail('PROVIDER_UNAVAILABLE', "The connection's exit could not be opened.", this.flow.details(session, false));
     return ok({

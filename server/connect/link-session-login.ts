@@ -42,7 +42,7 @@ export class LoginSteps {
         updatedAt: this.flow.deps.clock.now(),
       });
       await this.flow.claimHost(session.id);
-      const identity = await this.flow.signInIdentity(token);
+      const identity = await this.flow.signInIdentity(token, provider);
       if (!identity) return this.follow(token, await this.flow.reload(session), provider, { kind: 'unavailable', reason: 'exit proxy' });
       const outcome = await this.flow.deps.engine.start(session.id, {
         provider,

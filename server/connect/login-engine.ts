@@ -7,6 +7,7 @@ import { boundSession, type ProviderSession } from '../browser/session-format';
 import type { Environment } from '../config';
 import { EgressPolicy } from '../egress/egress-policy';
 import { type ContextSource, openFencedContext, openPage } from '../egress/fenced-context';
+import type { RequestSigner } from '../egress/request-signing';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { CodeStep, PageSignal, Target } from '../providers/login-recipe';
@@ -59,6 +60,8 @@ export interface LoginInput {
   device?: DeviceProfile | null;
   /** The connection's exit (upstream proxy), so the provider sees the sign-in come from where its runs come from. */
   exitProxy?: UpstreamProxy | null;
+  /** Web Bot Auth: signs every request of the sign-in, where the organization and the provider opted in (absent: unsigned). */
+  signer?: RequestSigner | null;
 }
 
 export interface LoginEngineOptions {
@@ -196,6 +199,7 @@ export class LoginEngine {
         onBlocked: () => undefined,
         ...(device ? { identity: deviceIdentity(device) } : { options: { viewport: { width: 1280, height: 900 }, locale: 'en-US' } }),
         ...(input.exitProxy ? { upstreamProxy: input.exitProxy } : {}),
+        ...(input.signer ? { signer: input.signer } : {}),
       });
     } catch {
       return unavailable('the browser could not start');

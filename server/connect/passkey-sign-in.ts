@@ -8,6 +8,7 @@ import { openPasskeyWindow, type PasskeyWindow, type VirtualCredential } from '.
 import type { Environment } from '../config';
 import { EgressPolicy } from '../egress/egress-policy';
 import { type ContextSource, openFencedContext, openPage } from '../egress/fenced-context';
+import type { RequestSigner } from '../egress/request-signing';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import { isProviderLoginPage } from '../providers/provider';
@@ -34,6 +35,8 @@ export interface PasskeySignInInput {
   credential: VirtualCredential;
   device: DeviceProfile | null;
   exitProxy?: UpstreamProxy | null;
+  /** Web Bot Auth, as the connection's other visits are signed (null: the organization or the provider did not opt in). */
+  signer?: RequestSigner | null;
 }
 
 export type PasskeySignInOutcome =
@@ -84,6 +87,7 @@ export async function signInWithPasskey(
         ? { identity: deviceIdentity(input.device) }
         : { options: { viewport: { width: 1280, height: 900 }, locale: 'en-US' } }),
       ...(input.exitProxy ? { upstreamProxy: input.exitProxy } : {}),
+      ...(input.signer ? { signer: input.signer } : {}),
     });
   } catch {
     return unavailable('the browser could not start');

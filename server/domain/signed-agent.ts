@@ -29,8 +29,13 @@ export class SignedAgent {
     // Never for an organization's own provider: the deployment's one key would vouch for a site only it chose.
     if (provider.signedAgent !== true || provider.source === 'organization') return null;
     if (!(await this.settings.signsRequests(owner))) return null;
-    // One signer for the process's life: its key is the primary vault key's, which changes only with a restart.
-    this.signer ??= this.keys().then(([current]) => webBotAuthSigner(current, this.publicUrl));
+    // One signer for the process's life (the stored key does not change under it); a failed load is tried again next time.
+    this.signer ??= this.keys()
+      .then(([current]) => webBotAuthSigner(current, this.publicUrl))
+      .catch((err: unknown) => {
+        this.signer = null;
+        throw err;
+      });
     return this.signer;
   }
 }

@@ -10,6 +10,7 @@ import type {
   AgentTrajectoryRecord,
   ConnectionRecord,
   ConnectionSettingsRecord,
+  DeploymentKeyRecord,
   IdempotencyKeyRecord,
   LinkSessionRecord,
   LinkTokenRecord,
@@ -106,6 +107,16 @@ export function buildEntities(dialect: Dialect) {
       healthCheckProviders: json('health_check_providers'),
       signedAgent: { name: 'signed_agent', type: 'boolean', default: false },
       updatedAt: time('updated_at'),
+    },
+  });
+
+  const DeploymentKey = new EntitySchema<DeploymentKeyRecord>({
+    name: 'DeploymentKey',
+    tableName: 'deployment_keys',
+    columns: {
+      purpose: { name: 'purpose', type: 'varchar', length: 64, primary: true },
+      sealedKey: text('sealed_key'),
+      createdAt: time('created_at'),
     },
   });
 
@@ -308,6 +319,7 @@ export function buildEntities(dialect: Dialect) {
     LinkToken,
     Connection,
     ConnectionSettings,
+    DeploymentKey,
     PublicToken,
     AccessToken,
     AgentRequest,

@@ -114,6 +114,13 @@ export interface ConnectionSettingsRecord {
   updatedAt: Date;
 }
 
+/** A key of the deployment itself, per purpose (e.g. Web Bot Auth signing), sealed by the vault. */
+export interface DeploymentKeyRecord {
+  purpose: string;
+  sealedKey: string;
+  createdAt: Date;
+}
+
 export interface PublicTokenRecord {
   id: string;
   tokenHash: string;

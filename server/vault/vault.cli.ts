@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 
 import type { AppConfig } from '../config';
+import { AgentSigningKeys } from '../domain/agent-signing-keys';
 import { systemClock } from '../domain/clock';
 import { ConnectionService } from '../domain/connections.service';
 import { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
@@ -10,7 +11,8 @@ import { emptyResealReport, type ResealReport } from './reseal';
 import type { Vault } from './vault';
 
 /**
- * `agentlink vault …`: key rotation for the sealed values: connection sessions and credentials, webhook signing secrets.
+ * `agentlink vault …`: key rotation for the sealed values: connection sessions and credentials, webhook signing secrets,
+ * the deployment's Web Bot Auth key.
  *   vault rotate-key [--json]   key file (the default): add a new primary key, keep the old ones, re-seal everything.
  *                               AGENTLINK_ENCRYPTION_KEY: print how to rotate it, and re-seal with its first key.
  *   vault reseal [--json]       re-seal every value not yet sealed with the primary key (idempotent; resumes a rotation).
@@ -31,7 +33,11 @@ function reportLines(primary: string, r: ResealReport): string[] {
 
 /** Every kind of sealed value the store holds. */
 function sealedHolders(store: Store, vault: Vault, config: AppConfig) {
-  return [new ConnectionService(store, systemClock, vault, config), new WebhookEndpointService(store, systemClock, vault, config)];
+  return [
+    new ConnectionService(store, systemClock, vault, config),
+    new WebhookEndpointService(store, systemClock, vault, config),
+    new AgentSigningKeys(store, vault, systemClock),
+  ];
 }
 
 async function sealedValuesByKey(store: Store, vault: Vault, config: AppConfig): Promise<Record<string, number>> {
@@ -84,7 +90,7 @@ export async function vaultCommand(config: AppConfig, args: string[], out: Out, 
           `Added key ${added!.keyId} to ${added!.file} as the primary key (kept: ${added!.keyIds.slice(1).join(', ')}).`,
           ...reportLines(primaryKeyId, report),
           'Restart running AgentLink processes so they seal with the new key.',
-          'The Web Bot Auth signing key follows the primary key after the restart; the old public key stays published while the old key is kept.',
+          'The Web Bot Auth signing key is unchanged (re-sealed with the others): sites keep verifying its signatures.',
         ];
     out(
       json,

@@ -66,14 +66,6 @@ export class Vault {
     return Buffer.from(hkdfSync('sha256', this.keys[0].key, Buffer.alloc(0), `agentlink:${purpose}`, 32));
   }
 
-  /**
-   * deriveKey's key for `purpose` from every vault key, primary first: what was derived before a rotation stays known
-   * while its vault key is kept (a signing key's public half stays published during the rotation's grace period).
-   */
-  deriveKeys(purpose: string): { id: string; key: Buffer }[] {
-    return this.keys.map((k) => ({ id: k.id, key: Buffer.from(hkdfSync('sha256', k.key, Buffer.alloc(0), `agentlink:${purpose}`, 32)) }));
-  }
-
   keyIdOf(sealed: string): string | null {
     const parts = sealed.split('.');
     return parts.length === 5 && parts[0] === 'v1' ? parts[1] : null;

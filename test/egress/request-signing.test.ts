@@ -4,15 +4,14 @@ import { verify } from 'web-bot-auth';
 import { verifierFromJWK } from 'web-bot-auth/crypto';
 
 import { webBotAuthSigner } from '../../server/egress/request-signing';
-import { agentKeys } from '../../server/vault/agent-keys';
-import { Vault } from '../../server/vault/vault';
+import { agentKeyFromSeed } from '../../server/vault/agent-keys';
 
 /**
  * The proxy's signing step on its own (request-signing.ts), with Cloudflare's verifier: what it covers, that another
  * host cannot reuse a signature, and that a request it cannot sign leaves with no signature header at all (never the
  * page's, never a half) and without a throw, which inside the proxy's handlers would end the process.
  */
-const keyOf = async (byte: number) => (await agentKeys(new Vault([{ id: 'k', key: Buffer.alloc(32, byte) }])))[0];
+const keyOf = (byte: number) => agentKeyFromSeed(Buffer.alloc(32, byte));
 const forged = () => ({
   accept: '*/*',
   signature: 'sig1=:AAAA:',

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { UserAction } from '../../../contract/schemas';
 import type { Environment } from '../../config';
 import type { ContextSource } from '../../egress/fenced-context';
-import type { RequestSigner } from '../../egress/request-signing';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import type { AgentAttempt, AgentRequestRecord } from '../../store';
 import type { HandoffRegistry } from '../handoff/handoff-registry';
@@ -11,8 +10,11 @@ import type { Clock, RunConnections } from '../ports';
 import type { AgentQueue } from '../queue/queue';
 import type { ExecutionStrategy } from '../run/context';
 import type { WorkerTelemetry } from '../run/telemetry';
+import type { RunSigning } from './run-signing';
 import type { SilentRelogin } from './silent-relogin';
 import type { WarmContexts } from './warm-contexts';
+
+export type { RunSigning } from './run-signing';
 
 /**
  * Everything the worker touches, and nothing more: it never sees the store, the vault or the other
@@ -51,14 +53,6 @@ export interface WorkerDeps {
   telemetry?: WorkerTelemetry;
   /** Runs that need their user pause here (absent: a step only the user can do fails with USER_ACTION_UNAVAILABLE). */
   handoffs?: { registry: HandoffRegistry; desk: UserActionDesk };
-}
-
-/** Who signs a context's requests (Web Bot Auth): null unless the organization and the provider both opted in. */
-export interface RunSigning {
-  signerFor(
-    owner: { organizationId: string; environment: Environment },
-    provider: Pick<ProviderDefinition, 'signedAgent' | 'source'>,
-  ): Promise<RequestSigner | null>;
 }
 
 /** What pausing a run for its user needs from the rest of the service (built at the composition root). */

@@ -48,7 +48,7 @@ export function createAgentWorker(
     },
     logger: logger.child({ component: 'worker' }),
     strategies: opts.strategies ?? agentStrategies(services),
-    relogin: new LoginEngineRelogin(services.loginEngine, services.connectionPasskeys),
+    relogin: new LoginEngineRelogin(services.loginEngine, services.connectionPasskeys, services.signedAgent),
     warm: opts.warm ?? services.warmContexts,
     signing: services.signedAgent,
     telemetry: opts.telemetry ?? services.agentRunTelemetry,

@@ -13,6 +13,7 @@ import type { ProviderDefinition } from '../../providers/catalogue';
 import type { ConnectionRecord } from '../../store';
 import type { UserDoor } from '../handoff/user-ask';
 import type { LoginCredentials, RunPasskeys } from '../ports';
+import type { RunSigning } from './run-signing';
 
 /**
  * Renewing a dead provider session from what the connection holds: its own passkey first (passkey-sign-in.ts: no
@@ -47,12 +48,16 @@ export interface SilentRelogin {
 
 type ReloginInput = Parameters<SilentRelogin['relogin']>[0];
 
-/** The real one: the connect flow's login engine, with no person to answer. */
+/**
+ * The real one: the connect flow's login engine, with no person to answer. Signed (Web Bot Auth) as the connection's
+ * runs and checks are, where the organization and the provider opted in: the site sees one agent, however it visits.
+ */
 export class LoginEngineRelogin implements SilentRelogin {
   constructor(
     private readonly engine: Pick<LoginEngine, 'start' | 'cancel' | 'handOver' | 'inSlot'>,
     /** Absent: passkeys are not used (the connection's password alone renews). */
     private readonly passkeys?: RunPasskeys,
+    private readonly signing?: RunSigning,
   ) {}
 
   async relogin(input: ReloginInput): Promise<ReloginResult> {
@@ -78,6 +83,7 @@ export class LoginEngineRelogin implements SilentRelogin {
       return { ok: false, reason: 'the passkey of this connection could not be opened' };
     }
     if (!credential) return null;
+    const signer = (await this.signing?.signerFor(input, input.provider)) ?? null;
     const outcome = await this.engine.inSlot(
       (browsers, stepTimeoutMs) =>
         signInWithPasskey(
@@ -89,6 +95,7 @@ export class LoginEngineRelogin implements SilentRelogin {
             credential,
             device: input.device,
             exitProxy: input.exitProxy,
+            signer,
           },
           stepTimeoutMs,
         ),
@@ -104,6 +111,7 @@ export class LoginEngineRelogin implements SilentRelogin {
 
   private async withPassword(input: ReloginInput, credentials: LoginCredentials): Promise<ReloginResult> {
     const key = `relogin:${input.requestId}`;
+    const signer = (await this.signing?.signerFor(input, input.provider)) ?? null;
     const outcome = await this.engine.start(key, {
       provider: input.provider,
       organizationId: input.organizationId,
@@ -112,6 +120,7 @@ export class LoginEngineRelogin implements SilentRelogin {
       password: credentials.password,
       device: input.device,
       exitProxy: input.exitProxy,
+      signer,
     });
     switch (outcome.kind) {
       case 'success':

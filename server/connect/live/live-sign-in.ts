@@ -211,6 +211,7 @@ export class LiveSignIn implements LiveSignInPort {
           onBlocked: (block) => onBlocked(block.url),
           ...(device ? { identity: deviceIdentity(device) } : {}),
           ...(auth.identity.exitProxy ? { upstreamProxy: auth.identity.exitProxy } : {}),
+          ...(auth.identity.signer ? { signer: auth.identity.signer } : {}),
           // No touch emulation: the device is a desktop in the live view as in its runs (a person's taps still reach the
           // page, as CDP touch events, which need no emulation).
           options: { viewport, ...(device ? {} : { locale: 'en-US' }) },

@@ -24,6 +24,7 @@ import { CheckedTrajectories1763721100000 } from './1763721100000-checked-trajec
 import { SignedAgent1763722000000 } from './1763722000000-signed-agent';
 import { StoredUserDecision1763723500000 } from './1763723500000-stored-user-decision';
 import { ConnectionPasskey1763724000000 } from './1763724000000-connection-passkey';
+import { DeploymentKeys1763725000000 } from './1763725000000-deployment-keys';
 
 /** Every migration in order; a new one is appended here. */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
   SignedAgent1763722000000,
   StoredUserDecision1763723500000,
   ConnectionPasskey1763724000000,
+  DeploymentKeys1763725000000,
 ];

@@ -10,6 +10,7 @@ import type {
   DashboardLoginThrottleRecord,
   DashboardSessionRecord,
   DashboardUserRecord,
+  DeploymentKeyRecord,
   IdempotencyKeyRecord,
   LinkSessionRecord,
   LinkTokenRecord,
@@ -34,6 +35,7 @@ import { DashboardInvitationRepository } from './dashboard-invitation.repository
 import { DashboardLoginThrottleRepository } from './dashboard-login-throttle.repository';
 import { DashboardSessionRepository } from './dashboard-session.repository';
 import { DashboardUserRepository } from './dashboard-user.repository';
+import { DeploymentKeyRepository } from './deployment-key.repository';
 import { IdempotencyKeyRepository } from './idempotency-key.repository';
 import { LinkSessionRepository } from './link-session.repository';
 import { LinkTokenRepository } from './link-token.repository';
@@ -63,6 +65,7 @@ export function buildRepositories(ds: DataSource) {
     linkTokens: new LinkTokenRepository(ds.getRepository<LinkTokenRecord>('LinkToken')),
     connections: new ConnectionRepository(ds.getRepository<ConnectionRecord>('Connection')),
     connectionSettings: new ConnectionSettingsRepository(ds.getRepository<ConnectionSettingsRecord>('ConnectionSettings')),
+    deploymentKeys: new DeploymentKeyRepository(ds.getRepository<DeploymentKeyRecord>('DeploymentKey')),
     publicTokens: new PublicTokenRepository(ds.getRepository<PublicTokenRecord>('PublicToken')),
     accessTokens: new AccessTokenRepository(ds.getRepository<AccessTokenRecord>('AccessToken')),
     agentRequests: new AgentRequestRepository(ds.getRepository<AgentRequestRecord>('AgentRequest')),
