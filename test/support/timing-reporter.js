@@ -12,25 +12,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const KINDS = ['browser', 'process', 'postgres', 'api'];
+const { kindOf } = require('./test-kind');
 
-function kindOf(file) {
-  let source = '';
-  try {
-    source = fs.readFileSync(file, 'utf8');
-  } catch {
-    return 'api';
-  }
-  if (
-    /\.browser\.test\.tsx?$/.test(file) ||
-    /startBrowser|createLiveServer|startLiveServer|from 'playwright-core'|launchBrowser/.test(source)
-  ) {
-    return 'browser';
-  }
-  if (/from 'node:child_process'|agentlink-process|\.multi-process\./.test(file + source)) return 'process';
-  if (/describeEachStore|'postgres'/.test(source)) return 'postgres';
-  return 'api';
-}
+const KINDS = ['browser', 'process', 'postgres', 'api'];
 
 const median = (xs) => {
   if (xs.length === 0) return 0;
