@@ -5,15 +5,16 @@ import tls from 'node:tls';
 
 import type { ChangeSent, EgressBlock } from './change-gate';
 import type { EgressProxy, EgressProxyOptions } from './egress-proxy-options';
+import { openWebSocket, type TunnelTarget, type WebSocketSockets } from './egress-websocket';
 import { interceptionAuthority } from './interception-authority';
-import { endToEnd, framing, HOP_BY_HOP, realmOf } from './proxy-headers';
+import { endToEnd, framing, realmOf } from './proxy-headers';
 import { isReadOnlyRequest } from './read-only';
 import { resolveChecked, systemResolver } from './resolve';
 import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
 import { UpstreamProxyError } from './upstream-proxy';
-import { type RelayedSocket, relayWebSocket } from './websocket-relay';
+import type { RelayedSocket } from './websocket-relay';
 import { ByteBudget, isWorkerScript, sendWithPrelude } from './worker-prelude';
-import { type Approve, askApproval, failApproved, holdRequest } from './write-hold';
+import { type Approve, failApproved, holdRequest } from './write-hold';
 
 export type { ChangeGate, ChangeSent, EgressBlock, HeldWrite } from './change-gate';
 export type { EgressProxy, EgressProxyOptions } from './egress-proxy-options';
@@ -26,15 +27,6 @@ const TUNNEL_FIRST_REQUEST_MS = 30_000;
 
 /** The TLS record type of a handshake: the first byte a browser sends in a TLS tunnel. */
 const TLS_HANDSHAKE = 0x16;
-
-/** Where a tunnel leads: checked once when it opens; every request inside goes exactly there. */
-interface TunnelTarget {
-  hostname: string;
-  port: number;
-  address: string;
-  family: number;
-  secure: boolean;
-}
 
 /** One request on its way: what the browser sent, its answer, its URL and where it goes. */
 interface Exchange {
@@ -222,6 +214,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     });
   };
 
+  /** What a relayed WebSocket needs of this proxy (egress-websocket.ts). */
+  const webSockets: WebSocketSockets = { opts, readClosed, tlsOptions, tunnel, boundConnect, track, changeSent, report, block, relayed };
+
   const server = http.createServer({ requestTimeout: 0 });
   // Small writes (a request's head, a WebSocket frame) go out at once: Nagle's wait meets the peer's delayed ACK.
   server.on('connection', (s: net.Socket) => {
@@ -321,75 +316,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;
     }
-    openWebSocket(req, socket, head, checked.url, checked.target);
+    openWebSocket(webSockets, req, socket, head, checked.url, checked.target);
   });
-
-  /** Opens one WebSocket to the provider and relays it (websocket-relay.ts): the page's messages through the gate. */
-  const openWebSocket = (req: http.IncomingMessage, socket: net.Socket, head: Buffer, url: URL, target: TunnelTarget) => {
-    if (readClosed(url)) return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-    const refuseMessages = gate?.webSocketMessages ?? null;
-    const headers = endToEnd(req.rawHeaders, HOP_BY_HOP);
-    opts.rewriteHeaders?.(headers);
-    opts.signer?.sign('GET', url, headers);
-    // Frames are dropped whole in read mode, and held messages are read whole: no compression context may span them.
-    if (refuseMessages || gate?.approve) delete headers['sec-websocket-extensions'];
-    const options = {
-      host: target.address,
-      family: target.family,
-      port: target.port,
-      method: 'GET',
-      path: `${url.pathname}${url.search}`,
-      headers: { ...headers, host: url.host, connection: 'Upgrade', upgrade: 'websocket' },
-      setHost: false,
-    };
-    // A WebSocket keeps its connection to itself: a one-off agent, through the upstream proxy when there is one.
-    const upstream = target.secure
-      ? https.request({ ...options, ...tlsOptions(target.hostname), agent: tunnel ? new ResumingAgent({}, tunnel) : false })
-      : http.request({ ...options, agent: tunnel ? new TunnellingAgent({}, tunnel) : false });
-    boundConnect(upstream, url);
-    upstream.on('error', () => socket.destroy());
-    upstream.on('response', (answer) => {
-      // Not upgraded (refused, redirected …): the answer goes back as it is and the connection ends.
-      const lines = [`HTTP/1.1 ${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}`];
-      for (const [name, value] of Object.entries(endToEnd(answer.rawHeaders))) for (const v of [value].flat()) lines.push(`${name}: ${v}`);
-      socket.write(`${lines.join('\r\n')}\r\nconnection: close\r\n\r\n`);
-      answer.pipe(socket);
-    });
-    upstream.on('upgrade', (answer, upstreamSocket, upstreamHead) => {
-      track(upstreamSocket);
-      const lines = [`HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}`];
-      for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
-      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (upstreamHead.length) socket.write(upstreamHead);
-      const realm = realmOf(req.headers);
-      const message = { method: 'WEBSOCKET', url: url.toString(), realm };
-      const approve = gate?.approve;
-      const relay = relayWebSocket({
-        page: socket,
-        upstream: upstreamSocket,
-        head,
-        refuseMessages,
-        ...(approve
-          ? { approve: (body: Buffer, signal: AbortSignal) => askApproval(approve, { ...message, contentType: null, body }, signal) }
-          : {}),
-        onSent: () => changeSent(message),
-        onRefused: (reason, dropped) =>
-          report({
-            url: `${message.url}#send`.slice(0, 300),
-            kind: 'websocket',
-            reason,
-            realm,
-            ...(dropped ? { message: { text: dropped.payload.toString(dropped.binary ? 'latin1' : 'utf8'), cut: dropped.cut } } : {}),
-          }),
-        onBroken: (reason) => block(message.url, 'websocket', reason),
-      });
-      if (!socket.destroyed) {
-        relayed.add(relay);
-        socket.once('close', () => relayed.delete(relay));
-      }
-    });
-    upstream.end();
-  };
 
   /** Hands a tunnel's stream to the inner server: through TLS when the browser starts a handshake, as it is otherwise. */
   const openTunnel = (socket: net.Socket, target: TunnelTarget) => {
