@@ -1,4 +1,4 @@
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 import { deviceForBrowser, deviceIdentity } from '../browser/device-identity';
 import type { DeviceProfile } from '../browser/device-profile';
@@ -10,7 +10,10 @@ import { type ContextSource, openFencedContext, openPage } from '../egress/fence
 import type { RequestSigner } from '../egress/request-signing';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
-import type { CodeStep, PageSignal, Target } from '../providers/login-recipe';
+import type { CodeStep } from '../providers/login-recipe';
+import { anyMatch, errorName, locate, onAllowedHost, waitForNewDocument } from './login-page';
+
+export { anyMatch, locate } from './login-page';
 
 /**
  * The login engine: signs in to a provider's real login page in Chromium, following the provider's recipe
@@ -384,68 +387,4 @@ export class LoginEngine {
 
 function codeStep(provider: ProviderDefinition, method: MfaMethod): CodeStep | undefined {
   return provider.login?.mfa?.[method];
-}
-
-export function locate(page: Page, target: Target): Locator {
-  if ('label' in target) return page.getByLabel(target.label, { exact: typeof target.label === 'string' }).first();
-  if ('role' in target) return page.getByRole(target.role, { name: target.name, exact: typeof target.name === 'string' }).first();
-  if ('placeholder' in target) return page.getByPlaceholder(target.placeholder, { exact: true }).first();
-  return page.locator(target.css).first();
-}
-
-/** The provider's own environment decides: a production provider is never reached on a local address. */
-function onAllowedHost(page: Page, provider: ProviderDefinition): boolean {
-  return EgressPolicy.forSignIn(provider, provider.environment).checkUrl(page.url()).ok;
-}
-
-async function visible(locator: Locator): Promise<boolean> {
-  try {
-    return await locator.isVisible();
-  } catch {
-    return false; // the document changed while we looked
-  }
-}
-
-async function matches(page: Page, signal: PageSignal): Promise<boolean> {
-  let path: string;
-  try {
-    path = new URL(page.url()).pathname;
-  } catch {
-    return false;
-  }
-  if (signal.path && !signal.path.test(path)) return false;
-  if (signal.pathNot && signal.pathNot.test(path)) return false;
-  if (signal.cookie) {
-    const cookies = await page.context().cookies(page.url());
-    if (!cookies.some((c) => c.name === signal.cookie)) return false;
-  }
-  if (signal.heading && !(await visible(page.getByRole('heading', { name: signal.heading }).first()))) return false;
-  if (signal.alert && !(await visible(page.getByRole('alert').filter({ hasText: signal.alert }).first()))) return false;
-  if (signal.visible && !(await visible(locate(page, signal.visible)))) return false;
-  return true;
-}
-
-export async function anyMatch(page: Page, signals: PageSignal[]): Promise<boolean> {
-  for (const s of signals) if (await matches(page, s)) return true;
-  return false;
-}
-
-/** Waits until the page runs a new document (one that began after `began`), up to `maxMs`; then until it is parsed. */
-async function waitForNewDocument(page: Page, began: number | null, maxMs: number): Promise<void> {
-  const until = Date.now() + maxMs;
-  while (Date.now() < until) {
-    try {
-      const current = await page.evaluate(() => performance.timeOrigin);
-      if (current !== began) break;
-    } catch {
-      // The old document went away mid-evaluation: a navigation is under way.
-    }
-    await sleep(50);
-  }
-  await page.waitForLoadState('domcontentloaded').catch(() => undefined);
-}
-
-function errorName(err: unknown): string {
-  if (err instanceof Error) return err.name === 'Error' ? 'error' : err.name;
-  return 'error';
 }

@@ -1,0 +1,73 @@
+import type { Locator, Page } from 'playwright-core';
+
+import { EgressPolicy } from '../egress/egress-policy';
+import type { ProviderDefinition } from '../providers/catalogue';
+import type { PageSignal, Target } from '../providers/login-recipe';
+
+/** How the login engine (login-engine.ts) reads a sign-in page: its recipe's targets and signals, where it is, its errors. */
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function locate(page: Page, target: Target): Locator {
+  if ('label' in target) return page.getByLabel(target.label, { exact: typeof target.label === 'string' }).first();
+  if ('role' in target) return page.getByRole(target.role, { name: target.name, exact: typeof target.name === 'string' }).first();
+  if ('placeholder' in target) return page.getByPlaceholder(target.placeholder, { exact: true }).first();
+  return page.locator(target.css).first();
+}
+
+/** The provider's own environment decides: a production provider is never reached on a local address. */
+export function onAllowedHost(page: Page, provider: ProviderDefinition): boolean {
+  return EgressPolicy.forSignIn(provider, provider.environment).checkUrl(page.url()).ok;
+}
+
+async function visible(locator: Locator): Promise<boolean> {
+  try {
+    return await locator.isVisible();
+  } catch {
+    return false; // the document changed while we looked
+  }
+}
+
+async function matches(page: Page, signal: PageSignal): Promise<boolean> {
+  let path: string;
+  try {
+    path = new URL(page.url()).pathname;
+  } catch {
+    return false;
+  }
+  if (signal.path && !signal.path.test(path)) return false;
+  if (signal.pathNot && signal.pathNot.test(path)) return false;
+  if (signal.cookie) {
+    const cookies = await page.context().cookies(page.url());
+    if (!cookies.some((c) => c.name === signal.cookie)) return false;
+  }
+  if (signal.heading && !(await visible(page.getByRole('heading', { name: signal.heading }).first()))) return false;
+  if (signal.alert && !(await visible(page.getByRole('alert').filter({ hasText: signal.alert }).first()))) return false;
+  if (signal.visible && !(await visible(locate(page, signal.visible)))) return false;
+  return true;
+}
+
+export async function anyMatch(page: Page, signals: PageSignal[]): Promise<boolean> {
+  for (const s of signals) if (await matches(page, s)) return true;
+  return false;
+}
+
+/** Waits until the page runs a new document (one that began after `began`), up to `maxMs`; then until it is parsed. */
+export async function waitForNewDocument(page: Page, began: number | null, maxMs: number): Promise<void> {
+  const until = Date.now() + maxMs;
+  while (Date.now() < until) {
+    try {
+      const current = await page.evaluate(() => performance.timeOrigin);
+      if (current !== began) break;
+    } catch {
+      // The old document went away mid-evaluation: a navigation is under way.
+    }
+    await sleep(50);
+  }
+  await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+}
+
+export function errorName(err: unknown): string {
+  if (err instanceof Error) return err.name === 'Error' ? 'error' : err.name;
+  return 'error';
+}
