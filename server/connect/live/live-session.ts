@@ -7,6 +7,7 @@ import type { EgressPolicy } from '../../egress/egress-policy';
 import type { ProviderDefinition } from '../../providers/provider';
 import type { StorageState } from '../login-engine';
 import { type FrameBounds, frameBoundsFor, sameBounds } from './frame-size';
+import { dispatchInput } from './live-input-dispatch';
 import type { FrameSizeMessage, InputMessage, LiveStatusCode, ServerMessage } from './live-protocol';
 import { isSignedIn } from './signed-in';
 
@@ -46,9 +47,6 @@ const SIGNED_IN_POLL_MS = 400;
 const JPEG_QUALITY = 70;
 /** How long a still of a borrowed page may take (a page mid-navigation may not paint one at all). */
 const STILL_FRAME_MS = 1_500;
-
-const CDP_BUTTON = { left: 'left', middle: 'middle', right: 'right', none: 'none' } as const;
-const TOUCH_TYPE = { start: 'touchStart', move: 'touchMove', end: 'touchEnd', cancel: 'touchCancel' } as const;
 
 export class LiveSession {
   private sink: LiveSink | null = null;
@@ -204,7 +202,9 @@ export class LiveSession {
     this.touchIdle();
     this.queue = this.queue
       // Asked again as the event's turn comes: a step that ended (or a write held meanwhile) takes no queued input.
-      .then(() => (this.ended || (this.borrowed && !this.borrowed.inputAllowed()) ? undefined : this.dispatch(message)))
+      .then(() =>
+        this.ended || (this.borrowed && !this.borrowed.inputAllowed()) ? undefined : dispatchInput(this.page, this.cdp, message),
+      )
       .catch(() => undefined) // the page navigated or closed mid-event: nothing to relay to
       .finally(() => {
         this.queued--;
@@ -382,61 +382,6 @@ export class LiveSession {
       // the page was navigating; the next tick looks again
     } finally {
       this.checking = false;
-    }
-  }
-
-  private async dispatch(m: InputMessage): Promise<void> {
-    // One typed door for the two CDP input methods (their parameter types differ only in what we already validated).
-    const input = (method: 'Input.dispatchMouseEvent' | 'Input.dispatchTouchEvent', params: Record<string, unknown>) =>
-      (this.cdp.send as (m: string, p: Record<string, unknown>) => Promise<unknown>).call(this.cdp, method, params);
-    switch (m.t) {
-      case 'move':
-        return void (await input('Input.dispatchMouseEvent', {
-          type: 'mouseMoved',
-          x: m.x,
-          y: m.y,
-          buttons: m.buttons ?? 0,
-          modifiers: m.mods ?? 0,
-        }));
-      case 'down':
-      case 'up':
-        return void (await input('Input.dispatchMouseEvent', {
-          type: m.t === 'down' ? 'mousePressed' : 'mouseReleased',
-          x: m.x,
-          y: m.y,
-          button: CDP_BUTTON[m.button ?? 'left'],
-          buttons: m.t === 'down' ? 1 : 0,
-          clickCount: m.clickCount ?? 1,
-          modifiers: m.mods ?? 0,
-        }));
-      case 'wheel':
-        return void (await input('Input.dispatchMouseEvent', {
-          type: 'mouseWheel',
-          x: m.x,
-          y: m.y,
-          deltaX: m.dx,
-          deltaY: m.dy,
-          modifiers: m.mods ?? 0,
-        }));
-      case 'keydown':
-      case 'keyup':
-        return this.key(m.t, m.key);
-      case 'text':
-        return this.page.keyboard.insertText(m.text);
-      case 'touch':
-        return void (await input('Input.dispatchTouchEvent', { type: TOUCH_TYPE[m.phase], touchPoints: m.points }));
-      case 'frameSize':
-        return; // handled before the queue (resizeFrames)
-    }
-  }
-
-  /** Keys by their DOM `key` name (Playwright knows the US layout's codes); a character it does not know is typed as text. */
-  private async key(kind: 'keydown' | 'keyup', key: string): Promise<void> {
-    try {
-      if (kind === 'keydown') await this.page.keyboard.down(key);
-      else await this.page.keyboard.up(key);
-    } catch {
-      if (kind === 'keydown' && [...key].length === 1) await this.page.keyboard.insertText(key);
     }
   }
 }
