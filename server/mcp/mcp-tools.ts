@@ -13,6 +13,7 @@ import type { DomainError, Result } from '../domain/errors';
 import { presentAgentRequest, presentConnection } from '../domain/presenters';
 import type { Services } from '../services';
 import type { AgentRequestRecord } from '../store';
+import { type Elicit, waitDecidingWrites } from './mcp-approval';
 
 /**
  * The MCP tools: thin adapters over the same domain services the REST handlers call (server/routes/api.routes.ts),
@@ -25,6 +26,8 @@ export interface ToolContext {
   caller: Caller;
   /** The API's error envelope for a domain error (request id, redaction): errorEnvelope bound to this HTTP request. */
   envelope(error: DomainError): unknown;
+  /** Asks the client's own user (MCP elicitation), when the client declared it can: held writes are decided there. */
+  elicit?: Elicit;
 }
 
 /** run_action's default wait: long enough for a playbook, short of an MCP client's usual 60 s request timeout. */
@@ -69,7 +72,10 @@ interface ToolConfig {
   annotations: { readOnlyHint: boolean; openWorldHint: boolean };
 }
 
-type Handler<S extends z.ZodRawShape> = (args: z.infer<z.ZodObject<S>>, extra: { signal: AbortSignal }) => Promise<CallToolResult>;
+/** What the SDK hands a tool of its call: its abort signal and its JSON-RPC id (a request to the client may relate to it). */
+type CallExtra = { signal: AbortSignal; requestId: string | number };
+
+type Handler<S extends z.ZodRawShape> = (args: z.infer<z.ZodObject<S>>, extra: CallExtra) => Promise<CallToolResult>;
 
 /**
  * registerTool with the SDK's generic signature set aside: its inference over zod v3 | v4 shapes costs tsc minutes and
@@ -79,7 +85,7 @@ function tool<S extends z.ZodRawShape>(server: McpServer, name: string, config: 
   const register = server.registerTool.bind(server) as unknown as (
     name: string,
     config: ToolConfig & { inputSchema: z.ZodRawShape },
-    cb: (args: unknown, extra: { signal: AbortSignal }) => Promise<CallToolResult>,
+    cb: (args: unknown, extra: CallExtra) => Promise<CallToolResult>,
   ) => void;
   register(name, config, (args, extra) => handler(args as z.infer<z.ZodObject<S>>, extra));
 }
@@ -152,6 +158,10 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         responseFormat: body.responseFormat,
         mode: body.mode,
         playbook: body.playbook,
+        approval: body.approval.describe(
+          'writes / first_write: writes wait for approval. A client that declared elicitation is asked (accept sends the ' +
+            'write, decline stops the run); any other gets NEEDS_USER with the link for its user.',
+        ),
         timeoutMs: body.timeoutMs,
         waitMs: WaitMsSchema.default(RUN_ACTION_DEFAULT_WAIT_MS),
       },
@@ -166,6 +176,9 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         connectionId ? { ...input, connectionId } : { ...input, accessToken: accessToken! },
       );
       if (!created.ok || waitMs === 0) return requestAnswer(ctx, created);
+      if (ctx.elicit) {
+        return requestAnswer(ctx, await waitDecidingWrites(services, caller, created.value.id, waitMs, extra, ctx.elicit));
+      }
       return requestAnswer(ctx, await services.agentRequests.wait(caller, created.value.id, waitMs, extra.signal));
     },
   );
