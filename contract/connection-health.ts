@@ -134,7 +134,7 @@ export const CONNECTION_STATUS_MODEL = [
   '| from | to | when | event |',
   '|---|---|---|---|',
   '| – | `ACTIVE` | the connect widget (or the sandbox shortcut) signed the end user in | `CONNECTION.CREATED` |',
-  '| `ACTIVE` | `ACTIVE` | a health check or an agent run found the session ended and renewed it by a silent re-login (the connection\'s passkey, or stored credentials) | `CONNECTION.SESSION_RENEWED` |',
+  "| `ACTIVE` | `ACTIVE` | a health check or an agent run found the session ended and renewed it by a silent re-login (the connection's passkey, or stored credentials) | `CONNECTION.SESSION_RENEWED` |",
   '| `ACTIVE` | `LOGIN_REQUIRED` | a health check or an agent run found the session ended and could not renew it | `CONNECTION.LOGIN_REQUIRED` |',
   '| `LOGIN_REQUIRED` | `ACTIVE` | update mode: the end user signed in again through the widget (link token with connectionId) | `CONNECTION.RECOVERED` |',
   '| `LOGIN_REQUIRED` | `ACTIVE` | a check asked for with POST …/check found the session signed in, or renewed it | `CONNECTION.RECOVERED` (after `CONNECTION.SESSION_RENEWED` when renewed) |',

@@ -37,11 +37,21 @@ export class ConnectionPasskeys {
     return JSON.parse(this.vault.open(connection.sealedPasskey, passkeyAad(connection.id))) as VirtualCredential;
   }
 
-  /** It signed in: the credential keeps its new sign count (a site refuses one that goes back), its face the time. */
+  /**
+   * It signed in: the credential keeps its new sign count (a site refuses one that goes back), its face the time. A
+   * count below the one kept changes nothing.
+   */
   async used(connection: Pick<ConnectionRecord, 'id' | 'sealedPasskey' | 'passkey'>, after: VirtualCredential): Promise<void> {
-    if (!connection.sealedPasskey || !connection.passkey) return;
-    const face = { ...connection.passkey, lastUsedAt: this.clock.now().toISOString() };
-    await this.store.repos.connections.passkeyUsed(connection.id, connection.sealedPasskey, this.seal(connection.id, after), face);
+    let current: Pick<ConnectionRecord, 'id' | 'sealedPasskey' | 'passkey'> | null = connection;
+    // Compare-and-set; when another sign-in of the connection (a check beside a run) wrote first, the larger count wins:
+    // the site refuses a count that goes back, so the kept one is never lowered.
+    for (let attempt = 0; attempt < 3 && current?.sealedPasskey && current.passkey; attempt++) {
+      const stored = this.open(current);
+      if (!stored || stored.credentialId !== after.credentialId || stored.signCount > after.signCount) return;
+      const face = { ...current.passkey, lastUsedAt: this.clock.now().toISOString() };
+      if (await this.store.repos.connections.passkeyUsed(current.id, current.sealedPasskey, this.seal(current.id, after), face)) return;
+      current = await this.store.repos.connections.findById(current.id);
+    }
   }
 
   private seal(connectionId: string, credential: VirtualCredential): string {

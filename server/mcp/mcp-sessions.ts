@@ -18,6 +18,8 @@ interface Held<T extends McpSessionEntry> {
 }
 
 export const MCP_SESSIONS_MAX = 200;
+/** One caller's share: its own oldest session closes first, so one organization cannot push out the others'. */
+export const MCP_SESSIONS_PER_OWNER_MAX = 20;
 export const MCP_SESSION_IDLE_MS = 15 * 60_000;
 
 export const ownerKeyOf = (caller: Caller) => `${caller.organizationId}:${caller.environment}`;
@@ -28,17 +30,30 @@ export class McpSessions<T extends McpSessionEntry> {
   constructor(
     private readonly max = MCP_SESSIONS_MAX,
     private readonly idleMs = MCP_SESSION_IDLE_MS,
+    private readonly perOwnerMax = MCP_SESSIONS_PER_OWNER_MAX,
   ) {}
 
   get size(): number {
     return this.held.size;
   }
 
-  /** Room for one more (the oldest idle one is closed when full). */
-  makeRoom(): void {
+  /**
+   * Room for one more session of `caller`: when it holds its share, its own longest idle session closes; else, when the
+   * process is full, the longest idle of all.
+   */
+  makeRoom(caller: Caller): void {
+    const owner = ownerKeyOf(caller);
+    const own = [...this.held].filter(([, h]) => h.entry.ownerKey === owner);
+    if (own.length >= this.perOwnerMax) return this.drop(own[0]![0]);
     if (this.held.size < this.max) return;
     const oldest = this.held.keys().next().value;
     if (oldest !== undefined) this.drop(oldest);
+  }
+
+  /** How many sessions `caller` holds. */
+  countOf(caller: Caller): number {
+    const owner = ownerKeyOf(caller);
+    return [...this.held.values()].filter((h) => h.entry.ownerKey === owner).length;
   }
 
   add(id: string, entry: T): void {

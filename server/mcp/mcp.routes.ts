@@ -88,7 +88,7 @@ export function mcpRouter(services: Services): Router {
           return result.action;
         };
         registerTools(server, { services, caller, envelope: (error) => errorEnvelope(current, error).body, elicit });
-        sessions.makeRoom();
+        sessions.makeRoom(caller);
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) =>

@@ -51,3 +51,23 @@ it('seals the passkey with its connection, shows its face only, and forgets it o
   // A passkey arriving after the revoke is not kept.
   expect(await t.services.connectionPasskeys.keep(mine.connectionId, credential)).toBe(false);
 });
+
+it('keeps the largest sign count when two sign-ins of one connection write at once, and never lowers it', async () => {
+  const org = await createOrg(t);
+  const { connectionId } = await connectSandbox(t, org, { clientUserId: 'ren' });
+  expect(await t.services.connectionPasskeys.keep(connectionId, credential)).toBe(true);
+  const passkeys = t.services.connectionPasskeys;
+  const read = async () => (await t.services.store.repos.connections.findById(connectionId))!;
+  const countNow = async () => passkeys.open(await read())!.signCount;
+  // A check and a run both read the row before either signed in; the run's count (9) lands first, the check's (5) after.
+  const seenByBoth = await read();
+  await passkeys.used(seenByBoth, { ...credential, signCount: 9 });
+  await passkeys.used(seenByBoth, { ...credential, signCount: 5 });
+  expect(await countNow()).toBe(9);
+  // The other order: the lower one first, then the higher one from the stale row still lands (compare-and-set retried).
+  const stale = await read();
+  await passkeys.used(stale, { ...credential, signCount: 10 });
+  await passkeys.used(stale, { ...credential, signCount: 12 });
+  expect(await countNow()).toBe(12);
+  expect((await read()).passkey?.lastUsedAt).toBe(t.clock.now().toISOString());
+});
