@@ -24,12 +24,13 @@ const DETECTOR = `<script>
   var seen = [];
   var armed = false;
   var base = new Set();
-  new MutationObserver(function (ms) {
+  var observer = new MutationObserver(function (ms) {
     if (armed) ms.forEach(function (m) {
       if (m.type === 'attributes') seen.push('attribute ' + m.attributeName + ' on ' + m.target.nodeName);
       m.addedNodes.forEach(function (n) { if (n.nodeType === 1) seen.push('element ' + n.nodeName + ' added'); });
     });
-  }).observe(document, { attributes: true, childList: true, subtree: true });
+  });
+  observer.observe(document, { attributes: true, childList: true, subtree: true });
   var report = function () {
     var globals = Object.getOwnPropertyNames(window).filter(function (n) { return !base.has(n); });
     var body = JSON.stringify({ page: location.pathname, armed: armed, seen: seen.concat(globals.map(function (n) { return 'window: ' + n; })) });
@@ -38,6 +39,8 @@ const DETECTOR = `<script>
   };
   // Armed once the parser is done (what it built is the page's own); reported at once: a check may close the page soon.
   document.addEventListener('DOMContentLoaded', function () {
+    // The parser's own insertions may still wait for delivery (records are batched): dropped before arming.
+    observer.takeRecords();
     armed = true;
     base = new Set(Object.getOwnPropertyNames(window));
     report();
