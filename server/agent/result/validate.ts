@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type AjvClass from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type AddFormats from 'ajv-formats';
 
 import type { JsonSchema } from '../../../contract/response-format';
 
@@ -17,8 +18,20 @@ export interface ResultIssue {
 
 export type ResultCheck = { valid: true } | { valid: false; errors: ResultIssue[] };
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv);
+let ajvInstance: AjvClass | null = null;
+
+/** Built at the first result checked: Ajv and its formats take about 0.1 s to load, which every process paid at start. */
+function ajv(): AjvClass {
+  if (!ajvInstance) {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const Ajv = (require('ajv') as { default: typeof AjvClass }).default;
+    const addFormats = (require('ajv-formats') as { default: typeof AddFormats }).default;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    ajvInstance = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajvInstance);
+  }
+  return ajvInstance;
+}
 
 const MAX_CACHED = 500;
 const cache = new Map<string, ValidateFunction>();
@@ -31,7 +44,7 @@ function compiled(schema: JsonSchema): ValidateFunction {
   const key = schemaHash(schema);
   let fn = cache.get(key);
   if (!fn) {
-    fn = ajv.compile(schema);
+    fn = ajv().compile(schema);
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
     cache.set(key, fn);
   }

@@ -1,9 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type * as SimpleWebAuthn from '@simplewebauthn/server';
 import type { Request, Response, Router } from 'express';
 
 import { cx } from '../../../sandbox/kit/class-names';
@@ -31,6 +26,13 @@ const OFFER_COOKIE = 'quill_offer';
 const CHALLENGE_COOKIE = 'quill_pk';
 const RECORD_SECONDS = 5 * 60;
 const cookieOpts = { httpOnly: true, sameSite: 'lax' as const, path: '/' };
+
+/**
+ * The WebAuthn library, loaded at the first ceremony: it and its ASN.1 stack take about 0.4 s to load, which every
+ * process serving the sandbox paid at start (and every test file that builds an app) though few ever see a passkey.
+ */
+let simpleWebAuthn: Promise<typeof SimpleWebAuthn> | null = null;
+const webauthn = () => (simpleWebAuthn ??= import('@simplewebauthn/server'));
 
 /** The relying party is the page's own host (no port): quill.<sandbox suffix>, a *.localhost name locally. */
 const rpOf = (req: Request) => {
@@ -130,7 +132,9 @@ export function mountQuillSignIn(router: Router, auth: SiteAuth): void {
       if (!offer) return res.status(400).json({ error: 'Sign in with your password first.' });
       const { rpID } = rpOf(req);
       const existing = await passkeysOf(auth, offer.tenant, offer.username);
-      const options = await generateRegistrationOptions({
+      const options = await (
+        await webauthn()
+      ).generateRegistrationOptions({
         rpName: 'Quill',
         rpID,
         userName: offer.username,
@@ -159,13 +163,17 @@ export function mountQuillSignIn(router: Router, auth: SiteAuth): void {
       const challenge = await auth.records.take(QUILL_SLUG, CHALLENGE_KIND, auth.cookies(res)[CHALLENGE_COOKIE] ?? '');
       if (!offer || challenge?.purpose !== 'register') return res.status(400).json({ error: 'Sign in with your password first.' });
       const { rpID, origin } = rpOf(req);
-      const verified = await verifyRegistrationResponse({
-        response: req.body?.response,
-        expectedChallenge: String(challenge.challenge),
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: true,
-      }).catch(() => null);
+      const verified = await (
+        await webauthn()
+      )
+        .verifyRegistrationResponse({
+          response: req.body?.response,
+          expectedChallenge: String(challenge.challenge),
+          expectedOrigin: origin,
+          expectedRPID: rpID,
+          requireUserVerification: true,
+        })
+        .catch(() => null);
       if (!verified?.verified) return res.status(400).json({ error: 'The passkey could not be verified.' });
       const { credential } = verified.registrationInfo;
       await auth.docs(offer.tenant).insert<StoredPasskey>(PASSKEY_KIND, {
@@ -187,7 +195,9 @@ export function mountQuillSignIn(router: Router, auth: SiteAuth): void {
     try {
       if (!auth.checkPreCsrf(req, res)) return res.status(400).json({ error: 'Reload the page and try again.' });
       const tenant = auth.tenantFromTicket(req.body?.tenant_token) ?? PUBLIC_TENANT;
-      const options = await generateAuthenticationOptions({ rpID: rpOf(req).rpID, userVerification: 'required', allowCredentials: [] });
+      const options = await (
+        await webauthn()
+      ).generateAuthenticationOptions({ rpID: rpOf(req).rpID, userVerification: 'required', allowCredentials: [] });
       const record = { challenge: options.challenge, purpose: 'sign-in', tenant, next: auth.safeNext(req.body?.next) };
       res.cookie(CHALLENGE_COOKIE, await auth.records.put(QUILL_SLUG, CHALLENGE_KIND, record, RECORD_SECONDS), {
         ...cookieOpts,
@@ -211,18 +221,22 @@ export function mountQuillSignIn(router: Router, auth: SiteAuth): void {
       const stored = (await docs.list<StoredPasskey>(PASSKEY_KIND)).find((d) => d.data.credentialId === id);
       if (!stored) return res.status(400).json({ error: 'This passkey is not registered with Quill.' });
       const { rpID, origin } = rpOf(req);
-      const verified = await verifyAuthenticationResponse({
-        response: req.body.response,
-        expectedChallenge: String(challenge.challenge),
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: true,
-        credential: {
-          id: stored.data.credentialId,
-          publicKey: new Uint8Array(Buffer.from(stored.data.publicKey, 'base64url')),
-          counter: stored.data.counter,
-        },
-      }).catch(() => null);
+      const verified = await (
+        await webauthn()
+      )
+        .verifyAuthenticationResponse({
+          response: req.body.response,
+          expectedChallenge: String(challenge.challenge),
+          expectedOrigin: origin,
+          expectedRPID: rpID,
+          requireUserVerification: true,
+          credential: {
+            id: stored.data.credentialId,
+            publicKey: new Uint8Array(Buffer.from(stored.data.publicKey, 'base64url')),
+            counter: stored.data.counter,
+          },
+        })
+        .catch(() => null);
       if (!verified?.verified) return res.status(400).json({ error: 'The passkey was not accepted.' });
       await docs.update(stored.id, { ...stored.data, counter: verified.authenticationInfo.newCounter });
       await startSessionJson(res, auth, stored.data.username, tenant, String(challenge.next));
