@@ -2,7 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type ClientCapabilities,
+  ElicitRequestSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 import type { AppConfig } from '../config';
 import { AGENTLINK_VERSION } from '../version';
@@ -11,6 +16,11 @@ import { McpStdioError } from './mcp-stdio-error';
 
 /** A tool call may hold up to run_action's 30 s wait; the proxy gives the server room beyond it. */
 const CALL_TIMEOUT_MS = 90_000;
+/**
+ * A call whose held writes are put to the user may also wait on the user: the server asks at most 10 times in one call,
+ * each for at most 5 minutes (mcp-approval.ts), and bounds it so; this is only the proxy's own backstop.
+ */
+const ASKING_CALL_TIMEOUT_MS = CALL_TIMEOUT_MS + 10 * 5 * 60_000;
 
 /** The SDK's transport error as one line: the HTTP status and the code and message of AgentLink's error envelope. */
 function describeUpstreamError(err: unknown): string {
@@ -45,13 +55,14 @@ export async function serveMcpOverStdio(config: AppConfig): Promise<void> {
     );
   }
   const endpoint = new URL('/mcp', `${baseUrl}/`);
-  const upstream = new Client({ name: 'agentlink-stdio', version: AGENTLINK_VERSION });
+  const headers = { 'x-client-id': clientId, 'x-client-secret': clientSecret };
+  const open = async (client: Client) => {
+    await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+    return client;
+  };
+  let upstream: Client;
   try {
-    await upstream.connect(
-      new StreamableHTTPClientTransport(endpoint, {
-        requestInit: { headers: { 'x-client-id': clientId, 'x-client-secret': clientSecret } },
-      }),
-    );
+    upstream = await open(new Client({ name: 'agentlink-stdio', version: AGENTLINK_VERSION }));
   } catch (err) {
     throw new McpStdioError(`agentlink mcp: cannot open ${endpoint.href} with these credentials: ${describeUpstreamError(err)}`);
   }
@@ -60,11 +71,60 @@ export async function serveMcpOverStdio(config: AppConfig): Promise<void> {
     capabilities: { tools: {} },
     ...(upstream.getInstructions() ? { instructions: upstream.getInstructions() } : {}),
   });
+  const asking = askingUpstream(server, () => server.getClientCapabilities()?.elicitation, open);
   server.setRequestHandler(ListToolsRequestSchema, (request, extra) => upstream.listTools(request.params, { signal: extra.signal }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    upstream.callTool(request.params, undefined, { signal: extra.signal, timeout: CALL_TIMEOUT_MS }),
-  );
-  server.onclose = () => void upstream.close();
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (!asking.wanted()) return upstream.callTool(request.params, undefined, { signal: extra.signal, timeout: CALL_TIMEOUT_MS });
+    return asking.call((client) => client.callTool(request.params, undefined, { signal: extra.signal, timeout: ASKING_CALL_TIMEOUT_MS }));
+  });
+  server.onclose = () => void Promise.all([upstream.close(), asking.close()]);
   await server.connect(new StdioServerTransport());
   process.stderr.write(`agentlink mcp: serving ${endpoint.href} over stdio\n`);
+}
+
+/**
+ * Held writes put to the stdio client's own user. When the client declares elicitation, its tool calls go through an
+ * upstream client that declares it too: the server then keeps an MCP session for it and, while run_action waits, sends
+ * each held write's ask on the call's stream; the ask is passed down to the client as it came (its answer decides the
+ * write, a dismissal decides nothing) and the answer back up. A session the server no longer knows (closed after its
+ * idle minutes, or the server restarted) answers 404 before any tool runs, so the session is opened again and the call
+ * sent once more; any other failure is the call's.
+ */
+function askingUpstream(server: Server, elicitation: () => ClientCapabilities['elicitation'], open: (client: Client) => Promise<Client>) {
+  let session: Promise<Client> | null = null;
+  const start = (capability: NonNullable<ClientCapabilities['elicitation']>) => {
+    const client = new Client({ name: 'agentlink-stdio', version: AGENTLINK_VERSION }, { capabilities: { elicitation: capability } });
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      server.elicitInput(request.params, { signal: extra.signal, timeout: ASKING_CALL_TIMEOUT_MS }),
+    );
+    const opening = open(client);
+    opening.catch(() => {
+      if (session === opening) session = null;
+    });
+    return opening;
+  };
+  const ended = async (client: Promise<Client> | null) => {
+    const c = await client?.catch(() => null);
+    if (!c) return;
+    await (c.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => undefined);
+    await c.close().catch(() => undefined);
+  };
+  return {
+    wanted: () => elicitation() !== undefined,
+    async call<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+      const capability = elicitation()!;
+      const current = (session ??= start(capability));
+      try {
+        return await fn(await current);
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 404) throw err;
+        if (session === current) {
+          session = start(capability);
+          void ended(current);
+        }
+        return fn(await session!);
+      }
+    },
+    close: () => ended(session),
+  };
 }

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -12,6 +15,7 @@ import { type LiveServer, startLiveServer } from '../support/live-server';
  * An MCP client asks its own user about a held write: run_action with approval, over the official MCP client with an
  * elicitation handler, against a real AgentLink with a worker and Chromium. Accept sends the write once, decline never
  * sends it; a client without the capability gets NEEDS_USER with the link; a session is its own organization's only.
+ * The stdio bridge (`agentlink mcp`) passes the asks down to a stdio client that can answer them.
  */
 jest.setTimeout(120_000);
 
@@ -36,10 +40,7 @@ async function api(path: string, body: unknown): Promise<Json> {
 }
 
 /** The official client; `answer` set: it declares elicitation and answers each ask so (recording what it was shown). */
-async function connect(
-  answer?: ElicitResult['action'],
-  asked: string[] = [],
-): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+function officialClient(answer: ElicitResult['action'] | undefined, asked: string[]): Client {
   const client = new Client({ name: 'agentlink-test', version: '1.0.0' }, answer ? { capabilities: { elicitation: { form: {} } } } : {});
   if (answer) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -47,10 +48,38 @@ async function connect(
       return { action: answer, ...(answer === 'accept' ? { content: {} } : {}) };
     });
   }
+  clients.push(client);
+  return client;
+}
+
+/** Over Streamable HTTP to /mcp. */
+async function connect(
+  answer?: ElicitResult['action'],
+  asked: string[] = [],
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = officialClient(answer, asked);
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', live.baseUrl), { requestInit: { headers } });
   await client.connect(transport);
-  clients.push(client);
   return { client, transport };
+}
+
+/** Over stdio, through `agentlink mcp` started as Claude Desktop or Cursor start it. */
+async function connectOverStdio(answer?: ElicitResult['action'], asked: string[] = []): Promise<Client> {
+  const root = path.resolve(__dirname, '../..');
+  const client = officialClient(answer, asked);
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: os.tmpdir(),
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    AGENTLINK_BASE_URL: live.baseUrl,
+    AGENTLINK_CLIENT_ID: headers['x-client-id']!,
+    AGENTLINK_CLIENT_SECRET: headers['x-client-secret']!,
+  };
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [path.join(root, 'bin', 'agentlink.js'), 'mcp'], cwd: root, env }),
+  );
+  return client;
 }
 
 async function createPost(client: Client, text: string): Promise<Json> {
@@ -145,4 +174,36 @@ it("a session is its caller's only: another organization naming its id finds not
   const owner = await post(headers);
   expect(owner.status).toBe(200);
   expect(await owner.text()).toContain('run_action');
+});
+
+describe('through the stdio bridge (agentlink mcp)', () => {
+  it("passes each ask down to its client's user; accept sends the write once, also after the server dropped the session", async () => {
+    const asked: string[] = [];
+    const client = await connectOverStdio('accept', asked);
+    const first = `Asked over stdio ${randomBytes(4).toString('hex')}`;
+    expect(await createPost(client, first)).toMatchObject({ status: 'COMPLETED', result: { text: first } });
+    expect(await posts(first)).toBe(1);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/^POST http:\/\/orbit\.sandbox\.localhost:\d+\/posts$/m);
+    // Twenty newer sessions of the same caller push the bridge's out (a caller's share): its next call opens a new one.
+    for (let i = 0; i < 20; i++) await connect('cancel');
+    const second = `Asked again over stdio ${randomBytes(4).toString('hex')}`;
+    expect(await createPost(client, second)).toMatchObject({ status: 'COMPLETED', result: { text: second } });
+    expect(await posts(second)).toBe(1);
+    expect(asked).toHaveLength(2);
+  });
+
+  it('decline never sends it; a stdio client without elicitation gets NEEDS_USER and the link', async () => {
+    const declining = await connectOverStdio('decline');
+    const declined = `Declined over stdio ${randomBytes(4).toString('hex')}`;
+    expect(await createPost(declining, declined)).toMatchObject({ status: 'FAILED', error: { code: 'DENIED_BY_USER' } });
+    expect(await posts(declined)).toBe(0);
+
+    const plain = await connectOverStdio();
+    const unasked = `Not asked over stdio ${randomBytes(4).toString('hex')}`;
+    const answered = await createPost(plain, unasked);
+    expect(answered).toMatchObject({ status: 'NEEDS_USER', userAction: { reason: 'APPROVAL', url: expect.any(String) } });
+    expect(await posts(unasked)).toBe(0);
+    await api(`/api/agent-requests/${answered.requestId}/cancel`, {});
+  });
 });
