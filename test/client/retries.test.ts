@@ -11,6 +11,8 @@ import {
   RateLimitError,
 } from '@agentlink/client';
 
+import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../../client/src/retry';
+
 /**
  * Retries, timeouts and Idempotency-Key against a tiny flaky server on loopback whose answers each test scripts:
  * one step per attempt (a status with AgentLink's envelope, a hang, a dropped connection, an HTML page).
@@ -75,6 +77,20 @@ class FlakyServer {
   }
 }
 
+it('draws each backoff from [0, min(maxDelayMs, baseDelayMs * 2^n)], honours Retry-After, and stops at maxRetries', () => {
+  const policy = { ...DEFAULT_RETRY_POLICY, maxRetries: 6 };
+  for (let n = 0; n < 6; n++) {
+    const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
+    expect(retryDelayMs(policy, n, null, () => 0)).toBe(0);
+    expect(retryDelayMs(policy, n, null, () => 1)).toBe(cap);
+    for (let i = 0; i < 50; i++) expect(retryDelayMs(policy, n, null, Math.random)).toBeLessThanOrEqual(cap);
+  }
+  expect(retryDelayMs(policy, 5, null, () => 1)).toBe(8_000);
+  expect(retryDelayMs(policy, 0, 12_000, () => 0)).toBe(12_000);
+  expect(retryDelayMs(policy, 0, 61_000, () => 0)).toBeNull();
+  expect(retryDelayMs(policy, 6, null, () => 1)).toBeNull();
+});
+
 describe('@agentlink/client: retries, backoff, timeouts and Idempotency-Key', () => {
   let flaky: FlakyServer;
   beforeEach(async () => {
@@ -90,13 +106,20 @@ describe('@agentlink/client: retries, backoff, timeouts and Idempotency-Key', ()
 
   it('retries 5xx with exponential backoff and jitter until an attempt succeeds', async () => {
     flaky.steps = [{ status: 500 }, { status: 503 }];
-    const res = (await client().link.createLinkToken({ body })) as unknown as { attempt: number };
-    expect(res.attempt).toBe(3);
+    // Full jitter draws each wait from [0, 500 ms * 2^n]: at the top of the draw the waits are the caps themselves, so
+    // the gaps the server sees are at least 500 and 1000 ms (a lower bound holds on a busy machine; an upper one would
+    // measure the machine: the cap itself is retryDelayMs's, a pure function).
+    const random = jest.spyOn(Math, 'random').mockReturnValue(1);
+    try {
+      const res = (await client().link.createLinkToken({ body })) as unknown as { attempt: number };
+      expect(res.attempt).toBe(3);
+    } finally {
+      random.mockRestore();
+    }
     expect(flaky.seen).toHaveLength(3);
-    // Full jitter: each wait is in [0, 500 ms * 2^n], so never more than the cap of its retry (plus scheduling slack).
     const [first, second] = flaky.gaps();
-    expect(first).toBeLessThan(500 + 250);
-    expect(second).toBeLessThan(1000 + 250);
+    expect(first).toBeGreaterThanOrEqual(490);
+    expect(second).toBeGreaterThanOrEqual(990);
   });
 
   it('reuses one Idempotency-Key for every attempt of a POST, and makes a new one per call', async () => {

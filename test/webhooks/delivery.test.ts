@@ -300,11 +300,10 @@ describeEachStore('webhook delivery', (t) => {
     // Let the CONNECTION.CREATED delivery go out first.
     await waitFor(async () => receiver.answeredAt.length === 1, 5000);
 
-    const t0 = Date.now();
     const res = await request(t.server).delete(`/api/connections/${conn.connectionId}`).set(sandboxHeaders(org));
     const answeredMs = Date.now();
     expect(res.status).toBe(200);
-    expect(answeredMs - t0).toBeLessThan(1000);
+    // The API answered before the hanging receiver did: it did not wait for the delivery (an order, not a duration).
     await waitFor(async () => receiver.answeredAt.length === 2, 5000);
     expect(receiver.answeredAt[1]).toBeGreaterThan(answeredMs);
     await waitFor(async () => (await deliveries(t, org, webhookId)).every((d) => d.status === 'SUCCEEDED'), 5000);

@@ -2,11 +2,16 @@ import type { Page } from 'playwright-core';
 
 /** Screenshots on failed steps: small JPEGs, dropped when still too large for the record. */
 const MAX_SCREENSHOT_BYTES = 150 * 1024;
+/**
+ * How long a failure's screenshot may take. It is what a developer reads to see why a run failed, so it is worth a few
+ * seconds: at 2 s a busy machine (three test workers beside Chromium on two cores) lost it.
+ */
+const SCREENSHOT_TIMEOUT_MS = 5_000;
 
 export async function failureScreenshot(page: Page | undefined): Promise<string | undefined> {
   if (!page || page.isClosed()) return undefined;
   try {
-    const shot = await page.screenshot({ type: 'jpeg', quality: 40, timeout: 2000, animations: 'disabled' });
+    const shot = await page.screenshot({ type: 'jpeg', quality: 40, timeout: SCREENSHOT_TIMEOUT_MS, animations: 'disabled' });
     return shot.length <= MAX_SCREENSHOT_BYTES ? shot.toString('base64') : undefined;
   } catch {
     return undefined;
