@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 
 import { ManualClock } from '../../server/domain/clock';
 import { requestLike, type Verdict, verifyAgentRequest } from '../support/bot-auth-verifier';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { writeOperatorProviders } from '../support/operator-providers';
 import { createLinkToken, widgetSession } from '../support/widget-api';
 import { api, type LiveOrg, liveOrg } from './agent-support';
 
@@ -81,28 +80,15 @@ beforeAll(async () => {
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   // The operator's providers: only these may ask for the deployment's key (an organization's own may not).
-  providersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-signed-'));
-  const file = path.join(providersDir, 'providers.json');
   const declaration = (signed: boolean) => ({
     providerId: signed ? SIGNED_ID : PLAIN_ID,
-    environment: 'sandbox',
     name: `Invoices ${signed ? 'signed' : 'plain'}`,
     slug: `invoices-${signed ? 'signed' : 'plain'}`,
-    category: 'finance',
-    homeUrl: `${origin}/`,
-    loginUrl: `${origin}/login`,
-    allowedOrigins: [origin],
-    signedIn: { element: '#account' },
-    login: {
-      usernameLabel: 'Username',
-      form: { username: { label: 'Username' }, password: { label: 'Password' }, submit: { role: 'button', name: 'Sign in' } },
-      success: [{ cookie: 'sid' }],
-      invalidCredentials: [],
-      locked: [],
-    },
-    signedAgent: signed,
+    origin,
+    extra: { signedAgent: signed },
   });
-  fs.writeFileSync(file, JSON.stringify({ providers: [declaration(true), declaration(false)] }));
+  const { dir, file } = writeOperatorProviders('agentlink-signed-', [declaration(true), declaration(false)]);
+  providersDir = dir;
   live = await startLiveServer({ clock, env: { AGENTLINK_PROVIDERS_FILE: file } });
   org = await liveOrg(live, 'Signed Agent Org');
 });

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 
 import { ManualClock } from '../../server/domain/clock';
 import { api, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { writeOperatorProviders } from '../support/operator-providers';
 import { createLinkToken, widgetSession } from '../support/widget-api';
 
 /**
@@ -92,27 +91,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  providersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentlink-traces-'));
-  const file = path.join(providersDir, 'providers.json');
-  const declaration = {
-    providerId: PROVIDER_ID,
-    environment: 'sandbox',
-    name: 'Invoices watched',
-    slug: 'invoices-watched',
-    category: 'finance',
-    homeUrl: `${origin}/`,
-    loginUrl: `${origin}/login`,
-    allowedOrigins: [origin],
-    signedIn: { element: '#account' },
-    login: {
-      usernameLabel: 'Username',
-      form: { username: { label: 'Username' }, password: { label: 'Password' }, submit: { role: 'button', name: 'Sign in' } },
-      success: [{ cookie: 'sid' }],
-      invalidCredentials: [],
-      locked: [],
-    },
-  };
-  fs.writeFileSync(file, JSON.stringify({ providers: [declaration] }));
+  const { dir, file } = writeOperatorProviders('agentlink-traces-', [
+    { providerId: PROVIDER_ID, name: 'Invoices watched', slug: 'invoices-watched', origin },
+  ]);
+  providersDir = dir;
   live = await startLiveServer({ clock, env: { AGENTLINK_PROVIDERS_FILE: file } });
   org = await liveOrg(live, 'Watched Sign-in Org');
 });
