@@ -12,6 +12,10 @@
  *      first frame of the run's page painted on the widget's canvas, the widget opened at once at userAction.url (so it
  *      includes loading the widget: what a person who taps the link at once waits). Also from userAction.since (the
  *      worker's pause) to that frame. Median and p95.
+ *   1b. Resume, same rounds: the person submits Orbit's code on the run's page and presses Done in the widget at once;
+ *      from the widget's Done request to the API showing the run RUNNING again (polled every 5 ms), and to COMPLETED
+ *      (the playbook's remaining steps: the message checked as sent). A round whose run saw the step done on its own
+ *      first (it looks every 500 ms; Done then answers 409) is counted, not timed.
  *   2. Memory held per waiting run: the server's Chromium (PSS, every process) and this Node process (heap used),
  *      before and with --waiting runs paused, divided by their number.
  *   3. Bounds: --waiting runs wait at once (AGENTLINK_MAX_WAITING_RUNS=--waiting, worker concurrency 2): every one is
@@ -26,6 +30,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../server/browser/chromium';
 import { loadConfig } from '../server/config';
 import { ORBIT_PROVIDER_ID } from '../server/integrations/orbit/orbit.provider';
+import { SANDBOX_STEP_UP_CODE } from '../server/sandbox/test-users';
 import { type LiveServer, startLiveServer } from '../test/support/live-server';
 import { childProcesses, descendants, pssBytes } from './agent/process-tree';
 
@@ -84,6 +89,14 @@ class Api {
       if (r.status !== 'PENDING' && r.status !== 'RUNNING') return r;
     }
   }
+  /** Polls (no long-poll answers at RUNNING) until the request's status is one of `statuses`. */
+  async until(id: string, statuses: string[]): Promise<Json> {
+    for (;;) {
+      const r = (await this.call('GET', `/api/agent-requests/${id}`)).body;
+      if (statuses.includes(r.status)) return r;
+      await new Promise((res) => setTimeout(res, 5));
+    }
+  }
   async final(id: string): Promise<Json> {
     for (;;) {
       const r = await this.settled(id);
@@ -109,40 +122,49 @@ async function main() {
     args: [...CHROMIUM_ARGS, WIDGET_MARK],
   });
   try {
-    const created = await server.services.organizations.create('Bench: runs that need their user');
-    const api = new Api(server, {
-      'content-type': 'application/json',
-      'x-client-id': created.clientId,
-      'x-client-secret': created.sandboxSecret,
-    });
-    const pt = await api.call('POST', '/api/sandbox/public_token/create', {
-      providerId: ORBIT_PROVIDER_ID,
-      clientUserId: 'bench',
-      username: 'user_stepup',
-    });
-    const ex = await api.call('POST', '/api/connections/public_token/exchange', { publicToken: pt.body.publicToken });
-    const accessToken = ex.body.access_token as string;
-    const askingRun = async (n: number) => {
-      const res = await api.call('POST', '/api/agent-requests', {
-        accessToken,
-        action: `Send a message to Marcus Webb saying 'bench ${n}'`,
-        startingUrl: server.siteUrl('orbit', '/'),
-        responseFormat: { sent: 'boolean' },
+    /** An organization with user_stepup connected (a fresh one asks for the code again: its sandbox is its own). */
+    const account = async (name: string) => {
+      const created = await server.services.organizations.create(name);
+      const api = new Api(server, {
+        'content-type': 'application/json',
+        'x-client-id': created.clientId,
+        'x-client-secret': created.sandboxSecret,
       });
-      if (res.status !== 202) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body.requestId as string;
+      const pt = await api.call('POST', '/api/sandbox/public_token/create', {
+        providerId: ORBIT_PROVIDER_ID,
+        clientUserId: 'bench',
+        username: 'user_stepup',
+      });
+      const ex = await api.call('POST', '/api/connections/public_token/exchange', { publicToken: pt.body.publicToken });
+      const accessToken = ex.body.access_token as string;
+      const askingRun = async (n: number) => {
+        const res = await api.call('POST', '/api/agent-requests', {
+          accessToken,
+          action: `Send a message to Marcus Webb saying 'bench ${n}'`,
+          startingUrl: server.siteUrl('orbit', '/'),
+          responseFormat: { sent: 'boolean' },
+        });
+        if (res.status !== 202) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body.requestId as string;
+      };
+      const cancel = async (id: string) => {
+        await api.call('POST', `/api/agent-requests/${id}/cancel`);
+        await api.final(id);
+      };
+      return { api, accessToken, askingRun, cancel };
     };
-    const cancel = async (id: string) => {
-      await api.call('POST', `/api/agent-requests/${id}/cancel`);
-      await api.final(id);
-    };
+    const { api, accessToken, askingRun, cancel } = await account('Bench: runs that need their user');
 
     // ---- 1. NEEDS_USER → first frame in the widget
     const fromAnswer: number[] = [];
     const fromPause: number[] = [];
+    const toRunning: number[] = [];
+    const toCompleted: number[] = [];
+    let sawItFirst = 0;
     for (let round = 0; round <= ROUNDS; round++) {
-      const id = await askingRun(round);
-      const waiting = await api.settled(id);
+      const own = await account(`Bench: round ${round}`);
+      const id = await own.askingRun(round);
+      const waiting = await own.api.settled(id);
       const answeredAt = Date.now();
       if (waiting.status !== 'NEEDS_USER') throw new Error(`round ${round}: ${waiting.status} ${JSON.stringify(waiting.error)}`);
       const context = await widgets.newContext({ viewport: { width: 420, height: 860 } });
@@ -157,13 +179,33 @@ async function main() {
         },
       );
       const painted = Date.now();
+      // 1b. The person enters the code on the run's page and presses Done.
+      const page = server.services.handoffs.registry.find(id)?.page();
+      if (!page) throw new Error(`round ${round}: the run's page is not open`);
+      await page.fill('#confirm-code-input', SANDBOX_STEP_UP_CODE);
+      let pressed = 0;
+      widget.on('request', (r) => r.url().endsWith('/user-action') && (pressed ||= performance.now()));
+      const answer = widget.waitForResponse((r) => r.url().endsWith('/user-action'));
+      await page.press('#confirm-code-input', 'Enter', { noWaitAfter: true });
+      // Watched from before the press: the run goes on as the answer is taken, before the widget's call returns.
+      const resumed = own.api.until(id, ['RUNNING', 'COMPLETED', 'FAILED']).then(() => performance.now());
+      await widget.click('#al-done');
+      const answered = (await answer).status();
+      const running = await resumed;
+      const final = await own.api.final(id);
+      const completed = performance.now();
+      if (final.status !== 'COMPLETED') throw new Error(`round ${round}: ${final.status} ${JSON.stringify(final.error)}`);
+      if (answered !== 200) sawItFirst++;
       if (round > 0) {
         // round 0 warms up the widget's assets and the browser
         fromAnswer.push(painted - answeredAt);
         fromPause.push(painted - Date.parse(waiting.userAction.since));
+        if (answered === 200) {
+          toRunning.push(running - pressed);
+          toCompleted.push(completed - pressed);
+        }
       }
       await context.close();
-      await cancel(id);
     }
 
     // ---- 2 and 3. WAITING runs at once: memory, and the bound
@@ -196,6 +238,10 @@ async function main() {
       '  NEEDS_USER → first frame in the widget (widget opened at once at userAction.url)',
       `    from the API's answer     median ${fmt(quantile(fromAnswer, 0.5))} ms   p95 ${fmt(quantile(fromAnswer, 0.95))} ms`,
       `    from userAction.since     median ${fmt(quantile(fromPause, 0.5))} ms   p95 ${fmt(quantile(fromPause, 0.95))} ms`,
+      '',
+      `  Resume: the code submitted on the run's page, then Done in the widget (${toRunning.length} timed, ${sawItFirst} seen by the run first)`,
+      `    Done → RUNNING (API)      median ${fmt(quantile(toRunning, 0.5))} ms   p95 ${fmt(quantile(toRunning, 0.95))} ms`,
+      `    Done → COMPLETED          median ${fmt(quantile(toCompleted, 0.5))} ms   p95 ${fmt(quantile(toCompleted, 0.95))} ms`,
       '',
       `  Memory held per waiting run (${held} waiting)`,
       `    server Chromium (PSS)     ${fmt(per(before.chromium, withWaiting.chromium), 1)} MB   (${fmt(before.chromium)} → ${fmt(withWaiting.chromium)} MB)`,

@@ -210,6 +210,8 @@ export default function applyDevice(d: DeviceFacts): void {
     return samples;
   });
 
+  wrapInlineWorkers(d);
+
   if (typeof g.document === 'undefined') return; // a worker: nothing below exists there
 
   // A PDF viewer, as every desktop Chrome has (five plugin names, two MIME types), and the flag that says so.
@@ -305,4 +307,75 @@ export default function applyDevice(d: DeviceFacts): void {
   for (const name of ['screenX', 'screenLeft']) getter(g, name, () => d.frame.x);
   for (const name of ['screenY', 'screenTop']) getter(g, name, () => d.frame.y);
   getter(protoOf('Screen'), 'availHeight', (self, original) => (original() as number) - d.taskbar);
+
+  /**
+   * A worker the page starts from its own Blob (blob:) or a data: URL never passes the egress proxy that puts this
+   * prelude in front of worker scripts, so it would speak as the machine. Here the constructor gives it the prelude
+   * first: a new script of the same kind (this function's own text with the same facts, then the page's script, taken
+   * from its Blob, which the page may revoke at once, or from its data: URL). Module workers are left alone (their
+   * imports run before any statement of theirs). The constructors stay what they were to a script: same name, length,
+   * prototype and source text.
+   */
+  function wrapInlineWorkers(facts: DeviceFacts): void {
+    const URLs = g.URL as typeof URL | undefined;
+    const BlobType = g.Blob as typeof Blob | undefined;
+    if (!URLs || !BlobType || typeof URLs.createObjectURL !== 'function') return;
+    const createURL = URLs.createObjectURL.bind(URLs);
+    const revokeURL = URLs.revokeObjectURL.bind(URLs);
+    const blobs = new Map<string, Blob>();
+    method(URLs, 'createObjectURL', (_self, args, original) => {
+      const url = original(...args) as string;
+      if (args[0] instanceof BlobType) blobs.set(url, args[0]);
+      return url;
+    });
+    method(URLs, 'revokeObjectURL', (_self, args, original) => {
+      blobs.delete(String(args[0]));
+      return original(...args);
+    });
+    let text: string | undefined; // made at the first inline worker: most documents start none
+    const prelude = () => (text ??= `(${nativeToString.call(applyDevice)})(${JSON.stringify(facts)});\n`);
+    /** The URL to start instead (made here, revoked once the worker holds it), or null to start the page's own. */
+    const inlined = (input: unknown, options: unknown): { url: string; revoke: boolean } | null => {
+      if (typeof options === 'object' && options !== null && (options as { type?: unknown }).type === 'module') return null;
+      let href: string;
+      try {
+        href = new URLs(String(input), (g.location as Location).href).href;
+      } catch {
+        return null; // the browser's own error follows
+      }
+      if (href.startsWith('blob:')) {
+        const blob = blobs.get(href);
+        return blob ? { url: createURL(new BlobType([prelude(), blob], { type: 'text/javascript' })), revoke: true } : null;
+      }
+      if (!href.startsWith('data:')) return null;
+      // A data: worker keeps a data: URL (its origin stays opaque): the page's script decoded, the prelude in front.
+      const comma = href.indexOf(',');
+      if (comma < 0) return null;
+      try {
+        const head = href.slice(5, comma);
+        const body = href.slice(comma + 1);
+        const script = /;base64$/i.test(head)
+          ? new TextDecoder().decode(Uint8Array.from(atob(decodeURIComponent(body)), (c) => c.charCodeAt(0)))
+          : decodeURIComponent(body);
+        return { url: `data:text/javascript,${encodeURIComponent(prelude() + script)}`, revoke: false };
+      } catch {
+        return null;
+      }
+    };
+    for (const name of ['Worker', 'SharedWorker']) {
+      const Original = g[name] as (new (...a: unknown[]) => object) | undefined;
+      if (typeof Original !== 'function') continue;
+      const wrapped: typeof Original = new Proxy(Original, {
+        construct(target, args, newTarget) {
+          const swap = args.length > 0 ? inlined(args[0], args[1]) : null;
+          const made = Reflect.construct(target, swap ? [swap.url, ...args.slice(1)] : args, newTarget === wrapped ? target : newTarget);
+          if (swap?.revoke) revokeURL(swap.url);
+          return made;
+        },
+      });
+      masks.set(wrapped, native(name));
+      define(g, name, { ...describe(g, name), value: wrapped });
+      define(Original.prototype, 'constructor', { ...describe(Original.prototype, 'constructor'), value: wrapped });
+    }
+  }
 }

@@ -45,10 +45,11 @@ const notePlaybook: Playbook<unknown> = {
             .then(() => fetch('/?list'))
             .then(() => (document.querySelector('#state')!.textContent = 'Saved'));
         });
-        // The click's step ends once its write is held (as a playbook's click ends once its navigation started).
+        // The click's step ends once its write was put to the person (as a playbook's click ends once its navigation
+        // started). `asked`, not `current`: a quick Approve can end the ask between two looks.
         await eventually(
-          async () => live.services.handoffs.registry.find(ctx.requestId)?.current ?? null,
-          (ask) => ask !== null,
+          async () => live.services.handoffs.registry.find(ctx.requestId)?.asked ?? false,
+          (asked) => asked,
           20_000,
         );
       },
@@ -139,7 +140,11 @@ it('after Approve, the next step reads the page the write brought, not the page 
   await w.start();
   expect((await w.answer('approve')).status).toBe(200);
   const done = await requestWhen(live, org, id, FINAL_STATUSES);
-  expect(done).toMatchObject({ status: 'COMPLETED', result: { state: 'Saved' } });
+  expect({ status: done.status, result: done.result, error: done.error ?? null }).toEqual({
+    status: 'COMPLETED',
+    result: { state: 'Saved' },
+    error: null,
+  });
 });
 
 it('the link of a pause that expired says "This step is over", never a connection screen', async () => {

@@ -142,3 +142,66 @@ it.each(['Windows', 'macOS', 'Linux'] as const)('presents a %s device the same w
       .join(', '),
   );
 });
+
+it('starts the workers a page makes from its own Blob or a data: URL as the device too, the constructors unchanged to its scripts', async () => {
+  const device: DeviceProfile = {
+    ...chooseDevice('conn-inline-workers', browser.version()),
+    platform: 'Windows',
+    userAgent: chromeUserAgent('Windows', browser.version()),
+    locale: 'de-DE',
+    acceptLanguage: 'de-DE,de;q=0.9,en;q=0.8',
+    timezoneId: 'Europe/Berlin',
+  };
+  const { page } = await fencedWith(device);
+  await page.goto(`http://device.localhost:${port}/`);
+  const seenBy = await page.evaluate(async () => {
+    // 'use strict' first, and a character outside ASCII: the page's script runs as it was written.
+    const probe = `'use strict'; postMessage([navigator.platform, navigator.languages.join(','), navigator.userAgentData.platform, 'é'])`;
+    const answer = (w: Worker | SharedWorker) =>
+      new Promise<string[]>((resolve, reject) => {
+        setTimeout(() => reject(new Error('no answer')), 10_000);
+        if (w instanceof Worker) {
+          w.onmessage = (e) => resolve(e.data as string[]);
+        } else {
+          w.port.onmessage = (e) => resolve(e.data as string[]);
+          w.port.start();
+        }
+      });
+    const blobUrl = () => URL.createObjectURL(new Blob([probe], { type: 'text/javascript' }));
+    // The usual pattern: the URL revoked as soon as the worker is made.
+    const url = blobUrl();
+    const revoked = new Worker(url);
+    URL.revokeObjectURL(url);
+    const shared = new SharedWorker(
+      URL.createObjectURL(
+        new Blob([`onconnect = (e) => { const p = e.ports[0]; ${probe.replace(/^'use strict'; postMessage/, 'p.postMessage')} }`]),
+      ),
+    );
+    const b64 = btoa(String.fromCharCode(...new TextEncoder().encode(probe)));
+    class Sub extends Worker {}
+    return {
+      blob: await answer(revoked),
+      shared: await answer(shared),
+      dataText: await answer(new Worker(`data:text/javascript,${encodeURIComponent(probe)}`)),
+      dataBase64: await answer(new Worker(`data:text/javascript;base64,${b64}`)),
+      subclass: await answer(new Sub(blobUrl())),
+      looks: [
+        Function.prototype.toString.call(Worker),
+        Worker.name,
+        Worker.length,
+        Worker.prototype.constructor === Worker,
+        new Worker(blobUrl()) instanceof Worker,
+        Object.getOwnPropertyNames(window).filter((n) => /agentlink|__/i.test(n)).length,
+      ],
+    };
+  });
+  const expected = ['Win32', 'de-DE,de,en', 'Windows', 'é'];
+  expect(seenBy).toEqual({
+    blob: expected,
+    shared: expected,
+    dataText: expected,
+    dataBase64: expected,
+    subclass: expected,
+    looks: ['function Worker() { [native code] }', 'Worker', 1, true, true, 0],
+  });
+});

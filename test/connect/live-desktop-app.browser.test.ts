@@ -217,7 +217,7 @@ describe('a desktop app in the live view', () => {
 
   it('sends frames no larger than the canvas shows them (device pixels) while the page is 1280×800; a tap lands on the element under it', async () => {
     const o = await openWidget(await declare('wide-frames'), { width: 420, height: 820 }, { deviceScaleFactor: 2, hasTouch: true });
-    type Probe = { frameWidth?: number; frameHeight?: number };
+    type Probe = { frameWidth?: number; frameHeight?: number; firstFrameWidth?: number };
     const deviceSize = () =>
       o.canvas.evaluate((c: HTMLCanvasElement) => {
         const r = c.getBoundingClientRect();
@@ -248,6 +248,10 @@ describe('a desktop app in the live view', () => {
     try {
       expect(o.live.viewportSize()).toEqual({ width: 1280, height: 800 });
       expect(await o.canvas.evaluate((c: HTMLCanvasElement) => [c.width, c.height])).toEqual([1280, 800]);
+      // The very first frame too: sized from the hello (the widget's width × its pixel ratio, at most 420 × 2), before the
+      // widget measured its canvas (it used to come at the page's 1280 px, the slowest frame of the view).
+      const first = await o.widget.evaluate(() => (window as unknown as { __agentlinkLive: Probe }).__agentlinkLive.firstFrameWidth);
+      expect(first).toBeLessThanOrEqual(840);
       const fitted = await deviceSize();
       expect(fitted.width).toBeLessThan(1280);
       const small = await frameWithin(fitted);

@@ -11,7 +11,14 @@ const SCREENSHOT_TIMEOUT_MS = 5_000;
 export async function failureScreenshot(page: Page | undefined): Promise<string | undefined> {
   if (!page || page.isClosed()) return undefined;
   try {
-    const shot = await page.screenshot({ type: 'jpeg', quality: 40, timeout: SCREENSHOT_TIMEOUT_MS, animations: 'disabled' });
+    // CSS pixels: a device at pixel ratio 2 would otherwise be captured, encoded and kept at four times the pixels.
+    const shot = await page.screenshot({
+      type: 'jpeg',
+      quality: 40,
+      scale: 'css',
+      timeout: SCREENSHOT_TIMEOUT_MS,
+      animations: 'disabled',
+    });
     return shot.length <= MAX_SCREENSHOT_BYTES ? shot.toString('base64') : undefined;
   } catch {
     return undefined;

@@ -21,6 +21,23 @@ export function frameBoundsFor(viewport: FrameBounds, asked: Pick<FrameSizeMessa
   return { width: side(asked.width, viewport.width), height: side(asked.height, viewport.height) };
 }
 
+/** What the widget's hello says of its stage: its CSS size, and its devicePixelRatio if it sent one. */
+export interface WidgetSize {
+  width: number;
+  height: number;
+  scale?: number;
+}
+
+/**
+ * The device pixels a widget's canvas will show before it has measured them (its hello's stage size × its pixel ratio),
+ * so the very first frames are not rendered at the page's own size: a 2560-pixel desktop at ratio 2 took 250–350 ms
+ * to capture and encode whole. A widget that sends no ratio is taken as 2 (phones and laptops); `frameSize` corrects.
+ */
+export function firstFrameFor(widget: WidgetSize): Pick<FrameSizeMessage, 'width' | 'height'> {
+  const scale = widget.scale ?? 2;
+  return { width: widget.width * scale, height: widget.height * scale };
+}
+
 export function sameBounds(a: FrameBounds, b: FrameBounds): boolean {
   return a.width === b.width && a.height === b.height;
 }

@@ -28,6 +28,8 @@ export const ClientMessageSchema = z.discriminatedUnion('t', [
       linkToken: z.string().min(1).max(256),
       width: z.number().int().min(100).max(4000),
       height: z.number().int().min(100).max(4000),
+      /** The widget's devicePixelRatio: the first frames are sized to its canvas before it reports `frameSize`. */
+      scale: z.number().finite().min(0.5).max(4).optional(),
     })
     .strict(),
   z.object({ t: z.literal('move'), x: coord, y: coord, buttons: z.number().int().min(0).max(7).optional(), mods: modifiers }).strict(),

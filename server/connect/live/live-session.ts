@@ -6,7 +6,7 @@ import { releasePageSession } from '../../browser/webauthn-environment';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import type { ProviderDefinition } from '../../providers/provider';
 import type { StorageState } from '../login-engine';
-import { type FrameBounds, frameBoundsFor, sameBounds } from './frame-size';
+import { firstFrameFor, type FrameBounds, frameBoundsFor, sameBounds, type WidgetSize } from './frame-size';
 import { dispatchInput } from './live-input-dispatch';
 import type { FrameSizeMessage, InputMessage, LiveStatusCode, ServerMessage } from './live-protocol';
 import { isSignedIn } from './signed-in';
@@ -47,10 +47,15 @@ const SIGNED_IN_POLL_MS = 400;
 const JPEG_QUALITY = 70;
 /** How long a still of a borrowed page may take (a page mid-navigation may not paint one at all). */
 const STILL_FRAME_MS = 1_500;
+/** How long a borrowed page's view waits for the screencast's first frame before it takes a still. */
+const FIRST_FRAME_WAIT_MS = 250;
 
 export class LiveSession {
   private sink: LiveSink | null = null;
   private lastFrame: Buffer | null = null;
+  private onFirstFrame: () => void = () => undefined;
+  /** Resolves at the screencast's first frame. */
+  private readonly framed = new Promise<void>((resolve) => (this.onFirstFrame = resolve));
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -83,9 +88,10 @@ export class LiveSession {
     private readonly events: LiveSessionEvents,
     viewport: { width: number; height: number },
     private readonly borrowed: BorrowedPage | null,
+    widget: WidgetSize,
   ) {
     this.viewport = viewport;
-    this.frameBounds = viewport;
+    this.frameBounds = frameBoundsFor(viewport, firstFrameFor(widget));
     this.lastGoodUrl = page.url();
   }
 
@@ -101,6 +107,8 @@ export class LiveSession {
     policy: EgressPolicy;
     startUrl: string | null;
     viewport: { width: number; height: number };
+    /** The widget that opened the view: its first frames are sized to it (frame-size.ts). */
+    widget: WidgetSize;
     idleMs: number;
     until: Date;
     events: LiveSessionEvents;
@@ -123,6 +131,7 @@ export class LiveSession {
       opts.events,
       viewport,
       borrowed,
+      opts.widget,
     );
     session.fence();
     session.watchForLoss();
@@ -137,7 +146,9 @@ export class LiveSession {
       // person sees the run's last picture of it, or a still (a page that is not painting sends no frame on its own).
       void screencast.catch(() => undefined);
       session.lastFrame = borrowed.lastFrame?.() ?? null;
-      if (!session.lastFrame) await session.stillFrame();
+      // The screencast's first frame, at the canvas's size, usually comes within some 50 ms; a still (the page's whole
+      // size, slower) only for a page that does not paint meanwhile.
+      if (!session.lastFrame && !(await session.firstFrameWithin(FIRST_FRAME_WAIT_MS))) await session.stillFrame();
     } else {
       await screencast;
     }
@@ -330,6 +341,15 @@ export class LiveSession {
     return true;
   }
 
+  /** Whether a screencast frame came within `ms`. */
+  private async firstFrameWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([this.framed, late]);
+    clearTimeout(timer);
+    return this.lastFrame !== null;
+  }
+
   private async stillFrame(): Promise<void> {
     try {
       const shot = await Promise.race([
@@ -348,6 +368,7 @@ export class LiveSession {
     if (this.ended) return; // a frame already on its way when the view ended
     const jpeg = Buffer.from(frame.data, 'base64');
     this.lastFrame = jpeg;
+    this.onFirstFrame();
     const ack = () => void this.cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
     if (this.sink) this.sink.sendFrame(jpeg, ack);
     else ack();

@@ -9,6 +9,7 @@ import { type ContextSource, openFencedContext, openPage } from '../../egress/fe
 import type { ProviderDefinition } from '../../providers/provider';
 import type { LinkSessionService, LiveSignInPort, SignInIdentity } from '../link-session.service';
 import type { StorageState } from '../login-engine';
+import type { WidgetSize } from './frame-size';
 import { DEFAULT_LIVE_VIEWPORT, type InputMessage, LIVE_VIEWPORT } from './live-protocol';
 import { LiveSession, type LiveSink } from './live-session';
 import { holdPasskeyCreation, type PasskeyAsk } from './passkey-consent';
@@ -73,14 +74,10 @@ export class LiveSignIn implements LiveSignInPort {
    * The widget's socket, authorised by the link token: attaches it to the link session's live browser, opening one
    * when there is none. A widget that comes back after the sign-in is told so again (it then finishes the flow). The
    * page is drawn at the provider's declared liveViewport (default DEFAULT_LIVE_VIEWPORT), whatever the widget's size
-   * (`_widgetSize`): a desktop app laid out for a phone-sized window is cut off; the widget scales the frames instead.
+   * (`widget`, which only sizes the first frames): a desktop app laid out for a phone-sized window is cut off; the
+   * widget scales the frames instead.
    */
-  async connect(
-    linkToken: string,
-    linkSessionId: string,
-    _widgetSize: { width: number; height: number },
-    sink: LiveSink,
-  ): Promise<Result<void>> {
+  async connect(linkToken: string, linkSessionId: string, widget: WidgetSize, sink: LiveSink): Promise<Result<void>> {
     const auth = await this.deps.linkSessions.authorizeLive(linkToken, linkSessionId);
     if (!auth.ok) return auth;
     if (this.signedIn.has(linkSessionId)) {
@@ -103,7 +100,7 @@ export class LiveSignIn implements LiveSignInPort {
       // Recorded first: a widget call for this session that reaches another API process is relayed here.
       const claimed = this.deps.linkSessions.claimHost(linkSessionId);
       const viewport = clampViewport(auth.value.provider.liveViewport ?? DEFAULT_LIVE_VIEWPORT);
-      opening = claimed.then(() => this.open(linkSessionId, auth.value, viewport));
+      opening = claimed.then(() => this.open(linkSessionId, auth.value, viewport, widget));
       this.opening.set(linkSessionId, opening);
       void opening.finally(() => this.opening.delete(linkSessionId));
     }
@@ -191,6 +188,7 @@ export class LiveSignIn implements LiveSignInPort {
       enrollPasskey: boolean;
     },
     viewport: { width: number; height: number },
+    widget: WidgetSize,
   ): Promise<Result<LiveSession>> {
     const { provider } = auth;
     const policy = EgressPolicy.forSignIn(provider, provider.environment);
@@ -239,6 +237,7 @@ export class LiveSignIn implements LiveSignInPort {
         policy,
         startUrl,
         viewport,
+        widget,
         idleMs: this.opts.idleMs,
         until: auth.expiresAt,
         events: {

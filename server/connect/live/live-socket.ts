@@ -5,6 +5,7 @@ import { type RawData, WebSocket, WebSocketServer } from 'ws';
 
 import type { Result } from '../../domain/errors';
 import { relayLiveSocket, type SessionHosts } from '../relay/session-relay';
+import type { WidgetSize } from './frame-size';
 import { ClientMessageSchema, type InputMessage, type LiveStatusCode, type ServerMessage } from './live-protocol';
 import type { LiveSink } from './live-session';
 
@@ -40,7 +41,7 @@ const CLOSE: Partial<Record<LiveStatusCode, number>> = {
 
 /** What the socket drives: live sign-ins, and the views of paused agent runs (one door for both, by link token). */
 export interface LiveViewPort {
-  connect(linkToken: string, linkSessionId: string, viewport: { width: number; height: number }, sink: LiveSink): Promise<Result<void>>;
+  connect(linkToken: string, linkSessionId: string, widget: WidgetSize, sink: LiveSink): Promise<Result<void>>;
   has(linkSessionId: string): boolean;
   input(linkSessionId: string, sink: LiveSink, message: InputMessage): boolean;
   detach(linkSessionId: string, sink: LiveSink): void;
@@ -53,8 +54,7 @@ export interface LiveViewPort {
 export function liveViews(signIn: LiveViewPort, runs: LiveViewPort, isRunToken: (linkToken: string) => Promise<boolean>): LiveViewPort {
   const side = (id: string) => (runs.has(id) ? runs : signIn);
   return {
-    connect: async (linkToken, id, viewport, sink) =>
-      ((await isRunToken(linkToken)) ? runs : signIn).connect(linkToken, id, viewport, sink),
+    connect: async (linkToken, id, widget, sink) => ((await isRunToken(linkToken)) ? runs : signIn).connect(linkToken, id, widget, sink),
     has: (id) => runs.has(id) || signIn.has(id),
     input: (id, sink, message) => side(id).input(id, sink, message),
     detach: (id, sink) => side(id).detach(id, sink),
@@ -139,7 +139,8 @@ function serve(ws: WebSocket, linkSessionId: string, live: LiveViewPort): void {
       if (attached) return;
       attached = true;
       clearTimeout(helloTimer);
-      void live.connect(m.linkToken, linkSessionId, { width: m.width, height: m.height }, sink).then(
+      const widget = { width: m.width, height: m.height, ...(m.scale === undefined ? {} : { scale: m.scale }) };
+      void live.connect(m.linkToken, linkSessionId, widget, sink).then(
         (result) => {
           if (result.ok) return;
           const code: LiveStatusCode =

@@ -3,6 +3,7 @@ import { fail, ok, type Result } from '../../domain/errors';
 import { hashToken } from '../../domain/tokens';
 import type { LinkTokenRecord } from '../../store';
 import type { LinkSessionService } from '../link-session.service';
+import type { WidgetSize } from './frame-size';
 import type { InputMessage, RunStateMessage } from './live-protocol';
 import { LiveSession, type LiveSink } from './live-session';
 
@@ -36,12 +37,7 @@ export class RunLiveViews {
     return !!v && !v.session.isEnded;
   }
 
-  async connect(
-    linkToken: string,
-    linkSessionId: string,
-    viewport: { width: number; height: number },
-    sink: LiveSink,
-  ): Promise<Result<void>> {
+  async connect(linkToken: string, linkSessionId: string, widget: WidgetSize, sink: LiveSink): Promise<Result<void>> {
     const auth = await this.deps.linkSessions.authorizeRunView(linkToken, linkSessionId);
     if (!auth.ok) return auth;
     const { run, token } = auth.value;
@@ -60,7 +56,7 @@ export class RunLiveViews {
     await existing?.session.end('LIVE_REPLACED', 'The view moved to another page.');
     if (this.views.size >= this.opts.maxViews)
       return fail('LIVE_SESSIONS_FULL', 'Too many views are open right now. Try again in a minute.');
-    const opened = await this.open(linkSessionId, run, token, viewport);
+    const opened = await this.open(linkSessionId, run, token, widget);
     if (!opened.ok) return opened;
     opened.value.attach(sink);
     sink.send(stateOf(run, token));
@@ -89,12 +85,7 @@ export class RunLiveViews {
 
   // ---------- internals ----------
 
-  private async open(
-    linkSessionId: string,
-    run: RunHandoff,
-    token: LinkTokenRecord,
-    viewport: { width: number; height: number },
-  ): Promise<Result<LiveSession>> {
+  private async open(linkSessionId: string, run: RunHandoff, token: LinkTokenRecord, widget: WidgetSize): Promise<Result<LiveSession>> {
     const page = run.page();
     if (!page || page.isClosed()) return fail('USER_ACTION_OVER', 'The task’s page is not open any more.');
     let session: LiveSession;
@@ -106,7 +97,8 @@ export class RunLiveViews {
         provider: run.provider,
         policy: run.policy,
         startUrl: null,
-        viewport,
+        viewport: widget, // used only if the page has no size of its own
+        widget,
         idleMs: this.opts.idleMs,
         until: new Date(Date.now() + 24 * 3600_000), // the run's end ends the view; its idle timer bounds it meanwhile
         borrowed: { inputAllowed: () => inputOpen(run, token), lastFrame: () => run.lastFrame() },

@@ -76,6 +76,8 @@ interface LiveProbe {
   /** The last frame's own size (the server sizes frames to the canvas: server/connect/live/frame-size.ts). */
   frameWidth?: number;
   frameHeight?: number;
+  /** The first frame's width (sized from the hello, before the widget measured its canvas). */
+  firstFrameWidth?: number;
 }
 const probeHost = window as Window & { __agentlinkLive?: LiveProbe };
 
@@ -213,7 +215,8 @@ function connectLive(l: LiveView): void {
   l.ws = ws;
   ws.onopen = () => {
     const size = liveSize();
-    send(ws, { t: 'hello', linkToken: state.token ?? '', width: size.width, height: size.height });
+    const scale = Math.min(4, Math.max(0.5, window.devicePixelRatio || 1));
+    send(ws, { t: 'hello', linkToken: state.token ?? '', width: size.width, height: size.height, scale });
   };
   ws.onmessage = (event: MessageEvent<Blob | string>) => {
     if (typeof event.data !== 'string') return paintFrame(l, event.data);
@@ -280,6 +283,7 @@ function paintFrame(l: LiveView, blob: Blob): void {
         probe.frames = l.frames;
         probe.paintedAt = performance.now();
         probe.frameWidth = size.width;
+        probe.firstFrameWidth ??= size.width;
         probe.frameHeight = size.height;
       }
     },
