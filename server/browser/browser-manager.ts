@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 
 import { type BrowserOptions, launchBrowser } from './chromium';
-import { armWebAuthn } from './webauthn-environment';
+import { armWebAuthn, webAuthnGateScript } from './webauthn-environment';
 
 /** How long a readiness check waits for the browser to answer one DevTools call. */
 const LIVENESS_TIMEOUT_MS = 2_000;
@@ -74,6 +74,8 @@ export class BrowserManager {
   async newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
     const browser = await this.get();
     const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, ...options });
+    // Before any page of it exists: a popup's own first WebAuthn call waits for its environment (webauthn-gate.page.ts).
+    await context.addInitScript({ content: webAuthnGateScript() });
     this.open += 1;
     // 'close' also fires when the browser itself closes or dies.
     context.once('close', () => {

@@ -1,5 +1,7 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
 
+import { PAGE_ENTRIES } from '../page-code/entries';
+import { callExpression } from '../page-code/page-function';
 import { BrowserClient, type PasskeyWindow, type VirtualCredential } from './webauthn-client';
 
 export type { PasskeyWindow, VirtualCredential } from './webauthn-client';
@@ -15,13 +17,24 @@ export type { PasskeyWindow, VirtualCredential } from './webauthn-client';
 const armedBrowsers = new WeakMap<Browser, Promise<BrowserClient>>();
 
 /**
+ * The most a document's first WebAuthn call waits for its environment (webauthn-gate.page.ts). It is there within
+ * milliseconds; a busy machine can take longer; a page whose environment never came is refused, never crashed.
+ */
+const GATE_WAIT_MS = 10_000;
+
+/** The init script every context gets before its first page: WebAuthn calls wait until the page's environment is in place. */
+export function webAuthnGateScript(): string {
+  return callExpression(PAGE_ENTRIES.webauthnGate, GATE_WAIT_MS);
+}
+
+/**
  * Gives every page `browser` has or will have, in every context, a WebAuthn environment before it runs anything.
  * Called once per browser where it starts (BrowserManager), before any context exists.
  *
  * How: a browser-level DevTools client auto-attaches to every page target and sends the environment the moment Chromium
  * reports it. Not a hold: Chromium lets a page run once ANY client releases it, and Playwright releases it in the batch
- * that sets the page up, so a popup whose own script calls WebAuthn as it loads races this (README: the gap; measured
- * in webauthn-environment.browser.test.ts). A page we open ourselves, and any page later, has it.
+ * that sets the page up, so a popup whose own script calls WebAuthn as it loads could beat this; every context's init
+ * script (webauthn-gate.page.ts, webAuthnGateScript) makes a document's first call wait until the environment is there.
  * One arming point per browser: no per-context route, so requests and the HTTP cache are left alone.
  */
 export async function armWebAuthn(browser: Browser): Promise<void> {

@@ -28,6 +28,8 @@ export const PAGE_ENTRIES = {
   pageQuiet: { file: 'server/browser/page-quiet.page.ts', kind: 'function' },
   /** waitForReady's in-page half: resolves once the DOM is still and the page shows its content. */
   pageReady: { file: 'server/browser/page-ready.page.ts', kind: 'function' },
+  /** Every document's first WebAuthn call waits for the page's environment (server/browser/webauthn-environment.ts). */
+  webauthnGate: { file: 'server/browser/webauthn-gate.page.ts', kind: 'function' },
   /** A device's prelude: what every realm of its contexts says of the device (server/browser/device-identity.ts). */
   device: { file: 'server/browser/device.page.ts', kind: 'function' },
   /** The dashboard's script (copy buttons), served as /dashboard/assets/dashboard.js. */
