@@ -17,7 +17,8 @@ export function signatureDirectoryUrl(publicUrl: string): string {
  * side may have a reason against it: a signature tells the site the visit is automated.
  */
 export class SignedAgent {
-  private signer: Promise<RequestSigner> | null = null;
+  /** The signer of the current key (a key replacement makes a new one: AgentSigningKeys.replace). */
+  private signer: { keyid: string; signer: RequestSigner } | null = null;
 
   constructor(
     private readonly settings: { signsRequests(owner: Owner): Promise<boolean> },
@@ -29,13 +30,9 @@ export class SignedAgent {
     // Never for an organization's own provider: the deployment's one key would vouch for a site only it chose.
     if (provider.signedAgent !== true || provider.source === 'organization') return null;
     if (!(await this.settings.signsRequests(owner))) return null;
-    // One signer for the process's life (the stored key does not change under it); a failed load is tried again next time.
-    this.signer ??= this.keys()
-      .then(([current]) => webBotAuthSigner(current, this.publicUrl))
-      .catch((err: unknown) => {
-        this.signer = null;
-        throw err;
-      });
-    return this.signer;
+    // The current key (keys() keeps it a minute at most, so a replaced key signs in every process soon after).
+    const [current] = await this.keys();
+    if (this.signer?.keyid !== current.keyid) this.signer = { keyid: current.keyid, signer: webBotAuthSigner(current, this.publicUrl) };
+    return this.signer.signer;
   }
 }

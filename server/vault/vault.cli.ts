@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 
 import type { AppConfig } from '../config';
-import { AgentSigningKeys } from '../domain/agent-signing-keys';
+import { AgentSigningKeys, DEFAULT_SIGNING_KEY_OVERLAP_MS } from '../domain/agent-signing-keys';
 import { systemClock } from '../domain/clock';
 import { ConnectionService } from '../domain/connections.service';
 import { WebhookEndpointService } from '../domain/webhooks/webhook-endpoints.service';
@@ -17,10 +17,14 @@ import type { Vault } from './vault';
  *                               AGENTLINK_ENCRYPTION_KEY: print how to rotate it, and re-seal with its first key.
  *   vault reseal [--json]       re-seal every value not yet sealed with the primary key (idempotent; resumes a rotation).
  *   vault status [--json]       key ids, and how many stored values each one protects.
+ *   vault replace-signing-key [--overlap-hours 168] [--json]
+ *                               a new Web Bot Auth signing key; the old one listed in the directory for the overlap.
  */
 export const VAULT_USAGE = `  vault rotate-key [--json]                 new primary encryption key (key file), then re-seal every stored value
   vault reseal [--json]                     re-seal stored values with the primary key (idempotent)
-  vault status [--json]                     key ids and how many stored values each protects`;
+  vault status [--json]                     key ids and how many stored values each protects
+  vault replace-signing-key [--overlap-hours 168] [--json]
+                                            a new Web Bot Auth signing key (the old one listed for the overlap)`;
 
 type Out = (json: boolean, value: unknown, text: string) => void;
 
@@ -64,7 +68,11 @@ async function reseal(config: AppConfig): Promise<{ primaryKeyId: string; report
 }
 
 export async function vaultCommand(config: AppConfig, args: string[], out: Out, usage: (message: string) => Error): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, 'overlap-hours': { type: 'string' } },
+  });
   const json = values.json ?? false;
   const sub = positionals[0];
   const fromEnv = !!config.encryptionKey;
@@ -90,7 +98,8 @@ export async function vaultCommand(config: AppConfig, args: string[], out: Out, 
           `Added key ${added!.keyId} to ${added!.file} as the primary key (kept: ${added!.keyIds.slice(1).join(', ')}).`,
           ...reportLines(primaryKeyId, report),
           'Restart running AgentLink processes so they seal with the new key.',
-          'The Web Bot Auth signing key is unchanged (re-sealed with the others): sites keep verifying its signatures.',
+          'The Web Bot Auth signing key is unchanged (re-sealed with the others): sites keep verifying its signatures',
+          '(`vault replace-signing-key` replaces it, the old one listed in the key directory for an overlap).',
         ];
     out(
       json,
@@ -102,6 +111,24 @@ export async function vaultCommand(config: AppConfig, args: string[], out: Out, 
   if (sub === 'reseal') {
     const { primaryKeyId, report, byKey } = await reseal(config);
     out(json, { primaryKeyId, ...report, byKey }, reportLines(primaryKeyId, report).join('\n'));
+    return;
+  }
+  if (sub === 'replace-signing-key') {
+    const hours = values['overlap-hours'] === undefined ? DEFAULT_SIGNING_KEY_OVERLAP_MS / 3600_000 : Number(values['overlap-hours']);
+    // At least the directory's cache life (5 minutes), at most a year.
+    if (!Number.isFinite(hours) || hours < 0.1 || hours > 8760) throw usage('--overlap-hours: a number of hours from 0.1 to 8760');
+    const { vault } = loadVault(config);
+    const store = await Store.open(config.database);
+    try {
+      const r = await new AgentSigningKeys(store, vault, systemClock).replace(hours * 3600_000);
+      const text = [
+        `The Web Bot Auth key ${r.keyid} signs from now on (running processes take it within a minute).`,
+        `The key it replaced, ${r.retiredKeyid}, stays in the key directory until ${r.listedUntil.toISOString()}, then drops out.`,
+      ];
+      out(json, { keyid: r.keyid, retiredKeyid: r.retiredKeyid, listedUntil: r.listedUntil.toISOString() }, text.join('\n'));
+    } finally {
+      await store.close();
+    }
     return;
   }
   if (sub === 'status') {

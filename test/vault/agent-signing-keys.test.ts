@@ -9,6 +9,7 @@ import express from 'express';
 import { type AppConfig, loadConfig } from '../../server/config';
 import { AGENT_SIGNING_KEY_PURPOSE, AgentSigningKeys } from '../../server/domain/agent-signing-keys';
 import { systemClock } from '../../server/domain/clock';
+import { SignedAgent } from '../../server/domain/signed-agent';
 import { webBotAuthSigner } from '../../server/egress/request-signing';
 import { signatureDirectoryRoutes } from '../../server/http/signature-directory.routes';
 import { main } from '../../server/main';
@@ -144,6 +145,46 @@ test('vault rotate-key re-seals the key under the new vault key; after a restart
   // A key the directory does not list is refused (the verifier really looks the key up).
   const stranger = await agentKeyFromSeed(Buffer.alloc(32, 7));
   expect((await verifyAgentRequest(signedRequest(stranger))).kind).toBe('invalid');
+});
+
+test('vault replace-signing-key: the new key signs at once; the old one stays listed, and verifies, for the overlap, then drops out', async () => {
+  const out = await cli(['vault', 'replace-signing-key', '--overlap-hours', '1', '--json']);
+  expect(out).toMatchObject({ retiredKeyid: made.keyid, keyid: expect.any(String), listedUntil: expect.any(String) });
+  expect(out.keyid).not.toBe(made.keyid);
+  const { vault } = loadVault(config);
+  // A process of the deployment: the new key first (it signs), the replaced one after it (listed only).
+  const keys = await new AgentSigningKeys(store, vault, systemClock).keys();
+  expect(keys.map((k) => k.keyid)).toEqual([out.keyid, made.keyid]);
+  const kids = async () => (await fetchDirectory(agentUrl)).keys.map((k) => (k as { kid: string }).kid);
+  expect(await kids()).toEqual([out.keyid, made.keyid]);
+  expect(await verifyAgentRequest(signedRequest(keys[0]))).toEqual({ kind: 'verified', keyid: out.keyid, agent: agentUrl });
+  // Signed just before the replacement: still verifies while the old key is listed.
+  expect(await verifyAgentRequest(signedBeforeRotation)).toEqual({ kind: 'verified', keyid: made.keyid, agent: agentUrl });
+  // The replaced key is sealed for its own row: no row holds it in clear, and its sealed value opens only there.
+  await store.dataSource.query('PRAGMA wal_checkpoint(TRUNCATE)');
+  expect(databaseText().includes(privateHalf(made))).toBe(false);
+
+  // The signer a running process holds moves to the new key within the keys' minute (a fresh one here).
+  const signed = new SignedAgent(
+    { signsRequests: async () => true },
+    () => new AgentSigningKeys(store, vault, systemClock).keys(),
+    agentUrl,
+  );
+  const signer = (await signed.signerFor({ organizationId: 'org', environment: 'production' }, { signedAgent: true, source: 'built-in' }))!;
+  const headers: Record<string, string | string[]> = { host: 'shop.example' };
+  signer.sign('GET', new URL('https://shop.example/'), headers);
+  expect(String(headers['signature-input'])).toContain(`keyid="${out.keyid}"`);
+
+  // Past the overlap: only the new key is listed, and what the old one signed no longer verifies.
+  const later = { now: () => new Date(Date.now() + 2 * 3600_000) };
+  served = () => new AgentSigningKeys(store, vault, later).keys();
+  expect(await kids()).toEqual([out.keyid]);
+  expect((await verifyAgentRequest(signedBeforeRotation)).kind).toBe('invalid');
+  // The next replacement deletes the rows whose overlap is over.
+  await new AgentSigningKeys(store, vault, later).replace(3600_000);
+  const purposes = ((await store.dataSource.query('SELECT purpose FROM deployment_keys')) as { purpose: string }[]).map((r) => r.purpose);
+  expect(purposes).toHaveLength(2);
+  served = () => new AgentSigningKeys(store, loadVault(config).vault, systemClock).keys();
 });
 
 test('a deployment that already signed with the derived key adopts it as its stored key: verifiers see no change', async () => {

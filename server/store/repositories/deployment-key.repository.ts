@@ -20,6 +20,18 @@ export class DeploymentKeyRepository extends BaseRepository<DeploymentKeyRecord>
       .take(limit)
       .getMany();
   }
+  /** The purposes that start with `prefix` (the replaced signing keys still on record). */
+  async purposesStartingWith(prefix: string): Promise<string[]> {
+    const rows = await this.repo
+      .createQueryBuilder('k')
+      .select(['k.purpose'])
+      .where('substr(k.purpose, 1, :n) = :prefix', { n: prefix.length, prefix })
+      .getMany();
+    return rows.map((r) => r.purpose);
+  }
+  async remove(purpose: string): Promise<void> {
+    await this.repo.delete({ purpose });
+  }
   /** Compare-and-set of the sealed key; false when it changed meanwhile. */
   async replaceSealed(purpose: string, expected: string, next: string) {
     const res = await this.repo.update({ purpose, sealedKey: expected }, { sealedKey: next });
