@@ -6,7 +6,12 @@ import type { Browser, CDPSession } from 'playwright-core';
  * to (isUserVerified: false), ends create() and get() with NotAllowedError at once (measured: 1–3 ms), whatever the
  * page asks (platform or cross-platform, resident key or not, any user-verification level, any transports hint).
  */
-const TRANSPORTS = ['internal', 'usb', 'hybrid', 'nfc', 'ble'] as const;
+/**
+ * The internal (platform) one last: a page's first WebAuthn call waits until a user-verifying platform authenticator is
+ * there (webauthn-gate.page.ts), and a session's commands run in order, so by then every other one is there too (a
+ * cross-platform create() that came between two of them resolved on the partial set).
+ */
+const TRANSPORTS = ['usb', 'hybrid', 'nfc', 'ble', 'internal'] as const;
 type Transport = (typeof TRANSPORTS)[number];
 
 const AUTHENTICATOR = { protocol: 'ctap2', ctap2Version: 'ctap2_1', hasResidentKey: true, hasUserVerification: true } as const;
