@@ -120,6 +120,11 @@ export const EnvSchema = z.object({
   AGENTLINK_TRUST_PROXY: bool.default('false'),
   AGENTLINK_LIVE_MAX_SESSIONS: z.coerce.number().int().min(0).max(256).default(8),
   AGENTLINK_LIVE_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(180),
+  /**
+   * How long a sign-in by recipe (a hosted link, a silent re-login) waits for the site to show a page the recipe knows
+   * after each step, before it treats the page as a step it cannot do (the live view, or NEEDS_USER).
+   */
+  AGENTLINK_LOGIN_STEP_SECONDS: z.coerce.number().int().min(2).max(300).default(20),
   AGENTLINK_CHROMIUM_PATH: z.string().optional(),
   AGENTLINK_MODEL_BASE_URL: z.string().url().optional(),
   AGENTLINK_MODEL: z.string().min(1).optional(),

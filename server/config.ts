@@ -39,7 +39,8 @@ export interface AppConfig {
   sandboxPrivateNetwork: 'deny' | 'allow';
   trustProxy: boolean;
   /** Live sign-in (a browser streamed into the widget): at most maxSessions at once in this process, each ended after idleSeconds without input. */
-  live: { maxSessions: number; idleSeconds: number };
+  /** `loginStepSeconds`: how long a sign-in by recipe waits for a page it knows after each step (AGENTLINK_LOGIN_STEP_SECONDS). */
+  live: { maxSessions: number; idleSeconds: number; loginStepSeconds: number };
   browser: { executablePath?: string; wsEndpoint?: string; upstreamCa?: string[] };
   /** OpenAI-compatible Chat Completions endpoint for the planner; absent = no model configured. */
   model?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number };
@@ -151,7 +152,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sandboxHostSuffix,
     sandboxPrivateNetwork: e.AGENTLINK_SANDBOX_PRIVATE_NETWORK,
     trustProxy: e.AGENTLINK_TRUST_PROXY,
-    live: { maxSessions: e.AGENTLINK_LIVE_MAX_SESSIONS, idleSeconds: e.AGENTLINK_LIVE_IDLE_SECONDS },
+    live: {
+      maxSessions: e.AGENTLINK_LIVE_MAX_SESSIONS,
+      idleSeconds: e.AGENTLINK_LIVE_IDLE_SECONDS,
+      loginStepSeconds: e.AGENTLINK_LOGIN_STEP_SECONDS,
+    },
     browser: {
       ...(e.AGENTLINK_CHROMIUM_PATH ? { executablePath: e.AGENTLINK_CHROMIUM_PATH } : {}),
       ...(e.BROWSER_WS_ENDPOINT ? { wsEndpoint: e.BROWSER_WS_ENDPOINT } : {}),

@@ -135,7 +135,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const connectionPasskeys = new ConnectionPasskeys(store, clock, vault);
   const siteSessions = new SiteSessions(store, clock, config.sandboxHostSuffix, config.sandboxExpiringSessionSeconds);
   const sandboxSites = new SimulatedSites(store, siteSessions, integrations.sites);
-  const loginEngine = new LoginEngine(browsers);
+  const loginEngine = new LoginEngine(browsers, { stepTimeoutMs: config.live.loginStepSeconds * 1000 });
   // Agent runs: the queue (built here, started only by a worker), in-process run signals, the playbooks.
   const agentEvents = new AgentRequestEvents();
   const queueLogger = createLogger(config.logLevel).child({ component: 'queue' });

@@ -13,6 +13,7 @@ import { loadVault } from '../../server/vault/keyring';
 import { postgresSkipped } from '../support/app';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { PG_URL_ENV } from '../support/pg-env';
+import { pgTemplateClause } from '../support/store-templates';
 import { awaitRequest, connectOrbit, createRequest, liveOrg } from './agent-support';
 
 /**
@@ -55,7 +56,7 @@ maybe('pg-boss queue', () => {
   beforeAll(async () => {
     const admin = new Client({ connectionString: pgUrl('postgres') });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.query(`CREATE DATABASE ${database}${pgTemplateClause()}`);
     await admin.end();
     live = await startLiveServer({
       env: {

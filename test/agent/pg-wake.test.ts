@@ -10,6 +10,7 @@ import { type AgentlinkProcess, startAgentlinkProcess } from '../support/agentli
 import { postgresSkipped } from '../support/app';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { PG_URL_ENV } from '../support/pg-env';
+import { pgTemplateClause } from '../support/store-templates';
 import { awaitRequest, connectOrbit, eventually, type LiveOrg, liveOrg } from './agent-support';
 
 /**
@@ -41,7 +42,7 @@ maybe.each(['pg-boss', 'embedded'] as const)('%s queue on PostgreSQL: wake-ups a
   beforeAll(async () => {
     const admin = new Client({ connectionString: pgUrl('postgres') });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.query(`CREATE DATABASE ${database}${pgTemplateClause()}`);
     await admin.end();
     const env = { DATABASE_URL: pgUrl(database), AGENTLINK_ENCRYPTION_KEY: KEY, AGENTLINK_QUEUE: engine };
     live = await startLiveServer({ env: { ...env, AGENTLINK_WORKER_CONCURRENCY: '1', AGENTLINK_WORKER_POLL_MS: '60000' } });

@@ -170,85 +170,72 @@ const delays = [
   ['held back 1.5 s', 1_500],
 ] as const;
 
-/** Holds back the environment of every page opened meanwhile (the client's prepare, delayed) for the test's length. */
-function holdBackEnvironment(ms: number): () => void {
-  if (ms === 0) return () => undefined;
+/** Runs `body` with the environment of every page opened meanwhile held back `ms` (the client's prepare, delayed). */
+async function heldBack<T>(ms: number, body: () => Promise<T>): Promise<T> {
+  if (ms === 0) return body();
   const proto = BrowserClient.prototype as unknown as { prepare(targetId: string, sessionId: string): void };
   const prepare = proto.prepare;
   const spy = jest.spyOn(proto, 'prepare').mockImplementation(function (this: unknown, targetId: string, sessionId: string) {
     setTimeout(() => prepare.call(this, targetId, sessionId), ms);
   });
-  return () => spy.mockRestore();
+  try {
+    return await body();
+  } finally {
+    spy.mockRestore();
+  }
 }
 
 it.each(delays)('covers a popup the page opens (its own environment), its script calling WebAuthn on load (%s)', async (_, ms) => {
   const bystander = await fencedPage();
   const page = await fencedPage();
-  const restore = holdBackEnvironment(ms);
-  try {
-    const fromPopup = page.evaluate(
+  const fromPopup = await heldBack(ms, () =>
+    page.evaluate(
       (src) =>
         new Promise<string[]>((resolve) => {
           addEventListener('message', (e: MessageEvent<string[]>) => resolve(e.data), { once: true });
           open(src);
         }),
       `http://${RP}:${port}/popup`,
-    );
-    expect(await fromPopup).toEqual(REFUSED);
-  } finally {
-    restore();
-  }
+    ),
+  );
+  expect(fromPopup).toEqual(REFUSED);
   expect(await page.evaluate(() => document.title)).toBe('passkeys');
   expect(await bystander.evaluate(() => document.title)).toBe('passkeys');
 });
 
-it.each(delays)(
-  'covers an empty popup the page calls WebAuthn in at once (open(""), then create()/get() in it, in one task) (%s)',
-  async (_, ms) => {
+// An empty popup never navigates: its initial empty document (the opener's origin) runs the opener's script in the same
+// task that opened it. Two ways to open one: window.open(''), and a fresh frame's document.open(url, name, features)
+// (three arguments open a window as window.open does), taken before any load of the frame's own: the attack on a wait
+// kept per realm.
+const emptyPopups = [
+  ['open(""), then create()/get() in it, in one task', 'window'],
+  ['through a fresh frame’s own document.open(url, name, features)', 'document'],
+] as const;
+
+describe.each(emptyPopups)('covers an empty popup the page calls WebAuthn in at once: %s', (_, opener) => {
+  it.each(delays)('%s', async (__, ms) => {
     const bystander = await fencedPage();
     const page = await fencedPage();
-    const restore = holdBackEnvironment(ms);
-    try {
-      // The popup never navigates: its initial empty document (the opener's origin) runs the opener's script in the same task.
-      const inPopup = await page.evaluate(
-        ([source, rpId]) => {
-          const popup = open('') as (Window & { eval(code: string): Promise<string[]> }) | null;
+    const inPopup = await heldBack(ms, () =>
+      page.evaluate(
+        ([source, rpId, how]) => {
+          let opened: Window | null;
+          if (how === 'window') opened = open('');
+          else {
+            const frame = document.createElement('iframe');
+            document.body.append(frame);
+            opened = (frame.contentDocument as unknown as { open(u: string, n: string, f: string): Window | null }).open('', 'x', '');
+          }
+          const popup = opened as (Window & { eval(code: string): Promise<string[]> }) | null;
           if (!popup) return Promise.resolve(['no popup']);
           return popup.eval(`(${source})(${JSON.stringify(rpId)})`);
         },
-        [callAll.toString(), RP] as const,
-      );
-      expect(inPopup).toEqual(REFUSED);
-    } finally {
-      restore();
-    }
-    expect(await bystander.evaluate(() => document.title)).toBe('passkeys');
-  },
-);
-
-it.each(delays)('covers an empty popup opened through a fresh frame’s own document.open(url, name, features) (%s)', async (_, ms) => {
-  const bystander = await fencedPage();
-  const page = await fencedPage();
-  const restore = holdBackEnvironment(ms);
-  try {
-    // A frame made this moment, its document's open() taken before any load of its own: the attack on a wait kept per realm.
-    const inPopup = await page.evaluate(
-      ([source, rpId]) => {
-        const frame = document.createElement('iframe');
-        document.body.append(frame);
-        // document.open with three arguments opens a window, as window.open does.
-        const opened = (frame.contentDocument as unknown as { open(u: string, n: string, f: string): Window | null }).open('', 'x', '');
-        const popup = opened as (Window & { eval(code: string): Promise<string[]> }) | null;
-        if (!popup) return Promise.resolve(['no popup']);
-        return popup.eval(`(${source})(${JSON.stringify(rpId)})`);
-      },
-      [callAll.toString(), RP] as const,
+        [callAll.toString(), RP, opener] as const,
+      ),
     );
     expect(inPopup).toEqual(REFUSED);
-  } finally {
-    restore();
-  }
-  expect(await bystander.evaluate(() => document.title)).toBe('passkeys');
+    expect(await bystander.evaluate(() => document.title)).toBe('passkeys');
+  });
 });
 
 it('leaves no trace of the wait in the page: create, get and open read as the built-ins', async () => {

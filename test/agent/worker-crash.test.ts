@@ -12,13 +12,16 @@ import { awaitRequest, connectOrbit, createRequest, eventually, type LiveOrg, li
 
 /**
  * A worker in a separate process claims two requests, then dies by SIGKILL mid-run. Another worker (this
- * process) recovers them once the 2 s leases run out: the one with an attempt left is run again and
+ * process) recovers them once their leases run out: the one with an attempt left is run again and
  * completes; the one already on its last attempt fails with WORKER_LOST. Nothing stays RUNNING.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(180_000);
 
 const ROOT = path.resolve(__dirname, '../..');
-const LEASE_SECONDS = 2;
+// Short, so the dead worker's requests come back soon; not shorter: the two processes share one SQLite file and a busy
+// machine, and with 2 s a live child's renewal that waited on the other process's write over 2 s lost its own lease
+// (its sweep then failed the request as WORKER_LOST before its run began: 2 full runs in 3 beside three jest workers).
+const LEASE_SECONDS = 5;
 const ENV = {
   AGENTLINK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   AGENTLINK_LEASE_SECONDS: String(LEASE_SECONDS),
@@ -112,7 +115,7 @@ it('recovers the requests of a worker killed with SIGKILL: re-run once, else WOR
   worker = createAgentWorker(live.services, createLogger('silent'));
   await worker.start();
 
-  const [done, failed] = await Promise.all([awaitRequest(live, org, rerun, 20_000), awaitRequest(live, org, lost, 20_000)]);
+  const [done, failed] = await Promise.all([awaitRequest(live, org, rerun, 30_000), awaitRequest(live, org, lost, 30_000)]);
   expect(done).toMatchObject({ status: 'COMPLETED', result: { ok: true }, method: 'PLAYBOOK' });
   expect(failed).toMatchObject({ status: 'FAILED', error: { code: 'WORKER_LOST', message: expect.stringMatching(/2 attempts/) } });
   expect((await repo.findById(rerun))?.attempts).toBe(2);

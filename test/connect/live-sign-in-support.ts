@@ -6,7 +6,7 @@ import { type LiveServer, startLiveServer } from '../support/live-server';
 
 /**
  * What the live sign-in tests (live-sign-in*.browser.test.ts) share: a live server with its worker (at most two live
- * sessions, a short idle timeout) and an organization, started for the calling file by `useLiveSignInServer()`, with a
+ * sessions, a short idle timeout and step budget) and an organization, started for the calling file by `useLiveSignInServer()`, with a
  * fresh browser context per test (the bindings below are set by its hooks); link tokens and their sessions; the widget
  * opened on its live view; pointing and clicking on the live page through the widget's canvas.
  */
@@ -20,7 +20,13 @@ export function useLiveSignInServer(): void {
   beforeAll(async () => {
     server = await startLiveServer({
       worker: true,
-      env: { AGENTLINK_LIVE_MAX_SESSIONS: '2', AGENTLINK_LIVE_IDLE_SECONDS: String(IDLE_SECONDS) },
+      env: {
+        AGENTLINK_LIVE_MAX_SESSIONS: '2',
+        AGENTLINK_LIVE_IDLE_SECONDS: String(IDLE_SECONDS),
+        // A recipe that meets a page it does not know hands it over after this (20 s by default): half, still ample
+        // for a sandbox page on a busy machine.
+        AGENTLINK_LOGIN_STEP_SECONDS: '10',
+      },
     });
     const created = await server.services.organizations.create('Reading Buddy');
     org = { clientId: created.clientId, sandboxSecret: created.sandboxSecret };

@@ -6,6 +6,7 @@ import { loadConfig } from '../../server/config';
 import { type DashboardUserRecord, Store } from '../../server/store';
 import { postgresSkipped } from '../support/app';
 import { PG_URL_ENV } from '../support/pg-env';
+import { pgTemplateClause } from '../support/store-templates';
 
 /**
  * store.transaction(): all or nothing, and nobody else's statement inside it. On SQLite TypeORM shares one connection
@@ -29,7 +30,7 @@ async function openStore(dialect: 'sqlite' | 'postgres') {
     const admin = new Client({ connectionString: process.env[PG_URL_ENV] });
     await admin.connect();
     database = `agentlink_test_tx_${process.pid}_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.query(`CREATE DATABASE ${database}${pgTemplateClause()}`);
     await admin.end();
     const url = new URL(process.env[PG_URL_ENV]!);
     url.pathname = `/${database}`;

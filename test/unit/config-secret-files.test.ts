@@ -62,4 +62,12 @@ describe('configuration: secrets from files, sign-up mode', () => {
     expect(loadConfig({ NODE_ENV: 'production', AGENTLINK_SIGNUP: 'invite' }).signup).toBe('invite');
     expect(() => loadConfig({ AGENTLINK_SIGNUP: 'everyone' })).toThrow(/AGENTLINK_SIGNUP/);
   });
+
+  it('takes the sign-in step budget in seconds (20 by default), within 2 s and 5 minutes', () => {
+    expect(loadConfig({}).live.loginStepSeconds).toBe(20);
+    const config = loadConfig({ AGENTLINK_LOGIN_STEP_SECONDS: '45' });
+    expect(config.live.loginStepSeconds).toBe(45);
+    expect(() => loadConfig({ AGENTLINK_LOGIN_STEP_SECONDS: '1' })).toThrow(/AGENTLINK_LOGIN_STEP_SECONDS/);
+    expect(() => loadConfig({ AGENTLINK_LOGIN_STEP_SECONDS: '301' })).toThrow(/AGENTLINK_LOGIN_STEP_SECONDS/);
+  });
 });

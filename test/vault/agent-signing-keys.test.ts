@@ -19,6 +19,7 @@ import { loadVault } from '../../server/vault/keyring';
 import { postgresSkipped } from '../support/app';
 import { fetchDirectory, type SignedRequestLike, verifyAgentRequest } from '../support/bot-auth-verifier';
 import { PG_URL_ENV } from '../support/pg-env';
+import { pgTemplateClause } from '../support/store-templates';
 
 /**
  * The deployment's Web Bot Auth key at rest: a random Ed25519 key made once (two processes racing to make it end with
@@ -212,7 +213,7 @@ test('a deployment that already signed with the derived key adopts it as its sto
   const database = `agentlink_test_agentkey_${process.pid}_${Date.now()}`;
   const admin = new Client({ connectionString: process.env[PG_URL_ENV] });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.query(`CREATE DATABASE ${database}${pgTemplateClause()}`);
   const url = new URL(process.env[PG_URL_ENV]!);
   url.pathname = `/${database}`;
   const pg = await Store.open({ type: 'postgres', url: url.toString() });
