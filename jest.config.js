@@ -21,9 +21,11 @@ const packages = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // Two on two cores. Three were 7% faster (jest 1,047 against 1,124 s on a fresh clone), but on a machine that busy a
-  // failed run's screenshot went missing in 2 of 3 full runs (worker.test): two until that is understood.
-  maxWorkers: 2,
+  // Three on two cores: a browser test waits on its Chromium and its sites part of the time, which a third file fills
+  // (950 against 1,051 s for the whole run on this machine, the CPU 91% busy with three). The failures that kept it at
+  // two were tests racing a machine that busy (a failure screenshot taken at pixel ratio 2, a 2 s lease), fixed at
+  // their causes.
+  maxWorkers: 3,
   // The timeout is read from the global config only (per-project values are ignored).
   testTimeout: 30000,
   // After jest's own report: where the run's time went, per kind of test file (browser, process, postgres, api).

@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
 import { captureSession } from '../../browser/session-capture';
 import { boundSession } from '../../browser/session-format';
@@ -8,6 +8,7 @@ import type { ProviderDefinition } from '../../providers/provider';
 import type { StorageState } from '../login-engine';
 import { firstFrameFor, type FrameBounds, frameBoundsFor, sameBounds, type WidgetSize } from './frame-size';
 import { dispatchInput } from './live-input-dispatch';
+import { LivePageFence } from './live-page-fence';
 import type { FrameSizeMessage, InputMessage, LiveStatusCode, ServerMessage } from './live-protocol';
 import { isSignedIn } from './signed-in';
 
@@ -62,9 +63,6 @@ export class LiveSession {
   private lifeTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private ended = false;
-  private lastGoodUrl: string;
-  private lastBlockedHost: string | null = null;
-  private backs: number[] = [];
   private viewport: { width: number; height: number };
   /** The screencast's frame size: the page's own until the widget says how large its canvas is (frame-size.ts). */
   private frameBounds: FrameBounds;
@@ -72,8 +70,8 @@ export class LiveSession {
   private screencastChain: Promise<void> = Promise.resolve();
   /** Last time an input event arrived (for the bench's and the metrics' benefit as much as the idle timer). */
   lastInputAt = Date.now();
-  /** Undoes the fence's listeners (a borrowed page lives on after the view). */
-  private unfence: () => void = () => undefined;
+  /** Where the page may go while the person drives it (live-page-fence.ts). */
+  private readonly fence: LivePageFence;
   /** Undoes watchForLoss (the browser outlives the view: its listeners must not pile up). */
   private unwatch: () => void = () => undefined;
 
@@ -92,7 +90,13 @@ export class LiveSession {
   ) {
     this.viewport = viewport;
     this.frameBounds = frameBoundsFor(viewport, firstFrameFor(widget));
-    this.lastGoodUrl = page.url();
+    this.fence = new LivePageFence(
+      context,
+      page,
+      policy,
+      (code, message, host) => this.notify(code, message, host),
+      () => (borrowed ? !borrowed.inputAllowed() : false),
+    );
   }
 
   /**
@@ -133,7 +137,6 @@ export class LiveSession {
       borrowed,
       opts.widget,
     );
-    session.fence();
     session.watchForLoss();
     // A borrowed page may be mid-navigation (a run waiting on a held form post): Page.enable then answers only once the
     // navigation settles, which is what the person is there to decide. The screencast works without waiting for it.
@@ -154,7 +157,7 @@ export class LiveSession {
     }
     if (opts.startUrl) {
       await page.goto(opts.startUrl, { waitUntil: 'domcontentloaded' }).catch(() => undefined);
-      if (opts.policy.checkUrl(page.url()).ok) session.lastGoodUrl = page.url();
+      session.fence.settled();
     }
     session.touchIdle();
     const lifeMs = Math.max(0, opts.until.getTime() - Date.now());
@@ -233,7 +236,7 @@ export class LiveSession {
     this.sink = null;
     if (this.borrowed) {
       // The run's page goes on without the view: only what the view added is taken away.
-      this.unfence();
+      this.fence.stop();
       // Released, not detached: a detach would take the page's WebAuthn environment with it (webauthn-environment.ts).
       await releasePageSession(this.cdp);
     } else {
@@ -243,44 +246,6 @@ export class LiveSession {
   }
 
   // ---------- internals ----------
-
-  /** Windows other than the sign-in page are closed; a top-level page outside the allowed origins is taken back. */
-  private fence(): void {
-    const onPopup = (popup: Page) => {
-      if (popup === this.page) return;
-      // A run's own tabs are the run's business (server/agent/tabs/): only the person's are closed, while they act.
-      if (this.borrowed && !this.borrowed.inputAllowed()) return;
-      void popup.close().catch(() => undefined);
-      this.notify('POPUP_BLOCKED', 'The page tried to open another window; it was closed.');
-    };
-    const onNavigated = (frame: Frame) => {
-      if (frame !== this.page.mainFrame()) return;
-      // Where a run's page goes while the run works is the run's to handle (its egress proxy refuses the rest).
-      if (this.borrowed && !this.borrowed.inputAllowed()) return;
-      const url = frame.url();
-      if (this.policy.checkUrl(url).ok) {
-        this.lastGoodUrl = url;
-        return;
-      }
-      if (url === 'about:blank') return;
-      // The egress proxy refused the navigation (the browser shows its network error page): say so, and go back.
-      const host = this.lastBlockedHost ?? hostOf(url);
-      this.notify('NAVIGATION_BLOCKED', `The page tried to go to ${host ?? 'another site'}, which is not allowed here.`, host);
-      // Back to the last allowed page, a few times a minute at most (a provider that is down must not make this loop).
-      const now = Date.now();
-      this.backs = this.backs.filter((t) => now - t < 60_000);
-      if (this.backs.length >= 3) return;
-      this.backs.push(now);
-      const back = this.lastGoodUrl;
-      setTimeout(() => void this.page.goto(back, { waitUntil: 'domcontentloaded' }).catch(() => undefined), 0);
-    };
-    this.context.on('page', onPopup);
-    this.page.on('framenavigated', onNavigated);
-    this.unfence = () => {
-      this.context.off('page', onPopup);
-      this.page.off('framenavigated', onNavigated);
-    };
-  }
 
   /**
    * A browser that dies (a crash, a kill) or a page that crashes ends the view at once, telling the person, instead of
@@ -302,7 +267,7 @@ export class LiveSession {
 
   /** The egress proxy's report of a refused connection (wired by the owner, which opened the context). */
   blocked(url: string): void {
-    this.lastBlockedHost = hostOf(url) ?? url.replace(/:\d+$/, '');
+    this.fence.blocked(url);
   }
 
   notify(code: LiveStatusCode, message: string, host?: string | null): void {
@@ -404,14 +369,5 @@ export class LiveSession {
     } finally {
       this.checking = false;
     }
-  }
-}
-
-function hostOf(url: string): string | null {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : null;
-  } catch {
-    return null;
   }
 }
