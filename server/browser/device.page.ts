@@ -312,9 +312,12 @@ export default function applyDevice(d: DeviceFacts): void {
    * A worker the page starts from its own Blob (blob:) or a data: URL never passes the egress proxy that puts this
    * prelude in front of worker scripts, so it would speak as the machine. Here the constructor gives it the prelude
    * first: a new script of the same kind (this function's own text with the same facts, then the page's script, taken
-   * from its Blob, which the page may revoke at once, or from its data: URL). Module workers are left alone (their
-   * imports run before any statement of theirs). The constructors stay what they were to a script: same name, length,
-   * prototype and source text.
+   * from its Blob, which the page may revoke at once, or from its data: URL). A module worker gets it the same way, in
+   * front of its statements; its static imports are still evaluated first, so a module it imports that reads the device
+   * at once sees the machine. Not a module of ours imported first instead: that import would be a blob: or data: URL,
+   * which a page whose Content-Security-Policy allows blob: workers but no such scripts refuses, and the worker would
+   * not start at all (the worse harm). The constructors stay what they were to a script: same name, length, prototype
+   * and source text.
    */
   function wrapInlineWorkers(facts: DeviceFacts): void {
     const URLs = g.URL as typeof URL | undefined;
@@ -335,8 +338,7 @@ export default function applyDevice(d: DeviceFacts): void {
     let text: string | undefined; // made at the first inline worker: most documents start none
     const prelude = () => (text ??= `(${nativeToString.call(applyDevice)})(${JSON.stringify(facts)});\n`);
     /** The URL to start instead (made here, revoked once the worker holds it), or null to start the page's own. */
-    const inlined = (input: unknown, options: unknown): { url: string; revoke: boolean } | null => {
-      if (typeof options === 'object' && options !== null && (options as { type?: unknown }).type === 'module') return null;
+    const inlined = (input: unknown): { url: string; revoke: boolean } | null => {
       let href: string;
       try {
         href = new URLs(String(input), (g.location as Location).href).href;
@@ -367,7 +369,7 @@ export default function applyDevice(d: DeviceFacts): void {
       if (typeof Original !== 'function') continue;
       const wrapped: typeof Original = new Proxy(Original, {
         construct(target, args, newTarget) {
-          const swap = args.length > 0 ? inlined(args[0], args[1]) : null;
+          const swap = args.length > 0 ? inlined(args[0]) : null;
           const made = Reflect.construct(target, swap ? [swap.url, ...args.slice(1)] : args, newTarget === wrapped ? target : newTarget);
           if (swap?.revoke) revokeURL(swap.url);
           return made;

@@ -160,6 +160,7 @@ it('starts the workers a page makes from its own Blob or a data: URL as the devi
     const answer = (w: Worker | SharedWorker) =>
       new Promise<string[]>((resolve, reject) => {
         setTimeout(() => reject(new Error('no answer')), 10_000);
+        w.onerror = (e) => reject(new Error(`worker error: ${(e as ErrorEvent).message ?? e.type}`));
         if (w instanceof Worker) {
           w.onmessage = (e) => resolve(e.data as string[]);
         } else {
@@ -178,6 +179,18 @@ it('starts the workers a page makes from its own Blob or a data: URL as the devi
       ),
     );
     const b64 = btoa(String.fromCharCode(...new TextEncoder().encode(probe)));
+    // Module workers: their own statements read the device (a static import of theirs still loads, and runs first).
+    const dependency = `export const mark = 'é';`;
+    const reads = `[navigator.platform, navigator.languages.join(','), navigator.userAgentData.platform, mark]`;
+    const moduleProbe = (dep: string) => `import { mark } from ${JSON.stringify(dep)}; postMessage(${reads});`;
+    const dataModule = `data:text/javascript,${encodeURIComponent(moduleProbe(`data:text/javascript,${encodeURIComponent(dependency)}`))}`;
+    const blobOf = (script: string) => URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
+    const revokedModule = () => {
+      const url = blobOf(moduleProbe(blobOf(dependency)));
+      const worker = new Worker(url, { type: 'module' });
+      URL.revokeObjectURL(url);
+      return worker;
+    };
     class Sub extends Worker {}
     return {
       blob: await answer(revoked),
@@ -185,6 +198,18 @@ it('starts the workers a page makes from its own Blob or a data: URL as the devi
       dataText: await answer(new Worker(`data:text/javascript,${encodeURIComponent(probe)}`)),
       dataBase64: await answer(new Worker(`data:text/javascript;base64,${b64}`)),
       subclass: await answer(new Sub(blobUrl())),
+      moduleBlob: await answer(revokedModule()),
+      moduleData: await answer(new Worker(dataModule, { type: 'module' })),
+      sharedModule: await answer(
+        new SharedWorker(
+          URL.createObjectURL(
+            new Blob([`import { mark } from ${JSON.stringify(blobOf(dependency))}; onconnect = (e) => e.ports[0].postMessage(${reads});`], {
+              type: 'text/javascript',
+            }),
+          ),
+          { type: 'module' },
+        ),
+      ),
       looks: [
         Function.prototype.toString.call(Worker),
         Worker.name,
@@ -202,6 +227,9 @@ it('starts the workers a page makes from its own Blob or a data: URL as the devi
     dataText: expected,
     dataBase64: expected,
     subclass: expected,
+    moduleBlob: expected,
+    moduleData: expected,
+    sharedModule: expected,
     looks: ['function Worker() { [native code] }', 'Worker', 1, true, true, 0],
   });
 });
