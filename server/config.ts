@@ -38,8 +38,10 @@ export interface AppConfig {
    */
   sandboxPrivateNetwork: 'deny' | 'allow';
   trustProxy: boolean;
-  /** Live sign-in (a browser streamed into the widget): at most maxSessions at once in this process, each ended after idleSeconds without input. */
-  /** `loginStepSeconds`: how long a sign-in by recipe waits for a page it knows after each step (AGENTLINK_LOGIN_STEP_SECONDS). */
+  /**
+   * Live sign-in (a browser streamed into the widget): at most maxSessions at once in this process, each ended after
+   * idleSeconds without input; a sign-in by recipe waits loginStepSeconds after each step for a page it knows.
+   */
   live: { maxSessions: number; idleSeconds: number; loginStepSeconds: number };
   browser: { executablePath?: string; wsEndpoint?: string; upstreamCa?: string[] };
   /** OpenAI-compatible Chat Completions endpoint for the planner; absent = no model configured. */

@@ -19,7 +19,7 @@ export class LivePageFence {
   private readonly off: () => void;
 
   constructor(
-    private readonly context: BrowserContext,
+    context: BrowserContext,
     private readonly page: Page,
     private readonly policy: EgressPolicy,
     private readonly notify: (code: LiveStatusCode, message: string, host?: string | null) => void,
