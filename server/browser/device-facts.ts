@@ -1,6 +1,37 @@
 import { userAgentMetadata } from './client-hints';
-import type { DeviceFacts } from './device.page';
 import { deviceLanguages, type DevicePlatform, type DeviceProfile, PLATFORM_FACTS } from './device-profile';
+
+/** What a device's script (device.page.ts) is told: the values every realm of its contexts presents. */
+export interface DeviceFacts {
+  /** navigator.userAgent (set by the context's options everywhere but in service workers, which no override reaches). */
+  userAgent: string;
+  /** navigator.platform. */
+  platform: string;
+  languages: string[];
+  /** navigator.userAgentData: the low-entropy part and every high-entropy value. */
+  uaData: {
+    brands: { brand: string; version: string }[];
+    fullVersionList: { brand: string; version: string }[];
+    platform: string;
+    platformVersion: string;
+    architecture: string;
+    bitness: string;
+    model: string;
+    uaFullVersion: string;
+    wow64: boolean;
+  };
+  hardwareConcurrency: number;
+  deviceMemory: number;
+  gpu: { vendor: string; renderer: string };
+  /** The browser frame around the page: outer size = inner size + this (a real window has one). */
+  frame: { width: number; height: number; x: number; y: number };
+  /** The part of the screen a taskbar or menu bar keeps (screen.availHeight = height − this). */
+  taskbar: number;
+  /** Seeds the connection's canvas, audio and WebGL noise: the same connection draws the same pixels every time. */
+  noiseSeed: number;
+  /** The egress proxy's prelude is `(` + this function's bundle + `)(` + these facts: how it begins, the bundle's length. */
+  bundle?: { head: string; length: number };
+}
 
 /**
  * Everything a device's realms say of it beyond its profile, each a function of the device's seed: the same

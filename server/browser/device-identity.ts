@@ -2,6 +2,7 @@ import type { BrowserContextOptions } from 'playwright-core';
 
 import type { ContextIdentity } from '../egress/fenced-context';
 import { PAGE_ENTRIES } from '../page-code/entries';
+import { pageBundle } from '../page-code/page-bundle';
 import { callExpression } from '../page-code/page-function';
 import { clientHintHeaders } from './client-hints';
 import { deviceFacts } from './device-facts';
@@ -32,7 +33,13 @@ export function deviceContextOptions(device: DeviceProfile): BrowserContextOptio
 
 /** The script every realm of the device's contexts runs first (an expression calling device.page.ts with its facts). */
 export function deviceScript(device: DeviceProfile): string {
-  return callExpression(PAGE_ENTRIES.device, deviceFacts({ ...device, noiseSeed: device.noiseSeed ?? 0 }));
+  const bundle = pageBundle(PAGE_ENTRIES.device);
+  // How the prelude begins: a service worker's realm knows by it a worker script that already has it (device.page.ts).
+  const facts = {
+    ...deviceFacts({ ...device, noiseSeed: device.noiseSeed ?? 0 }),
+    bundle: { head: `(${bundle.slice(0, 120)}`, length: bundle.length },
+  };
+  return callExpression(PAGE_ENTRIES.device, facts);
 }
 
 /** The device as the fenced context applies it (options, the realms' script, each request): see openFencedContext. */

@@ -1,3 +1,5 @@
+import type { DeviceFacts } from './device-facts';
+
 /**
  * In every realm of a device's context (each document, at its start, through the context's init script; each worker,
  * shared worker and service worker script, prepended by the egress proxy): what the headless browser says of itself
@@ -5,35 +7,6 @@
  * (its name, length and source text are those of the built-in it stands for), so a page's scripts see a browser,
  * not a patch. Values that do not need changing (a Linux device on a Linux host) are left to the browser.
  */
-export interface DeviceFacts {
-  /** navigator.userAgent (set by the context's options everywhere but in service workers, which no override reaches). */
-  userAgent: string;
-  /** navigator.platform. */
-  platform: string;
-  languages: string[];
-  /** navigator.userAgentData: the low-entropy part and every high-entropy value. */
-  uaData: {
-    brands: { brand: string; version: string }[];
-    fullVersionList: { brand: string; version: string }[];
-    platform: string;
-    platformVersion: string;
-    architecture: string;
-    bitness: string;
-    model: string;
-    uaFullVersion: string;
-    wow64: boolean;
-  };
-  hardwareConcurrency: number;
-  deviceMemory: number;
-  gpu: { vendor: string; renderer: string };
-  /** The browser frame around the page: outer size = inner size + this (a real window has one). */
-  frame: { width: number; height: number; x: number; y: number };
-  /** The part of the screen a taskbar or menu bar keeps (screen.availHeight = height − this). */
-  taskbar: number;
-  /** Seeds the connection's canvas, audio and WebGL noise: the same connection draws the same pixels every time. */
-  noiseSeed: number;
-}
-
 export default function applyDevice(d: DeviceFacts): void {
   const g = globalThis as unknown as Record<string, unknown> & typeof globalThis;
   const masks = new WeakMap<object, string>();
@@ -210,7 +183,11 @@ export default function applyDevice(d: DeviceFacts): void {
     return samples;
   });
 
-  wrapInlineWorkers(d);
+  // This function's own text with the same facts: the prelude of a worker script that never passed the egress proxy.
+  let preludeText: string | undefined; // made at the first such worker: most realms start none
+  const prelude = () => (preludeText ??= `(${nativeToString.call(applyDevice)})(${JSON.stringify(d)});\n`);
+  wrapInlineWorkers();
+  preludeServedWorkers();
 
   if (typeof g.document === 'undefined') return; // a worker: nothing below exists there
 
@@ -319,7 +296,7 @@ export default function applyDevice(d: DeviceFacts): void {
    * not start at all (the worse harm). The constructors stay what they were to a script: same name, length, prototype
    * and source text.
    */
-  function wrapInlineWorkers(facts: DeviceFacts): void {
+  function wrapInlineWorkers(): void {
     const URLs = g.URL as typeof URL | undefined;
     const BlobType = g.Blob as typeof Blob | undefined;
     if (!URLs || !BlobType || typeof URLs.createObjectURL !== 'function') return;
@@ -335,8 +312,6 @@ export default function applyDevice(d: DeviceFacts): void {
       blobs.delete(String(args[0]));
       return original(...args);
     });
-    let text: string | undefined; // made at the first inline worker: most documents start none
-    const prelude = () => (text ??= `(${nativeToString.call(applyDevice)})(${JSON.stringify(facts)});\n`);
     /** The URL to start instead (made here, revoked once the worker holds it), or null to start the page's own. */
     const inlined = (input: unknown): { url: string; revoke: boolean } | null => {
       let href: string;
@@ -379,5 +354,43 @@ export default function applyDevice(d: DeviceFacts): void {
       define(g, name, { ...describe(g, name), value: wrapped });
       define(Original.prototype, 'constructor', { ...describe(Original.prototype, 'constructor'), value: wrapped });
     }
+  }
+
+  /**
+   * A service worker may answer a worker's script itself (from its Cache, or by its own fetch, which Chromium sends as
+   * `Sec-Fetch-Dest: empty`): that script never passed the egress proxy as a worker's. In the service worker's realm
+   * (started with this prelude by the proxy), `respondWith` for a worker's or shared worker's script puts the prelude in
+   * front of a JavaScript answer (200, not opaque, not redirected: the worker's URL stays the site's), unless it
+   * already begins with the proxy's (a script the proxy prefixed, kept in the Cache).
+   */
+  function preludeServedWorkers(): void {
+    const FetchEventType = g.FetchEvent as { prototype?: object } | undefined;
+    const ResponseType = g.Response as typeof Response | undefined;
+    if (!FetchEventType?.prototype || !ResponseType) return;
+    // The WHATWG JavaScript MIME types (as worker-prelude.ts lists them), parameters aside.
+    const scriptType =
+      /^\s*(?:application\/(?:x-)?(?:ecma|java)script|text\/(?:(?:x-)?(?:ecma|java)script|javascript1\.[0-5]|jscript|livescript))\s*(?:;|$)/i;
+    const hasPrelude = (text: string) => !!d.bundle && text.startsWith(d.bundle.head) && text.startsWith(')(', 1 + d.bundle.length);
+    const withPrelude = async (answer: unknown) => {
+      if (!(answer instanceof ResponseType) || answer.status !== 200 || answer.redirected || answer.bodyUsed) return answer;
+      if (answer.type !== 'basic' && answer.type !== 'cors' && answer.type !== 'default') return answer;
+      if (!scriptType.test(answer.headers.get('content-type') ?? '')) return answer;
+      const text = await answer.clone().text();
+      if (hasPrelude(text)) return answer;
+      const headers = new Headers(answer.headers);
+      for (const name of ['content-length', 'content-encoding', 'etag']) headers.delete(name);
+      return new ResponseType(prelude() + text, { status: answer.status, statusText: answer.statusText, headers });
+    };
+    method(FetchEventType.prototype, 'respondWith', (self, args, original) => {
+      let destination: string | undefined;
+      try {
+        destination = (self as { request: Request }).request.destination;
+      } catch {
+        return original(...args); // not a FetchEvent: the browser's own TypeError
+      }
+      if (!args.length || (destination !== 'worker' && destination !== 'sharedworker')) return original(...args);
+      // Whatever goes wrong here, the service worker's own answer goes on (it was only read through a clone).
+      return original(Promise.resolve(args[0]).then((answer) => withPrelude(answer).catch(() => answer)));
+    });
   }
 }
