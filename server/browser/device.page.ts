@@ -113,7 +113,7 @@ export default function applyDevice(d: DeviceFacts): void {
     });
   }
 
-  // Noise: a few pixels and samples moved by one step, where the connection's seed says, so each connection draws its own.
+  // Noise: a few pixels and samples moved by the least step, where the connection's seed says, so each connection draws its own.
   const noisy = (index: number) => {
     let x = (index ^ d.noiseSeed) >>> 0;
     x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
@@ -124,8 +124,10 @@ export default function applyDevice(d: DeviceFacts): void {
     for (let p = 0; p < data.length; p += 4) {
       const h = noisy(p >> 2);
       if ((h & 31) !== 0 || data[p + 3] === 0) continue;
+      // Its lowest bit set to the seed's, not stepped: noise put on noise changes nothing, so a read written back and
+      // read again, or a worker whose every imported module ran this prelude, draws what one pass draws.
       const c = p + ((h >>> 5) % 3);
-      data[c] = data[c] >= 255 ? 254 : data[c] + 1;
+      data[c] = (data[c] & 0xfe) | ((h >>> 16) & 1);
     }
   };
   for (const gl of [protoOf('WebGLRenderingContext'), protoOf('WebGL2RenderingContext')])

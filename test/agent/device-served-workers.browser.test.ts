@@ -10,7 +10,7 @@ import { openFencedContext, openPage } from '../../server/egress/fenced-context'
 import { startBrowser } from '../support/live-server';
 
 /**
- * Workers whose script a site's service worker answers itself: from its Cache (stored at install with addAll, which
+ * Workers whose script is more than one answer of the network to a worker's request. Those a site's service worker answers itself: from its Cache (stored at install with addAll, which
  * the egress proxy sees as a plain fetch, not a worker's script) or fetched on through the proxy. Each starts as the
  * connection's device, with the prelude once: the service worker's realm adds it to what came from its Cache and
  * leaves an answer that already has it as it is.
@@ -34,6 +34,16 @@ self.addEventListener('fetch', (e) => {
   } else if (path === '/shared.js') e.respondWith(caches.match('/cached.js').then((r) => r.text()).then((t) => new Response('onconnect = (c) => { const postMessage = (m) => c.ports[0].postMessage(m); ' + t + ' };', { headers: { 'content-type': 'text/javascript' } })));
 });`;
 
+// A WebGL read in a worker: the connection's noise is in its pixels.
+const GL = `const draw = () => {
+  const gl = new OffscreenCanvas(32, 32).getContext('webgl');
+  gl.clearColor(0.2, 0.4, 0.6, 1);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+  const pixels = new Uint8Array(32 * 32 * 4);
+  gl.readPixels(0, 0, 32, 32, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+  return [...pixels];
+}`;
+
 let browser: Browser;
 let site: http.Server;
 let port = 0;
@@ -46,6 +56,10 @@ beforeAll(async () => {
     const js = (body: string) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
     if (path === '/sw.js') return js(SERVICE_WORKER);
     if (['/cached.js', '/cached-module.js', '/through.js', '/plain.js'].includes(path)) return js(PROBE);
+    if (path === '/gl-classic.js') return js(`${GL}; postMessage([navigator.platform, draw()]);`);
+    if (path === '/gl-module.js') return js(`import { early } from './gl-a.js'; ${GL}; postMessage([early, draw()]);`);
+    if (path === '/gl-a.js') return js(`import { before } from './gl-b.js'; export const early = before;`);
+    if (path === '/gl-b.js') return js(`export const before = navigator.platform;`);
     // A script the proxy prefixed once, as a service worker could have kept it: the site serves it so here.
     if (path === '/preluded.js') return js(`${proxyPrelude}\n${PROBE}`);
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>served workers</title>');
@@ -55,17 +69,18 @@ beforeAll(async () => {
   browser = await startBrowser();
 });
 
-let context: BrowserContext | undefined;
+const contexts: BrowserContext[] = [];
 afterAll(async () => {
-  await context?.close().catch(() => undefined);
+  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
   await browser?.close();
   site.closeAllConnections();
   await new Promise<void>((r) => site.close(() => r()));
 });
 
-it('starts a worker its service worker answers from the Cache as the device, and one it fetched on with one prelude only', async () => {
+/** A page of the site in a fenced context presenting a Windows device (the machine is Linux). */
+async function devicePage(seed: string) {
   const device: DeviceProfile = {
-    ...chooseDevice('conn-served-workers', browser.version()),
+    ...chooseDevice(seed, browser.version()),
     platform: 'Windows',
     userAgent: chromeUserAgent('Windows', browser.version()),
     locale: 'de-DE',
@@ -78,9 +93,37 @@ it('starts a worker its service worker answers from the Cache as the device, and
   );
   const identity = deviceIdentity(device);
   proxyPrelude = identity.script;
-  context = await openFencedContext(browser, { policy, onBlocked: () => undefined, identity });
+  const context = await openFencedContext(browser, { policy, onBlocked: () => undefined, identity });
+  contexts.push(context);
   const page = await openPage(context);
   await page.goto(`http://served.localhost:${port}/`);
+  return page;
+}
+
+it('starts a module worker as the device in every module of its graph, its noise drawn once however many ran the prelude', async () => {
+  const page = await devicePage('conn-module-graph');
+  const seen = await page.evaluate(async () => {
+    const answer = (w: Worker) =>
+      new Promise<[string, number[]]>((resolve, reject) => {
+        setTimeout(() => reject(new Error('no answer')), 10_000);
+        w.onerror = (e) => reject(new Error(`worker error: ${(e as ErrorEvent).message ?? e.type}`));
+        w.onmessage = (e) => resolve(e.data as [string, number[]]);
+      });
+    return {
+      classic: await answer(new Worker('/gl-classic.js')),
+      module: await answer(new Worker('/gl-module.js', { type: 'module' })),
+    };
+  });
+  // The innermost import's first statement (evaluated before its importers', so before theirs) reads the device.
+  expect([seen.classic[0], seen.module[0]]).toEqual(['Win32', 'Win32']);
+  // The same pixels in a worker of one script (one prelude) and one of three modules (three): the noise is there once.
+  expect(seen.module[1]).toEqual(seen.classic[1]);
+  const drawn = [51, 102, 153, 255];
+  expect(seen.classic[1].some((v, i) => v !== drawn[i % 4])).toBe(true);
+});
+
+it('starts a worker its service worker answers from the Cache as the device, and one it fetched on with one prelude only', async () => {
+  const page = await devicePage('conn-served-workers');
   await page.evaluate(async () => {
     await navigator.serviceWorker.register('/sw.js');
     await navigator.serviceWorker.ready;
