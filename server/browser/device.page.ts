@@ -363,7 +363,7 @@ export default function applyDevice(d: DeviceFacts): void {
    * `Sec-Fetch-Dest: empty`): that script never passed the egress proxy as a worker's. In the service worker's realm
    * (started with this prelude by the proxy), `respondWith` for a worker's or shared worker's script puts the prelude in
    * front of a JavaScript answer (200, not opaque, not redirected: the worker's URL stays the site's), unless it
-   * already begins with the proxy's (a script the proxy prefixed, kept in the Cache).
+   * already begins with one (a script the proxy prefixed, kept in the Cache).
    */
   function preludeServedWorkers(): void {
     const FetchEventType = g.FetchEvent as { prototype?: object } | undefined;
@@ -372,7 +372,9 @@ export default function applyDevice(d: DeviceFacts): void {
     // The WHATWG JavaScript MIME types (as worker-prelude.ts lists them), parameters aside.
     const scriptType =
       /^\s*(?:application\/(?:x-)?(?:ecma|java)script|text\/(?:(?:x-)?(?:ecma|java)script|javascript1\.[0-5]|jscript|livescript))\s*(?:;|$)/i;
-    const hasPrelude = (text: string) => !!d.bundle && text.startsWith(d.bundle.head) && text.startsWith(')(', 1 + d.bundle.length);
+    const fromProxy = (text: string) => !!d.bundle && text.startsWith(d.bundle.head) && text.startsWith(')(', 1 + d.bundle.length);
+    // Or this one: a module service worker ran the prelude once per module, each putting a respondWith in front.
+    const hasPrelude = (text: string) => fromProxy(text) || text.startsWith(prelude());
     const withPrelude = async (answer: unknown) => {
       if (!(answer instanceof ResponseType) || answer.status !== 200 || answer.redirected || answer.bodyUsed) return answer;
       if (answer.type !== 'basic' && answer.type !== 'cors' && answer.type !== 'default') return answer;

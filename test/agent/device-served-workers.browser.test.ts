@@ -55,6 +55,8 @@ beforeAll(async () => {
     const path = (req.url ?? '/').split('?')[0];
     const js = (body: string) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
     if (path === '/sw.js') return js(SERVICE_WORKER);
+    if (path === '/sw-module.js') return js(`import './sw-dep.js';\n${SERVICE_WORKER}`);
+    if (path === '/sw-dep.js') return js('export const dep = 1;');
     if (['/cached.js', '/cached-module.js', '/through.js', '/plain.js'].includes(path)) return js(PROBE);
     if (path === '/gl-classic.js') return js(`${GL}; postMessage([navigator.platform, draw()]);`);
     if (path === '/gl-module.js') return js(`import { early } from './gl-a.js'; ${GL}; postMessage([early, draw()]);`);
@@ -122,43 +124,54 @@ it('starts a module worker as the device in every module of its graph, its noise
   expect(seen.classic[1].some((v, i) => v !== drawn[i % 4])).toBe(true);
 });
 
-it('starts a worker its service worker answers from the Cache as the device, and one it fetched on with one prelude only', async () => {
-  const page = await devicePage('conn-served-workers');
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.register('/sw.js');
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload(); // now the service worker answers this page's requests
-  const seen = await page.evaluate(async () => {
-    if (!navigator.serviceWorker.controller) throw new Error('the page is not controlled');
-    const answer = (w: Worker | SharedWorker) =>
-      new Promise<[string, string, number]>((resolve, reject) => {
-        setTimeout(() => reject(new Error('no answer')), 10_000);
-        w.onerror = (e) => reject(new Error(`worker error: ${(e as ErrorEvent).message ?? e.type}`));
-        const port = w instanceof Worker ? w : w.port;
-        port.onmessage = (e) => resolve(e.data as [string, string, number]);
-        if (port instanceof MessagePort) port.start();
-      });
-    return {
-      cached: await answer(new Worker('/cached.js')),
-      cachedModule: await answer(new Worker('/cached-module.js', { type: 'module' })),
-      shared: await answer(new SharedWorker('/shared.js')),
-      through: await answer(new Worker('/through.js')),
-      preluded: await answer(new Worker('/preluded.js')),
-      looks: await fetch('/looks').then((r) => r.json() as Promise<[string, number, string, string[]]>),
-      plain: await answer(new Worker('/plain.js')),
-    };
-  });
-  // The service worker's respondWith reads as the built-in; nothing of ours in its global scope.
-  const { looks, ...workers } = seen;
-  expect(looks).toEqual(['respondWith', 1, 'function respondWith() { [native code] }', []]);
-  for (const [name, [platform, languages]] of Object.entries(workers))
-    expect([name, platform, languages]).toEqual([name, 'Win32', 'de-DE,de,en']);
-  // One prelude each (a second would push the first statement further down): the realm's own in front of what the
-  // service worker answered, or the proxy's in front of what the network answered; an answer that has the proxy's
-  // already is left as it is.
-  const line = ([, , n]: [string, string, number]) => n;
-  expect(new Set([seen.cached, seen.cachedModule, seen.shared, seen.through].map(line)).size).toBe(1);
-  expect(line(seen.preluded)).toBe(line(seen.plain));
-  expect(line(seen.plain)).toBeLessThan(line(seen.cached) * 2);
-});
+// A module service worker with an import runs the prelude twice (each module's answer gets it): two respondWith wrappers.
+it.each([
+  ['a classic', '/sw.js', 'classic'],
+  ['a module', '/sw-module.js', 'module'],
+] as const)(
+  'starts a worker %s service worker answers from the Cache as the device, one it fetched on too, with one prelude',
+  async (_, script, type) => {
+    const page = await devicePage(`conn-served-workers-${type}`);
+    await page.evaluate(
+      async ([url, kind]) => {
+        await navigator.serviceWorker.register(url, { type: kind });
+        await navigator.serviceWorker.ready;
+      },
+      [script, type] as const,
+    );
+    await page.reload(); // now the service worker answers this page's requests
+    const seen = await page.evaluate(async (probe) => {
+      if (!navigator.serviceWorker.controller) throw new Error('the page is not controlled');
+      const answer = (w: Worker | SharedWorker) =>
+        new Promise<[string, string, number]>((resolve, reject) => {
+          setTimeout(() => reject(new Error('no answer')), 10_000);
+          w.onerror = (e) => reject(new Error(`worker error: ${(e as ErrorEvent).message ?? e.type}`));
+          const port = w instanceof Worker ? w : w.port;
+          port.onmessage = (e) => resolve(e.data as [string, string, number]);
+          if (port instanceof MessagePort) port.start();
+        });
+      return {
+        cached: await answer(new Worker('/cached.js')),
+        cachedModule: await answer(new Worker('/cached-module.js', { type: 'module' })),
+        shared: await answer(new SharedWorker('/shared.js')),
+        through: await answer(new Worker('/through.js')),
+        preluded: await answer(new Worker('/preluded.js')),
+        looks: await fetch('/looks').then((r) => r.json() as Promise<[string, number, string, string[]]>),
+        plain: await answer(new Worker('/plain.js')),
+        // The page's own Blob: the realm's prelude put in front once (the page runs it once).
+        blob: await answer(new Worker(URL.createObjectURL(new Blob([probe], { type: 'text/javascript' })))),
+      };
+    }, PROBE);
+    // The service worker's respondWith reads as the built-in; nothing of ours in its global scope.
+    const { looks, ...workers } = seen;
+    expect(looks).toEqual(['respondWith', 1, 'function respondWith() { [native code] }', []]);
+    for (const [name, [platform, languages]] of Object.entries(workers))
+      expect([name, platform, languages]).toEqual([name, 'Win32', 'de-DE,de,en']);
+    // One prelude each (a second would push the first statement further down): the realm's own in front of what the
+    // service worker answered, or the proxy's in front of what the network answered; an answer that has the proxy's
+    // already is left as it is.
+    const line = ([, , n]: [string, string, number]) => n;
+    for (const served of [seen.cached, seen.cachedModule, seen.shared, seen.through]) expect(line(served)).toBe(line(seen.blob));
+    expect(line(seen.preluded)).toBe(line(seen.plain));
+  },
+);
