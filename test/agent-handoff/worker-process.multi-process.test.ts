@@ -109,7 +109,12 @@ it('the widget on the API process watches the run paused in the worker process, 
     (n) => n > 0,
     'a frame of the paused run',
   );
-  expect(texts.some((t) => t.includes('"type":"run"') && t.includes('"waiting"'))).toBe(true);
+  // The run's state is its own message on the socket: waited for as such (a loaded machine may deliver the frame first).
+  await until(
+    async () => texts.some((t) => t.includes('"type":"run"') && t.includes('"waiting"')),
+    (seen) => seen,
+    "the run's waiting state",
+  );
 
   // "I can't do this", sent to the API process, reaches the run in the worker: it ends there, USER_ACTION_EXITED.
   const exited = await call('POST', `/link/api/sessions/${session}/exit`, { headers: auth, body: {} });
