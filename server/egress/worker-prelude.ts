@@ -11,7 +11,11 @@ import { endToEnd } from './proxy-headers';
  * worker loaded from the network starts as the device, in every context, without any DevTools session.
  */
 
-/** The `Sec-Fetch-Dest` of a worker's top-level script (its importScripts are `script` and are left alone). */
+/**
+ * The `Sec-Fetch-Dest` of a worker's script: its top-level one, and each static import of a module worker (Chromium
+ * sends those as `worker` too, so every module of the graph runs the prelude: its effects are the same run once or many
+ * times). A classic worker's importScripts are `script`, left alone: they run after its prelude.
+ */
 const WORKER_DESTS = new Set(['worker', 'sharedworker', 'serviceworker']);
 
 /** A worker script larger than this is passed on as it is (a bound on what the proxy holds in memory). */
