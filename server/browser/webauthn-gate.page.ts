@@ -81,6 +81,8 @@ export default function gateWebAuthn(waitMs: number): void {
     const environment = (): Promise<boolean> =>
       (waiting ??= new Promise<boolean>((resolve) => {
         const until = now() + waitMs;
+        // The bound holds even when the browser never answers the question (a page mid-setup): then it is refused.
+        setTimer(() => resolve(false), waitMs);
         const look = () =>
           available.call(Pkc).then(
             (yes) => {

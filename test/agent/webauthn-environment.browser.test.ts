@@ -9,6 +9,8 @@ import { releasePageSession } from '../../server/browser/webauthn-environment';
 import { loadConfig } from '../../server/config';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext, openPage } from '../../server/egress/fenced-context';
+import { PAGE_ENTRIES } from '../../server/page-code/entries';
+import { callExpression } from '../../server/page-code/page-function';
 
 /**
  * No page can take the shared browser down through WebAuthn. This headless Chromium has no authenticator: a
@@ -261,4 +263,26 @@ it('leaves no trace of the wait in the page: create, get and open read as the bu
     'function toString() { [native code] }',
   ];
   expect(popup).toEqual({ page: [...builtIns, 'function open() { [native code] }', 'open', 0], popup: builtIns });
+});
+
+it('refuses a first call at its bound even when the browser never answers whether the environment is there', async () => {
+  // A gate of 0.5 s over a question that never answers (put in before it); the context's own gate stays beneath.
+  const context = await browsers.newContext();
+  contexts.push(context);
+  await context.addInitScript(() => {
+    PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable = () => new Promise<boolean>(() => undefined);
+  });
+  await context.addInitScript(callExpression(PAGE_ENTRIES.webauthnGate, 500));
+  const page = await context.newPage();
+  await page.goto(`http://${RP}:${port}/`);
+  const outcome = await page.evaluate(() =>
+    Promise.race([
+      navigator.credentials.get({ publicKey: { challenge: new Uint8Array(32) } }).then(
+        () => 'resolved',
+        (e: Error) => e.name,
+      ),
+      new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000)),
+    ]),
+  );
+  expect(outcome).toBe('NotAllowedError');
 });
