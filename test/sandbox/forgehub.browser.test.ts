@@ -358,10 +358,23 @@ describe('ForgeHub in a browser', () => {
     const bell = page.getByRole('link', { name: /^Notifications/ });
     await visible(bell.getByText('2'));
 
+    // The inbox's JSON is held until the spinner has been seen: a loaded machine could otherwise finish the whole load
+    // (the site's 350 ms latency included) before the first look, and the spinner would never be seen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (u) => u.pathname === '/notifications',
+      async (route) => {
+        if (route.request().resourceType() === 'fetch') await held;
+        await route.continue();
+      },
+    );
     await page.goto(url('/notifications'), { waitUntil: 'commit' });
     await visible(page.getByRole('status').filter({ hasText: 'Loading notifications…' }));
+    release();
     const items = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem');
     await expectCount(items, 3);
+    await page.unrouteAll();
     await gone(page.getByText('Loading notifications…'));
     await visible(items.filter({ hasText: 'Watch API: resume from a revision after reconnect' }).getByText('mlopez commented'));
 

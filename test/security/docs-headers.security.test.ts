@@ -61,6 +61,11 @@ afterAll(async () => {
   await t?.close();
 });
 
+// Swagger UI takes about 2.5 s to render this API's document on an idle machine, and several times that beside a
+// loaded CI's other test files: the waits for it are bounded by a minute, not by what an idle run needs.
+jest.setTimeout(90_000);
+const RENDERED_MS = 45_000;
+
 /** Opens /docs (plus `query`) and waits until Swagger UI lists the operations; collects CSP violations. */
 async function openDocs(query = ''): Promise<{ page: Page; violations: string[] }> {
   const page = await context.newPage();
@@ -69,7 +74,7 @@ async function openDocs(query = ''): Promise<{ page: Page; violations: string[] 
     if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
   });
   await page.goto(`${t.baseUrl}/docs/${query}`);
-  await page.locator('.opblock-summary-path', { hasText: '/api/providers' }).first().waitFor({ timeout: 15_000 });
+  await page.locator('.opblock-summary-path', { hasText: '/api/providers' }).first().waitFor({ timeout: RENDERED_MS });
   return { page, violations };
 }
 
@@ -119,7 +124,7 @@ describe('API docs: headers and stored secrets', () => {
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
     expect(stored).not.toContain(secret);
     await page.reload();
-    await page.locator('.opblock').first().waitFor();
+    await page.locator('.opblock').first().waitFor({ timeout: RENDERED_MS });
     expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(secret);
   });
 
