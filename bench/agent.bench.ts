@@ -24,7 +24,7 @@
  *     the same run: actions per second of each, how many requests completed, and the peak resident memory of this
  *     process (API, worker, SQLite) plus its Chromium processes, sampled from /proc (bench/agent/process-tree.ts);
  *     and the floor script inside the fence a run works in (bench/agent/fenced-floor.ts: the connection's device, its
- *     own egress proxy, the page guard, the session captured at the end), run the same way, so the API's ratio to it
+ *     own egress proxy, the page's view of its refusals, the session captured at the end), run the same way, so the API's ratio to it
  *     is the service's cost alone and the fenced floor's ratio to the floor is the fence's.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 
-import { installNetworkGuard } from '../../server/agent/run/network-guard';
+import { watchRefusals } from '../../server/agent/run/network-guard';
 import { sessionFence } from '../../server/agent/worker/run-session';
-import { refuseUnneededResources } from '../../server/browser/resource-filter';
+import { UNNEEDED_DESTINATIONS } from '../../server/browser/resource-filter';
 import { captureSession, restoreSessionStorage } from '../../server/browser/session-capture';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext, openPage } from '../../server/egress/fenced-context';
@@ -11,7 +11,7 @@ import type { Services } from '../../server/services';
 /**
  * The floor script inside the fence a run works in, for bench:agent's throughput rows: the same hand-written steps, in a
  * context that presents the connection's device, sends everything through its own egress proxy (TLS terminated, each
- * request checked) with the page guard's routing, and has its session captured at the end, as a run's is. It tells the
+ * request checked, fonts and media refused there) with the page's view of its refusals, and has its session captured at the end, as a run's is. It tells the
  * part of the run's cost that is the fence (floor → fenced floor) from the part that is the service (fenced floor → API):
  * the queue, the store, routing, the trace, the result's validation and the session's seal.
  */
@@ -32,12 +32,12 @@ export function fencedFloor(
     const context = await openFencedContext(services.browsers, {
       policy,
       onBlocked: () => undefined,
+      skipDestinations: UNNEEDED_DESTINATIONS,
       ...sessionFence(device, null, session, keep),
     });
     try {
       const opened: { page?: Page } = {};
-      await refuseUnneededResources(context);
-      await installNetworkGuard(context, {
+      watchRefusals(context, {
         policy,
         sessionRefresh: provider.sessionRefresh,
         mode: 'read_write',

@@ -33,6 +33,11 @@ export interface EgressProxyOptions {
   authority?: InterceptionAuthority;
   /** Sets the identity headers of each request sent on (a connection's device: User-Agent, Sec-CH-UA-* …). */
   rewriteHeaders?(headers: Record<string, string | string[]>): void;
+  /**
+   * Requests whose destination the browser declares (`Sec-Fetch-Dest`) as one of these are answered 403 here, unsent and
+   * unreported: what a context never needs (an agent run's fonts and media: server/browser/resource-filter.ts).
+   */
+  skipDestinations?: ReadonlySet<string>;
   /** Put in front of every worker script the context fetches (its device's prelude: worker-prelude.ts). */
   workerPrelude?: string;
   /**

@@ -7,7 +7,7 @@ import type { ChangeSent, EgressBlock } from './change-gate';
 import type { EgressProxy, EgressProxyOptions } from './egress-proxy-options';
 import { openWebSocket, type TunnelTarget, type WebSocketSockets } from './egress-websocket';
 import { interceptionAuthority } from './interception-authority';
-import { endToEnd, framing, realmOf } from './proxy-headers';
+import { destinationIn, endToEnd, framing, realmOf } from './proxy-headers';
 import { isReadOnlyRequest } from './read-only';
 import { resolveChecked, systemResolver } from './resolve';
 import { ResumingAgent, trustContext, TunnellingAgent, upstreamTunnel } from './upstream-agents';
@@ -140,7 +140,12 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const send = (exchange: Exchange, refuse: () => void) => {
     const { req, url } = exchange;
     const method = (req.method ?? 'GET').toUpperCase();
-    if (isReadOnlyRequest(method, req.headers)) return readClosed(url) ? refuse() : forward(exchange);
+    if (isReadOnlyRequest(method, req.headers)) {
+      if (readClosed(url)) return refuse();
+      // Kept alive (no connection: close): the tunnel goes on serving the page's other requests to the same host.
+      if (destinationIn(req.headers, opts.skipDestinations)) return void exchange.res.writeHead(403, { 'content-length': '0' }).end();
+      return forward(exchange);
+    }
     const change = { method, url: url.toString(), realm: realmOf(req.headers) };
     const why = gate?.request(method, url) ?? null;
     if (why) {

@@ -48,6 +48,8 @@ export interface FenceOptions {
   upstreamProxy?: UpstreamProxy;
   /** Signs every request the context sends (Web Bot Auth): only where its organization and provider opted in. */
   signer?: RequestSigner;
+  /** Destinations the proxy answers 403 without sending (EgressProxyOptions.skipDestinations). */
+  skipDestinations?: ReadonlySet<string>;
   options?: BrowserContextOptions;
 }
 
@@ -86,6 +88,7 @@ export async function openFencedContext(source: ContextSource, opts: FenceOption
       : {}),
     ...(opts.upstreamProxy ? { upstreamProxy: opts.upstreamProxy } : {}),
     ...(opts.signer ? { signer: opts.signer } : {}),
+    ...(opts.skipDestinations ? { skipDestinations: opts.skipDestinations } : {}),
   });
   let context: BrowserContext;
   try {

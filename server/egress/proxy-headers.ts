@@ -64,3 +64,9 @@ export function realmOf(headers: http.IncomingHttpHeaders): string {
   const referer = typeof headers.referer === 'string' ? headers.referer.slice(0, 200) : '';
   return referer ? `${realm}, from ${referer}` : realm;
 }
+
+/** Whether the browser declares (`Sec-Fetch-Dest`) the request's destination as one of `skip`. */
+export function destinationIn(headers: http.IncomingHttpHeaders, skip: ReadonlySet<string> | undefined): boolean {
+  const dest = headers['sec-fetch-dest'];
+  return !!skip && typeof dest === 'string' && skip.has(dest);
+}

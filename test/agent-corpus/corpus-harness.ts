@@ -8,7 +8,6 @@ import { ChatClient } from '../../server/agent/model/chat-client';
 import { runPlanner } from '../../server/agent/planner/loop';
 import type { RunContext, RunOutcome, TraceStep } from '../../server/agent/run/context';
 import { RunIntegrity } from '../../server/agent/run/integrity';
-import { installNetworkGuard } from '../../server/agent/run/network-guard';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import type { ProviderDefinition } from '../../server/providers/provider';
 import { type RealisticSites, type SiteEvent, startRealisticSites } from '../fixtures/realistic/server';
@@ -112,7 +111,22 @@ export async function openCorpusPage(rig: Pick<CorpusRig, 'sites' | 'browser'>, 
 }
 
 /**
- * A fresh context fenced to `provider` (the network guard with its sandbox egress policy; what it refuses taints
+ * The corpus's stand-in for a run's egress proxy: what the egress policy refuses is refused in the browser and reported.
+ * Its sites sit on two loopback addresses (a shop and its payment processor's origin), and the sandbox's address rule
+ * lets only the provider's home host and port be local, so the proxy itself would refuse the processor; the fence is
+ * tested by the security suites, with the proxy.
+ */
+async function refuseOffPolicy(context: BrowserContext, policy: EgressPolicy, report: (url: string) => void): Promise<void> {
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (policy.checkUrl(url, { pageLocal: true, webSockets: true }).ok) return route.fallback();
+    report(url);
+    await route.abort('blockedbyclient').catch(() => undefined);
+  });
+}
+
+/**
+ * A fresh context fenced to `provider` (the sandbox egress policy: what it refuses taints
  * the run's integrity), its first page loaded at `startingUrl`; `prepare` runs on the context before the page
  * exists (a fixed clock). The caller closes the context.
  */
@@ -128,11 +142,7 @@ export async function openFencedPage(
   const integrity = new RunIntegrity();
   const main: { page?: Page } = {};
   try {
-    await installNetworkGuard(context, {
-      policy,
-      mainFrame: () => main.page?.mainFrame(),
-      report: (b) => integrity.taint('BLOCKED_REQUEST', b.url),
-    });
+    await refuseOffPolicy(context, policy, (url) => integrity.taint('BLOCKED_REQUEST', url));
     await prepare?.(context);
     const page = await context.newPage();
     main.page = page;

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunContext, TraceStep } from '../../server/agent/run/context';
 import { RunIntegrity } from '../../server/agent/run/integrity';
-import { installNetworkGuard } from '../../server/agent/run/network-guard';
+import { watchRefusals } from '../../server/agent/run/network-guard';
 import type { StrategyDeps } from '../../server/agent/strategies';
 import { systemClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';
@@ -74,7 +74,7 @@ export async function runContext(o: {
     o.slug,
     o.username ?? 'user_good',
   );
-  // The worker's own fence: the context's traffic goes through its egress proxy, and the network guard reports.
+  // The worker's own fence: the context's traffic goes through its egress proxy, and the page's view of its refusals reports.
   const policy = EgressPolicy.forProvider(provider, 'sandbox');
   const context = await openFencedContext(browser, {
     policy,
@@ -85,7 +85,7 @@ export async function runContext(o: {
   contexts.push(context);
   const main: { page?: Page } = {};
   const integrity = new RunIntegrity(o.parameters ?? {});
-  await installNetworkGuard(context, {
+  watchRefusals(context, {
     policy,
     mainFrame: () => main.page?.mainFrame(),
     report: (b) => void integrity.blockedRequest(b),

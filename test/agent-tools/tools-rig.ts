@@ -12,7 +12,7 @@ import { type PlannerRun, runPlanner } from '../../server/agent/planner/loop';
 import { observationPlaceholders, parameterSlots } from '../../server/agent/planner/placeholders';
 import type { RunContext, TraceStep } from '../../server/agent/run/context';
 import { RunIntegrity } from '../../server/agent/run/integrity';
-import { installNetworkGuard } from '../../server/agent/run/network-guard';
+import { watchRefusals } from '../../server/agent/run/network-guard';
 import { executeTool, type PageToolName, type ToolContext, type ToolOutcome } from '../../server/agent/tools';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
@@ -23,7 +23,7 @@ import { type ScriptedModelServer, startScriptedModelServer } from '../support/s
 /**
  * What the tool tests share: a site on 127.0.0.1 whose pages each test writes inline, a second loopback origin
  * the run may not reach, real Chromium in a context fenced to the site exactly as the worker fences it (egress
- * proxy + network guard), the tools driven directly on a fresh observation, and the real planner loop driven by
+ * proxy + the page's view of its refusals), the tools driven directly on a fresh observation, and the real planner loop driven by
  * the scripted model.
  */
 export interface Site {
@@ -113,7 +113,7 @@ export function useRig(): Rig {
     context.setDefaultTimeout(10_000);
     contexts.push(context);
     const main: { page?: Page } = {};
-    await installNetworkGuard(context, {
+    watchRefusals(context, {
       policy: rig.policy,
       mainFrame: () => main.page?.mainFrame(),
       report: (b) => {

@@ -65,12 +65,15 @@ const FIXTURES: Record<string, string> = {
   ),
 };
 
+/** Holds /api/packages until a test releases it (a loaded machine could otherwise answer before the test's first look). */
+let packagesHeld: Promise<void> = Promise.resolve();
+
 beforeAll(async () => {
   site = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const json = (body: unknown, delay: number) =>
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)), delay);
-    if (path === '/api/packages') return json(['left-pad', 'react', 'zod'], 300);
+    if (path === '/api/packages') return void packagesHeld.then(() => json(['left-pad', 'react', 'zod'], 300));
     if (path === '/api/flows') return json(['Flow 1', 'Flow 2'], 250);
     const name = path.replace(/^\/+/, '').split('/')[0]!;
     const html = FIXTURES[name];
@@ -108,8 +111,12 @@ describe('waitForReady', () => {
   });
 
   it('waits for a fetch and the render after it', async () => {
+    let release!: () => void;
+    packagesHeld = new Promise<void>((resolve) => (release = resolve));
     const page = await openAt('/spa-fetch');
     expect(await page.locator('main').innerText()).toBe('');
+    release(); // answered 300 ms later: in flight while waitForReady waits
+    packagesHeld = Promise.resolve();
     expect(await waitForReady(page)).toMatchObject({ ready: true });
     expect(await page.locator('main').innerText()).toContain('zod');
   });

@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { type BlockedRequest, blockReporter, fromProxy, installNetworkGuard } from '../../server/agent/run/network-guard';
+import { RunIntegrity } from '../../server/agent/run/integrity';
+import { type BlockedRequest, blockReporter, watchRefusals } from '../../server/agent/run/network-guard';
+import { refusalReports, WAIT_MS } from '../../server/agent/run/refusal-join';
 import { settledSince, trackRequests, waitForQuiet } from '../../server/browser/page-quiet';
-import { refuseUnneededResources } from '../../server/browser/resource-filter';
+import { UNNEEDED_DESTINATIONS } from '../../server/browser/resource-filter';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
 import { startBrowser } from '../support/live-server';
@@ -14,7 +16,7 @@ import { eventually } from './agent-support';
 /**
  * What an agent run's browser does between actions and with the resources it loads: settling waits for what the
  * page does (a navigation, the requests an action started, a re-render) instead of a fixed sleep, and fonts and
- * video are refused in the browser while the network guard still sees every request first.
+ * media are refused at the egress proxy while a refused request is still listed, as the page saw it.
  */
 jest.setTimeout(60_000);
 
@@ -105,18 +107,21 @@ afterEach(async () => {
 
 const url = (path: string) => `http://site.localhost:${port}${path}`;
 
-/** A context set up as run-session.ts sets up a run's: egress proxy, request tracking, resource filter, then the guard. */
+/** A context set up as keyed-context.ts sets up a run's: egress proxy (fonts and media refused), request tracking, the page's view of refusals. */
 async function runContext(): Promise<{ page: Page; blocked: BlockedRequest[] }> {
   const provider = { name: 'Site', homeUrl: url('/'), allowedOrigins: ['site.localhost'] };
   const policy = EgressPolicy.forProvider(provider, 'sandbox');
   const blocked: BlockedRequest[] = [];
-  const report = blockReporter((b) => blocked.push(b));
-  const context = await openFencedContext(browser, { policy, onBlocked: (b) => report(fromProxy(b)) });
+  const refusals = refusalReports(
+    blockReporter((b) => blocked.push(b)),
+    new RunIntegrity(),
+    'read_write',
+  );
+  const context = await openFencedContext(browser, { policy, onBlocked: refusals.proxy, skipDestinations: UNNEEDED_DESTINATIONS });
   contexts.push(context);
   trackRequests(context);
-  await refuseUnneededResources(context);
   const holder: { page?: Page } = {};
-  await installNetworkGuard(context, { policy, mainFrame: () => holder.page?.mainFrame(), report });
+  watchRefusals(context, { policy, mainFrame: () => holder.page?.mainFrame(), report: refusals.page });
   holder.page = await context.newPage();
   holder.page.setDefaultTimeout(10_000);
   return { page: holder.page, blocked };
@@ -170,7 +175,8 @@ describe('settling after an action', () => {
     const { page } = await runContext();
     await page.goto(url('/ticker'));
     const before = performance.now();
-    await waitForQuiet(page, { maxMs: 300 });
+    // Quiet means 150 ms unchanged here, not the default 30: a loaded CI can starve the page's 10 ms timer for 30 ms.
+    await waitForQuiet(page, { quietMs: 150, maxMs: 500 });
     expect(settledSince(page, before)).toBe(false);
     expect(Number(await page.locator('#t').textContent())).toBeGreaterThan(0);
   });
@@ -188,7 +194,7 @@ describe('settling after an action', () => {
 });
 
 describe('resources a run does not need', () => {
-  it('refuses fonts, video and audio in the browser, loads images, and the guard still reports a foreign font first', async () => {
+  it('refuses fonts, video and audio at the egress proxy, loads images, and lists a foreign font once, as the page saw it', async () => {
     const { page, blocked } = await runContext();
     await page.goto(url('/resources'));
     await page.waitForLoadState('load');
@@ -199,5 +205,9 @@ describe('resources a run does not need', () => {
     expect(hits).not.toContain('/sound.mp3');
     expect(otherHits).toEqual([]);
     expect(await page.locator('h1').textContent()).toBe('Fonts');
+    // The proxy refused it too; the join keeps the page's report (its kind), not a second line for the proxy's.
+    await new Promise((r) => setTimeout(r, WAIT_MS + 200));
+    const foreign = blocked.filter((b) => b.url.includes(`:${otherPort}`));
+    expect(foreign.map((b) => [b.source, b.resourceType])).toEqual([['page', 'font']]);
   });
 });

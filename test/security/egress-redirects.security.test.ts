@@ -3,7 +3,16 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { type BlockedRequest, blockReporter, fromProxy, installNetworkGuard, type RunMode } from '../../server/agent/run/network-guard';
+import { RunIntegrity } from '../../server/agent/run/integrity';
+import {
+  type BlockedRequest,
+  blockReporter,
+  changeGate,
+  fromProxy,
+  type RunMode,
+  watchRefusals,
+} from '../../server/agent/run/network-guard';
+import { refusalReports } from '../../server/agent/run/refusal-join';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
 import { startBrowser } from '../support/live-server';
@@ -98,16 +107,21 @@ afterEach(async () => {
   siteMethods.length = 0;
 });
 
-/** A context fenced exactly as an agent run's: its egress proxy, and the guard for the trace (and read mode). */
+/** A context fenced exactly as an agent run's: its egress proxy, and the page's view of its refusals for the trace. */
 async function fenced(mode: RunMode = 'read_write', guard = true): Promise<{ page: Page; blocked: BlockedRequest[] }> {
   const provider = { name: 'Site', homeUrl: `http://site.localhost:${sitePort}/`, allowedOrigins: ['site.localhost'] };
   const policy = EgressPolicy.forProvider(provider, 'sandbox');
   const blocked: BlockedRequest[] = [];
   const report = blockReporter((b) => blocked.push(b));
-  const context = await openFencedContext(browser, { policy, onBlocked: (b) => report(fromProxy(b)) });
+  const refusals = refusalReports(report, new RunIntegrity(), mode);
+  const context = await openFencedContext(browser, {
+    policy,
+    onBlocked: guard ? refusals.proxy : (b) => report(fromProxy(b)),
+    gate: changeGate(mode),
+  });
   contexts.push(context);
   const holder: { page?: Page } = {};
-  if (guard) await installNetworkGuard(context, { policy, mode, mainFrame: () => holder.page?.mainFrame(), report });
+  if (guard) watchRefusals(context, { policy, mode, mainFrame: () => holder.page?.mainFrame(), report: refusals.page });
   holder.page = await context.newPage();
   holder.page.setDefaultTimeout(5000);
   return { page: holder.page, blocked };

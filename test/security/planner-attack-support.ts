@@ -6,10 +6,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunContext, TraceStep } from '../../server/agent/run/context';
 import { RunIntegrity } from '../../server/agent/run/integrity';
-import { blockedStep, blockReporter, installNetworkGuard } from '../../server/agent/run/network-guard';
+import { blockedStep, blockReporter, watchRefusals } from '../../server/agent/run/network-guard';
+import { refusalReports } from '../../server/agent/run/refusal-join';
 import { type StrategyDeps, trajectoryKeyOf } from '../../server/agent/strategies';
 import { systemClock } from '../../server/domain/clock';
 import { EgressPolicy } from '../../server/egress/egress-policy';
+import { openFencedContext } from '../../server/egress/fenced-context';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
 import { testRunContext } from '../support/run-context';
 import { type ScriptedModelServer, type ScriptTurn, startScriptedModelServer } from '../support/scripted-model-server';
@@ -104,19 +106,31 @@ export async function attackRun(
   },
 ): Promise<AttackRun> {
   const provider = server.services.catalogue.bySlug('orbit', 'sandbox')!;
-  const context = await signedInContext(server, browser, o.organizationId, 'user_good');
   const integrity = new RunIntegrity(o.parameters ?? {});
   const main: { page?: Page } = {};
   const trace: TraceStep[] = [];
-  // As the worker does (run-session.ts): every blocked request listed, the ones the run caused tainting it.
-  await installNetworkGuard(context, {
-    policy: EgressPolicy.forProvider(provider, 'sandbox'),
-    mainFrame: () => main.page?.mainFrame(),
-    report: blockReporter(
+  // As the worker does (run-session.ts): the egress proxy refuses; every refusal listed once, the ones the run caused tainting it.
+  const policy = EgressPolicy.forProvider(provider, 'sandbox');
+  const refusals = refusalReports(
+    blockReporter(
       (b, cause) => trace.push(blockedStep(b, cause, main.page?.url() ?? '')),
       (b) => integrity.blockedRequest(b),
     ),
+    integrity,
+    'read_write',
+  );
+  const storageState = await server.services.siteSessions.mint(
+    { organizationId: o.organizationId, environment: 'sandbox' },
+    'orbit',
+    'user_good',
+  );
+  const context = await openFencedContext(browser, {
+    policy,
+    onBlocked: refusals.proxy,
+    options: { storageState, viewport: { width: 1280, height: 900 } },
   });
+  context.setDefaultTimeout(10_000);
+  watchRefusals(context, { policy, mainFrame: () => main.page?.mainFrame(), report: refusals.page });
   const page = await context.newPage();
   main.page = page;
   const startingUrl = server.siteUrl('orbit', o.path);

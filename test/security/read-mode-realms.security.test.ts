@@ -4,14 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WebSocketServer } from 'ws';
 
-import {
-  type BlockedRequest,
-  blockReporter,
-  changeGate,
-  fromProxy,
-  installNetworkGuard,
-  type RunMode,
-} from '../../server/agent/run/network-guard';
+import { RunIntegrity } from '../../server/agent/run/integrity';
+import { type BlockedRequest, blockReporter, changeGate, type RunMode, watchRefusals } from '../../server/agent/run/network-guard';
+import { refusalReports } from '../../server/agent/run/refusal-join';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import type { ChangeSent } from '../../server/egress/egress-proxy';
 import { openFencedContext } from '../../server/egress/fenced-context';
@@ -148,7 +143,7 @@ afterEach(async () => {
   closes.length = 0;
 });
 
-/** A context fenced exactly as an agent run's: the egress proxy with the run's gate and count, and the page guard. */
+/** A context fenced exactly as an agent run's: the egress proxy with the run's gate and count, and the page's view of its refusals. */
 async function fenced(origin: string, mode: RunMode) {
   const provider = {
     name: 'Attacker',
@@ -160,16 +155,17 @@ async function fenced(origin: string, mode: RunMode) {
   const blocked: BlockedRequest[] = [];
   const changes: ChangeSent[] = [];
   const report = blockReporter((b) => blocked.push(b));
+  const refusals = refusalReports(report, new RunIntegrity(), mode);
   const context = await openFencedContext(browser, {
     policy,
-    onBlocked: (b) => report(fromProxy(b)),
+    onBlocked: refusals.proxy,
     gate: changeGate(mode, provider.sessionRefresh),
     onChangeSent: (c) => changes.push(c),
     upstreamCa: [secure.caPem],
   });
   contexts.push(context);
   const holder: { page?: Page } = {};
-  await installNetworkGuard(context, { policy, mode, mainFrame: () => holder.page?.mainFrame(), report });
+  watchRefusals(context, { policy, mode, mainFrame: () => holder.page?.mainFrame(), report: refusals.page });
   holder.page = await context.newPage();
   return { page: holder.page, blocked, changes };
 }

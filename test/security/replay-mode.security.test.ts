@@ -16,7 +16,7 @@ import { siteRun } from './site-run-support';
  * listed as the page's noise and does not taint the run (block-cause.ts). So a read run on a page whose "Refresh"
  * button sends `{"op":"purge-notes"}` 1.5 s after the click is clean and recorded; replayed for a read_write request of
  * the same action, the same click would let that message out. The run is fenced as the worker fences it
- * (run-session.ts): the egress proxy with the mode's gate, the page guard, the run's integrity judging each refusal.
+ * (run-session.ts): the egress proxy with the mode's gate, the page's view of its refusals, the run's integrity judging each refusal.
  */
 jest.setTimeout(90_000);
 

@@ -6,11 +6,11 @@ import {
   blockedStep,
   blockReporter,
   changeGate,
-  fromProxy,
-  installNetworkGuard,
   judgeUnfinishedMessages,
   type RunMode,
+  watchRefusals,
 } from '../../server/agent/run/network-guard';
+import { refusalReports } from '../../server/agent/run/refusal-join';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type ContextSource, openFencedContext } from '../../server/egress/fenced-context';
 import { testRunContext } from '../support/run-context';
@@ -29,7 +29,7 @@ export interface SiteRun {
 
 /**
  * One request of `mode` on a loopback site, its context fenced exactly as the worker fences a run's (run-session.ts):
- * the egress proxy with the mode's gate, the page guard, every refusal judged by the run's integrity, and the run judged
+ * the egress proxy with the mode's gate, the page's view of its refusals, every refusal judged by the run's integrity, and the run judged
  * only once the fence reported what its sockets left unfinished. The catalogue's Orbit provider (so a recorded
  * trajectory has a provider to belong to) is moved to the site's origin. `use` runs strategies on it; the context is
  * closed after.
@@ -67,15 +67,16 @@ export async function siteRun<T>(
       return rig.browser.newContext(options);
     },
   };
+  const refusals = refusalReports(report, integrity, o.mode);
   const context = await openFencedContext(source, {
     policy,
-    onBlocked: (b) => report(fromProxy(b)),
+    onBlocked: refusals.proxy,
     gate: changeGate(o.mode, provider.sessionRefresh),
     onChangeSent: () => undefined,
   });
   try {
     context.setDefaultTimeout(10_000);
-    await installNetworkGuard(context, { policy, mode: o.mode, mainFrame: () => main.page?.mainFrame(), report });
+    watchRefusals(context, { policy, mode: o.mode, mainFrame: () => main.page?.mainFrame(), report: refusals.page });
     judgeUnfinishedMessages(integrity, context);
     const page = await context.newPage();
     main.page = page;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext } from 'playwright-core';
 
 import { ContextWiring, type RunPort } from '../../server/agent/run/context-wiring';
-import { type BlockedRequest, changeGate, fromProxy, installNetworkGuard, type RunMode } from '../../server/agent/run/network-guard';
+import { type BlockedRequest, changeGate, fromProxy, type RunMode, watchRefusals } from '../../server/agent/run/network-guard';
 import { type WarmContext, WarmContexts, warmKey } from '../../server/agent/worker/warm-contexts';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
@@ -74,7 +74,7 @@ function runPort() {
   return { port, heard };
 }
 
-/** A context fenced as run-session.ts opens one: the proxy and the page guard report through the wiring. */
+/** A context fenced as run-session.ts opens one: the proxy and the page's view of its refusals report through the wiring. */
 async function warmContext(mode: RunMode, key = 'key'): Promise<WarmContext> {
   const provider = { name: 'Warm', homeUrl: `${origin}/`, allowedOrigins: ['warm.localhost'] };
   const policy = EgressPolicy.forProvider(provider, 'sandbox');
@@ -86,7 +86,7 @@ async function warmContext(mode: RunMode, key = 'key'): Promise<WarmContext> {
     onChangeSent: wiring.onChangeSent,
   });
   opened.push(context);
-  await installNetworkGuard(context, { policy, mode, mainFrame: wiring.mainFrame, report: wiring.report });
+  watchRefusals(context, { policy, mode, mainFrame: wiring.mainFrame, report: wiring.report });
   return { context, wiring, key };
 }
 

@@ -14,7 +14,7 @@ import { siteRun } from './site-run-support';
  * as noise and the run is recorded for replay, while a message sent in answer to a click, or carrying a parameter
  * value the run typed (as written, base64, percent-encoded, hex or \u-escaped, long after the tool settled), taints
  * the run, which is never recorded. The run is fenced exactly as the worker fences it (run-session.ts): the egress
- * proxy with read mode's gate, the page guard, the run's integrity judging each refusal.
+ * proxy with read mode's gate, the page's view of its refusals, the run's integrity judging each refusal.
  */
 jest.setTimeout(60_000);
 

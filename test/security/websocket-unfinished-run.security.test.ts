@@ -20,7 +20,7 @@ import { siteRun } from './site-run-support';
 /**
  * A run whose page begins a WebSocket message and keeps the socket open without finishing it, attacked end to end:
  * real Chromium in a context fenced as the worker fences it (run-session.ts: the egress proxy with read mode's gate,
- * the page guard, the run's integrity judging each refusal, and judged only once the fence reported what its sockets
+ * the page's view of its refusals, the run's integrity judging each refusal, and judged only once the fence reported what its sockets
  * left unfinished), the real planner with the scripted model, and the real trajectory store. The unfinished message
  * is written below the browser, on a socket of the context's own egress proxy (Chromium's WebSocket API writes whole
  * frames); from the proxy's side it is the page's socket. Its tail, which would carry the run's parameter, never comes

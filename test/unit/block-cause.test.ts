@@ -9,7 +9,7 @@ const sub = (over: Partial<BlockedDetail> = {}): BlockedDetail => ({
   url: 'https://www.google-analytics.com/g/collect?v=2&en=page_view&dt=Packages',
   resourceType: 'fetch',
   mainFrameNavigation: false,
-  source: 'router',
+  source: 'page',
   method: 'GET',
   offProvider: true,
   ...over,

@@ -33,8 +33,10 @@ export interface BlockedDetail {
   resourceType: string;
   /** A navigation of the top frame. */
   mainFrameNavigation: boolean;
-  /** Seen by the page guard (Playwright's router): method, body and frame are known. */
-  source?: 'router' | 'proxy';
+  /** Seen by the page (Playwright's view of its requests, network-guard.ts): method, body and frame are known. */
+  source?: 'page' | 'proxy';
+  /** Whether a tool was acting when the fence saw it, for a report told later (refusal-join.ts); else judged as told. */
+  inAction?: boolean;
   /** Any frame's navigation (a document request). */
   navigation?: boolean;
   method?: string;
@@ -177,17 +179,22 @@ export class BlockCauses {
     }
   }
 
+  /** Whether a tool acts now, or returned less than SETTLE_GRACE_MS ago. */
+  actingNow(): boolean {
+    return this.acting > 0 || this.now() <= this.actedUntil;
+  }
+
   /** Why the run caused this blocked request, or null when it is the page's own background noise. */
   causeOf(b: BlockedDetail): string | null {
     if (b.mainFrameNavigation) return 'a navigation of the page';
-    const inAction = this.acting > 0 || this.now() <= this.actedUntil;
+    const inAction = b.inAction ?? this.actingNow();
     if (b.heldMessage && b.source === 'proxy' && b.proxyKind === 'websocket') {
       if (b.bodyCut) return 'its message could not be read whole (too long, compressed, cut off, or unfinished as the run ended)';
       if (inAction) return 'sent while a tool acted';
       return this.carried(b.url, b.body);
     }
     if (b.offProvider === false) return 'a write the run may not send';
-    if (b.source !== 'router') {
+    if (b.source !== 'page') {
       if (b.proxyKind !== 'tunnel') return 'a request of a realm whose content cannot be read';
       if (inAction) return 'sent while a tool acted';
       return this.carried(b.url) ?? null;

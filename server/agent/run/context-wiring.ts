@@ -9,7 +9,7 @@ export interface RunPort {
   onBlocked(block: EgressBlock): void;
   /** A request that may change something, or a WebSocket message, went out. */
   onChangeSent(): void;
-  /** A refusal of the page guard (Playwright's routing), with its frame and kind. */
+  /** The page's view of a refused request (network-guard.ts watchRefusals), with its frame and kind. */
   report(b: BlockedRequest): void;
   /** The run's current top frame: a refused navigation of it decides how the run fails. */
   mainFrame(): Frame | undefined;
@@ -18,7 +18,7 @@ export interface RunPort {
 const IDLE = 'no run holds this browser context';
 
 /**
- * Where a context's fence reports. The fence (egress proxy, page guard) is installed once, when the context opens; a
+ * Where a context's fence reports. The fence (egress proxy, the page's view of its refusals) is installed once, when the context opens; a
  * context kept warm between runs (warm-contexts.ts) serves one run after another, so its fence reports to whichever run
  * holds it now. Between runs no run holds it: every change, read and message is refused, and nothing is counted for
  * anyone (a page's keep-alive request that outlives its run cannot land in the next run's trace or go out unseen).

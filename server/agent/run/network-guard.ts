@@ -10,11 +10,11 @@ import type { TraceStep } from './context';
 import type { RunIntegrity } from './integrity';
 
 /**
- * An agent run's fence has two layers. The guarantee is the context's egress proxy (server/egress/): it sees every
- * connection of every realm (pages, frames, popups, dedicated, shared and service workers, beacons, fetchLater,
- * WebSockets, redirect hops), decides there what a read-mode run may send (`readModeGate`), and counts there the
- * changes sent. Here, Playwright's routing adds what only it can see for the pages it knows: the frame and kind of
- * each request, so the trace says what was refused and whether the run tried to leave the provider.
+ * An agent run's fence is the context's egress proxy (server/egress/): it sees every connection of every realm (pages,
+ * frames, popups, dedicated, shared and service workers, beacons, fetchLater, WebSockets, redirect hops), decides there
+ * what a read-mode run may send (`changeGate`), and counts there the changes sent. Here, the page's view adds what
+ * only it can see for the pages it knows (watchRefusals): the frame and kind of each refused request, so the trace says
+ * what was refused and whether the run tried to leave the provider.
  */
 export interface BlockedRequest extends BlockedDetail {
   url: string;
@@ -32,7 +32,7 @@ export type RunMode = 'read' | 'read_write';
 const REPORTED_MAX = 500;
 
 /**
- * One report per blocked URL (the proxy, the router and a retrying browser may each see the same refusal), except
+ * One report per blocked URL (the proxy, the page and a retrying browser may each see the same refusal), except
  * that a report naming a top-frame navigation always goes through (it decides how the run fails), and so does the
  * first repeat the run caused after noise (a WebSocket's messages share one URL: the page's own subscribe at load is
  * listed as noise, a later message carrying a parameter as the taint it is). `judge` sees every report (one the run
@@ -138,7 +138,16 @@ export function judgeUnfinishedMessages(integrity: RunIntegrity, context: Browse
   integrity.beforeJudging(() => reportUnfinishedMessages(context));
 }
 
-export async function installNetworkGuard(
+/**
+ * The page's view of the requests the fence refuses: for each request a page, frame, popup or dedicated worker of
+ * `context` sends that the egress proxy will refuse (the same policy and read-mode rule the proxy applies), a report
+ * with what only the page knows: its frame (a top-frame navigation decides how the run fails), kind, method and body,
+ * which say whether the run caused it (block-cause.ts). It watches and never intercepts: the proxy refuses. Routing
+ * every request through Playwright (`context.route`) to refuse it there first cost each request a round trip between
+ * the browser and this process, disabled the browser's cache, and refused nothing the proxy lets through.
+ * Its reports and the proxy's meet in refusal-join.ts, so a refusal is listed once.
+ */
+export function watchRefusals(
   context: BrowserContext,
   opts: {
     policy: EgressPolicy;
@@ -148,7 +157,7 @@ export async function installNetworkGuard(
     mainFrame: () => Frame | undefined;
     report: (b: BlockedRequest) => void;
   },
-): Promise<void> {
+): void {
   const readOnly = opts.mode === 'read';
   const isMainNavigation = (request: Request) => {
     try {
@@ -169,7 +178,7 @@ export async function installNetworkGuard(
     if (!isReadOnlyRequest(method, headers)) return { why: readModeRefusal(method), offProvider: false };
     return null;
   };
-  /** What the router knows of a request: the judge of its cause reads its method, body and frame. */
+  /** What the page knows of a request: the judge of its cause reads its method, body and frame. */
   const detail = (request: Request): Omit<BlockedRequest, 'reason' | 'offProvider'> => {
     let body: string | undefined;
     let bodyCut = false;
@@ -184,7 +193,7 @@ export async function installNetworkGuard(
       url: request.url(),
       resourceType: request.resourceType(),
       mainFrameNavigation: isMainNavigation(request),
-      source: 'router',
+      source: 'page',
       navigation: request.isNavigationRequest(),
       method: request.method(),
       ...(body ? { body } : {}),
@@ -192,23 +201,11 @@ export async function installNetworkGuard(
     };
   };
 
-  await context.route('**/*', async (route) => {
-    const request = route.request();
-    const refused = reason(request);
-    if (!refused) {
-      await route.fallback().catch(() => undefined);
-      return;
-    }
-    opts.report({ ...detail(request), reason: refused.why, offProvider: refused.offProvider });
-    await route.abort('blockedbyclient').catch(() => undefined);
-  });
-
-  // Redirect hops never reach the router; the proxy refuses them, and this names them in the trace with their frame.
   context.on('request', (request) => {
-    if (!request.redirectedFrom()) return;
-    const verdict = opts.policy.checkUrl(request.url(), { pageLocal: true, webSockets: true });
-    if (!verdict.ok) {
-      opts.report({ ...detail(request), reason: `redirect: ${verdict.reason}`, offProvider: true });
-    }
+    const refused = reason(request);
+    if (!refused) return;
+    // A redirect hop is a request of its own (the proxy refuses it too): the trace says it came from a redirect.
+    const why = request.redirectedFrom() ? `redirect: ${refused.why}` : refused.why;
+    opts.report({ ...detail(request), reason: why, offProvider: refused.offProvider });
   });
 }

@@ -8,7 +8,7 @@ import { relativeUrl, titleOf } from './tab-pages';
 
 /**
  * The tabs of one run. A link with target=_blank or a window.open() opens a page in the run's browser context
- * (the same egress proxy and network guard fence it); this tracker notices it at the context level, numbers it,
+ * (the same egress proxy fences it); this tracker notices it at the context level, numbers it,
  * and keeps the run's *current* tab, the one the observation and the tools work on. The model switches and
  * closes tabs by number (switch_tab, close_tab); a replay finds a tab again by its URL and title.
  *

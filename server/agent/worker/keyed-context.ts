@@ -1,13 +1,13 @@
 import type { BrowserContext } from 'playwright-core';
 
 import { trackRequests } from '../../browser/page-quiet';
-import { refuseUnneededResources } from '../../browser/resource-filter';
+import { UNNEEDED_DESTINATIONS } from '../../browser/resource-filter';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import type { ChangeGate } from '../../egress/egress-proxy';
 import { type ContextSource, type FenceOptions, openFencedContext } from '../../egress/fenced-context';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import { ContextWiring, type RunPort } from '../run/context-wiring';
-import { changeGate, installNetworkGuard, type RunMode } from '../run/network-guard';
+import { changeGate, type RunMode, watchRefusals } from '../run/network-guard';
 import { BrowserUnavailable } from './browser-loss';
 import type { WarmContext } from './warm-contexts';
 
@@ -15,7 +15,7 @@ import type { WarmContext } from './warm-contexts';
  * A new fenced context for a run of `key` (run-session.ts), its fence wired to whichever run holds it (context-wiring.ts):
  * the run that opens it (`port`), or, for a context prepared ahead of the next run (prepared-context.ts), no run yet:
  * until one attaches, its fence refuses every request. `opened` is told of the context as soon as it exists, so a run
- * closes it should what follows fail; without one, a failure here closes it.
+ * closes it should what follows fail.
  */
 export async function openKeyedContext(
   browsers: ContextSource,
@@ -35,32 +35,26 @@ export async function openKeyedContext(
   const wiring = new ContextWiring(changeGate(opts.mode, provider.sessionRefresh, opts.approve));
   if (opts.port) wiring.attach(opts.port);
   // Every connection of the context goes through its egress proxy (redirect hops and every realm included): it decides
-  // what read mode lets out and counts the changes sent; the page guard adds frame and navigation detail to the trace.
+  // what read mode lets out and counts the changes sent; the page's view adds frame and navigation detail to the trace.
   const context = await openFencedContext(browsers, {
     policy,
     onBlocked: wiring.onBlocked,
     gate: wiring,
     onChangeSent: wiring.onChangeSent,
+    skipDestinations: UNNEEDED_DESTINATIONS,
     ...opts.fence,
   }).catch((err: unknown) => {
     throw new BrowserUnavailable(err);
   });
   opts.opened?.(context);
-  try {
-    // Settling after an action waits for the requests it started, from the first action on.
-    trackRequests(context);
-    // Before the guard, so the guard's route runs first and sees (and reports) every request.
-    await refuseUnneededResources(context);
-    await installNetworkGuard(context, {
-      policy,
-      sessionRefresh: provider.sessionRefresh,
-      mode: opts.mode,
-      mainFrame: wiring.mainFrame,
-      report: wiring.report,
-    });
-  } catch (err) {
-    if (!opts.opened) await context.close().catch(() => undefined);
-    throw err;
-  }
+  // Settling after an action waits for the requests it started, from the first action on.
+  trackRequests(context);
+  watchRefusals(context, {
+    policy,
+    sessionRefresh: provider.sessionRefresh,
+    mode: opts.mode,
+    mainFrame: wiring.mainFrame,
+    report: wiring.report,
+  });
   return { context, wiring, key: opts.key, connectionId: opts.connectionId };
 }

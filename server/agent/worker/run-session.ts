@@ -13,7 +13,8 @@ import { NO_PERSON, type UserDoor, UserDoorError } from '../handoff/user-ask';
 import { runNow } from '../run/clock';
 import type { RunPort } from '../run/context-wiring';
 import { RunFailure } from '../run/errors';
-import { blockedStep, blockReporter, fromProxy, judgeUnfinishedMessages } from '../run/network-guard';
+import { blockedStep, blockReporter, judgeUnfinishedMessages } from '../run/network-guard';
+import { refusalReports } from '../run/refusal-join';
 import { pushStep, type RunState, timedStep } from '../run/state';
 import { errorText, pageUrl } from '../run/trace';
 import { watchTabs } from '../tabs/run-tabs';
@@ -82,15 +83,17 @@ async function openSessionContext(
     },
     (b) => state.integrity.blockedRequest(b),
   );
+  // The proxy's refusals and the page's view of them, told once each (refusal-join.ts).
+  const refusals = refusalReports(report, state.integrity, state.mode);
   const port: RunPort = {
     onBlocked: (b) => {
       if (b.kind === 'upstream') state.upstreamFailure ??= b.reason;
-      report(fromProxy(b));
+      refusals.proxy(b);
     },
     onChangeSent: () => {
       state.changesSent += 1;
     },
-    report,
+    report: refusals.page,
     mainFrame: () => state.page?.mainFrame(),
   };
   const device = state.device ?? null;
@@ -167,7 +170,7 @@ async function openSessionContext(
   judgeUnfinishedMessages(state.integrity, state.context!);
   // sessionStorage is the tab's: written into this page, for the provider's origins only, before it goes anywhere.
   if (session) await state.stages.time('session_restore', () => restoreSessionStorage(page, session, providerOrigin));
-  // Tabs the pages open are tracked from the start; state.page follows the current tab (failure screenshot, network guard).
+  // Tabs the pages open are tracked from the start; state.page follows the current tab (failure screenshot, the refusals' top frame).
   watchTabs(page, policy).onSwitch((current) => {
     state.page = current;
   });
