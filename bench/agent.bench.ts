@@ -178,8 +178,11 @@ async function main() {
   const runOnce = async (method: 'PLAYBOOK' | 'REPLAY' | 'PLANNER') => {
     const t0 = performance.now();
     const created = await call('POST', '/api/agent-requests', request);
+    const accept = performance.now() - t0;
     const record = await call('GET', `/api/agent-requests/${created.requestId}?waitMs=30000`);
     const wall = performance.now() - t0;
+    // The same clock as the worker's (one process): from the outcome's write to the caller holding the answer.
+    const answer = Date.now() - new Date(record.completedAt).getTime();
     if (record.status !== 'COMPLETED' || record.method !== method) {
       throw new Error(`${method} run ended ${record.status} by ${record.method}: ${JSON.stringify(record.error)}`);
     }
@@ -191,7 +194,7 @@ async function main() {
       wall,
       steps,
       execution: record.executionTimeMs as number,
-      stages: withRest(stageLog.take(created.requestId), record.executionTimeMs as number, wall),
+      stages: { ...withRest(stageLog.take(created.requestId), record.executionTimeMs as number, wall), accept, answer },
       queue: new Date(record.startedAt).getTime() - new Date(record.createdAt).getTime(),
     };
   };

@@ -40,7 +40,11 @@ export function addSample(into: StageSamples, stages: Partial<Record<string, num
   for (const [stage, ms] of Object.entries(stages)) if (ms !== undefined) into.set(stage, [...(into.get(stage) ?? []), ms]);
 }
 
-const LABELS: Record<RunStage | 'rest' | 'whole', string> = {
+/** The API's part of a whole request, timed by the caller: the accept, and the answer after the outcome is written. */
+type ApiStage = 'accept' | 'answer';
+
+const LABELS: Record<RunStage | ApiStage | 'rest' | 'whole', string> = {
+  accept: 'API: POST → 202 (validated, stored, queued)',
   wake: 'wake: accepted → claimed (idle worker)',
   claim: 'claim statement',
   device: 'device',
@@ -53,6 +57,7 @@ const LABELS: Record<RunStage | 'rest' | 'whole', string> = {
   outcome_write: 'outcome write',
   heartbeat: 'heartbeats (beside the run, summed)',
   rest: 'rest of the worker run (not in a stage)',
+  answer: 'API: outcome written → answer read (GET waitMs)',
   whole: 'whole request (POST → COMPLETED)',
 };
 
@@ -67,7 +72,7 @@ const cell = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 1 : 0)} 
 /** Rows of medians per stage: the floor beside each worker path (e.g. playbook, replay). */
 export function stageTable(floor: StageSamples, paths: { label: string; samples: StageSamples }[]): string[] {
   const head = `  ${'stage (median)'.padEnd(50)} ${'floor'.padStart(9)} ${paths.map((p) => p.label.padStart(10)).join(' ')}`;
-  const rows = [...RUN_STAGES, 'rest' as const, 'whole' as const].map(
+  const rows = ['accept' as const, ...RUN_STAGES, 'rest' as const, 'answer' as const, 'whole' as const].map(
     (stage) =>
       `  ${LABELS[stage].padEnd(50)} ${cell(median(floor.get(stage)))} ${paths.map((p) => cell(median(p.samples.get(stage)))).join(' ')}`,
   );

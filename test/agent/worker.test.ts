@@ -26,6 +26,8 @@ let live: LiveServer;
 let org: LiveOrg;
 let conn: { accessToken: string; connectionId: string };
 const started = new Set<string>();
+/** When the worker began to close each test.teardown run's context (ms since the epoch). */
+const contextClosedAt = new Map<string, number>();
 
 /** A test playbook that notes the runs it started. */
 const testPlaybook = (name: string, example: string, run: Playbook<unknown>['run']): Playbook<unknown> =>
@@ -53,6 +55,18 @@ beforeAll(async () => {
   pb.register(
     testPlaybook('test.remember', 'test: remember a setting', async (ctx) => {
       await ctx.page.evaluate(() => localStorage.setItem('orbit-theme', 'dark'));
+      return { ok: true };
+    }),
+  );
+  pb.register(
+    testPlaybook('test.teardown', 'test: note when my browser closes', async (ctx) => {
+      // When the worker starts closing it (not when the close ends: a close started early could still end late).
+      const context = ctx.page.context();
+      const close = context.close.bind(context);
+      context.close = (options) => {
+        contextClosedAt.set(ctx.requestId, Date.now());
+        return close(options);
+      };
       return { ok: true };
     }),
   );
@@ -121,6 +135,23 @@ it('runs the Orbit profile playbook end to end: COMPLETED, result shaped like re
   expect(after?.sealedSession).toEqual(expect.any(String));
   expect(after?.lastUsedAt).not.toBeNull();
   expect(after?.status).toBe('ACTIVE');
+});
+
+it("closes the run's context only after the outcome is written: the waiting caller's answer goes out before the teardown", async () => {
+  const requestId = await createRequest(
+    live,
+    org,
+    body({ action: 'test: note when my browser closes', responseFormat: { ok: 'boolean' } }),
+  );
+  const record = await awaitRequest(live, org, requestId);
+  expect(record.status).toBe('COMPLETED');
+  const closedAt = await eventually(
+    async () => contextClosedAt.get(requestId),
+    (t) => t !== undefined,
+  );
+  // completedAt is taken just before the outcome's write; the close starts 25 ms after the write (worker.ts), where it
+  // used to start before the write.
+  expect(closedAt! - new Date(record.completedAt).getTime()).toBeGreaterThanOrEqual(25);
 });
 
 it('seals the session back when the run changed it, and only marks the connection used when it came back as it was', async () => {

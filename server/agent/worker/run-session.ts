@@ -341,7 +341,7 @@ export async function releaseRunBrowser(
   deps: Pick<SessionDeps, 'warm'>,
   state: RunState,
   reusable: boolean,
-): Promise<{ closed: Promise<void> }> {
+): Promise<{ close: () => Promise<void> }> {
   const { warm, reopen, sealedSession } = state;
   state.sealedSession = undefined;
   if (reusable && warm && deps.warm?.fresh && state.sealedDigest && reopen && sealedSession) {
@@ -353,9 +353,10 @@ export async function releaseRunBrowser(
     state.warm = undefined;
     // Checked again once its pages closed: what they sent as they went (an unload write) still counts against the run.
     await deps.warm.keep(warm, state.sealedDigest, () => state.integrity.clean);
-    return { closed: Promise.resolve() };
+    return { close: () => Promise.resolve() };
   }
-  return { closed: closeRunBrowser(state) };
+  let closing: Promise<void> | undefined;
+  return { close: () => (closing ??= closeRunBrowser(state)) };
 }
 
 /** Closes the run's context, waiting at most a few seconds (a wedged browser must not hold the worker). */

@@ -29,6 +29,14 @@ export type { WorkerDeps, WorkerSettings } from './deps';
  * seals the session back, and writes the outcome, trace, method and model usage. Timeout, cancel, a lost
  * lease and shutdown all abort the run through one AbortController; every path ends in one final write.
  */
+/**
+ * How long a written run's context waits before it closes: the answer to a caller waiting on the request (one read,
+ * one write: about 5 ms here) goes out first. A context's teardown takes this process's event loop for tens of
+ * milliseconds (each page, frame and worker it ends is an event Playwright handles), and would sit in that answer.
+ */
+const CLOSE_AFTER_ANSWER_MS = 25;
+const afterTheAnswer = () => new Promise<void>((resolve) => setTimeout(resolve, CLOSE_AFTER_ANSWER_MS));
+
 /** The connection's stored credentials as strings to mask (both halves: the sign-in name is a credential and PII). */
 function storedCredentials(deps: WorkerDeps, connection: Parameters<WorkerDeps['connections']['openCredentials']>[0]): string[] {
   try {
@@ -189,8 +197,8 @@ export class AgentWorker {
     // Kept warm only after a clean, finished run nobody took part in: anything else leaves its context to close.
     const reusable =
       final.status === 'COMPLETED' && !controller.signal.aborted && state.integrity.clean && !state.handoff?.asked && !state.frames;
-    // Kept warm before the answer; closed while the outcome is written (sealed above), but before any hand-back below.
-    const { closed } = await stages.time('release', () => releaseRunBrowser(this.deps, state, reusable));
+    // Kept warm before the answer; closed after the answer (sealed above), but before any hand-back below.
+    const { close } = await stages.time('release', () => releaseRunBrowser(this.deps, state, reusable));
 
     const abortKind = controller.signal.reason instanceof RunAborted ? controller.signal.reason.kind : null;
     let ending: RunEnd['ending'] = 'not_written';
@@ -201,7 +209,7 @@ export class AgentWorker {
       if (unreachable && !abortKind) {
         // Nothing ran: back to the queue, attempt not counted; this slot claims nothing while the browser is away.
         ending = 'released';
-        await Promise.all([closed, endAttempt('released')]);
+        await Promise.all([close(), endAttempt('released')]);
         if (await repo.release(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         const pause = unavailableBackoffMs(this.unreachable);
         log.warn({ pauseMs: pause }, 'the browser could not be reached; request given back');
@@ -210,7 +218,7 @@ export class AgentWorker {
       }
       if (lost && state.changesSent === 0 && record.attempts < settings.maxAttempts) {
         ending = 'released';
-        await Promise.all([closed, endAttempt('retried')]);
+        await Promise.all([close(), endAttempt('retried')]);
         if (await repo.retry(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         log.warn({ attempt: record.attempts }, 'the browser went away mid-run before anything was changed; the request runs again');
         return;
@@ -229,7 +237,7 @@ export class AgentWorker {
         };
       } else if (abortKind === 'SHUTDOWN' && final.status !== 'COMPLETED') {
         ending = 'released';
-        await Promise.all([closed, endAttempt('released')]);
+        await Promise.all([close(), endAttempt('released')]);
         if (await repo.release(record.id, claim.owner)) await queue.enqueue(record.id).catch(() => undefined);
         log.info('released on shutdown');
         return;
@@ -260,6 +268,7 @@ export class AgentWorker {
       log.error({ err }, 'could not write the outcome; the lease will expire and the request be recovered');
     } finally {
       // Counted as the answer goes out (a scrape agrees with the API), then the browser's teardown is awaited.
+      const closed = ending === 'written' ? afterTheAnswer().then(close) : close();
       telemetry.end({
         ending,
         status: final.status,
