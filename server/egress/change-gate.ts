@@ -10,6 +10,8 @@ export interface EgressBlock {
    */
   kind: 'request' | 'tunnel' | 'write' | 'websocket' | 'upstream';
   reason: string;
+  /** For a refused request (`request`): its method, which the page's view of it is matched by (refusal-join.ts). */
+  method?: string;
   /** For writes and messages: who sent it, as the browser declares it (`Sec-Fetch-Dest`) and its referrer. */
   realm?: string;
   /**

@@ -24,7 +24,6 @@ export const PROXY_BYPASS = '<-loopback>';
 
 /** How long a new tunnel may go before its first request (TLS handshake included). */
 const TUNNEL_FIRST_REQUEST_MS = 30_000;
-
 /** The TLS record type of a handshake: the first byte a browser sends in a TLS tunnel. */
 const TLS_HANDSHAKE = 0x16;
 
@@ -54,9 +53,9 @@ interface Exchange {
  * lets through is held here, whole and unsent, until it is approved (write-hold.ts, websocket-relay.ts); without it,
  * bodies stream through as they arrive.
  *
- * A refused plain request gets its connection closed (the browser sees a network error, not a page that could pass
- * for the target); a refused tunnel gets 403; a refused request inside a tunnel a 403 with no body. Each refusal is
- * reported to `onBlocked`, for the run's trace.
+ * A refused plain request, and a write the gate refuses anywhere, get their connection closed (the browser sees a network
+ * error, not a page that could pass for the target); a refused tunnel gets 403, as does another refusal inside one (no
+ * body). Each refusal is reported to `onBlocked`, for the run's trace.
  */
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
   const { policy, gate } = opts;
@@ -81,7 +80,8 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       // reporting must never keep a refused connection open
     }
   };
-  const block = (url: string, kind: EgressBlock['kind'], reason: string) => report({ url: url.slice(0, 300), kind, reason });
+  const block = (url: string, kind: EgressBlock['kind'], reason: string, method?: string) =>
+    report({ url: url.slice(0, 300), kind, reason, method: method?.toUpperCase() });
   const changeSent = (change: ChangeSent) => {
     try {
       opts.onChangeSent?.(change);
@@ -150,7 +150,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     const why = gate?.request(method, url) ?? null;
     if (why) {
       reportWrite(change, why);
-      return refuse();
+      return void req.socket.destroy(); // no 403 from the provider's origin: an app may read it as "signed out"
     }
     if (gate?.approve) {
       void sendApproved(gate.approve, exchange, change, refuse).catch(() => failApproved(exchange.res));
@@ -246,7 +246,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       const port = url.port ? Number(url.port) : 80;
       const resolved = verdict.ok ? await resolveChecked(url.hostname, policy.addressRule(url.hostname, port), resolver) : verdict;
       if (!resolved.ok) {
-        block(url.toString(), 'request', resolved.reason);
+        block(url.toString(), 'request', resolved.reason, req.method);
         req.socket.destroy();
         return;
       }
@@ -297,7 +297,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     // The tunnel was checked by host and port; the request is checked by its whole URL (scheme included).
     const verdict = policy.checkUrl(url, { webSockets: true });
     if (!verdict.ok) {
-      block(url.toString(), 'request', verdict.reason);
+      block(url.toString(), 'request', verdict.reason, req.method);
       return null;
     }
     return { url, target };

@@ -21,7 +21,12 @@ function rig(opts: { joinWrites?: boolean; acting?: boolean } = {}) {
   jest.useFakeTimers();
   const told: BlockedRequest[] = [];
   const state = { acting: opts.acting ?? false };
-  const join = new RefusalJoin({ emit: (b) => told.push(b), acting: () => state.acting, joinWrites: opts.joinWrites ?? false });
+  const join = new RefusalJoin({
+    emit: (b) => told.push(b),
+    acting: () => state.acting,
+    joinWrites: opts.joinWrites ?? false,
+    now: () => Date.now(), // the fake clock
+  });
   return { join, told, state };
 }
 
@@ -31,7 +36,7 @@ describe('RefusalJoin', () => {
   it("drops the proxy's report of a request the page already told, by URL (a plain request) and by host:port (a tunnel)", () => {
     const { join, told } = rig();
     join.page(page('http://ads.example/pixel.gif?x=1#top'));
-    join.proxy(fromProxy({ url: 'http://ads.example/pixel.gif?x=1', kind: 'request', reason: 'not allowed' }));
+    join.proxy(fromProxy({ url: 'http://ads.example/pixel.gif?x=1', kind: 'request', reason: 'not allowed', method: 'GET' }));
     join.page(page('https://cdn.example/font.woff2'));
     join.proxy(fromProxy({ url: 'cdn.example:443', kind: 'tunnel', reason: 'not allowed' }));
     jest.advanceTimersByTime(5_000);
@@ -67,7 +72,7 @@ describe('RefusalJoin', () => {
 
   it('tells every held proxy report at flush (before the run is judged), without waiting', () => {
     const { join, told } = rig();
-    join.proxy(fromProxy({ url: 'http://a.example/x', kind: 'request', reason: 'not allowed' }));
+    join.proxy(fromProxy({ url: 'http://a.example/x', kind: 'request', reason: 'not allowed', method: 'GET' }));
     join.proxy(fromProxy({ url: 'b.example:443', kind: 'tunnel', reason: 'not allowed' }));
     join.flush();
     expect(told.map((b) => b.url)).toEqual(['http://a.example/x', 'b.example:443']);
@@ -93,6 +98,45 @@ describe('RefusalJoin', () => {
       ['page', 'https://site.example/api/like'],
       ['proxy', 'DELETE https://site.example/api/like'],
     ]);
+  });
+
+  it("explains one request and one retry of it, never a third refusal to the same place (another realm's)", () => {
+    const { join, told } = rig();
+    join.page(page('https://ads.example/pixel.gif'));
+    for (let i = 0; i < 3; i++) join.proxy(fromProxy({ url: 'ads.example:443', kind: 'tunnel', reason: 'not allowed' }));
+    jest.advanceTimersByTime(1_001);
+    expect(told.map((b) => b.source)).toEqual(['page', 'proxy']);
+  });
+
+  it('keeps a GET image from explaining a POST to the same URL (the method is part of the match)', () => {
+    const { join, told } = rig();
+    join.page(page('http://ads.example/collect'));
+    join.proxy(fromProxy({ url: 'http://ads.example/collect', kind: 'request', reason: 'not allowed', method: 'POST' }));
+    jest.advanceTimersByTime(1_001);
+    expect(told.map((b) => [b.source, b.method])).toEqual([
+      ['page', 'GET'],
+      ['proxy', 'POST'],
+    ]);
+  });
+
+  it('judges a joined request again as sent while a tool acted when the proxy saw it then and the page did not', () => {
+    const { join, told, state } = rig();
+    state.acting = true;
+    join.proxy(fromProxy({ url: 'cdn.example:443', kind: 'tunnel', reason: 'not allowed' }));
+    state.acting = false;
+    join.page(page('https://cdn.example/lib.js', { resourceType: 'script' }));
+    expect(told.map((b) => [b.source, b.inAction])).toEqual([
+      ['page', undefined],
+      ['page', true],
+    ]);
+  });
+
+  it("lets a redirect hop the page saw explain nothing: the proxy's report of it is judged on its own", () => {
+    const { join, told } = rig();
+    join.page(page('http://evil.example/landing', { reason: 'redirect: not allowed', navigation: true }));
+    join.proxy(fromProxy({ url: 'http://evil.example/landing', kind: 'request', reason: 'not allowed', method: 'GET' }));
+    jest.advanceTimersByTime(1_001);
+    expect(told.map((b) => b.source)).toEqual(['page', 'proxy']);
   });
 
   it("does not let an old page report explain a later refusal to the same place (a worker's, seconds after)", () => {

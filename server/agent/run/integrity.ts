@@ -78,6 +78,14 @@ export class RunIntegrity {
     return this.list.map((t) => `${LABEL[t.kind]} (${t.detail})`).join('; ');
   }
 
+  /**
+   * What the fences still hold is told now (refusals waiting to be joined, unfinished messages), judged and traced: at
+   * a run's end, before its trace is written, whether or not anything asks if it is clean.
+   */
+  settleReports(): void {
+    this.settle();
+  }
+
   private settle(): void {
     for (const report of this.undecided) {
       try {

@@ -82,6 +82,7 @@ export function fromProxy(block: EgressBlock): BlockedRequest {
     source: 'proxy',
     proxyKind: block.kind,
     offProvider: block.kind === 'request' || block.kind === 'tunnel',
+    ...(block.method ? { method: block.method } : {}),
     // A message read mode held, with what it carried: judged by that (block-cause.ts), not refused blind.
     ...(block.message ? { heldMessage: true, body: block.message.text, ...(block.message.cut ? { bodyCut: true } : {}) } : {}),
   };
@@ -138,6 +139,19 @@ export function judgeUnfinishedMessages(integrity: RunIntegrity, context: Browse
   integrity.beforeJudging(() => reportUnfinishedMessages(context));
 }
 
+/** A URL as the browser sends it: without the user name and password it may carry (used for HTTP auth, never sent). */
+function asSent(text: string): string {
+  try {
+    const url = new URL(text);
+    if (!url.username && !url.password) return text;
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    return text;
+  }
+}
+
 /**
  * The page's view of the requests the fence refuses: for each request a page, frame, popup or dedicated worker of
  * `context` sends that the egress proxy will refuse (the same policy and read-mode rule the proxy applies), a report
@@ -167,7 +181,7 @@ export function watchRefusals(
     }
   };
   const reason = (request: Request): { why: string; offProvider: boolean } | null => {
-    const url = request.url();
+    const url = asSent(request.url());
     const verdict = opts.policy.checkUrl(url, { pageLocal: true, webSockets: true });
     if (!verdict.ok) return { why: verdict.reason, offProvider: true };
     const method = request.method().toUpperCase();

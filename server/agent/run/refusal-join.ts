@@ -7,16 +7,25 @@ import { type BlockedRequest, fromProxy, type RunMode } from './network-guard';
  * own view of the same request (network-guard.ts watchRefusals: its frame, kind, method and body) says whether the run
  * caused it. Both see a page's refused request, in either order (the DevTools event and the proxy's connection race):
  *   - the page's report goes on at once: it has the detail (block-cause.ts judges it as before);
- *   - the proxy's report of the same request (same URL; for a refused tunnel the same host and port; for a write read
- *     mode refused the same method and URL) seen within WAIT_MS before or after it is dropped, not listed twice;
- *   - a proxy report no page saw within WAIT_MS (a worker's request, a preconnect's tunnel) goes on as the proxy's, judged
- *     as it always was, by what a tool was doing when the proxy saw it, not when it is told.
+ *   - it explains ONE refusal of the proxy within WAIT_MS before or after it (the same method and URL; for a refused
+ *     tunnel the same host and port; for a write read mode refused the same method and URL), and a retry of that one
+ *     (Chromium sends a request again when a reused connection closes on it): those are not listed twice. One for one,
+ *     so a page's own harmless request never explains away another realm's (a shared worker's) to the same place;
+ *   - when the proxy saw the request while a tool acted and the page's report was judged otherwise, it is judged again
+ *     as sent while a tool acted (the stricter of the two moments);
+ *   - a proxy report no page explained within WAIT_MS (a worker's request, a preconnect's tunnel) goes on as the proxy's,
+ *     judged as it always was, by what a tool was doing when the proxy saw it, not when it is told.
+ * A redirect hop the page saw explains nothing: the proxy's report of it is judged on its own, as before.
  * Before the run is judged, every proxy report still waiting goes on (`flush`): a judgement never waits on a timer, and
  * a report told too early only ever adds the proxy's stricter verdict to the page's.
  */
 export const WAIT_MS = 1000;
-/** At most this many proxy reports wait at once; more go on at once (a page that floods the fence is judged strictly). */
+/** At most this many proxy reports wait (and page reports stand to explain one) at once; more go on unjoined. */
 const WAITING_MAX = 200;
+/** How many proxy refusals one page report explains: the request, and one retry of it. */
+const EXPLAINS = 2;
+/** Reports carry URLs cut to this length (egress-proxy.ts): keys are compared on the same cut. */
+const URL_KEPT = 300;
 
 export interface RefusalJoinOptions {
   emit(b: BlockedRequest): void;
@@ -28,36 +37,48 @@ export interface RefusalJoinOptions {
   now?: () => number;
 }
 
+/** A page report standing to explain the proxy's refusals of the same request. */
+interface Explanation {
+  report: BlockedRequest;
+  keys: string[];
+  at: number;
+  left: number;
+  inAction: boolean;
+}
+
+interface Held {
+  report: BlockedRequest;
+  key: string;
+  timer: NodeJS.Timeout;
+}
+
+const normalUrl = (text: string): string | null => {
+  try {
+    const url = new URL(text);
+    url.hash = '';
+    url.username = '';
+    url.password = '';
+    return url.href.slice(0, URL_KEPT);
+  } catch {
+    return null;
+  }
+};
+
 /** The keys under which the page's view of a request meets the proxy's. */
 function pageKeys(b: BlockedRequest): string[] {
-  let url: URL;
-  try {
-    url = new URL(b.url);
-  } catch {
-    return [];
-  }
-  url.hash = '';
+  const href = normalUrl(b.url);
+  if (!href) return [];
+  const url = new URL(b.url);
   const secure = url.protocol === 'https:' || url.protocol === 'wss:';
-  const port = url.port || (secure ? '443' : '80');
-  const keys = [`url ${url.href}`, `tunnel ${url.hostname}:${port}`];
-  if (b.method) keys.push(`write ${b.method.toUpperCase()} ${url.href}`);
-  return keys;
+  const method = (b.method ?? 'GET').toUpperCase();
+  return [`url ${method} ${href}`, `tunnel ${url.hostname}:${url.port || (secure ? '443' : '80')}`, `write ${method} ${href}`];
 }
 
 /** The key of a proxy report, or null when no page can see what it refused (a message, an upstream failure). */
 function proxyKey(b: BlockedRequest, joinWrites: boolean): string | null {
-  const normal = (text: string): string | null => {
-    try {
-      const url = new URL(text);
-      url.hash = '';
-      return url.href;
-    } catch {
-      return null;
-    }
-  };
   if (b.proxyKind === 'request') {
-    const url = normal(b.url);
-    return url ? `url ${url}` : null;
+    const href = b.method ? normalUrl(b.url) : null;
+    return href ? `url ${b.method!.toUpperCase()} ${href}` : null;
   }
   if (b.proxyKind === 'tunnel') {
     try {
@@ -69,69 +90,86 @@ function proxyKey(b: BlockedRequest, joinWrites: boolean): string | null {
   }
   if (b.proxyKind === 'write' && joinWrites && !b.heldMessage) {
     const space = b.url.indexOf(' ');
-    const url = space > 0 ? normal(b.url.slice(space + 1)) : null;
-    return url ? `write ${b.url.slice(0, space).toUpperCase()} ${url}` : null;
+    const href = space > 0 ? normalUrl(b.url.slice(space + 1)) : null;
+    return href ? `write ${b.url.slice(0, space).toUpperCase()} ${href}` : null;
   }
   return null;
 }
 
 export class RefusalJoin {
-  /** When the page last reported a refusal under each key. */
-  private readonly pageSeen = new Map<string, number>();
-  private readonly waiting = new Map<BlockedRequest, { key: string; timer: NodeJS.Timeout }>();
+  /** The page's reports that may still explain a refusal of the proxy, oldest first. */
+  private readonly explanations: Explanation[] = [];
+  private readonly waiting: Held[] = [];
   private readonly waitMs: number;
   private readonly now: () => number;
 
   constructor(private readonly opts: RefusalJoinOptions) {
     this.waitMs = opts.waitMs ?? WAIT_MS;
-    this.now = opts.now ?? Date.now;
+    // Monotonic: a wall clock stepped back would keep old explanations alive.
+    this.now = opts.now ?? (() => performance.now());
   }
 
-  /** The page's view of a refused request: told at once; the proxy's report of it, waiting or to come, is dropped. */
+  /** The page's view of a refused request: told at once; it explains the proxy's report of it, waiting or to come. */
   readonly page = (b: BlockedRequest): void => {
     const at = this.now();
     this.forget(at);
-    for (const key of pageKeys(b)) {
-      this.pageSeen.set(key, at);
-      for (const [held, w] of this.waiting) {
-        if (w.key !== key) continue;
-        clearTimeout(w.timer);
-        this.waiting.delete(held);
-      }
-    }
     this.opts.emit(b);
+    // A redirect hop's report explains nothing (the proxy's report of the hop is judged on its own).
+    if (b.reason.startsWith('redirect: ')) return;
+    const explanation: Explanation = { report: b, keys: pageKeys(b), at, left: EXPLAINS, inAction: this.opts.acting() };
+    for (const held of [...this.waiting]) {
+      if (explanation.left === 0) break;
+      if (!explanation.keys.includes(held.key)) continue;
+      clearTimeout(held.timer);
+      this.waiting.splice(this.waiting.indexOf(held), 1);
+      this.explained(explanation, held.report);
+    }
+    if (explanation.left > 0 && this.explanations.length < WAITING_MAX) this.explanations.push(explanation);
   };
 
-  /** The proxy's refusal: dropped when the page already told it, else held until the page does or WAIT_MS passes. */
+  /** The proxy's refusal: explained by a page report of it, or held until one comes or WAIT_MS passes. */
   readonly proxy = (b: BlockedRequest): void => {
     const key = proxyKey(b, this.opts.joinWrites);
     if (!key) return this.opts.emit(b);
     const at = this.now();
     this.forget(at);
-    if (this.pageSeen.has(key)) return;
-    const held: BlockedRequest = { ...b, inAction: this.opts.acting() };
-    if (this.waiting.size >= WAITING_MAX) return this.opts.emit(held);
-    const timer = setTimeout(() => this.release(held), this.waitMs);
-    timer.unref();
-    this.waiting.set(held, { key, timer });
+    const report: BlockedRequest = { ...b, inAction: this.opts.acting() };
+    const explanation = this.explanations.find((e) => e.left > 0 && e.keys.includes(key));
+    if (explanation) return this.explained(explanation, report);
+    if (this.waiting.length >= WAITING_MAX) return this.opts.emit(report);
+    const held: Held = { report, key, timer: setTimeout(() => this.release(held), this.waitMs) };
+    held.timer.unref();
+    this.waiting.push(held);
   };
 
   /** Every proxy report still waiting goes on now (before the run is judged). */
   flush(): void {
-    for (const held of [...this.waiting.keys()]) this.release(held);
+    for (const held of [...this.waiting]) this.release(held);
   }
 
-  private release(held: BlockedRequest): void {
-    const w = this.waiting.get(held);
-    if (!w) return;
-    clearTimeout(w.timer);
-    this.waiting.delete(held);
-    this.opts.emit(held);
+  /** `proxy` is the page's `explanation`'s request: not listed again, but judged at the stricter of the two moments. */
+  private explained(explanation: Explanation, proxy: BlockedRequest): void {
+    explanation.left -= 1;
+    if (explanation.left === 0) this.explanations.splice(this.explanations.indexOf(explanation), 1);
+    if (proxy.inAction && !explanation.inAction) {
+      explanation.inAction = true;
+      this.opts.emit({ ...explanation.report, inAction: true });
+    }
   }
 
-  /** The page's reports older than WAIT_MS explain nothing any more (a later request to the same place is its own). */
+  private release(held: Held): void {
+    const i = this.waiting.indexOf(held);
+    if (i < 0) return;
+    clearTimeout(held.timer);
+    this.waiting.splice(i, 1);
+    this.opts.emit(held.report);
+  }
+
+  /** Page reports older than WAIT_MS explain nothing any more (a later request to the same place is its own). */
   private forget(at: number): void {
-    for (const [key, seen] of this.pageSeen) if (at - seen > this.waitMs) this.pageSeen.delete(key);
+    let stale = 0;
+    while (stale < this.explanations.length && at - this.explanations[stale]!.at > this.waitMs) stale += 1;
+    if (stale) this.explanations.splice(0, stale);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Page } from 'playwright-core';
 
+import { clearHttpCache } from '../../browser/http-cache';
 import { captureSession, restoreSessionStorage } from '../../browser/session-capture';
 import { sessionDigest } from '../../browser/session-digest';
 import { boundSession, type ProviderSession, SESSION_MAX_BYTES } from '../../browser/session-format';
@@ -151,10 +152,13 @@ async function openSessionContext(
     state.context = warm.context;
     if (signal.aborted) throw signal.reason;
     // A kept context the browser lost meanwhile is no reason to fail the run: a fresh one is opened instead.
-    page = await openPage(warm.context).catch(async () => {
-      await closeRunBrowser(state);
-      return null;
-    });
+    page = await openPage(warm.context)
+      // A context kept from an earlier run (reuse) starts this one with no answer that run cached.
+      .then(async (p) => (deps.warm!.fresh ? p : clearHttpCache(p).then(() => p)))
+      .catch(async () => {
+        await closeRunBrowser(state);
+        return null;
+      });
   }
   if (!page) {
     warm = await fresh();

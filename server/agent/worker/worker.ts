@@ -192,6 +192,8 @@ export class AgentWorker {
     else if (!slot.fromQueue) this.resumedAtWork -= 1;
     this.running.delete(record.id);
 
+    // The fence's last refusals go into the trace however the run ended (a failed run is never asked whether it is clean).
+    state.integrity.settleReports();
     if (final.status !== 'COMPLETED') await traceWhereItStopped(state, final.error?.code ?? final.status);
     await stages.time('session_seal', () => saveSessionBack(this.deps, state, log));
     // Kept warm only after a clean, finished run nobody took part in: anything else leaves its context to close.
