@@ -100,12 +100,21 @@ describe('RefusalJoin', () => {
     ]);
   });
 
-  it("explains one request and one retry of it, never a third refusal to the same place (another realm's)", () => {
+  it("explains a refused tunnel and a preconnect's, never a third to the same host (another realm's)", () => {
     const { join, told } = rig();
     join.page(page('https://ads.example/pixel.gif'));
     for (let i = 0; i < 3; i++) join.proxy(fromProxy({ url: 'ads.example:443', kind: 'tunnel', reason: 'not allowed' }));
     jest.advanceTimersByTime(1_001);
     expect(told.map((b) => b.source)).toEqual(['page', 'proxy']);
+  });
+
+  it("explains Chromium's retries of a refused request (the same method and URL, sent again on another connection)", () => {
+    const { join, told } = rig();
+    join.page(page('http://ads.example/collect', { method: 'POST', resourceType: 'fetch', body: 'a=1' }));
+    for (let i = 0; i < 4; i++)
+      join.proxy(fromProxy({ url: 'http://ads.example/collect', kind: 'request', reason: 'not allowed', method: 'POST' }));
+    jest.advanceTimersByTime(1_001);
+    expect(told.map((b) => b.source)).toEqual(['page']);
   });
 
   it('keeps a GET image from explaining a POST to the same URL (the method is part of the match)', () => {

@@ -7,10 +7,10 @@ import { type BlockedRequest, fromProxy, type RunMode } from './network-guard';
  * own view of the same request (network-guard.ts watchRefusals: its frame, kind, method and body) says whether the run
  * caused it. Both see a page's refused request, in either order (the DevTools event and the proxy's connection race):
  *   - the page's report goes on at once: it has the detail (block-cause.ts judges it as before);
- *   - it explains ONE refusal of the proxy within WAIT_MS before or after it (the same method and URL; for a refused
- *     tunnel the same host and port; for a write read mode refused the same method and URL), and a retry of that one
- *     (Chromium sends a request again when a reused connection closes on it): those are not listed twice. One for one,
- *     so a page's own harmless request never explains away another realm's (a shared worker's) to the same place;
+ *   - it explains the proxy's refusals of that request within WAIT_MS before or after it: the same method and URL (the
+ *     request and Chromium's retries of it, EXPLAINS), or for a refused tunnel the same host and port (one, and a
+ *     preconnect's), or for a write read mode refused the same method and URL: those are not listed twice. Counted, so a
+ *     page's own image never explains away a run of other realms' requests (a shared worker's) to the same host;
  *   - when the proxy saw the request while a tool acted and the page's report was judged otherwise, it is judged again
  *     as sent while a tool acted (the stricter of the two moments);
  *   - a proxy report no page explained within WAIT_MS (a worker's request, a preconnect's tunnel) goes on as the proxy's,
@@ -20,10 +20,17 @@ import { type BlockedRequest, fromProxy, type RunMode } from './network-guard';
  * a report told too early only ever adds the proxy's stricter verdict to the page's.
  */
 export const WAIT_MS = 1000;
-/** At most this many proxy reports wait (and page reports stand to explain one) at once; more go on unjoined. */
+/** At most this many proxy reports wait at once, and page reports stand to explain them; more go on unjoined. */
 const WAITING_MAX = 200;
-/** How many proxy refusals one page report explains: the request, and one retry of it. */
-const EXPLAINS = 2;
+const EXPLAINING_MAX = 1000;
+/**
+ * How many proxy refusals of each kind one page report explains. A refused request is closed on (a network error), and
+ * Chromium sends it again while it has reused connections to try (up to its pool of proxy connections): the same
+ * method and URL, again. A refused tunnel is not retried: one, and a preconnect's before it.
+ */
+const EXPLAINS = { url: 8, write: 8, tunnel: 2 } as const;
+type KeyKind = keyof typeof EXPLAINS;
+const kindOf = (key: string) => key.slice(0, key.indexOf(' ')) as KeyKind;
 /** Reports carry URLs cut to this length (egress-proxy.ts): keys are compared on the same cut. */
 const URL_KEPT = 300;
 
@@ -42,7 +49,7 @@ interface Explanation {
   report: BlockedRequest;
   keys: string[];
   at: number;
-  left: number;
+  left: Record<KeyKind, number>;
   inAction: boolean;
 }
 
@@ -116,15 +123,14 @@ export class RefusalJoin {
     this.opts.emit(b);
     // A redirect hop's report explains nothing (the proxy's report of the hop is judged on its own).
     if (b.reason.startsWith('redirect: ')) return;
-    const explanation: Explanation = { report: b, keys: pageKeys(b), at, left: EXPLAINS, inAction: this.opts.acting() };
+    const explanation: Explanation = { report: b, keys: pageKeys(b), at, left: { ...EXPLAINS }, inAction: this.opts.acting() };
     for (const held of [...this.waiting]) {
-      if (explanation.left === 0) break;
-      if (!explanation.keys.includes(held.key)) continue;
+      if (!explanation.keys.includes(held.key) || explanation.left[kindOf(held.key)] === 0) continue;
       clearTimeout(held.timer);
       this.waiting.splice(this.waiting.indexOf(held), 1);
-      this.explained(explanation, held.report);
+      this.explained(explanation, held.key, held.report);
     }
-    if (explanation.left > 0 && this.explanations.length < WAITING_MAX) this.explanations.push(explanation);
+    if (this.explanations.length < EXPLAINING_MAX) this.explanations.push(explanation);
   };
 
   /** The proxy's refusal: explained by a page report of it, or held until one comes or WAIT_MS passes. */
@@ -134,8 +140,8 @@ export class RefusalJoin {
     const at = this.now();
     this.forget(at);
     const report: BlockedRequest = { ...b, inAction: this.opts.acting() };
-    const explanation = this.explanations.find((e) => e.left > 0 && e.keys.includes(key));
-    if (explanation) return this.explained(explanation, report);
+    const explanation = this.explanations.find((e) => e.left[kindOf(key)] > 0 && e.keys.includes(key));
+    if (explanation) return this.explained(explanation, key, report);
     if (this.waiting.length >= WAITING_MAX) return this.opts.emit(report);
     const held: Held = { report, key, timer: setTimeout(() => this.release(held), this.waitMs) };
     held.timer.unref();
@@ -148,9 +154,8 @@ export class RefusalJoin {
   }
 
   /** `proxy` is the page's `explanation`'s request: not listed again, but judged at the stricter of the two moments. */
-  private explained(explanation: Explanation, proxy: BlockedRequest): void {
-    explanation.left -= 1;
-    if (explanation.left === 0) this.explanations.splice(this.explanations.indexOf(explanation), 1);
+  private explained(explanation: Explanation, key: string, proxy: BlockedRequest): void {
+    explanation.left[kindOf(key)] -= 1;
     if (proxy.inAction && !explanation.inAction) {
       explanation.inAction = true;
       this.opts.emit({ ...explanation.report, inAction: true });
