@@ -13,7 +13,8 @@
  *     tunnels: it saw host:port, never a method);
  *   - egress proxy: the real fenced context (server/egress/fenced-context.ts): TLS terminated with the process's
  *     interception CA, each request checked, the upstream certificate verified by the proxy, writes counted;
- *   - egress proxy, read mode: the same with the read-mode gate (the POST is refused, the page sees a 403).
+ *   - egress proxy, read mode: the same with the read-mode gate (the POST is refused: the page sees a network error, and
+ *     Chromium sends it again on each reused connection it has, each one refused too).
  * Then memory: N fenced contexts held open at once with the page loaded; the growth of Chromium's PSS and of this
  * process's RSS over the same browser with no context, divided by N (the proxy's share is in the RSS).
  */
@@ -136,7 +137,7 @@ async function main() {
     );
   }
   console.log(
-    `\n  writes counted as changes sent: ${changes} (expected ${RUNS}); writes refused in read mode: ${refused} (expected ${RUNS})`,
+    `\n  writes counted as changes sent: ${changes} (expected ${RUNS}); writes refused in read mode: ${refused} (${RUNS} writes, each refused with Chromium's retries of it)`,
   );
 
   // Memory per context: the same browser, N fenced contexts holding the page at once.
