@@ -111,3 +111,11 @@ export type ServerMessage =
   | { type: 'pong' }
   /** The site asks to create a passkey and the organization opted in: ask the person (`done`: the question is over). */
   | { type: 'passkey'; host: string; done?: boolean };
+
+/** Where a live view's messages and frames go: the widget's socket (live-socket.ts), or a test's. */
+export interface LiveSink {
+  send(message: ServerMessage): void;
+  /** Sends a frame; `done` once it left (or was dropped, the socket's buffer full), so the next frame may come. */
+  sendFrame(jpeg: Buffer, done: (dropped?: boolean) => void): void;
+  close(code: LiveStatusCode, message: string): void;
+}

@@ -6,11 +6,15 @@ import { releasePageSession } from '../../browser/webauthn-environment';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import type { ProviderDefinition } from '../../providers/provider';
 import type { StorageState } from '../login-engine';
-import { firstFrameFor, type FrameBounds, frameBoundsFor, sameBounds, type WidgetSize } from './frame-size';
+import { firstFrameFor, frameBoundsFor, type WidgetSize } from './frame-size';
 import { dispatchInput } from './live-input-dispatch';
 import { LivePageFence } from './live-page-fence';
-import type { FrameSizeMessage, InputMessage, LiveStatusCode, ServerMessage } from './live-protocol';
+import type { InputMessage, LiveSink, LiveStatusCode, ServerMessage } from './live-protocol';
+import { LiveScreencast } from './live-screencast';
+import { InputToFrame } from './live-timing';
 import { isSignedIn } from './signed-in';
+
+export type { LiveSink } from './live-protocol';
 
 /**
  * One live sign-in: the provider's page in a fenced browser context, streamed to the widget with CDP's screencast
@@ -19,13 +23,6 @@ import { isSignedIn } from './signed-in';
  * it may drop and come back (reattach) while the session lives. The session ends when the provider's signed-in
  * signal appears (onSignedIn gets the session: all of its origins' storage), when it idles out, or when its owner closes it.
  */
-export interface LiveSink {
-  send(message: ServerMessage): void;
-  /** Sends a frame; `done` once it left (or was dropped), so the next frame may come. */
-  sendFrame(jpeg: Buffer, done: () => void): void;
-  close(code: LiveStatusCode, message: string): void;
-}
-
 export interface LiveSessionEvents {
   /** Sign-in views: the provider's signed-in signal appeared (views of a run's page never watch for it). */
   onSignedIn?(state: StorageState): void;
@@ -45,18 +42,11 @@ export interface BorrowedPage {
 /** Pending input events kept in order; beyond this the widget is flooding and events are dropped. */
 const MAX_QUEUED_INPUT = 256;
 const SIGNED_IN_POLL_MS = 400;
-const JPEG_QUALITY = 70;
-/** How long a still of a borrowed page may take (a page mid-navigation may not paint one at all). */
-const STILL_FRAME_MS = 1_500;
 /** How long a borrowed page's view waits for the screencast's first frame before it takes a still. */
 const FIRST_FRAME_WAIT_MS = 250;
 
 export class LiveSession {
   private sink: LiveSink | null = null;
-  private lastFrame: Buffer | null = null;
-  private onFirstFrame: () => void = () => undefined;
-  /** Resolves at the screencast's first frame. */
-  private readonly framed = new Promise<void>((resolve) => (this.onFirstFrame = resolve));
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -64,16 +54,16 @@ export class LiveSession {
   private pollTimer: NodeJS.Timeout | null = null;
   private ended = false;
   private viewport: { width: number; height: number };
-  /** The screencast's frame size: the page's own until the widget says how large its canvas is (frame-size.ts). */
-  private frameBounds: FrameBounds;
-  /** Screencast restarts, one at a time and in order (the last size asked for wins). */
-  private screencastChain: Promise<void> = Promise.resolve();
+  /** The frames (live-screencast.ts). */
+  private readonly screencast: LiveScreencast;
   /** Last time an input event arrived (for the bench's and the metrics' benefit as much as the idle timer). */
   lastInputAt = Date.now();
   /** Where the page may go while the person drives it (live-page-fence.ts). */
   private readonly fence: LivePageFence;
   /** Undoes watchForLoss (the browser outlives the view: its listeners must not pile up). */
   private unwatch: () => void = () => undefined;
+  /** Stage times of input to frame, for bench:live (live-timing.ts; nothing kept unless it listens). */
+  private readonly timing: InputToFrame;
 
   private constructor(
     readonly linkSessionId: string,
@@ -89,7 +79,9 @@ export class LiveSession {
     widget: WidgetSize,
   ) {
     this.viewport = viewport;
-    this.frameBounds = frameBoundsFor(viewport, firstFrameFor(widget));
+    this.timing = new InputToFrame(linkSessionId);
+    const bounds = frameBoundsFor(viewport, firstFrameFor(widget));
+    this.screencast = new LiveScreencast(cdp, viewport, bounds, () => this.sink, this.timing);
     this.fence = new LivePageFence(
       context,
       page,
@@ -142,16 +134,17 @@ export class LiveSession {
     // navigation settles, which is what the person is there to decide. The screencast works without waiting for it.
     if (borrowed) void cdp.send('Page.enable').catch(() => undefined);
     else await cdp.send('Page.enable');
-    cdp.on('Page.screencastFrame', (frame: { data: string; sessionId: number }) => session.onFrame(frame));
-    const screencast = session.startScreencast();
+    const screencast = session.screencast.start();
     if (borrowed) {
       // A borrowed page mid-navigation answers once the navigation settles: the screencast starts then. Meanwhile the
       // person sees the run's last picture of it, or a still (a page that is not painting sends no frame on its own).
       void screencast.catch(() => undefined);
-      session.lastFrame = borrowed.lastFrame?.() ?? null;
+      session.screencast.lastFrame = borrowed.lastFrame?.() ?? null;
       // The screencast's first frame, at the canvas's size, usually comes within some 50 ms; a still (the page's whole
       // size, slower) only for a page that does not paint meanwhile.
-      if (!session.lastFrame && !(await session.firstFrameWithin(FIRST_FRAME_WAIT_MS))) await session.stillFrame();
+      if (!session.screencast.lastFrame && !(await session.screencast.firstFrameWithin(FIRST_FRAME_WAIT_MS))) {
+        await session.screencast.still();
+      }
     } else {
       await screencast;
     }
@@ -193,7 +186,7 @@ export class LiveSession {
     previous?.close('LIVE_REPLACED', 'The sign-in view was opened somewhere else.');
     sink.send({ type: 'viewport', ...this.viewport });
     sink.send({ type: 'status', code: 'LIVE', message: 'Connected.' });
-    if (this.lastFrame) sink.sendFrame(this.lastFrame, () => undefined);
+    if (this.screencast.lastFrame) sink.sendFrame(this.screencast.lastFrame, () => undefined);
     this.touchIdle();
   }
 
@@ -208,17 +201,22 @@ export class LiveSession {
   /** Relays one input event, in order; false when the queue is full (the event is dropped). */
   input(message: InputMessage): boolean {
     // Not input to the page: a view of a run the person may not act on still gets frames its canvas's size.
-    if (message.t === 'frameSize') return this.resizeFrames(message);
+    if (message.t === 'frameSize') {
+      if (!this.ended) this.screencast.resize(message);
+      return !this.ended;
+    }
     if (this.ended || (this.borrowed && !this.borrowed.inputAllowed())) return false;
     if (this.queued >= MAX_QUEUED_INPUT) return false;
     this.queued++;
     this.lastInputAt = Date.now();
     this.touchIdle();
+    const dispatched = this.timing.received();
     this.queue = this.queue
       // Asked again as the event's turn comes: a step that ended (or a write held meanwhile) takes no queued input.
       .then(() =>
         this.ended || (this.borrowed && !this.borrowed.inputAllowed()) ? undefined : dispatchInput(this.page, this.cdp, message),
       )
+      .then(dispatched)
       .catch(() => undefined) // the page navigated or closed mid-event: nothing to relay to
       .finally(() => {
         this.queued--;
@@ -229,6 +227,7 @@ export class LiveSession {
   async end(code: LiveStatusCode, message: string): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    this.screencast.stop();
     this.unwatch();
     for (const t of [this.idleTimer, this.lifeTimer]) if (t) clearTimeout(t);
     if (this.pollTimer) clearInterval(this.pollTimer);
@@ -279,64 +278,9 @@ export class LiveSession {
     this.sink?.send(message);
   }
 
-  private startScreencast(): Promise<unknown> {
-    const { width, height } = this.frameBounds;
-    return this.cdp.send('Page.startScreencast', {
-      format: 'jpeg',
-      quality: JPEG_QUALITY,
-      maxWidth: width,
-      maxHeight: height,
-      everyNthFrame: 1,
-    });
-  }
-
-  /** The widget's canvas changed size (opened, zoomed, window resized): the screencast restarts at that size. */
-  private resizeFrames(asked: FrameSizeMessage): boolean {
-    if (this.ended) return false;
-    const next = frameBoundsFor(this.viewport, asked);
-    if (sameBounds(next, this.frameBounds)) return true;
-    this.frameBounds = next;
-    this.screencastChain = this.screencastChain
-      .then(async () => {
-        if (this.ended || !sameBounds(next, this.frameBounds)) return; // a later size is on its way
-        await this.cdp.send('Page.stopScreencast');
-        await this.startScreencast();
-      })
-      .catch(() => undefined); // the page closed: nothing to stream
-    return true;
-  }
-
-  /** Whether a screencast frame came within `ms`. */
-  private async firstFrameWithin(ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-    await Promise.race([this.framed, late]);
-    clearTimeout(timer);
-    return this.lastFrame !== null;
-  }
-
-  private async stillFrame(): Promise<void> {
-    try {
-      const shot = await Promise.race([
-        this.cdp.send('Page.captureScreenshot', { format: 'jpeg', quality: JPEG_QUALITY }) as Promise<{ data: string }>,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no still')), STILL_FRAME_MS).unref()),
-      ]);
-      if (this.lastFrame) return; // the screencast was quicker
-      this.lastFrame = Buffer.from(shot.data, 'base64');
-      if (this.sink) this.sink.sendFrame(this.lastFrame, () => undefined);
-    } catch {
-      // the page was closing: the screencast's frames are all there is
-    }
-  }
-
-  private onFrame(frame: { data: string; sessionId: number }): void {
-    if (this.ended) return; // a frame already on its way when the view ended
-    const jpeg = Buffer.from(frame.data, 'base64');
-    this.lastFrame = jpeg;
-    this.onFirstFrame();
-    const ack = () => void this.cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
-    if (this.sink) this.sink.sendFrame(jpeg, ack);
-    else ack();
+  /** The JPEG quality the frames are encoded at now (frame-quality.ts). */
+  get frameQuality(): number {
+    return this.screencast.frameQuality;
   }
 
   private touchIdle(): void {

@@ -110,7 +110,8 @@ function serve(ws: WebSocket, linkSessionId: string, live: LiveViewPort): void {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
     },
     sendFrame: (jpeg, done) => {
-      if (ws.readyState !== WebSocket.OPEN || ws.bufferedAmount > MAX_BUFFERED_BYTES) return done();
+      if (ws.readyState !== WebSocket.OPEN) return done();
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return done(true);
       ws.send(jpeg, { binary: true }, () => done());
     },
     close: (code, message) => {

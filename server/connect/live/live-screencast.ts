@@ -1,0 +1,126 @@
+import { performance } from 'node:perf_hooks';
+
+import type { CDPSession } from 'playwright-core';
+
+import { FrameQuality } from './frame-quality';
+import { type FrameBounds, frameBoundsFor, sameBounds } from './frame-size';
+import type { FrameSizeMessage, LiveSink } from './live-protocol';
+import type { InputToFrame } from './live-timing';
+
+/** Stills (a borrowed page's first picture) at the stream's best quality. */
+const STILL_QUALITY = 70;
+/** How long a still of a borrowed page may take (a page mid-navigation may not paint one at all). */
+const STILL_FRAME_MS = 1_500;
+
+type ScreencastFrame = { data: string; sessionId: number; metadata?: { timestamp?: number } };
+
+/**
+ * A live view's frames: CDP's screencast of the page, as JPEG, acknowledged one by one so a slow socket slows the
+ * stream instead of queueing frames; sized to the widget's canvas (frame-size.ts) and encoded at the quality the
+ * socket keeps up with (frame-quality.ts). Restarts (a new size, a new quality) go one at a time, the last asked wins.
+ */
+export class LiveScreencast {
+  /** The latest frame, for a widget that (re)attaches. */
+  lastFrame: Buffer | null = null;
+  private onFirstFrame: () => void = () => undefined;
+  /** Resolves at the screencast's first frame. */
+  private readonly framed = new Promise<void>((resolve) => (this.onFirstFrame = resolve));
+  private chain: Promise<void> = Promise.resolve();
+  private readonly quality = new FrameQuality();
+  private stopped = false;
+
+  constructor(
+    private readonly cdp: CDPSession,
+    private readonly viewport: { width: number; height: number },
+    /** The screencast's frame size: the widget's canvas's, from its first message on (frame-size.ts). */
+    private bounds: FrameBounds,
+    private readonly sink: () => LiveSink | null,
+    private readonly timing: InputToFrame,
+  ) {
+    cdp.on('Page.screencastFrame', (frame: ScreencastFrame) => this.onFrame(frame));
+  }
+
+  start(): Promise<unknown> {
+    const { width, height } = this.bounds;
+    return this.cdp.send('Page.startScreencast', {
+      format: 'jpeg',
+      quality: this.quality.quality,
+      maxWidth: width,
+      maxHeight: height,
+      everyNthFrame: 1,
+    });
+  }
+
+  /** No more frames are sent (the view ended; the CDP session goes with its owner). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** The JPEG quality the frames are encoded at now. */
+  get frameQuality(): number {
+    return this.quality.quality;
+  }
+
+  /** The widget's canvas changed size (opened, zoomed, window resized): the screencast restarts at that size. */
+  resize(asked: FrameSizeMessage): void {
+    const next = frameBoundsFor(this.viewport, asked);
+    if (sameBounds(next, this.bounds)) return;
+    this.bounds = next;
+    this.restart();
+  }
+
+  /** Whether a frame came within `ms`. */
+  async firstFrameWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([this.framed, late]);
+    clearTimeout(timer);
+    return this.lastFrame !== null;
+  }
+
+  /** A screenshot for a page that paints nothing on its own (the screencast sends frames only when the page changes). */
+  async still(): Promise<void> {
+    try {
+      const shot = await Promise.race([
+        this.cdp.send('Page.captureScreenshot', { format: 'jpeg', quality: STILL_QUALITY }) as Promise<{ data: string }>,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no still')), STILL_FRAME_MS).unref()),
+      ]);
+      if (this.lastFrame) return; // the screencast was quicker
+      this.lastFrame = Buffer.from(shot.data, 'base64');
+      this.sink()?.sendFrame(this.lastFrame, () => undefined);
+    } catch {
+      // the page was closing: the screencast's frames are all there is
+    }
+  }
+
+  /** The screencast again at the current size and quality, after any restart already on its way. */
+  private restart(): void {
+    const bounds = this.bounds;
+    const quality = this.quality.quality;
+    this.chain = this.chain
+      .then(async () => {
+        // A later size or quality is on its way: that restart does it.
+        if (this.stopped || !sameBounds(bounds, this.bounds) || quality !== this.quality.quality) return;
+        await this.cdp.send('Page.stopScreencast');
+        await this.start();
+      })
+      .catch(() => undefined); // the page closed: nothing to stream
+  }
+
+  private onFrame(frame: ScreencastFrame): void {
+    if (this.stopped) return; // a frame already on its way when the view ended
+    const jpeg = Buffer.from(frame.data, 'base64');
+    this.lastFrame = jpeg;
+    this.onFirstFrame();
+    const ack = () => void this.cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+    const sink = this.sink();
+    if (!sink) return ack();
+    const shown = this.timing.frame(frame.metadata?.timestamp, jpeg.length);
+    const sending = performance.now();
+    sink.sendFrame(jpeg, (dropped) => {
+      shown?.();
+      ack();
+      if (!this.stopped && this.quality.sent(dropped ? Infinity : performance.now() - sending)) this.restart();
+    });
+  }
+}
