@@ -49,7 +49,8 @@ function socketTaking(delayMs: number): { sink: LiveSink; sizes: number[] } {
     send: () => undefined,
     sendFrame: (jpeg, done) => {
       sizes.push(jpeg.length);
-      if (delayMs === 0) done(); // at once: a loaded machine's timers cannot make this socket look slow
+      if (delayMs === 0)
+        done(); // at once: a loaded machine's timers cannot make this socket look slow
       else setTimeout(() => done(), delayMs);
     },
     close: () => undefined,
