@@ -60,6 +60,12 @@ function medianLoad(loads: Backlog[]): Backlog {
     slotsBusy: m((b) => b.slotsBusy),
     runMsP50: m((b) => b.runMsP50),
     cpuMsPerRequest: m((b) => b.cpuMsPerRequest),
+    cpuMsPerRequestByKind: Object.fromEntries(
+      [...new Set(loads.flatMap((b) => Object.keys(b.cpuMsPerRequestByKind)))].map((k) => [
+        k,
+        median(loads.map((b) => b.cpuMsPerRequestByKind[k] ?? 0)),
+      ]),
+    ),
     otherCores: m((b) => b.otherCores),
     stages: Object.fromEntries(
       [...new Set(loads.flatMap((b) => Object.keys(b.stages)))].map((k) => [
@@ -136,6 +142,22 @@ async function main() {
   );
   const stageCols = rows.slice(0, 2).map((r) => ({ label: r.label, means: r.load.stages }));
   process.stdout.write(`${stageRows(stageCols).join('\n')}\n`);
+  process.stdout.write(`\nCPU ms per request by kind of process (own time of those alive throughout; median of the rounds):\n\n`);
+  const kinds = [...new Set(rows.slice(0, 2).flatMap((r) => Object.keys(r.load.cpuMsPerRequestByKind)))].sort();
+  process.stdout.write(
+    `| process | ${rows
+      .slice(0, 2)
+      .map((r) => r.label)
+      .join(' | ')} |\n|---|---|---|\n`,
+  );
+  for (const k of kinds) {
+    process.stdout.write(
+      `| ${k} | ${rows
+        .slice(0, 2)
+        .map((r) => fmt(r.load.cpuMsPerRequestByKind[k] ?? 0, 1))
+        .join(' | ')} |\n`,
+    );
+  }
   process.stdout.write(
     `\nCPU ms/request: every process of the deployment (AgentLink, its Chromium, PostgreSQL) per completed request; on a\n` +
       `machine busy with other work ("other load" > 0) req/s moves with that load, the CPU per request much less.\n`,

@@ -19,7 +19,7 @@ export interface MemoryPeak {
 const TICKS = 100;
 
 /** Fields of /proc/<pid>/stat after "pid (comm)": comm may hold spaces and parentheses, so read after the last ')'. */
-function statFields(pid: number): string[] | null {
+export function statFields(pid: number): string[] | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');

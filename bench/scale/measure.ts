@@ -1,4 +1,6 @@
-import { cpuTicks, descendants, machineBusySeconds } from '../agent/process-tree';
+import fs from 'node:fs';
+
+import { cpuTicks, descendants, machineBusySeconds, statFields } from '../agent/process-tree';
 import type { Cluster } from './cluster';
 import { stageMeans, stageTotals } from './stages';
 
@@ -72,6 +74,8 @@ export interface Backlog {
    * Chromium, PostgreSQL), from /proc: the work a deployment needs per request, whatever else the machine does.
    */
   cpuMsPerRequest: number;
+  /** The same per kind of process (own time only, of the processes alive at both ends: a breakdown, not a total). */
+  cpuMsPerRequestByKind: Record<string, number>;
   /** Cores other processes of the machine kept busy meanwhile, on average (how disturbed the timing was). */
   otherCores: number;
   /** Mean milliseconds per run of each stage (server/agent/run/stages.ts), from the workers' /metrics. */
@@ -87,16 +91,44 @@ function deploymentCpuSeconds(): number {
   return descendants(process.pid).reduce((sum, pid) => sum + cpuTicks(pid), 0) / 100;
 }
 
+/** The same per kind of process: PostgreSQL, Chromium, and each AgentLink role (what a request's CPU is spent on). */
+function cpuSecondsByKind(): Record<string, number> {
+  const out: Record<string, number> = {};
+  const kindOf = (pid: number): string => {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (/postgres/.test(cmd[0] ?? '')) return 'postgres';
+      if (cmd.some((a) => /chrom|headless_shell/i.test(a))) return 'chromium';
+      if (cmd.includes('worker')) return 'node: worker';
+      if (cmd.includes('--role')) return 'node: api';
+      if (cmd.includes('serve')) return 'node: serve';
+      return 'other';
+    } catch {
+      return 'other';
+    }
+  };
+  // A Chromium's helpers are its children: each counted under the kind of its own command line, never twice.
+  for (const pid of descendants(process.pid)) {
+    const kind = kindOf(pid);
+    const f = statFields(pid);
+    if (!f) continue;
+    out[kind] = (out[kind] ?? 0) + (Number(f[11]) + Number(f[12])) / 100;
+  }
+  return out;
+}
+
 /** `n` requests posted at once (a backlog), then waited for: throughput and how busy the slots were. */
 export async function backlog(c: Cluster, n: number): Promise<Backlog> {
   const stages0 = await stageTotals(c);
   const cpu0 = deploymentCpuSeconds();
+  const kinds0 = cpuSecondsByKind();
   const machine0 = machineBusySeconds();
   const own0 = process.cpuUsage();
   const wall0 = Date.now();
   const ids = (await Promise.all(Array.from({ length: n }, (_, i) => submit(c, i)))).map((r) => r.requestId);
   const runs = await settle(c, ids);
   const cpu = deploymentCpuSeconds() - cpu0;
+  const kinds1 = cpuSecondsByKind();
   const own = process.cpuUsage(own0);
   const others = machineBusySeconds() - machine0 - cpu - (own.user + own.system) / 1e6;
   const ok = runs.filter((r) => r.status === 'COMPLETED');
@@ -117,6 +149,9 @@ export async function backlog(c: Cluster, n: number): Promise<Backlog> {
       50,
     ),
     cpuMsPerRequest: (cpu * 1000) / ok.length,
+    cpuMsPerRequestByKind: Object.fromEntries(
+      Object.keys(kinds1).map((k) => [k, ((kinds1[k]! - (kinds0[k] ?? 0)) * 1000) / Math.max(1, ok.length)]),
+    ),
     otherCores: Math.max(0, others) / ((Date.now() - wall0) / 1000),
     stages,
   };
