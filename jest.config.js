@@ -50,6 +50,7 @@ module.exports = {
       ],
       transform,
       moduleNameMapper: packages,
+      setupFilesAfterEnv: ['<rootDir>/test/support/playwright-stacks.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
