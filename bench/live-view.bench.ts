@@ -30,7 +30,7 @@ import { type LiveInputTiming, liveTimingChannel } from '../server/connect/live/
 import { hashToken } from '../server/domain/tokens';
 import { LUMEN_PROVIDER_ID } from '../server/integrations/lumen/lumen.provider';
 import { type LiveServer, startLiveServer } from '../test/support/live-server';
-import { pssBytes } from './agent/process-tree';
+import { childProcesses, cpuTicks, descendants, pssBytes } from './agent/process-tree';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -61,42 +61,13 @@ const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) :
 
 // ---------- process accounting (/proc) ----------
 
-const TICKS = 100; // USER_HZ on Linux
-function children(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-function tree(pid: number): number[] {
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) all.push(...children(all[i]!));
-  return all;
-}
-function cpuSeconds(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').slice(0).split(') ')[1]!.split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime
-    } catch {
-      // gone
-    }
-  }
-  return ticks / TICKS;
-}
+const tree = (pid: number): number[] => [pid, ...descendants(pid)];
+/** CPU seconds of these processes and of their children already ended (a renderer closed meanwhile still counts). */
+const cpuSeconds = (pids: number[]): number => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0) / 100;
 const pssMb = (pids: number[]): number => pssBytes(pids) / 1024 / 1024;
 /** The server's Chromium: the child of this process that is a browser and not the widgets' one. */
 function serverBrowserPid(): number {
-  const mains = children(process.pid).filter((pid) => {
+  const mains = childProcesses(process.pid).filter((pid) => {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       return /chrom/i.test(cmd) && !cmd.includes(WIDGET_MARK);
