@@ -2,10 +2,9 @@ import { gzipSync } from 'node:zlib';
 
 import request from 'supertest';
 
-import { ERROR_CATALOGUE, type ErrorCode } from '../../contract/error-codes';
+import { ERROR_CATALOGUE } from '../../contract/error-codes';
 import { hashToken } from '../../server/domain/tokens';
 import { describeEachStore } from '../support/app';
-import { contractRoutes } from '../support/contract-routes';
 import {
   agentRequestBody,
   type Connected,
@@ -25,41 +24,25 @@ import {
   type TestOrg,
   withoutRequestId,
 } from '../support/helpers';
+import {
+  badCredentials,
+  CORE_CODES,
+  GARBAGE_BODIES,
+  garbageRoutes,
+  linkTokenAs,
+  NOT_JSON,
+  pollutingBodies,
+  rawLinkToken,
+} from './errors-fixtures';
 import { errorEnvelope, errorsOrg } from './errors-support';
 
 /**
  * Every error code the service core (auth, link tokens, exchange, connections, agent requests, sandbox
  * shortcut, transport) can answer with; each must be produced, and checked whole, by this file.
  * INTERNAL_ERROR is never expected; codes of other areas (connect widget, worker …) are tested there. More INVALID_FIELD
- * cases (body values of a wrong shape, type or size): errors-validation.api.test.ts.
+ * cases (body values of a wrong shape, type or size): errors-validation.api.test.ts. The codes (CORE_CODES), and the
+ * bodies and headers sent: errors-fixtures.ts.
  */
-const CORE_CODES: ErrorCode[] = [
-  'INVALID_FIELD',
-  'MALFORMED_JSON',
-  'FORBIDDEN_PROPERTY_NAME',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'PAYLOAD_TOO_LARGE',
-  'ROUTE_NOT_FOUND',
-  'MISSING_CLIENT_CREDENTIALS',
-  'INVALID_CLIENT_CREDENTIALS',
-  'UNKNOWN_PROVIDER',
-  'SANDBOX_ONLY',
-  'UNKNOWN_TEST_USER',
-  'SANDBOX_LOGIN_FAILED',
-  'PUBLIC_TOKEN_MALFORMED',
-  'PUBLIC_TOKEN_ENVIRONMENT_MISMATCH',
-  'INVALID_PUBLIC_TOKEN',
-  'PUBLIC_TOKEN_ORGANIZATION_MISMATCH',
-  'PUBLIC_TOKEN_EXPIRED',
-  'PUBLIC_TOKEN_ALREADY_USED',
-  'INVALID_ACCESS_TOKEN',
-  'ACCESS_TOKEN_ENVIRONMENT_MISMATCH',
-  'CONNECTION_NOT_FOUND',
-  'CONNECTION_REVOKED',
-  'CONNECTION_LOGIN_REQUIRED',
-  'STARTING_URL_NOT_ALLOWED',
-  'AGENT_REQUEST_NOT_FOUND',
-];
 
 describeEachStore('error envelope', (t) => {
   const { seen, expectError, raw } = errorEnvelope(t);
@@ -93,36 +76,12 @@ describeEachStore('error envelope', (t) => {
     });
 
     it('INVALID_CLIENT_CREDENTIALS: a wrong secret and an unknown client id give the same answer', async () => {
-      const wrongSecret = await post(
-        t,
-        '/api/link-token',
-        { 'x-client-id': org.clientId, 'x-client-secret': `sk_sandbox_${'a'.repeat(43)}` },
-        { clientUserId: 'u' },
-      );
-      const unknownId = await post(
-        t,
-        '/api/link-token',
-        { 'x-client-id': 'cli_000000000000000000000000', 'x-client-secret': org.sandboxSecret },
-        { clientUserId: 'u' },
-      );
-      const otherEnvSecret = await post(
-        t,
-        '/api/link-token',
-        { 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret.replace('sk_sandbox_', 'sk_production_') },
-        { clientUserId: 'u' },
-      );
-      const malformed = await post(
-        t,
-        '/api/link-token',
-        { 'x-client-id': org.clientId, 'x-client-secret': 'hunter2' },
-        { clientUserId: 'u' },
-      );
-      const longId = await post(
-        t,
-        '/api/link-token',
-        { 'x-client-id': 'c'.repeat(500), 'x-client-secret': 's'.repeat(5000) },
-        { clientUserId: 'u' },
-      );
+      const bad = badCredentials(org);
+      const wrongSecret = await linkTokenAs(t, bad.wrongSecret);
+      const unknownId = await linkTokenAs(t, bad.unknownId);
+      const otherEnvSecret = await linkTokenAs(t, bad.otherEnvSecret);
+      const malformed = await linkTokenAs(t, bad.malformed);
+      const longId = await linkTokenAs(t, bad.longId);
       for (const res of [wrongSecret, unknownId, otherEnvSecret, malformed, longId]) {
         expectError(res, 'INVALID_CLIENT_CREDENTIALS', { message: 'The client credentials are not valid.' });
         expect(withoutRequestId(res.body)).toStrictEqual(withoutRequestId(wrongSecret.body));
@@ -139,29 +98,15 @@ describeEachStore('error envelope', (t) => {
   describe('transport', () => {
     it('MALFORMED_JSON for a body that is not JSON', async () => {
       for (const body of ['{"clientUserId":', '{clientUserId: "u"}', "{'a':1}", '{"a":1}}', 'undefined']) {
-        expectError(
-          await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(body),
-          'MALFORMED_JSON',
-          {
-            message: 'The body is not valid JSON.',
-          },
-        );
+        expectError(await rawLinkToken(raw, org).send(body), 'MALFORMED_JSON', { message: 'The body is not valid JSON.' });
       }
     });
 
     it('MALFORMED_JSON for a body that cannot be decoded (bad Content-Encoding data)', async () => {
-      const res = await raw('post', '/api/link-token', {
-        ...sandboxHeaders(org),
-        'content-type': 'application/json',
-        'content-encoding': 'gzip',
-      }).send('{"clientUserId":"u"}');
+      const res = await rawLinkToken(raw, org, 'application/json', { 'content-encoding': 'gzip' }).send('{"clientUserId":"u"}');
       expectError(res, 'MALFORMED_JSON');
       // A real gzip body is fine.
-      const ok = await raw('post', '/api/link-token', {
-        ...sandboxHeaders(org),
-        'content-type': 'application/json',
-        'content-encoding': 'gzip',
-      })
+      const ok = await rawLinkToken(raw, org, 'application/json', { 'content-encoding': 'gzip' })
         // superagent would JSON-encode a Buffer sent as application/json; send the bytes as they are.
         .serialize((b: unknown) => b as string)
         .send(gzipSync(Buffer.from('{"clientUserId":"u"}')));
@@ -171,76 +116,48 @@ describeEachStore('error envelope', (t) => {
     it('reads UTF-8 bodies alike with or without a declared charset, and other declared charsets through body-parser', async () => {
       const body = '{"clientUserId":"Zoë ✓ 東京"}';
       for (const type of ['application/json', 'application/json; charset=utf-8', 'application/JSON;charset="UTF-8"']) {
-        const res = await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': type }).send(body);
+        const res = await rawLinkToken(raw, org, type).send(body);
         expect({ type, status: res.status }).toStrictEqual({ type, status: 200 });
       }
       // An end user's name in ISO-8859-1 bytes, declared as such, is decoded as ISO-8859-1 (not as broken UTF-8).
-      const latin1 = await raw('post', '/api/link-token', {
-        ...sandboxHeaders(org),
-        'content-type': 'application/json; charset=iso-8859-1',
-      })
+      const latin1 = await rawLinkToken(raw, org, 'application/json; charset=iso-8859-1')
         .serialize((b: unknown) => b as string)
         .send(Buffer.from('{"clientUserId":"Zo\u00eb"}', 'latin1'));
       expect(latin1.status).toBe(200);
       expect((await t.store.repos.linkTokens.findByHash(hashToken(latin1.body.linkToken)))?.clientUserId).toBe('Zo\u00eb');
       // Over the limit on the direct path too: 413, not a 500.
-      const huge = await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json; charset=utf-8' }).send(
-        `{"clientUserId":"${'x'.repeat(300 * 1024)}"}`,
-      );
+      const huge = await rawLinkToken(raw, org, 'application/json; charset=utf-8').send(`{"clientUserId":"${'x'.repeat(300 * 1024)}"}`);
       expectError(huge, 'PAYLOAD_TOO_LARGE');
     });
 
     it('UNSUPPORTED_MEDIA_TYPE (415) for a body that is not application/json in UTF-8', async () => {
-      const cases: [string, string][] = [
-        ['text/plain', '{"clientUserId":"u"}'],
-        ['application/x-www-form-urlencoded', 'clientUserId=u'],
-        ['multipart/form-data; boundary=x', '--x--'],
-        ['application/xml', '<a/>'],
-      ];
-      for (const [type, body] of cases) {
-        expectError(
-          await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': type }).send(body),
-          'UNSUPPORTED_MEDIA_TYPE',
-          {
-            message: 'Send the body as JSON with Content-Type: application/json.',
-          },
-        );
+      for (const [type, body] of NOT_JSON) {
+        expectError(await rawLinkToken(raw, org, type).send(body), 'UNSUPPORTED_MEDIA_TYPE', {
+          message: 'Send the body as JSON with Content-Type: application/json.',
+        });
       }
       expectError(
-        await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json; charset=klingon' }).send(
-          '{"clientUserId":"u"}',
-        ),
+        await rawLinkToken(raw, org, 'application/json; charset=klingon').send('{"clientUserId":"u"}'),
         'UNSUPPORTED_MEDIA_TYPE',
         { message: 'Send the body as UTF-8 JSON.' },
       );
       expectError(
-        await raw('post', '/api/link-token', {
-          ...sandboxHeaders(org),
-          'content-type': 'application/json',
-          'content-encoding': 'compress',
-        }).send('{"clientUserId":"u"}'),
+        await rawLinkToken(raw, org, 'application/json', { 'content-encoding': 'compress' }).send('{"clientUserId":"u"}'),
         'UNSUPPORTED_MEDIA_TYPE',
       );
     });
 
     it('PAYLOAD_TOO_LARGE (413) for a body over 256 KiB, even without credentials', async () => {
       const big = JSON.stringify({ clientUserId: 'u', pad: 'x'.repeat(256 * 1024) });
-      expectError(
-        await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(big),
-        'PAYLOAD_TOO_LARGE',
-      );
+      expectError(await rawLinkToken(raw, org).send(big), 'PAYLOAD_TOO_LARGE');
       expectError(await raw('post', '/api/link-token', { 'content-type': 'application/json' }).send(big), 'PAYLOAD_TOO_LARGE');
       // Just under the limit is read (and then refused for its unknown field, not its size).
       const under = JSON.stringify({ clientUserId: 'u', pad: 'x'.repeat(256 * 1024 - 40) });
       expect(Buffer.byteLength(under)).toBeLessThanOrEqual(256 * 1024);
-      expectError(
-        await raw('post', '/api/link-token', { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(under),
-        'INVALID_FIELD',
-        {
-          message: 'body: unknown field(s): pad',
-          details: [{ path: 'body', message: 'unknown field(s): pad' }],
-        },
-      );
+      expectError(await rawLinkToken(raw, org).send(under), 'INVALID_FIELD', {
+        message: 'body: unknown field(s): pad',
+        details: [{ path: 'body', message: 'unknown field(s): pad' }],
+      });
     });
 
     it('ROUTE_NOT_FOUND for unknown paths and methods', async () => {
@@ -250,9 +167,7 @@ describeEachStore('error envelope', (t) => {
       expectError(
         await post(t, '/api/providers/5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11/actions', sandboxHeaders(org), {}),
         'ROUTE_NOT_FOUND',
-        {
-          message: 'No route POST /api/providers/5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11/actions. See /docs for the API.',
-        },
+        { message: 'No route POST /api/providers/5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11/actions. See /docs for the API.' },
       );
       expectError(await get(t, '/api/connection-list', sandboxHeaders(org)), 'ROUTE_NOT_FOUND');
       expectError(await del(t, '/api/connections', sandboxHeaders(org)), 'ROUTE_NOT_FOUND'); // GET lists them; DELETE needs an id
@@ -299,23 +214,12 @@ describeEachStore('error envelope', (t) => {
 
     it('FORBIDDEN_PROPERTY_NAME for __proto__ and constructor.prototype anywhere', async () => {
       const base = JSON.stringify(agentRequestBody(t, conn.accessToken));
-      const bodies = [
-        '{"clientUserId":"u","__proto__":{"admin":true}}',
-        '{"clientUserId":"u","constructor":{"prototype":{"admin":true}}}',
-        base.replace('"parameters":{', '"parameters":{"__proto__":{"admin":true},'),
-        base.replace('"parameters":{', '"parameters":{"deep":{"list":[{"__proto__":{"x":1}}]},'),
-        base.replace('"parameters":{', '"parameters":{"constructor":{"prototype":{"polluted":true}},'),
-        base.replace('"parameters":{', '"parameters":{"a":{"b":{"constructor":{"prototype":{}}}},'),
-        base.replace('"responseFormat":{', '"responseFormat":{"__proto__":"string",'),
-      ];
-      for (const body of bodies) {
+      for (const body of pollutingBodies(base)) {
         const path = body.includes('accessToken') ? '/api/agent-requests' : '/api/link-token';
         expectError(
           await raw('post', path, { ...sandboxHeaders(org), 'content-type': 'application/json' }).send(body),
           'FORBIDDEN_PROPERTY_NAME',
-          {
-            message: 'Property names __proto__ and constructor.prototype are not allowed.',
-          },
+          { message: 'Property names __proto__ and constructor.prototype are not allowed.' },
         );
       }
       expect(({} as Record<string, unknown>).admin).toBeUndefined();
@@ -342,9 +246,7 @@ describeEachStore('error envelope', (t) => {
       expectError(
         await post(t, '/api/sandbox/public_token/create', productionHeaders(org), { providerId: ORBIT_PROVIDER_ID, clientUserId: 'u' }),
         'SANDBOX_ONLY',
-        {
-          message: 'This endpoint exists only in the sandbox environment; use sandbox credentials.',
-        },
+        { message: 'This endpoint exists only in the sandbox environment; use sandbox credentials.' },
       );
       expectError(
         await post(t, '/api/sandbox/public_token/create', sandboxHeaders(org), {
@@ -386,9 +288,7 @@ describeEachStore('error envelope', (t) => {
       expectError(
         await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, `access-sandbox-${'Q'.repeat(43)}`)),
         'INVALID_ACCESS_TOKEN',
-        {
-          message: 'accessToken is not valid (unknown, revoked, or not issued to these credentials).',
-        },
+        { message: 'accessToken is not valid (unknown, revoked, or not issued to these credentials).' },
       );
       expectError(
         await post(t, '/api/agent-requests', productionHeaders(org), productionAgentRequestBody(conn.accessToken)),
@@ -443,17 +343,11 @@ describeEachStore('error envelope', (t) => {
     });
 
     it('answers garbage on every endpoint with a 4xx envelope, never a 500', async () => {
-      const bodies: unknown[] = [null, [], 'x', {}, { a: { b: [1, null, { c: 'd' }] }, clientUserId: {}, publicToken: [], accessToken: 1 }];
       // Every route of the contract (new ones included), with odd path parameters.
-      const params = ['%20', 'z'.repeat(80), '..%2F..%2Fetc', 'conn_x'];
-      const routes = contractRoutes().flatMap((r) =>
-        r.path.includes(':')
-          ? params.map((p) => [r.method.toLowerCase(), r.path.replace(/:[A-Za-z]+/g, p)] as const)
-          : [[r.method.toLowerCase(), r.path] as const],
-      );
+      const routes = garbageRoutes();
       expect(routes.length).toBeGreaterThanOrEqual(8);
       for (const [method, path] of routes) {
-        for (const body of bodies) {
+        for (const body of GARBAGE_BODIES) {
           for (const headers of [sandboxHeaders(org), productionHeaders(org)]) {
             const res = await request(t.server)
               [method as 'get' | 'post' | 'put' | 'patch' | 'delete'](path)

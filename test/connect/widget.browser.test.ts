@@ -1,150 +1,43 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 
-import { authenticator } from 'otplib';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import type { AgentLinkMetadata } from '../../contract/link-messages';
-import { ManualClock } from '../../server/domain/clock';
-import { hashToken } from '../../server/domain/tokens';
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
-import { SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
-import { type LiveServer, startLiveServer } from '../support/live-server';
 import { closeWidgetPopup } from '../support/widget-popup';
+import {
+  api,
+  clock,
+  createLinkToken,
+  elsewhereOrigin,
+  expect_,
+  expectNoHorizontalScroll,
+  freshTotp,
+  heading,
+  openerOrigin,
+  org,
+  page,
+  SCREENSHOTS,
+  server,
+  sessionsOf,
+  signIn,
+  throughConsentAndPicker,
+  tokenRecord,
+  useWidgetBrowser,
+} from './widget-support';
 
 /**
  * The hosted connect widget, driven in Chromium like a person would: consent → provider picker → the
  * provider's login (through AgentLink's login engine) → code step → success, opened directly at
  * /link?token=… and as a popup of an app on another origin (the SDK protocol of contract/link-messages.ts),
- * plus its error screens, a keyboard-only pass and a phone-width layout.
+ * plus its error screens, a keyboard-only pass and a phone-width layout. The server, the app's pages on other
+ * origins and the steps through the widget: widget-support.ts.
  */
 jest.setTimeout(60_000);
 
-let server: LiveServer;
-let clock: ManualClock;
-let org: { organizationId: string; name: string; clientId: string; sandboxSecret: string };
-let openerServer: http.Server;
-let openerOrigin: string;
-let elsewhereServer: http.Server;
-let elsewhereOrigin: string;
-let context: BrowserContext;
-let page: Page;
-const SCREENSHOTS = path.join(os.tmpdir(), 'agentlink-widget-screens');
-
-/** A tiny app on another loopback origin: opens the widget as a popup and answers its ready with init. */
-const OPENER_HTML = `<!doctype html><html><head><title>Example app</title></head><body>
-<h1>Example app</h1><button id="connect">Connect an account</button>
-<script>
-var q = new URLSearchParams(location.search), backend = q.get('backend'), token = q.get('token');
-window.__messages = [];
-window.addEventListener('message', function (e) {
-  window.__messages.push({ origin: e.origin, data: e.data });
-  if (e.origin === backend && e.data && e.data.type === 'agentlink:ready' && !window.__initSent) {
-    window.__initSent = true;
-    e.source.postMessage({ type: 'agentlink:init', linkToken: token, env: 'sandbox' }, backend);
-  }
-});
-document.getElementById('connect').addEventListener('click', function () {
-  window.open(backend + '/link', 'agentlink', 'popup,width=420,height=760');
-});
-</script></body></html>`;
-
-/** Another origin that only records what reaches it. */
-const ELSEWHERE_HTML = `<!doctype html><html><head><title>Elsewhere</title></head><body><h1>Elsewhere</h1>
-<script>window.__messages = []; window.addEventListener('message', function (e) { window.__messages.push({ origin: e.origin, data: e.data }); });</script></body></html>`;
-
-async function serve(html: string): Promise<{ server: http.Server; origin: string }> {
-  const s = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(html);
-  });
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  return { server: s, origin: `http://127.0.0.1:${(s.address() as AddressInfo).port}` };
-}
-
-beforeAll(async () => {
-  clock = new ManualClock(Date.now());
-  server = await startLiveServer({ clock });
-  const created = await server.services.organizations.create('Acme Assistant');
-  org = {
-    organizationId: created.organization.id,
-    name: 'Acme Assistant',
-    clientId: created.clientId,
-    sandboxSecret: created.sandboxSecret,
-  };
-  ({ server: openerServer, origin: openerOrigin } = await serve(OPENER_HTML));
-  ({ server: elsewhereServer, origin: elsewhereOrigin } = await serve(ELSEWHERE_HTML));
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  openerServer?.close();
-  elsewhereServer?.close();
-  await server?.services.loginEngine.close();
-  await server?.services.browsers.close();
-  await server?.close();
-});
-
-beforeEach(async () => {
-  context = await server.services.browsers.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(20_000);
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  await context?.close();
-});
-
-const api = (p: string) => `${server.baseUrl}${p}`;
-
-async function createLinkToken(body: Record<string, unknown> = {}): Promise<string> {
-  const res = await fetch(api('/api/link-token'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-client-id': org.clientId, 'x-client-secret': org.sandboxSecret },
-    body: JSON.stringify({ clientUserId: 'end-user-1', ...body }),
-  });
-  const json = (await res.json()) as { linkToken: string };
-  if (res.status !== 200) throw new Error(`link token: ${res.status} ${JSON.stringify(json)}`);
-  return json.linkToken;
-}
-
-async function tokenRecord(linkToken: string) {
-  return (await server.services.store.repos.linkTokens.findByHash(hashToken(linkToken)))!;
-}
-
-async function sessionsOf(linkToken: string) {
-  return server.services.store.repos.linkSessions.listForLinkToken((await tokenRecord(linkToken)).id);
-}
-
-const heading = (p: Page, name: string | RegExp) => p.getByRole('heading', { name, level: 1 });
-
-async function freshTotp(): Promise<string> {
-  if (authenticator.timeRemaining() < 4) await new Promise((r) => setTimeout(r, (authenticator.timeRemaining() + 0.5) * 1000));
-  return authenticator.generate(SANDBOX_TOTP_SECRET);
-}
-
-/** Consent → picker → the provider's sign-in form. */
-async function throughConsentAndPicker(p: Page, providerName: RegExp = /^Orbit/) {
-  await heading(p, `${org.name} uses AgentLink to connect your account`).waitFor();
-  await p.getByRole('button', { name: 'Continue' }).click();
-  await heading(p, 'Select your account provider').waitFor();
-  await p.getByRole('list', { name: 'Providers' }).getByRole('button', { name: providerName }).click();
-}
-
-async function signIn(p: Page, username: string, password = 'pass_good') {
-  await p.getByLabel('Username or email').fill(username);
-  await p.getByLabel('Password').fill(password);
-  await p.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-async function expectNoHorizontalScroll(p: Page) {
-  const [scrollWidth, clientWidth] = await p.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-}
+useWidgetBrowser();
 
 describe('connect widget opened at /link?token=…', () => {
   let usedToken: string;
@@ -423,12 +316,3 @@ describe('connect widget as a popup of an app on another origin (SDK protocol)',
     expect((await sessionsOf(linkToken))[0]).toMatchObject({ status: 'EXITED', errorCode: 'USER_CLOSED' });
   });
 });
-
-/** Polls a condition (up to 5 s). */
-async function expect_(condition: () => Promise<boolean>, timeoutMs = 5_000) {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

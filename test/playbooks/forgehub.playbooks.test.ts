@@ -1,75 +1,24 @@
-import type { BrowserContext, Page } from 'playwright-core';
-
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
-import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
-import { type LiveServer, startLiveServer } from '../support/live-server';
+import { createRepos, REPO_FORMAT, route, routed, ROUTED_ACTIONS, start, UNROUTED_ACTIONS } from './forgehub-playbooks-support';
+import { contexts, live, useLiveWorker } from './live-worker-support';
 import { collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from './playbook-support';
 
 /**
  * The ForgeHub playbooks: routing by text (no browser), then each playbook for real, end to end: a live
  * AgentLink with its worker and Chromium, a sandbox connection per test (its own copy of ForgeHub), the
  * request over the API, and the effect checked afterwards on the site in a separate signed-in context.
+ * The routing tables, the repositories' responseFormat and creating repositories on the site:
+ * forgehub-playbooks-support.ts.
  */
 jest.setTimeout(90_000);
 
-const registry = builtInPlaybooks();
-const forgehub = builtInCatalogue('http://localhost:3000').bySlug('forgehub', 'sandbox')!;
-// Started on a repository's page, as "star this repository" is.
-const route = (action: string, parameters: unknown = {}) =>
-  registry.route({
-    action,
-    provider: forgehub,
-    parameters,
-    signal: new AbortController().signal,
-    startingUrl: 'http://forgehub.sandbox.localhost:3000/openfoundry/atlas',
-  });
-const routed = async (action: string, parameters: unknown = {}) => (await route(action, parameters)).playbook?.name ?? null;
-
 describe('routing (text match, no browser)', () => {
-  const repo = { name: 'demo' };
-  const issue = { repository: 'openfoundry/atlas', title: 'Crash on start' };
-  it.each([
-    ['List my repositories', {}, 'forgehub.list-my-repositories'],
-    ['Show my repos', { limit: 5 }, 'forgehub.list-my-repositories'],
-    ['What are my ForgeHub repositories?', {}, 'forgehub.list-my-repositories'],
-    ['my repositories', {}, 'forgehub.list-my-repositories'],
-    ['Get my private repositories with their star counts', {}, 'forgehub.list-my-repositories'],
-    ['Find the repositories I own', { query: 'dot' }, 'forgehub.list-my-repositories'],
-    ['Create a repository called demo', repo, 'forgehub.create-repository'],
-    ['Create a new private repo', repo, 'forgehub.create-repository'],
-    ['Make a new repository for my notes', repo, 'forgehub.create-repository'],
-    ['Set up a repository', repo, 'forgehub.create-repository'],
-    ['New repository', repo, 'forgehub.create-repository'],
-    ['Open an issue in openfoundry/atlas', issue, 'forgehub.open-issue'],
-    ['File a bug report for csv-surgeon', issue, 'forgehub.open-issue'],
-    ['Create a new issue', issue, 'forgehub.open-issue'],
-    ['Report a bug', issue, 'forgehub.open-issue'],
-    ['Submit a feature request', issue, 'forgehub.open-issue'],
-    ['Create an issue in the new repo', issue, 'forgehub.open-issue'],
-    ['Open an issue in my repository dotfiles', issue, 'forgehub.open-issue'],
-    ['Star openfoundry/atlas', {}, 'forgehub.star-repository'],
-    ['Star this repository and tell me its star count', {}, 'forgehub.star-repository'],
-    ['Go to kestrel-labs/kestrel and star it', {}, 'forgehub.star-repository'],
-    ['Give openfoundry/atlas a star', {}, 'forgehub.star-repository'],
-    ['Star the new repo', { repository: 'a/b' }, 'forgehub.star-repository'],
-    ['Delete my repository hello-world', {}, 'forgehub.delete-repository'],
-    ['Delete the repository openfoundry/atlas', {}, 'forgehub.delete-repository'],
-    ['Remove the repo called old-experiments', {}, 'forgehub.delete-repository'],
-    ['Please delete my notes repo', { repository: 'notes' }, 'forgehub.delete-repository'],
-    ['Erase the repository demo-app', {}, 'forgehub.delete-repository'],
-  ])('%s → %s', async (action, parameters, expected) => {
+  it.each(ROUTED_ACTIONS)('%s → %s', async (action, parameters, expected) => {
     expect(await routed(action, parameters)).toBe(expected);
   });
 
-  it.each([
-    // What no playbook covers (issues, stars, notifications … have their own: forgehub-issues.playbook.test.ts).
-    'Unstar openfoundry/atlas',
-    'Open issue #3 in openfoundry/atlas',
-    'Fork openfoundry/atlas',
-    'List the repositories on this page',
-    'Delete issue #3 in openfoundry/atlas',
-    'Watch openfoundry/atlas',
-  ])('%s → no playbook', async (action) => {
+  // What no playbook covers (issues, stars, notifications … have their own: forgehub-issues.playbook.test.ts).
+  it.each(UNROUTED_ACTIONS)('%s → no playbook', async (action) => {
     expect(await route(action, {})).toMatchObject({
       playbook: null,
       reason: 'no forgehub playbook matches the action',
@@ -133,60 +82,12 @@ describe('routing (text match, no browser)', () => {
 });
 
 describe('end to end against the simulated ForgeHub', () => {
-  let live: LiveServer;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    live = await startLiveServer({ worker: true });
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await live?.close();
-  });
-
-  const start = (path = '/') => live.siteUrl('forgehub', path);
-
-  /** Creates repositories through the site's own form (as a person would, without the playbook). */
-  async function createRepos(page: Page, names: string[]) {
-    await page.goto(start('/new'));
-    const csrf = (await page.locator('meta[name="csrf-token"]').getAttribute('content'))!;
-    for (const name of names) {
-      // From the page (Chromium resolves *.localhost; Node does not): the form post, following the redirect.
-      const landed = await page.evaluate(
-        async ({ csrf, name }) =>
-          (
-            await fetch('/new', {
-              method: 'POST',
-              body: new URLSearchParams({ _csrf: csrf, name, description: `Repository ${name}`, visibility: 'public' }),
-            })
-          ).url,
-        { csrf, name },
-      );
-      expect(new URL(landed).pathname).toBe(`/user_good/${name}`);
-    }
-  }
-
-  const repoFormat = {
-    repositories: [
-      {
-        name: 'string',
-        fullName: 'string',
-        description: 'string?',
-        visibility: 'string',
-        stars: 'integer',
-        language: 'string?',
-        url: 'url',
-      },
-    ],
-    count: 'integer',
-  };
+  useLiveWorker();
 
   it('forgehub.list-my-repositories reads the repositories the user owns, through the search and its pagination', async () => {
     const org = await connectedOrg(live, FORGEHUB_PROVIDER_ID, 'List repos org');
-    const record = await runAction(live, org, { action: 'List my repositories', startingUrl: start('/'), responseFormat: repoFormat });
-    const result = expectPlaybookResult(record, repoFormat, 'forgehub.list-my-repositories');
+    const record = await runAction(live, org, { action: 'List my repositories', startingUrl: start('/'), responseFormat: REPO_FORMAT });
+    const result = expectPlaybookResult(record, REPO_FORMAT, 'forgehub.list-my-repositories');
     expect(result).toEqual({
       repositories: [
         {
@@ -260,10 +161,10 @@ describe('end to end against the simulated ForgeHub', () => {
     const privateOnes = await runAction(live, org, {
       action: 'List my private repositories',
       startingUrl: start('/'),
-      responseFormat: repoFormat,
+      responseFormat: REPO_FORMAT,
     });
     expect(
-      expectPlaybookResult(privateOnes, repoFormat, 'forgehub.list-my-repositories').repositories.map((r: { name: string }) => r.name),
+      expectPlaybookResult(privateOnes, REPO_FORMAT, 'forgehub.list-my-repositories').repositories.map((r: { name: string }) => r.name),
     ).toEqual(['notes']);
   });
 

@@ -1,57 +1,35 @@
-import type { BrowserContext, Page } from 'playwright-core';
-
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { ASKS_FOR_FOLLOWERS } from '../../server/integrations/orbit/playbooks/list-following.playbook';
 import { resolvePerson } from '../../server/integrations/orbit/playbooks/people';
-import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
-import { type LiveServer, startLiveServer } from '../support/live-server';
-import { collapsed, connectedOrg, expectPlaybookResult, type Json, readable, runAction, siteAs } from './playbook-support';
+import { contexts, live, useLiveWorker } from './live-worker-support';
+import {
+  ASKING_FOR_FOLLOWERS,
+  ASKING_FOR_FOLLOWING,
+  completed,
+  failed,
+  followingOn,
+  PEOPLE,
+  publishPost,
+  route,
+  run,
+  SOCIAL_ROUTES,
+  start,
+  WRITING_ACTIONS,
+} from './orbit-social-support';
+import { collapsed, connectedOrg, expectPlaybookResult, type Json, readable, siteAs } from './playbook-support';
 
 /**
  * Orbit's playbooks for what people ask first (issue #13): their own posts, follower counts, notifications,
  * messages, following and unfollowing, liking, commenting and reposting, who they follow. Routing in plain
  * words and the values read from them first (no browser), then each end to end: a live AgentLink with its
  * worker and Chromium, a sandbox connection per test (its own copy of Orbit), the request over the API in the
- * words people use, and the site's state checked afterwards from a separate signed-in context.
+ * words people use, and the site's state checked afterwards from a separate signed-in context. The words and
+ * what they route to, and the helpers that run requests and read the site: orbit-social-support.ts.
  */
 jest.setTimeout(240_000);
 
-const registry = builtInPlaybooks();
-const orbit = builtInCatalogue('http://localhost:3000').bySlug('orbit', 'sandbox')!;
-const route = (action: string, extra: { parameters?: unknown; startingUrl?: string; mode?: 'read' | 'read_write' } = {}) =>
-  registry.route({ action, provider: orbit, parameters: extra.parameters ?? {}, signal: new AbortController().signal, ...extra });
-
 describe('routing in plain words, with the values the words carry (no browser)', () => {
-  it.each([
-    ['Read my last 5 posts', 'orbit.read-posts', { limit: 5 }],
-    ['Show my posts', 'orbit.read-posts', {}],
-    ['What did I post recently?', 'orbit.read-posts', {}],
-    ['How many likes did my last post get?', 'orbit.read-posts', {}],
-    ['Show the posts by Priya Nair', 'orbit.read-posts', { person: 'Priya Nair' }],
-    ['How many followers do I have?', 'orbit.read-my-profile', {}],
-    ['Get my follower count', 'orbit.read-my-profile', {}],
-    ['How many people am I following?', 'orbit.read-my-profile', {}],
-    ['List my notifications', 'orbit.read-notifications', {}],
-    ['Do I have any new notifications?', 'orbit.read-notifications', {}],
-    ['Who liked my post?', 'orbit.read-notifications', {}],
-    ['Read my messages', 'orbit.read-messages', {}],
-    ['Do I have any unread messages?', 'orbit.read-messages', {}],
-    ['Check my inbox', 'orbit.read-messages', {}],
-    ['Follow Priya Nair', 'orbit.follow-person', { person: 'Priya Nair' }],
-    ['Follow @marcus-webb', 'orbit.follow-person', { person: '@marcus-webb' }],
-    ['Start following Lena Fischer', 'orbit.follow-person', { person: 'Lena Fischer' }],
-    ['Stop following Marcus Webb', 'orbit.unfollow-person', { person: 'Marcus Webb' }],
-    ['Like the latest post by Priya Nair', 'orbit.like-post', { author: 'Priya Nair' }],
-    ["Like Priya's last post", 'orbit.like-post', { author: 'Priya' }],
-    ["Comment 'Congrats!' on Priya Nair's latest post", 'orbit.comment-on-post', { text: 'Congrats!', author: 'Priya Nair' }],
-    ["Reply to Marcus Webb's post with 'Nice'", 'orbit.comment-on-post', { text: 'Nice', author: 'Marcus Webb' }],
-    ["Repost Marcus's post", 'orbit.repost-post', { author: 'Marcus' }],
-    ['Share the post by Marcus with my network', 'orbit.repost-post', { author: 'Marcus' }],
-    ['Who do I follow?', 'orbit.list-following', {}],
-    ['List the people I follow', 'orbit.list-following', {}],
-    ['Who follows me?', 'orbit.list-following', {}],
-    ['Who does Priya Nair follow?', 'orbit.list-following', { person: 'Priya Nair' }],
-  ])('%s → %s %j', async (action, playbook, params) => {
+  it.each(SOCIAL_ROUTES)('%s → %s %j', async (action, playbook, params) => {
     const r = await route(action);
     if (!r.playbook) throw new Error(`not routed: ${r.reason}`);
     expect(r.playbook.name).toBe(playbook);
@@ -85,96 +63,34 @@ describe('routing in plain words, with the values the words carry (no browser)',
 
   it('the followers/following direction comes from the words when the parameters do not give it', () => {
     // Not a parameter the router fills: the playbook reads it, and this is the rule it uses.
-    const followers = [
-      'Who follows me?',
-      'List my followers',
-      'Show the people who follow me',
-      'Who is following me?',
-      'Who follows Marcus Webb?',
-    ];
-    const following = [
-      'Who do I follow?',
-      'Who am I following?',
-      'List the people I follow',
-      'Show who I am following',
-      'Who does Priya Nair follow?',
-    ];
-    for (const a of followers) expect([a, ASKS_FOR_FOLLOWERS.test(a)]).toEqual([a, true]);
-    for (const a of following) expect([a, ASKS_FOR_FOLLOWERS.test(a)]).toEqual([a, false]);
+    for (const a of ASKING_FOR_FOLLOWERS) expect([a, ASKS_FOR_FOLLOWERS.test(a)]).toEqual([a, true]);
+    for (const a of ASKING_FOR_FOLLOWING) expect([a, ASKS_FOR_FOLLOWERS.test(a)]).toEqual([a, false]);
   });
 
   it('a read-only request never gets a playbook that writes, even when its words match one', async () => {
-    for (const action of [
-      'Follow Priya Nair',
-      'Like the latest post by Priya Nair',
-      "Comment 'hi' on Priya's latest post",
-      'Stop following Marcus Webb',
-    ]) {
+    for (const action of WRITING_ACTIONS) {
       expect(await route(action, { mode: 'read' })).toMatchObject({ playbook: null, problem: { kind: 'read-only' } });
     }
     expect(await route('Read my messages', { mode: 'read' })).toMatchObject({ playbook: { name: 'orbit.read-messages' } });
   });
 
   it('resolves a person by user name or name (accents and case ignored), and never guesses', () => {
-    const people = [
-      { username: 'priya-nair', name: 'Priya Nair' },
-      { username: 'diego-ramirez', name: 'Diego Ramírez' },
-      { username: 'lena-fischer', name: 'Lena Fischer' },
-    ];
-    expect(resolvePerson('@Priya-Nair', people).username).toBe('priya-nair');
-    expect(resolvePerson('diego ramirez', people).username).toBe('diego-ramirez');
-    expect(resolvePerson('Lena', [...people, ...people]).username).toBe('lena-fischer');
-    expect(() => resolvePerson('Nobody Atall', people)).toThrow('nobody called "Nobody Atall" was found on Orbit');
-    expect(() => resolvePerson('e', people)).toThrow(/could be .*give the user name/);
+    expect(resolvePerson('@Priya-Nair', PEOPLE).username).toBe('priya-nair');
+    expect(resolvePerson('diego ramirez', PEOPLE).username).toBe('diego-ramirez');
+    expect(resolvePerson('Lena', [...PEOPLE, ...PEOPLE]).username).toBe('lena-fischer');
+    expect(() => resolvePerson('Nobody Atall', PEOPLE)).toThrow('nobody called "Nobody Atall" was found on Orbit');
+    expect(() => resolvePerson('e', PEOPLE)).toThrow(/could be .*give the user name/);
   });
 });
 
 describe('end to end against the simulated Orbit', () => {
-  let live: LiveServer;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    live = await startLiveServer({ worker: true });
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await live?.close();
-  });
-
-  const start = (path = '/') => live.siteUrl('orbit', path);
-  type Org = Awaited<ReturnType<typeof connectedOrg>>;
-  const run = async (org: Org, action: string, responseFormat: Record<string, unknown>, extra: Json = {}) =>
-    runAction(live, org, { action, startingUrl: extra.startingUrl ?? start('/'), responseFormat, ...extra });
-  const completed = async (org: Org, playbook: string, action: string, responseFormat: Record<string, unknown>, extra: Json = {}) =>
-    expectPlaybookResult(await run(org, action, responseFormat, extra), responseFormat, playbook);
-  const failed = (record: Json, code: string, message: RegExp | string) => {
-    if (record.status !== 'FAILED') throw new Error(`expected FAILED, got:\n${readable(record)}`);
-    expect(record.error).toMatchObject({
-      code,
-      message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
-    });
-  };
-
-  /** Publishes a post through the site's own compose dialog (as a person would, without the playbook). */
-  async function post(page: Page, text: string) {
-    await page.goto(start('/'));
-    await page.getByRole('button', { name: 'Start a post' }).click();
-    await page.getByRole('textbox', { name: 'Text editor for creating content' }).fill(text);
-    await page.getByRole('dialog', { name: 'Create a post' }).getByRole('button', { name: 'Post', exact: true }).click();
-    await page.getByRole('article').filter({ hasText: text }).first().waitFor();
-  }
-  const followingOn = async (page: Page, path = '/in/user_good/following') => {
-    await page.goto(start(path));
-    return page.locator('main ul[aria-label] li a[href^="/in/"]').allInnerTexts();
-  };
+  useLiveWorker();
 
   it('reads my own posts (last N, reposts aside, one post for a format without a list) and someone else’s; reposts one', async () => {
     const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'My posts org');
     const site = await siteAs(live, contexts, org.organizationId, 'orbit', '/');
-    await post(site, 'First of two new posts: the roadmap is out.');
-    await post(site, 'Second of two new posts: we are hiring a designer.');
+    await publishPost(site, 'First of two new posts: the roadmap is out.');
+    await publishPost(site, 'Second of two new posts: we are hiring a designer.');
 
     // A repost is the user's activity too, but not a post they wrote.
     const repostFormat = { reposted: 'boolean', alreadyReposted: 'boolean', author: 'string', reposts: 'integer', url: 'url' };

@@ -1,67 +1,36 @@
-import type { BrowserContext } from 'playwright-core';
-import { z } from 'zod';
-
-import type { Playbook } from '../../server/agent/playbooks/registry';
 import { shapeListToFormat } from '../../server/agent/playbooks/shape-list';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { resolveRecipient } from '../../server/integrations/orbit/playbooks/send-message.playbook';
-import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
-import { type LiveServer, startLiveServer } from '../support/live-server';
+import { contexts, live, useLiveWorker } from './live-worker-support';
+import {
+  BAD_POST_PARAMETERS,
+  FEED_FORMAT,
+  PEOPLE,
+  postAgentRequest,
+  route,
+  routed,
+  ROUTED_ACTIONS,
+  UNROUTED_ACTIONS,
+  writeThenFailPlaybooks,
+} from './orbit-playbooks-support';
 import { api, collapsed, connectedOrg, expectPlaybookResult, runAction, siteAs } from './playbook-support';
 
 /**
  * The Orbit playbooks: routing by text (no browser), then each playbook for real, end to end: a live
  * AgentLink with its worker and Chromium, a sandbox connection per test (its own copy of Orbit), the
  * request over the API, and the effect checked afterwards on the site in a separate signed-in context.
+ * The routing tables, and the test playbooks that write and then fail: orbit-playbooks-support.ts; the live
+ * server: live-worker-support.ts.
  */
 jest.setTimeout(90_000);
 
-const registry = builtInPlaybooks();
-const orbit = builtInCatalogue('http://localhost:3000').bySlug('orbit', 'sandbox')!;
-const route = (action: string, parameters: unknown = {}) =>
-  registry.route({ action, provider: orbit, parameters, signal: new AbortController().signal });
-const routed = async (action: string, parameters: unknown = {}) => {
-  const r = await route(action, parameters);
-  return r.playbook ? r.playbook.name : null;
-};
-
 describe('routing (text match, no browser)', () => {
-  const post = { text: 'Hello' };
-  const message = { recipient: 'Priya Nair', text: 'Hi' };
-  it.each([
-    ['Write a post saying hello to everyone', post, 'orbit.create-post'],
-    ['Create a post', post, 'orbit.create-post'],
-    ['Publish a new post on Orbit', post, 'orbit.create-post'],
-    ['Share an update with my network', post, 'orbit.create-post'],
-    ['Compose a short post about our launch', post, 'orbit.create-post'],
-    ['Post this on Orbit', post, 'orbit.create-post'],
-    ['Please post the following', post, 'orbit.create-post'],
-    ['Read my feed', {}, 'orbit.read-my-feed'],
-    ['Get the latest posts from my feed', {}, 'orbit.read-my-feed'],
-    ["What's on my timeline?", {}, 'orbit.read-my-feed'],
-    ['Show me my home feed', { limit: 20 }, 'orbit.read-my-feed'],
-    ['My feed', {}, 'orbit.read-my-feed'],
-    ['Summarize the 5 latest posts in my news feed', {}, 'orbit.read-my-feed'],
-    ['Send a message to Priya Nair', message, 'orbit.send-message'],
-    ['Write a direct message to jonas-berg', message, 'orbit.send-message'],
-    ['Message Priya saying thanks', message, 'orbit.send-message'],
-    ['DM @priya-nair', message, 'orbit.send-message'],
-    ['Send Priya Nair a quick note', message, 'orbit.send-message'],
-    ['Reply to the message from Priya', message, 'orbit.send-message'],
-    ['Write a message to Priya about my new post', message, 'orbit.send-message'],
-    ['Read my profile', {}, 'orbit.read-my-profile'],
-  ])('%s → %s', async (action, parameters, expected) => {
+  it.each(ROUTED_ACTIONS)('%s → %s', async (action, parameters, expected) => {
     expect(await routed(action, parameters)).toBe(expected);
   });
 
-  it.each([
-    // What no playbook covers (likes, comments, follows, messages … have their own: orbit-social.playbook.test.ts).
-    'Make an update to my headline',
-    'Search for posts about data contracts',
-    'Delete my last post',
-    'Block Marcus Webb',
-    "Change my headline to 'Data person'",
-  ])('%s → no playbook', async (action) => {
+  // What no playbook covers (likes, comments, follows, messages … have their own: orbit-social.playbook.test.ts).
+  it.each(UNROUTED_ACTIONS)('%s → no playbook', async (action) => {
     const r = await route(action, { text: 'x', recipient: 'priya-nair' });
     expect(r).toMatchObject({ playbook: null, reason: 'no orbit playbook matches the action', problem: { kind: 'no-match' } });
   });
@@ -74,13 +43,7 @@ describe('routing (text match, no browser)', () => {
     expect(await route('Create a post', { text: 'Hello', visibility: 'everyone' })).toMatchObject({
       params: { text: 'Hello', visibility: 'public' },
     });
-    for (const bad of [
-      {},
-      { text: '   ' },
-      { text: 'x'.repeat(3001) },
-      { text: 'Hi', visibility: 'secret' },
-      { text: 'Hi', hashtags: ['a'] },
-    ]) {
+    for (const bad of BAD_POST_PARAMETERS) {
       expect(await route('Create a post', bad)).toMatchObject({
         playbook: null,
         reason: expect.stringMatching(/^playbook orbit\.create-post matches, but the request (lacks|has parameters that do not fit)/),
@@ -101,18 +64,12 @@ describe('routing (text match, no browser)', () => {
   });
 
   it('resolves a recipient by username, name (accents and case ignored) or a unique part of the name', () => {
-    const people = [
-      { username: 'priya-nair', name: 'Priya Nair' },
-      { username: 'diego-ramirez', name: 'Diego Ramírez' },
-      { username: 'grace-liu', name: 'Grace Liu' },
-      { username: 'lena-fischer', name: 'Lena Fischer' },
-    ];
-    expect(resolveRecipient('priya-nair', people).username).toBe('priya-nair');
-    expect(resolveRecipient('@Priya-Nair', people).username).toBe('priya-nair');
-    expect(resolveRecipient('diego ramirez', people).username).toBe('diego-ramirez');
-    expect(resolveRecipient('Grace', people).username).toBe('grace-liu');
-    expect(() => resolveRecipient('Nobody Special', people)).toThrow('nobody called "Nobody Special" can be messaged on Orbit');
-    expect(() => resolveRecipient('e', people)).toThrow(/could be .*Diego Ramírez \(diego-ramirez\).*give the username/);
+    expect(resolveRecipient('priya-nair', PEOPLE).username).toBe('priya-nair');
+    expect(resolveRecipient('@Priya-Nair', PEOPLE).username).toBe('priya-nair');
+    expect(resolveRecipient('diego ramirez', PEOPLE).username).toBe('diego-ramirez');
+    expect(resolveRecipient('Grace', PEOPLE).username).toBe('grace-liu');
+    expect(() => resolveRecipient('Nobody Special', PEOPLE)).toThrow('nobody called "Nobody Special" can be messaged on Orbit');
+    expect(() => resolveRecipient('e', PEOPLE)).toThrow(/could be .*Diego Ramírez \(diego-ramirez\).*give the username/);
   });
 
   it('fits a list to the responseFormat: item aliases, lists of leaves, values about the list; no list → not applicable', () => {
@@ -138,18 +95,7 @@ describe('routing (text match, no browser)', () => {
 });
 
 describe('end to end against the simulated Orbit', () => {
-  let live: LiveServer;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    live = await startLiveServer({ worker: true });
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await live?.close();
-  });
+  useLiveWorker();
 
   const start = (path = '/') => live.siteUrl('orbit', path);
 
@@ -223,12 +169,7 @@ describe('end to end against the simulated Orbit', () => {
 
   it('orbit.read-my-feed reads the feed with "Load more" as needed, and the items are what the site shows', async () => {
     const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Read feed org');
-    const responseFormat = {
-      posts: [
-        { author: 'string', text: 'string', likes: 'integer', comments: 'integer', reposts: 'integer', postedAt: 'datetime', url: 'url' },
-      ],
-      count: 'integer',
-    };
+    const responseFormat = FEED_FORMAT;
     const record = await runAction(live, org, {
       action: 'Read my feed',
       startingUrl: start('/'),
@@ -395,12 +336,7 @@ describe('end to end against the simulated Orbit', () => {
       startingUrl: start('/'),
       responseFormat: { sent: 'boolean', sentAt: 'datetime' },
     };
-    const post = () =>
-      fetch(`${live.baseUrl}/api/agent-requests`, {
-        method: 'POST',
-        headers: { ...org.headers, 'idempotency-key': 'send-priya-retry-1' },
-        body: JSON.stringify(body),
-      });
+    const post = () => postAgentRequest(live, org, body, 'send-priya-retry-1');
     const created = await post();
     expect(created.status).toBe(202);
     const { requestId } = (await created.json()) as { requestId: string };
@@ -419,38 +355,7 @@ describe('end to end against the simulated Orbit', () => {
 
   it('a playbook whose read-back fails after its write completes with nulls and says why; a write step that fails says the change may have been made', async () => {
     const org = await connectedOrg(live, ORBIT_PROVIDER_ID, 'Write read-back org');
-    const testPlaybook = (name: string, example: string, run: Playbook<unknown>['run']): Playbook<unknown> => ({
-      providerSlug: 'orbit',
-      name,
-      description: `test playbook ${name}`,
-      examples: [example],
-      writes: true,
-      parameters: z.object({}).passthrough(),
-      resultFields: { sent: 'boolean' },
-      run,
-    });
-    live.services.playbooks.register(
-      testPlaybook('test.write-then-fail', 'test: write then lose the page', async (ctx) => {
-        await ctx.step('click', "button 'Send'", async () => undefined, { writes: true });
-        await ctx.step('extract', 'the sent message', async () => {
-          throw new Error('the conversation did not load');
-        });
-        return ctx.fit({ sent: true });
-      }),
-    );
-    live.services.playbooks.register(
-      testPlaybook('test.write-fails', 'test: the write itself breaks', async (ctx) => {
-        await ctx.step(
-          'click',
-          "button 'Send'",
-          async () => {
-            throw new Error('the button went away mid-click');
-          },
-          { writes: true },
-        );
-        return ctx.fit({ sent: true });
-      }),
-    );
+    for (const playbook of writeThenFailPlaybooks()) live.services.playbooks.register(playbook);
     try {
       const lost = await runAction(live, org, {
         action: 'test: write then lose the page',

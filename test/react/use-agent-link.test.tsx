@@ -1,63 +1,13 @@
 /** @jest-environment jsdom */
-import { type AgentLinkMetadata, POPUP_CLOSE_GRACE_MS, POPUP_POLL_MS, useAgentLink, type UseAgentLinkOptions } from '@agentlink/react';
-import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import { POPUP_CLOSE_GRACE_MS, POPUP_POLL_MS } from '@agentlink/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { version as reactVersion } from 'react';
 
+import { BACKEND, Connect, deliver, type FakePopup, fakePopup, METADATA, ORIGIN, setup, TOKEN } from './use-agent-link-support';
+
 // The same file runs against React 19 (project "agentlink") and React 18 (project "react18", see jest.config.js).
-const BACKEND = 'http://agentlink.test:4000';
-const ORIGIN = 'http://agentlink.test:4000';
-const TOKEN = 'link-sandbox-0123456789abcdef';
-
-const METADATA: AgentLinkMetadata = {
-  providerId: '5d1f4c5e-8a59-4c1e-9a57-0d8d3f0b6a11',
-  providerName: 'Orbit',
-  clientUserId: 'user-42',
-  linkSessionId: 'lks_123',
-  connectionStatus: 'ACTIVE',
-};
-
-interface FakePopup {
-  closed: boolean;
-  close: jest.Mock;
-  focus: jest.Mock;
-  postMessage: jest.Mock;
-}
-
-function fakePopup(): FakePopup {
-  const popup: FakePopup = {
-    closed: false,
-    close: jest.fn(() => {
-      popup.closed = true;
-    }),
-    focus: jest.fn(),
-    postMessage: jest.fn(),
-  };
-  return popup;
-}
-
-/** A message as the browser delivers it: jsdom's MessageEvent does not take a plain object as source. */
-function deliver(data: unknown, source: unknown, origin = ORIGIN) {
-  const event = new MessageEvent('message', { data, origin });
-  Object.defineProperty(event, 'source', { value: source });
-  act(() => {
-    window.dispatchEvent(event);
-  });
-}
-
-function setup(overrides: Partial<UseAgentLinkOptions> = {}) {
-  const options: UseAgentLinkOptions = {
-    linkToken: TOKEN,
-    backendUrl: BACKEND,
-    env: 'sandbox',
-    onSuccess: jest.fn(),
-    onError: jest.fn(),
-    onExit: jest.fn(),
-    onEvent: jest.fn(),
-    ...overrides,
-  };
-  const hook = renderHook((props: UseAgentLinkOptions) => useAgentLink(props), { initialProps: options });
-  return { ...hook, options };
-}
+// The options, the fake popup, messages as the browser delivers them and a component using the hook:
+// use-agent-link-support.tsx.
 
 let openSpy: jest.SpyInstance;
 let popup: FakePopup;
@@ -427,20 +377,6 @@ describe(`useAgentLink (React ${reactVersion})`, () => {
   });
 
   it('drives a component: the button is disabled until ready, then opens the widget', () => {
-    function Connect({ linkToken }: { linkToken: string }) {
-      const { open, ready } = useAgentLink({
-        linkToken,
-        backendUrl: BACKEND,
-        env: 'sandbox',
-        onSuccess: () => undefined,
-        onError: () => undefined,
-      });
-      return (
-        <button type="button" disabled={!ready} onClick={() => open()}>
-          Connect account
-        </button>
-      );
-    }
     const { rerender } = render(<Connect linkToken="" />);
     const button = screen.getByRole('button', { name: 'Connect account' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);

@@ -1,176 +1,22 @@
-import type { BrowserContext } from 'playwright-core';
-import { z } from 'zod';
-
-import { deviceIdentity } from '../../server/browser/device-identity';
 import { chromeUserAgent, type DeviceProfile } from '../../server/browser/device-profile';
 import { captureSession, restoreSessionStorage } from '../../server/browser/session-capture';
-import { contextStorageState, type ProviderSession } from '../../server/browser/session-format';
-import { EgressPolicy } from '../../server/egress/egress-policy';
-import { openFencedContext, openPage } from '../../server/egress/fenced-context';
-import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
-import type { ProviderDefinition } from '../../server/providers/catalogue';
+import type { ProviderSession } from '../../server/browser/session-format';
 import { appDatabase } from '../../server/sandbox/kit/app-shell';
 import { sessionCookieName } from '../../server/sandbox/site-sessions';
 import { tenantFor } from '../../server/sandbox/site-sessions';
-import { api, awaitRequest, connectOrbit, createRequest, type Json, type LiveOrg, liveOrg } from '../agent/agent-support';
-import { type ConnectProxy, startConnectProxy } from '../support/connect-proxy';
-import { type LiveServer, startLiveServer } from '../support/live-server';
+import { api, connectOrbit } from '../agent/agent-support';
+import { caller, connect, contexts, exit, live, org, present, run, seenOf, stored, useDeviceSession } from './device-session-support';
 
 /**
  * A connection keeps one device, and all of its session, from its sign-in through every run. Against the simulated
  * Orbit: user_app keeps its sign-in as a token in IndexedDB (no cookie) and stays signed in across runs only because
  * IndexedDB is restored; user_bound's session is bound to the device it signed in from, so the same device works run
  * after run and any other device is signed out. The site's app page reports what it saw of the device each time.
+ * The server, its test playbooks and the helpers that connect, run and present a device: device-session-support.ts.
  */
 jest.setTimeout(120_000);
 
-const READ_APP = { signedIn: 'boolean', name: 'string', userAgent: 'string', timeZone: 'string', acceptLanguage: 'string', tab: 'string' };
-
-let live: LiveServer;
-let org: LiveOrg;
-let exit: ConnectProxy;
-const caller = () => ({ organizationId: org.organizationId, environment: 'sandbox' as const });
-
-beforeAll(async () => {
-  live = await startLiveServer({ worker: true });
-  live.services.playbooks.register({
-    providerSlug: 'orbit',
-    name: 'test.read-app',
-    description: 'test playbook: reads who the app says is signed in, and what it saw of the device',
-    writes: false,
-    examples: ['test: read the app'],
-    resultFields: READ_APP,
-    parameters: z.unknown(),
-    run: async ({ page }) => {
-      if (new URL(page.url()).pathname !== '/app') await page.goto(new URL('/app', page.url()).toString());
-      await page.waitForFunction(
-        () => location.pathname.startsWith('/login') || /^Signed in as /.test(document.querySelector('h1')?.textContent ?? ''),
-        null,
-        { timeout: 15_000 },
-      );
-      const tab = (await page.evaluate(() => sessionStorage.getItem('tab'))) ?? '';
-      if (new URL(page.url()).pathname.startsWith('/login')) {
-        return { signedIn: false, name: '', userAgent: '', timeZone: '', acceptLanguage: '', tab };
-      }
-      const seen = (key: string) => page.locator(`[data-seen="${key}"]`).textContent();
-      return {
-        signedIn: true,
-        name: ((await page.locator('h1').textContent()) ?? '').replace(/^Signed in as /, ''),
-        userAgent: await seen('userAgent'),
-        timeZone: await seen('timeZone'),
-        acceptLanguage: await seen('acceptLanguage'),
-        tab,
-      };
-    },
-  });
-  live.services.playbooks.register({
-    providerSlug: 'orbit',
-    name: 'test.big-cache',
-    description: 'test playbook: fills an IndexedDB cache past the session bound',
-    writes: false,
-    examples: ['test: fill the cache'],
-    resultFields: { ok: 'boolean' },
-    parameters: z.unknown(),
-    run: async ({ page }) => {
-      await page.evaluate(
-        () =>
-          new Promise<void>((resolve, reject) => {
-            const r = indexedDB.open('cache', 1);
-            r.onupgradeneeded = () => r.result.createObjectStore('blobs');
-            r.onerror = () => reject(new Error('no IndexedDB'));
-            r.onsuccess = () => {
-              const tx = r.result.transaction('blobs', 'readwrite');
-              tx.objectStore('blobs').put('c'.repeat(5 * 1024 * 1024), 'big');
-              tx.oncomplete = () => resolve();
-            };
-          }),
-      );
-      return { ok: true };
-    },
-  });
-  org = await liveOrg(live, 'Device Session Org');
-  exit = await startConnectProxy({ username: 'exit-user', password: 'exit-secret' });
-});
-
-afterAll(async () => {
-  await exit?.close();
-  await live?.close();
-});
-
-const contexts: BrowserContext[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
-});
-
-/**
- * Connects a test user to Orbit through the connect flow (the login engine signs in on the real form); with
- * `connectionId`, update mode re-authenticates that connection.
- */
-async function connect(
-  username: string,
-  clientUserId: string,
-  opts: { connectionId?: string; rememberCredentials?: boolean } = {},
-): Promise<{ connectionId: string; accessToken: string }> {
-  const token = await api(live, org, 'POST', '/api/link-token', { clientUserId, providerId: ORBIT_PROVIDER_ID, ...opts });
-  if (token.status !== 200) throw new Error(`link token: ${JSON.stringify(token.body)}`);
-  const linkToken = token.body.linkToken as string;
-  const flows = live.services.linkSessions;
-  const started = await flows.start(linkToken);
-  if (!started.ok) throw new Error(started.error.message);
-  const id = started.value.linkSessionId;
-  await flows.consent(linkToken, id);
-  const signedIn = await flows.submitCredentials(linkToken, id, { username, password: 'pass_good' });
-  if (!signedIn.ok || !signedIn.value.success) throw new Error(`sign-in: ${JSON.stringify(signedIn)}`);
-  if (opts.connectionId) return { connectionId: opts.connectionId, accessToken: '' };
-  const ex = await api(live, org, 'POST', '/api/connections/public_token/exchange', { publicToken: signedIn.value.success.publicToken });
-  return { connectionId: ex.body.connectionId, accessToken: ex.body.access_token };
-}
-
-async function run(accessToken: string, playbook = 'test.read-app', startPath = '/app'): Promise<Json> {
-  const requestId = await createRequest(live, org, {
-    accessToken,
-    action: playbook === 'test.read-app' ? 'test: read the app' : 'test: fill the cache',
-    playbook,
-    startingUrl: live.siteUrl('orbit', startPath),
-    parameters: {},
-    responseFormat: playbook === 'test.read-app' ? READ_APP : { ok: 'boolean' },
-  });
-  return awaitRequest(live, org, requestId);
-}
-
-const stored = async (connectionId: string) => {
-  const row = (await live.services.store.repos.connections.findById(connectionId))!;
-  return { row, session: live.services.connections.openSession(row)!, device: live.services.connections.deviceOf(row)! };
-};
-
-const orbit = (): ProviderDefinition => live.services.catalogue.get(ORBIT_PROVIDER_ID, 'sandbox')!;
-
-/** Opens Orbit in a fenced context presenting `device` with `session`: the direct way to present another device. */
-async function present(device: DeviceProfile, session: ProviderSession, path: string) {
-  const policy = EgressPolicy.forProvider(orbit(), 'sandbox');
-  const keep = (origin: string) => policy.checkUrl(origin).ok;
-  const context = await openFencedContext(live.services.browsers, {
-    policy,
-    onBlocked: () => undefined,
-    identity: deviceIdentity(device),
-    options: { storageState: contextStorageState(session, keep) },
-  });
-  contexts.push(context);
-  const page = await openPage(context);
-  await page.goto(live.siteUrl('orbit', path));
-  await page.waitForFunction(
-    () => location.pathname.startsWith('/login') || /^Signed in as |Grace|Bo Bound|Ivy/.test(document.body.innerText),
-    null,
-    { timeout: 15_000 },
-  );
-  return new URL(page.url()).pathname.startsWith('/login') ? 'signed out' : 'signed in';
-}
-
-const seenOf = (record: Json) => ({
-  userAgent: record.result.userAgent,
-  timeZone: record.result.timeZone,
-  acceptLanguage: record.result.acceptLanguage,
-});
+useDeviceSession();
 
 describe('user_app: a sign-in kept in IndexedDB', () => {
   let conn: { connectionId: string; accessToken: string };

@@ -1,84 +1,40 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 
-import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
+import {
+  boldLastWords,
+  commentBy,
+  createRepository,
+  expectCount,
+  gone,
+  holdFetches,
+  issuesTab,
+  newOrg,
+  page,
+  postFromPage,
+  profileCounts,
+  repoItems,
+  server,
+  signedIn,
+  signIn,
+  starRepository,
+  tenantPage,
+  toast,
+  url,
+  useForgehubBrowser,
+  visible,
+  yourRepositories,
+} from './forgehub-support';
 
 /**
  * ForgeHub through a real Chromium, used the way a person would: sign in with the login form, then every
  * feature, each result checked on the page that shows it. Every test is signed in to a tenant of its own
  * (a fresh organization), so tests do not see each other's repositories, stars or notifications; the first signs in
  * through the form, the others with the session the sandbox mints for user_good (what the form's sign-in sets).
+ * The server, browser, page and helpers: forgehub-support.ts.
  */
 jest.setTimeout(30_000);
 
-let server: LiveServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let orgCounter = 0;
-
-const url = (path = '/') => server.siteUrl('forgehub', path);
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startLiveServer(), startBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(5_000);
-  page = await context.newPage();
-});
-afterEach(async () => {
-  await context?.close();
-});
-
-/** A fresh tenant for a test (organization ids only name the tenant; most tests need no organization record). */
-const freshOrgId = () => `org_fh_${Date.now().toString(36)}_${++orgCounter}`;
-
-async function newOrg() {
-  const created = await server.services.organizations.create(`ForgeHub test org ${++orgCounter}`);
-  return created.organization.id;
-}
-
-/** Signs in as user_good through the site's own login form, into a fresh organization's tenant. */
-async function signIn() {
-  // The signed ticket the login engine uses (a bare tenant name is not accepted).
-  await page.goto(url(`/login?tenant_token=${server.services.tenantTokens.issue(freshOrgId(), 'forgehub')}`));
-  await page.getByLabel('Username or email').fill('user_good');
-  await page.getByLabel('Password').fill('pass_good');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Recent activity' }).waitFor();
-}
-
-/**
- * Signed in as user_good into a fresh organization's tenant by the session the sandbox mints (the cookie the login
- * form sets), then on the dashboard: for the tests that are not about signing in (the first test proves the form).
- */
-async function signedIn(organizationId?: string) {
-  const org = organizationId ?? freshOrgId();
-  const { cookies } = await server.services.siteSessions.mint({ organizationId: org, environment: 'sandbox' }, 'forgehub', 'user_good');
-  await context.addCookies(cookies);
-  await page.goto(url('/'));
-  await page.getByRole('heading', { name: 'Recent activity' }).waitFor();
-  return org;
-}
-
-/** Polls until the locator matches exactly n elements. */
-async function expectCount(locator: Locator, n: number, timeout = 5_000) {
-  const until = Date.now() + timeout;
-  let count = await locator.count();
-  while (count !== n && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 50));
-    count = await locator.count();
-  }
-  expect(count).toBe(n);
-}
-const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible' });
-const gone = (locator: Locator) => locator.first().waitFor({ state: 'hidden' });
-const toast = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
-const repoItems = (p: Page = page) => p.getByRole('list', { name: 'Repositories' }).getByRole('listitem');
+useForgehubBrowser();
 
 describe('ForgeHub in a browser', () => {
   it('signs in through the login form, shows the dashboard, and signs out', async () => {
@@ -87,7 +43,7 @@ describe('ForgeHub in a browser', () => {
     await signIn();
     expect(new URL(page.url()).pathname).toBe('/');
     await visible(page.getByRole('link', { name: 'Grace Goodwin' }));
-    const mine = page.getByRole('complementary', { name: 'Your repositories' });
+    const mine = yourRepositories();
     await visible(mine.getByRole('link', { name: 'user_good/dotfiles' }));
     await visible(mine.getByRole('link', { name: 'user_good/notes' }));
     await visible(page.getByText('mlopez commented on Watch API: resume from a revision after reconnect'));
@@ -175,7 +131,7 @@ describe('ForgeHub in a browser', () => {
     await visible(first.getByRole('link', { name: 'user_good/lab-notebook' }));
     expect(await first.textContent()).toContain('Private');
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
-    await visible(page.getByRole('complementary', { name: 'Your repositories' }).getByRole('link', { name: 'user_good/lab-notebook' }));
+    await visible(yourRepositories().getByRole('link', { name: 'user_good/lab-notebook' }));
 
     // The same name again is refused; the dropdown also works from the keyboard.
     await page.goto(url('/new'));
@@ -196,8 +152,7 @@ describe('ForgeHub in a browser', () => {
     await page.goto(url('/kestrel-labs/benchmarks'));
     const about = page.getByRole('complementary', { name: 'About' });
     await visible(about.getByText('77 stars'));
-    await page.getByRole('button', { name: 'Star', exact: true }).click();
-    await visible(page.getByRole('button', { name: 'Unstar' }));
+    await starRepository();
     await visible(about.getByText('78 stars'));
     expect(await page.getByRole('button', { name: 'Unstar' }).getAttribute('aria-pressed')).toBe('true');
 
@@ -219,10 +174,7 @@ describe('ForgeHub in a browser', () => {
   it('opens an issue with the editor, comments, closes it after confirming, and reopens it', async () => {
     await signedIn();
     await page.goto(url('/openfoundry/pipeline-kit'));
-    await page
-      .getByRole('navigation', { name: 'Repository' })
-      .getByRole('link', { name: /Issues/ })
-      .click();
+    await issuesTab().click();
     await page.getByRole('button', { name: 'New issue' }).click();
     const dialog = page.getByRole('dialog', { name: 'New issue in openfoundry/pipeline-kit' });
     await visible(dialog);
@@ -235,9 +187,7 @@ describe('ForgeHub in a browser', () => {
     const editor = dialog.getByRole('textbox', { name: 'Description' });
     await editor.click();
     await page.keyboard.type('Backfills crash on leap day');
-    for (let i = 0; i < 'leap day'.length; i++) await page.keyboard.press('Shift+ArrowLeft');
-    await dialog.getByRole('toolbar', { name: 'Text formatting' }).getByRole('button', { name: 'Bold' }).click();
-    await page.keyboard.press('End');
+    await boldLastWords(dialog, 'leap day');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Run backfill --from 2024-02-28.');
@@ -247,17 +197,15 @@ describe('ForgeHub in a browser', () => {
     await page.waitForURL(url('/openfoundry/pipeline-kit/issues/3'));
     await visible(toast('Issue #3 created.'));
     await visible(page.getByRole('heading', { name: 'Scheduler crashes on leap day #3' }));
-    const body = page.getByRole('article', { name: 'Comment by user_good' }).first();
+    const body = commentBy('user_good').first();
     expect(await body.locator('strong').textContent()).toBe('leap day');
     await visible(body.getByText('Run backfill --from 2024-02-28.'));
     // The maintainer of the seeded project answers.
-    await visible(page.getByRole('article', { name: 'Comment by mlopez' }).getByText('Thanks for opening this, @user_good!'));
+    await visible(commentBy('mlopez').getByText('Thanks for opening this, @user_good!'));
 
     await page.getByLabel('Add a comment').fill('Reproduced with the sample pipeline as well.');
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
-    await visible(
-      page.getByRole('article', { name: 'Comment by user_good' }).filter({ hasText: 'Reproduced with the sample pipeline as well.' }),
-    );
+    await visible(commentBy('user_good').filter({ hasText: 'Reproduced with the sample pipeline as well.' }));
     await visible(page.getByText('2 comments'));
 
     // Closing asks first; Cancel leaves the issue open.
@@ -274,10 +222,7 @@ describe('ForgeHub in a browser', () => {
     await visible(page.getByText('Closed', { exact: true }));
     await visible(page.getByText('user_good closed this as completed'));
 
-    await page
-      .getByRole('navigation', { name: 'Repository' })
-      .getByRole('link', { name: /Issues/ })
-      .click();
+    await issuesTab().click();
     const open = page.getByRole('list', { name: 'Open issues' });
     await visible(open);
     expect(await open.getByRole('link', { name: 'Scheduler crashes on leap day' }).count()).toBe(0);
@@ -290,10 +235,7 @@ describe('ForgeHub in a browser', () => {
     await visible(toast('Issue #3 reopened.'));
     await visible(page.getByText('Open', { exact: true }));
     await visible(page.getByText('user_good reopened this'));
-    await page
-      .getByRole('navigation', { name: 'Repository' })
-      .getByRole('link', { name: /Issues/ })
-      .click();
+    await issuesTab().click();
     await visible(open.getByRole('link', { name: 'Scheduler crashes on leap day' }));
   }, 60_000); // a long flow (editor, comment, confirm dialog, reopen): 15 s quiet, over 30 s on a busy machine
 
@@ -325,32 +267,26 @@ describe('ForgeHub in a browser', () => {
     await signedIn();
     await page.getByRole('link', { name: 'Grace Goodwin' }).click();
     await visible(page.getByRole('heading', { name: 'Grace Goodwin' }));
-    const counts = page.getByRole('definition');
-    const countsText = async () => (await counts.allTextContents()).map((t) => t.trim().replace(/\s+/g, ' '));
-    expect(await countsText()).toEqual(['3 followers', '2 following', '2 repositories', '3 stars']);
+    expect(await profileCounts()).toEqual(['3 followers', '2 following', '2 repositories', '3 stars']);
 
     await page.goto(url('/sven/led-matrix'));
-    await page.getByRole('button', { name: 'Star', exact: true }).click();
-    await visible(page.getByRole('button', { name: 'Unstar' }));
-    await page.goto(url('/new'));
-    await page.getByLabel('Repository name').fill('profile-demo');
-    await page.getByRole('button', { name: 'Create repository' }).click();
-    await page.waitForURL(url('/user_good/profile-demo'));
+    await starRepository();
+    await createRepository('profile-demo');
 
     await page.getByRole('link', { name: 'Grace Goodwin' }).click();
     await visible(page.getByRole('heading', { name: 'Grace Goodwin' }));
-    expect(await countsText()).toEqual(['3 followers', '2 following', '3 repositories', '4 stars']);
+    expect(await profileCounts()).toEqual(['3 followers', '2 following', '3 repositories', '4 stars']);
     await page.getByRole('navigation', { name: 'Profile' }).getByRole('link', { name: /Stars/ }).click();
     await visible(page.getByRole('list', { name: 'Starred repositories' }).getByRole('link', { name: 'sven/led-matrix' }));
 
     // Someone else's profile: follow them and see their follower count change.
     await page.goto(url('/mlopez'));
     await visible(page.getByRole('heading', { name: 'Marta López' }));
-    expect((await countsText())[0]).toBe('4 followers');
+    expect((await profileCounts())[0]).toBe('4 followers');
     await page.getByRole('button', { name: 'Follow' }).click();
     await visible(toast('You are now following mlopez.'));
     await visible(page.getByRole('button', { name: 'Unfollow' }));
-    expect((await countsText())[0]).toBe('5 followers');
+    expect((await profileCounts())[0]).toBe('5 followers');
   });
 
   it('loads notifications after the page behind a spinner, marks them read, and gets new ones', async () => {
@@ -360,15 +296,7 @@ describe('ForgeHub in a browser', () => {
 
     // The inbox's JSON is held until the spinner has been seen: a loaded machine could otherwise finish the whole load
     // (the site's 350 ms latency included) before the first look, and the spinner would never be seen.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (u) => u.pathname === '/notifications',
-      async (route) => {
-        if (route.request().resourceType() === 'fetch') await held;
-        await route.continue();
-      },
-    );
+    const release = await holdFetches('/notifications');
     await page.goto(url('/notifications'), { waitUntil: 'commit' });
     await visible(page.getByRole('status').filter({ hasText: 'Loading notifications…' }));
     release();
@@ -408,25 +336,12 @@ describe('ForgeHub in a browser', () => {
   it('refuses a state-changing request without the CSRF token', async () => {
     await signedIn();
     // A script on the page that posts without the token (as a cross-site form or a careless client would).
-    const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-      page.evaluate(
-        async ([p, b, h]) => {
-          const r = await fetch(p, {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', ...h },
-            body: new URLSearchParams(b).toString(),
-            redirect: 'manual',
-          });
-          return { status: r.status, text: await r.text() };
-        },
-        [path, body, headers] as const,
-      );
-    const noToken = await post('/new', { name: 'sneaky-repo', visibility: 'public' });
+    const noToken = await postFromPage('/new', { name: 'sneaky-repo', visibility: 'public' });
     expect(noToken.status).toBe(403);
-    const wrongToken = await post('/new', { _csrf: 'not-the-token', name: 'sneaky-repo', visibility: 'public' });
+    const wrongToken = await postFromPage('/new', { _csrf: 'not-the-token', name: 'sneaky-repo', visibility: 'public' });
     expect(wrongToken.status).toBe(403);
-    expect((await post('/sven/led-matrix/star', {})).status).toBe(403);
-    expect((await post('/sven/led-matrix/star', {}, { 'x-csrf-token': 'forged' })).status).toBe(403);
+    expect((await postFromPage('/sven/led-matrix/star', {})).status).toBe(403);
+    expect((await postFromPage('/sven/led-matrix/star', {}, { 'x-csrf-token': 'forged' })).status).toBe(403);
 
     await page.goto(url('/repositories?q=sneaky-repo'));
     await visible(page.getByRole('heading', { name: 'No repositories matched your search' }));
@@ -435,7 +350,7 @@ describe('ForgeHub in a browser', () => {
 
     // The page's own token, sent the way the page's scripts send it, is accepted.
     const token = await page.locator('meta[name="csrf-token"]').getAttribute('content');
-    const ok = await post('/sven/led-matrix/star', {}, { 'x-csrf-token': token!, accept: 'application/json' });
+    const ok = await postFromPage('/sven/led-matrix/star', {}, { 'x-csrf-token': token!, accept: 'application/json' });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.text)).toEqual({ starred: true, stars: 48 });
   });
@@ -443,21 +358,10 @@ describe('ForgeHub in a browser', () => {
   it('keeps two organizations’ repositories apart', async () => {
     const [orgA, orgB] = [await newOrg(), await newOrg()];
     const contexts: BrowserContext[] = [];
-    const open = async (organizationId: string) => {
-      const storageState = await server.services.siteSessions.mint({ organizationId, environment: 'sandbox' }, 'forgehub', 'user_good');
-      const ctx = await browser.newContext({ storageState });
-      ctx.setDefaultTimeout(5_000);
-      contexts.push(ctx);
-      return ctx.newPage();
-    };
     try {
-      const [a, b] = [await open(orgA), await open(orgB)];
-      await a.goto(url('/new'));
-      await a.getByLabel('Repository name').fill('tenant-a-only');
-      await a.getByRole('button', { name: 'Create repository' }).click();
-      await a.waitForURL(url('/user_good/tenant-a-only'));
-      await a.getByRole('button', { name: 'Star', exact: true }).click();
-      await visible(a.getByRole('button', { name: 'Unstar' }));
+      const [a, b] = [await tenantPage(orgA, contexts), await tenantPage(orgB, contexts)];
+      await createRepository('tenant-a-only', a);
+      await starRepository(a);
 
       await a.goto(url('/repositories?q=tenant-a-only'));
       await expectCount(repoItems(a), 1);
@@ -468,9 +372,7 @@ describe('ForgeHub in a browser', () => {
       await b.goto(url('/stars'));
       await expectCount(b.getByRole('list', { name: 'Starred repositories' }).getByRole('listitem'), 3);
       await b.goto(url('/'));
-      expect(
-        await b.getByRole('complementary', { name: 'Your repositories' }).getByRole('link', { name: 'user_good/tenant-a-only' }).count(),
-      ).toBe(0);
+      expect(await yourRepositories(b).getByRole('link', { name: 'user_good/tenant-a-only' }).count()).toBe(0);
     } finally {
       for (const ctx of contexts) await ctx.close();
     }
@@ -478,10 +380,7 @@ describe('ForgeHub in a browser', () => {
 
   it('sandbox reset removes created repositories and restores the seed content', async () => {
     const organizationId = await signedIn(await newOrg());
-    await page.goto(url('/new'));
-    await page.getByLabel('Repository name').fill('temporary-repo');
-    await page.getByRole('button', { name: 'Create repository' }).click();
-    await page.waitForURL(url('/user_good/temporary-repo'));
+    await createRepository('temporary-repo');
     await page.goto(url('/repositories?q=temporary-repo'));
     await expectCount(repoItems(), 1);
 

@@ -13,6 +13,7 @@ import { resolveChecked, type Resolver } from '../../server/egress/resolve';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { viaProxy } from '../support/egress-proxy-client';
 import { type LiveServer, startBrowser, startLiveServer } from '../support/live-server';
+import { type Counting, countingServer, tenant, tunnelViaProxy } from './sandbox-reach-support';
 
 /**
  * An organization's sandbox provider names its own site (POST /api/providers with sandbox credentials), so on a
@@ -24,64 +25,10 @@ import { type LiveServer, startBrowser, startLiveServer } from '../support/live-
  * Nothing here connects to a non-loopback address: private and metadata addresses are literals the policy refuses
  * before any lookup, or the answers of an injected resolver; spies on the proxy's upstream calls prove no connection
  * was attempted. The own-port attacks go at a real AgentLink (its /metrics), whose host network is configured by
- * its composition root from its real configuration.
+ * its composition root from its real configuration. The counting loopback servers, the tenant's provider and a CONNECT
+ * through the proxy: sandbox-reach-support.ts.
  */
 jest.setTimeout(60_000);
-
-/** A loopback server that counts what reaches it. */
-interface Counting {
-  port: number;
-  hits: string[];
-  close(): Promise<void>;
-}
-
-async function countingServer(): Promise<Counting> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    hits.push(`${req.method} ${req.headers.host} ${req.url}`);
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>site</title><h1>hello</h1>');
-  });
-  server.on('connect', (req, socket) => {
-    hits.push(`CONNECT ${req.url}`);
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-const tenant = (homeUrl: string, allowedOrigins: string[]): EgressProvider => ({
-  name: 'Tenant CRM',
-  homeUrl,
-  allowedOrigins,
-  source: 'organization',
-});
-
-/** CONNECT host:port through the proxy: the proxy's answer, or 'closed'. */
-function tunnelViaProxy(proxy: EgressProxy, authority: string): Promise<number | 'closed'> {
-  const p = new URL(proxy.server);
-  return new Promise((resolve) => {
-    const req = http.request({ host: p.hostname, port: Number(p.port), method: 'CONNECT', path: authority, agent: false });
-    req.setTimeout(5_000, () => req.destroy());
-    req.on('connect', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', () => resolve('closed'));
-    req.end();
-  });
-}
 
 let service: LiveServer;
 let relay: Counting;

@@ -1,13 +1,12 @@
 import sqlite3 from 'sqlite3';
-import { DataSource, type DataSourceOptions, EntitySchema, type Repository, type ValueTransformer } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { DataSource, type DataSourceOptions, type Repository } from 'typeorm';
 
 import { newId } from '../../server/domain/ids';
 import type { AccessTokenRecord, ConnectionRecord, OrganizationRecord } from '../../server/store';
-import { dialectTypes } from '../../server/store/dialect';
 import { closePreparedSql, PreparedSql } from '../../server/store/prepared-sql';
 import { preparedTable } from '../../server/store/prepared-table';
 import { describeEachStore } from '../support/app';
+import { asProbeRow, cents, probe, probeEntity, type ProbeRecord } from './typeorm-internals-fixtures';
 
 /**
  * What the hot path's prepared statements (server/store/prepared-sql.ts, prepared-table.ts) take from TypeORM
@@ -18,60 +17,8 @@ import { describeEachStore } from '../support/app';
  *    writes do, value transformers included;
  *  - each column's `databaseName` is the column the hand-written hot-path SQL names.
  * (prepared-statements.test.ts already pins agent requests and webhook endpoints read and written both ways.)
+ * The probe entity with value transformers: typeorm-internals-fixtures.ts.
  */
-
-/** Stored in cents, read back in units: the value in the table differs from the record's. */
-const cents: ValueTransformer = {
-  to: (v: number | null | undefined) => (v == null ? v : Math.round(v * 100)),
-  from: (v: number | string | null) => (v == null ? v : Number(v) / 100),
-};
-/** A list stored as comma-separated text. */
-const csv: ValueTransformer = {
-  to: (v: string[] | null | undefined) => (v == null ? v : v.join(',')),
-  from: (v: string | null) => (v == null ? v : v === '' ? [] : v.split(',')),
-};
-
-interface ProbeRecord {
-  id: string;
-  createdAt: Date;
-  seenAt: Date | null;
-  data: Record<string, unknown> | null;
-  enabled: boolean;
-  amount: number;
-  tags: string[];
-}
-
-/** An entity with every kind of conversion the store's entities use, and transformers (which none uses yet). */
-function probeEntity(dialect: 'sqlite' | 'postgres') {
-  const t = dialectTypes(dialect);
-  return new EntitySchema<ProbeRecord>({
-    name: 'InternalsProbe',
-    tableName: 'typeorm_internals_probe',
-    columns: {
-      id: { type: 'varchar', length: 64, primary: true },
-      createdAt: { name: 'created_at', type: t.timestamp },
-      seenAt: { name: 'seen_at', type: t.timestamp, nullable: true },
-      data: { name: 'data_json', type: t.jsonEntity, nullable: true },
-      enabled: { name: 'is_enabled', type: 'boolean' },
-      amount: { name: 'amount_cents', type: 'integer', transformer: cents },
-      tags: { name: 'tag_list', type: 'text', transformer: csv },
-    },
-  });
-}
-
-/** TypeORM's insert type cannot express a free-form JSON column. */
-const asProbeRow = (r: ProbeRecord) => r as unknown as QueryDeepPartialEntity<ProbeRecord>;
-
-const probe = (overrides: Partial<ProbeRecord> = {}): ProbeRecord => ({
-  id: newId('req'),
-  createdAt: new Date(Date.UTC(2026, 1, 3, 4, 5, 6, 789)),
-  seenAt: null,
-  data: { text: 'héllo ✓', n: 1.5, list: [true, null, 'x'] },
-  enabled: false,
-  amount: 12.34,
-  tags: ['a', 'b'],
-  ...overrides,
-});
 
 describeEachStore('TypeORM internals the prepared statements rely on', (t) => {
   const typeorm = <T extends object>(name: string) => t.store.dataSource.getRepository(name) as unknown as Repository<T>;
