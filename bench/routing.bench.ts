@@ -7,6 +7,9 @@
  *   npm run bench:routing -- --failures       # and every case that failed, with why
  *   npm run bench:routing -- --save-baseline  # record this code's figures as the baseline (bench/routing/baseline.json)
  *
+ * It also times the values read from a long hostile action (measured here; test/playbooks/sentence-values.test.ts only
+ * checks the answer).
+ *
  * The baseline is the same script's output on the code before tuning (its commit is in the file): both figures
  * come from the same cases and the same evaluation, so the difference is the router's.
  */
@@ -15,6 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { sentenceValues } from '../server/agent/playbooks/sentence-values';
 import { DEV } from '../test/playbooks/routing-corpus/dev';
 import { accuracy, CATEGORIES, evaluate, percent, type Tally } from '../test/playbooks/routing-corpus/evaluate';
 import { HELD_OUT } from '../test/playbooks/routing-corpus/held-out';
@@ -64,6 +68,14 @@ async function main() {
     const mustRun = sets[key].filter((o) => o.case.expect !== null);
     const wrong = mustRun.filter((o) => !o.ok && /^ran /.test(o.why ?? '')).length;
     console.log(`another playbook ran instead of the right one: ${wrong} of ${mustRun.length} requests that should run`);
+  }
+  // The values read from a long hostile action: unclosed quotes and a long run of capitalised words, at 1x (the test's
+  // input) and 4x the length; growing much faster than the length is a rule that backtracks.
+  for (const times of [1, 4]) {
+    const hostile = `${"'a".repeat(2000 * times)} to ${'A '.repeat(1000 * times)}`;
+    const started = performance.now();
+    sentenceValues(hostile);
+    console.log(`\nsentence values of a hostile action of ${hostile.length} chars: ${(performance.now() - started).toFixed(1)} ms`);
   }
   if (values.failures) {
     for (const [label, list] of Object.entries(sets)) {

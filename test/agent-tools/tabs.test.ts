@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
+import type { Page } from 'playwright-core';
+
 import { takeSnapshot } from '../../server/agent/observation';
 import { parameterSlots } from '../../server/agent/planner/placeholders';
 import { planResult } from '../../server/agent/replay/extraction';
@@ -44,8 +46,12 @@ beforeAll(() => {
   ).pathname;
   rig.site.page('/report/q3', html('Report Q3', '<main><h1>Q3 report</h1><p>Revenue: 1,234,567 USD</p></main>'));
   rig.site.page('/report/q4', html('Report Q4', '<main><h1>Q4 report</h1><p>Revenue: 2,000,001 USD</p></main>'));
-  rig.site.page('/flash', html('Flash', '<p>Closing soon</p>', 'setTimeout(function () { window.close(); }, 1000);'));
+  // A tab that closes itself (window.close): when it does is the test's cue (closeItself), not a timer racing the run.
+  rig.site.page('/flash', html('Flash', '<p>Closing soon</p>'));
 });
+
+/** The page's own script closes its tab (played by page.evaluate, as the page would run it). */
+const closeItself = (page: Page) => page.evaluate(() => window.close()).catch(() => undefined);
 
 async function click(run: Run, role: string, name: string) {
   const s = await takeSnapshot(run.ctx.page);
@@ -128,7 +134,7 @@ describe('tabs', () => {
     await click(run, 'button', 'Flash');
     await until(() => run.context.pages().length === 2);
     const flash = (await tabs.list()).find((t) => t.title === 'Flash')!;
-    await tabs.switchTo(flash.id);
+    await closeItself(await tabs.switchTo(flash.id));
     await until(() => tabs.currentId === 1, 5_000);
     expect(await tabs.currentPage()).toBe(run.page);
     expect(tabs.takeNotes()).toContainEqual({ kind: 'closed', id: flash.id, now: 1 });
@@ -216,10 +222,16 @@ describe('tabs through the planner, and their replay', () => {
 
   it('a tab that closed between the observation and switch_tab is an error the model sees; the run goes on', async () => {
     const run = await rig.open(start, { action: 'Look at the flash page', responseFormat: { seen: 'boolean' } });
+    let flash: Page | undefined;
+    run.context.on('page', (page) => (flash = page));
+    const closedItself = async () => {
+      if (flash) await closeItself(flash);
+      return flash?.isClosed() ?? false;
+    };
     rig.model.setScript((t) => {
       if (t.history.length === 0) return { tool: 'click', args: { index: t.observation!.find('button', 'Flash') } };
-      // The flash tab closes itself one second after it loads; the model answers after it did.
-      if (t.history.length === 1) return { delayMs: 1_500, then: { tool: 'switch_tab', args: { tab: 2 } } };
+      // The flash tab closes itself while the model thinks; the model answers once it did.
+      if (t.history.length === 1) return { until: closedItself, then: { tool: 'switch_tab', args: { tab: 2 } } };
       return {
         tool: 'done',
         args: {

@@ -1,3 +1,5 @@
+import type { Page } from 'playwright-core';
+
 import { takeSnapshot } from '../../server/agent/observation';
 import type { PageToolName } from '../../server/agent/tools';
 import { html, indexOf, useRig } from './tools-rig';
@@ -26,18 +28,10 @@ beforeAll(() => {
         </form>
         <p><button type="button" onclick="window.open('/flash')">Open flash sale</button></p>
         <p><button type="button" id="expiring">Expiring deal</button></p></main>`,
-        "setTimeout(function () { document.getElementById('expiring').remove(); }, 800);",
       ),
     ),
   ).pathname;
-  rig.site.page(
-    '/flash',
-    html(
-      'Flash sale',
-      '<main><h1>Flash sale</h1><button type="button">Buy now</button></main>',
-      'setTimeout(function () { window.close(); }, 1200);',
-    ),
-  );
+  rig.site.page('/flash', html('Flash sale', '<main><h1>Flash sale</h1><button type="button">Buy now</button></main>'));
 });
 
 describe('an element removed after the observation', () => {
@@ -64,9 +58,14 @@ describe('an element removed after the observation', () => {
 describe('through the planner', () => {
   it('a button the page removed while the model was thinking: the error is fed back, the run completes', async () => {
     const run = await rig.open(start, { action: 'Take the expiring deal if it is still there', responseFormat: { taken: 'boolean' } });
+    // While the model thinks, the page's script removes the deal (played by page.evaluate); the model answers once it did.
+    const removed = async () => {
+      await run.page.evaluate(() => document.getElementById('expiring')?.remove());
+      return (await run.page.locator('#expiring').count()) === 0;
+    };
     rig.model.setScript((t) => {
       if (t.history.length === 0)
-        return { delayMs: 1_200, then: { tool: 'click', args: { index: t.observation!.find('button', 'Expiring deal') } } };
+        return { until: removed, then: { tool: 'click', args: { index: t.observation!.find('button', 'Expiring deal') } } };
       return {
         tool: 'done',
         args: { success: true, data: { taken: !/Your previous turn failed: .*no longer on the page/.test(t.lastUser) } },
@@ -83,12 +82,20 @@ describe('through the planner', () => {
   it('the current tab closed itself before the action: an error, then the run observes the tab it is back on', async () => {
     const run = await rig.open(start, { action: 'Buy in the flash sale', responseFormat: { bought: 'boolean' } });
     const views: string[] = [];
+    // While the model thinks on the flash tab, the tab closes itself (its script's window.close, played by page.evaluate);
+    // the model answers once it did.
+    let flash: Page | undefined;
+    run.context.on('page', (page) => (flash = page));
+    const closedItself = async () => {
+      await flash?.evaluate(() => window.close()).catch(() => undefined);
+      return flash?.isClosed() ?? false;
+    };
     rig.model.setScript((t) => {
       const o = t.observation!;
       views.push(o.text);
       if (t.history.length === 0) return { tool: 'click', args: { index: o.find('button', 'Open flash sale') } };
       if (t.history.length === 1) return { tool: 'switch_tab', args: { tab: 2 } };
-      if (t.history.length === 2) return { delayMs: 1_500, then: { tool: 'click', args: { index: o.find('button', 'Buy now') } } };
+      if (t.history.length === 2) return { until: closedItself, then: { tool: 'click', args: { index: o.find('button', 'Buy now') } } };
       return { tool: 'done', args: { success: true, data: { bought: false } } };
     });
     const planned = await rig.plan(run);

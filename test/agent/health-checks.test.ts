@@ -8,7 +8,7 @@ import { createLogger } from '../../server/logger';
 import type { Owner } from '../../server/store';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { reauthenticateThroughWidget } from '../support/widget-api';
-import { api, connectOrbit, type Json, type LiveOrg, liveOrg } from './agent-support';
+import { api, connectOrbit, eventually, type Json, type LiveOrg, liveOrg } from './agent-support';
 
 /**
  * A provider site whose signed-in home page writes as soon as it loads (a fetch POST and a beacon): the writes that
@@ -257,7 +257,11 @@ it('a provider whose home page writes on load: SIGNED_IN from its document, and 
   const control = await live.services.browsers.newContext({ storageState: session });
   const page = await control.newPage();
   await page.goto(`${site.origin}/`);
-  await page.waitForTimeout(300);
+  // Both of its writes (the fetch and the beacon) arrived: none can come later and count against the check below.
+  await eventually(
+    async () => site.writes.length,
+    (n) => n >= 2,
+  );
   await control.close();
   expect(site.writes.length).toBeGreaterThan(0);
   site.writes.length = 0;

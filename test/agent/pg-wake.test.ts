@@ -124,7 +124,7 @@ maybe.each(['pg-boss', 'embedded'] as const)('%s queue on PostgreSQL: wake-ups a
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'agentlink-wake'`,
       [database],
     );
-    await eventually(listeners, (n) => n === 0, 5_000);
+    await eventually(listeners, (n) => n === 0, 15_000);
     await eventually(listeners, (n) => n === 1, 15_000);
     const id = await postElsewhere();
     expect(await awaitRequest(live, org, id, 15_000)).toMatchObject({ status: 'COMPLETED' });

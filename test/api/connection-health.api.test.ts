@@ -75,6 +75,10 @@ function useProbe(t: TestApp, probe: SessionProbe, settings = { budgetMs: 5000, 
   );
 }
 
+/** Checks asked for through the API that wait for a slot of this process (the service's ConcurrencyLimit queue). */
+const checksWaiting = (t: TestApp) =>
+  (t.services.connectionHealth as unknown as { onRequest: { waiting: unknown[] } }).onRequest.waiting.length;
+
 const patch = (t: TestApp, path: string, headers: Headers, body: unknown) =>
   request(t.server)
     .patch(path)
@@ -367,8 +371,8 @@ describeEachStore('POST /api/connections/{connectionId}/check', (t) => {
         ['a', 'b', 'c'].map(async (u) => (await connectSandbox(t, org, { clientUserId: `busy-${u}` })).connectionId),
       );
       const running = [check(t, org, ids[0]!).then((r) => r), check(t, org, ids[1]!).then((r) => r)];
-      while (held.calls.length === 0) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, 50));
+      // One check runs (held in the probe) and the other waits for its slot: then the third finds no room.
+      while (held.calls.length === 0 || checksWaiting(t) === 0) await new Promise((r) => setTimeout(r, 10));
       expectError(await check(t, org, ids[2]!), 'CONNECTION_CHECK_RATE_LIMITED', { details: { retryAfterSeconds: 5 } });
       held.open();
       expect((await Promise.all(running)).map((r) => r.status)).toEqual([200, 200]);

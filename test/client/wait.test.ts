@@ -64,10 +64,12 @@ function record(status: Status): AgentRequest {
   } as unknown as AgentRequest;
 }
 
-function scripted(statuses: (Status | 404)[]) {
-  const reads: { url: URL; at: number }[] = [];
+/** `onRead` runs as each read arrives (a test moves its stand-in clock there). */
+function scripted(statuses: (Status | 404)[], onRead: () => void = () => undefined) {
+  const reads: { url: URL }[] = [];
   const fetch = (async (input: string | URL | Request) => {
-    reads.push({ url: new URL(String(input)), at: performance.now() });
+    reads.push({ url: new URL(String(input)) });
+    onRead();
     const next = statuses.length > 1 ? statuses.shift()! : statuses[0]!;
     if (next === 404) {
       return new Response(
@@ -119,23 +121,32 @@ describe('waitForAgentRequest', () => {
 
   it("with until 'final', waits through NEEDS_USER, reading it again every pollIntervalMs, not at once", async () => {
     const { client, reads } = scripted(['NEEDS_USER', 'NEEDS_USER', 'RUNNING', 'COMPLETED']);
-    const request = await waitForAgentRequest(client, 'areq_1', { until: 'final', pollIntervalMs: 200 });
+    // A timeoutMs under the longest waitMs, so that each read's waitMs (what is left: timeoutMs minus the time since the
+    // wait began) tells when the client started it, on the client's own clock.
+    const request = await waitForAgentRequest(client, 'areq_1', { until: 'final', pollIntervalMs: 200, timeoutMs: 20_000 });
     expect(request.status).toBe('COMPLETED');
     expect(reads).toHaveLength(4);
-    // The client spaces the starts of its reads by the interval; what the fake server sees also moves with each call's
-    // own time in the client (tens of ms on a busy machine), so "not at once" is checked at half the interval.
-    const gaps = reads.slice(1).map((r, i) => r.at - reads[i]!.at);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(100);
+    // The client spaces the starts of its reads by the interval, however long each read took (to a timer's 1 ms).
+    const left = reads.map((r) => Number(r.url.searchParams.get('waitMs')));
+    const gaps = left.slice(1).map((l, i) => left[i]! - l);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(199);
   });
 
   it('gives up after timeoutMs with AgentLinkWaitTimeoutError carrying the last read; waitMs never exceeds what is left', async () => {
-    const { client, reads } = scripted(['RUNNING']);
-    const err = await waitForAgentRequest(client, 'areq_1', { timeoutMs: 150, pollIntervalMs: 40 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AgentLinkWaitTimeoutError);
-    expect((err as AgentLinkWaitTimeoutError).agentRequest.status).toBe('RUNNING');
-    expect((err as Error).message).toMatch(/still RUNNING after \d+ ms/);
-    expect(reads.length).toBeGreaterThanOrEqual(2);
-    for (const r of reads) expect(Number(r.url.searchParams.get('waitMs'))).toBeLessThanOrEqual(150);
+    // The clock stands still but for 20 ms per read: how many reads fit in the 150 ms does not depend on the machine.
+    let now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const { client, reads } = scripted(['RUNNING'], () => (now += 20));
+      const err = await waitForAgentRequest(client, 'areq_1', { timeoutMs: 150, pollIntervalMs: 40 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AgentLinkWaitTimeoutError);
+      expect((err as AgentLinkWaitTimeoutError).agentRequest.status).toBe('RUNNING');
+      expect((err as Error).message).toMatch(/still RUNNING after \d+ ms/);
+      expect(reads.length).toBeGreaterThanOrEqual(2);
+      for (const r of reads) expect(Number(r.url.searchParams.get('waitMs'))).toBeLessThanOrEqual(150);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('stops when the signal fires while it waits between reads (AgentLinkAbortError)', async () => {

@@ -8,6 +8,8 @@ import { builtInPlaybooks } from '../support/integrations';
  * the action, then the starting URL) and the precise errors when a value does not fit.
  */
 const playbooks = builtInPlaybooks();
+/** Unclosed quotes and a long run of capitalised words (bench/routing.bench.ts times the same input). */
+const HOSTILE_ACTION = `${"'a".repeat(2000)} to ${'A '.repeat(1000)}`;
 const playbook = (name: string) => playbooks.list().find((p) => p.name === name)!;
 
 describe('values written in the action', () => {
@@ -57,10 +59,8 @@ describe('values written in the action', () => {
     expect(withSlotWords(action).replace(/\s+/g, ' ').trim()).toBe('Send a message to v_person saying v_text');
   });
 
-  it('stays linear on long hostile input', () => {
-    const started = Date.now();
-    sentenceValues(`${"'a".repeat(2000)} to ${'A '.repeat(1000)}`);
-    expect(Date.now() - started).toBeLessThan(1000);
+  it('answers on long hostile input (no runaway backtracking: how fast is bench material, npm run bench:routing)', () => {
+    expect(sentenceValues(HOSTILE_ACTION)).toEqual({});
   });
 });
 

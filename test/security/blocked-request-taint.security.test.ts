@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
+import type { TraceStep } from '../../server/agent/run/context';
 import { plannerStrategy } from '../../server/agent/strategies';
 import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
 import { attackRun, newOrg, publishPost, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
@@ -23,27 +24,33 @@ const READ_NAME = {
 };
 const done: ScriptReply = { tool: 'done', args: { success: true, data: { name: 'Grace Goodwin' } } };
 
-/** Runs the planner with `script`; `pageScript` is what the page's own script does while the model thinks. */
+/**
+ * Runs the planner with `script`, which gets the run's page (what the page's own script does while the model thinks)
+ * and its trace (what the fence listed so far: the model answers once the page's request is listed, however long a
+ * loaded machine takes, rather than after a fixed while).
+ */
 async function runWith(
   organizationId: string,
-  script: (turn: ScriptTurn, n: number, page: Awaited<ReturnType<typeof attackRun>>['page']) => ScriptReply,
+  script: (turn: ScriptTurn, n: number, page: Awaited<ReturnType<typeof attackRun>>['page'], trace: TraceStep[]) => ScriptReply,
   extra: { parameters?: Record<string, unknown>; action?: string } = {},
 ) {
   const run = await attackRun(rig.server, rig.browser, { organizationId, ...READ_NAME, ...extra });
   let n = 0;
-  rig.model.setScript((t) => script(t, ++n, run.page));
+  rig.model.setScript((t) => script(t, ++n, run.page, run.trace));
   const outcome = await plannerStrategy(strategyDeps(rig.server, rig.model)).run(run.ctx);
   return { ...run, outcome };
 }
 
 const blockedSteps = (trace: { tool: string; outcome: string; target?: string; error?: string }[]) =>
   trace.filter((s) => s.tool === 'request' && s.outcome === 'blocked');
+/** Whether the trace lists a blocked request whose URL matches each of `urls`. */
+const listed = (trace: TraceStep[], ...urls: RegExp[]) => urls.every((u) => blockedSteps(trace).some((s) => u.test(s.target ?? '')));
 
 describe('blocked requests taint a run only when the run caused them', () => {
   it("lists the page's own background analytics as blocked noise, and still records the run for replay", async () => {
     const org = await newOrg(rig.server);
     const hits = rig.sink.hits.length;
-    const run = await runWith(org, (_t, n, page) => {
+    const run = await runWith(org, (_t, n, page, trace) => {
       if (n === 1) {
         // The page's analytics, on its own timer: a fetch and a pixel to another host, nothing of the run in them.
         void page
@@ -52,17 +59,17 @@ describe('blocked requests taint a run only when the run caused them', () => {
             new Image().src = `${sink}/pixel.gif?cid=42`;
           }, rig.sink.url)
           .catch(() => undefined);
-        return { delayMs: 800, then: done };
+        return { until: () => listed(trace, /\/collect\?ev=page_view/, /\/pixel\.gif/), then: done };
       }
       return done;
     });
 
     expect(run.outcome.status).toBe('completed');
-    const listed = blockedSteps(run.trace);
-    expect(listed.map((s) => s.target)).toEqual(
+    const steps = blockedSteps(run.trace);
+    expect(steps.map((s) => s.target)).toEqual(
       expect.arrayContaining([expect.stringContaining('/collect?ev=page_view'), expect.stringContaining('/pixel.gif')]),
     );
-    for (const s of listed) expect(s.error).toMatch(/not the run's: not a taint/);
+    for (const s of steps) expect(s.error).toMatch(/not the run's: not a taint/);
     expect(run.ctx.integrity.clean).toBe(true);
     expect(recordVerdict(run.trace)).toMatchObject({ outcome: 'ok' });
     expect(await storedTrajectory(rig.server, run.key)).not.toBeNull();
@@ -75,7 +82,7 @@ describe('blocked requests taint a run only when the run caused them', () => {
     const hits = rig.sink.hits.length;
     const run = await runWith(
       org,
-      (t, n, page) => {
+      (t, n, page, trace) => {
         if (n === 1)
           return {
             tool: 'type',
@@ -91,7 +98,7 @@ describe('blocked requests taint a run only when the run caused them', () => {
               }, 700);
             }, rig.sink.url)
             .catch(() => undefined);
-          return { delayMs: 1_500, then: done };
+          return { until: () => listed(trace, /\/c\?d=/), then: done };
         }
         return done;
       },
@@ -115,7 +122,7 @@ describe('blocked requests taint a run only when the run caused them', () => {
     const secret = `The offsite moves to Lisbon on May ${10 + (randomBytes(1)[0]! % 18)}`;
     await publishPost(rig.server, rig.browser, org, secret);
     const hits = rig.sink.hits.length;
-    const run = await runWith(org, (t, n, page) => {
+    const run = await runWith(org, (t, n, page, trace) => {
       if (n === 1) {
         expect(t.lastUser).toContain(secret);
         void page
@@ -126,7 +133,7 @@ describe('blocked requests taint a run only when the run caused them', () => {
             [rig.sink.url, 'offsite moves to Lisbon'],
           )
           .catch(() => undefined);
-        return { delayMs: 800, then: done };
+        return { until: () => listed(trace, /\/b$/), then: done };
       }
       return done;
     });

@@ -6,6 +6,7 @@ import { changeGate } from '../../server/agent/run/network-guard';
 import { launchBrowser } from '../../server/browser/chromium';
 import { EgressPolicy, hostNetworkOf } from '../../server/egress/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../../server/egress/egress-proxy';
+import { eventually } from '../agent/agent-support';
 import { freePort } from '../support/free-port';
 import { startRemoteChromium } from '../support/remote-chromium';
 
@@ -86,6 +87,10 @@ describe('egress proxy: framing, flow and ways around it', () => {
   it('read mode: an OPTIONS with a chunked body is a write and is refused; nothing reaches the site', async () => {
     const { proxyPort, blocked } = await proxyFor('read');
     await raw(proxyPort, smuggled('OPTIONS'));
+    await eventually(
+      async () => blocked.length,
+      (n) => n > 0,
+    ).catch(() => undefined);
     expect(seen).toEqual([]);
     expect(blocked).toEqual([expect.stringContaining('OPTIONS http://site.localhost')]);
   });
@@ -93,6 +98,11 @@ describe('egress proxy: framing, flow and ways around it', () => {
   it('read_write: a chunked body stays framed upstream (never read as a second, uncounted request) and is counted', async () => {
     const { proxyPort, changes } = await proxyFor('read_write');
     await raw(proxyPort, smuggled('DELETE'));
+    // The site has the request (waited for: raw's answer need not mean the site's handler ran yet on a loaded machine).
+    await eventually(
+      async () => seen.length,
+      (n) => n > 0,
+    ).catch(() => undefined);
     expect(seen.some((s) => s.startsWith('POST /smuggled'))).toBe(false);
     expect(seen).toEqual([expect.stringMatching(/^DELETE \/innocent \d+$/)]);
     expect(changes).toEqual(['DELETE /innocent']);

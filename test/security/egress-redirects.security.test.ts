@@ -15,6 +15,7 @@ import {
 import { refusalReports } from '../../server/agent/run/refusal-join';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext } from '../../server/egress/fenced-context';
+import { eventually } from '../agent/agent-support';
 import { startBrowser } from '../support/live-server';
 
 /**
@@ -166,6 +167,12 @@ describe('egress: redirects and other ways out', () => {
   it('blocks fetch, XHR, WebSocket, img, iframe and window.open to another loopback port', async () => {
     const { page, blocked } = await fenced();
     await page.goto(siteUrl('/sub'));
+    // The refusals are waited for (a report the proxy alone saw is told after the join's wait); then a moment more for
+    // anything that got through to reach the victim.
+    await eventually(
+      async () => blocked.length,
+      (n) => n >= 4,
+    ).catch(() => undefined);
     await settle(800);
     expect(victimHits).toEqual([]);
     expect(blocked.length).toBeGreaterThanOrEqual(4);
@@ -176,7 +183,7 @@ describe('egress: redirects and other ways out', () => {
     await page.goto(siteUrl('/sw'));
     // Registered by the browser's own register (no script stub), and running: its first fetch goes off-site.
     expect(await page.evaluate(() => navigator.serviceWorker.ready.then((r) => !!r.active))).toBe(true);
-    for (let i = 0; i < 50 && !blocked.some((b) => b.url.includes('/from-sw')); i++) await settle(50);
+    for (const until = Date.now() + 15_000; !blocked.some((b) => b.url.includes('/from-sw')) && Date.now() < until;) await settle(50);
     expect(blocked.map((b) => b.url)).toContainEqual(expect.stringContaining('/from-sw'));
     await page.goto(siteUrl('/download')).catch(() => undefined);
     expect(victimHits).toEqual([]);
@@ -195,8 +202,13 @@ describe('egress: redirects and other ways out', () => {
     expect(res?.status()).toBe(200);
     expect(await page.evaluate(() => (window as unknown as { postIt(): Promise<unknown> }).postIt())).toBe('refused');
     await page.click('button');
+    const refusedWrites = () => blocked.filter((b) => /read mode/.test(b.reason)).length;
+    await eventually(
+      async () => refusedWrites(),
+      (n) => n >= 1,
+    ).catch(() => undefined);
     await settle();
     expect(siteMethods.filter((m) => m.startsWith('POST'))).toEqual([]);
-    expect(blocked.filter((b) => /read mode/.test(b.reason)).length).toBeGreaterThanOrEqual(1);
+    expect(refusedWrites()).toBeGreaterThanOrEqual(1);
   });
 });

@@ -5,6 +5,7 @@ import { replayTrajectory } from '../../server/agent/replay/replayer';
 import type { Trajectory, TrajectoryMode } from '../../server/agent/replay/trajectory';
 import type { RunContext, TraceStep } from '../../server/agent/run/context';
 import { plannerStrategy, replayStrategy, trajectoryKeyOf } from '../../server/agent/strategies';
+import { eventually } from '../agent/agent-support';
 import type { ScriptReply, ScriptTurn } from '../support/scripted-model-server';
 import { type SocketSite, startSocketSite } from '../support/socket-site';
 import { newOrg, recordVerdict, storedTrajectory, strategyDeps, useAttackRig } from './planner-attack-support';
@@ -55,12 +56,17 @@ beforeEach(() => {
 
 const FORMAT = { name: 'string - the full name shown for the signed-in member' };
 const done: ScriptReply = { tool: 'done', args: { success: true, data: { name: 'Grace Goodwin' } } };
-/** The planner's run: click Refresh, wait well past the page's 1.5 s (and the settle window), then answer. */
-const clickThenAnswer = (t: ScriptTurn, n: number): ScriptReply => {
+/**
+ * The planner's run: click Refresh, then answer once the page's frame (1.5 s after the click, past the settle window)
+ * went out or was held: waited for, not timed, so a loaded machine cannot end the run before the page sends it.
+ */
+const clickThenAnswer = (t: ScriptTurn, n: number, frameSent: () => boolean): ScriptReply => {
   if (n === 1) return { tool: 'click', args: { index: t.observation!.find('button', 'Refresh') } };
-  if (n === 2) return { delayMs: 2_500, then: done };
+  if (n === 2) return { until: frameSent, then: done };
   return done;
 };
+/** The purge frame of this run: held by the fence (read mode, in the trace) or received by the site (read_write). */
+const frameHeld = (trace: TraceStep[]) => trace.some((s) => s.outcome === 'blocked' && /\/comms#send/.test(s.target ?? ''));
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One request of `mode` on the site, fenced as the worker fences it; `use` runs strategies on its context. */
@@ -76,7 +82,7 @@ function request<T>(
 async function learn(mode: TrajectoryMode, o: { organizationId: string; action: string }) {
   return request(mode, o, async (ctx, trace) => {
     let n = 0;
-    rig.model.setScript((t) => clickThenAnswer(t, ++n));
+    rig.model.setScript((t) => clickThenAnswer(t, ++n, () => received.includes(PURGE) || frameHeld(trace)));
     expect(await plannerStrategy(strategyDeps(rig.server, rig.model)).run(ctx)).toMatchObject({ status: 'completed' });
     expect(recordVerdict(trace)).toMatchObject({ outcome: 'ok' });
     const row = await storedTrajectory(rig.server, trajectoryKeyOf(ctx).key);
@@ -102,7 +108,11 @@ describe('a trajectory replays only for requests of the mode it was recorded in'
     await request('read_write', o, async (ctx) => {
       const replayed = await replayTrajectory(ctx, learned, { slots: parameterSlots({}) });
       expect(replayed).toEqual({ ok: true, result: { name: 'Grace Goodwin' } });
-      await settle(2_500);
+      // The page sends its frame 1.5 s after the click: waited for (while the context is open), not timed.
+      await eventually(
+        async () => received.length,
+        (n) => n > 0,
+      ).catch(() => undefined);
     });
     expect(received).toEqual([PURGE]);
     received.length = 0;
@@ -135,8 +145,8 @@ describe('a trajectory replays only for requests of the mode it was recorded in'
         ['click', 'ok'],
         ['extract', 'ok'],
       ]);
-      await settle(2_000);
-      expect(trace.some((s) => s.outcome === 'blocked' && /\/comms#send/.test(s.target ?? ''))).toBe(true);
+      await eventually(async () => frameHeld(trace), Boolean).catch(() => undefined);
+      expect(frameHeld(trace)).toBe(true);
     });
     expect(received).toEqual([]);
   });
@@ -145,8 +155,11 @@ describe('a trajectory replays only for requests of the mode it was recorded in'
     const o = await freshRequest();
     const learned = await learn('read_write', o);
     expect(learned.mode).toBe('read_write');
-    await settle(500);
     // read_write lets the page's frame out: that is the mode the steps were learned in.
+    await eventually(
+      async () => received.length,
+      (n) => n > 0,
+    ).catch(() => undefined);
     expect(received).toEqual([PURGE]);
     received.length = 0;
 

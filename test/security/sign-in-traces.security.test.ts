@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { ManualClock } from '../../server/domain/clock';
-import { api, type LiveOrg, liveOrg } from '../agent/agent-support';
+import { api, eventually, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { writeOperatorProviders } from '../support/operator-providers';
 import { createLinkToken, widgetSession } from '../support/widget-api';
@@ -111,8 +111,11 @@ afterAll(async () => {
 async function expectNoTraces(pages: string[], act: () => Promise<void>) {
   reports.length = 0;
   await act();
+  const armedOn = (page: string) => reports.some((r) => r.page === page && r.armed);
+  // Each page's armed report is waited for (one on its way can come late on a loaded machine); the assertion says which.
+  await eventually(async () => pages.every(armedOn), Boolean).catch(() => undefined);
   await new Promise((r) => setTimeout(r, 300)); // the last beacons (sent as the page went) reach the site
-  for (const page of pages) expect(reports.some((r) => r.page === page && r.armed)).toBe(true);
+  for (const page of pages) expect(armedOn(page)).toBe(true);
   expect(reports.flatMap((r) => r.seen.map((s) => `${r.page}: ${s}`))).toEqual([]);
 }
 

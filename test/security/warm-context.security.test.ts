@@ -105,8 +105,11 @@ const post = async (context: BrowserContext, path: string) => {
 
 const settled = () => new Promise((r) => setTimeout(r, 300));
 
-/** The kept context once it may be handed out (it rests a moment after its run), or null. */
-async function takeWhenReady(pool: WarmContexts, key: string, digest: string, ms = 3000): Promise<WarmContext | null> {
+/**
+ * The kept context once it may be handed out (it rests a moment after its run), or null after `ms`: by default far above
+ * the rest and quiet times (under a second), so a loaded machine cannot make a context that should be handed out miss.
+ */
+async function takeWhenReady(pool: WarmContexts, key: string, digest: string, ms = 15_000): Promise<WarmContext | null> {
   for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
     const taken = pool.take(key, digest);
     if (taken) return taken;

@@ -6,6 +6,7 @@ import type { EgressBlock } from '../../server/egress/change-gate';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../../server/egress/egress-proxy';
 import { maskedFrame } from '../../server/egress/websocket-frames';
+import { eventually } from '../agent/agent-support';
 import { openProxiedSocket, type SocketSite, startSocketSite } from '../support/socket-site';
 
 /**
@@ -76,6 +77,15 @@ const openSocket = (proxyPort: number) => openProxiedSocket(proxyPort, `notes.lo
 
 const closed = (socket: net.Socket) => new Promise((r) => (socket.destroyed ? r(undefined) : socket.once('close', r)));
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Waits until the proxy has reported `n` messages: it reports each as it reads it, or as its socket ends, however long a
+ * loaded machine takes (the settles after it are for what must not come).
+ */
+const reported = (run: { reports: EgressBlock[] }, n: number) =>
+  eventually(
+    async () => run.reports.length,
+    (k) => k >= n,
+  ).catch(() => undefined);
 
 /** A message whose parameter sits in its tail: the part a cut-off frame never sends. */
 const leak = maskedFrame(1, Buffer.from(`{"event":"autosave","pad":"${'x'.repeat(200)}","note":"${SECRET}"}`));
@@ -86,6 +96,7 @@ describe('read mode: a WebSocket message cut off by its socket closing', () => {
     const run = await readModeRun();
     const socket = await openSocket(run.proxyPort);
     socket.write(maskedFrame(1, Buffer.from('{"subscribe":"notes"}')));
+    await reported(run, 1);
     await settle(300);
     socket.destroy();
     await settle(300);
@@ -100,8 +111,10 @@ describe('read mode: a WebSocket message cut off by its socket closing', () => {
     const socket = await openSocket(run.proxyPort);
     socket.write(maskedFrame(1, Buffer.from('{"subscribe":"notes"}')));
     socket.write(headOfLeak);
+    await reported(run, 1);
     await settle(200);
     socket.destroy();
+    await reported(run, 2);
     await settle(300);
 
     expect(received).toEqual([]);
@@ -120,6 +133,7 @@ describe('read mode: a WebSocket message cut off by its socket closing', () => {
     first[0] = 0x01; // FIN clear: the message goes on in a continuation that never comes.
     socket.end(first);
     // The page's side ended: nothing more can come, whether or not the socket is torn down yet.
+    await reported(run, 1);
     await settle(500);
 
     expect(received).toEqual([]);
@@ -134,6 +148,7 @@ describe('read mode: a WebSocket message cut off by its socket closing', () => {
     const socket = await openSocket(run.proxyPort);
     socket.write(headOfLeak);
     await closed(socket);
+    await reported(run, 1);
     await settle(300);
 
     expect(received).toEqual([]);
@@ -154,6 +169,7 @@ describe('read mode: a WebSocket message left unfinished on a socket kept open',
     const socket = await openSocket(run.proxyPort);
     socket.write(maskedFrame(1, Buffer.from('{"subscribe":"notes"}')));
     socket.write(maskedFrame(0x9, Buffer.from('p')));
+    await reported(run, 1);
     await settle(300);
 
     expect(run.integrity.clean).toBe(true);
@@ -167,6 +183,7 @@ describe('read mode: a WebSocket message left unfinished on a socket kept open',
     const socket = await openSocket(run.proxyPort);
     socket.write(maskedFrame(1, Buffer.from('{"subscribe":"notes"}')));
     socket.write(headOfLeak);
+    await reported(run, 1);
     await settle(300);
     expect(run.reports.map((r) => r.message?.cut)).toEqual([false]);
 
@@ -179,6 +196,7 @@ describe('read mode: a WebSocket message left unfinished on a socket kept open',
     // The page sends the rest, then a message of its own: the first stays reported as cut (never again as whole, never sent).
     socket.write(leak.subarray(headOfLeak.length));
     socket.write(maskedFrame(1, Buffer.from('{"ping":1}')));
+    await reported(run, 3);
     await settle(300);
     run.proxy.reportUnfinishedMessages();
     socket.destroy();

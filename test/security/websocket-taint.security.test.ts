@@ -83,7 +83,11 @@ const READ = {
 const done: ScriptReply = { tool: 'done', args: { success: true, data: { name: 'Grace Goodwin' } } };
 
 /** A read-mode run on the site, fenced as the worker fences it; the planner runs `script` with the scripted model. */
-async function readRun(path: string, script: (turn: ScriptTurn, n: number) => ScriptReply, parameters: Record<string, unknown> = {}) {
+async function readRun(
+  path: string,
+  script: (turn: ScriptTurn, n: number, trace: TraceStep[]) => ScriptReply,
+  parameters: Record<string, unknown> = {},
+) {
   const organizationId = await newOrg(rig.server);
   const action = `${READ.action} (${randomUUID().slice(0, 8)})`;
   return siteRun(
@@ -92,7 +96,7 @@ async function readRun(path: string, script: (turn: ScriptTurn, n: number) => Sc
     async ({ ctx, trace, integrity }) => {
       const { key } = trajectoryKeyOf(ctx);
       let n = 0;
-      rig.model.setScript((t) => script(t, ++n));
+      rig.model.setScript((t) => script(t, ++n, trace));
       const outcome = await plannerStrategy(strategyDeps(rig.server, rig.model)).run(ctx);
       // Stragglers: anything the page still had queued.
       await new Promise((r) => setTimeout(r, 300));
@@ -105,7 +109,8 @@ const socketSteps = (trace: TraceStep[]) => trace.filter((s) => s.outcome === 'b
 
 describe('read mode: WebSocket messages are held, and taint a run only when the run caused them', () => {
   it("lists the app's own subscribe frame at load as noise, holds it, and still records the run for replay", async () => {
-    const run = await readRun('/', (_t, n) => (n === 1 ? { delayMs: 600, then: done } : done));
+    // The model answers once the frame is held (listed), however long a loaded machine takes to send it.
+    const run = await readRun('/', (_t, n, trace) => (n === 1 ? { until: () => socketSteps(trace).length > 0, then: done } : done));
 
     expect(run.outcome.status).toBe('completed');
     expect(received).toEqual([]);
@@ -139,11 +144,12 @@ describe('read mode: WebSocket messages are held, and taint a run only when the 
       const note = `private-note-${randomBytes(5).toString('hex')}`;
       const run = await readRun(
         `/?leak=${leak}`,
-        (t, n) => {
+        (t, n, trace) => {
           if (n === 1)
             return { tool: 'type', args: { index: t.observation!.find('searchbox', 'Search notes'), text: '{{parameters.note}}' } };
-          // The page sends 2.5 s after the last keystroke: well outside the tool's action window.
-          if (n === 2) return { delayMs: 3_500, then: done };
+          // The page sends 2.5 s after the last keystroke: well outside the tool's action window. The model answers once
+          // that frame is held (after the subscribe frame at load), however late a loaded machine sends it.
+          if (n === 2) return { until: () => socketSteps(trace).length >= 2, then: done };
           return done;
         },
         { note },

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * (browser-use's scripted model). It speaks the real protocol (POST /v1/chat/completions with tools →
  * tool_calls, usage), and a script decides each answer by READING the observation it was sent: it finds
  * "[12] button 'Post'" in the page view and answers with that index, so it works on the real pages.
- * It can also answer HTTP errors, malformed bodies, or wait before answering.
+ * It can also answer HTTP errors, malformed bodies, or wait before answering: a while, or until something happened.
  */
 export interface ObservedLine {
   index: number;
@@ -62,7 +62,13 @@ export type ScriptReply =
   | { content: string }
   | { status: number; body?: string }
   | { raw: string }
-  | { delayMs: number; then: ScriptReply };
+  | { delayMs: number; then: ScriptReply }
+  /**
+   * Answers `then` once `until()` holds (polled every 25 ms): a model still thinking while the page does what the test
+   * waits for (a timer of its own, a request), however long a loaded machine takes. After `maxMs` (30 s by default) it
+   * answers anyway, and the test's own assertions say what did not happen.
+   */
+  | { until: () => boolean | Promise<boolean>; maxMs?: number; then: ScriptReply };
 
 export type Script = (turn: ScriptTurn) => ScriptReply;
 
@@ -127,6 +133,30 @@ export async function startScriptedModelServer(initial?: Script): Promise<Script
   const timers = new Set<NodeJS.Timeout>();
 
   const reply = async (res: http.ServerResponse, r: ScriptReply, body: Record<string, unknown>, promptChars: number): Promise<void> => {
+    if ('until' in r) {
+      let closed = false;
+      const onClose = () => (closed = true);
+      res.once('close', onClose);
+      const end = Date.now() + (r.maxMs ?? 30_000);
+      while (
+        !closed &&
+        Date.now() < end &&
+        !(await Promise.resolve()
+          .then(r.until)
+          .catch(() => false))
+      ) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            resolve();
+          }, 25);
+          timers.add(timer);
+        });
+      }
+      res.off('close', onClose);
+      if (closed || res.destroyed || res.writableEnded) return;
+      return reply(res, r.then, body, promptChars);
+    }
     if ('delayMs' in r) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

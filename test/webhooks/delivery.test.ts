@@ -10,11 +10,12 @@ import { describeEachStore, type TestApp } from '../support/app';
 import { freePort } from '../support/free-port';
 import { connectSandbox, createOrg, get, post, sandboxHeaders, type TestOrg } from '../support/helpers';
 
-/** A webhook receiver on loopback: records every request with its raw body; answers with `status()` (or hangs). */
+/** A webhook receiver on loopback: records every request with its raw body; answers with `status()` (or holds it). */
 class Receiver {
   readonly received: { headers: http.IncomingHttpHeaders; body: string; at: number }[] = [];
   status: () => number | 'hang' = () => 200;
-  hangMs = 0;
+  /** A request answered 'hang' is answered (200) once this settles. */
+  held: Promise<unknown> = Promise.resolve();
   answeredAt: number[] = [];
   private server?: http.Server;
   port = 0;
@@ -30,7 +31,7 @@ class Receiver {
           this.answeredAt.push(Date.now());
           res.writeHead(code, { 'content-type': 'text/plain' }).end('ok');
         };
-        if (status === 'hang') setTimeout(() => answer(200), this.hangMs);
+        if (status === 'hang') void this.held.then(() => answer(200));
         else answer(status);
       });
     });
@@ -78,13 +79,13 @@ describeEachStore('webhook delivery', (t) => {
   beforeEach(async () => {
     receiver = new Receiver();
     await receiver.start();
-    // No jitter, short timeout: the schedule is exact and a hanging receiver costs little.
+    // No jitter: the schedule is exact. The timeout is far above a loopback delivery on a loaded machine (none times out here).
     dispatcher = new WebhookDispatcher({
       store: t.store,
       clock: t.clock,
       endpoints: t.services.webhookEndpoints,
       random: () => 0,
-      timeoutMs: 2000,
+      timeoutMs: 10_000,
     });
   });
   afterEach(async () => {
@@ -266,7 +267,7 @@ describeEachStore('webhook delivery', (t) => {
       clock: t.clock,
       endpoints: t.services.webhookEndpoints,
       random: () => 0,
-      timeoutMs: 2000,
+      timeoutMs: 10_000,
     });
     const [x, y] = await Promise.all([dispatcher.tick(), second.tick()]);
     expect(x + y).toBe(5);
@@ -294,19 +295,29 @@ describeEachStore('webhook delivery', (t) => {
     const { webhookId } = await register(t, org, receiver.url);
     const conn = await connectSandbox(t, org);
     receiver.status = () => 'hang';
-    receiver.hangMs = 1500;
     // The app's own dispatcher, in the background as in `serve`: woken at once when an event is queued.
     t.services.webhookDispatcher.start();
-    // Let the CONNECTION.CREATED delivery go out first.
-    await waitFor(async () => receiver.answeredAt.length === 1, 5000);
+    // Let the CONNECTION.CREATED delivery go out first (not held).
+    await waitFor(async () => receiver.answeredAt.length === 1, 15_000);
 
-    const res = await request(t.server).delete(`/api/connections/${conn.connectionId}`).set(sandboxHeaders(org));
-    const answeredMs = Date.now();
-    expect(res.status).toBe(200);
-    // The API answered before the hanging receiver did: it did not wait for the delivery (an order, not a duration).
-    await waitFor(async () => receiver.answeredAt.length === 2, 5000);
-    expect(receiver.answeredAt[1]).toBeGreaterThan(answeredMs);
-    await waitFor(async () => (await deliveries(t, org, webhookId)).every((d) => d.status === 'SUCCEEDED'), 5000);
+    // The receiver holds the next delivery until the API has answered. An API that waited for the delivery would answer
+    // only once the fallback lets the receiver answer first: the order below tells, not a duration.
+    let release!: () => void;
+    receiver.held = new Promise<void>((resolve) => (release = resolve));
+    const fallback = setTimeout(() => release(), 10_000);
+    try {
+      const res = await request(t.server).delete(`/api/connections/${conn.connectionId}`).set(sandboxHeaders(org));
+      const answeredMs = Date.now();
+      expect(res.status).toBe(200);
+      expect(receiver.answeredAt).toHaveLength(1);
+      release();
+      await waitFor(async () => receiver.answeredAt.length === 2, 15_000);
+      expect(receiver.answeredAt[1]).toBeGreaterThanOrEqual(answeredMs);
+    } finally {
+      clearTimeout(fallback);
+      release();
+    }
+    await waitFor(async () => (await deliveries(t, org, webhookId)).every((d) => d.status === 'SUCCEEDED'), 15_000);
   });
 });
 

@@ -113,7 +113,7 @@ it('re-seals webhook signing secrets under the new key, counts them in vault sta
       clock: systemClock,
       endpoints: services.webhookEndpoints,
       random: () => 0,
-      timeoutMs: 2000,
+      timeoutMs: 10_000,
     });
     expect(await dispatcher.tick()).toBe(1);
     expect(received).toHaveLength(1);
