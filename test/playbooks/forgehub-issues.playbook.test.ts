@@ -1,8 +1,8 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
 import { builtInCatalogue, builtInPlaybooks } from '../support/integrations';
-import { type LiveServer, startLiveServer } from '../support/live-server';
+import { contexts, live, useLiveWorker } from './live-worker-support';
 import { collapsed, connectedOrg, expectPlaybookResult, type Json, readable, runAction, siteAs } from './playbook-support';
 
 /**
@@ -95,18 +95,7 @@ describe('routing in plain words, with the values the words carry (no browser)',
 });
 
 describe('end to end against the simulated ForgeHub', () => {
-  let live: LiveServer;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    live = await startLiveServer({ worker: true });
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await live?.close();
-  });
+  useLiveWorker();
 
   const start = (path = '/') => live.siteUrl('forgehub', path);
   type Org = Awaited<ReturnType<typeof connectedOrg>>;
