@@ -1,4 +1,6 @@
+import { prologueEnd } from '../page-code/script-prologue.page';
 import type { DeviceFacts } from './device-facts';
+import { preludeServedWorkers, wrapInlineWorkers } from './device-workers.page';
 
 /**
  * In every realm of a device's context (each document, at its start, through the context's init script; each worker,
@@ -185,11 +187,26 @@ export default function applyDevice(d: DeviceFacts): void {
     return samples;
   });
 
-  // This function's own text with the same facts: the prelude of a worker script that never passed the egress proxy.
+  // The prelude of a worker script that never passed the egress proxy: this function's own text with the same facts,
+  // after the self-contained functions it calls from other modules (declared under the names it calls them by).
   let preludeText: string | undefined; // made at the first such worker: most realms start none
-  const prelude = () => (preludeText ??= `(${nativeToString.call(applyDevice)})(${JSON.stringify(d)});\n`);
-  wrapInlineWorkers();
-  preludeServedWorkers();
+  const prelude = () =>
+    (preludeText ??= `(function(){${[prologueEnd, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
+  // On the script's first line, after its prologue: the site's script keeps its line numbers and its "use strict".
+  const preluded = (script: string) => {
+    const at = prologueEnd(script);
+    return `${script.slice(0, at)}${at ? ';' : ''}${prelude()};${script.slice(at)}`;
+  };
+  const hasPrelude = (script: string) => {
+    let at = prologueEnd(script);
+    if (script.charCodeAt(at) === 59) at++; // the `;` put between a prologue and the prelude
+    // The proxy's (`(` + bundle + `)(` + facts + `)`: worker-prelude.ts), kept in a Cache, or this realm's own.
+    const fromProxy = !!d.bundle && script.startsWith(d.bundle.head, at) && script.startsWith(')(', at + 1 + d.bundle.length);
+    return fromProxy || script.startsWith(prelude(), at);
+  };
+  const kit = { g, masks, native, method, prelude, preluded, hasPrelude };
+  wrapInlineWorkers(kit);
+  preludeServedWorkers(kit);
 
   if (typeof g.document === 'undefined') return; // a worker: nothing below exists there
 
@@ -286,115 +303,4 @@ export default function applyDevice(d: DeviceFacts): void {
   for (const name of ['screenX', 'screenLeft']) getter(g, name, () => d.frame.x);
   for (const name of ['screenY', 'screenTop']) getter(g, name, () => d.frame.y);
   getter(protoOf('Screen'), 'availHeight', (self, original) => (original() as number) - d.taskbar);
-
-  /**
-   * A worker the page starts from its own Blob (blob:) or a data: URL never passes the egress proxy that puts this
-   * prelude in front of worker scripts, so it would speak as the machine. Here the constructor gives it the prelude
-   * first: a new script of the same kind (this function's own text with the same facts, then the page's script, taken
-   * from its Blob, which the page may revoke at once, or from its data: URL). A module worker gets it the same way, in
-   * front of its statements; its static imports are still evaluated first, so a module it imports that reads the device
-   * at once sees the machine. Not a module of ours imported first instead: that import would be a blob: or data: URL,
-   * which a page whose Content-Security-Policy allows blob: workers but no such scripts refuses, and the worker would
-   * not start at all (the worse harm). The constructors stay what they were to a script: same name, length, prototype
-   * and source text.
-   */
-  function wrapInlineWorkers(): void {
-    const URLs = g.URL as typeof URL | undefined;
-    const BlobType = g.Blob as typeof Blob | undefined;
-    if (!URLs || !BlobType || typeof URLs.createObjectURL !== 'function') return;
-    const createURL = URLs.createObjectURL.bind(URLs);
-    const revokeURL = URLs.revokeObjectURL.bind(URLs);
-    const blobs = new Map<string, Blob>();
-    method(URLs, 'createObjectURL', (_self, args, original) => {
-      const url = original(...args) as string;
-      if (args[0] instanceof BlobType) blobs.set(url, args[0]);
-      return url;
-    });
-    method(URLs, 'revokeObjectURL', (_self, args, original) => {
-      blobs.delete(String(args[0]));
-      return original(...args);
-    });
-    /** The URL to start instead (made here, revoked once the worker holds it), or null to start the page's own. */
-    const inlined = (input: unknown): { url: string; revoke: boolean } | null => {
-      let href: string;
-      try {
-        href = new URLs(String(input), (g.location as Location).href).href;
-      } catch {
-        return null; // the browser's own error follows
-      }
-      if (href.startsWith('blob:')) {
-        const blob = blobs.get(href);
-        return blob ? { url: createURL(new BlobType([prelude(), blob], { type: 'text/javascript' })), revoke: true } : null;
-      }
-      if (!href.startsWith('data:')) return null;
-      // A data: worker keeps a data: URL (its origin stays opaque): the page's script decoded, the prelude in front.
-      const comma = href.indexOf(',');
-      if (comma < 0) return null;
-      try {
-        const head = href.slice(5, comma);
-        const body = href.slice(comma + 1);
-        const script = /;base64$/i.test(head)
-          ? new TextDecoder().decode(Uint8Array.from(atob(decodeURIComponent(body)), (c) => c.charCodeAt(0)))
-          : decodeURIComponent(body);
-        return { url: `data:text/javascript,${encodeURIComponent(prelude() + script)}`, revoke: false };
-      } catch {
-        return null;
-      }
-    };
-    for (const name of ['Worker', 'SharedWorker']) {
-      const Original = g[name] as (new (...a: unknown[]) => object) | undefined;
-      if (typeof Original !== 'function') continue;
-      const wrapped: typeof Original = new Proxy(Original, {
-        construct(target, args, newTarget) {
-          const swap = args.length > 0 ? inlined(args[0]) : null;
-          const made = Reflect.construct(target, swap ? [swap.url, ...args.slice(1)] : args, newTarget === wrapped ? target : newTarget);
-          if (swap?.revoke) revokeURL(swap.url);
-          return made;
-        },
-      });
-      masks.set(wrapped, native(name));
-      define(g, name, { ...describe(g, name), value: wrapped });
-      define(Original.prototype, 'constructor', { ...describe(Original.prototype, 'constructor'), value: wrapped });
-    }
-  }
-
-  /**
-   * A service worker may answer a worker's script itself (from its Cache, or by its own fetch, which Chromium sends as
-   * `Sec-Fetch-Dest: empty`): that script never passed the egress proxy as a worker's. In the service worker's realm
-   * (started with this prelude by the proxy), `respondWith` for a worker's or shared worker's script puts the prelude in
-   * front of a JavaScript answer (200, not opaque, not redirected: the worker's URL stays the site's), unless it
-   * already begins with one (a script the proxy prefixed, kept in the Cache).
-   */
-  function preludeServedWorkers(): void {
-    const FetchEventType = g.FetchEvent as { prototype?: object } | undefined;
-    const ResponseType = g.Response as typeof Response | undefined;
-    if (!FetchEventType?.prototype || !ResponseType) return;
-    // The WHATWG JavaScript MIME types (as worker-prelude.ts lists them), parameters aside.
-    const scriptType =
-      /^\s*(?:application\/(?:x-)?(?:ecma|java)script|text\/(?:(?:x-)?(?:ecma|java)script|javascript1\.[0-5]|jscript|livescript))\s*(?:;|$)/i;
-    const fromProxy = (text: string) => !!d.bundle && text.startsWith(d.bundle.head) && text.startsWith(')(', 1 + d.bundle.length);
-    // Or this one: a module service worker ran the prelude once per module, each putting a respondWith in front.
-    const hasPrelude = (text: string) => fromProxy(text) || text.startsWith(prelude());
-    const withPrelude = async (answer: unknown) => {
-      if (!(answer instanceof ResponseType) || answer.status !== 200 || answer.redirected || answer.bodyUsed) return answer;
-      if (answer.type !== 'basic' && answer.type !== 'cors' && answer.type !== 'default') return answer;
-      if (!scriptType.test(answer.headers.get('content-type') ?? '')) return answer;
-      const text = await answer.clone().text();
-      if (hasPrelude(text)) return answer;
-      const headers = new Headers(answer.headers);
-      for (const name of ['content-length', 'content-encoding', 'etag']) headers.delete(name);
-      return new ResponseType(prelude() + text, { status: answer.status, statusText: answer.statusText, headers });
-    };
-    method(FetchEventType.prototype, 'respondWith', (self, args, original) => {
-      let destination: string | undefined;
-      try {
-        destination = (self as { request: Request }).request.destination;
-      } catch {
-        return original(...args); // not a FetchEvent: the browser's own TypeError
-      }
-      if (!args.length || (destination !== 'worker' && destination !== 'sharedworker')) return original(...args);
-      // Whatever goes wrong here, the service worker's own answer goes on (it was only read through a clone).
-      return original(Promise.resolve(args[0]).then((answer) => withPrelude(answer).catch(() => answer)));
-    });
-  }
 }

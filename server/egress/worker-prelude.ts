@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import zlib from 'node:zlib';
 
+import { prologueEnd } from '../page-code/script-prologue.page';
 import { endToEnd } from './proxy-headers';
 
 /**
@@ -112,6 +113,22 @@ function prefixedHeaders(headers: Record<string, string | string[]>, length: num
   return { ...out, 'cache-control': 'no-store', 'content-length': String(length) };
 }
 
+/** How far into a script its prologue is looked for (script-prologue.page.ts): a licence comment fits, a bundle need not. */
+const PROLOGUE_SCAN_BYTES = 256 * 1024;
+
+/**
+ * `script` with `prelude` where its statements begin: after its byte-order mark, hashbang and directive prologue, so a
+ * "use strict" stays a directive, and on the script's own first line (joined by `;`), so every line of the site's
+ * script keeps its number in stacks and error events. Read as Latin-1, one character per byte, the scan's offsets are
+ * byte offsets, and no byte of a multi-byte UTF-8 character reads as a quote, a backslash, a slash or a line end.
+ */
+export function preludedScript(prelude: string, script: Buffer): Buffer {
+  const bom = script[0] === 0xef && script[1] === 0xbb && script[2] === 0xbf ? 3 : 0;
+  // One byte past the scan's bound: a script longer than the bound never reads as ending inside it.
+  const at = prologueEnd(script.toString('latin1', bom, bom + PROLOGUE_SCAN_BYTES + 1), PROLOGUE_SCAN_BYTES);
+  return Buffer.concat([script.subarray(0, bom + at), Buffer.from(`${at ? ';' : ''}${prelude};`), script.subarray(bom + at)]);
+}
+
 /**
  * Sends a worker script's answer on with `prelude` in front of it. Anything that is not a whole script of ours to
  * prefix (not a 200, not JavaScript, an encoding the proxy cannot read, a body over the bound or over what `budget`
@@ -177,7 +194,7 @@ export function sendWithPrelude(
           res.writeHead(status, headers);
           return void res.end(raw);
         }
-        const body = Buffer.concat([Buffer.from(`${prelude}\n`), decoded]);
+        const body = preludedScript(prelude, decoded);
         res.writeHead(status, prefixedHeaders(headers, body.length));
         res.end(body);
       });

@@ -103,5 +103,7 @@ export function bundleWithInputs(entry: PageEntry, root: string): { code: string
   const inputs = Object.fromEntries(Object.entries(result.metafile.inputs).map(([file, input]) => [file, input.bytes]));
   if (entry.kind === 'script') return { code, inputs };
   // `var __pageEntry = (() => { … })();` → an expression whose value is the module's default export.
-  return { code: `(function () { ${code}\nreturn ${GLOBAL}.default; })()`, inputs };
+  // On one line (esbuild's output has no line break of its own outside template literals): the device's prelude goes
+  // on a worker script's first line, and the script's own lines keep their numbers (worker-prelude.ts).
+  return { code: `(function () { ${code};return ${GLOBAL}.default; })()`, inputs };
 }

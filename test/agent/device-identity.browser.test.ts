@@ -197,6 +197,12 @@ it('starts the workers a page makes from its own Blob or a data: URL as the devi
       shared: await answer(shared),
       dataText: await answer(new Worker(`data:text/javascript,${encodeURIComponent(probe)}`)),
       dataBase64: await answer(new Worker(`data:text/javascript;base64,${b64}`)),
+      // A data: URL's script is read: the prelude goes after its "use strict", which stays a directive.
+      dataStrict: await answer(
+        new Worker(
+          `data:text/javascript,${encodeURIComponent(`'use strict'; postMessage([(function () { return this; })() === undefined])`)}`,
+        ),
+      ),
       subclass: await answer(new Sub(blobUrl())),
       moduleBlob: await answer(revokedModule()),
       moduleData: await answer(new Worker(dataModule, { type: 'module' })),
@@ -226,6 +232,7 @@ it('starts the workers a page makes from its own Blob or a data: URL as the devi
     shared: expected,
     dataText: expected,
     dataBase64: expected,
+    dataStrict: [true],
     subclass: expected,
     moduleBlob: expected,
     moduleData: expected,

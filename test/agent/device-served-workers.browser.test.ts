@@ -17,9 +17,12 @@ import { startBrowser } from '../support/live-server';
  */
 jest.setTimeout(60_000);
 
-// What a worker reports: the device as it reads it, and the line its own first statement is on (the prelude's lines
-// come before it: two preludes would push it further down).
-const PROBE = `postMessage([navigator.platform, navigator.languages.join(','), Number(/:(\\d+):\\d+\\)?$/.exec(new Error().stack.split('\\n')[1])[1])]);`;
+// What a worker reports: the device as it reads it, whether it runs in strict mode, and the line and column its own
+// first statement is at. The prelude goes on the first line, after the script's "use strict": every line keeps its
+// number, strict stays strict, and a second prelude would push the column further right.
+const STRICT = '"use strict";';
+const BODY = `postMessage([navigator.platform, navigator.languages.join(','), (function () { return this; })() === undefined, .../:(\\d+):(\\d+)\\)?$/.exec(new Error().stack.split('\\n')[1]).slice(1).map(Number)]);`;
+const PROBE = `${STRICT}${BODY}`;
 const SERVICE_WORKER = `
 const CACHE = 'scripts';
 self.addEventListener('install', (e) => e.waitUntil(caches.open(CACHE).then((c) => c.addAll(['/cached.js', '/cached-module.js', '/preluded.js']))));
@@ -63,7 +66,7 @@ beforeAll(async () => {
     if (path === '/gl-a.js') return js(`import { before } from './gl-b.js'; export const early = before;`);
     if (path === '/gl-b.js') return js(`export const before = navigator.platform;`);
     // A script the proxy prefixed once, as a service worker could have kept it: the site serves it so here.
-    if (path === '/preluded.js') return js(`${proxyPrelude}\n${PROBE}`);
+    if (path === '/preluded.js') return js(`${STRICT};${proxyPrelude};${BODY}`);
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>served workers</title>');
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
@@ -140,14 +143,15 @@ it.each([
       [script, type] as const,
     );
     await page.reload(); // now the service worker answers this page's requests
-    const seen = await page.evaluate(async (probe) => {
+    const seen = await page.evaluate(async (body) => {
       if (!navigator.serviceWorker.controller) throw new Error('the page is not controlled');
+      type Seen = [string, string, boolean, number, number];
       const answer = (w: Worker | SharedWorker) =>
-        new Promise<[string, string, number]>((resolve, reject) => {
+        new Promise<Seen>((resolve, reject) => {
           setTimeout(() => reject(new Error('no answer')), 10_000);
           w.onerror = (e) => reject(new Error(`worker error: ${(e as ErrorEvent).message ?? e.type}`));
           const port = w instanceof Worker ? w : w.port;
-          port.onmessage = (e) => resolve(e.data as [string, string, number]);
+          port.onmessage = (e) => resolve(e.data as Seen);
           if (port instanceof MessagePort) port.start();
         });
       return {
@@ -158,20 +162,30 @@ it.each([
         preluded: await answer(new Worker('/preluded.js')),
         looks: await fetch('/looks').then((r) => r.json() as Promise<[string, number, string, string[]]>),
         plain: await answer(new Worker('/plain.js')),
-        // The page's own Blob: the realm's prelude put in front once (the page runs it once).
-        blob: await answer(new Worker(URL.createObjectURL(new Blob([probe], { type: 'text/javascript' })))),
+        // The page's own Blob (no "use strict": a Blob's prelude goes in front, device-workers.page.ts), once.
+        blob: await answer(new Worker(URL.createObjectURL(new Blob([body], { type: 'text/javascript' })))),
       };
-    }, PROBE);
+    }, BODY);
     // The service worker's respondWith reads as the built-in; nothing of ours in its global scope.
     const { looks, ...workers } = seen;
     expect(looks).toEqual(['respondWith', 1, 'function respondWith() { [native code] }', []]);
-    for (const [name, [platform, languages]] of Object.entries(workers))
-      expect([name, platform, languages]).toEqual([name, 'Win32', 'de-DE,de,en']);
-    // One prelude each (a second would push the first statement further down): the realm's own in front of what the
-    // service worker answered, or the proxy's in front of what the network answered; an answer that has the proxy's
-    // already is left as it is.
-    const line = ([, , n]: [string, string, number]) => n;
-    for (const served of [seen.cached, seen.cachedModule, seen.shared, seen.through]) expect(line(served)).toBe(line(seen.blob));
-    expect(line(seen.preluded)).toBe(line(seen.plain));
+    for (const [name, [platform, languages, , line]] of Object.entries(workers))
+      expect([name, platform, languages, line]).toEqual([name, 'Win32', 'de-DE,de,en', 1]);
+    // "use strict" kept wherever the script said it first (the Blob said nothing; a module is strict anyway).
+    expect(Object.fromEntries(Object.entries(workers).map(([name, [, , strict]]) => [name, strict]))).toEqual({
+      cached: true,
+      cachedModule: true,
+      shared: false, // the service worker put the cached script in a function: no longer a directive
+      through: true,
+      preluded: true,
+      plain: true,
+      blob: false,
+    });
+    // One prelude each (a second would push the first statement further right): the realm's own in what the service
+    // worker answered (after the directive and a `;`), or the proxy's in what the network answered; an answer that has
+    // the proxy's already is left as it is.
+    const column = ([, , , , n]: [string, string, boolean, number, number]) => n;
+    for (const served of [seen.cached, seen.through]) expect(column(served)).toBe(column(seen.blob) + STRICT.length + 1);
+    expect(column(seen.preluded)).toBe(column(seen.plain));
   },
 );

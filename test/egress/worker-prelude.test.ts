@@ -4,12 +4,14 @@ import zlib from 'node:zlib';
 
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { type EgressProxy, startEgressProxy } from '../../server/egress/egress-proxy';
-import { ByteBudget, MAX_WORKER_SCRIPT_BYTES, sendWithPrelude } from '../../server/egress/worker-prelude';
+import { ByteBudget, MAX_WORKER_SCRIPT_BYTES, preludedScript, sendWithPrelude } from '../../server/egress/worker-prelude';
+import { prologueEnd } from '../../server/page-code/script-prologue.page';
 
 /**
  * The egress proxy puts a device's prelude in front of worker scripts (and of nothing else): whatever the upstream's
  * encoding it can read, with the length the new body has; an encoding it cannot read, or a script over the bound,
- * goes on as it came.
+ * goes on as it came. In front of the script's statements, not of its hashbang or directive prologue, and on its
+ * first line.
  */
 const PRELUDE = '/*device*/';
 const SCRIPT = 'postMessage(1);';
@@ -79,7 +81,7 @@ function get(path: string, dest: string): Promise<{ status: number; headers: htt
 
 it.each(['worker', 'sharedworker', 'serviceworker'])('prefixes a %s script, with its new length', async (dest) => {
   const answer = await get('/w.js', dest);
-  expect(answer.body.toString()).toBe(`${PRELUDE}\n${SCRIPT}`);
+  expect(answer.body.toString()).toBe(`${PRELUDE};${SCRIPT}`);
   expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
 });
 
@@ -87,7 +89,7 @@ it('reads gzip and brotli, and sends the script decoded', async () => {
   for (const path of ['/gzip.js', '/br.js']) {
     const answer = await get(path, 'worker');
     expect(answer.headers['content-encoding']).toBeUndefined();
-    expect(answer.body.toString()).toBe(`${PRELUDE}\n${SCRIPT}`);
+    expect(answer.body.toString()).toBe(`${PRELUDE};${SCRIPT}`);
   }
 });
 
@@ -103,7 +105,7 @@ it('leaves alone what is not a worker script of its own to prefix', async () => 
 
 it("sends what it prefixed as uncacheable, without the validators of the site's own answer", async () => {
   const answer = await get('/cached.js', 'worker');
-  expect(answer.body.toString()).toBe(`${PRELUDE}\n${SCRIPT}`);
+  expect(answer.body.toString()).toBe(`${PRELUDE};${SCRIPT}`);
   expect(answer.headers['cache-control']).toBe('no-store');
   expect(answer.headers.etag).toBeUndefined();
   expect(answer.headers['last-modified']).toBeUndefined();
@@ -127,10 +129,64 @@ it('holds no more than its budget at once: beyond it a script goes on unchanged'
     expect(budget.take(60)).toBe(true); // other scripts being held
     expect(await fetchFront()).toBe(SCRIPT);
     budget.give(60);
-    expect(await fetchFront()).toBe(`${PRELUDE}\n${SCRIPT}`);
+    expect(await fetchFront()).toBe(`${PRELUDE};${SCRIPT}`);
     expect(budget.inUse).toBe(0); // what a script held is given back once it is sent
   } finally {
     front.closeAllConnections();
     await new Promise((r) => front.close(r));
   }
+});
+
+describe('where the prelude goes in a script', () => {
+  // [script, the prologue as it is kept in front of the prelude]
+  it.each([
+    ['postMessage(1);', ''],
+    ['"use strict";x()', '"use strict";'],
+    ["  'use strict' ; x()", "  'use strict' ;"],
+    ['/* licence\n */\n// note\n"use strict";\n"use asm";f()', '/* licence\n */\n// note\n"use strict";\n"use asm";'],
+    ['"use strict"\nx()', '"use strict"'], // ended by a line break (ASI)
+    ['"use strict"\n"other"\nx()', '"use strict"\n"other"'],
+    ['"use strict"', '"use strict"'], // the whole script
+    ['"a\\"b";x()', '"a\\"b";'], // an escaped quote inside
+    ['#!/usr/bin/env node\n"use strict";x()', '#!/usr/bin/env node\n"use strict";'],
+    ['#!/usr/bin/env node\r\nx()', '#!/usr/bin/env node\r\n'],
+  ])('%j keeps %j in front', (script, kept) => {
+    expect(script.slice(0, prologueEnd(script))).toBe(kept);
+  });
+
+  // A string that begins an expression is no directive: the prelude goes before it, as before any statement.
+  it.each([
+    '"use strict" + x;',
+    '"use strict".length;',
+    '"a"\n+ x;',
+    '"a"\n.length',
+    '"a"\n(x)',
+    '"a"\nin o',
+    '"a"\ninstanceof O',
+    '"a"\n`t`',
+    '"unterminated\n";',
+    'x = "use strict";',
+  ])('%j has no prologue', (script) => {
+    expect(prologueEnd(script)).toBe(0);
+  });
+
+  it('keeps the directives before an expression that begins with a string', () => {
+    expect(prologueEnd('"use strict";\n"a" + b;')).toBe('"use strict";'.length);
+  });
+
+  it('stops at its bound: what it could not read to the end gets the prelude in front', () => {
+    const long = `/*${' '.repeat(300_000)}*/"use strict";x()`;
+    expect(prologueEnd(long)).toBe(0);
+    expect(prologueEnd(long, long.length)).toBe(long.length - 'x()'.length);
+  });
+
+  it('puts the prelude on the first line, after a byte-order mark and the prologue, joined by semicolons', () => {
+    const text = (script: string) => preludedScript('P()', Buffer.from(script)).toString();
+    expect(text('x()\ny()')).toBe('P();x()\ny()');
+    expect(text('"use strict";x()')).toBe('"use strict";;P();x()');
+    expect(text('"use strict"\nx()')).toBe('"use strict";P();\nx()');
+    expect(text('\ufeff"use strict";x()')).toBe('\ufeff"use strict";;P();x()');
+    // UTF-8 in the prologue (a comment, a directive): offsets are bytes, nothing cut in the middle of a character.
+    expect(text('// é ☃\n"ü";x("☃")')).toBe('// é ☃\n"ü";;P();x("☃")');
+  });
 });

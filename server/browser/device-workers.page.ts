@@ -1,0 +1,138 @@
+/**
+ * The device's prelude (device.page.ts) for the workers a realm starts that never pass the egress proxy as a worker's
+ * script: those made from the page's own Blob or a data: URL, and those a service worker answers itself.
+ *
+ * Each function here is self-contained (nothing from outside its own body but its argument): applyDevice puts their
+ * source text, with its own, into the prelude it makes for such a worker (device.page.ts, `prelude`).
+ */
+
+type Raw = (...a: unknown[]) => unknown;
+
+/** What applyDevice lends these functions: its helpers, and the prelude as this realm makes it. */
+export interface WorkerKit {
+  g: Record<string, unknown> & typeof globalThis;
+  masks: WeakMap<object, string>;
+  native: (name: string) => string;
+  method: (proto: object | undefined, name: string, run: (self: unknown, args: unknown[], original: Raw, raw: Raw) => unknown) => void;
+  /** This realm's prelude, made at the first use (most realms start no such worker). */
+  prelude: () => string;
+  /** `script` with the prelude where its statements begin (after its hashbang and directive prologue), on its own line. */
+  preluded: (script: string) => string;
+  /** Whether `script` begins with a prelude already (the proxy's, kept in a Cache, or this realm's own form). */
+  hasPrelude: (script: string) => boolean;
+}
+
+/**
+ * A worker the page starts from its own Blob (blob:) or a data: URL never passes the egress proxy that puts the
+ * prelude in front of worker scripts, so it would speak as the machine. Here the constructor gives it the prelude
+ * first: a new script of the same kind (the prelude, then the page's script, taken from its Blob, which the page may
+ * revoke at once, or from its data: URL). A data: URL's script is read here, so the prelude goes after its directive
+ * prologue; a Blob cannot be read before the constructor returns, so a Blob's script gets it in front (a classic one
+ * beginning with "use strict" then runs sloppy). A module worker gets it the same way, in front of its statements; its
+ * static imports are still evaluated first, so a module it imports from a Blob or data: URL that reads the device at
+ * once sees the machine (one imported over the network has the proxy's prelude). Not a module of ours imported first
+ * instead: that import would be a blob: or data: URL, which a page whose Content-Security-Policy allows blob: workers
+ * but no such scripts refuses, and the worker would not start at all (the worse harm). The constructors stay what they
+ * were to a script: same name, length, prototype and source text.
+ */
+export function wrapInlineWorkers(kit: WorkerKit): void {
+  const { g, masks, native, method, prelude, preluded } = kit;
+  const define = Object.defineProperty;
+  const describe = Object.getOwnPropertyDescriptor;
+  const URLs = g.URL as typeof URL | undefined;
+  const BlobType = g.Blob as typeof Blob | undefined;
+  if (!URLs || !BlobType || typeof URLs.createObjectURL !== 'function') return;
+  const createURL = URLs.createObjectURL.bind(URLs);
+  const revokeURL = URLs.revokeObjectURL.bind(URLs);
+  const blobs = new Map<string, Blob>();
+  method(URLs, 'createObjectURL', (_self, args, original) => {
+    const url = original(...args) as string;
+    if (args[0] instanceof BlobType) blobs.set(url, args[0]);
+    return url;
+  });
+  method(URLs, 'revokeObjectURL', (_self, args, original) => {
+    blobs.delete(String(args[0]));
+    return original(...args);
+  });
+  /** The URL to start instead (made here, revoked once the worker holds it), or null to start the page's own. */
+  const inlined = (input: unknown): { url: string; revoke: boolean } | null => {
+    let href: string;
+    try {
+      href = new URLs(String(input), (g.location as Location).href).href;
+    } catch {
+      return null; // the browser's own error follows
+    }
+    if (href.startsWith('blob:')) {
+      const blob = blobs.get(href);
+      // On the script's first line: every line of the page's script keeps its number.
+      return blob ? { url: createURL(new BlobType([`${prelude()};`, blob], { type: 'text/javascript' })), revoke: true } : null;
+    }
+    if (!href.startsWith('data:')) return null;
+    // A data: worker keeps a data: URL (its origin stays opaque): the page's script decoded, the prelude in it.
+    const comma = href.indexOf(',');
+    if (comma < 0) return null;
+    try {
+      const head = href.slice(5, comma);
+      const body = href.slice(comma + 1);
+      const script = /;base64$/i.test(head)
+        ? new TextDecoder().decode(Uint8Array.from(atob(decodeURIComponent(body)), (c) => c.charCodeAt(0)))
+        : decodeURIComponent(body);
+      return { url: `data:text/javascript,${encodeURIComponent(preluded(script))}`, revoke: false };
+    } catch {
+      return null;
+    }
+  };
+  for (const name of ['Worker', 'SharedWorker']) {
+    const Original = g[name] as (new (...a: unknown[]) => object) | undefined;
+    if (typeof Original !== 'function') continue;
+    const wrapped: typeof Original = new Proxy(Original, {
+      construct(target, args, newTarget) {
+        const swap = args.length > 0 ? inlined(args[0]) : null;
+        const made = Reflect.construct(target, swap ? [swap.url, ...args.slice(1)] : args, newTarget === wrapped ? target : newTarget);
+        if (swap?.revoke) revokeURL(swap.url);
+        return made;
+      },
+    });
+    masks.set(wrapped, native(name));
+    define(g, name, { ...describe(g, name), value: wrapped });
+    define(Original.prototype, 'constructor', { ...describe(Original.prototype, 'constructor'), value: wrapped });
+  }
+}
+
+/**
+ * A service worker may answer a worker's script itself (from its Cache, or by its own fetch, which Chromium sends as
+ * `Sec-Fetch-Dest: empty`): that script never passed the egress proxy as a worker's. In the service worker's realm
+ * (started with the prelude by the proxy), `respondWith` for a worker's or shared worker's script puts the prelude in
+ * a JavaScript answer (200, not opaque, not redirected: the worker's URL stays the site's), unless it has one already
+ * (a script the proxy prefixed, kept in the Cache).
+ */
+export function preludeServedWorkers(kit: WorkerKit): void {
+  const { g, method, preluded, hasPrelude } = kit;
+  const FetchEventType = g.FetchEvent as { prototype?: object } | undefined;
+  const ResponseType = g.Response as typeof Response | undefined;
+  if (!FetchEventType?.prototype || !ResponseType) return;
+  // The WHATWG JavaScript MIME types (as worker-prelude.ts lists them), parameters aside.
+  const scriptType =
+    /^\s*(?:application\/(?:x-)?(?:ecma|java)script|text\/(?:(?:x-)?(?:ecma|java)script|javascript1\.[0-5]|jscript|livescript))\s*(?:;|$)/i;
+  const withPrelude = async (answer: unknown) => {
+    if (!(answer instanceof ResponseType) || answer.status !== 200 || answer.redirected || answer.bodyUsed) return answer;
+    if (answer.type !== 'basic' && answer.type !== 'cors' && answer.type !== 'default') return answer;
+    if (!scriptType.test(answer.headers.get('content-type') ?? '')) return answer;
+    const text = await answer.clone().text();
+    if (hasPrelude(text)) return answer;
+    const headers = new Headers(answer.headers);
+    for (const name of ['content-length', 'content-encoding', 'etag']) headers.delete(name);
+    return new ResponseType(preluded(text), { status: answer.status, statusText: answer.statusText, headers });
+  };
+  method(FetchEventType.prototype, 'respondWith', (self, args, original) => {
+    let destination: string | undefined;
+    try {
+      destination = (self as { request: Request }).request.destination;
+    } catch {
+      return original(...args); // not a FetchEvent: the browser's own TypeError
+    }
+    if (!args.length || (destination !== 'worker' && destination !== 'sharedworker')) return original(...args);
+    // Whatever goes wrong here, the service worker's own answer goes on (it was only read through a clone).
+    return original(Promise.resolve(args[0]).then((answer) => withPrelude(answer).catch(() => answer)));
+  });
+}
