@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 
 import * as cookie from 'cookie';
+import DataLoader from 'dataloader';
 import express, { type NextFunction, type Request, type Response } from 'express';
 
-import type { SandboxSessionRecord, Store } from '../../store';
+import type { SandboxDocRecord, SandboxSessionRecord, Store } from '../../store';
 import { sessionCookieName, type SiteSessions } from '../site-sessions';
 import type { TenantTokens } from '../tenant-tokens';
 import { findTestUser, type TestUser } from '../test-users';
@@ -59,6 +60,17 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
   // ---------- storage scoped to the request's tenant ----------
   const docsFor = (tenant: string): SiteDocs => {
     const repo = store.repos.sandboxDocs;
+    // The lists a page asks for together (a World: people, posts, comments, follows; the unread counts) go to the
+    // database as one statement, as a real site's page query would. Batched only, never cached: a list read after a
+    // write sees it.
+    const lists = new DataLoader<string, SandboxDocRecord[]>(
+      async (kinds) => {
+        const byKind = new Map<string, SandboxDocRecord[]>(kinds.map((k) => [k, []]));
+        for (const r of await repo.listKinds(tenant, site.slug, kinds)) byKind.get(r.kind)?.push(r);
+        return kinds.map((k) => byKind.get(k)!);
+      },
+      { cache: false },
+    );
     const toDoc = <T>(r: { id: string; kind: string; data: Record<string, unknown>; createdAt: Date; updatedAt: Date }): Doc<T> => ({
       id: r.id,
       kind: r.kind,
@@ -67,7 +79,7 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
       updatedAt: r.updatedAt,
     });
     return {
-      list: async <T>(kind: string) => (await repo.list(tenant, site.slug, kind)).map((r) => toDoc<T>(r)),
+      list: async <T>(kind: string) => (await lists.load(kind)).map((r) => toDoc<T>(r)),
       get: async <T>(id: string) => {
         const r = await repo.find(tenant, site.slug, id);
         return r ? toDoc<T>(r) : null;
@@ -91,7 +103,15 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
   };
 
   const kit: SiteKit = {
-    docs: (res) => docsFor(res.locals.session.tenant),
+    // One per request (and tenant), so the lists its handlers ask for in the same tick share a statement.
+    docs: (res) => {
+      const tenant = (res.locals.session as SandboxSessionRecord).tenant;
+      const held = res.locals.docs as { tenant: string; docs: SiteDocs } | undefined;
+      if (held?.tenant === tenant) return held.docs;
+      const docs = docsFor(tenant);
+      res.locals.docs = { tenant, docs };
+      return docs;
+    },
     user: (res) => res.locals.user as SiteUser,
     csrfToken: (res) => res.locals.session.csrfToken,
     csrfField: (res) => html`<input type="hidden" name="_csrf" value="${res.locals.session.csrfToken}">`,
