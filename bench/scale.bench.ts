@@ -15,8 +15,8 @@
  * Printed per deployment: a backlog of N requests posted at once (throughput, throughput per worker as a ratio of the
  * one process, share of slot time busy), accepted → RUNNING with idle workers (p50/p99, the API and the worker being
  * different processes), and for 2 workers the recovery time after one is killed with SIGKILL while it holds a running
- * request (until that request is RUNNING again elsewhere). Targets: per worker ≥ 0.9×, slots busy ≥ 70 %,
- * accept → RUNNING p50 ≤ 50 ms, recovery ≤ 15 s. Only one machine here (2 cores): the two-worker row shares them.
+ * request (until that request is RUNNING again elsewhere). Targets: per worker ≥ 0.95× (#38; #26 asked 0.9×), slots
+ * busy ≥ 70 %, accept → RUNNING p50 ≤ 50 ms, recovery ≤ 15 s. Only one machine here (2 cores): the two-worker row shares them.
  * Each backlog also counts the CPU time of every process of the deployment (AgentLink, Chromium, PostgreSQL) per
  * request, and how busy the rest of the machine was: on a shared machine req/s follows the other load, CPU per request
  * much less, so its ratio to the one process is the steadier figure of what the distributed path costs.
@@ -167,7 +167,7 @@ async function main() {
   const p50 = percentile(one.dispatch, 50);
   process.stdout.write(`\nTargets (1 API + 1 worker against one process):\n`);
   process.stdout.write(
-    `  per-worker throughput ≥ 0.9× (median of the rounds' paired ratios ${one.paired!.map((x) => fmt(x)).join(', ')}): ${fmt(perWorker)}× ${mark(perWorker >= 0.9)}\n`,
+    `  per-worker throughput ≥ 0.95× (median of the rounds' paired ratios ${one.paired!.map((x) => fmt(x)).join(', ')}): ${fmt(perWorker)}× ${mark(perWorker >= 0.95)}\n`,
   );
   process.stdout.write(`  slots busy with a backlog ≥ 70 %: ${fmt(one.load.slotsBusy * 100, 0)} % ${mark(one.load.slotsBusy >= 0.7)}\n`);
   process.stdout.write(`  accept → RUNNING p50 ≤ 50 ms (across processes): ${fmt(p50, 0)} ms ${mark(p50 <= 50)}\n`);
