@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 
 import * as cookie from 'cookie';
-import DataLoader from 'dataloader';
 import express, { type NextFunction, type Request, type Response } from 'express';
 
-import type { SandboxDocRecord, SandboxSessionRecord, Store } from '../../store';
+import type { SandboxSessionRecord, Store } from '../../store';
 import { sessionCookieName, type SiteSessions } from '../site-sessions';
 import type { TenantTokens } from '../tenant-tokens';
 import { findTestUser, type TestUser } from '../test-users';
 import { APP_PATH, appHandoff, mountAppShell } from './app-shell';
 import { authPageOf } from './auth-page';
+import { batchedLists } from './batched-lists';
 import { type BoundDevice, deviceBindings, deviceMismatch } from './device-binding';
 import { html } from './html';
 import { loginChallenges } from './login-challenges';
@@ -60,17 +60,7 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
   // ---------- storage scoped to the request's tenant ----------
   const docsFor = (tenant: string): SiteDocs => {
     const repo = store.repos.sandboxDocs;
-    // The lists a page asks for together (a World: people, posts, comments, follows; the unread counts) go to the
-    // database as one statement, as a real site's page query would. Batched only, never cached: a list read after a
-    // write sees it.
-    const lists = new DataLoader<string, SandboxDocRecord[]>(
-      async (kinds) => {
-        const byKind = new Map<string, SandboxDocRecord[]>(kinds.map((k) => [k, []]));
-        for (const r of await repo.listKinds(tenant, site.slug, kinds)) byKind.get(r.kind)?.push(r);
-        return kinds.map((k) => byKind.get(k)!);
-      },
-      { cache: false },
-    );
+    const lists = batchedLists(repo, tenant, site.slug);
     const toDoc = <T>(r: { id: string; kind: string; data: Record<string, unknown>; createdAt: Date; updatedAt: Date }): Doc<T> => ({
       id: r.id,
       kind: r.kind,
@@ -79,7 +69,7 @@ export function createSiteApp(site: SiteDefinition, deps: SiteAppDeps) {
       updatedAt: r.updatedAt,
     });
     return {
-      list: async <T>(kind: string) => (await lists.load(kind)).map((r) => toDoc<T>(r)),
+      list: async <T>(kind: string) => (await lists(kind)).map((r) => toDoc<T>(r)),
       get: async <T>(id: string) => {
         const r = await repo.find(tenant, site.slug, id);
         return r ? toDoc<T>(r) : null;
