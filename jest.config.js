@@ -21,11 +21,11 @@ const packages = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // Five on two cores: a browser test waits on its Chromium, its sites and its real budgets part of the time, which
-  // other files fill. Measured on this machine, `npm test` (type check and lint beside it at nice 10): 369 s with four,
-  // 359 s with five; fresh `npx jest` earlier: 468 s with three, 395 s with four. Three used to be the limit because
-  // tests raced a busy machine; those were fixed at their causes (waits on the events they mean).
-  maxWorkers: 5,
+  // Four on two cores: a browser test waits on its Chromium, its sites and its real budgets part of the time, which
+  // other files fill. Measured on this machine, `npm test` (type check and lint beside it at nice 10): 369 and 367 s
+  // with four, 359 and 386 s with five (no steady gain, more memory); fresh `npx jest` earlier: 468 s with three, 395 s
+  // with four. Three used to be the limit because tests raced a busy machine; those were fixed at their causes.
+  maxWorkers: 4,
   // The timeout is read from the global config only (per-project values are ignored).
   testTimeout: 30000,
   // After jest's own report: where the run's time went, per kind of test file (browser, process, postgres, api).
