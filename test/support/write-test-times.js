@@ -13,5 +13,5 @@ if (!source) {
 }
 const { files } = JSON.parse(fs.readFileSync(source, 'utf8'));
 const times = Object.fromEntries(files.map((f) => [f.file, Math.round(f.seconds * 10) / 10]).sort(([a], [b]) => a.localeCompare(b)));
-fs.writeFileSync(path.join(__dirname, 'test-times.json'), JSON.stringify(times, null, 1) + '\n');
+fs.writeFileSync(path.join(__dirname, 'test-times.json'), JSON.stringify(times, null, 2) + '\n');
 console.log(`test-times.json: ${Object.keys(times).length} files`);
