@@ -188,10 +188,11 @@ export default function applyDevice(d: DeviceFacts): void {
   });
 
   // The prelude of a worker script that never passed the egress proxy: this function's own text with the same facts,
-  // after the self-contained functions it calls from other modules (declared under the names it calls them by).
+  // after the self-contained functions it calls from other modules (declared under the names it calls them by), in
+  // strict mode as the bundle the proxy sends runs.
   let preludeText: string | undefined; // made at the first such worker: most realms start none
   const prelude = () =>
-    (preludeText ??= `(function(){${[prologueEnd, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
+    (preludeText ??= `(function(){"use strict";${[prologueEnd, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
   // On the script's first line, after its prologue: the site's script keeps its line numbers and its "use strict".
   const preluded = (script: string) => {
     const at = prologueEnd(script);
