@@ -16,7 +16,7 @@ export interface WorkerKit {
   method: (proto: object | undefined, name: string, run: (self: unknown, args: unknown[], original: Raw, raw: Raw) => unknown) => void;
   /** This realm's prelude, made at the first use (most realms start no such worker). */
   prelude: () => string;
-  /** `script` with the prelude where its statements begin (after its hashbang and directive prologue), on its own line. */
+  /** `script` with the prelude where its statements begin (after its hashbang and directive prologue), on that line. */
   preluded: (script: string) => string;
   /** Whether `script` begins with a prelude already (the proxy's, kept in a Cache, or this realm's own form). */
   hasPrelude: (script: string) => boolean;

@@ -8,10 +8,11 @@ export class SandboxDocRepository extends RecordRepository<SandboxDocRecord> {
   async insertMany(records: SandboxDocRecord[]) {
     for (let i = 0; i < records.length; i += 100) await this.insertRows(records.slice(i, i + 100));
   }
+  /** One kind's documents, oldest first (what tests read back; a site's pages read through listKinds, batched). */
   list(tenant: string, site: string, kind: string) {
-    return this.repo.find({ where: { tenant, site, kind }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.listKinds(tenant, site, [kind]);
   }
-  /** The documents of several kinds in one statement, in list()'s order (a page of a site reads several at once). */
+  /** The documents of several kinds in one statement, oldest first (a page of a site reads several at once). */
   listKinds(tenant: string, site: string, kinds: readonly string[]) {
     return this.repo.find({ where: { tenant, site, kind: In([...new Set(kinds)]) }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
