@@ -20,23 +20,29 @@ export interface WorkerKit {
   preluded: (script: string) => string;
   /** Whether `script` begins with a prelude already (the proxy's, kept in a Cache, or this realm's own form). */
   hasPrelude: (script: string) => boolean;
+  /** Where `script`'s statements begin (script-prologue.page.ts). */
+  prologueEnd: (script: string) => number;
+  /** The text of a Blob the page made, when it is known at once (device-blobs.page.ts), else null. */
+  blobText: (blob: unknown) => string | null;
 }
 
 /**
  * A worker the page starts from its own Blob (blob:) or a data: URL never passes the egress proxy that puts the
  * prelude in front of worker scripts, so it would speak as the machine. Here the constructor gives it the prelude
- * first: a new script of the same kind (the prelude, then the page's script, taken from its Blob, which the page may
- * revoke at once, or from its data: URL). A data: URL's script is read here, so the prelude goes after its directive
- * prologue; a Blob cannot be read before the constructor returns, so a Blob's script gets it in front (a classic one
- * beginning with "use strict" then runs sloppy). A module worker gets it the same way, in front of its statements; its
- * static imports are still evaluated first, so a module it imports from a Blob or data: URL that reads the device at
- * once sees the machine (one imported over the network has the proxy's prelude). Not a module of ours imported first
- * instead: that import would be a blob: or data: URL, which a page whose Content-Security-Policy allows blob: workers
- * but no such scripts refuses, and the worker would not start at all (the worse harm). The constructors stay what they
- * were to a script: same name, length, prototype and source text.
+ * first: a new script of the same kind, made of the page's script (from its Blob, which the page may revoke at once,
+ * or from its data: URL) with the prelude in it.
+ * - Where: the data: URL's script, and a Blob's whose text is known at once (device-blobs.page.ts), get it after their
+ *   directive prologue, on the same line, as the proxy puts it: "use strict" stays a directive, every line keeps its
+ *   number. A Blob whose text is not known (one made from a stream, a fetched Blob) gets it in front.
+ * - A module worker whose own static imports are blob: or data: modules: those are evaluated before its first
+ *   statement, so the prelude is imported first instead, by a URL of the same scheme as the page's own import (a
+ *   page whose Content-Security-Policy refused that scheme would have no working worker to begin with). A module it
+ *   imports over the network has the proxy's prelude.
+ * - A SharedWorker started twice from one Blob URL is started from one script of ours, so the two are one worker.
+ * The constructors stay what they were to a script: same name, length, prototype and source text.
  */
 export function wrapInlineWorkers(kit: WorkerKit): void {
-  const { g, masks, native, method, prelude, preluded } = kit;
+  const { g, masks, native, method, prelude, preluded, prologueEnd, blobText } = kit;
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
   const URLs = g.URL as typeof URL | undefined;
@@ -45,27 +51,64 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   const createURL = URLs.createObjectURL.bind(URLs);
   const revokeURL = URLs.revokeObjectURL.bind(URLs);
   const blobs = new Map<string, Blob>();
+  /** The scripts of ours SharedWorkers were started from, by the page's Blob URL (and kind): revoked with it. */
+  const sharedScripts = new Map<string, string>();
   method(URLs, 'createObjectURL', (_self, args, original) => {
     const url = original(...args) as string;
     if (args[0] instanceof BlobType) blobs.set(url, args[0]);
     return url;
   });
   method(URLs, 'revokeObjectURL', (_self, args, original) => {
-    blobs.delete(String(args[0]));
+    const href = String(args[0]);
+    blobs.delete(href);
+    for (const kind of ['classic', 'module']) {
+      const ours = sharedScripts.get(`${kind} ${href}`);
+      if (ours === undefined) continue;
+      sharedScripts.delete(`${kind} ${href}`);
+      revokeURL(ours);
+    }
     return original(...args);
   });
-  /** The URL to start instead (made here, revoked once the worker holds it), or null to start the page's own. */
-  const inlined = (input: unknown): { url: string; revoke: boolean } | null => {
+  // `{ type: "module" }` as an own data property (read without running a getter: the constructor reads it itself).
+  const isModule = (options: unknown) => {
+    if (options === null || typeof options !== 'object') return false;
+    const type = describe(options, 'type');
+    return !!type && 'value' in type && type.value === 'module';
+  };
+  // The scheme of the first static import (or export-from) of a blob: or data: module in a module's text.
+  const inlineImport = /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](blob|data):/;
+  let preludeModuleURL: string | undefined; // one per realm, kept: a worker's imports are fetched after its start
+  const withPrelude = (script: string, module: boolean) => {
+    const scheme = module ? inlineImport.exec(script.slice(0, 262_144))?.[1] : undefined;
+    if (!scheme) return preluded(script);
+    const url =
+      scheme === 'blob'
+        ? (preludeModuleURL ??= createURL(new BlobType([prelude()], { type: 'text/javascript' })))
+        : `data:text/javascript,${encodeURIComponent(prelude())}`;
+    const at = prologueEnd(script);
+    return `${script.slice(0, at)}${at ? ';' : ''}import ${JSON.stringify(url)};${script.slice(at)}`;
+  };
+  /** The URL to start instead, whether it is revoked once the worker holds it, or null to start the page's own. */
+  const inlined = (input: unknown, options: unknown, shared: boolean): { url: string; revoke: boolean } | null => {
     let href: string;
     try {
       href = new URLs(String(input), (g.location as Location).href).href;
     } catch {
       return null; // the browser's own error follows
     }
+    const module = isModule(options);
     if (href.startsWith('blob:')) {
       const blob = blobs.get(href);
-      // On the script's first line: every line of the page's script keeps its number.
-      return blob ? { url: createURL(new BlobType([`${prelude()};`, blob], { type: 'text/javascript' })), revoke: true } : null;
+      if (!blob) return null;
+      const key = `${module ? 'module' : 'classic'} ${href}`;
+      const started = shared ? sharedScripts.get(key) : undefined;
+      if (started !== undefined) return { url: started, revoke: false };
+      const text = blobText(blob);
+      // Text unknown: the prelude on the script's first line, in front (every line of the page's keeps its number).
+      const made = new BlobType(text === null ? [`${prelude()};`, blob] : [withPrelude(text, module)], { type: 'text/javascript' });
+      const url = createURL(made);
+      if (shared) sharedScripts.set(key, url);
+      return { url, revoke: !shared };
     }
     if (!href.startsWith('data:')) return null;
     // A data: worker keeps a data: URL (its origin stays opaque): the page's script decoded, the prelude in it.
@@ -77,7 +120,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
       const script = /;base64$/i.test(head)
         ? new TextDecoder().decode(Uint8Array.from(atob(decodeURIComponent(body)), (c) => c.charCodeAt(0)))
         : decodeURIComponent(body);
-      return { url: `data:text/javascript,${encodeURIComponent(preluded(script))}`, revoke: false };
+      return { url: `data:text/javascript,${encodeURIComponent(withPrelude(script, module))}`, revoke: false };
     } catch {
       return null;
     }
@@ -87,7 +130,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     if (typeof Original !== 'function') continue;
     const wrapped: typeof Original = new Proxy(Original, {
       construct(target, args, newTarget) {
-        const swap = args.length > 0 ? inlined(args[0]) : null;
+        const swap = args.length > 0 ? inlined(args[0], args[1], name === 'SharedWorker') : null;
         const made = Reflect.construct(target, swap ? [swap.url, ...args.slice(1)] : args, newTarget === wrapped ? target : newTarget);
         if (swap?.revoke) revokeURL(swap.url);
         return made;

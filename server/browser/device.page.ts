@@ -1,4 +1,5 @@
 import { prologueEnd } from '../page-code/script-prologue.page';
+import { readableBlobs } from './device-blobs.page';
 import type { DeviceFacts } from './device-facts';
 import { preludeServedWorkers, wrapInlineWorkers } from './device-workers.page';
 
@@ -192,7 +193,7 @@ export default function applyDevice(d: DeviceFacts): void {
   // strict mode as the bundle the proxy sends runs.
   let preludeText: string | undefined; // made at the first such worker: most realms start none
   const prelude = () =>
-    (preludeText ??= `(function(){"use strict";${[prologueEnd, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
+    (preludeText ??= `(function(){"use strict";${[prologueEnd, readableBlobs, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
   // On the script's first line, after its prologue: the site's script keeps its line numbers and its "use strict".
   const preluded = (script: string) => {
     const at = prologueEnd(script);
@@ -205,7 +206,8 @@ export default function applyDevice(d: DeviceFacts): void {
     const fromProxy = !!d.bundle && script.startsWith(d.bundle.head, at) && script.startsWith(')(', at + 1 + d.bundle.length);
     return fromProxy || script.startsWith(prelude(), at);
   };
-  const kit = { g, masks, native, method, prelude, preluded, hasPrelude };
+  const blobText = readableBlobs({ g, masks, native });
+  const kit = { g, masks, native, method, prelude, preluded, hasPrelude, prologueEnd, blobText };
   wrapInlineWorkers(kit);
   preludeServedWorkers(kit);
 

@@ -1,0 +1,114 @@
+import type { WorkerKit } from './device-workers.page';
+
+/**
+ * What a Blob (or File) the page made holds, known at once. A Blob's own reading is asynchronous, and a worker started
+ * from one must get the device's prelude within `new Worker()` (device-workers.page.ts): with the script's text known,
+ * the prelude goes after its directive prologue, as the proxy puts it, instead of in front of the Blob, where a
+ * classic script's "use strict" stops being a directive.
+ *
+ * Kept at the constructor, and only for what can be kept without a second look at the page's objects: a Blob made from
+ * an array of strings (references, no copy), bytes (copied, for a Blob of a script's type or none: a picture's are not
+ * copied) and Blobs kept so, up to 4 MiB. Checked when read against the Blob's own size: an `endings: "native"`
+ * conversion (its options are not read here: a getter there would count two reads) makes the text unknown, not
+ * wrong. Unknown means the prelude goes in front, as before.
+ *
+ * The constructors stay what they were to a script: same name, length, prototype, source text, and File still
+ * inherits from Blob. Self-contained (nothing from outside its body but its argument): device.page.ts puts its source
+ * text into the prelude it makes for workers.
+ */
+export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native'>): (blob: unknown) => string | null {
+  const { g, masks, native } = kit;
+  const define = Object.defineProperty;
+  const describe = Object.getOwnPropertyDescriptor;
+  const BlobType = g.Blob as typeof Blob | undefined;
+  const unknown = () => null;
+  if (typeof BlobType !== 'function' || typeof TextEncoder !== 'function' || typeof TextDecoder !== 'function') return unknown;
+  const sizeOf = describe(BlobType.prototype, 'size')?.get;
+  const typeOf = describe(BlobType.prototype, 'type')?.get;
+  if (!sizeOf || !typeOf) return unknown;
+  const limit = 4 * 1024 * 1024;
+  // No type, or a WHATWG JavaScript MIME type (as worker-prelude.ts lists them), parameters aside.
+  const scriptType =
+    /^(?:|application\/(?:x-)?(?:ecma|java)script|text\/(?:(?:x-)?(?:ecma|java)script|javascript1\.[0-5]|jscript|livescript))\s*(?:;|$)/i;
+  type Part = string | Uint8Array | Blob;
+  const kept = new WeakMap<object, Part[]>();
+
+  const keep = (blob: Blob, parts: unknown) => {
+    if (parts === undefined) return void kept.set(blob, []);
+    if (!Array.isArray(parts)) return; // another iterable: read once by the constructor, not again here
+    const bytesToo = scriptType.test(typeOf.call(blob) as string);
+    const out: Part[] = [];
+    let size = 0;
+    for (let i = 0; i < parts.length; i++) {
+      const part: unknown = parts[i];
+      if (typeof part === 'string') {
+        size += part.length;
+        out.push(part);
+      } else if (part instanceof BlobType) {
+        if (!kept.has(part)) return;
+        size += sizeOf.call(part) as number;
+        out.push(part);
+      } else if (bytesToo && (part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
+        size += part.byteLength;
+        if (size > limit) return;
+        out.push(
+          part instanceof ArrayBuffer
+            ? new Uint8Array(part.slice(0))
+            : new Uint8Array(part.buffer, part.byteOffset, part.byteLength).slice(),
+        );
+      } else return; // anything else the constructor turned into a string its own way
+      if (size > limit) return;
+    }
+    kept.set(blob, out);
+  };
+
+  for (const name of ['Blob', 'File']) {
+    const Original = g[name] as (new (...a: unknown[]) => Blob) | undefined;
+    if (typeof Original !== 'function') continue;
+    const wrapped: typeof Original = new Proxy(Original, {
+      construct(target, args, newTarget) {
+        const made = Reflect.construct(target, args, newTarget === wrapped ? target : newTarget) as Blob;
+        try {
+          keep(made, args[0]);
+        } catch {
+          // unknown: the prelude goes in front, as before
+        }
+        return made;
+      },
+    });
+    masks.set(wrapped, native(name));
+    define(g, name, { ...describe(g, name), value: wrapped });
+    define(Original.prototype, 'constructor', { ...describe(Original.prototype, 'constructor'), value: wrapped });
+    // File's constructor inherits from Blob's: from the one a script now finds under that name.
+    if (name === 'File' && Object.getPrototypeOf(Original) === BlobType) Object.setPrototypeOf(Original, g.Blob as object);
+  }
+
+  const flatten = (blob: object, into: (string | Uint8Array)[], depth: number): boolean => {
+    const parts = kept.get(blob);
+    if (!parts || depth > 32) return false;
+    for (const part of parts) {
+      if (typeof part === 'string' || part instanceof Uint8Array) into.push(part);
+      else if (!flatten(part, into, depth + 1)) return false;
+    }
+    return true;
+  };
+
+  return (blob) => {
+    if (!(blob instanceof BlobType)) return null;
+    const pieces: (string | Uint8Array)[] = [];
+    if (!flatten(blob, pieces, 0)) return null;
+    // The bytes the Blob holds (strings as the constructor encodes them: UTF-8, an unpaired surrogate as U+FFFD).
+    const encoder = new TextEncoder();
+    const chunks = pieces.map((p) => (typeof p === 'string' ? encoder.encode(p) : p));
+    let total = 0;
+    for (const c of chunks) total += c.length;
+    if (total !== sizeOf.call(blob)) return null;
+    const bytes = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) bytes.set(c, (at += c.length) - c.length);
+    // A UTF-16 byte-order mark: what a worker would make of it is not this decoder's business.
+    if (total >= 2 && ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe))) return null;
+    // A worker's script is UTF-8 decoded, a UTF-8 byte-order mark dropped: as TextDecoder does by default.
+    return new TextDecoder().decode(bytes);
+  };
+}

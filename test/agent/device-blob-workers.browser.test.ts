@@ -1,0 +1,220 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Browser, BrowserContext } from 'playwright-core';
+
+import { deviceIdentity } from '../../server/browser/device-identity';
+import { chooseDevice, chromeUserAgent, type DeviceProfile } from '../../server/browser/device-profile';
+import { EgressPolicy } from '../../server/egress/egress-policy';
+import { openFencedContext, openPage } from '../../server/egress/fenced-context';
+import { startBrowser } from '../support/live-server';
+
+/**
+ * Workers a page starts from its own Blob, as bundlers inline them: the script's text is known at once when the Blob
+ * was made from strings, bytes or such Blobs (device-blobs.page.ts), so the prelude goes after its "use strict", on
+ * its first line, and a module's blob: or data: imports run after the prelude, not before it. Blob and File stay
+ * the browser's to a script.
+ */
+jest.setTimeout(60_000);
+
+// A worker's report: platform, strict mode, and the line of its first statement.
+const BODY = `postMessage([navigator.platform, (function () { return this; })() === undefined, Number(/:(\\d+):\\d+\\)?$/.exec(new Error().stack.split('\\n')[1])[1])]);`;
+const STRICT = `"use strict";${BODY}`;
+
+let browser: Browser;
+let site: http.Server;
+let port = 0;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  site = http.createServer((req, res) => {
+    // A page whose policy allows blob: scripts and workers, nothing inline, no data: scripts.
+    if (req.url === '/csp') {
+      return res
+        .writeHead(200, { 'content-type': 'text/html', 'content-security-policy': "script-src 'self' blob:; worker-src 'self' blob:" })
+        .end('<!doctype html><title>csp</title>');
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>blob workers</title>');
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  port = (site.address() as AddressInfo).port;
+  browser = await startBrowser();
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+  await browser?.close();
+  site.closeAllConnections();
+  await new Promise<void>((r) => site.close(() => r()));
+});
+
+/** A page of the site in a fenced context presenting a Windows device (the machine is Linux). */
+async function devicePage(seed: string, path = '/') {
+  const device: DeviceProfile = {
+    ...chooseDevice(seed, browser.version()),
+    platform: 'Windows',
+    userAgent: chromeUserAgent('Windows', browser.version()),
+  };
+  const policy = EgressPolicy.forProvider(
+    { name: 'Blob workers', homeUrl: `http://blobs.localhost:${port}/`, allowedOrigins: ['blobs.localhost'] },
+    'sandbox',
+  );
+  const context = await openFencedContext(browser, { policy, onBlocked: () => undefined, identity: deviceIdentity(device) });
+  contexts.push(context);
+  const page = await openPage(context);
+  await page.goto(`http://blobs.localhost:${port}${path}`);
+  return page;
+}
+
+type Report = [string, boolean, number];
+
+it('starts a classic worker from a Blob of strings, bytes, Blobs or a File with its "use strict" and its line numbers', async () => {
+  const page = await devicePage('conn-blob-strict');
+  const seen = await page.evaluate(
+    async ([strict, body]) => {
+      const answer = (w: Worker) =>
+        new Promise<Report>((resolve, reject) => {
+          setTimeout(() => reject(new Error('no answer')), 10_000);
+          w.onerror = (e) => reject(new Error(`worker error: ${(e as ErrorEvent).message ?? e.type}`));
+          w.onmessage = (e) => resolve(e.data as Report);
+        });
+      const start = (blob: Blob) => {
+        const url = URL.createObjectURL(blob);
+        const worker = new Worker(url);
+        URL.revokeObjectURL(url); // as bundlers' inline workers do
+        return answer(worker);
+      };
+      const bytes = new TextEncoder().encode(strict);
+      const js = { type: 'text/javascript' };
+      return {
+        strings: await start(new Blob([strict], js)),
+        split: await start(new Blob(['"use', ' strict";', body])),
+        bytes: await start(new Blob([bytes.buffer], js)),
+        view: await start(new Blob([new Uint8Array([0, ...bytes, 0]).subarray(1, bytes.length + 1)], js)),
+        nested: await start(new Blob([new Blob(['"use strict";']), new Blob([body])], js)),
+        bom: await start(new Blob(['\ufeff', strict], js)),
+        file: await start(new File([strict], 'worker.js', js)),
+        // Not known at once: the prelude in front, still the device, still line 1, sloppy as before.
+        fetched: await start(await new Response(strict).blob()),
+        sliced: await start(new Blob([`${strict}//`], js).slice(0, strict.length)),
+        native: await start(new Blob([`"use strict";\r\n${body}`], { ...js, endings: 'native' })),
+      };
+    },
+    [STRICT, BODY] as const,
+  );
+  const known: Report = ['Win32', true, 1];
+  const unknown: Report = ['Win32', false, 1];
+  expect(seen).toEqual({
+    strings: known,
+    split: known,
+    bytes: known,
+    view: known,
+    nested: known,
+    bom: known,
+    file: known,
+    fetched: unknown,
+    sliced: unknown,
+    native: ['Win32', false, 2],
+  });
+});
+
+it("runs the prelude before a Blob or data: module worker's own blob: or data: imports, under a policy that allows only blob:", async () => {
+  for (const path of ['/', '/csp']) {
+    const page = await devicePage(`conn-blob-imports${path}`, path);
+    const seen = await page.evaluate(async (csp) => {
+      const answer = (w: Worker) =>
+        new Promise<unknown>((resolve, reject) => {
+          setTimeout(() => reject(new Error('no answer')), 10_000);
+          w.onerror = (e) => reject(new Error(`worker error: ${(e as ErrorEvent).message ?? e.type}`));
+          w.onmessage = (e) => resolve(e.data);
+        });
+      // The dependency reads the device when it is evaluated: before its importer's first statement.
+      const dependency = `export const early = navigator.platform;`;
+      const probe = (from: string) => `import { early } from ${JSON.stringify(from)}; postMessage([early, navigator.platform]);`;
+      const blobOf = (script: string) => URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
+      const dataOf = (script: string) => `data:text/javascript,${encodeURIComponent(script)}`;
+      const out: Record<string, unknown> = {
+        blobImportsBlob: await answer(new Worker(blobOf(probe(blobOf(dependency))), { type: 'module' })),
+        // A re-export, and a second import of the dependency's scheme: one prelude import, first.
+        blobReexports: await answer(
+          new Worker(blobOf(`export * from ${JSON.stringify(blobOf('export const x = 1;'))};\n${probe(blobOf(dependency))}`), {
+            type: 'module',
+          }),
+        ),
+      };
+      if (!csp) out.dataImportsData = await answer(new Worker(dataOf(probe(dataOf(dependency))), { type: 'module' }));
+      return out;
+    }, path === '/csp');
+    const device = ['Win32', 'Win32'];
+    expect(seen).toEqual({
+      blobImportsBlob: device,
+      blobReexports: device,
+      ...(path === '/' ? { dataImportsData: device } : {}),
+    });
+  }
+});
+
+it('starts a SharedWorker twice from one Blob URL as one worker', async () => {
+  const page = await devicePage('conn-blob-shared');
+  const counts = await page.evaluate(async () => {
+    const url = URL.createObjectURL(
+      new Blob([`let n = 0; onconnect = (e) => e.ports[0].postMessage([navigator.platform, ++n]);`], { type: 'text/javascript' }),
+    );
+    const count = (w: SharedWorker) =>
+      new Promise<unknown>((resolve, reject) => {
+        setTimeout(() => reject(new Error('no answer')), 10_000);
+        w.port.onmessage = (e) => resolve(e.data);
+        w.port.start();
+      });
+    const first = await count(new SharedWorker(url));
+    const second = await count(new SharedWorker(url));
+    URL.revokeObjectURL(url);
+    return [first, second];
+  });
+  expect(counts).toEqual([
+    ['Win32', 1],
+    ['Win32', 2],
+  ]);
+});
+
+it('leaves Blob and File as the browser has them, to a script', async () => {
+  const page = await devicePage('conn-blob-looks');
+  const looks = await page.evaluate(async () => {
+    class Mine extends Blob {
+      mine = true;
+    }
+    const mine = new Mine(['a']);
+    let reads = 0;
+    const counted = new Blob(['x'], {
+      get type() {
+        reads++;
+        return 'text/plain';
+      },
+    });
+    return {
+      blob: [Function.prototype.toString.call(Blob), Blob.name, Blob.length, Blob.prototype.constructor === Blob],
+      file: [Function.prototype.toString.call(File), File.name, File.length, File.prototype.constructor === File],
+      inherits: [Object.getPrototypeOf(File) === Blob, new File([], 'f') instanceof Blob, new Blob([]) instanceof Blob],
+      subclass: [mine instanceof Mine, mine instanceof Blob, mine.mine, await mine.text()],
+      optionsReadOnce: [reads, counted.type],
+      called: (() => {
+        try {
+          (Blob as unknown as () => void)();
+          return 'no error';
+        } catch (e) {
+          return (e as Error).constructor.name;
+        }
+      })(),
+      globals: Object.getOwnPropertyNames(window).filter((n) => /agentlink|__/i.test(n)).length,
+    };
+  });
+  expect(looks).toEqual({
+    blob: ['function Blob() { [native code] }', 'Blob', 0, true],
+    file: ['function File() { [native code] }', 'File', 2, true],
+    inherits: [true, true, true],
+    subclass: [true, true, true, 'a'],
+    optionsReadOnce: [1, 'text/plain'],
+    called: 'TypeError',
+    globals: 0,
+  });
+});
