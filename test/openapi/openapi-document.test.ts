@@ -140,10 +140,27 @@ describe('openapi/openapi.json: the codes the server really answers are the docu
   let t: TestApp;
   let org: TestOrg;
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
+    // Budgets no loop of bad secrets reaches: every operation answers its own 401, not the throttle's 429 (whose
+    // answers are held back 250 ms each: 64 of them were 16 s of this file). The 429 has its own case below.
+    t = await createTestApp('sqlite', { AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID: '100000', AGENTLINK_AUTH_FAILURES_PER_ADDRESS: '100000' });
     org = await createOrg(t, 'Docs Co');
   });
   afterAll(() => t.close());
+
+  /** The response documented for the status answered, and the code answered among its documented codes. */
+  function expectDocumented(route: { method: string; path: string }, res: request.Response) {
+    const response = operationOf(route).responses[String(res.status)];
+    expect({ route: `${route.method} ${route.path}`, status: res.status, documented: Boolean(response) }).toMatchObject({
+      documented: true,
+    });
+    expect(documentedCodes(response)).toContain(res.body.error.code);
+  }
+  const urlOf = (route: { method: string; path: string }) =>
+    route.path.replace(/:[A-Za-z]+/g, 'x_doesnotexist') + (route.method === 'GET' ? '?cursor=nope' : '');
+  const send = (app: TestApp, route: { method: string; path: string }, headers: Record<string, string>, body?: string) => {
+    const req = request(app.server)[route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](urlOf(route)).set(headers);
+    return body === undefined ? req : req.set('content-type', 'application/json').send(body);
+  };
 
   it('for bad input on every operation, each error code answered is in the documented enum of its status', async () => {
     const bodies = [undefined, '{', '[]', '{"clientUserId":{},"publicToken":[],"accessToken":1}', '{"__proto__":{}}'];
@@ -154,23 +171,34 @@ describe('openapi/openapi.json: the codes the server really answers are the docu
     ];
     let checked = 0;
     for (const route of routes) {
-      const op = operationOf(route);
-      const url = route.path.replace(/:[A-Za-z]+/g, 'x_doesnotexist') + (route.method === 'GET' ? '?cursor=nope' : '');
       for (const body of route.method === 'GET' ? [undefined] : bodies) {
         for (const [, headers] of cases) {
-          let req = request(t.server)[route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](url).set(headers);
-          if (body !== undefined) req = req.set('content-type', 'application/json').send(body);
-          const res = await req;
+          const res = await send(t, route, headers, body);
           if (res.status < 400) continue;
-          const response = op.responses[String(res.status)];
-          expect({ route: `${route.method} ${route.path}`, status: res.status, documented: Boolean(response) }).toMatchObject({
-            documented: true,
-          });
-          expect(documentedCodes(response)).toContain(res.body.error.code);
+          expectDocumented(route, res);
           checked++;
         }
       }
     }
     expect(checked).toBeGreaterThan(routes.length * 3);
   }, 120_000);
+
+  it("a throttled client's 429 is a documented answer of every operation that authenticates", async () => {
+    const throttled = await createTestApp('sqlite', { AGENTLINK_AUTH_FAILURES_PER_CLIENT_ID: '1' });
+    try {
+      const docs = await createOrg(throttled, 'Throttled Co');
+      const bad = { 'x-client-id': docs.clientId, 'x-client-secret': 'sk_sandbox_' + 'x'.repeat(43) };
+      const authenticated = routes.filter((route) => (route.metadata as { auth?: string } | undefined)?.auth === 'client');
+      expect((await send(throttled, authenticated[0]!, bad)).status).toBe(401); // the budget's one failure
+      // All at once: each 429 is held back 250 ms, side by side.
+      const answers = await Promise.all(authenticated.map((route) => send(throttled, route, bad)));
+      answers.forEach((res, i) => {
+        expect(res.status).toBe(429);
+        expectDocumented(authenticated[i]!, res);
+      });
+      expect(answers.length).toBeGreaterThan(routes.length / 2);
+    } finally {
+      await throttled.close();
+    }
+  });
 });
