@@ -16,8 +16,8 @@ import type { WorkerKit } from './device-workers.page';
  * inherits from Blob. Self-contained (nothing from outside its body but its argument): device.page.ts puts its source
  * text into the prelude it makes for workers.
  */
-export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native'>): (blob: unknown) => string | null {
-  const { g, masks, native } = kit;
+export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'rethrow'>): (blob: unknown) => string | null {
+  const { g, masks, native, rethrow } = kit;
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
   const BlobType = g.Blob as typeof Blob | undefined;
@@ -65,17 +65,21 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native'>): (
   for (const name of ['Blob', 'File']) {
     const Original = g[name] as (new (...a: unknown[]) => Blob) | undefined;
     if (typeof Original !== 'function') continue;
-    const wrapped: typeof Original = new Proxy(Original, {
-      construct(target, args, newTarget) {
-        const made = Reflect.construct(target, args, newTarget === wrapped ? target : newTarget) as Blob;
-        try {
-          keep(made, args[0]);
-        } catch {
-          // unknown: the prelude goes in front, as before
-        }
-        return made;
-      },
-    });
+    const construct = (target: typeof Original, args: unknown[], newTarget: unknown): object => {
+      let made: Blob;
+      try {
+        made = Reflect.construct(target, args, newTarget === wrapped ? target : (newTarget as typeof Original));
+      } catch (error) {
+        return rethrow(error, construct); // the browser's own error, as if it came from its constructor
+      }
+      try {
+        keep(made, args[0]);
+      } catch {
+        // unknown: the prelude goes in front, as before
+      }
+      return made;
+    };
+    const wrapped: typeof Original = new Proxy(Original, { construct });
     masks.set(wrapped, native(name));
     define(g, name, { ...describe(g, name), value: wrapped });
     define(Original.prototype, 'constructor', { ...describe(Original.prototype, 'constructor'), value: wrapped });

@@ -14,6 +14,8 @@ export interface WorkerKit {
   masks: WeakMap<object, string>;
   native: (name: string) => string;
   method: (proto: object | undefined, name: string, run: (self: unknown, args: unknown[], original: Raw, raw: Raw) => unknown) => void;
+  /** Throws `error` on, its stack begun below `ours` (no frame of this script in it), as a built-in's own error. */
+  rethrow: (error: unknown, ours: unknown) => never;
   /** This realm's prelude, made at the first use (most realms start no such worker). */
   prelude: () => string;
   /** `script` with the prelude where its statements begin (after its hashbang and directive prologue), on that line. */
@@ -42,7 +44,7 @@ export interface WorkerKit {
  * The constructors stay what they were to a script: same name, length, prototype and source text.
  */
 export function wrapInlineWorkers(kit: WorkerKit): void {
-  const { g, masks, native, method, prelude, preluded, prologueEnd, blobText } = kit;
+  const { g, masks, native, method, rethrow, prelude, preluded, prologueEnd, blobText } = kit;
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
   const URLs = g.URL as typeof URL | undefined;
@@ -125,17 +127,30 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
       return null;
     }
   };
+  // A TrustedScriptURL (a page that enforces Trusted Types) goes to the browser as it is: a string of ours in its place
+  // would be refused there, and a worker without the prelude is better than none. A string or a URL is read here, once.
+  const TrustedURL = g.TrustedScriptURL as (new () => object) | undefined;
+  const specOf = (input: unknown) =>
+    typeof input === 'string' ? input : input instanceof URLs && !(TrustedURL && input instanceof TrustedURL) ? input.href : null;
   for (const name of ['Worker', 'SharedWorker']) {
     const Original = g[name] as (new (...a: unknown[]) => object) | undefined;
     if (typeof Original !== 'function') continue;
-    const wrapped: typeof Original = new Proxy(Original, {
-      construct(target, args, newTarget) {
-        const swap = args.length > 0 ? inlined(args[0], args[1], name === 'SharedWorker') : null;
-        const made = Reflect.construct(target, swap ? [swap.url, ...args.slice(1)] : args, newTarget === wrapped ? target : newTarget);
+    const construct = (target: typeof Original, args: unknown[], newTarget: unknown): object => {
+      try {
+        const spec = args.length > 0 ? specOf(args[0]) : null;
+        const swap = spec === null ? null : inlined(spec, args[1], name === 'SharedWorker');
+        const made = Reflect.construct(
+          target,
+          swap ? [swap.url, ...args.slice(1)] : args,
+          newTarget === wrapped ? target : (newTarget as typeof Original),
+        );
         if (swap?.revoke) revokeURL(swap.url);
         return made;
-      },
-    });
+      } catch (error) {
+        return rethrow(error, construct);
+      }
+    };
+    const wrapped: typeof Original = new Proxy(Original, { construct });
     masks.set(wrapped, native(name));
     define(g, name, { ...describe(g, name), value: wrapped });
     define(Original.prototype, 'constructor', { ...describe(Original.prototype, 'constructor'), value: wrapped });

@@ -16,12 +16,31 @@ export default function applyDevice(d: DeviceFacts): void {
   const nativeToString = Function.prototype.toString;
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
+  const captureStack = (Error as unknown as { captureStackTrace?: (error: object, below: unknown) => void }).captureStackTrace;
+  const ErrorType = Error; // DOMException inherits from it
+  /**
+   * An error thrown through a function of ours (a built-in's own TypeError for a wrong receiver or argument) goes on
+   * with its stack begun at the page's call, as the built-in's own would be: a frame of this script in it is the
+   * trace sites' lie detectors look for. (An error the page's own code threw from inside the built-in, a valueOf of an
+   * argument, loses its frames above ours too: rarer, and no frame of ours either.)
+   */
+  const rethrow = (error: unknown, ours: unknown): never => {
+    if (captureStack && error instanceof ErrorType) captureStack(error, ours);
+    throw error;
+  };
+  /** Objects of ours that stand for the browser's (the PDF plugins): no brand check for them, they have no native. */
+  const standIns = new WeakSet<object>();
+  const promiseThen = Promise.prototype.then;
 
   // Function.prototype.toString answers for the functions put in place as for the built-ins they replace.
   const toStringShim = {
     toString(this: unknown) {
       if (typeof this === 'function' && masks.has(this)) return masks.get(this) as string;
-      return nativeToString.call(this as () => void);
+      try {
+        return nativeToString.call(this as () => void);
+      } catch (error) {
+        return rethrow(error, toStringShim);
+      }
     },
   }.toString;
   masks.set(toStringShim, nativeToString.call(nativeToString));
@@ -33,10 +52,16 @@ export default function applyDevice(d: DeviceFacts): void {
     const before = describe(proto, name);
     if (!before?.get) return;
     const originalGet = before.get;
-    const get = describe(
+    const get: () => unknown = describe(
       {
-        get [name]() {
-          return read(this, () => originalGet.call(this));
+        get [name](): unknown {
+          try {
+            // The built-in's own first, for its brand check: a wrong receiver throws "Illegal invocation" as before.
+            const value = standIns.has(this as object) ? undefined : originalGet.call(this);
+            return read(this, () => value);
+          } catch (error) {
+            return rethrow(error, get);
+          }
         },
       },
       name,
@@ -45,14 +70,45 @@ export default function applyDevice(d: DeviceFacts): void {
     define(proto, name, { ...before, get });
   }
   type Raw = (...a: unknown[]) => unknown;
-  function method(proto: object | undefined, name: string, run: (self: unknown, args: unknown[], original: Raw, raw: Raw) => unknown) {
+  /**
+   * A promise's rejection carries the built-in's error, made while our frame was on the stack: it gets the frames of
+   * the page's call, taken when the call was made (`site`), as the built-in's own rejection has them.
+   */
+  const restacked = (result: unknown, site: { stack?: string }) =>
+    promiseThen.call(result as Promise<unknown>, undefined, (error: unknown) => {
+      const own: unknown = error instanceof ErrorType ? error.stack : undefined;
+      if (typeof own === 'string' && typeof site.stack === 'string') {
+        // Its own first line (Blink's, which is not always `name: message`), then the frames of the page's call.
+        const head = own.indexOf('\n    at ');
+        const frames = site.stack.indexOf('\n    at ');
+        const stack = `${head < 0 ? own : own.slice(0, head)}${frames < 0 ? '' : site.stack.slice(frames)}`;
+        define(error, 'stack', { value: stack, writable: true, configurable: true });
+      }
+      throw error;
+    });
+  function method(
+    proto: object | undefined,
+    name: string,
+    run: (self: unknown, args: unknown[], original: Raw, raw: Raw) => unknown,
+    returnsPromise = false,
+  ) {
     if (!proto) return;
     const before = describe(proto, name);
     if (typeof before?.value !== 'function') return;
     const original = before.value as (...a: unknown[]) => unknown;
     const replaced = {
       [name](this: unknown, ...args: unknown[]) {
-        return run(this, args, (...a) => original.apply(this, a), original);
+        try {
+          if (!returnsPromise || !captureStack) return run(this, args, (...a) => original.apply(this, a), original);
+          const site: { stack?: string } = {};
+          captureStack(site, replaced);
+          return restacked(
+            run(this, args, (...a) => original.apply(this, a), original),
+            site,
+          );
+        } catch (error) {
+          return rethrow(error, replaced);
+        }
       },
     }[name];
     define(replaced, 'length', { value: original.length });
@@ -82,24 +138,37 @@ export default function applyDevice(d: DeviceFacts): void {
   getter(uaData, 'brands', () => brands);
   getter(uaData, 'platform', () => d.uaData.platform);
   getter(uaData, 'mobile', () => false);
-  method(uaData, 'toJSON', () => ({ brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform }));
-  method(uaData, 'getHighEntropyValues', (_self, args, original) => {
-    const hints = args[0];
-    if (!Array.isArray(hints)) return original(...args); // the browser's own TypeError
-    const out: Record<string, unknown> = { brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform };
-    const values: Record<string, unknown> = {
-      architecture: d.uaData.architecture,
-      bitness: d.uaData.bitness,
-      formFactors: ['Desktop'],
-      fullVersionList: copyBrands(d.uaData.fullVersionList),
-      model: d.uaData.model,
-      platformVersion: d.uaData.platformVersion,
-      uaFullVersion: d.uaData.uaFullVersion,
-      wow64: d.uaData.wow64,
-    };
-    for (const hint of hints) if (typeof hint === 'string' && hint in values) out[hint] = values[hint];
-    return Promise.resolve(out);
+  // The built-ins run first (their brand and argument checks, their rejection), their answers replaced.
+  method(uaData, 'toJSON', (_self, _args, original) => {
+    original();
+    return { brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform };
   });
+  method(
+    uaData,
+    'getHighEntropyValues',
+    (_self, args, original) => {
+      const hints = args[0];
+      const asked = original(...args) as Promise<unknown>;
+      if (!Array.isArray(hints)) return asked; // the browser's own TypeError
+      const out: Record<string, unknown> = { brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform };
+      const values: Record<string, unknown> = {
+        architecture: d.uaData.architecture,
+        bitness: d.uaData.bitness,
+        formFactors: ['Desktop'],
+        fullVersionList: copyBrands(d.uaData.fullVersionList),
+        model: d.uaData.model,
+        platformVersion: d.uaData.platformVersion,
+        uaFullVersion: d.uaData.uaFullVersion,
+        wow64: d.uaData.wow64,
+      };
+      for (let i = 0; i < hints.length; i++) {
+        const hint: unknown = hints[i];
+        if (typeof hint === 'string' && Object.prototype.hasOwnProperty.call(values, hint)) out[hint] = values[hint];
+      }
+      return promiseThen.call(asked, () => out);
+    },
+    true,
+  );
 
   // Notifications: a headless browser says "denied" where a real one, never asked, says "default" (permissions.query: "prompt").
   getter(protoOf('Notification') ? g.Notification : undefined, 'permission', (_self, original) => {
@@ -110,9 +179,12 @@ export default function applyDevice(d: DeviceFacts): void {
   // WebGL: a real GPU of the device's platform, not the software renderer.
   for (const gl of [protoOf('WebGLRenderingContext'), protoOf('WebGL2RenderingContext')]) {
     method(gl, 'getParameter', (_self, args, original) => {
+      // As the browser answers: null (and INVALID_ENUM) until the page enables WEBGL_debug_renderer_info.
+      const value = original(...args);
+      if (typeof value !== 'string') return value;
       if (args[0] === 0x9245) return d.gpu.vendor; // UNMASKED_VENDOR_WEBGL
       if (args[0] === 0x9246) return d.gpu.renderer; // UNMASKED_RENDERER_WEBGL
-      return original(...args);
+      return value;
     });
   }
 
@@ -206,8 +278,8 @@ export default function applyDevice(d: DeviceFacts): void {
     const fromProxy = !!d.bundle && script.startsWith(d.bundle.head, at) && script.startsWith(')(', at + 1 + d.bundle.length);
     return fromProxy || script.startsWith(prelude(), at);
   };
-  const blobText = readableBlobs({ g, masks, native });
-  const kit = { g, masks, native, method, prelude, preluded, hasPrelude, prologueEnd, blobText };
+  const blobText = readableBlobs({ g, masks, native, rethrow });
+  const kit = { g, masks, native, method, rethrow, prelude, preluded, hasPrelude, prologueEnd, blobText };
   wrapInlineWorkers(kit);
   preludeServedWorkers(kit);
 
@@ -220,6 +292,7 @@ export default function applyDevice(d: DeviceFacts): void {
   const fake = (proto: object | undefined, fields: Record<string, unknown>) => {
     const o = Object.create(proto ?? Object.prototype) as object;
     fakes.set(o, fields);
+    standIns.add(o);
     return o;
   };
   const plugins = pluginNames.map((name) =>

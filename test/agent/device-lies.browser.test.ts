@@ -1,0 +1,136 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import { deviceIdentity } from '../../server/browser/device-identity';
+import { chooseDevice, chromeUserAgent, type DeviceProfile } from '../../server/browser/device-profile';
+import { EgressPolicy } from '../../server/egress/egress-policy';
+import { openFencedContext, openPage } from '../../server/egress/fenced-context';
+import { startBrowser } from '../support/live-server';
+
+/**
+ * What sites' lie detectors try on the built-ins the device stands in for (device.page.ts, device-workers.page.ts,
+ * device-blobs.page.ts): a getter or method called on the wrong object, bad arguments, a constructor given garbage.
+ * A device context answers each exactly as a plain Chromium does: the same error, the same message, and a stack with
+ * no frame of our script in it; a WebGL renderer that the page has not enabled the extension for is null there too.
+ */
+jest.setTimeout(60_000);
+
+let browser: Browser;
+let site: http.Server;
+let port = 0;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>lies</title>'));
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  port = (site.address() as AddressInfo).port;
+  browser = await startBrowser();
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+  await browser?.close();
+  site.closeAllConnections();
+  await new Promise<void>((r) => site.close(() => r()));
+});
+
+async function devicePage(): Promise<Page> {
+  const device: DeviceProfile = {
+    ...chooseDevice('conn-lies', browser.version()),
+    platform: 'Windows',
+    userAgent: chromeUserAgent('Windows', browser.version()),
+  };
+  const policy = EgressPolicy.forProvider(
+    { name: 'Lies', homeUrl: `http://lies.localhost:${port}/`, allowedOrigins: ['lies.localhost'] },
+    'sandbox',
+  );
+  const context = await openFencedContext(browser, { policy, onBlocked: () => undefined, identity: deviceIdentity(device) });
+  contexts.push(context);
+  const page = await openPage(context);
+  await page.goto(`http://lies.localhost:${port}/`);
+  return page;
+}
+
+async function plainPage(): Promise<Page> {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`http://127.0.0.1:${port}/`);
+  return page;
+}
+
+/** Each probe's outcome: its value's type, or its error's whole stack (header and frames). */
+const PROBES = `(async () => {
+  const out = {};
+  const grab = async (name, run) => {
+    try {
+      const value = await run();
+      out[name] = value === null ? 'null' : typeof value;
+    } catch (e) {
+      out[name] = String(e && e.stack);
+    }
+  };
+  const get = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  for (const name of ['platform', 'language', 'languages', 'hardwareConcurrency', 'deviceMemory', 'plugins', 'mimeTypes', 'pdfViewerEnabled'])
+    await grab('Navigator.' + name, () => get(Navigator.prototype, name).call({}));
+  await grab('Navigator.prototype.platform', () => Navigator.prototype.platform);
+  for (const name of ['brands', 'platform', 'mobile']) await grab('NavigatorUAData.' + name, () => get(NavigatorUAData.prototype, name).call({}));
+  await grab('NavigatorUAData.toJSON', () => NavigatorUAData.prototype.toJSON.call({}));
+  await grab('NavigatorUAData.getHighEntropyValues', () => NavigatorUAData.prototype.getHighEntropyValues.call({}, ['platform']));
+  await grab('NavigatorUAData.getHighEntropyValues(5)', () => navigator.userAgentData.getHighEntropyValues(5));
+  await grab('NavigatorUAData.getHighEntropyValues keys', async () => Object.keys(await navigator.userAgentData.getHighEntropyValues(['constructor', 'toString'])).join());
+  await grab('Notification.permission', () => get(Notification, 'permission').call({}));
+  await grab('Screen.availHeight', () => get(Screen.prototype, 'availHeight').call({}));
+  await grab('window.outerWidth', () => get(window, 'outerWidth').call({}));
+  await grab('Plugin.name', () => get(Plugin.prototype, 'name').call({}));
+  await grab('PluginArray.length', () => get(PluginArray.prototype, 'length').call({}));
+  await grab('PluginArray.item', () => PluginArray.prototype.item.call({}, 0));
+  const gl = document.createElement('canvas').getContext('webgl');
+  await grab('getParameter on {}', () => WebGLRenderingContext.prototype.getParameter.call({}, 0x9246));
+  await grab('getParameter before the extension', () => gl.getParameter(0x9246));
+  await grab('getError after it', () => String(gl.getError()));
+  await grab('readPixels on {}', () => WebGLRenderingContext.prototype.readPixels.call({}, 0, 0, 1, 1, 0x1908, 0x1401, new Uint8Array(4)));
+  await grab('getImageData on {}', () => CanvasRenderingContext2D.prototype.getImageData.call({}, 0, 0, 1, 1));
+  await grab('toDataURL on {}', () => HTMLCanvasElement.prototype.toDataURL.call({}));
+  await grab('getChannelData on {}', () => AudioBuffer.prototype.getChannelData.call({}, 0));
+  await grab('createObjectURL(5)', () => URL.createObjectURL(5));
+  await grab('revokeObjectURL()', () => URL.revokeObjectURL());
+  await grab('new Blob(5)', () => new Blob(5));
+  await grab('new File([])', () => new File([]));
+  await grab('Blob()', () => Blob());
+  await grab('new Worker(bad URL)', () => new Worker('http://[bad'));
+  await grab('new SharedWorker(bad URL)', () => new SharedWorker('http://[bad'));
+  await grab('Worker()', () => Worker('x'));
+  await grab('Function.prototype.toString.call({})', () => Function.prototype.toString.call({}));
+  return out;
+})()`;
+
+it('answers a wrong receiver, a bad argument and a garbage constructor call as a plain Chromium does, no frame of ours in any stack', async () => {
+  const [device, plain] = await Promise.all([devicePage(), plainPage()]);
+  const seen = (await device.evaluate(PROBES)) as Record<string, string>;
+  const expected = (await plain.evaluate(PROBES)) as Record<string, string>;
+  // The one difference: Function.prototype.toString's own frame (a V8 built-in's, `at Object.toString (<anonymous>)`)
+  // cannot be kept above ours while ours is taken out.
+  const key = 'Function.prototype.toString.call({})';
+  expected[key] = expected[key]!.replace(/\n {4}at Object\.toString \(<anonymous>\)/, '');
+  expect(seen).toEqual(expected);
+  // They are errors, and stacks: not a comparison of two empty answers.
+  expect(seen['Navigator.platform']).toMatch(/^TypeError: Illegal invocation\n {4}at /);
+  expect(seen['getParameter before the extension']).toBe('null');
+  expect(seen['getError after it']).toBe('string');
+  expect(Object.values(seen).filter((v) => v.includes('\n    at ')).length).toBeGreaterThan(25);
+});
+
+it('answers the renderer of the device once the page enables WEBGL_debug_renderer_info', async () => {
+  const page = await devicePage();
+  const renderer = await page.evaluate(() => {
+    const gl = document.createElement('canvas').getContext('webgl')!;
+    const before = [gl.getParameter(0x9246), gl.getError()];
+    gl.getExtension('WEBGL_debug_renderer_info');
+    return [...before, gl.getParameter(0x9246), gl.getError()];
+  });
+  expect(renderer).toEqual([null, 0x0500, expect.not.stringMatching(/SwiftShader/), 0]);
+  expect(renderer[2]).toMatch(/^ANGLE \(/);
+});
