@@ -34,6 +34,12 @@ beforeAll(async () => {
         .writeHead(200, { 'content-type': 'text/html', 'content-security-policy': "script-src 'self' blob:; worker-src 'self' blob:" })
         .end('<!doctype html><title>csp</title>');
     }
+    // A page that enforces Trusted Types: a worker's URL must be a TrustedScriptURL of its own policy.
+    if (req.url === '/trusted-types') {
+      return res
+        .writeHead(200, { 'content-type': 'text/html', 'content-security-policy': "require-trusted-types-for 'script'; trusted-types app" })
+        .end('<!doctype html><title>trusted types</title>');
+    }
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>blob workers</title>');
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
@@ -217,4 +223,30 @@ it('leaves Blob and File as the browser has them, to a script', async () => {
     called: 'TypeError',
     globals: 0,
   });
+});
+
+it('leaves a worker started from a TrustedScriptURL to the browser: it starts, as on a page without the device', async () => {
+  const page = await devicePage('conn-blob-trusted-types', '/trusted-types');
+  const seen = await page.evaluate(async () => {
+    const types = (window as unknown as { trustedTypes: { createPolicy(n: string, p: object): { createScriptURL(s: string): string } } })
+      .trustedTypes;
+    const policy = types.createPolicy('app', { createScriptURL: (s: string) => s });
+    const url = policy.createScriptURL(
+      URL.createObjectURL(new Blob(['postMessage(typeof navigator.platform)'], { type: 'text/javascript' })),
+    );
+    const worker = new Worker(url);
+    let refused = '';
+    try {
+      new Worker(URL.createObjectURL(new Blob(['0']))); // a plain string: the browser's own refusal, as without the device
+    } catch (e) {
+      refused = (e as Error).name;
+    }
+    const answer = await new Promise((resolve, reject) => {
+      setTimeout(() => reject(new Error('no answer')), 10_000);
+      worker.onerror = (e) => reject(new Error(`worker error: ${(e as ErrorEvent).message ?? e.type}`));
+      worker.onmessage = (e) => resolve(e.data);
+    });
+    return [answer, refused];
+  });
+  expect(seen).toEqual(['string', 'TypeError']);
 });
