@@ -1,3 +1,4 @@
+import { builtInErrors } from '../page-code/built-in-errors.page';
 import { prologueEnd } from '../page-code/script-prologue.page';
 import { readableBlobs } from './device-blobs.page';
 import type { DeviceFacts } from './device-facts';
@@ -16,18 +17,9 @@ export default function applyDevice(d: DeviceFacts): void {
   const nativeToString = Function.prototype.toString;
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
-  const captureStack = (Error as unknown as { captureStackTrace?: (error: object, below: unknown) => void }).captureStackTrace;
-  const ErrorType = Error; // DOMException inherits from it
-  /**
-   * An error thrown through a function of ours (a built-in's own TypeError for a wrong receiver or argument) goes on
-   * with its stack begun at the page's call, as the built-in's own would be: a frame of this script in it is the
-   * trace sites' lie detectors look for. (An error the page's own code threw from inside the built-in, a valueOf of an
-   * argument, loses its frames above ours too: rarer, and no frame of ours either.)
-   */
-  const rethrow = (error: unknown, ours: unknown): never => {
-    if (captureStack && error instanceof ErrorType) captureStack(error, ours);
-    throw error;
-  };
+  // A built-in's own errors for the ones we stand in for: no frame of ours in their stacks (built-in-errors.page.ts).
+  const errors = builtInErrors(g);
+  const rethrow = errors.rethrow;
   /** Objects of ours that stand for the browser's (the PDF plugins): no brand check for them, they have no native. */
   const standIns = new WeakSet<object>();
   const promiseThen = Promise.prototype.then;
@@ -70,22 +62,6 @@ export default function applyDevice(d: DeviceFacts): void {
     define(proto, name, { ...before, get });
   }
   type Raw = (...a: unknown[]) => unknown;
-  /**
-   * A promise's rejection carries the built-in's error, made while our frame was on the stack: it gets the frames of
-   * the page's call, taken when the call was made (`site`), as the built-in's own rejection has them.
-   */
-  const restacked = (result: unknown, site: { stack?: string }) =>
-    promiseThen.call(result as Promise<unknown>, undefined, (error: unknown) => {
-      const own: unknown = error instanceof ErrorType ? error.stack : undefined;
-      if (typeof own === 'string' && typeof site.stack === 'string') {
-        // Its own first line (Blink's, which is not always `name: message`), then the frames of the page's call.
-        const head = own.indexOf('\n    at ');
-        const frames = site.stack.indexOf('\n    at ');
-        const stack = `${head < 0 ? own : own.slice(0, head)}${frames < 0 ? '' : site.stack.slice(frames)}`;
-        define(error, 'stack', { value: stack, writable: true, configurable: true });
-      }
-      throw error;
-    });
   function method(
     proto: object | undefined,
     name: string,
@@ -99,13 +75,9 @@ export default function applyDevice(d: DeviceFacts): void {
     const replaced = {
       [name](this: unknown, ...args: unknown[]) {
         try {
-          if (!returnsPromise || !captureStack) return run(this, args, (...a) => original.apply(this, a), original);
-          const site: { stack?: string } = {};
-          captureStack(site, replaced);
-          return restacked(
-            run(this, args, (...a) => original.apply(this, a), original),
-            site,
-          );
+          if (!returnsPromise) return run(this, args, (...a) => original.apply(this, a), original);
+          const site = errors.callSite(replaced); // its rejection, made later, gets the frames of this call
+          return errors.restacked(run(this, args, (...a) => original.apply(this, a), original) as Promise<unknown>, site);
         } catch (error) {
           return rethrow(error, replaced);
         }
@@ -265,7 +237,7 @@ export default function applyDevice(d: DeviceFacts): void {
   // strict mode as the bundle the proxy sends runs.
   let preludeText: string | undefined; // made at the first such worker: most realms start none
   const prelude = () =>
-    (preludeText ??= `(function(){"use strict";${[prologueEnd, readableBlobs, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
+    (preludeText ??= `(function(){"use strict";${[builtInErrors, prologueEnd, readableBlobs, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
   // On the script's first line, after its prologue: the site's script keeps its line numbers and its "use strict".
   const preluded = (script: string) => {
     const at = prologueEnd(script);

@@ -1,3 +1,5 @@
+import { builtInErrors } from '../page-code/built-in-errors.page';
+
 /**
  * In every document of every context AgentLink opens (the context's init script, which Chromium runs before any script
  * of the page, a popup's included): a page's first navigator.credentials.create() or get() waits until the page's
@@ -11,9 +13,11 @@
  * there within the bound: the call ends NotAllowedError, as the environment itself would have ended it, and never
  * reaches the browser. Once seen, calls go straight through.
  *
- * One closure, no globals; the two methods read as the built-ins they stand for (name, length, source text).
+ * One closure, no globals; the two methods read as the built-ins they stand for (name, length, source text), and fail
+ * as they do: no frame of ours in an error's stack (built-in-errors.page.ts).
  */
 export default function gateWebAuthn(waitMs: number): void {
+  const top = builtInErrors(globalThis);
   const masks = new WeakMap<object, string>();
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
@@ -21,10 +25,15 @@ export default function gateWebAuthn(waitMs: number): void {
   const maskToString = (g: Record<string, unknown>) => {
     const proto = (g.Function as FunctionConstructor).prototype;
     const nativeToString = proto.toString;
+    const errors = builtInErrors(g as unknown as typeof globalThis);
     const toStringShim = {
       toString(this: unknown) {
         if (typeof this === 'function' && masks.has(this)) return masks.get(this) as string;
-        return nativeToString.call(this as () => void);
+        try {
+          return nativeToString.call(this as () => void);
+        } catch (error) {
+          return errors.rethrow(error, toStringShim);
+        }
       },
     }.toString;
     masks.set(toStringShim, nativeToString.call(nativeToString));
@@ -52,7 +61,12 @@ export default function gateWebAuthn(waitMs: number): void {
     const original = before.value as (...a: unknown[]) => unknown;
     const replaced = {
       [name](this: unknown, ...args: unknown[]) {
-        const opened = original.apply(this, args) as Record<string, unknown> | null;
+        let opened: Record<string, unknown> | null;
+        try {
+          opened = original.apply(this, args) as Record<string, unknown> | null;
+        } catch (error) {
+          return top.rethrow(error, replaced);
+        }
         try {
           if (opened && opened.window === opened) gateRealm(opened);
         } catch {
@@ -73,6 +87,7 @@ export default function gateWebAuthn(waitMs: number): void {
     const Pkc = g.PublicKeyCredential as { isUserVerifyingPlatformAuthenticatorAvailable?: () => Promise<boolean> } | undefined;
     const available = Pkc?.isUserVerifyingPlatformAuthenticatorAvailable;
     if (!Credentials || !Pkc || typeof available !== 'function') return;
+    const errors = builtInErrors(g as unknown as typeof globalThis);
 
     const setTimer = g.setTimeout as (fn: () => void, ms: number) => unknown;
     const now = () => (g.performance as Performance).now();
@@ -105,8 +120,16 @@ export default function gateWebAuthn(waitMs: number): void {
       const original = before.value as (...a: unknown[]) => Promise<unknown>;
       const replaced = {
         [name](this: unknown, ...args: unknown[]): Promise<unknown> {
-          if (ready) return original.apply(this, args);
-          return environment().then((ok) => (ok ? original.apply(this, args) : refused()));
+          const site = errors.callSite(replaced); // a rejection, made here or later, gets the frames of this call
+          try {
+            if (ready) return errors.restacked(original.apply(this, args), site);
+            return errors.restacked(
+              environment().then((ok) => (ok ? original.apply(this, args) : refused())),
+              site,
+            );
+          } catch (error) {
+            return errors.rethrow(error, replaced);
+          }
         },
       }[name]!;
       define(replaced, 'length', { value: original.length });

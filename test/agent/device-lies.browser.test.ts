@@ -5,13 +5,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { deviceIdentity } from '../../server/browser/device-identity';
 import { chooseDevice, chromeUserAgent, type DeviceProfile } from '../../server/browser/device-profile';
+import { armWebAuthn, webAuthnGateScript } from '../../server/browser/webauthn-environment';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import { openFencedContext, openPage } from '../../server/egress/fenced-context';
 import { startBrowser } from '../support/live-server';
 
 /**
  * What sites' lie detectors try on the built-ins the device stands in for (device.page.ts, device-workers.page.ts,
- * device-blobs.page.ts): a getter or method called on the wrong object, bad arguments, a constructor given garbage.
+ * device-blobs.page.ts) and the WebAuthn gate every context has (webauthn-gate.page.ts): a getter or method called on
+ * the wrong object, bad arguments, a constructor given garbage.
  * A device context answers each exactly as a plain Chromium does: the same error, the same message, and a stack with
  * no frame of our script in it; a WebGL renderer that the page has not enabled the extension for is null there too.
  */
@@ -27,6 +29,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   port = (site.address() as AddressInfo).port;
   browser = await startBrowser();
+  await armWebAuthn(browser); // as BrowserManager does: every page, plain or not, has its WebAuthn environment
 });
 
 afterAll(async () => {
@@ -48,6 +51,8 @@ async function devicePage(): Promise<Page> {
   );
   const context = await openFencedContext(browser, { policy, onBlocked: () => undefined, identity: deviceIdentity(device) });
   contexts.push(context);
+  // The init script every context of BrowserManager's gets too: its wrappers of open() and WebAuthn fail as the built-ins.
+  await context.addInitScript({ content: webAuthnGateScript() });
   const page = await openPage(context);
   await page.goto(`http://lies.localhost:${port}/`);
   return page;
@@ -103,6 +108,10 @@ const PROBES = `(async () => {
   await grab('new Worker(bad URL)', () => new Worker('http://[bad'));
   await grab('new SharedWorker(bad URL)', () => new SharedWorker('http://[bad'));
   await grab('Worker()', () => Worker('x'));
+  await grab('window.open on 1', () => window.open.call(1));
+  await grab('Document.open on {}', () => Document.prototype.open.call({}));
+  await grab('credentials.get(5)', () => navigator.credentials.get(5));
+  await grab('credentials.create on {}', () => CredentialsContainer.prototype.create.call({}));
   await grab('Function.prototype.toString.call({})', () => Function.prototype.toString.call({}));
   return out;
 })()`;
