@@ -167,10 +167,16 @@ export default function applyDevice(d: DeviceFacts): void {
     x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
     return (x ^ (x >>> 16)) >>> 0;
   };
+  // Whether two pixels differ, their lowest bits aside (the bits the noise sets: a second pass decides as the first).
+  const differ = (data: Uint8ClampedArray, a: number, b: number) =>
+    (((data[a]! ^ data[b]!) | (data[a + 1]! ^ data[b + 1]!) | (data[a + 2]! ^ data[b + 2]!) | (data[a + 3]! ^ data[b + 3]!)) & 0xfe) !== 0;
   const touchPixels = (data: Uint8ClampedArray) => {
     for (let p = 0; p < data.length; p += 4) {
       const h = noisy(p >> 2);
       if ((h & 31) !== 0 || data[p + 3] === 0) continue;
+      // Only where the picture changes (an edge, text, a gradient): a flat fill the page knows the colour of reads back
+      // exactly that colour, as in any browser (a filled square read back is a lie detector's first test).
+      if (!(p >= 4 && differ(data, p, p - 4)) && !(p + 4 < data.length && differ(data, p, p + 4))) continue;
       // Its lowest bit set to the seed's, not stepped: noise put on noise changes nothing, so a read written back and
       // read again, or a worker whose every imported module ran this prelude, draws what one pass draws.
       const c = p + ((h >>> 5) % 3);
@@ -196,18 +202,46 @@ export default function applyDevice(d: DeviceFacts): void {
   });
   const canvasProto = protoOf('HTMLCanvasElement');
   const getContext = canvasProto ? (describe(canvasProto, 'getContext')?.value as HTMLCanvasElement['getContext']) : undefined;
-  /** A copy of a 2D canvas with the noise in it (null when the canvas is not 2D, empty, or cannot be read). */
+  const drawImage = ctx2d
+    ? (describe(ctx2d, 'drawImage')?.value as (this: CanvasRenderingContext2D, image: unknown, x: number, y: number) => void)
+    : undefined;
+  const widthOf = canvasProto ? describe(canvasProto, 'width')?.get : undefined;
+  const heightOf = canvasProto ? describe(canvasProto, 'height')?.get : undefined;
+  const setWidth = canvasProto ? describe(canvasProto, 'width')?.set : undefined;
+  const setHeight = canvasProto ? describe(canvasProto, 'height')?.set : undefined;
+  const createElement = (protoOf('Document') as Document | undefined)?.createElement;
+  const doc = g.document as Document | undefined;
+  /**
+   * A copy of the canvas (of any kind: 2D, WebGL) with the noise in it, on a canvas of ours; null when it is empty or
+   * cannot be read (tainted). The page's canvas is only drawn from: no context is made on it (a canvas with a 2D
+   * context can never have a WebGL one).
+   */
   const noisedCopy = (canvas: HTMLCanvasElement): HTMLCanvasElement | null => {
-    if (!getContext || !getImageData || !putImageData || !canvas.width || !canvas.height) return null;
+    if (
+      !getContext ||
+      !getImageData ||
+      !putImageData ||
+      !drawImage ||
+      !widthOf ||
+      !heightOf ||
+      !setWidth ||
+      !setHeight ||
+      !createElement ||
+      !doc
+    )
+      return null;
     try {
-      const source = getContext.call(canvas, '2d') as CanvasRenderingContext2D | null;
-      if (!source) return null;
-      const image = getImageData.call(source, 0, 0, canvas.width, canvas.height);
+      const width = widthOf.call(canvas) as number;
+      const height = heightOf.call(canvas) as number;
+      if (!width || !height) return null;
+      const copy = createElement.call(doc, 'canvas') as HTMLCanvasElement;
+      setWidth!.call(copy, width);
+      setHeight!.call(copy, height);
+      const context = getContext.call(copy, '2d') as CanvasRenderingContext2D;
+      drawImage.call(context, canvas, 0, 0);
+      const image = getImageData.call(context, 0, 0, width, height);
       touchPixels(image.data);
-      const copy = document.createElement('canvas');
-      copy.width = canvas.width;
-      copy.height = canvas.height;
-      putImageData.call(getContext.call(copy, '2d') as CanvasRenderingContext2D, image, 0, 0);
+      putImageData.call(context, image, 0, 0);
       return copy;
     } catch {
       return null; // a tainted canvas: the browser's own error follows from the original call
@@ -219,9 +253,13 @@ export default function applyDevice(d: DeviceFacts): void {
       return copy ? raw.apply(copy, args) : original(...args);
     });
 
+  // Audio: only what an OfflineAudioContext rendered (the audio fingerprint), never samples the page put in itself.
+  const rendered = new WeakSet<object>();
   const touched = new WeakSet<Float32Array>();
-  method(protoOf('AudioBuffer'), 'getChannelData', (_self, args, original) => {
-    const samples = original(...args) as Float32Array;
+  const audioBuffer = protoOf('AudioBuffer');
+  const channelData = audioBuffer ? (describe(audioBuffer, 'getChannelData')?.value as AudioBuffer['getChannelData']) : undefined;
+  const noisedChannel = (buffer: AudioBuffer, channel: number) => {
+    const samples = channelData!.call(buffer, channel);
     if (!touched.has(samples)) {
       touched.add(samples);
       for (let i = 0; i < samples.length; i++) {
@@ -230,6 +268,32 @@ export default function applyDevice(d: DeviceFacts): void {
       }
     }
     return samples;
+  };
+  method(audioBuffer, 'getChannelData', (self, args, original) => {
+    const samples = original(...args) as Float32Array;
+    return rendered.has(self as object) ? noisedChannel(self as AudioBuffer, args[0] as number) : samples;
+  });
+  method(audioBuffer, 'copyFromChannel', (self, args, original) => {
+    try {
+      if (rendered.has(self as object) && channelData) noisedChannel(self as AudioBuffer, Number(args[1]) >>> 0);
+    } catch {
+      // a channel it does not have: the browser's own error follows
+    }
+    return original(...args);
+  });
+  getter(protoOf('OfflineAudioCompletionEvent'), 'renderedBuffer', (_self, original) => {
+    const buffer = original() as object;
+    rendered.add(buffer);
+    return buffer;
+  });
+  method(protoOf('OfflineAudioContext'), 'startRendering', (_self, _args, original) => {
+    const rendering = original() as Promise<object>;
+    promiseThen.call(
+      rendering,
+      (buffer) => void rendered.add(buffer),
+      () => undefined,
+    ); // before the page's own then
+    return rendering;
   });
 
   // The prelude of a worker script that never passed the egress proxy: this function's own text with the same facts,

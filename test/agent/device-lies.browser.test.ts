@@ -39,9 +39,9 @@ afterAll(async () => {
   await new Promise<void>((r) => site.close(() => r()));
 });
 
-async function devicePage(): Promise<Page> {
+async function devicePage(seed = 'conn-lies'): Promise<Page> {
   const device: DeviceProfile = {
-    ...chooseDevice('conn-lies', browser.version()),
+    ...chooseDevice(seed, browser.version()),
     platform: 'Windows',
     userAgent: chromeUserAgent('Windows', browser.version()),
   };
@@ -72,7 +72,7 @@ const PROBES = `(async () => {
   const grab = async (name, run) => {
     try {
       const value = await run();
-      out[name] = value === null ? 'null' : typeof value;
+      out[name] = value === null ? 'null' : typeof value === 'boolean' ? String(value) : typeof value;
     } catch (e) {
       out[name] = String(e && e.stack);
     }
@@ -112,6 +112,38 @@ const PROBES = `(async () => {
   await grab('Document.open on {}', () => Document.prototype.open.call({}));
   await grab('credentials.get(5)', () => navigator.credentials.get(5));
   await grab('credentials.create on {}', () => CredentialsContainer.prototype.create.call({}));
+  // What the page put in reads back as it put it: a flat fill, a WebGL clear, samples it wrote (noise is for what the
+  // browser renders, and only where a picture changes); asking for a data URL makes no context on the page's canvas.
+  await grab('flat fill reads back', () => {
+    const c = document.createElement('canvas');
+    c.width = c.height = 32;
+    const x = c.getContext('2d');
+    x.fillStyle = '#f00';
+    x.fillRect(0, 0, 32, 32);
+    const data = x.getImageData(0, 0, 32, 32).data;
+    return data.every((v, i) => v === [255, 0, 0, 255][i % 4]) && c.toDataURL() === c.toDataURL();
+  });
+  await grab('WebGL clear reads back', () => {
+    const w = document.createElement('canvas').getContext('webgl');
+    w.clearColor(0, 1, 0, 1);
+    w.clear(w.COLOR_BUFFER_BIT);
+    const px = new Uint8Array(w.drawingBufferWidth * w.drawingBufferHeight * 4);
+    w.readPixels(0, 0, w.drawingBufferWidth, w.drawingBufferHeight, w.RGBA, w.UNSIGNED_BYTE, px);
+    return px.every((v, i) => v === [0, 255, 0, 255][i % 4]);
+  });
+  await grab('samples read back', () => {
+    const b = new AudioBuffer({ length: 64, sampleRate: 44100 });
+    b.copyToChannel(new Float32Array(64).fill(0.5), 0);
+    const copied = new Float32Array(64);
+    b.copyFromChannel(copied, 0);
+    return b.getChannelData(0).every((v) => v === 0.5) && copied.every((v) => v === 0.5);
+  });
+  await grab('toDataURL then WebGL', () => {
+    const c = document.createElement('canvas');
+    c.toDataURL();
+    return c.getContext('webgl') !== null;
+  });
+  await grab('copyFromChannel on a bad channel', () => new AudioBuffer({ length: 8, sampleRate: 44100 }).copyFromChannel(new Float32Array(8), 3));
   await grab('Function.prototype.toString.call({})', () => Function.prototype.toString.call({}));
   return out;
 })()`;
@@ -128,6 +160,8 @@ it('answers a wrong receiver, a bad argument and a garbage constructor call as a
   // They are errors, and stacks: not a comparison of two empty answers.
   expect(seen['Navigator.platform']).toMatch(/^TypeError: Illegal invocation\n {4}at /);
   expect(seen['getParameter before the extension']).toBe('null');
+  for (const name of ['flat fill reads back', 'WebGL clear reads back', 'samples read back', 'toDataURL then WebGL'])
+    expect(seen[name]).toBe('true');
   expect(seen['getError after it']).toBe('string');
   expect(Object.values(seen).filter((v) => v.includes('\n    at ')).length).toBeGreaterThan(25);
 });
@@ -142,4 +176,51 @@ it('answers the renderer of the device once the page enables WEBGL_debug_rendere
   });
   expect(renderer).toEqual([null, 0x0500, expect.not.stringMatching(/SwiftShader/), 0]);
   expect(renderer[2]).toMatch(/^ANGLE \(/);
+});
+
+// What a fingerprinting script renders: an oscillator through a compressor (FingerprintJS's audio), read from the
+// promise and from the complete event, and text on a canvas. Summed so two connections' answers can be compared.
+const RENDERED = `(async () => {
+  const render = (viaEvent) => new Promise((resolve) => {
+    const context = new OfflineAudioContext(1, 5000, 44100);
+    const oscillator = context.createOscillator();
+    oscillator.type = 'triangle';
+    oscillator.frequency.value = 10000;
+    const compressor = context.createDynamicsCompressor();
+    oscillator.connect(compressor);
+    compressor.connect(context.destination);
+    oscillator.start(0);
+    if (viaEvent) context.oncomplete = (e) => resolve(e.renderedBuffer);
+    const rendering = context.startRendering();
+    if (!viaEvent) rendering.then(resolve);
+  });
+  const sum = (buffer) => {
+    const copied = new Float32Array(buffer.length);
+    buffer.copyFromChannel(copied, 0);
+    let a = 0, b = 0;
+    for (const v of buffer.getChannelData(0)) a += Math.abs(v);
+    for (const v of copied) b += Math.abs(v);
+    return a === b ? a : 'getChannelData and copyFromChannel disagree';
+  };
+  const canvas = document.createElement('canvas');
+  canvas.width = 240;
+  canvas.height = 60;
+  const x = canvas.getContext('2d');
+  x.font = '18px serif';
+  x.fillStyle = '#069';
+  x.fillText('Cwm fjordbank glyphs vext quiz', 4, 30);
+  return { promise: sum(await render(false)), event: sum(await render(true)), canvas: canvas.toDataURL() };
+})()`;
+
+it('renders each connection its own audio and canvas, the same every time, from the promise and the event alike', async () => {
+  const [a, again, b, plain] = await Promise.all([devicePage('conn-a'), devicePage('conn-a'), devicePage('conn-b'), plainPage()]);
+  type Rendered = { promise: number; event: number; canvas: string };
+  const [seenA, seenAgain, seenB, seenPlain] = (await Promise.all([a, again, b, plain].map((p) => p.evaluate(RENDERED)))) as Rendered[];
+  expect(typeof seenA!.promise).toBe('number');
+  expect(seenA!.event).toBe(seenA!.promise);
+  expect(seenAgain).toEqual(seenA);
+  expect(seenB!.promise).not.toBe(seenA!.promise);
+  expect(seenB!.canvas).not.toBe(seenA!.canvas);
+  expect(seenA!.promise).not.toBe(seenPlain!.promise);
+  expect(seenA!.canvas).not.toBe(seenPlain!.canvas);
 });
