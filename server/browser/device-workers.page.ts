@@ -40,7 +40,9 @@ export interface WorkerKit {
  *   statement, so the prelude is imported first instead, by a URL of the same scheme as the page's own import (a
  *   page whose Content-Security-Policy refused that scheme would have no working worker to begin with). A module it
  *   imports over the network has the proxy's prelude.
- * - A SharedWorker started twice from one Blob URL is started from one script of ours, so the two are one worker.
+ * - Ours is revoked as soon as the worker holds it: the worker cannot fetch its own URL and read the prelude. So a
+ *   SharedWorker started twice from one Blob URL of the page's starts two workers (a script of ours kept for the
+ *   second would be readable by the first).
  * The constructors stay what they were to a script: same name, length, prototype and source text.
  */
 export function wrapInlineWorkers(kit: WorkerKit): void {
@@ -53,23 +55,15 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   const createURL = URLs.createObjectURL.bind(URLs);
   const revokeURL = URLs.revokeObjectURL.bind(URLs);
   const blobs = new Map<string, Blob>();
-  /** The scripts of ours SharedWorkers were started from, by the page's Blob URL (and kind): revoked with it. */
-  const sharedScripts = new Map<string, string>();
   method(URLs, 'createObjectURL', (_self, args, original) => {
     const url = original(...args) as string;
     if (args[0] instanceof BlobType) blobs.set(url, args[0]);
     return url;
   });
   method(URLs, 'revokeObjectURL', (_self, args, original) => {
-    const href = String(args[0]);
-    blobs.delete(href);
-    for (const kind of ['classic', 'module']) {
-      const ours = sharedScripts.get(`${kind} ${href}`);
-      if (ours === undefined) continue;
-      sharedScripts.delete(`${kind} ${href}`);
-      revokeURL(ours);
-    }
-    return original(...args);
+    const result = original(...args); // the page's argument read once, by the browser (and its error, if any)
+    if (typeof args[0] === 'string') blobs.delete(args[0]); // not String(): a page's toString would run a second time
+    return result;
   });
   // `{ type: "module" }` as an own data property (read without running a getter: the constructor reads it itself).
   const isModule = (options: unknown) => {
@@ -91,7 +85,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     return `${script.slice(0, at)}${at ? ';' : ''}import ${JSON.stringify(url)};${script.slice(at)}`;
   };
   /** The URL to start instead, whether it is revoked once the worker holds it, or null to start the page's own. */
-  const inlined = (input: unknown, options: unknown, shared: boolean): { url: string; revoke: boolean } | null => {
+  const inlined = (input: string, options: unknown): { url: string; revoke: boolean } | null => {
     let href: string;
     try {
       href = new URLs(String(input), (g.location as Location).href).href;
@@ -102,15 +96,11 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     if (href.startsWith('blob:')) {
       const blob = blobs.get(href);
       if (!blob) return null;
-      const key = `${module ? 'module' : 'classic'} ${href}`;
-      const started = shared ? sharedScripts.get(key) : undefined;
-      if (started !== undefined) return { url: started, revoke: false };
       const text = blobText(blob);
       // Text unknown: the prelude on the script's first line, in front (every line of the page's keeps its number).
       const made = new BlobType(text === null ? [`${prelude()};`, blob] : [withPrelude(text, module)], { type: 'text/javascript' });
       const url = createURL(made);
-      if (shared) sharedScripts.set(key, url);
-      return { url, revoke: !shared };
+      return { url, revoke: true };
     }
     if (!href.startsWith('data:')) return null;
     // A data: worker keeps a data: URL (its origin stays opaque): the page's script decoded, the prelude in it.
@@ -138,7 +128,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     const construct = (target: typeof Original, args: unknown[], newTarget: unknown): object => {
       try {
         const spec = args.length > 0 ? specOf(args[0]) : null;
-        const swap = spec === null ? null : inlined(spec, args[1], name === 'SharedWorker');
+        const swap = spec === null ? null : inlined(spec, args[1]);
         const made = Reflect.construct(
           target,
           swap ? [swap.url, ...args.slice(1)] : args,

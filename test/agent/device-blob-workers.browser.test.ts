@@ -13,7 +13,7 @@ import { startBrowser } from '../support/live-server';
  * Workers a page starts from its own Blob, as bundlers inline them: the script's text is known at once when the Blob
  * was made from strings, bytes or such Blobs (device-blobs.page.ts), so the prelude goes after its "use strict", on
  * its first line, and a module's blob: or data: imports run after the prelude, not before it. Blob and File stay
- * the browser's to a script.
+ * the browser's to a script, and the script of ours a worker starts from is gone before the worker could read it.
  */
 jest.setTimeout(60_000);
 
@@ -160,27 +160,24 @@ it("runs the prelude before a Blob or data: module worker's own blob: or data: i
   }
 });
 
-it('starts a SharedWorker twice from one Blob URL as one worker', async () => {
-  const page = await devicePage('conn-blob-shared');
-  const counts = await page.evaluate(async () => {
-    const url = URL.createObjectURL(
-      new Blob([`let n = 0; onconnect = (e) => e.ports[0].postMessage([navigator.platform, ++n]);`], { type: 'text/javascript' }),
-    );
-    const count = (w: SharedWorker) =>
-      new Promise<unknown>((resolve, reject) => {
+it("revokes its own script's URL once the worker holds it: a worker cannot read the prelude from its location", async () => {
+  const page = await devicePage('conn-blob-own-url');
+  const seen = await page.evaluate(async () => {
+    const reader = `fetch(location.href).then((r) => r.text()).then((t) => t.length, (e) => e.name).then((m) => postMessage(m));`;
+    const answer = (port: { onmessage: ((e: MessageEvent) => void) | null }) =>
+      new Promise((resolve, reject) => {
         setTimeout(() => reject(new Error('no answer')), 10_000);
-        w.port.onmessage = (e) => resolve(e.data);
-        w.port.start();
+        port.onmessage = (e) => resolve(e.data);
       });
-    const first = await count(new SharedWorker(url));
-    const second = await count(new SharedWorker(url));
-    URL.revokeObjectURL(url);
-    return [first, second];
+    const url = URL.createObjectURL(new Blob([reader], { type: 'text/javascript' }));
+    const dedicated = new Worker(url);
+    const shared = new SharedWorker(
+      URL.createObjectURL(new Blob([`onconnect = (c) => { const postMessage = (m) => c.ports[0].postMessage(m); ${reader} };`])),
+    );
+    shared.port.start();
+    return [await answer(dedicated), await answer(shared.port)];
   });
-  expect(counts).toEqual([
-    ['Win32', 1],
-    ['Win32', 2],
-  ]);
+  expect(seen).toEqual(['TypeError', 'TypeError']);
 });
 
 it('leaves Blob and File as the browser has them, to a script', async () => {
