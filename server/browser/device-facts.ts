@@ -1,5 +1,6 @@
 import { userAgentMetadata } from './client-hints';
 import { deviceLanguages, type DevicePlatform, type DeviceProfile, PLATFORM_FACTS } from './device-profile';
+import { REALM_KEY } from './realm-key';
 
 /** What a device's script (device.page.ts) is told: the values every realm of its contexts presents. */
 export interface DeviceFacts {
@@ -29,6 +30,8 @@ export interface DeviceFacts {
   taskbar: number;
   /** Seeds the connection's canvas, audio and WebGL noise: the same connection draws the same pixels every time. */
   noiseSeed: number;
+  /** A secret of the server process: the realms of a page find each other's toString masks by it (native-masks.page.ts). */
+  realmKey: string;
   /** The egress proxy's prelude is `(` + this function's bundle + `)(` + these facts: how it begins, the bundle's length. */
   bundle?: { head: string; length: number };
 }
@@ -91,6 +94,7 @@ export function deviceFacts(device: DeviceProfile & { noiseSeed: number }): Devi
     y: Math.max(0, device.screen.height - device.viewport.height - frame.height - TASKBARS[device.platform]),
   };
   return {
+    realmKey: REALM_KEY,
     userAgent: device.userAgent,
     platform: PLATFORM_FACTS[device.platform].navigatorPlatform,
     languages: deviceLanguages(device),

@@ -1,7 +1,9 @@
 import { builtInErrors } from '../page-code/built-in-errors.page';
+import { nativeMasks } from '../page-code/native-masks.page';
 import { prologueEnd } from '../page-code/script-prologue.page';
 import { readableBlobs } from './device-blobs.page';
 import type { DeviceFacts } from './device-facts';
+import { applyNoise } from './device-noise.page';
 import { preludeServedWorkers, wrapInlineWorkers } from './device-workers.page';
 
 /**
@@ -11,10 +13,9 @@ import { preludeServedWorkers, wrapInlineWorkers } from './device-workers.page';
  * (its name, length and source text are those of the built-in it stands for), so a page's scripts see a browser,
  * not a patch. Values that do not need changing (a Linux device on a Linux host) are left to the browser.
  */
-export default function applyDevice(d: DeviceFacts): void {
-  const g = globalThis as unknown as Record<string, unknown> & typeof globalThis;
-  const masks = new WeakMap<object, string>();
-  const nativeToString = Function.prototype.toString;
+export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): void {
+  // `realm`: a window the page opened, whose first document exists before any script of ours reached it (below).
+  const g = (realm ?? globalThis) as unknown as Record<string, unknown> & typeof globalThis;
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
   // A built-in's own errors for the ones we stand in for: no frame of ours in their stacks (built-in-errors.page.ts).
@@ -22,21 +23,16 @@ export default function applyDevice(d: DeviceFacts): void {
   const rethrow = errors.rethrow;
   /** Objects of ours that stand for the browser's (the PDF plugins): no brand check for them, they have no native. */
   const standIns = new WeakSet<object>();
-  const promiseThen = Promise.prototype.then;
+  const promiseThen = g.Promise.prototype.then;
 
-  // Function.prototype.toString answers for the functions put in place as for the built-ins they replace.
-  const toStringShim = {
-    toString(this: unknown) {
-      if (typeof this === 'function' && masks.has(this)) return masks.get(this) as string;
-      try {
-        return nativeToString.call(this as () => void);
-      } catch (error) {
-        return rethrow(error, toStringShim);
-      }
-    },
-  }.toString;
-  masks.set(toStringShim, nativeToString.call(nativeToString));
-  define(Function.prototype, 'toString', { ...describe(Function.prototype, 'toString'), value: toStringShim });
+  // Function.prototype.toString answers for the functions put in place as for the built-ins they replace, in this realm
+  // and in every same-origin realm related to it (native-masks.page.ts).
+  const realmMasks = nativeMasks(g, d.realmKey, rethrow);
+  // Once per realm: the next module of a module worker runs this prelude again, an opened window gets it from its opener
+  // first and from its own init script after (a second pass would wrap every wrapper again).
+  if (realmMasks.device) return;
+  realmMasks.device = true;
+  const { masks, nativeToString } = realmMasks;
 
   const native = (name: string) => `function ${name}() { [native code] }`;
   function getter(proto: object | undefined, name: string, read: (self: unknown, original: () => unknown) => unknown) {
@@ -93,7 +89,7 @@ export default function applyDevice(d: DeviceFacts): void {
   for (const nav of [protoOf('Navigator'), protoOf('WorkerNavigator')]) {
     getter(nav, 'platform', () => d.platform);
     getter(nav, 'language', () => d.languages[0]);
-    const languages = Object.freeze([...d.languages]);
+    const languages = Object.freeze(g.Array.from(d.languages));
     getter(nav, 'languages', () => languages);
     getter(nav, 'hardwareConcurrency', () => d.hardwareConcurrency);
     getter(nav, 'deviceMemory', () => d.deviceMemory);
@@ -105,7 +101,9 @@ export default function applyDevice(d: DeviceFacts): void {
 
   // User-agent client hints: the same brands and high-entropy values as the Sec-CH-UA-* headers the proxy sets.
   const uaData = protoOf('NavigatorUAData');
-  const copyBrands = (list: { brand: string; version: string }[]) => Object.freeze(list.map((b) => Object.freeze({ ...b })));
+  // Made in the realm's own Array and Object (a realm's answers are its own objects).
+  const copyBrands = (list: { brand: string; version: string }[]) =>
+    Object.freeze(g.Array.from(list, (b) => Object.freeze(g.Object.assign(g.Object(), b))));
   const brands = copyBrands(d.uaData.brands);
   getter(uaData, 'brands', () => brands);
   getter(uaData, 'platform', () => d.uaData.platform);
@@ -160,148 +158,15 @@ export default function applyDevice(d: DeviceFacts): void {
     });
   }
 
-  // Noise: a few pixels and samples moved by the least step, where the connection's seed says, so each connection draws its own.
-  const noisy = (index: number) => {
-    let x = (index ^ d.noiseSeed) >>> 0;
-    x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
-    x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
-    return (x ^ (x >>> 16)) >>> 0;
-  };
-  // Whether two pixels differ, their lowest bits aside (the bits the noise sets: a second pass decides as the first).
-  const differ = (data: Uint8ClampedArray, a: number, b: number) =>
-    (((data[a]! ^ data[b]!) | (data[a + 1]! ^ data[b + 1]!) | (data[a + 2]! ^ data[b + 2]!) | (data[a + 3]! ^ data[b + 3]!)) & 0xfe) !== 0;
-  const touchPixels = (data: Uint8ClampedArray) => {
-    for (let p = 0; p < data.length; p += 4) {
-      const h = noisy(p >> 2);
-      if ((h & 31) !== 0 || data[p + 3] === 0) continue;
-      // Only where the picture changes (an edge, text, a gradient): a flat fill the page knows the colour of reads back
-      // exactly that colour, as in any browser (a filled square read back is a lie detector's first test).
-      if (!(p >= 4 && differ(data, p, p - 4)) && !(p + 4 < data.length && differ(data, p, p + 4))) continue;
-      // Its lowest bit set to the seed's, not stepped: noise put on noise changes nothing, so a read written back and
-      // read again, or a worker whose every imported module ran this prelude, draws what one pass draws.
-      const c = p + ((h >>> 5) % 3);
-      data[c] = (data[c] & 0xfe) | ((h >>> 16) & 1);
-    }
-  };
-  for (const gl of [protoOf('WebGLRenderingContext'), protoOf('WebGL2RenderingContext')])
-    method(gl, 'readPixels', (_self, args, original) => {
-      const out = original(...args);
-      const pixels = args[6];
-      if (pixels instanceof Uint8Array && args[4] === 0x1908 /* RGBA */) touchPixels(pixels as unknown as Uint8ClampedArray);
-      return out;
-    });
-  const ctx2d = protoOf('CanvasRenderingContext2D');
-  const getImageData = ctx2d ? (describe(ctx2d, 'getImageData')?.value as CanvasRenderingContext2D['getImageData']) : undefined;
-  const putImageData = ctx2d
-    ? (describe(ctx2d, 'putImageData')?.value as (this: CanvasRenderingContext2D, image: ImageData, x: number, y: number) => void)
-    : undefined;
-  method(ctx2d, 'getImageData', (_self, _args, original) => {
-    const image = original(..._args) as ImageData;
-    touchPixels(image.data);
-    return image;
-  });
-  const canvasProto = protoOf('HTMLCanvasElement');
-  const getContext = canvasProto ? (describe(canvasProto, 'getContext')?.value as HTMLCanvasElement['getContext']) : undefined;
-  const drawImage = ctx2d
-    ? (describe(ctx2d, 'drawImage')?.value as (this: CanvasRenderingContext2D, image: unknown, x: number, y: number) => void)
-    : undefined;
-  const widthOf = canvasProto ? describe(canvasProto, 'width')?.get : undefined;
-  const heightOf = canvasProto ? describe(canvasProto, 'height')?.get : undefined;
-  const setWidth = canvasProto ? describe(canvasProto, 'width')?.set : undefined;
-  const setHeight = canvasProto ? describe(canvasProto, 'height')?.set : undefined;
-  const createElement = (protoOf('Document') as Document | undefined)?.createElement;
-  const doc = g.document as Document | undefined;
-  /**
-   * A copy of the canvas (of any kind: 2D, WebGL) with the noise in it, on a canvas of ours; null when it is empty or
-   * cannot be read (tainted). The page's canvas is only drawn from: no context is made on it (a canvas with a 2D
-   * context can never have a WebGL one).
-   */
-  const noisedCopy = (canvas: HTMLCanvasElement): HTMLCanvasElement | null => {
-    if (
-      !getContext ||
-      !getImageData ||
-      !putImageData ||
-      !drawImage ||
-      !widthOf ||
-      !heightOf ||
-      !setWidth ||
-      !setHeight ||
-      !createElement ||
-      !doc
-    )
-      return null;
-    try {
-      const width = widthOf.call(canvas) as number;
-      const height = heightOf.call(canvas) as number;
-      if (!width || !height) return null;
-      const copy = createElement.call(doc, 'canvas') as HTMLCanvasElement;
-      setWidth!.call(copy, width);
-      setHeight!.call(copy, height);
-      const context = getContext.call(copy, '2d') as CanvasRenderingContext2D;
-      drawImage.call(context, canvas, 0, 0);
-      const image = getImageData.call(context, 0, 0, width, height);
-      touchPixels(image.data);
-      putImageData.call(context, image, 0, 0);
-      return copy;
-    } catch {
-      return null; // a tainted canvas: the browser's own error follows from the original call
-    }
-  };
-  for (const name of ['toDataURL', 'toBlob'])
-    method(canvasProto, name, (self, args, original, raw) => {
-      const copy = noisedCopy(self as HTMLCanvasElement);
-      return copy ? raw.apply(copy, args) : original(...args);
-    });
-
-  // Audio: only what an OfflineAudioContext rendered (the audio fingerprint), never samples the page put in itself.
-  const rendered = new WeakSet<object>();
-  const touched = new WeakSet<Float32Array>();
-  const audioBuffer = protoOf('AudioBuffer');
-  const channelData = audioBuffer ? (describe(audioBuffer, 'getChannelData')?.value as AudioBuffer['getChannelData']) : undefined;
-  const noisedChannel = (buffer: AudioBuffer, channel: number) => {
-    const samples = channelData!.call(buffer, channel);
-    if (!touched.has(samples)) {
-      touched.add(samples);
-      for (let i = 0; i < samples.length; i++) {
-        const h = noisy(i);
-        if ((h & 7) === 0) samples[i] *= 1 + (((h >>> 3) % 997) + 1) * 1e-7;
-      }
-    }
-    return samples;
-  };
-  method(audioBuffer, 'getChannelData', (self, args, original) => {
-    const samples = original(...args) as Float32Array;
-    return rendered.has(self as object) ? noisedChannel(self as AudioBuffer, args[0] as number) : samples;
-  });
-  method(audioBuffer, 'copyFromChannel', (self, args, original) => {
-    try {
-      if (rendered.has(self as object) && channelData) noisedChannel(self as AudioBuffer, Number(args[1]) >>> 0);
-    } catch {
-      // a channel it does not have: the browser's own error follows
-    }
-    return original(...args);
-  });
-  getter(protoOf('OfflineAudioCompletionEvent'), 'renderedBuffer', (_self, original) => {
-    const buffer = original() as object;
-    rendered.add(buffer);
-    return buffer;
-  });
-  method(protoOf('OfflineAudioContext'), 'startRendering', (_self, _args, original) => {
-    const rendering = original() as Promise<object>;
-    promiseThen.call(
-      rendering,
-      (buffer) => void rendered.add(buffer),
-      () => undefined,
-    ); // before the page's own then
-    return rendering;
-  });
+  // Noise: each connection draws its own canvas, WebGL and audio (device-noise.page.ts).
+  applyNoise({ g, seed: d.noiseSeed, getter, method, promiseThen });
 
   // The prelude of a worker script that never passed the egress proxy: this function's own text with the same facts,
   // after the self-contained functions it calls from other modules (declared under the names it calls them by), in
   // strict mode as the bundle the proxy sends runs.
   let preludeText: string | undefined; // made at the first such worker: most realms start none
   const prelude = () =>
-    (preludeText ??= `(function(){"use strict";${[builtInErrors, prologueEnd, readableBlobs, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
+    (preludeText ??= `(function(){"use strict";${[builtInErrors, nativeMasks, prologueEnd, applyNoise, readableBlobs, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
   // On the script's first line, after its prologue: the site's script keeps its line numbers and its "use strict".
   const preluded = (script: string) => {
     const at = prologueEnd(script);
@@ -376,7 +241,7 @@ export default function applyDevice(d: DeviceFacts): void {
 
   // window.chrome, as a desktop Chrome page has it.
   if (!('chrome' in g)) {
-    const since = performance.timeOrigin / 1000;
+    const since = g.performance.timeOrigin / 1000;
     const chrome = {
       app: {
         isInstalled: false,
@@ -409,9 +274,27 @@ export default function applyDevice(d: DeviceFacts): void {
     define(g, 'chrome', { value: chrome, writable: true, enumerable: true, configurable: false });
   }
 
+  // A window the page opens with no address yet (open(''), document.open(url, name, features)) runs the page's script
+  // before any script of ours reached it: the device is put on it here, as it is returned (its empty document has
+  // the opener's origin; another origin's window is not reachable, and its own documents run the init script).
+  for (const [holder, name] of [
+    [g, 'open'],
+    [protoOf('Document'), 'open'],
+  ] as const)
+    method(holder as object | undefined, name, (_self, _args, original) => {
+      const opened = original(..._args) as (typeof globalThis & { window?: unknown }) | null;
+      try {
+        if (opened && opened.window === opened && opened !== (g as unknown)) applyDevice(d, opened);
+      } catch {
+        // another origin's window
+      }
+      return opened;
+    });
+
   // A window has a frame: outer size larger than the page's, placed on the screen; a taskbar keeps part of the screen.
-  getter(g, 'outerWidth', () => g.innerWidth + d.frame.width);
-  getter(g, 'outerHeight', () => g.innerHeight + d.frame.height);
+  // From the browser's own (the top window's size, in every frame of it: a frame's outer size is its window's).
+  getter(g, 'outerWidth', (_self, original) => (original() as number) + d.frame.width);
+  getter(g, 'outerHeight', (_self, original) => (original() as number) + d.frame.height);
   for (const name of ['screenX', 'screenLeft']) getter(g, name, () => d.frame.x);
   for (const name of ['screenY', 'screenTop']) getter(g, name, () => d.frame.y);
   getter(protoOf('Screen'), 'availHeight', (self, original) => (original() as number) - d.taskbar);

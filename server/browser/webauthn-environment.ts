@@ -2,6 +2,7 @@ import type { Browser, CDPSession, Page } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../page-code/entries';
 import { callExpression } from '../page-code/page-function';
+import { REALM_KEY } from './realm-key';
 import { BrowserClient, type PasskeyWindow, type VirtualCredential } from './webauthn-client';
 
 export type { PasskeyWindow, VirtualCredential } from './webauthn-client';
@@ -24,7 +25,7 @@ const GATE_WAIT_MS = 10_000;
 
 /** The init script every context gets before its first page: WebAuthn calls wait until the page's environment is in place. */
 export function webAuthnGateScript(): string {
-  return callExpression(PAGE_ENTRIES.webauthnGate, GATE_WAIT_MS);
+  return callExpression(PAGE_ENTRIES.webauthnGate, GATE_WAIT_MS, REALM_KEY);
 }
 
 /**

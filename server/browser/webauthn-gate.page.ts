@@ -1,4 +1,5 @@
 import { builtInErrors } from '../page-code/built-in-errors.page';
+import { nativeMasks } from '../page-code/native-masks.page';
 
 /**
  * In every document of every context AgentLink opens (the context's init script, which Chromium runs before any script
@@ -16,37 +17,19 @@ import { builtInErrors } from '../page-code/built-in-errors.page';
  * One closure, no globals; the two methods read as the built-ins they stand for (name, length, source text), and fail
  * as they do: no frame of ours in an error's stack (built-in-errors.page.ts).
  */
-export default function gateWebAuthn(waitMs: number): void {
+export default function gateWebAuthn(waitMs: number, realmKey: string): void {
   const top = builtInErrors(globalThis);
-  const masks = new WeakMap<object, string>();
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
-  /** Function.prototype.toString of realm `g` answers for the functions put in place as for the built-ins they replace. */
-  const maskToString = (g: Record<string, unknown>) => {
-    const proto = (g.Function as FunctionConstructor).prototype;
-    const nativeToString = proto.toString;
-    const errors = builtInErrors(g as unknown as typeof globalThis);
-    const toStringShim = {
-      toString(this: unknown) {
-        if (typeof this === 'function' && masks.has(this)) return masks.get(this) as string;
-        try {
-          return nativeToString.call(this as () => void);
-        } catch (error) {
-          return errors.rethrow(error, toStringShim);
-        }
-      },
-    }.toString;
-    masks.set(toStringShim, nativeToString.call(nativeToString));
-    define(proto, 'toString', { ...describe(proto, 'toString'), value: toStringShim });
-  };
-
+  // The toString masks every same-origin realm of the page shares (native-masks.page.ts), the device's too.
+  const masks = nativeMasks(globalThis, realmKey, top.rethrow).masks;
   /** Realms gated already (by their CredentialsContainer: a window keeps its WindowProxy when it loads a new document). */
   const gated = new WeakSet<object>();
   const gateRealm = (g: Record<string, unknown>) => {
     const key = g.CredentialsContainer as object | undefined;
     if (!key || gated.has(key)) return;
     gated.add(key);
-    maskToString(g);
+    nativeMasks(g as unknown as typeof globalThis, realmKey, builtInErrors(g as unknown as typeof globalThis).rethrow);
     gate(g);
   };
   gateRealm(globalThis as unknown as Record<string, unknown>);

@@ -174,8 +174,9 @@ it("revokes its own script's URL once the worker holds it: a worker cannot read 
     const shared = new SharedWorker(
       URL.createObjectURL(new Blob([`onconnect = (c) => { const postMessage = (m) => c.ports[0].postMessage(m); ${reader} };`])),
     );
-    shared.port.start();
-    return [await answer(dedicated), await answer(shared.port)];
+    // Both listening before either answers (setting onmessage starts the port): no message goes unheard.
+    const answers = [answer(dedicated), answer(shared.port)];
+    return [await answers[0], await answers[1]];
   });
   expect(seen).toEqual(['TypeError', 'TypeError']);
 });

@@ -224,3 +224,36 @@ it('renders each connection its own audio and canvas, the same every time, from 
   expect(seenA!.promise).not.toBe(seenPlain!.promise);
   expect(seenA!.canvas).not.toBe(seenPlain!.canvas);
 });
+
+it("answers a frame's and an opened window's toString about the top page's stand-ins as about built-ins, and their window's size", async () => {
+  const probe = `(() => {
+    const frame = document.body.appendChild(document.createElement('iframe')).contentWindow;
+    const srcdoc = document.body.appendChild(Object.assign(document.createElement('iframe'), { srcdoc: '<p>x' })).contentWindow;
+    const opened = open('');
+    const functions = [
+      Object.getOwnPropertyDescriptor(Navigator.prototype, 'platform').get,
+      WebGLRenderingContext.prototype.getParameter,
+      Function.prototype.toString,
+      Worker,
+      Blob,
+      CredentialsContainer.prototype.create,
+    ];
+    const shown = (realm) => functions.map((f) => realm.Function.prototype.toString.call(f)).join(' | ');
+    // And the other way round: the top page's toString about a frame's.
+    const back = Function.prototype.toString.call(Object.getOwnPropertyDescriptor(frame.Navigator.prototype, 'platform').get);
+    const sizes = [frame.outerWidth === outerWidth, frame.outerHeight === outerHeight, outerWidth > innerWidth];
+    // The opened window answers at once, as the device, with objects of its own realm.
+    const own = [opened.navigator.languages instanceof opened.Array, opened.navigator.userAgentData.brands instanceof opened.Array];
+    const out = [shown(window), shown(frame), shown(opened), back, sizes.join(), opened.navigator.platform === navigator.platform, own.join()].join('\\n');
+    opened.close();
+    return out;
+  })()`;
+  const device = await devicePage();
+  const plain = await plainPage();
+  await device.evaluate(() => new Promise((r) => setTimeout(r, 50))); // the srcdoc frame's document loaded
+  await plain.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  const [seen, expected] = await Promise.all([device.evaluate(probe), plain.evaluate(probe)]);
+  // A plain window is no larger than its page (the device's is: its frame); everything else reads the same.
+  expect(seen).toBe((expected as string).replace('true,true,false', 'true,true,true'));
+  expect(seen).toContain('function get platform() { [native code] }');
+});
