@@ -120,7 +120,6 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
       const hints = args[0];
       const asked = original(...args) as Promise<unknown>;
       if (!Array.isArray(hints)) return asked; // the browser's own TypeError
-      const out: Record<string, unknown> = { brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform };
       const values: Record<string, unknown> = {
         architecture: d.uaData.architecture,
         bitness: d.uaData.bitness,
@@ -131,10 +130,15 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
         uaFullVersion: d.uaData.uaFullVersion,
         wow64: d.uaData.wow64,
       };
+      const wanted = new Set<string>(['brands', 'mobile', 'platform']);
       for (let i = 0; i < hints.length; i++) {
         const hint: unknown = hints[i];
-        if (typeof hint === 'string' && Object.prototype.hasOwnProperty.call(values, hint)) out[hint] = values[hint];
+        if (typeof hint === 'string' && Object.prototype.hasOwnProperty.call(values, hint)) wanted.add(hint);
       }
+      // In the dictionary's order (its members sorted, as WebIDL makes the object), in the realm's own Object.
+      const all: Record<string, unknown> = { ...values, brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform };
+      const out = g.Object() as Record<string, unknown>;
+      for (const key of Object.keys(all).sort()) if (wanted.has(key)) out[key] = all[key];
       return promiseThen.call(asked, () => out);
     },
     true,
@@ -222,18 +226,30 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
     fakes.has(self as object) ? (fakes.get(self as object)!.items as object[]).length : original();
   for (const proto of [protoOf('Plugin'), protoOf('MimeType')])
     for (const name of ['name', 'filename', 'description', 'type', 'suffixes', 'enabledPlugin']) getter(proto, name, field(name));
-  for (const proto of [protoOf('PluginArray'), protoOf('MimeTypeArray'), protoOf('Plugin')]) {
+  // A call with no argument is the browser's own TypeError ("1 argument required"): asked of its own (empty) list.
+  const browsersList = (name: string) => describe(protoOf('Navigator') ?? {}, name)?.get?.call(g.navigator) as object | undefined;
+  const ownLists: Record<string, object | undefined> = { PluginArray: browsersList('plugins'), MimeTypeArray: browsersList('mimeTypes') };
+  const required = (name: string, iface: string, raw: Raw) => {
+    const own = ownLists[iface];
+    if (own) raw.call(own);
+    throw new g.TypeError(`Failed to execute '${name}' on '${iface}': 1 argument required, but only 0 present.`);
+  };
+  for (const iface of ['PluginArray', 'MimeTypeArray', 'Plugin']) {
+    const proto = protoOf(iface);
     getter(proto, 'length', count);
-    method(proto, 'item', (self, args, original) => {
+    method(proto, 'item', (self, args, original, raw) => {
       const f = fakes.get(self as object);
+      if (f && !args.length) required('item', iface, raw);
       return f ? ((f.items as object[])[Number(args[0]) >>> 0] ?? null) : original(...args);
     });
-    method(proto, 'namedItem', (self, args, original) => {
+    method(proto, 'namedItem', (self, args, original, raw) => {
       const f = fakes.get(self as object);
+      if (f && !args.length) required('namedItem', iface, raw);
       const key = (f?.key as string) ?? 'type';
       return f ? ((f.items as object[]).find((i) => fakes.get(i)![key] === String(args[0])) ?? null) : original(...args);
     });
   }
+  method(protoOf('PluginArray'), 'refresh', (self, args, original) => (fakes.has(self as object) ? undefined : original(...args)));
   const nav = protoOf('Navigator');
   getter(nav, 'plugins', () => pluginArray);
   getter(nav, 'mimeTypes', () => mimeArray);

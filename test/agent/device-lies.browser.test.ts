@@ -72,7 +72,7 @@ const PROBES = `(async () => {
   const grab = async (name, run) => {
     try {
       const value = await run();
-      out[name] = value === null ? 'null' : typeof value === 'boolean' ? String(value) : typeof value;
+      out[name] = value === null ? 'null' : typeof value === 'boolean' || name.startsWith('keys of ') ? String(value) : typeof value;
     } catch (e) {
       out[name] = String(e && e.stack);
     }
@@ -144,6 +144,10 @@ const PROBES = `(async () => {
     return c.getContext('webgl') !== null;
   });
   await grab('copyFromChannel on a bad channel', () => new AudioBuffer({ length: 8, sampleRate: 44100 }).copyFromChannel(new Float32Array(8), 3));
+  await grab('keys of getHighEntropyValues', async () => Object.keys(await navigator.userAgentData.getHighEntropyValues(['wow64', 'platformVersion', 'architecture', 'model'])).join());
+  await grab('plugins.refresh()', () => navigator.plugins.refresh());
+  await grab('plugins.item()', () => navigator.plugins.item());
+  await grab('mimeTypes.namedItem()', () => navigator.mimeTypes.namedItem());
   await grab('Function.prototype.toString.call({})', () => Function.prototype.toString.call({}));
   return out;
 })()`;
