@@ -22,7 +22,6 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
   const ErrorType = g.Error; // DOMException inherits from it
   const capture = (ErrorType as unknown as { captureStackTrace?: (target: object, below: unknown) => void }).captureStackTrace;
   const then = g.Promise.prototype.then;
-  const define = Object.defineProperty;
   return {
     rethrow(error, ours) {
       if (capture && error instanceof ErrorType) capture(error, ours);
@@ -41,7 +40,8 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
           const head = own.indexOf('\n    at ');
           const frames = site.stack.indexOf('\n    at ');
           const stack = `${head < 0 ? own : own.slice(0, head)}${frames < 0 ? '' : site.stack.slice(frames)}`;
-          define(error, 'stack', { value: stack, writable: true, configurable: true });
+          // Assigned, not defined: the property keeps the shape V8 gave it (an accessor pair in this Chromium).
+          (error as { stack?: string }).stack = stack;
         }
         throw error;
       }) as typeof result;

@@ -144,6 +144,9 @@ const PROBES = `(async () => {
     return c.getContext('webgl') !== null;
   });
   await grab('copyFromChannel on a bad channel', () => new AudioBuffer({ length: 8, sampleRate: 44100 }).copyFromChannel(new Float32Array(8), 3));
+  await grab('keys of the stack property of a rejection', () =>
+    navigator.userAgentData.getHighEntropyValues(5).catch((e) => Object.keys(Object.getOwnPropertyDescriptor(e, 'stack')).join()),
+  );
   await grab('keys of getHighEntropyValues', async () => Object.keys(await navigator.userAgentData.getHighEntropyValues(['wow64', 'platformVersion', 'architecture', 'model'])).join());
   await grab('plugins.refresh()', () => navigator.plugins.refresh());
   await grab('plugins.item()', () => navigator.plugins.item());
