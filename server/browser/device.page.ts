@@ -227,10 +227,12 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   for (const proto of [protoOf('Plugin'), protoOf('MimeType')])
     for (const name of ['name', 'filename', 'description', 'type', 'suffixes', 'enabledPlugin']) getter(proto, name, field(name));
   // A call with no argument is the browser's own TypeError ("1 argument required"): asked of its own (empty) list.
-  const browsersList = (name: string) => describe(protoOf('Navigator') ?? {}, name)?.get?.call(g.navigator) as object | undefined;
-  const ownLists: Record<string, object | undefined> = { PluginArray: browsersList('plugins'), MimeTypeArray: browsersList('mimeTypes') };
+  const listGetters = {
+    PluginArray: describe(protoOf('Navigator') ?? {}, 'plugins')?.get,
+    MimeTypeArray: describe(protoOf('Navigator') ?? {}, 'mimeTypes')?.get,
+  };
   const required = (name: string, iface: string, raw: Raw) => {
-    const own = ownLists[iface];
+    const own = listGetters[iface as keyof typeof listGetters]?.call(g.navigator) as object | undefined;
     if (own) raw.call(own);
     throw new g.TypeError(`Failed to execute '${name}' on '${iface}': 1 argument required, but only 0 present.`);
   };
