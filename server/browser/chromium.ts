@@ -69,7 +69,16 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
     headless: opts.headless ?? true,
     args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spkiHash}`],
   };
-  return (await playwright()).launch(launch);
+  const chromium = await playwright();
+  try {
+    return await chromium.launch(launch);
+  } catch (err) {
+    // A Chromium that dies while it starts (seen: SIGSEGV before its first DevTools answer, once in hundreds of launches
+    // on a loaded machine) is started once more; a second failure, or any other (a missing binary, bad flags), is the
+    // caller's.
+    if (!/process did exit|has been closed/.test(String((err as Error)?.message))) throw err;
+    return chromium.launch(launch);
+  }
 }
 
 /**
