@@ -3,11 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext } from 'playwright-core';
 
-import { deviceIdentity } from '../../server/browser/device-identity';
-import { chooseDevice, chromeUserAgent, type DeviceProfile } from '../../server/browser/device-profile';
-import { EgressPolicy } from '../../server/egress/egress-policy';
-import { openFencedContext, openPage } from '../../server/egress/fenced-context';
 import { startBrowser } from '../support/live-server';
+import { openDevicePage } from './device-page-support';
 
 /**
  * Workers a page starts from its own Blob, as bundlers inline them: the script's text is known at once when the Blob
@@ -56,20 +53,7 @@ afterAll(async () => {
 
 /** A page of the site in a fenced context presenting a Windows device (the machine is Linux). */
 async function devicePage(seed: string, path = '/') {
-  const device: DeviceProfile = {
-    ...chooseDevice(seed, browser.version()),
-    platform: 'Windows',
-    userAgent: chromeUserAgent('Windows', browser.version()),
-  };
-  const policy = EgressPolicy.forProvider(
-    { name: 'Blob workers', homeUrl: `http://blobs.localhost:${port}/`, allowedOrigins: ['blobs.localhost'] },
-    'sandbox',
-  );
-  const context = await openFencedContext(browser, { policy, onBlocked: () => undefined, identity: deviceIdentity(device) });
-  contexts.push(context);
-  const page = await openPage(context);
-  await page.goto(`http://blobs.localhost:${port}${path}`);
-  return page;
+  return (await openDevicePage(browser, { seed, host: 'blobs', port, path, contexts })).page;
 }
 
 type Report = [string, boolean, number];

@@ -3,12 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { deviceIdentity } from '../../server/browser/device-identity';
-import { chooseDevice, chromeUserAgent, type DeviceProfile } from '../../server/browser/device-profile';
 import { armWebAuthn, webAuthnGateScript } from '../../server/browser/webauthn-environment';
-import { EgressPolicy } from '../../server/egress/egress-policy';
-import { openFencedContext, openPage } from '../../server/egress/fenced-context';
 import { startBrowser } from '../support/live-server';
+import { openDevicePage } from './device-page-support';
 
 /**
  * What sites' lie detectors try on the built-ins the device stands in for (device.page.ts, device-workers.page.ts,
@@ -40,22 +37,8 @@ afterAll(async () => {
 });
 
 async function devicePage(seed = 'conn-lies'): Promise<Page> {
-  const device: DeviceProfile = {
-    ...chooseDevice(seed, browser.version()),
-    platform: 'Windows',
-    userAgent: chromeUserAgent('Windows', browser.version()),
-  };
-  const policy = EgressPolicy.forProvider(
-    { name: 'Lies', homeUrl: `http://lies.localhost:${port}/`, allowedOrigins: ['lies.localhost'] },
-    'sandbox',
-  );
-  const context = await openFencedContext(browser, { policy, onBlocked: () => undefined, identity: deviceIdentity(device) });
-  contexts.push(context);
-  // The init script every context of BrowserManager's gets too: its wrappers of open() and WebAuthn fail as the built-ins.
-  await context.addInitScript({ content: webAuthnGateScript() });
-  const page = await openPage(context);
-  await page.goto(`http://lies.localhost:${port}/`);
-  return page;
+  // With the init script every context of BrowserManager's gets too: its open() and WebAuthn wrappers fail as built-ins.
+  return (await openDevicePage(browser, { seed, host: 'lies', port, initScripts: [webAuthnGateScript()], contexts })).page;
 }
 
 async function plainPage(): Promise<Page> {

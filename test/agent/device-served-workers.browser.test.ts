@@ -3,11 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext } from 'playwright-core';
 
-import { deviceIdentity } from '../../server/browser/device-identity';
-import { chooseDevice, chromeUserAgent, type DeviceProfile } from '../../server/browser/device-profile';
-import { EgressPolicy } from '../../server/egress/egress-policy';
-import { openFencedContext, openPage } from '../../server/egress/fenced-context';
 import { startBrowser } from '../support/live-server';
+import { openDevicePage } from './device-page-support';
 
 /**
  * Workers whose script is more than one answer of the network to a worker's request. Those a site's service worker answers itself: from its Cache (stored at install with addAll, which
@@ -86,26 +83,11 @@ afterAll(async () => {
   await new Promise<void>((r) => site.close(() => r()));
 });
 
-/** A page of the site in a fenced context presenting a Windows device (the machine is Linux). */
+/** A page of the site in a fenced context presenting a Windows device (the machine is Linux), in German, in Berlin. */
 async function devicePage(seed: string) {
-  const device: DeviceProfile = {
-    ...chooseDevice(seed, browser.version()),
-    platform: 'Windows',
-    userAgent: chromeUserAgent('Windows', browser.version()),
-    locale: 'de-DE',
-    acceptLanguage: 'de-DE,de;q=0.9,en;q=0.8',
-    timezoneId: 'Europe/Berlin',
-  };
-  const policy = EgressPolicy.forProvider(
-    { name: 'Served workers', homeUrl: `http://served.localhost:${port}/`, allowedOrigins: ['served.localhost'] },
-    'sandbox',
-  );
-  const identity = deviceIdentity(device);
-  proxyPrelude = identity.script;
-  const context = await openFencedContext(browser, { policy, onBlocked: () => undefined, identity });
-  contexts.push(context);
-  const page = await openPage(context);
-  await page.goto(`http://served.localhost:${port}/`);
+  const device = { locale: 'de-DE', acceptLanguage: 'de-DE,de;q=0.9,en;q=0.8', timezoneId: 'Europe/Berlin' };
+  const { page, script } = await openDevicePage(browser, { seed, host: 'served', port, device, contexts });
+  proxyPrelude = script;
   return page;
 }
 
