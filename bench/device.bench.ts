@@ -5,10 +5,12 @@
  *   npm run bench:device                        # 5 runs of each of 8 connections, and a plain context for comparison
  *   npm run bench:device -- --runs 10 --connections 20
  *
- * A loopback site (test/support/detector-site.ts) loads FingerprintJS BotD 2, FingerprintJS 5 and a probe of its own
- * (page, dedicated worker, request headers, traces of ours). Each run is a fresh fenced context (its own egress
+ * A loopback site (test/support/detector-site.ts) loads FingerprintJS BotD 2, FingerprintJS 5, fpscanner 1.0.2 and a
+ * probe of its own (page, dedicated worker, service worker, request headers, a debugger reading what the page logs,
+ * traces of ours). Each run is a fresh fenced context (its own egress
  * proxy, as a run's), with the connection's device (chooseDevice, as a new connection draws it). Printed:
  *   - BotD's verdict (runs judged a bot / all), and the detectors that fired, for the devices and for a plain context;
+ *   - fpscanner's fast bot detection: runs where any rule fired, and which (target none);
  *   - visitorId stability: distinct ids per connection over its runs (target 1), distinct ids over the connections
  *     (target: as many as connections);
  *   - contradictions and traces the probe found (target none);
@@ -60,6 +62,8 @@ async function main() {
 
     const ids = new Map<string, Set<string>>();
     let bots = 0;
+    let scannedBots = 0;
+    const scannerRules = new Set<string>();
     const detectors = new Set<string>();
     const contradictions = new Map<string, number>();
     const traces = new Set<string>();
@@ -88,6 +92,8 @@ async function main() {
         const found = await detect(context, site.origin);
         await context.close();
         if (found.bot) bots++;
+        if (found.fpscanner.length) scannedBots++;
+        found.fpscanner.forEach((r) => scannerRules.add(r));
         found.detectors.forEach((d) => detectors.add(d));
         found.contradictions.forEach((x) => contradictions.set(x, (contradictions.get(x) ?? 0) + 1));
         found.traces.forEach((x) => traces.add(x));
@@ -112,9 +118,10 @@ async function main() {
     const distinct = new Set([...ids.values()].flatMap((s) => [...s])).size;
     console.log(`device bench: ${CONNECTIONS} connections x ${RUNS} runs, Chromium ${browser.version()}`);
     console.log(
-      `  plain context:   BotD bot=${base.bot} detectors=[${base.detectors.join(', ')}] contradictions=${base.contradictions.length} [${base.contradictions.join('; ')}]`,
+      `  plain context:   BotD bot=${base.bot} detectors=[${base.detectors.join(', ')}] contradictions=${base.contradictions.length} [${base.contradictions.join('; ')}] fpscanner=[${base.fpscanner.join(', ')}]`,
     );
     console.log(`  device contexts: BotD bot in ${bots}/${total} runs; detectors fired: [${[...detectors].join(', ')}]`);
+    console.log(`  fpscanner: a rule fired in ${scannedBots}/${total} runs: [${[...scannerRules].join(', ')}]`);
     console.log(
       `  visitorId: ids per connection max ${Math.max(...perConnection)} (target 1); distinct over connections ${distinct}/${CONNECTIONS}`,
     );

@@ -28,6 +28,10 @@ export interface DeviceFacts {
   frame: { width: number; height: number; x: number; y: number };
   /** The part of the screen a taskbar or menu bar keeps (screen.availHeight = height − this). */
   taskbar: number;
+  /** How much of it is at the top of the screen (screen.availTop): a Mac's menu bar, a Linux panel; Windows' is below. */
+  taskbarTop: number;
+  /** navigator.connection.rtt (and the RTT client hint): a person's browser has an estimate, a headless one says 0. */
+  rtt: number;
   /** Seeds the connection's canvas, audio and WebGL noise: the same connection draws the same pixels every time. */
   noiseSeed: number;
   /** A secret of the server process: the realms of a page find each other's toString masks by it (native-masks.page.ts). */
@@ -66,6 +70,9 @@ const GPUS: Record<DevicePlatform, { vendor: string; renderer: string }[]> = {
 
 const CORES = [4, 8, 8, 12, 16];
 
+/** Round-trip estimates as Chrome reports them on broadband (multiples of 25 ms, then 50 ms above). */
+const RTTS = [50, 50, 100, 100, 150];
+
 /** The window frame a real browser of the platform draws around the page (tabs, address bar, borders). */
 const FRAMES: Record<DevicePlatform, { width: number; height: number }> = {
   Windows: { width: 16, height: 87 },
@@ -89,6 +96,8 @@ export function deviceFacts(device: DeviceProfile & { noiseSeed: number }): Devi
   const meta = userAgentMetadata(device);
   const gpus = GPUS[device.platform];
   const frame = FRAMES[device.platform];
+  // A Mac's menu bar and a Linux desktop's panel are at the top: a window starts below them; Windows' taskbar is below.
+  const taskbarTop = device.platform === 'Windows' ? 0 : TASKBARS[device.platform];
   const room = {
     x: Math.max(0, device.screen.width - device.viewport.width - frame.width),
     y: Math.max(0, device.screen.height - device.viewport.height - frame.height - TASKBARS[device.platform]),
@@ -112,13 +121,10 @@ export function deviceFacts(device: DeviceProfile & { noiseSeed: number }): Devi
     hardwareConcurrency: CORES[pick(seed, 1, CORES.length)],
     deviceMemory: 8,
     gpu: gpus[pick(seed, 2, gpus.length)],
-    // A Mac's menu bar and a Linux desktop's panel are at the top: a window starts below them.
-    frame: {
-      ...frame,
-      x: pick(seed, 3, room.x + 1),
-      y: (device.platform === 'Windows' ? 0 : TASKBARS[device.platform]) + pick(seed, 4, room.y + 1),
-    },
+    frame: { ...frame, x: pick(seed, 3, room.x + 1), y: taskbarTop + pick(seed, 4, room.y + 1) },
     taskbar: TASKBARS[device.platform],
+    taskbarTop,
+    rtt: RTTS[pick(seed, 5, RTTS.length)],
     noiseSeed: seed,
   };
 }

@@ -45,12 +45,15 @@ export function deviceScript(device: DeviceProfile): string {
 /** The device as the fenced context applies it (options, the realms' script, each request): see openFencedContext. */
 export function deviceIdentity(device: DeviceProfile): ContextIdentity {
   const hints = clientHintHeaders(device);
+  const { rtt } = deviceFacts({ ...device, noiseSeed: device.noiseSeed ?? 0 });
   return {
     options: deviceContextOptions(device),
     script: deviceScript(device),
     rewriteHeaders(headers) {
       if ('user-agent' in headers) headers['user-agent'] = device.userAgent;
       for (const name of Object.keys(headers)) if (Object.hasOwn(hints, name)) headers[name] = hints[name];
+      // The RTT client hint (sent only to a site that asks for it) says what navigator.connection.rtt says.
+      if (headers.rtt === '0') headers.rtt = String(rtt);
       // Playwright hands Chromium the bare locale as its language list; a page's own value is left alone.
       if (headers['accept-language'] === device.locale) headers['accept-language'] = device.acceptLanguage;
     },

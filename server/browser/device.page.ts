@@ -2,6 +2,8 @@ import { builtInErrors } from '../page-code/built-in-errors.page';
 import { nativeMasks } from '../page-code/native-masks.page';
 import { prologueEnd } from '../page-code/script-prologue.page';
 import { readableBlobs } from './device-blobs.page';
+import { windowChrome } from './device-chrome.page';
+import { quietConsole } from './device-console.page';
 import type { DeviceFacts } from './device-facts';
 import { applyNoise } from './device-noise.page';
 import { preludeServedWorkers, wrapInlineWorkers } from './device-workers.page';
@@ -95,6 +97,9 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
     getter(nav, 'deviceMemory', () => d.deviceMemory);
   }
 
+  // Network quality: a person's browser has an estimate of its round trip; a headless one says 0 (page and workers).
+  getter(protoOf('NetworkInformation'), 'rtt', (_self, original) => (original() === 0 ? d.rtt : original()));
+
   const workerNav = protoOf('WorkerNavigator');
   getter(workerNav, 'userAgent', () => d.userAgent);
   getter(workerNav, 'appVersion', () => d.userAgent.replace(/^Mozilla\//, ''));
@@ -165,12 +170,15 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   // Noise: each connection draws its own canvas, WebGL and audio (device-noise.page.ts).
   applyNoise({ g, seed: d.noiseSeed, getter, method, promiseThen });
 
+  // The console says nothing to the DevTools session that drives the page (device-console.page.ts).
+  quietConsole({ g, method, realmMasks });
+
   // The prelude of a worker script that never passed the egress proxy: this function's own text with the same facts,
   // after the self-contained functions it calls from other modules (declared under the names it calls them by), in
   // strict mode as the bundle the proxy sends runs.
   let preludeText: string | undefined; // made at the first such worker: most realms start none
   const prelude = () =>
-    (preludeText ??= `(function(){"use strict";${[builtInErrors, nativeMasks, prologueEnd, applyNoise, readableBlobs, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
+    (preludeText ??= `(function(){"use strict";${[builtInErrors, nativeMasks, prologueEnd, applyNoise, quietConsole, windowChrome, readableBlobs, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
   // On the script's first line, after its prologue: the site's script keeps its line numbers and its "use strict".
   const preluded = (script: string) => {
     const at = prologueEnd(script);
@@ -257,40 +265,8 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   getter(nav, 'mimeTypes', () => mimeArray);
   getter(nav, 'pdfViewerEnabled', () => true);
 
-  // window.chrome, as a desktop Chrome page has it.
-  if (!('chrome' in g)) {
-    const since = g.performance.timeOrigin / 1000;
-    const chrome = {
-      app: {
-        isInstalled: false,
-        InstallState: { DISABLED: 'disabled', INSTALLED: 'installed', NOT_INSTALLED: 'not_installed' },
-        RunningState: { CANNOT_RUN: 'cannot_run', READY_TO_RUN: 'ready_to_run', RUNNING: 'running' },
-      },
-      csi() {
-        return { startE: Math.round(since * 1000), onloadT: Math.round(since * 1000), pageT: performance.now(), tran: 15 };
-      },
-      loadTimes() {
-        return {
-          requestTime: since,
-          startLoadTime: since,
-          commitLoadTime: since,
-          finishDocumentLoadTime: 0,
-          finishLoadTime: 0,
-          firstPaintTime: 0,
-          firstPaintAfterLoadTime: 0,
-          navigationType: 'Other',
-          wasFetchedViaSpdy: false,
-          wasNpnNegotiated: false,
-          npnNegotiatedProtocol: 'unknown',
-          wasAlternateProtocolAvailable: false,
-          connectionInfo: 'http/1.1',
-        };
-      },
-    };
-    masks.set(chrome.csi, native('csi'));
-    masks.set(chrome.loadTimes, native('loadTimes'));
-    define(g, 'chrome', { value: chrome, writable: true, enumerable: true, configurable: false });
-  }
+  // window.chrome, as a desktop Chrome page has it (device-chrome.page.ts).
+  windowChrome({ g, masks, rethrow });
 
   // A window the page opens with no address yet (open(''), document.open(url, name, features)) runs the page's script
   // before any script of ours reached it: the device is put on it here, as it is returned (its empty document has
@@ -316,4 +292,6 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   for (const name of ['screenX', 'screenLeft']) getter(g, name, () => d.frame.x);
   for (const name of ['screenY', 'screenTop']) getter(g, name, () => d.frame.y);
   getter(protoOf('Screen'), 'availHeight', (self, original) => (original() as number) - d.taskbar);
+  // A Mac's menu bar and a Linux desktop's panel are at the top of the screen: what is left starts below them.
+  getter(protoOf('Screen'), 'availTop', (self, original) => (original() as number) + d.taskbarTop);
 }

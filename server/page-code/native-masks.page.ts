@@ -7,6 +7,8 @@ export interface NativeMasks {
   nativeToString: (this: unknown) => string;
   /** Whether the device is in place in this realm (device.page.ts: once per realm). */
   device?: boolean;
+  /** The realm's own console.debug, kept by the device before it quiets the console (device-console.page.ts). */
+  consoleDebug?: (...data: unknown[]) => void;
 }
 
 /**

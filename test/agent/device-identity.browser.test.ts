@@ -70,6 +70,8 @@ const inPage = () =>
     uaPlatform: (navigator as unknown as { userAgentData: { platform: string } }).userAgentData.platform,
     screen: [screen.width, screen.height],
     viewport: [innerWidth, innerHeight],
+    // What the taskbar keeps, and how much of it is at the top (a Mac's menu bar, a Linux panel; Windows' is below).
+    bars: [screen.height - screen.availHeight, (screen as Screen & { availTop: number }).availTop],
   }) as const;
 
 it('builds Chrome’s own brand list: the real browser’s, with Google Chrome for HeadlessChrome', async () => {
@@ -96,7 +98,10 @@ it.each(['Windows', 'macOS', 'Linux'] as const)('presents a %s device the same w
   const navigatorPlatform = { Windows: 'Win32', macOS: 'MacIntel', Linux: 'Linux x86_64' }[platform];
   const { context, page } = await fencedWith(device);
   await page.goto(`http://device.localhost:${port}/`);
-  expect(await page.evaluate(inPage)).toEqual({
+  const read = await page.evaluate(inPage);
+  expect(read.bars[0]).toBeGreaterThan(0);
+  expect(read.bars[1]).toBe(platform === 'Windows' ? 0 : read.bars[0]);
+  expect(read).toEqual({
     userAgent: device.userAgent,
     platform: navigatorPlatform,
     languages: ['de-DE', 'de', 'en'],
@@ -105,6 +110,7 @@ it.each(['Windows', 'macOS', 'Linux'] as const)('presents a %s device the same w
     uaPlatform: platform,
     screen: [device.screen.width, device.screen.height],
     viewport: [device.viewport.width, device.viewport.height],
+    bars: read.bars,
   });
   const [popup] = await Promise.all([
     context.waitForEvent('page'),

@@ -135,6 +135,22 @@ const PROBES = `(async () => {
   await grab('plugins.item()', () => navigator.plugins.item());
   await grab('mimeTypes.namedItem()', () => navigator.mimeTypes.namedItem());
   await grab('Function.prototype.toString.call({})', () => Function.prototype.toString.call({}));
+  // The console methods the device quiets (device-console.page.ts) are the browser's in shape; a label is still converted.
+  for (const name of ['log', 'debug', 'table', 'assert', 'timeLog'])
+    await grab('keys of console.' + name, () => {
+      const f = console[name];
+      const d = Object.getOwnPropertyDescriptor(console, name);
+      return [f.name, f.length, Function.prototype.toString.call(f), 'prototype' in f, d.writable, d.enumerable, d.configurable].join('|');
+    });
+  await grab('new console.log()', () => new console.log());
+  await grab('keys of labels converted', () => {
+    let n = 0;
+    const label = { toString: () => (n++, 'label') };
+    console.count(label);
+    console.timeLog(label, {});
+    console.log(label);
+    return String(n);
+  });
   return out;
 })()`;
 
@@ -154,6 +170,58 @@ it('answers a wrong receiver, a bad argument and a garbage constructor call as a
     expect(seen[name]).toBe('true');
   expect(seen['getError after it']).toBe('string');
   expect(Object.values(seen).filter((v) => v.includes('\n    at ')).length).toBeGreaterThan(25);
+});
+
+it('has window.chrome as Chrome makes it: its keys in order, anonymous timings that agree with the page’s, app’s errors', async () => {
+  const page = await devicePage();
+  const seen = await page.evaluate(async () => {
+    const chrome = (
+      window as unknown as { chrome: Record<string, (...a: unknown[]) => unknown> & { app: Record<string, (...a: unknown[]) => unknown> } }
+    ).chrome;
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    const times = chrome.loadTimes() as Record<string, number>;
+    const csi = chrome.csi() as Record<string, number>;
+    const error = (run: () => unknown) => {
+      try {
+        run();
+        return 'none';
+      } catch (e) {
+        return String((e as Error).stack);
+      }
+    };
+    return {
+      keys: Object.keys(chrome),
+      appKeys: Object.keys(chrome.app),
+      names: [chrome.loadTimes.name, chrome.csi.name, chrome.app.getDetails.name],
+      sources: [Function.prototype.toString.call(chrome.loadTimes), Function.prototype.toString.call(chrome.app.runningState)],
+      commit: Math.abs(times.commitLoadTime * 1000 - (performance.timeOrigin + nav.responseStart)),
+      started: times.startLoadTime * 1000 - performance.timeOrigin,
+      loaded: times.finishDocumentLoadTime > 0,
+      csi: [csi.startE === Math.round(performance.timeOrigin), csi.tran, Object.keys(times).length],
+      app: [chrome.app.isInstalled, chrome.app.getDetails(), chrome.app.getIsInstalled(), chrome.app.runningState()],
+      state: await new Promise((resolve) => chrome.app.installState(resolve)),
+      errors: [error(() => chrome.app.getDetails(1)), error(() => chrome.app.installState())],
+      availTop: (screen as Screen & { availTop: number }).availTop,
+    };
+  });
+  expect(seen).toMatchObject({
+    keys: ['loadTimes', 'csi', 'app'],
+    appKeys: ['isInstalled', 'InstallState', 'RunningState', 'getDetails', 'getIsInstalled', 'installState', 'runningState'],
+    names: ['', '', 'getDetails'],
+    sources: ['function () { [native code] }', 'function runningState() { [native code] }'],
+    loaded: true,
+    csi: [true, 15, 13],
+    app: [false, null, false, 'cannot_run'],
+    state: 'not_installed',
+    availTop: 0, // a Windows device: its taskbar is at the bottom
+  });
+  expect(seen.commit).toBeLessThan(1.5);
+  expect(Math.abs(seen.started)).toBeLessThan(1);
+  expect(seen.errors[0]).toMatch(/^TypeError: Error in invocation of app\.getDetails\(\)\n {4}at /);
+  expect(seen.errors[1]).toMatch(/^TypeError: Error in invocation of app\.installState\(function callback\)/);
+  // Every frame is the page's own call (this test's evaluated function): none of the device's script.
+  for (const stack of seen.errors)
+    for (const frame of stack.split('\n').slice(1)) expect(frame).toMatch(/eval at evaluate|^ {4}at async <anonymous>/);
 });
 
 it('answers the renderer of the device once the page enables WEBGL_debug_renderer_info', async () => {

@@ -1,4 +1,5 @@
-import { deviceForBrowser, seededDevice } from '../../server/browser/device-identity';
+import { deviceFacts } from '../../server/browser/device-facts';
+import { deviceForBrowser, deviceIdentity, seededDevice } from '../../server/browser/device-identity';
 import { chooseDevice, hostPlatform, parseDevice } from '../../server/browser/device-profile';
 
 /**
@@ -28,4 +29,25 @@ it('draws new devices of the host’s OS family, with a distinct seed per connec
     seeds.add(device.noiseSeed!);
   }
   expect(seeds.size).toBe(200);
+});
+
+it('rewrites what every request says of the browser into the device’s words, its network estimate included', () => {
+  const device = { ...chooseDevice('conn-headers', VERSION), locale: 'de-DE', acceptLanguage: 'de-DE,de;q=0.9,en;q=0.8' };
+  const { rewriteHeaders } = deviceIdentity(device);
+  const headers: Record<string, string> = {
+    'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/143.0.0.0',
+    'sec-ch-ua': '"HeadlessChrome";v="143"',
+    'accept-language': 'de-DE',
+    rtt: '0', // a headless browser has no estimate; a site that asked for the RTT hint gets the device's
+  };
+  rewriteHeaders!(headers);
+  expect(headers['user-agent']).toBe(device.userAgent);
+  expect(headers['sec-ch-ua']).not.toMatch(/Headless/);
+  expect(headers['accept-language']).toBe(device.acceptLanguage);
+  expect(Number(headers.rtt)).toBeGreaterThan(0);
+  expect(headers.rtt).toBe(String(deviceFacts({ ...device, noiseSeed: device.noiseSeed! }).rtt));
+  // A real estimate and a language list the page chose are left as they are.
+  const own = { rtt: '250', 'accept-language': 'fr' };
+  rewriteHeaders!(own);
+  expect(own).toEqual({ rtt: '250', 'accept-language': 'fr' });
 });

@@ -4,9 +4,13 @@ import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import { BrowserManager } from '../../server/browser/browser-manager';
+import { deviceIdentity } from '../../server/browser/device-identity';
+import { chooseDevice } from '../../server/browser/device-profile';
 import { openPasskeyWindow } from '../../server/browser/webauthn-environment';
 import { loadConfig } from '../../server/config';
 import { holdPasskeyCreation, type PasskeyAsk } from '../../server/connect/live/passkey-consent';
+import { EgressPolicy } from '../../server/egress/egress-policy';
+import { openFencedContext, openPage } from '../../server/egress/fenced-context';
 
 /**
  * A connection's passkey, with consent: a site's create() waits while the person decides; Allow opens a passkey window
@@ -103,6 +107,29 @@ it('holds create() for the person: Allow gives the site a passkey from the conne
   expect(await page.evaluate(signIn, RP)).toBe('NotAllowedError');
   // A second answer to an ask decides nothing.
   expect(await asks[0].allow()).toBeNull();
+});
+
+it('holds create() in a connection’s device context too, whose console says nothing to DevTools but the hold’s ask', async () => {
+  const policy = EgressPolicy.forProvider({ name: 'Passkeys', homeUrl: `http://${RP}:${port}/`, allowedOrigins: [RP] }, 'sandbox');
+  const identity = deviceIdentity(chooseDevice('conn-passkey-device', await browsers.browserVersion()));
+  const context = await openFencedContext(browsers, { policy, onBlocked: () => undefined, identity });
+  contexts.push(context);
+  const page = await openPage(context);
+  const asks: PasskeyAsk[] = [];
+  let asked!: () => void;
+  const nextAsk = new Promise<void>((r) => (asked = r));
+  await holdPasskeyCreation(context, (ask) => (asks.push(ask), asked()));
+  const logged: string[] = [];
+  page.on('console', (m) => logged.push(m.type() + ' ' + m.text()));
+  await page.goto(`http://${RP}:${port}/`);
+  // The page's own console.debug, like its log, reaches no DevTools session; the hold's ask still does.
+  await page.evaluate(() => (console.debug('page'), console.log('page')));
+  const outcome = page.evaluate(register, RP);
+  await nextAsk;
+  await asks[0].decline();
+  expect(await outcome).toBe('NotAllowedError');
+  // The ask, alone of the console's messages (the browser's own warnings are not the page's console).
+  expect(logged.filter((m) => !m.startsWith('warning '))).toEqual([expect.stringMatching(/^debug /)]);
 });
 
 it('answers only in the page its window is on: another tab, another context and a frame of another origin are refused', async () => {

@@ -7,11 +7,13 @@ import type { BrowserContext } from 'playwright-core';
 
 /**
  * A site that judges its visitors as real sites do: every page loads FingerprintJS BotD and FingerprintJS (the open-
- * source packages, served from node_modules), and a probe of its own that looks for contradictions between what the
- * page, a dedicated worker and the request headers say, and for anything of AgentLink's in the page. Used by the
- * device tests and `npm run bench:device`.
+ * source packages, served from node_modules), fpscanner (its published browser module, test/fixtures/detectors), and a
+ * probe of its own that looks for contradictions between what the page, a dedicated worker, a service worker and the
+ * request headers say, for a debugger that reads what the page logs, and for anything of AgentLink's in the page.
+ * Used by the device tests and `npm run bench:device`.
  */
 const MODULES = path.resolve(__dirname, '../../node_modules/@fingerprintjs');
+const FPSCANNER = path.resolve(__dirname, '../fixtures/detectors/fpscanner-1.0.2/fpScanner.es.js');
 
 /** What the site's scripts found (window.detected, set by the page once everything has answered). */
 export interface Detected {
@@ -19,6 +21,9 @@ export interface Detected {
   botKind?: string;
   detectors: string[];
   visitorId: string;
+  /** fpscanner's fast bot detection rules that fired (its fastBotDetectionDetails), and its fingerprint id. */
+  fpscanner: string[];
+  fsid: string;
   contradictions: string[];
   traces: string[];
   page: Record<string, unknown>;
@@ -31,7 +36,9 @@ const readNavigator = async () => {
   const u = navigator.userAgentData;
   const he = u ? await u.getHighEntropyValues(['architecture', 'bitness', 'fullVersionList', 'platformVersion', 'uaFullVersion', 'model', 'wow64']) : null;
   return { userAgent: navigator.userAgent, platform: navigator.platform, languages: [...navigator.languages],
-    hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, he };
+    hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    offsets: [new Date(2026, 0, 15).getTimezoneOffset(), new Date(2026, 6, 15).getTimezoneOffset()], he,
+    rtt: navigator.connection ? navigator.connection.rtt : null };
 };`;
 
 const WORKER = `${READ_NAVIGATOR}
@@ -55,8 +62,9 @@ const gather = async () => {
   let notifications = null;
   try { notifications = (await navigator.permissions.query({ name: 'notifications' })).state; } catch {}
   return { userAgent: navigator.userAgent, platform: navigator.platform, languages: [...navigator.languages],
-    hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, he,
-    webdriver: navigator.webdriver, plugins: navigator.plugins.length, mimeTypes: navigator.mimeTypes.length, pdfViewerEnabled: navigator.pdfViewerEnabled,
+    hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    offsets: [new Date(2026, 0, 15).getTimezoneOffset(), new Date(2026, 6, 15).getTimezoneOffset()], he,
+    rtt: navigator.connection ? navigator.connection.rtt : null, webdriver: navigator.webdriver, plugins: navigator.plugins.length, mimeTypes: navigator.mimeTypes.length, pdfViewerEnabled: navigator.pdfViewerEnabled,
     chrome: typeof window.chrome, outer: [outerWidth, outerHeight], inner: [innerWidth, innerHeight], screen: [screen.width, screen.height],
     dpr: devicePixelRatio, notification: window.Notification ? Notification.permission : null, notifications, gl,
     register: String(navigator.serviceWorker && navigator.serviceWorker.register), touch: navigator.maxTouchPoints };
@@ -89,11 +97,23 @@ export async function probe() {
   if (page.he && platformOf !== page.he.platform) c.push('navigator.platform disagrees with userAgentData.platform');
   if (platformOf === 'macOS' && page.dpr < 2) c.push('a Mac screen at devicePixelRatio 1');
   if (page.touch > 0) c.push('touch on a desktop');
-  for (const k of ['userAgent', 'platform', 'languages', 'hardwareConcurrency', 'deviceMemory', 'timeZone', 'he'])
+  if (page.rtt === 0) c.push('no network estimate (navigator.connection.rtt is 0)');
+  for (const k of ['userAgent', 'platform', 'languages', 'hardwareConcurrency', 'deviceMemory', 'timeZone', 'offsets', 'he', 'rtt'])
     if (!same(page[k], worker[k])) c.push('worker disagrees: ' + k);
   if (!serviceWorker) c.push('no service worker');
-  else for (const k of ['userAgent', 'platform', 'languages', 'hardwareConcurrency', 'deviceMemory', 'he'])
+  else for (const k of ['userAgent', 'platform', 'languages', 'hardwareConcurrency', 'deviceMemory', 'timeZone', 'offsets', 'he', 'rtt'])
     if (!same(page[k], serviceWorker[k])) c.push('service worker disagrees: ' + k);
+  // What a page logs is read only by DevTools: an element's id getter or an Error's stack formatting that runs tells a
+  // site that a debugger listens (the "Runtime.enable" checks).
+  let read = false;
+  const el = document.createElement('div');
+  Object.defineProperty(el, 'id', { get: () => { read = true; return ''; } });
+  const before = Error.prepareStackTrace;
+  Error.prepareStackTrace = () => { read = true; return ''; };
+  console.debug(el);
+  console.log(new Error('probe'));
+  Error.prepareStackTrace = before;
+  if (read) c.push('a debugger reads what the page logs');
   const traces = [];
   for (const k of Object.getOwnPropertyNames(window)) if (/agentlink|__pw|playwright/i.test(k)) traces.push('global ' + k);
   for (const el of document.querySelectorAll('*')) for (const a of el.getAttributeNames()) if (/agentlink/i.test(a)) traces.push('attribute ' + a);
@@ -104,14 +124,17 @@ const PAGE = `<!doctype html><html><head><title>Invoices</title></head><body><h1
 <script type="module">
 import { load as loadBotd } from '/botd.esm.js';
 import FingerprintJS from '/fp.esm.js';
+import FingerprintScanner from '/fpscanner.js';
 import { probe } from '/probe.js';
 const botd = await loadBotd();
 const verdict = botd.detect();
 const detections = botd.getDetections ? botd.getDetections() : {};
 const detectors = Object.entries(detections || {}).filter(([, v]) => v && v.bot).map(([k]) => k);
 const fp = await (await FingerprintJS.load({ monitoring: false })).get();
+const scanned = await new FingerprintScanner().collectFingerprint({ encrypt: false });
+const fpscanner = Object.entries(scanned.fastBotDetectionDetails).filter(([, v]) => v.detected).map(([k]) => k);
 const found = await probe();
-window.detected = { bot: verdict.bot, botKind: verdict.botKind, detectors, visitorId: fp.visitorId, ...found };
+window.detected = { bot: verdict.bot, botKind: verdict.botKind, detectors, visitorId: fp.visitorId, fpscanner, fsid: scanned.fsid, ...found };
 </script></body></html>`;
 
 export interface DetectorSite {
@@ -128,6 +151,7 @@ export async function startDetectorSite(host = 'detector.localhost'): Promise<De
     '/': () => ({ type: 'text/html', body: PAGE }),
     '/botd.esm.js': () => js(fs.readFileSync(path.join(MODULES, 'botd/dist/botd.esm.js'), 'utf8')),
     '/fp.esm.js': () => js(fs.readFileSync(path.join(MODULES, 'fingerprintjs/dist/fp.esm.js'), 'utf8')),
+    '/fpscanner.js': () => js(fs.readFileSync(FPSCANNER, 'utf8')),
     '/probe.js': () => js(PROBE),
     '/probe-worker.js': () => js(WORKER),
     '/probe-sw.js': () => js(SERVICE_WORKER),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { BrowserContext, ConsoleMessage, JSHandle, Page } from 'playwright-core';
 
+import { REALM_KEY } from '../../browser/realm-key';
 import { openPasskeyWindow, type VirtualCredential } from '../../browser/webauthn-environment';
 
 /** How long the page's create() may take once the person allowed it (the connection's device answers in ms). */
@@ -110,12 +111,16 @@ function hostOf(url: string): string {
  */
 function holdScript(token: string): string {
   // The token sits in the closure, not in the wrapped function's text (create.toString() would show it to the page).
+  // A device's realm has its console quieted (browser/device-console.page.ts), its own console.debug kept where only
+  // scripts of ours find it: the realm's toString masks, asked with the process's secret (page-code/native-masks.page.ts).
   return `(() => {
   const token = ${JSON.stringify(token)};
   const proto = CredentialsContainer.prototype;
   const own = Object.getOwnPropertyDescriptor(proto, 'create');
   const create = own.value;
-  const debug = console.debug.bind(console);
+  let kept = null;
+  try { kept = Function.prototype.toString.call(Symbol.for(${JSON.stringify(REALM_KEY)})); } catch {}
+  const debug = (kept && typeof kept === 'object' && typeof kept.consoleDebug === 'function' ? kept.consoleDebug : console.debug).bind(console);
   const wrapped = { create(options) {
     if (!options || !options.publicKey) return create.call(this, options);
     const self = this;
