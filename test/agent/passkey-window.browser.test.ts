@@ -124,6 +124,10 @@ it('holds create() in a connection’s device context too, whose console says no
   await page.goto(`http://${RP}:${port}/`);
   // The page's own console.debug, like its log, reaches no DevTools session; the hold's ask still does.
   await page.evaluate(() => (console.debug('page'), console.log('page')));
+  // The hold reads as the built-in it stands in front of.
+  expect(
+    await page.evaluate(() => [Function.prototype.toString.call(navigator.credentials.create), navigator.credentials.create.length]),
+  ).toEqual(['function create() { [native code] }', 0]);
   const outcome = page.evaluate(register, RP);
   await nextAsk;
   await asks[0].decline();
