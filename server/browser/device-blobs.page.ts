@@ -21,6 +21,8 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
   const BlobType = g.Blob as typeof Blob | undefined;
+  // The realm's own, taken before any of its page scripts ran (device-workers.page.ts, Original).
+  const { apply, construct: newOf } = g.Reflect;
   const unknown = () => null;
   if (typeof BlobType !== 'function' || typeof TextEncoder !== 'function' || typeof TextDecoder !== 'function') return unknown;
   const sizeOf = describe(BlobType.prototype, 'size')?.get;
@@ -36,7 +38,7 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
   const keep = (blob: Blob, parts: unknown) => {
     if (parts === undefined) return void kept.set(blob, []);
     if (!Array.isArray(parts)) return; // another iterable: read once by the constructor, not again here
-    const bytesToo = scriptType.test(typeOf.call(blob) as string);
+    const bytesToo = scriptType.test(apply(typeOf, blob, []) as string);
     const out: Part[] = [];
     let size = 0;
     for (let i = 0; i < parts.length; i++) {
@@ -46,7 +48,7 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
         out.push(part);
       } else if (part instanceof BlobType) {
         if (!kept.has(part)) return;
-        size += sizeOf.call(part) as number;
+        size += apply(sizeOf, part, []) as number;
         out.push(part);
       } else if (bytesToo && (part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
         size += part.byteLength;
@@ -68,7 +70,7 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
     const construct = (target: typeof Original, args: unknown[], newTarget: unknown): object => {
       let made: Blob;
       try {
-        made = Reflect.construct(target, args, newTarget === wrapped ? target : (newTarget as typeof Original));
+        made = newOf(target, args, newTarget === wrapped ? target : (newTarget as typeof Original));
       } catch (error) {
         return rethrow(error, construct); // the browser's own error, as if it came from its constructor
       }
@@ -106,7 +108,7 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
     const chunks = pieces.map((p) => (typeof p === 'string' ? encoder.encode(p) : p));
     let total = 0;
     for (const c of chunks) total += c.length;
-    if (total !== sizeOf.call(blob)) return null;
+    if (total !== apply(sizeOf, blob, [])) return null;
     const bytes = new Uint8Array(total);
     let at = 0;
     for (const c of chunks) bytes.set(c, (at += c.length) - c.length);

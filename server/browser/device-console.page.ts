@@ -28,5 +28,5 @@ export function quietConsole(kit: ConsoleKit): void {
   // The methods that only carry data to DevTools: nothing of theirs reaches the page.
   for (const name of ['debug', 'error', 'info', 'log', 'warn', 'dir', 'dirxml', 'table', 'trace', 'group', 'groupCollapsed', 'assert'])
     method(own, name, () => undefined);
-  method(own, 'timeLog', (_self, args, original) => original(...args.slice(0, 1)));
+  method(own, 'timeLog', (_self, args, original) => original(args.length ? [args[0]] : []));
 }

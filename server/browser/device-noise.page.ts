@@ -19,6 +19,7 @@ export interface NoiseKit extends Pick<WorkerKit, 'g' | 'method'> {
 export function applyNoise(kit: NoiseKit): void {
   const { g, seed, getter, method, promiseThen } = kit;
   const describe = Object.getOwnPropertyDescriptor;
+  const apply = g.Reflect.apply; // the realm's own, taken before any of its page scripts ran (device-workers.page.ts)
   const protoOf = (name: string) => (g[name] as { prototype?: object } | undefined)?.prototype;
   const noisy = (index: number) => {
     let x = (index ^ seed) >>> 0;
@@ -44,7 +45,7 @@ export function applyNoise(kit: NoiseKit): void {
   };
   for (const gl of [protoOf('WebGLRenderingContext'), protoOf('WebGL2RenderingContext')])
     method(gl, 'readPixels', (_self, args, original) => {
-      const out = original(...args);
+      const out = original(args);
       const pixels = args[6];
       if (pixels instanceof g.Uint8Array && args[4] === 0x1908 /* RGBA */) touchPixels(pixels as unknown as Uint8ClampedArray);
       return out;
@@ -55,7 +56,7 @@ export function applyNoise(kit: NoiseKit): void {
     ? (describe(ctx2d, 'putImageData')?.value as (this: CanvasRenderingContext2D, image: ImageData, x: number, y: number) => void)
     : undefined;
   method(ctx2d, 'getImageData', (_self, _args, original) => {
-    const image = original(..._args) as ImageData;
+    const image = original(_args) as ImageData;
     touchPixels(image.data);
     return image;
   });
@@ -97,7 +98,7 @@ export function applyNoise(kit: NoiseKit): void {
       setWidth!.call(copy, width);
       setHeight!.call(copy, height);
       const context = getContext.call(copy, '2d') as CanvasRenderingContext2D;
-      drawImage.call(context, canvas, 0, 0);
+      apply(drawImage, context, [canvas, 0, 0]);
       const image = getImageData.call(context, 0, 0, width, height);
       touchPixels(image.data);
       putImageData.call(context, image, 0, 0);
@@ -109,7 +110,7 @@ export function applyNoise(kit: NoiseKit): void {
   for (const name of ['toDataURL', 'toBlob'])
     method(canvasProto, name, (self, args, original, raw) => {
       const copy = noisedCopy(self as HTMLCanvasElement);
-      return copy ? raw.apply(copy, args) : original(...args);
+      return copy ? apply(raw, copy, args) : original(args);
     });
 
   // Audio: only what an OfflineAudioContext rendered (the audio fingerprint), never samples the page put in itself.
@@ -129,7 +130,7 @@ export function applyNoise(kit: NoiseKit): void {
     return samples;
   };
   method(audioBuffer, 'getChannelData', (self, args, original) => {
-    const samples = original(...args) as Float32Array;
+    const samples = original(args) as Float32Array;
     return rendered.has(self as object) ? noisedChannel(self as AudioBuffer, args[0] as number) : samples;
   });
   method(audioBuffer, 'copyFromChannel', (self, args, original) => {
@@ -138,7 +139,7 @@ export function applyNoise(kit: NoiseKit): void {
     } catch {
       // a channel it does not have: the browser's own error follows
     }
-    return original(...args);
+    return original(args);
   });
   getter(protoOf('OfflineAudioCompletionEvent'), 'renderedBuffer', (_self, original) => {
     const buffer = original() as object;

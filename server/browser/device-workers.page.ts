@@ -7,13 +7,19 @@
  */
 
 type Raw = (...a: unknown[]) => unknown;
+/**
+ * The built-in a wrapper stands for, called on the wrapper's receiver with `args` (none when omitted), through the
+ * Reflect.apply captured before any page script ran: a page that replaced Function.prototype.call or apply, or the
+ * array iterator a spread would use, sees no call of ours go through them, as a built-in's own getter makes none.
+ */
+export type Original = (args?: ArrayLike<unknown>) => unknown;
 
 /** What applyDevice lends these functions: its helpers, and the prelude as this realm makes it. */
 export interface WorkerKit {
   g: Record<string, unknown> & typeof globalThis;
   masks: WeakMap<object, string>;
   native: (name: string) => string;
-  method: (proto: object | undefined, name: string, run: (self: unknown, args: unknown[], original: Raw, raw: Raw) => unknown) => void;
+  method: (proto: object | undefined, name: string, run: (self: unknown, args: unknown[], original: Original, raw: Raw) => unknown) => void;
   /** Throws `error` on, its stack begun below `ours` (no frame of this script in it), as a built-in's own error. */
   rethrow: (error: unknown, ours: unknown) => never;
   /** This realm's prelude, made at the first use (most realms start no such worker). */
@@ -51,17 +57,18 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   const describe = Object.getOwnPropertyDescriptor;
   const URLs = g.URL as typeof URL | undefined;
   const BlobType = g.Blob as typeof Blob | undefined;
+  const newOf = g.Reflect.construct; // the realm's own, taken before any of its page scripts ran (Original)
   if (!URLs || !BlobType || typeof URLs.createObjectURL !== 'function') return;
   const createURL = URLs.createObjectURL.bind(URLs);
   const revokeURL = URLs.revokeObjectURL.bind(URLs);
   const blobs = new Map<string, Blob>();
   method(URLs, 'createObjectURL', (_self, args, original) => {
-    const url = original(...args) as string;
+    const url = original(args) as string;
     if (args[0] instanceof BlobType) blobs.set(url, args[0]);
     return url;
   });
   method(URLs, 'revokeObjectURL', (_self, args, original) => {
-    const result = original(...args); // the page's argument read once, by the browser (and its error, if any)
+    const result = original(args); // the page's argument read once, by the browser (and its error, if any)
     if (typeof args[0] === 'string') blobs.delete(args[0]); // not String(): a page's toString would run a second time
     return result;
   });
@@ -129,11 +136,10 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
       try {
         const spec = args.length > 0 ? specOf(args[0]) : null;
         const swap = spec === null ? null : inlined(spec, args[1]);
-        const made = Reflect.construct(
-          target,
-          swap ? [swap.url, ...args.slice(1)] : args,
-          newTarget === wrapped ? target : (newTarget as typeof Original),
-        );
+        // The page's other arguments as they are, in a list made without the array iterator a spread would use.
+        const list: unknown[] = swap ? [swap.url] : args;
+        if (swap) for (let i = 1; i < args.length; i++) list[i] = args[i];
+        const made = newOf(target, list, newTarget === wrapped ? target : (newTarget as typeof Original));
         if (swap?.revoke) revokeURL(swap.url);
         return made;
       } catch (error) {
@@ -177,10 +183,10 @@ export function preludeServedWorkers(kit: WorkerKit): void {
     try {
       destination = (self as { request: Request }).request.destination;
     } catch {
-      return original(...args); // not a FetchEvent: the browser's own TypeError
+      return original(args); // not a FetchEvent: the browser's own TypeError
     }
-    if (!args.length || (destination !== 'worker' && destination !== 'sharedworker')) return original(...args);
+    if (!args.length || (destination !== 'worker' && destination !== 'sharedworker')) return original(args);
     // Whatever goes wrong here, the service worker's own answer goes on (it was only read through a clone).
-    return original(Promise.resolve(args[0]).then((answer) => withPrelude(answer).catch(() => answer)));
+    return original([Promise.resolve(args[0]).then((answer) => withPrelude(answer).catch(() => answer))]);
   });
 }

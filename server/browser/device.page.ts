@@ -6,7 +6,7 @@ import { windowChrome } from './device-chrome.page';
 import { quietConsole } from './device-console.page';
 import type { DeviceFacts } from './device-facts';
 import { applyNoise } from './device-noise.page';
-import { preludeServedWorkers, wrapInlineWorkers } from './device-workers.page';
+import { type Original, preludeServedWorkers, wrapInlineWorkers } from './device-workers.page';
 
 /**
  * In every realm of a device's context (each document, at its start, through the context's init script; each worker,
@@ -20,11 +20,16 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   const g = (realm ?? globalThis) as unknown as Record<string, unknown> & typeof globalThis;
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
+  // Calls to the built-ins go through this, the realm's own, taken before any of its page scripts ran
+  // (device-workers.page.ts, Original).
+  const apply = g.Reflect.apply;
   // A built-in's own errors for the ones we stand in for: no frame of ours in their stacks (built-in-errors.page.ts).
   const errors = builtInErrors(g);
   const rethrow = errors.rethrow;
   /** Objects of ours that stand for the browser's (the PDF plugins): no brand check for them, they have no native. */
   const standIns = new WeakSet<object>();
+  const weakSetHas = g.WeakSet.prototype.has;
+  const isStandIn = (o: unknown) => apply(weakSetHas, standIns, [o]) as boolean;
   const promiseThen = g.Promise.prototype.then;
 
   // Function.prototype.toString answers for the functions put in place as for the built-ins they replace, in this realm
@@ -47,7 +52,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
         get [name](): unknown {
           try {
             // The built-in's own first, for its brand check: a wrong receiver throws "Illegal invocation" as before.
-            const value = standIns.has(this as object) ? undefined : originalGet.call(this);
+            const value = isStandIn(this) ? undefined : apply(originalGet, this, []);
             return read(this, () => value);
           } catch (error) {
             return rethrow(error, get);
@@ -63,7 +68,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   function method(
     proto: object | undefined,
     name: string,
-    run: (self: unknown, args: unknown[], original: Raw, raw: Raw) => unknown,
+    run: (self: unknown, args: unknown[], original: Original, raw: Raw) => unknown,
     returnsPromise = false,
   ) {
     if (!proto) return;
@@ -73,9 +78,10 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
     const replaced = {
       [name](this: unknown, ...args: unknown[]) {
         try {
-          if (!returnsPromise) return run(this, args, (...a) => original.apply(this, a), original);
+          const callOriginal: Original = (a = []) => apply(original, this, a);
+          if (!returnsPromise) return run(this, args, callOriginal, original);
           const site = errors.callSite(replaced); // its rejection, made later, gets the frames of this call
-          return errors.restacked(run(this, args, (...a) => original.apply(this, a), original) as Promise<unknown>, site);
+          return errors.restacked(run(this, args, callOriginal, original) as Promise<unknown>, site);
         } catch (error) {
           return rethrow(error, replaced);
         }
@@ -123,7 +129,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
     'getHighEntropyValues',
     (_self, args, original) => {
       const hints = args[0];
-      const asked = original(...args) as Promise<unknown>;
+      const asked = original(args) as Promise<unknown>;
       if (!Array.isArray(hints)) return asked; // the browser's own TypeError
       const values: Record<string, unknown> = {
         architecture: d.uaData.architecture,
@@ -159,7 +165,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   for (const gl of [protoOf('WebGLRenderingContext'), protoOf('WebGL2RenderingContext')]) {
     method(gl, 'getParameter', (_self, args, original) => {
       // As the browser answers: null (and INVALID_ENUM) until the page enables WEBGL_debug_renderer_info.
-      const value = original(...args);
+      const value = original(args);
       if (typeof value !== 'string') return value;
       if (args[0] === 0x9245) return d.gpu.vendor; // UNMASKED_VENDOR_WEBGL
       if (args[0] === 0x9246) return d.gpu.renderer; // UNMASKED_RENDERER_WEBGL
@@ -228,10 +234,17 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
     own.forEach((m, i) => define(p, i, { value: m, enumerable: true, configurable: true }));
     for (const m of own) define(p, fakes.get(m)!.type as string, { value: m, configurable: true });
   }
-  const field = (name: string) => (self: unknown, original: () => unknown) =>
-    fakes.has(self as object) ? fakes.get(self as object)![name] : original();
-  const count = (self: unknown, original: () => unknown) =>
-    fakes.has(self as object) ? (fakes.get(self as object)!.items as object[]).length : original();
+  // What a getter or method is asked of a stand-in, read without any built-in a page could have replaced since.
+  const weakMapGet = g.WeakMap.prototype.get;
+  const fakeOf = (self: unknown) => apply(weakMapGet, fakes, [self]) as Record<string, unknown> | undefined;
+  const field = (name: string) => (self: unknown, original: () => unknown) => {
+    const f = fakeOf(self);
+    return f ? f[name] : original();
+  };
+  const count = (self: unknown, original: () => unknown) => {
+    const f = fakeOf(self);
+    return f ? (f.items as object[]).length : original();
+  };
   for (const proto of [protoOf('Plugin'), protoOf('MimeType')])
     for (const name of ['name', 'filename', 'description', 'type', 'suffixes', 'enabledPlugin']) getter(proto, name, field(name));
   // A call with no argument is the browser's own TypeError ("1 argument required"): asked of its own (empty) list.
@@ -240,26 +253,30 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
     MimeTypeArray: describe(protoOf('Navigator') ?? {}, 'mimeTypes')?.get,
   };
   const required = (name: string, iface: string, raw: Raw) => {
-    const own = listGetters[iface as keyof typeof listGetters]?.call(g.navigator) as object | undefined;
-    if (own) raw.call(own);
+    const listGetter = listGetters[iface as keyof typeof listGetters];
+    const own = listGetter ? (apply(listGetter, g.navigator, []) as object | undefined) : undefined;
+    if (own) apply(raw, own, []);
     throw new g.TypeError(`Failed to execute '${name}' on '${iface}': 1 argument required, but only 0 present.`);
   };
   for (const iface of ['PluginArray', 'MimeTypeArray', 'Plugin']) {
     const proto = protoOf(iface);
     getter(proto, 'length', count);
     method(proto, 'item', (self, args, original, raw) => {
-      const f = fakes.get(self as object);
+      const f = fakeOf(self);
       if (f && !args.length) required('item', iface, raw);
-      return f ? ((f.items as object[])[Number(args[0]) >>> 0] ?? null) : original(...args);
+      return f ? ((f.items as object[])[Number(args[0]) >>> 0] ?? null) : original(args);
     });
     method(proto, 'namedItem', (self, args, original, raw) => {
-      const f = fakes.get(self as object);
-      if (f && !args.length) required('namedItem', iface, raw);
-      const key = (f?.key as string) ?? 'type';
-      return f ? ((f.items as object[]).find((i) => fakes.get(i)![key] === String(args[0])) ?? null) : original(...args);
+      const f = fakeOf(self);
+      if (!f) return original(args);
+      if (!args.length) required('namedItem', iface, raw);
+      const wanted = String(args[0]);
+      const items = f.items as object[];
+      for (let i = 0; i < items.length; i++) if (fakeOf(items[i])![f.key as string] === wanted) return items[i];
+      return null;
     });
   }
-  method(protoOf('PluginArray'), 'refresh', (self, args, original) => (fakes.has(self as object) ? undefined : original(...args)));
+  method(protoOf('PluginArray'), 'refresh', (self, args, original) => (fakeOf(self) ? undefined : original(args)));
   const nav = protoOf('Navigator');
   getter(nav, 'plugins', () => pluginArray);
   getter(nav, 'mimeTypes', () => mimeArray);
@@ -276,7 +293,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
     [protoOf('Document'), 'open'],
   ] as const)
     method(holder as object | undefined, name, (_self, _args, original) => {
-      const opened = original(..._args) as (typeof globalThis & { window?: unknown }) | null;
+      const opened = original(_args) as (typeof globalThis & { window?: unknown }) | null;
       try {
         if (opened && opened.window === opened && opened !== (g as unknown)) applyDevice(d, opened);
       } catch {

@@ -21,6 +21,8 @@ export default function gateWebAuthn(waitMs: number, realmKey: string): void {
   const top = builtInErrors(globalThis);
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
+  // Taken before any page script ran: no call of ours goes through a Function.prototype.call or apply a page replaced.
+  const apply = Reflect.apply;
   // The toString masks every same-origin realm of the page shares (native-masks.page.ts), the device's too.
   const masks = nativeMasks(globalThis, realmKey, top.rethrow).masks;
   /** Realms gated already (by their CredentialsContainer: a window keeps its WindowProxy when it loads a new document). */
@@ -46,7 +48,7 @@ export default function gateWebAuthn(waitMs: number, realmKey: string): void {
       [name](this: unknown, ...args: unknown[]) {
         let opened: Record<string, unknown> | null;
         try {
-          opened = original.apply(this, args) as Record<string, unknown> | null;
+          opened = apply(original, this, args) as Record<string, unknown> | null;
         } catch (error) {
           return top.rethrow(error, replaced);
         }
@@ -82,7 +84,7 @@ export default function gateWebAuthn(waitMs: number, realmKey: string): void {
         // The bound holds even when the browser never answers the question (a page mid-setup): then it is refused.
         setTimer(() => resolve(false), waitMs);
         const look = () =>
-          available.call(Pkc).then(
+          (apply(available, Pkc, []) as Promise<boolean>).then(
             (yes) => {
               if (yes) return resolve((ready = true));
               if (now() >= until) return resolve(false);
@@ -105,9 +107,9 @@ export default function gateWebAuthn(waitMs: number, realmKey: string): void {
         [name](this: unknown, ...args: unknown[]): Promise<unknown> {
           const site = errors.callSite(replaced); // a rejection, made here or later, gets the frames of this call
           try {
-            if (ready) return errors.restacked(original.apply(this, args), site);
+            if (ready) return errors.restacked(apply(original, this, args) as Promise<unknown>, site);
             return errors.restacked(
-              environment().then((ok) => (ok ? original.apply(this, args) : refused())),
+              environment().then((ok) => (ok ? (apply(original, this, args) as Promise<unknown>) : refused())),
               site,
             );
           } catch (error) {

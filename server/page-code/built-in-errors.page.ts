@@ -22,6 +22,7 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
   const ErrorType = g.Error; // DOMException inherits from it
   const capture = (ErrorType as unknown as { captureStackTrace?: (target: object, below: unknown) => void }).captureStackTrace;
   const then = g.Promise.prototype.then;
+  const apply = g.Reflect.apply; // not then.call: a page may have replaced Function.prototype.call
   return {
     rethrow(error, ours) {
       if (capture && error instanceof ErrorType) capture(error, ours);
@@ -33,18 +34,21 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
       return site;
     },
     restacked(result, site) {
-      return then.call(result, undefined, (error: unknown) => {
-        const own: unknown = error instanceof ErrorType ? error.stack : undefined;
-        if (typeof own === 'string' && typeof site.stack === 'string') {
-          // Its own first line (Blink's, which is not always `name: message`), then the frames of the page's call.
-          const head = own.indexOf('\n    at ');
-          const frames = site.stack.indexOf('\n    at ');
-          const stack = `${head < 0 ? own : own.slice(0, head)}${frames < 0 ? '' : site.stack.slice(frames)}`;
-          // Assigned, not defined: the property keeps the shape V8 gave it (an accessor pair in this Chromium).
-          (error as { stack?: string }).stack = stack;
-        }
-        throw error;
-      }) as typeof result;
+      return apply(then, result, [
+        undefined,
+        (error: unknown) => {
+          const own: unknown = error instanceof ErrorType ? error.stack : undefined;
+          if (typeof own === 'string' && typeof site.stack === 'string') {
+            // Its own first line (Blink's, which is not always `name: message`), then the frames of the page's call.
+            const head = own.indexOf('\n    at ');
+            const frames = site.stack.indexOf('\n    at ');
+            const stack = `${head < 0 ? own : own.slice(0, head)}${frames < 0 ? '' : site.stack.slice(frames)}`;
+            // Assigned, not defined: the property keeps the shape V8 gave it (an accessor pair in this Chromium).
+            (error as { stack?: string }).stack = stack;
+          }
+          throw error;
+        },
+      ]) as typeof result;
     },
   };
 }

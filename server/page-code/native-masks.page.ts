@@ -53,12 +53,17 @@ export function nativeMasks(g: typeof globalThis, key: string, rethrow: BuiltInE
   const nativeToString = proto.toString as (this: unknown) => string;
   const masks = related ? related.masks : new WeakMap<object, string>();
   const mine: NativeMasks = { masks, nativeToString };
+  // The realm's own built-ins, taken before any page script of it ran: a page that replaces Function.prototype.call or
+  // WeakMap.prototype.get sees no call of a toString of ours go through them, as the built-in toString makes none.
+  const apply = g.Reflect.apply;
+  const has = g.WeakMap.prototype.has;
+  const get = g.WeakMap.prototype.get;
   const toStringShim = {
     toString(this: unknown) {
       if (this === secret) return mine as unknown as string;
-      if (typeof this === 'function' && masks.has(this)) return masks.get(this) as string;
+      if (typeof this === 'function' && apply(has, masks, [this])) return apply(get, masks, [this]) as string;
       try {
-        return nativeToString.call(this);
+        return apply(nativeToString, this, []) as string;
       } catch (error) {
         return rethrow(error, toStringShim);
       }

@@ -172,6 +172,42 @@ it('answers a wrong receiver, a bad argument and a garbage constructor call as a
   expect(Object.values(seen).filter((v) => v.includes('\n    at ')).length).toBeGreaterThan(25);
 });
 
+// A lie detector's trap: the built-ins a wrapper might call at call time, replaced by counting proxies, then the device's
+// stand-ins used. A built-in getter, method or toString calls none of them; neither may ours.
+const TRAPPED = `(() => {
+  const hits = [];
+  const R = Reflect.apply;
+  const traps = [
+    [Function.prototype, 'call'], [Function.prototype, 'apply'], [Function.prototype, 'bind'], [Reflect, 'apply'], [Reflect, 'construct'],
+    [WeakMap.prototype, 'get'], [WeakMap.prototype, 'has'], [WeakSet.prototype, 'has'], [Array.prototype, Symbol.iterator],
+  ];
+  const saved = traps.map(([holder, key]) => holder[key]);
+  traps.forEach(([holder, key], i) => {
+    holder[key] = new Proxy(saved[i], { apply: (t, self, args) => (hits[hits.length] = String(key), R(t, self, args)) });
+  });
+  const gl = document.createElement('canvas').getContext('webgl');
+  const c2 = document.createElement('canvas').getContext('2d');
+  const platformGetter = Object.getOwnPropertyDescriptor(Navigator.prototype, 'platform').get;
+  const used = [
+    navigator.platform, navigator.languages, navigator.hardwareConcurrency, navigator.deviceMemory, navigator.userAgentData.brands,
+    navigator.plugins.length, navigator.plugins.item(0), navigator.mimeTypes.namedItem('application/pdf'), navigator.pdfViewerEnabled,
+    screen.availHeight, outerWidth, Notification.permission, gl.getParameter(gl.VENDOR), c2.getImageData(0, 0, 1, 1),
+    R(Function.prototype.toString, platformGetter, []), platformGetter.toString(), Math.max.toString(), (() => 1).toString(), String(navigator.plugins.item),
+    new Blob(['x'], { type: 'text/javascript' }), new File(['y'], 'f.js'), console.log('logged'), console.timeLog('t'),
+  ];
+  traps.forEach(([holder, key], i) => (holder[key] = saved[i]));
+  return { hits: hits.join(), used: used.length };
+})()`;
+
+it('makes no call a page can trap: built-ins it replaced after our start see none of ours, as a browser’s make none', async () => {
+  const [device, plain] = await Promise.all([devicePage(), plainPage()]);
+  const seen = (await device.evaluate(TRAPPED)) as { hits: string; used: number };
+  expect(seen).toEqual(await plain.evaluate(TRAPPED));
+  // In both, only the Blob and File constructors' own reading of their array (WebIDL iterates a sequence).
+  expect(seen.used).toBe(23);
+  expect(seen.hits.split(',').filter((hit) => hit !== 'Symbol(Symbol.iterator)')).toEqual([]);
+});
+
 it('has window.chrome as Chrome makes it: its keys in order, anonymous timings that agree with the page’s, app’s errors', async () => {
   const page = await devicePage();
   const seen = await page.evaluate(async () => {
