@@ -17,10 +17,21 @@ export function windowChrome(kit: ChromeKit): void {
   if ('chrome' in g) return;
   const perf = g.performance;
   const origin = perf.timeOrigin;
-  const navigation = () => perf.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  // The realm's own built-ins, taken before any of its page scripts ran: Chrome's own loadTimes calls no script, so no
+  // call of ours may go through a built-in the page replaced since (device-workers.page.ts, Original).
+  const apply = g.Reflect.apply;
+  const round = g.Math.round;
+  const entriesByType = g.Performance.prototype.getEntriesByType;
+  const now = g.Performance.prototype.now;
+  const entries = (type: string) => apply(entriesByType, perf, [type]) as PerformanceEntry[];
+  const navigation = () => entries('navigation')[0] as PerformanceNavigationTiming | undefined;
   // Whole milliseconds since the epoch, as Chrome reports them; 0 for what has not happened yet.
-  const at = (ms: number | undefined) => (ms && ms > 0 ? Math.round(origin + ms) : 0);
-  const firstPaint = () => perf.getEntriesByType('paint').find((e) => e.name === 'first-paint')?.startTime;
+  const at = (ms: number | undefined) => (ms && ms > 0 ? round(origin + ms) : 0);
+  const firstPaint = () => {
+    const paints = entries('paint');
+    for (let i = 0; i < paints.length; i++) if (paints[i]!.name === 'first-paint') return paints[i]!.startTime;
+    return undefined;
+  };
   const anonymous = 'function () { [native code] }';
 
   const loadTimes = [
@@ -28,7 +39,7 @@ export function windowChrome(kit: ChromeKit): void {
       const n = navigation();
       const protocol = n?.nextHopProtocol || 'http/1.1';
       const negotiated = protocol === 'h2' || protocol === 'h3';
-      const started = Math.round(origin) / 1000; // the navigation's start, in seconds
+      const started = round(origin) / 1000; // the navigation's start, in seconds
       return {
         requestTime: started,
         startLoadTime: started,
@@ -50,9 +61,9 @@ export function windowChrome(kit: ChromeKit): void {
     function () {
       const n = navigation();
       return {
-        startE: Math.round(origin),
+        startE: round(origin),
         onloadT: at(n?.domContentLoadedEventEnd),
-        pageT: perf.now(),
+        pageT: apply(now, perf, []) as number,
         tran: n?.type === 'reload' ? 16 : n?.type === 'back_forward' ? 6 : 15,
       };
     },
@@ -61,6 +72,7 @@ export function windowChrome(kit: ChromeKit): void {
   masks.set(csi, anonymous);
 
   // chrome.app's methods take nothing but installState's callback; anything else is Chrome's invocation error.
+  const setTimer = g.setTimeout;
   const invocation = (name: string, signature: string, ours: unknown) =>
     rethrow(new g.TypeError(`Error in invocation of app.${name}(${signature})`), ours);
   const app = {
@@ -80,7 +92,7 @@ export function windowChrome(kit: ChromeKit): void {
     installState(...args: unknown[]): void {
       const callback = args[0];
       if (args.length !== 1 || typeof callback !== 'function') invocation('installState', 'function callback', app.installState);
-      g.setTimeout(() => (callback as (state: string) => void)('not_installed'), 0);
+      setTimer(() => (callback as (state: string) => void)('not_installed'), 0);
     },
     runningState(...args: unknown[]): string {
       if (args.length) invocation('runningState', '', app.runningState);
