@@ -4,6 +4,7 @@
  *   npm run bench:live                      # 40 measured keys per session, concurrency 1, 2, 4, 8, 16
  *   npm run bench:live -- --keys 60 --max 32
  *   npm run bench:live -- --compare         # one session, frames sized to the canvas vs at the page's size, side by side
+ *   npm run bench:live -- --zoom            # one session zoomed in to 1:1: frames of the part in view vs the whole page
  *
  * A live AgentLink on 127.0.0.1 (its own Chromium holds the live pages, as in production); the "people" are widget
  * pages in a second Chromium, each on a link token for Lumen, each having clicked through to the identity provider's
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     max: { type: 'string', default: '16' },
     warmup: { type: 'string', default: '5' },
     compare: { type: 'boolean', default: false },
+    zoom: { type: 'boolean', default: false },
   },
 });
 const KEYS = Math.max(5, Number(values.keys));
@@ -113,15 +115,30 @@ async function openPerson(
   widgets: Browser,
   org: { clientId: string; sandboxSecret: string },
   n: number,
-  desktopFrames = false,
+  frames: 'sized' | 'desktop' | 'whole' = 'sized',
 ): Promise<Person> {
   const context = await widgets.newContext({ viewport: { width: 420, height: 820 } });
   // The widget as it was before issue #38: it never says its canvas's size, so frames come at the page's (1280×800).
-  if (desktopFrames) {
+  if (frames === 'desktop') {
     await context.addInitScript(() => {
       const send = WebSocket.prototype.send;
       WebSocket.prototype.send = function (this: WebSocket, data: string | ArrayBufferLike | Blob | ArrayBufferView) {
         if (typeof data === 'string' && data.includes('"t":"frameSize"')) return;
+        send.call(this, data);
+      };
+    });
+  }
+  // The widget as it was before zoomed frames showed only the part in view: it asks for the whole zoomed canvas.
+  if (frames === 'whole') {
+    await context.addInitScript(() => {
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (this: WebSocket, data: string | ArrayBufferLike | Blob | ArrayBufferView) {
+        if (typeof data === 'string' && data.includes('"t":"frameSize"')) {
+          // (No named inner function: tsx would wrap it in a helper the page does not have.)
+          const r = document.getElementById('al-live-canvas')!.getBoundingClientRect();
+          const [width, height] = [r.width, r.height].map((n) => Math.min(8000, Math.max(16, Math.floor(n * devicePixelRatio))));
+          data = JSON.stringify({ t: 'frameSize', width, height });
+        }
         send.call(this, data);
       };
     });
@@ -234,30 +251,32 @@ function printStages(title: string, all: Stages[]): void {
   }
 }
 
-/** One session typing, frames at the page's size and sized to the canvas, in alternating rounds (the same load on both). */
-async function compare(server: LiveServer, widgets: Browser, org: { clientId: string; sandboxSecret: string }): Promise<void> {
-  const sides = [
-    {
-      name: 'desktop-size frames (before)',
-      person: await openPerson(server, widgets, org, 0, true),
-      latencies: [] as number[],
-      fps: [] as number[],
-      frame: '',
-      stages: [] as Stages[],
+/** The person zooms in to one page pixel per screen pixel and pans the stage until `selector` is in the middle of it. */
+async function zoomTo(server: LiveServer, p: Person, selector: string): Promise<void> {
+  for (let i = 0; i < 6; i++) await p.widget.locator('#al-live-zoom-in').click();
+  const live = server.services.liveSignIn.inspect(p.linkSessionId)!;
+  const box = (await live.locator(selector).first().boundingBox())!;
+  const vp = { width: await live.evaluate(() => innerWidth), height: await live.evaluate(() => innerHeight) };
+  await p.widget.evaluate(
+    ([fx, fy]) => {
+      const s = document.getElementById('al-live-scroll')!;
+      const c = document.getElementById('al-live-canvas')!.getBoundingClientRect();
+      s.scrollLeft = fx! * c.width - s.clientWidth / 2;
+      s.scrollTop = fy! * c.height - s.clientHeight / 2;
     },
-    {
-      name: 'canvas-size frames (after)',
-      person: await openPerson(server, widgets, org, 1),
-      latencies: [] as number[],
-      fps: [] as number[],
-      frame: '',
-      stages: [] as Stages[],
-    },
-  ];
-  for (const side of sides) if (WARMUP) await typeAndMeasure(side.person, WARMUP);
+    [(box.x + box.width / 2) / vp.width, (box.y + box.height / 2) / vp.height],
+  );
+  await p.widget.locator('#al-live-canvas').focus(); // the keys go to the page again, not to the zoom button
+  await new Promise((r) => setTimeout(r, 500)); // the frame size settles (120 ms) and the screencast restarts
+}
+
+/** One session per side, typing in alternating rounds (the same load on both), side by side. */
+async function sideBySide(title: string, sides: { name: string; person: Person }[]): Promise<void> {
+  const measured = sides.map((s) => ({ ...s, latencies: [] as number[], fps: [] as number[], frame: '', stages: [] as Stages[] }));
+  for (const side of measured) if (WARMUP) await typeAndMeasure(side.person, WARMUP);
   const ROUNDS = 4;
   for (let round = 0; round < ROUNDS; round++) {
-    for (const side of round % 2 ? [...sides].reverse() : sides) {
+    for (const side of round % 2 ? [...measured].reverse() : measured) {
       const r = await typeAndMeasure(side.person, Math.ceil(KEYS / ROUNDS));
       side.latencies.push(...r.latencies);
       side.stages.push(...r.stages);
@@ -265,17 +284,36 @@ async function compare(server: LiveServer, widgets: Browser, org: { clientId: st
       side.frame = r.frame;
     }
   }
-  console.log('\nLive view, one session, side by side (input-to-frame on loopback; alternating rounds):');
+  console.log(`\n${title} (input-to-frame on loopback; alternating rounds):`);
   console.log('  frames                          size        median ms   p95 ms   fps/widget   keys');
-  for (const s of sides) {
+  for (const s of measured) {
     console.log(
       `  ${s.name.padEnd(31)} ${s.frame.padEnd(11)} ${fmt(quantile(s.latencies, 0.5)).padStart(9)} ${fmt(quantile(s.latencies, 0.95)).padStart(8)} ` +
         `${fmt(s.fps.reduce((a, b) => a + b, 0) / s.fps.length, 1).padStart(12)} ${String(s.latencies.length).padStart(6)}`,
     );
   }
-  for (const s of sides) printStages(`Input to frame, ${s.name}`, s.stages);
-  const [before, after] = sides.map((s) => quantile(s.latencies, 0.5));
+  for (const s of measured) printStages(`Input to frame, ${s.name}`, s.stages);
+  const [before, after] = measured.map((s) => quantile(s.latencies, 0.5));
   console.log(`\n  median before / after: ${fmt(before! / after!, 2)}×`);
+}
+
+/** One session typing, frames at the page's size and sized to the canvas. */
+async function compare(server: LiveServer, widgets: Browser, org: { clientId: string; sandboxSecret: string }): Promise<void> {
+  await sideBySide('Live view, one session, side by side', [
+    { name: 'desktop-size frames (before)', person: await openPerson(server, widgets, org, 0, 'desktop') },
+    { name: 'canvas-size frames (after)', person: await openPerson(server, widgets, org, 1) },
+  ]);
+}
+
+/** One session typing while zoomed in to 1:1 on the field: frames of the whole zoomed page vs of the part in view. */
+async function compareZoom(server: LiveServer, widgets: Browser, org: { clientId: string; sandboxSecret: string }): Promise<void> {
+  const whole = await openPerson(server, widgets, org, 0, 'whole');
+  const region = await openPerson(server, widgets, org, 1);
+  for (const p of [whole, region]) await zoomTo(server, p, 'input[name="username"]');
+  await sideBySide('Live view zoomed in to one page pixel per screen pixel, one session, side by side', [
+    { name: 'whole page (before)', person: whole },
+    { name: 'part in view (after)', person: region },
+  ]);
 }
 
 async function main() {
@@ -287,9 +325,9 @@ async function main() {
   });
   const created = await server.services.organizations.create('Bench');
   const org = { clientId: created.clientId, sandboxSecret: created.sandboxSecret };
-  if (values.compare) {
+  if (values.compare || values.zoom) {
     try {
-      return await compare(server, widgets, org);
+      return await (values.zoom ? compareZoom : compare)(server, widgets, org);
     } finally {
       await widgets.close();
       await server.services.liveSignIn.closeAll();

@@ -41,3 +41,32 @@ export function firstFrameFor(widget: WidgetSize): Pick<FrameSizeMessage, 'width
 export function sameBounds(a: FrameBounds, b: FrameBounds): boolean {
   return a.width === b.width && a.height === b.height;
 }
+
+/** A part of the page in its CSS pixels (the part of it a zoomed-in canvas shows). */
+export interface FrameRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The part of the page the frames show: the widget's `asked` region kept inside the page, or null for the whole page
+ * (none asked, or one that covers nearly all of it: a region saves nothing there).
+ */
+export function frameRegionFor(viewport: FrameBounds, asked: FrameRegion | undefined): FrameRegion | null {
+  if (!asked) return null;
+  const width = Math.min(asked.width, viewport.width);
+  const height = Math.min(asked.height, viewport.height);
+  if (width * height >= 0.9 * viewport.width * viewport.height) return null;
+  return {
+    x: Math.max(0, Math.min(asked.x, viewport.width - width)),
+    y: Math.max(0, Math.min(asked.y, viewport.height - height)),
+    width,
+    height,
+  };
+}
+
+export function sameRegion(a: FrameRegion | null, b: FrameRegion | null): boolean {
+  return a === b || (!!a && !!b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height);
+}

@@ -69,7 +69,26 @@ export const ClientMessageSchema = z.discriminatedUnion('t', [
    * rendered and encoded no larger than this (the page keeps its own size; the compositor scales), so a 1280×800
    * page shown in a 400-pixel-wide widget is not sent at 1280×800.
    */
-  z.object({ t: z.literal('frameSize'), width: z.number().int().min(16).max(8000), height: z.number().int().min(16).max(8000) }).strict(),
+  z
+    .object({
+      t: z.literal('frameSize'),
+      width: z.number().int().min(16).max(8000),
+      height: z.number().int().min(16).max(8000),
+      /**
+       * The part of the page the canvas shows when the person zoomed in (page CSS pixels): frames show only that part,
+       * at `width`×`height`, instead of the whole page at the zoomed canvas's size.
+       */
+      region: z
+        .object({
+          x: z.number().int().min(0).max(10_000),
+          y: z.number().int().min(0).max(10_000),
+          width: z.number().int().min(16).max(8000),
+          height: z.number().int().min(16).max(8000),
+        })
+        .strict()
+        .optional(),
+    })
+    .strict(),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type FrameSizeMessage = Extract<ClientMessage, { t: 'frameSize' }>;
@@ -110,7 +129,9 @@ export type ServerMessage =
   | { type: 'status'; code: LiveStatusCode; message: string; host?: string }
   | { type: 'pong' }
   /** The site asks to create a passkey and the organization opted in: ask the person (`done`: the question is over). */
-  | { type: 'passkey'; host: string; done?: boolean };
+  | { type: 'passkey'; host: string; done?: boolean }
+  /** The frames after this show `region` of the page (page CSS pixels), or the whole page (null): where to draw them. */
+  | { type: 'frameRegion'; region: { x: number; y: number; width: number; height: number } | null };
 
 /** Where a live view's messages and frames go: the widget's socket (live-socket.ts), or a test's. */
 export interface LiveSink {

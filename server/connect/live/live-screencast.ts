@@ -3,7 +3,8 @@ import { performance } from 'node:perf_hooks';
 import type { CDPSession } from 'playwright-core';
 
 import { FrameQuality } from './frame-quality';
-import { type FrameBounds, frameBoundsFor, sameBounds } from './frame-size';
+import { type FrameBounds, frameBoundsFor, type FrameRegion, frameRegionFor, sameBounds, sameRegion } from './frame-size';
+import type { LiveEmulation } from './live-emulation';
 import type { FrameSizeMessage, LiveSink } from './live-protocol';
 import type { InputToFrame } from './live-timing';
 
@@ -28,6 +29,9 @@ export class LiveScreencast {
   private chain: Promise<void> = Promise.resolve();
   private readonly quality = new FrameQuality();
   private stopped = false;
+  /** The part of the page the frames show (null: all of it), as asked, and as the page's emulation has it now. */
+  private region: FrameRegion | null = null;
+  private shownRegion: FrameRegion | null = null;
 
   constructor(
     private readonly cdp: CDPSession,
@@ -36,6 +40,8 @@ export class LiveScreencast {
     private bounds: FrameBounds,
     private readonly sink: () => LiveSink | null,
     private readonly timing: InputToFrame,
+    /** The view's own page's emulation (live-emulation.ts): frames of a region; none for a borrowed page. */
+    private readonly emulation: LiveEmulation | null = null,
   ) {
     cdp.on('Page.screencastFrame', (frame: ScreencastFrame) => this.onFrame(frame));
   }
@@ -61,12 +67,22 @@ export class LiveScreencast {
     return this.quality.quality;
   }
 
-  /** The widget's canvas changed size (opened, zoomed, window resized): the screencast restarts at that size. */
+  /**
+   * The widget's canvas changed size (opened, zoomed, window resized) or shows another part of the page (zoomed in and
+   * panned): the screencast restarts at that size, showing that part (a page the view owns; a borrowed one, whole).
+   */
   resize(asked: FrameSizeMessage): void {
-    const next = frameBoundsFor(this.viewport, asked);
-    if (sameBounds(next, this.bounds)) return;
+    const region = this.emulation ? frameRegionFor(this.viewport, asked.region) : null;
+    const next = frameBoundsFor(region ?? this.viewport, asked);
+    if (sameBounds(next, this.bounds) && sameRegion(region, this.region)) return;
     this.bounds = next;
+    this.region = region;
     this.restart();
+  }
+
+  /** The part of the page the frames sent now show (null: the whole page), for a widget that (re)attaches. */
+  get frameRegion(): FrameRegion | null {
+    return this.shownRegion;
   }
 
   /** Whether a frame came within `ms`. */
@@ -96,12 +112,19 @@ export class LiveScreencast {
   /** The screencast again at the current size and quality, after any restart already on its way. */
   private restart(): void {
     const bounds = this.bounds;
+    const region = this.region;
     const quality = this.quality.quality;
     this.chain = this.chain
       .then(async () => {
-        // A later size or quality is on its way: that restart does it.
-        if (this.stopped || !sameBounds(bounds, this.bounds) || quality !== this.quality.quality) return;
+        // A later size, part or quality is on its way: that restart does it.
+        if (this.stopped || !sameBounds(bounds, this.bounds) || region !== this.region || quality !== this.quality.quality) return;
         await this.cdp.send('Page.stopScreencast');
+        if (this.emulation && !sameRegion(region, this.shownRegion)) {
+          // No frame of the last part comes after the stop: the widget learns where the next ones go, then they come.
+          await this.emulation.apply(region);
+          this.shownRegion = region;
+          this.sink()?.send({ type: 'frameRegion', region });
+        }
         await this.start();
       })
       .catch(() => undefined); // the page closed: nothing to stream

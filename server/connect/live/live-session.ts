@@ -7,6 +7,7 @@ import type { EgressPolicy } from '../../egress/egress-policy';
 import type { ProviderDefinition } from '../../providers/provider';
 import type { StorageState } from '../login-engine';
 import { firstFrameFor, frameBoundsFor, type WidgetSize } from './frame-size';
+import { LiveEmulation } from './live-emulation';
 import { dispatchInput } from './live-input-dispatch';
 import { LivePageFence } from './live-page-fence';
 import type { InputMessage, LiveSink, LiveStatusCode, ServerMessage } from './live-protocol';
@@ -77,11 +78,12 @@ export class LiveSession {
     viewport: { width: number; height: number },
     private readonly borrowed: BorrowedPage | null,
     widget: WidgetSize,
+    emulation: LiveEmulation | null,
   ) {
     this.viewport = viewport;
     this.timing = new InputToFrame(linkSessionId);
     const bounds = frameBoundsFor(viewport, firstFrameFor(widget));
-    this.screencast = new LiveScreencast(cdp, viewport, bounds, () => this.sink, this.timing);
+    this.screencast = new LiveScreencast(cdp, viewport, bounds, () => this.sink, this.timing, emulation);
     this.fence = new LivePageFence(
       context,
       page,
@@ -114,8 +116,16 @@ export class LiveSession {
     const borrowed = opts.borrowed ?? null;
     // A borrowed page keeps the size its run gave it (resizing would reflow the page under the run); the widget scales it.
     const viewport = borrowed ? (page.viewportSize() ?? opts.viewport) : opts.viewport;
-    if (!borrowed) await page.setViewportSize(viewport);
     const cdp = await context.newCDPSession(page);
+    // The view's own page at the view's size, its screen and pixel ratio kept (live-emulation.ts): a page opened at that
+    // size already has it; a page handed over by the login engine is resized (Playwright's resize also sets the screen
+    // to the view's size, and moves the window), then given its own screen back through the view's session.
+    const emulation = borrowed ? null : await LiveEmulation.of(cdp, viewport).catch(() => null);
+    const size = page.viewportSize();
+    if (!borrowed && (size?.width !== viewport.width || size?.height !== viewport.height)) {
+      await page.setViewportSize(viewport);
+      await emulation?.apply();
+    }
     const session = new LiveSession(
       opts.linkSessionId,
       context,
@@ -128,6 +138,7 @@ export class LiveSession {
       viewport,
       borrowed,
       opts.widget,
+      emulation,
     );
     session.watchForLoss();
     // A borrowed page may be mid-navigation (a run waiting on a held form post): Page.enable then answers only once the
@@ -186,6 +197,8 @@ export class LiveSession {
     previous?.close('LIVE_REPLACED', 'The sign-in view was opened somewhere else.');
     sink.send({ type: 'viewport', ...this.viewport });
     sink.send({ type: 'status', code: 'LIVE', message: 'Connected.' });
+    const region = this.screencast.frameRegion;
+    if (region) sink.send({ type: 'frameRegion', region });
     if (this.screencast.lastFrame) sink.sendFrame(this.screencast.lastFrame, () => undefined);
     this.touchIdle();
   }

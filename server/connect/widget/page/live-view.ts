@@ -67,7 +67,12 @@ export interface LiveView {
   picture?: boolean;
   /** Tells the server the canvas's size in device pixels, once it settles (watchFrameSize). */
   frameSize?: () => void;
+  /** The part of the page the frames coming now show (the server's frameRegion; null: the whole page). */
+  region?: PageRegion | null;
 }
+
+/** A part of the page, in its CSS pixels (the canvas's own coordinates: the canvas is the page's size). */
+type PageRegion = { x: number; y: number; width: number; height: number };
 
 /** What tests and benches read of the painting (frames painted, when the last one was). */
 interface LiveProbe {
@@ -78,6 +83,8 @@ interface LiveProbe {
   frameHeight?: number;
   /** The first frame's width (sized from the hello, before the widget measured its canvas). */
   firstFrameWidth?: number;
+  /** The part of the page the last frame showed (null: all of it). */
+  region?: PageRegion | null;
 }
 const probeHost = window as Window & { __agentlinkLive?: LiveProbe };
 
@@ -167,28 +174,56 @@ const FRAME_SIZE_SETTLE_MS = 120;
 
 /**
  * The server renders frames no larger than the canvas shows them (device pixels: a 1280×800 page in a 400-pixel
- * widget is sent at about 400×250, and at more when the person zooms in). Returns the scheduler, for a new socket.
+ * widget is sent at about 400×250). Zoomed in, the canvas is larger than the stage that shows it: frames then show only
+ * the part of the page in view (its region, in the page's pixels), at the size that part has on screen, and a pan asks
+ * for the next part. Returns the scheduler, for a new socket.
  */
 function watchFrameSize(l: LiveView): () => void {
   let timer = 0;
-  let sent: { ws: WebSocket; width: number; height: number } | null = null;
+  let sent: { ws: WebSocket; key: string } | null = null;
   const report = () => {
     timer = 0;
     const r = l.canvas.getBoundingClientRect();
     const ws = l.ws;
-    if (l.stopped || !l.viewport || !ws || ws.readyState !== 1 || r.width < 1) return;
+    if (l.stopped || !l.viewport || !ws || ws.readyState !== 1 || r.width < 1 || r.height < 1) return;
+    // What of the canvas the stage shows, in CSS pixels of the widget.
+    const s = l.scroll.getBoundingClientRect();
+    const left = Math.max(r.left, s.left);
+    const top = Math.max(r.top, s.top);
+    const right = Math.min(r.right, s.right);
+    const bottom = Math.min(r.bottom, s.bottom);
+    if (right - left < 1 || bottom - top < 1) return;
+    const whole = left <= r.left + 1 && top <= r.top + 1 && right >= r.right - 1 && bottom >= r.bottom - 1;
     const dpr = window.devicePixelRatio || 1;
     const side = (n: number) => Math.min(8000, Math.max(16, Math.floor(n * dpr)));
-    const m: ClientMessage = { t: 'frameSize', width: side(r.width), height: side(r.height) };
-    if (sent && sent.ws === ws && sent.width === m.width && sent.height === m.height) return;
-    sent = { ws, width: m.width, height: m.height };
+    const m: ClientMessage = whole
+      ? { t: 'frameSize', width: side(r.width), height: side(r.height) }
+      : { t: 'frameSize', width: side(right - left), height: side(bottom - top), region: regionOf(l, r, left, top, right, bottom) };
+    const key = JSON.stringify(m);
+    if (sent && sent.ws === ws && sent.key === key) return;
+    sent = { ws, key };
     send(ws, m);
   };
   const schedule = () => {
     if (!timer) timer = window.setTimeout(report, FRAME_SIZE_SETTLE_MS);
   };
   if (typeof ResizeObserver === 'function') new ResizeObserver(schedule).observe(l.canvas);
+  l.scroll.addEventListener('scroll', schedule, { passive: true });
   return schedule;
+}
+
+/** The page's pixels behind the canvas's visible box (rounded outwards: the region covers all that is seen). */
+function regionOf(l: LiveView, r: DOMRect, left: number, top: number, right: number, bottom: number): PageRegion {
+  const sx = l.canvas.width / r.width;
+  const sy = l.canvas.height / r.height;
+  const x = Math.max(0, Math.floor((left - r.left) * sx));
+  const y = Math.max(0, Math.floor((top - r.top) * sy));
+  return {
+    x,
+    y,
+    width: Math.max(16, Math.min(l.canvas.width - x, Math.ceil((right - r.left) * sx) - x)),
+    height: Math.max(16, Math.min(l.canvas.height - y, Math.ceil((bottom - r.top) * sy) - y)),
+  };
 }
 
 function liveStatus(l: LiveView, code: LiveCode, message?: string, host?: string): void {
@@ -219,14 +254,18 @@ function connectLive(l: LiveView): void {
     send(ws, { t: 'hello', linkToken: state.token ?? '', width: size.width, height: size.height, scale });
   };
   ws.onmessage = (event: MessageEvent<Blob | string>) => {
-    if (typeof event.data !== 'string') return paintFrame(l, event.data);
+    if (typeof event.data !== 'string') return paintFrame(l, event.data, l.region ?? null);
     let m: ServerMessage;
     try {
       m = JSON.parse(event.data) as ServerMessage;
     } catch {
       return;
     }
-    if (m.type === 'viewport') {
+    if (m.type === 'frameRegion') {
+      l.region = m.region;
+    } else if (m.type === 'viewport') {
+      // A new socket's view: its frames show the whole page until it says otherwise.
+      l.region = null;
       l.viewport = { width: m.width, height: m.height };
       l.canvas.width = m.width;
       l.canvas.height = m.height;
@@ -269,12 +308,15 @@ function connectLive(l: LiveView): void {
   };
 }
 
-function paintFrame(l: LiveView, blob: Blob): void {
+/** Paints a frame where it belongs: over the whole canvas, or over the part of the page it shows (`region`). */
+function paintFrame(l: LiveView, blob: Blob, region: PageRegion | null): void {
   createImageBitmap(blob).then(
     (bitmap) => {
       if (l.stopped) return;
-      // A frame smaller than the page (sized to the canvas) is drawn over the whole canvas: input maps by the page's size.
-      l.ctx?.drawImage(bitmap, 0, 0, l.canvas.width, l.canvas.height);
+      // A frame smaller than the page (sized to the canvas) is drawn over the whole canvas, a region's over its part of
+      // it (the canvas is the page's size): input maps by the page's size either way.
+      if (region) l.ctx?.drawImage(bitmap, region.x, region.y, region.width, region.height);
+      else l.ctx?.drawImage(bitmap, 0, 0, l.canvas.width, l.canvas.height);
       const size = { width: bitmap.width, height: bitmap.height };
       bitmap.close();
       l.frames++;
@@ -285,6 +327,7 @@ function paintFrame(l: LiveView, blob: Blob): void {
         probe.frameWidth = size.width;
         probe.firstFrameWidth ??= size.width;
         probe.frameHeight = size.height;
+        probe.region = region;
       }
     },
     () => {},
