@@ -118,6 +118,26 @@ export async function clickOnStreamIn(page: Page, canvasLocator: Locator, id: st
   await page.mouse.click(x, y);
 }
 
+/**
+ * What the live page shows its scripts of its screen, window and pixel ratio, read in an isolated world (where neither
+ * the page's scripts nor the device's own can answer): [screen.width, screen.height, innerWidth, innerHeight, ratio].
+ */
+export async function pageMetrics(id: string): Promise<number[]> {
+  const cdp = await livePage(id).context().newCDPSession(livePage(id));
+  try {
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id });
+    const { result } = await cdp.send('Runtime.evaluate', {
+      expression: '[screen.width, screen.height, innerWidth, innerHeight, devicePixelRatio]',
+      contextId: executionContextId,
+      returnByValue: true,
+    });
+    return result.value as number[];
+  } finally {
+    await cdp.detach().catch(() => undefined); // this session set nothing: its detach takes nothing from the page
+  }
+}
+
 /** Polls `read` until `ok` holds (then returns the value) or fails with the last value seen. */
 export async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const until = Date.now() + timeoutMs;

@@ -19,6 +19,7 @@ import {
   linkSessionOf,
   livePage,
   openLiveWidget,
+  pageMetrics,
   server,
   useLiveSignInServer,
   waitForFrames,
@@ -217,6 +218,14 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
     const id = (await linkSessionOf(linkToken)).id;
     expect(livePage(id).url()).toMatch(/\/login\/device$/);
     expect(server.services.loginEngine.pendingCount).toBe(0);
+    // Resized to the view, the page keeps the screen it had from the engine (the connection's device, if it has one).
+    const [screenWidth, screenHeight, width, height] = await pageMetrics(id);
+    const view = await widget.evaluate(() => [
+      (document.getElementById('al-live-canvas') as HTMLCanvasElement).width,
+      (document.getElementById('al-live-canvas') as HTMLCanvasElement).height,
+    ]);
+    expect([width, height]).toEqual(view);
+    expect([screenWidth, screenHeight]).not.toEqual(view);
     expect(await widget.getByText('asked for a step AgentLink cannot fill in').isVisible()).toBe(true);
     const finished = widget.waitForResponse((r) => r.url().endsWith('/live/finish'));
     await clickOnStream(widget, id, 'button:has-text("I approved it on my phone")');
@@ -282,22 +291,9 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
       const canvas = document.getElementById('al-live-canvas') as HTMLCanvasElement;
       return [canvas.width, canvas.height];
     });
-    // Read where no script of the page (nor the device's own) can answer: an isolated world of the live page.
-    const cdp = await livePage(id).context().newCDPSession(livePage(id));
-    try {
-      const { frameTree } = await cdp.send('Page.getFrameTree');
-      const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id });
-      const { result } = await cdp.send('Runtime.evaluate', {
-        expression: '[screen.width, screen.height, innerWidth, innerHeight, devicePixelRatio]',
-        contextId: executionContextId,
-        returnByValue: true,
-      });
-      const ratio = device.deviceScaleFactor ?? (device.platform === 'macOS' ? 2 : 1);
-      expect(result.value).toEqual([device.screen.width, device.screen.height, ...view, ratio]);
-      expect(device.screen.width).not.toBe(view[0]); // the view's size is not taken for the screen's
-    } finally {
-      await cdp.detach().catch(() => undefined);
-    }
+    const ratio = device.deviceScaleFactor ?? (device.platform === 'macOS' ? 2 : 1);
+    expect(await pageMetrics(id)).toEqual([device.screen.width, device.screen.height, ...view, ratio]);
+    expect(device.screen.width).not.toBe(view[0]); // the view's size is not taken for the screen's
   });
 
   it('zoomed in, is sent only the part of the page in view, as the person pans, and the page sees nothing of it', async () => {
