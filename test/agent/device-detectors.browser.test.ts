@@ -81,7 +81,9 @@ it('catches a plain Playwright context, the detectors and the probe being live',
   expect(found.bot).toBe(true);
   // Playwright's Runtime domain reads what the page logs: fpscanner's hasCDP, and the probe's own check.
   expect(found.fpscanner).toEqual(expect.arrayContaining(['hasCDP']));
-  expect(found.contradictions).toEqual(expect.arrayContaining(['a debugger reads what the page logs', 'HeadlessChrome']));
+  expect(found.contradictions).toEqual(
+    expect.arrayContaining(['a debugger reads what the page logs', 'a debugger reads what a worker logs', 'HeadlessChrome']),
+  );
 });
 
 it('stays the same device when another DevTools session opens on the page (the observation, the live view)', async () => {

@@ -32,13 +32,22 @@ export interface Detected {
 }
 
 const READ_NAVIGATOR = `
+// Whether a debugger reads what this realm logs (an Error's stack formatted by the console's reader).
+const debuggerReads = () => {
+  let read = false;
+  const before = Error.prepareStackTrace;
+  Error.prepareStackTrace = () => { read = true; return ''; };
+  console.log(new Error('probe'));
+  Error.prepareStackTrace = before;
+  return read;
+};
 const readNavigator = async () => {
   const u = navigator.userAgentData;
   const he = u ? await u.getHighEntropyValues(['architecture', 'bitness', 'fullVersionList', 'platformVersion', 'uaFullVersion', 'model', 'wow64']) : null;
   return { userAgent: navigator.userAgent, platform: navigator.platform, languages: [...navigator.languages],
     hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     offsets: [new Date(2026, 0, 15).getTimezoneOffset(), new Date(2026, 6, 15).getTimezoneOffset()], he,
-    rtt: navigator.connection ? navigator.connection.rtt : null };
+    rtt: navigator.connection ? navigator.connection.rtt : null, logged: debuggerReads() };
 };`;
 
 const WORKER = `${READ_NAVIGATOR}
@@ -114,6 +123,8 @@ export async function probe() {
   console.log(new Error('probe'));
   Error.prepareStackTrace = before;
   if (read) c.push('a debugger reads what the page logs');
+  if (worker.logged) c.push('a debugger reads what a worker logs');
+  if (serviceWorker && serviceWorker.logged) c.push('a debugger reads what a service worker logs');
   const traces = [];
   for (const k of Object.getOwnPropertyNames(window)) if (/agentlink|__pw|playwright/i.test(k)) traces.push('global ' + k);
   for (const el of document.querySelectorAll('*')) for (const a of el.getAttributeNames()) if (/agentlink/i.test(a)) traces.push('attribute ' + a);
