@@ -103,5 +103,11 @@ export function windowChrome(kit: ChromeKit): void {
   for (const name of ['getDetails', 'getIsInstalled', 'installState', 'runningState'] as const)
     masks.set(app[name], `function ${name}() { [native code] }`);
   const chrome = { loadTimes, csi, app };
+  // A window the page opened empty gets this from its opener's script: what it holds inherits from its own realm's
+  // Object and Function, as the objects its own window.chrome would (`chrome instanceof Object` there, too).
+  const functions = [loadTimes, csi, app.getDetails, app.getIsInstalled, app.installState, app.runningState];
+  functions.push(Object.getOwnPropertyDescriptor(app, 'isInstalled')!.get!);
+  for (const f of functions) Object.setPrototypeOf(f, g.Function.prototype);
+  for (const o of [chrome, app, app.InstallState, app.RunningState]) Object.setPrototypeOf(o, g.Object.prototype);
   Object.defineProperty(g, 'chrome', { value: chrome, writable: true, enumerable: true, configurable: false });
 }

@@ -352,4 +352,16 @@ it("answers a frame's and an opened window's toString about the top page's stand
   // A plain window is no larger than its page (the device's is: its frame); everything else reads the same.
   expect(seen).toBe((expected as string).replace('true,true,false', 'true,true,true'));
   expect(seen).toContain('function get platform() { [native code] }');
+  // Its window.chrome (a desktop Chrome's; a plain headless one has none) is of its own realm too.
+  const chrome = await device.evaluate(() => {
+    const opened = open('') as (Window & { chrome: { csi: unknown; app: unknown } }) | null;
+    const own = [
+      opened!.chrome instanceof (opened as unknown as typeof globalThis).Object,
+      opened!.chrome.csi instanceof (opened as unknown as typeof globalThis).Function,
+      opened!.chrome.app instanceof (opened as unknown as typeof globalThis).Object,
+    ];
+    opened!.close();
+    return own;
+  });
+  expect(chrome).toEqual([true, true, true]);
 });
