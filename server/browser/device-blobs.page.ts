@@ -34,34 +34,46 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
     /^(?:|application\/(?:x-)?(?:ecma|java)script|text\/(?:(?:x-)?(?:ecma|java)script|javascript1\.[0-5]|jscript|livescript))\s*(?:;|$)/i;
   type Part = string | Uint8Array | Blob;
   const kept = new WeakMap<object, Part[]>();
+  // What the constructor's own pass uses, taken before any page script ran: every `new Blob([...])` of a page goes
+  // through it, and none of its steps may call a built-in the page replaced since (device-workers.page.ts, Original).
+  const isArray = Array.isArray;
+  const isView = ArrayBuffer.isView;
+  const exec = RegExp.prototype.exec;
+  const mapSet = WeakMap.prototype.set;
+  const mapHas = WeakMap.prototype.has;
+  const bufferSlice = ArrayBuffer.prototype.slice;
+  const typedSlice = Uint8Array.prototype.slice;
+  const put = (list: Part[], part: Part) =>
+    define(list, list.length, { __proto__: null, value: part, writable: true, enumerable: true, configurable: true } as PropertyDescriptor);
 
   const keep = (blob: Blob, parts: unknown) => {
-    if (parts === undefined) return void kept.set(blob, []);
-    if (!Array.isArray(parts)) return; // another iterable: read once by the constructor, not again here
-    const bytesToo = scriptType.test(apply(typeOf, blob, []) as string);
+    if (parts === undefined) return void apply(mapSet, kept, [blob, []]);
+    if (!isArray(parts)) return; // another iterable: read once by the constructor, not again here
+    const bytesToo = apply(exec, scriptType, [apply(typeOf, blob, []) as string]) !== null;
     const out: Part[] = [];
     let size = 0;
     for (let i = 0; i < parts.length; i++) {
       const part: unknown = parts[i];
       if (typeof part === 'string') {
         size += part.length;
-        out.push(part);
+        put(out, part);
       } else if (part instanceof BlobType) {
-        if (!kept.has(part)) return;
+        if (!apply(mapHas, kept, [part])) return;
         size += apply(sizeOf, part, []) as number;
-        out.push(part);
-      } else if (bytesToo && (part instanceof ArrayBuffer || ArrayBuffer.isView(part))) {
+        put(out, part);
+      } else if (bytesToo && (part instanceof ArrayBuffer || isView(part))) {
         size += part.byteLength;
         if (size > limit) return;
-        out.push(
+        put(
+          out,
           part instanceof ArrayBuffer
-            ? new Uint8Array(part.slice(0))
-            : new Uint8Array(part.buffer, part.byteOffset, part.byteLength).slice(),
+            ? new Uint8Array(apply(bufferSlice, part, [0]) as ArrayBuffer)
+            : (apply(typedSlice, new Uint8Array(part.buffer, part.byteOffset, part.byteLength), []) as Uint8Array),
         );
       } else return; // anything else the constructor turned into a string its own way
       if (size > limit) return;
     }
-    kept.set(blob, out);
+    apply(mapSet, kept, [blob, out]);
   };
 
   for (const name of ['Blob', 'File']) {

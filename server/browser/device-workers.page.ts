@@ -62,14 +62,19 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   const createURL = URLs.createObjectURL.bind(URLs);
   const revokeURL = URLs.revokeObjectURL.bind(URLs);
   const blobs = new Map<string, Blob>();
+  // A page's createObjectURL and revokeObjectURL make no call of a built-in the page replaced since (Original).
+  const apply = g.Reflect.apply;
+  const mapSet = Map.prototype.set;
+  const mapDelete = Map.prototype.delete;
   method(URLs, 'createObjectURL', (_self, args, original) => {
     const url = original(args) as string;
-    if (args[0] instanceof BlobType) blobs.set(url, args[0]);
+    if (args[0] instanceof BlobType) apply(mapSet, blobs, [url, args[0]]);
     return url;
   });
   method(URLs, 'revokeObjectURL', (_self, args, original) => {
     const result = original(args); // the page's argument read once, by the browser (and its error, if any)
-    if (typeof args[0] === 'string') blobs.delete(args[0]); // not String(): a page's toString would run a second time
+    // not String(): a page's toString would run a second time
+    if (typeof args[0] === 'string') apply(mapDelete, blobs, [args[0]]);
     return result;
   });
   // `{ type: "module" }` as an own data property (read without running a getter: the constructor reads it itself).

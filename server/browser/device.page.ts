@@ -112,9 +112,24 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
 
   // User-agent client hints: the same brands and high-entropy values as the Sec-CH-UA-* headers the proxy sets.
   const uaData = protoOf('NavigatorUAData');
-  // Made in the realm's own Array and Object (a realm's answers are its own objects).
-  const copyBrands = (list: { brand: string; version: string }[]) =>
-    Object.freeze(g.Array.from(list, (b) => Object.freeze(g.Object.assign(g.Object(), b))));
+  // Made in the realm's own Array and Object (a realm's answers are its own objects), with no built-in a page could have
+  // replaced since our start (the values are defined, not assigned: no setter on a prototype runs).
+  const ArrayOf = g.Array;
+  const ObjectOf = g.Object;
+  const freeze = Object.freeze;
+  const isArray = Array.isArray;
+  const dataField = (o: object, key: PropertyKey, value: unknown) =>
+    define(o, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true } as PropertyDescriptor);
+  const copyBrands = (list: { brand: string; version: string }[]) => {
+    const out = new ArrayOf() as object[];
+    for (let i = 0; i < list.length; i++) {
+      const b = new ObjectOf() as object;
+      dataField(b, 'brand', list[i]!.brand);
+      dataField(b, 'version', list[i]!.version);
+      dataField(out, i, freeze(b));
+    }
+    return freeze(out);
+  };
   const brands = copyBrands(d.uaData.brands);
   getter(uaData, 'brands', () => brands);
   getter(uaData, 'platform', () => d.uaData.platform);
@@ -122,35 +137,63 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   // The built-ins run first (their brand and argument checks, their rejection), their answers replaced.
   method(uaData, 'toJSON', (_self, _args, original) => {
     original();
-    return { brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform };
+    const out = new ObjectOf() as object;
+    dataField(out, 'brands', copyBrands(d.uaData.brands));
+    dataField(out, 'mobile', false);
+    dataField(out, 'platform', d.uaData.platform);
+    return out;
   });
+  // The dictionary's members, sorted (the order WebIDL gives the object it answers with).
+  const HINTS = [
+    'architecture',
+    'bitness',
+    'brands',
+    'formFactors',
+    'fullVersionList',
+    'mobile',
+    'model',
+    'platform',
+    'platformVersion',
+    'uaFullVersion',
+    'wow64',
+  ];
   method(
     uaData,
     'getHighEntropyValues',
     (_self, args, original) => {
-      const hints = args[0];
+      let hints = args[0];
+      if (typeof hints !== 'object' || hints === null) return original(args); // the browser's own TypeError
+      if (!isArray(hints)) {
+        // Another iterable (a Set, a generator): read once, here, as the browser would, and the browser given the list.
+        const list: unknown[] = [];
+        for (const hint of hints as Iterable<unknown>) dataField(list, list.length, `${hint as string}`);
+        hints = list;
+        args = [list];
+      }
       const asked = original(args) as Promise<unknown>;
-      if (!Array.isArray(hints)) return asked; // the browser's own TypeError
-      const values: Record<string, unknown> = {
+      const hintList = hints as unknown[];
+      const values = {
+        __proto__: null,
         architecture: d.uaData.architecture,
         bitness: d.uaData.bitness,
-        formFactors: ['Desktop'],
+        brands: copyBrands(d.uaData.brands),
+        formFactors: freeze(dataField(new ArrayOf(), 0, 'Desktop')),
         fullVersionList: copyBrands(d.uaData.fullVersionList),
+        mobile: false,
         model: d.uaData.model,
+        platform: d.uaData.platform,
         platformVersion: d.uaData.platformVersion,
         uaFullVersion: d.uaData.uaFullVersion,
         wow64: d.uaData.wow64,
-      };
-      const wanted = new Set<string>(['brands', 'mobile', 'platform']);
-      for (let i = 0; i < hints.length; i++) {
-        const hint: unknown = hints[i];
-        if (typeof hint === 'string' && Object.prototype.hasOwnProperty.call(values, hint)) wanted.add(hint);
+      } as unknown as Record<string, unknown>;
+      const wanted = { __proto__: null, brands: true, mobile: true, platform: true } as unknown as Record<string, boolean>;
+      for (let i = 0; i < hintList.length; i++) {
+        const hint: unknown = hintList[i];
+        if (typeof hint === 'string' && hint in values) wanted[hint] = true;
       }
-      // In the dictionary's order (its members sorted, as WebIDL makes the object), in the realm's own Object.
-      const all: Record<string, unknown> = { ...values, brands: copyBrands(d.uaData.brands), mobile: false, platform: d.uaData.platform };
-      const out = g.Object() as Record<string, unknown>;
-      for (const key of Object.keys(all).sort()) if (wanted.has(key)) out[key] = all[key];
-      return promiseThen.call(asked, () => out);
+      const out = new ObjectOf() as object;
+      for (let i = 0; i < HINTS.length; i++) if (wanted[HINTS[i]!]) dataField(out, HINTS[i]!, values[HINTS[i]!]);
+      return apply(promiseThen, asked, [() => out]);
     },
     true,
   );

@@ -201,6 +201,82 @@ const TRAPPED = `(() => {
   return { hits: hits.join(), used: used.length };
 })()`;
 
+// The same with every common built-in trapped, and the asynchronous and constructing stand-ins used too. The test's own
+// code here uses none of them (plain loops, index writes) while they are trapped.
+const TRAPPED_WIDE = `(async () => {
+  const hits = [];
+  const R = Reflect.apply;
+  const P = (o, k) => [o, k];
+  const traps = [];
+  const add = (holder, keys) => { for (let i = 0; i < keys.length; i++) traps[traps.length] = P(holder, keys[i]); };
+  add(Array.prototype, ['push', 'pop', 'slice', 'splice', 'sort', 'map', 'forEach', 'join', 'find', 'filter', 'indexOf', 'includes', 'concat', 'some', 'every', 'reduce', 'fill', Symbol.iterator]);
+  add(Array, ['from', 'isArray', 'of']);
+  add(Object, ['keys', 'values', 'entries', 'assign', 'freeze', 'create', 'defineProperty', 'getOwnPropertyDescriptor', 'getOwnPropertyNames', 'getPrototypeOf', 'setPrototypeOf']);
+  add(Object.prototype, ['hasOwnProperty']);
+  add(Set.prototype, ['add', 'has']);
+  add(Map.prototype, ['get', 'set', 'has']);
+  add(WeakMap.prototype, ['get', 'set', 'has']);
+  add(WeakSet.prototype, ['add', 'has']);
+  add(RegExp.prototype, ['exec', 'test']);
+  add(String.prototype, ['slice', 'indexOf', 'startsWith', 'replace', 'split', 'charCodeAt']);
+  add(JSON, ['stringify', 'parse']);
+  add(Promise.prototype, ['then', 'catch']);
+  add(Promise, ['resolve', 'reject']);
+  add(Function.prototype, ['call', 'apply', 'bind']);
+  add(Reflect, ['apply', 'construct', 'ownKeys']);
+  add(Math, ['round', 'floor', 'max', 'min', 'imul']);
+  add(window, ['String', 'Number', 'setTimeout']);
+  const saved = [];
+  for (let i = 0; i < traps.length; i++) saved[i] = traps[i][0][traps[i][1]];
+  for (let i = 0; i < traps.length; i++) {
+    const key = traps[i][1];
+    const name = typeof key === 'symbol' ? key.description : key;
+    traps[i][0][key] = new Proxy(saved[i], {
+      apply: (t, self, args) => ((hits[hits.length] = name), R(t, self, args)),
+      construct: (t, args, n) => ((hits[hits.length] = name), Reflect.construct(t, args, n)),
+    });
+  }
+  let used = 0;
+  try {
+    const brands = navigator.userAgentData.brands;
+    const json = navigator.userAgentData.toJSON();
+    const values = await navigator.userAgentData.getHighEntropyValues(['architecture', 'platformVersion', 'fullVersionList']);
+    const url = URL.createObjectURL(new Blob(['postMessage(1)'], { type: 'text/javascript' }));
+    URL.revokeObjectURL(url);
+    used = (brands ? 1 : 0) + (json ? 1 : 0) + (values ? 1 : 0);
+  } finally {
+    for (let i = 0; i < traps.length; i++) traps[i][0][traps[i][1]] = saved[i];
+  }
+  return { hits: hits.join(), used };
+})()`;
+
+it('answers high-entropy hints asked with any iterable as with an array: the device’s, never the host’s', async () => {
+  const page = await devicePage();
+  const [fromArray, fromSet, fromGenerator] = await page.evaluate(async () => {
+    const ua = (navigator as unknown as { userAgentData: { getHighEntropyValues(h: Iterable<string>): Promise<unknown> } }).userAgentData;
+    const hints = ['platformVersion', 'architecture', 'fullVersionList'];
+    return [
+      await ua.getHighEntropyValues(hints),
+      await ua.getHighEntropyValues(new Set(hints)),
+      await ua.getHighEntropyValues(
+        (function* () {
+          yield* hints;
+        })(),
+      ),
+    ];
+  });
+  expect(fromArray).toMatchObject({ platform: 'Windows' });
+  expect(fromSet).toEqual(fromArray);
+  expect(fromGenerator).toEqual(fromArray);
+});
+
+it('makes no call a page can trap with any common built-in, in its asynchronous and constructing stand-ins too', async () => {
+  const [device, plain] = await Promise.all([devicePage(), plainPage()]);
+  const seen = (await device.evaluate(TRAPPED_WIDE)) as { hits: string; used: number };
+  expect(seen).toEqual(await plain.evaluate(TRAPPED_WIDE));
+  expect(seen).toEqual({ hits: '', used: 3 });
+});
+
 it('makes no call a page can trap: built-ins it replaced after our start see none of ours, as a browser’s make none', async () => {
   const [device, plain] = await Promise.all([devicePage(), plainPage()]);
   const seen = (await device.evaluate(TRAPPED)) as { hits: string; used: number };
