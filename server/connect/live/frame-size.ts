@@ -67,6 +67,19 @@ export function frameRegionFor(viewport: FrameBounds, asked: FrameRegion | undef
   };
 }
 
+/**
+ * The whole canvas's size in device pixels, from a message that gives the size of the part in view and the region of
+ * the page it shows: what a view that cannot send regions (a borrowed page's) sizes its whole-page frames to, so a
+ * zoomed-in canvas is painted as sharp as before regions existed.
+ */
+export function wholeCanvasFor(viewport: FrameBounds, asked: Pick<FrameSizeMessage, 'width' | 'height' | 'region'>): FrameBounds {
+  if (!asked.region) return { width: asked.width, height: asked.height };
+  return {
+    width: (asked.width * viewport.width) / asked.region.width,
+    height: (asked.height * viewport.height) / asked.region.height,
+  };
+}
+
 export function sameRegion(a: FrameRegion | null, b: FrameRegion | null): boolean {
   return a === b || (!!a && !!b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height);
 }

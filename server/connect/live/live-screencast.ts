@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { CDPSession } from 'playwright-core';
 
 import { FrameQuality } from './frame-quality';
-import { type FrameBounds, frameBoundsFor, type FrameRegion, frameRegionFor, sameBounds, sameRegion } from './frame-size';
+import { type FrameBounds, frameBoundsFor, type FrameRegion, frameRegionFor, sameBounds, sameRegion, wholeCanvasFor } from './frame-size';
 import type { LiveEmulation } from './live-emulation';
 import type { FrameSizeMessage, LiveSink } from './live-protocol';
 import type { InputToFrame } from './live-timing';
@@ -73,7 +73,8 @@ export class LiveScreencast {
    */
   resize(asked: FrameSizeMessage): void {
     const region = this.emulation ? frameRegionFor(this.viewport, asked.region) : null;
-    const next = frameBoundsFor(region ?? this.viewport, asked);
+    // A whole-page frame (a borrowed page's view, or a region too large to save anything) at the whole canvas's size.
+    const next = region ? frameBoundsFor(region, asked) : frameBoundsFor(this.viewport, wholeCanvasFor(this.viewport, asked));
     if (sameBounds(next, this.bounds) && sameRegion(region, this.region)) return;
     this.bounds = next;
     this.region = region;

@@ -1,0 +1,88 @@
+import type { CDPSession } from 'playwright-core';
+
+import { frameRegionFor, wholeCanvasFor } from '../../server/connect/live/frame-size';
+import type { LiveEmulation } from '../../server/connect/live/live-emulation';
+import type { LiveSink, ServerMessage } from '../../server/connect/live/live-protocol';
+import { LiveScreencast } from '../../server/connect/live/live-screencast';
+import { InputToFrame } from '../../server/connect/live/live-timing';
+
+/**
+ * The live view's frames, sized and placed from what the widget's canvas shows: the whole page at the canvas's size, or
+ * (zoomed in, on a page the view owns) only the part in view at its size on screen. A view of a borrowed page cannot
+ * show a part: its whole-page frames stay as sharp as the zoomed canvas, as before regions existed.
+ */
+const PAGE = { width: 1280, height: 800 };
+
+describe('frameRegionFor', () => {
+  it('keeps a region inside the page, and asks for none where a region would save nothing', () => {
+    expect(frameRegionFor(PAGE, undefined)).toBeNull();
+    expect(frameRegionFor(PAGE, { x: 900, y: 0, width: 400, height: 600 })).toEqual({ x: 880, y: 0, width: 400, height: 600 });
+    expect(frameRegionFor(PAGE, { x: 0, y: 0, width: 5000, height: 5000 })).toBeNull();
+    expect(frameRegionFor(PAGE, { x: 10, y: 10, width: 1270, height: 790 })).toBeNull(); // 98% of the page
+  });
+});
+
+describe('wholeCanvasFor', () => {
+  it('scales the part in view back up to the whole canvas', () => {
+    expect(wholeCanvasFor(PAGE, { width: 400, height: 600 })).toEqual({ width: 400, height: 600 });
+    // 400×250 device pixels showing a 400×250 part of the page: the canvas is the page's size.
+    expect(wholeCanvasFor(PAGE, { width: 400, height: 250, region: { x: 880, y: 550, width: 400, height: 250 } })).toEqual(PAGE);
+  });
+});
+
+/** A CDP session that records what the screencast asks of it, and a LiveEmulation that records its regions. */
+function rig(withEmulation: boolean) {
+  const sent: { method: string; params?: Record<string, unknown> }[] = [];
+  const cdp = {
+    on: () => undefined,
+    send: async (method: string, params?: Record<string, unknown>) => void sent.push({ method, params }),
+  } as unknown as CDPSession;
+  const regions: unknown[] = [];
+  const emulation = { apply: async (region: unknown) => void regions.push(region) } as unknown as LiveEmulation;
+  const messages: ServerMessage[] = [];
+  const sink: LiveSink = { send: (m) => void messages.push(m), sendFrame: () => undefined, close: () => undefined };
+  const screencast = new LiveScreencast(
+    cdp,
+    PAGE,
+    { width: 400, height: 250 },
+    () => sink,
+    new InputToFrame('t'),
+    withEmulation ? emulation : null,
+  );
+  const settled = () => new Promise((r) => setTimeout(r, 20));
+  const starts = () => sent.filter((s) => s.method === 'Page.startScreencast').map((s) => [s.params!.maxWidth, s.params!.maxHeight]);
+  return { screencast, regions, messages, settled, starts };
+}
+
+describe('LiveScreencast.resize', () => {
+  const zoomed = { t: 'frameSize' as const, width: 400, height: 600, region: { x: 880, y: 100, width: 400, height: 600 } };
+
+  it('on its own page, zoomed in: frames of the part in view at its size, the widget told where they go first', async () => {
+    const r = rig(true);
+    r.screencast.resize(zoomed);
+    await r.settled();
+    expect(r.regions).toEqual([{ x: 880, y: 100, width: 400, height: 600 }]);
+    expect(r.messages).toEqual([{ type: 'frameRegion', region: { x: 880, y: 100, width: 400, height: 600 } }]);
+    expect(r.starts()).toEqual([[400, 600]]);
+    expect(r.screencast.frameRegion).toEqual({ x: 880, y: 100, width: 400, height: 600 });
+    // Fit again: the whole page, and the widget told so.
+    r.screencast.resize({ t: 'frameSize', width: 400, height: 250 });
+    await r.settled();
+    expect(r.regions).toEqual([{ x: 880, y: 100, width: 400, height: 600 }, null]);
+    expect(r.messages[1]).toEqual({ type: 'frameRegion', region: null });
+    expect(r.starts()).toEqual([
+      [400, 600],
+      [400, 250],
+    ]);
+  });
+
+  it('on a borrowed page, zoomed in: whole-page frames at the whole zoomed canvas’s size, no region asked', async () => {
+    const r = rig(false);
+    r.screencast.resize(zoomed);
+    await r.settled();
+    expect(r.regions).toEqual([]);
+    expect(r.messages).toEqual([]);
+    // 400 device pixels showing 400 of the page's 1280: the canvas is 1280 wide; 600 of 800 tall: 800.
+    expect(r.starts()).toEqual([[1280, 800]]);
+  });
+});
