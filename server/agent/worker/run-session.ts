@@ -291,7 +291,8 @@ export async function saveSessionBack(deps: SessionDeps, state: RunState, log: L
     const t0 = performance.now();
     const snapshot = await Promise.race([
       captureSession(state.context, keep),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('capturing the session timed out')), CLOSE_TIMEOUT_MS)),
+      // Unref'd: the bound must not keep a finished process (a stopped worker, a test run) alive for its length.
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('capturing the session timed out')), CLOSE_TIMEOUT_MS).unref()),
     ]);
     const { session, dropped } = boundSession(snapshot, SESSION_MAX_BYTES);
     const step = { tool: 'session', url: pageUrl(state.page), durationMs: Math.round(performance.now() - t0) };
@@ -368,5 +369,5 @@ export async function closeRunBrowser(state: RunState) {
   state.warm?.wiring.detach();
   state.warm = undefined;
   if (state.context)
-    await Promise.race([state.context.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS))]);
+    await Promise.race([state.context.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())]);
 }
