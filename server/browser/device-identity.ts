@@ -5,7 +5,7 @@ import { PAGE_ENTRIES } from '../page-code/entries';
 import { pageBundle } from '../page-code/page-bundle';
 import { callExpression } from '../page-code/page-function';
 import { clientHintHeaders } from './client-hints';
-import { deviceFacts } from './device-facts';
+import { type DeviceFacts, deviceFacts } from './device-facts';
 import { chooseDevice, type DeviceProfile, seedFor, upgradedDevice } from './device-profile';
 
 /**
@@ -32,28 +32,29 @@ export function deviceContextOptions(device: DeviceProfile): BrowserContextOptio
 }
 
 /** The script every realm of the device's contexts runs first (an expression calling device.page.ts with its facts). */
-export function deviceScript(device: DeviceProfile): string {
+export function deviceScript(device: DeviceProfile, facts: DeviceFacts = factsOf(device)): string {
   const bundle = pageBundle(PAGE_ENTRIES.device);
   // How the prelude begins: a service worker's realm knows by it a worker script that already has it (device.page.ts).
-  const facts = {
-    ...deviceFacts({ ...device, noiseSeed: device.noiseSeed ?? 0 }),
-    bundle: { head: `(${bundle.slice(0, 120)}`, length: bundle.length },
-  };
-  return callExpression(PAGE_ENTRIES.device, facts);
+  return callExpression(PAGE_ENTRIES.device, { ...facts, bundle: { head: `(${bundle.slice(0, 120)}`, length: bundle.length } });
+}
+
+/** What the device's script is told (a device stored before seeds draws the noise of seed 0 until seededDevice gives one). */
+function factsOf(device: DeviceProfile): DeviceFacts {
+  return deviceFacts({ ...device, noiseSeed: device.noiseSeed ?? 0 });
 }
 
 /** The device as the fenced context applies it (options, the realms' script, each request): see openFencedContext. */
 export function deviceIdentity(device: DeviceProfile): ContextIdentity {
   const hints = clientHintHeaders(device);
-  const { rtt } = deviceFacts({ ...device, noiseSeed: device.noiseSeed ?? 0 });
+  const facts = factsOf(device);
   return {
     options: deviceContextOptions(device),
-    script: deviceScript(device),
+    script: deviceScript(device, facts),
     rewriteHeaders(headers) {
       if ('user-agent' in headers) headers['user-agent'] = device.userAgent;
       for (const name of Object.keys(headers)) if (Object.hasOwn(hints, name)) headers[name] = hints[name];
       // The RTT client hint (sent only to a site that asks for it) says what navigator.connection.rtt says.
-      if (headers.rtt === '0') headers.rtt = String(rtt);
+      if (headers.rtt === '0') headers.rtt = String(facts.rtt);
       // Playwright hands Chromium the bare locale as its language list; a page's own value is left alone.
       if (headers['accept-language'] === device.locale) headers['accept-language'] = device.acceptLanguage;
     },

@@ -91,17 +91,17 @@ export function applyNoise(kit: NoiseKit): void {
     )
       return null;
     try {
-      const width = widthOf.call(canvas) as number;
-      const height = heightOf.call(canvas) as number;
+      const width = apply(widthOf, canvas, []) as number;
+      const height = apply(heightOf, canvas, []) as number;
       if (!width || !height) return null;
-      const copy = createElement.call(doc, 'canvas') as HTMLCanvasElement;
-      setWidth!.call(copy, width);
-      setHeight!.call(copy, height);
-      const context = getContext.call(copy, '2d') as CanvasRenderingContext2D;
+      const copy = apply(createElement, doc, ['canvas']) as HTMLCanvasElement;
+      apply(setWidth, copy, [width]);
+      apply(setHeight, copy, [height]);
+      const context = apply(getContext, copy, ['2d']) as CanvasRenderingContext2D;
       apply(drawImage, context, [canvas, 0, 0]);
-      const image = getImageData.call(context, 0, 0, width, height);
+      const image = apply(getImageData, context, [0, 0, width, height]) as ImageData;
       touchPixels(image.data);
-      putImageData.call(context, image, 0, 0);
+      apply(putImageData, context, [image, 0, 0]);
       return copy;
     } catch {
       return null; // a tainted canvas: the browser's own error follows from the original call

@@ -49,7 +49,8 @@ function rig(withEmulation: boolean) {
     new InputToFrame('t'),
     withEmulation ? emulation : null,
   );
-  const settled = () => new Promise((r) => setTimeout(r, 20));
+  // The fake session answers at once: every step of a restart is a microtask, all run before the next event-loop turn.
+  const settled = () => new Promise((r) => setImmediate(r));
   const starts = () => sent.filter((s) => s.method === 'Page.startScreencast').map((s) => [s.params!.maxWidth, s.params!.maxHeight]);
   return { screencast, regions, messages, settled, starts };
 }

@@ -52,15 +52,11 @@ export class LiveEmulation {
     });
   }
 
-  get pageMetrics(): PageMetrics {
-    return this.metrics;
-  }
-
   /**
-   * The page at the view's size with its own screen and pixel ratio; with `region`, frames show only that part of it,
-   * scaled by `scale` (frame pixels per page pixel, before the pixel ratio).
+   * The page at the view's size with its own screen and pixel ratio; with `region`, frames show only that part of it, at
+   * the page's own scale (the screencast's maxWidth/maxHeight scale it down to the canvas).
    */
-  apply(region: PageRegion | null = null, scale = 1): Promise<unknown> {
+  apply(region: PageRegion | null = null): Promise<unknown> {
     const { screen, deviceScaleFactor } = this.metrics;
     return this.cdp.send('Emulation.setDeviceMetricsOverride', {
       width: this.viewport.width,
@@ -71,7 +67,7 @@ export class LiveEmulation {
       screenHeight: screen.height,
       // As Playwright sets it for a desktop page.
       screenOrientation: { angle: 0, type: 'landscapePrimary' },
-      ...(region ? { viewport: { ...region, scale } } : {}),
+      ...(region ? { viewport: { ...region, scale: 1 } } : {}),
     });
   }
 }
