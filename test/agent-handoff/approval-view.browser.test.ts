@@ -1,20 +1,22 @@
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { z } from 'zod';
 
 import type { Playbook } from '../../server/agent/playbooks';
 import type { LiveSink } from '../../server/connect/live/live-session';
 import { api, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
-import { FINAL_STATUSES, requestWhen, widgetFor } from './handoff-support';
+import { FINAL_STATUSES, openRunWidget, requestWhen, runPage, widgetFor } from './handoff-support';
 
 /**
- * Three defects of a paused run's person, each with the attack or slip it stops (real AgentLink, worker, Chromium):
+ * What a paused run's person sees and does, each with the attack or slip it stops (real AgentLink, worker, Chromium):
  *  - a held write's view is a picture: the server relays no pointer or key to the run's page while a write is held (a
  *    tap there navigated the page away from the write), and a code step keeps input;
  *  - after Approve, the next step waits for the write's answer and the page it brings (it used to read the page as
  *    the person decided, before the write was even sent);
  *  - the link of a pause that expired says "This step is over" (USER_ACTION_OVER; USER_ACTION_ENDED to the SDK), not
- *    "This link has expired … connection links".
+ *    "This link has expired … connection links";
+ *  - zoomed in, the view is sent only the part of the run's page in view (issue #38), and the run's page is left whole
+ *    when the view ends (its frame keeper's pictures, and anything else that reads its frames).
  */
 jest.setTimeout(120_000);
 
@@ -162,6 +164,79 @@ it('the link of a pause that expired says "This step is over", never a connectio
   } finally {
     ahead = 0;
   }
+  await api(live, org, 'POST', `/api/agent-requests/${id}/cancel`);
+  await requestWhen(live, org, id, FINAL_STATUSES);
+});
+
+/** A JPEG's pixel size, from its start-of-frame header. */
+function jpegSize(jpeg: Buffer): { width: number; height: number } {
+  for (let i = 2; i + 9 < jpeg.length; ) {
+    if (jpeg[i] !== 0xff) throw new Error('not a JPEG marker');
+    const marker = jpeg[i + 1]!;
+    if (marker >= 0xc0 && marker <= 0xc3) return { height: jpeg.readUInt16BE(i + 5), width: jpeg.readUInt16BE(i + 7) };
+    i += 2 + jpeg.readUInt16BE(i + 2);
+  }
+  throw new Error('no JPEG frame header');
+}
+
+/** One screencast frame of `page`, from a DevTools session of its own (as the run's frame keeper takes them). */
+async function frameOf(page: Page): Promise<{ width: number; height: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const frame = new Promise<Buffer>((resolve) =>
+      cdp.once('Page.screencastFrame', (f: { data: string }) => resolve(Buffer.from(f.data, 'base64'))),
+    );
+    await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 50, maxWidth: 4000, maxHeight: 4000 });
+    // A page that is not painting sends no frame: make it paint.
+    await page.evaluate(() => (document.body.style.outline = `${Math.random()}px solid transparent`));
+    return jpegSize(await frame);
+  } finally {
+    await cdp.send('Page.stopScreencast').catch(() => undefined);
+  }
+}
+
+it('zoomed in, a paused run’s view is sent only the part in view; the run’s page sees nothing of it, and is whole again after the view', async () => {
+  const id = await run('test.code-step');
+  const waiting = await requestWhen(live, org, id, ['NEEDS_USER']);
+  const page = runPage(live, id);
+  const size = page.viewportSize()!;
+  const read = () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __resized?: number };
+      if (w.__resized === undefined) {
+        w.__resized = 0;
+        addEventListener('resize', () => w.__resized!++);
+        visualViewport!.addEventListener('resize', () => w.__resized!++);
+      }
+      return [innerWidth, innerHeight, outerWidth, screen.width, screen.height, visualViewport!.scale, devicePixelRatio, w.__resized];
+    });
+  const before = await read();
+  const widget = await openRunWidget(context, waiting.userAction.url);
+  const probe = () =>
+    widget.evaluate(() => {
+      const p = (window as unknown as { __agentlinkLive: { frames: number; frameWidth?: number; region?: unknown } }).__agentlinkLive;
+      return { frames: p.frames, width: p.frameWidth ?? 0, region: (p.region ?? null) as { x: number; width: number } | null };
+    });
+  for (let i = 0; i < 6; i++) await widget.locator('#al-live-zoom-in').click();
+  await widget.evaluate(() => {
+    const s = document.getElementById('al-live-scroll')!;
+    s.scrollLeft = s.scrollWidth;
+  });
+  const zoomed = await eventually(probe, (p) => p.region !== null && p.region.x + p.region.width === size.width, 20_000);
+  const stage = await widget.evaluate(() => document.getElementById('al-live-scroll')!.clientWidth * devicePixelRatio);
+  await page.evaluate(() => (document.body.style.background = '#0f0')); // a frame of the part in view
+  const part = await eventually(probe, (p) => p.frames > zoomed.frames);
+  expect(part.width).toBeLessThanOrEqual(stage); // the part in view, not the whole zoomed canvas
+  // Another session's frames (the run's frame keeper's) show the part too while the view is zoomed in …
+  expect(await frameOf(page)).not.toEqual(size);
+  // … and the whole page again once the view ends, its run still waiting.
+  await live.services.runLiveViews.closeAll();
+  const whole = await frameOf(page);
+  expect(whole.width / whole.height).toBeCloseTo(size.width / size.height, 1);
+  expect(whole.width).toBeGreaterThanOrEqual(size.width);
+  // The page saw none of it: its window, screen, visual viewport and pixel ratio are as they were, never resized.
+  expect(await read()).toEqual(before);
+  await widget.close();
   await api(live, org, 'POST', `/api/agent-requests/${id}/cancel`);
   await requestWhen(live, org, id, FINAL_STATUSES);
 });

@@ -30,8 +30,11 @@ describe('wholeCanvasFor', () => {
   });
 });
 
-/** A CDP session that records what the screencast asks of it, and a LiveEmulation that records its regions. */
-function rig(withEmulation: boolean) {
+/**
+ * A CDP session that records what the screencast asks of it, and a LiveEmulation that records its regions: `readable`,
+ * the page's metrics could be read (null: a page that cannot show regions, as one without a size of its own).
+ */
+function rig(emulationOf: 'readable' | 'unreadable' | null) {
   const sent: { method: string; params?: Record<string, unknown> }[] = [];
   const cdp = {
     on: () => undefined,
@@ -47,7 +50,7 @@ function rig(withEmulation: boolean) {
     { width: 400, height: 250 },
     () => sink,
     new InputToFrame('t'),
-    withEmulation ? emulation : null,
+    emulationOf && (async () => (emulationOf === 'readable' ? emulation : null)),
   );
   // The fake session answers at once: every step of a restart is a microtask, all run before the next event-loop turn.
   const settled = () => new Promise((r) => setImmediate(r));
@@ -59,7 +62,7 @@ describe('LiveScreencast.resize', () => {
   const zoomed = { t: 'frameSize' as const, width: 400, height: 600, region: { x: 880, y: 100, width: 400, height: 600 } };
 
   it('on its own page, zoomed in: frames of the part in view at its size, the widget told where they go first', async () => {
-    const r = rig(true);
+    const r = rig('readable');
     r.screencast.resize(zoomed);
     await r.settled();
     expect(r.regions).toEqual([{ x: 880, y: 100, width: 400, height: 600 }]);
@@ -77,13 +80,36 @@ describe('LiveScreencast.resize', () => {
     ]);
   });
 
-  it('on a borrowed page, zoomed in: whole-page frames at the whole zoomed canvas’s size, no region asked', async () => {
-    const r = rig(false);
+  it('ending, shows the whole page again if it showed a part (a borrowed page lives on), and asks nothing if not', async () => {
+    const r = rig('readable');
+    await r.screencast.showWhole();
+    expect(r.regions).toEqual([]);
+    r.screencast.resize(zoomed);
+    await r.settled();
+    r.screencast.stop();
+    await r.screencast.showWhole();
+    expect(r.regions).toEqual([{ x: 880, y: 100, width: 400, height: 600 }, null]);
+    expect(r.screencast.frameRegion).toBeNull();
+  });
+
+  it('on a page whose metrics cannot be read, zoomed in: whole-page frames at the whole zoomed canvas’s size, from then on', async () => {
+    const r = rig('unreadable');
     r.screencast.resize(zoomed);
     await r.settled();
     expect(r.regions).toEqual([]);
     expect(r.messages).toEqual([]);
     // 400 device pixels showing 400 of the page's 1280: the canvas is 1280 wide; 600 of 800 tall: 800.
+    expect(r.starts()).toEqual([[1280, 800]]);
+    r.screencast.resize({ ...zoomed, region: { x: 0, y: 0, width: 400, height: 600 } });
+    await r.settled();
+    expect(r.starts()).toEqual([[1280, 800]]); // the same whole frames: no restart
+  });
+
+  it('on a page that cannot show regions (no emulation), zoomed in: whole-page frames at the whole zoomed canvas’s size', async () => {
+    const r = rig(null);
+    r.screencast.resize(zoomed);
+    await r.settled();
+    expect(r.regions).toEqual([]);
     expect(r.starts()).toEqual([[1280, 800]]);
   });
 });

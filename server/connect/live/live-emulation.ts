@@ -15,15 +15,18 @@ export interface PageRegion {
 }
 
 /**
- * The size of a live view's own page (a sign-in's: its context closes with the view), set through the view's DevTools
- * session with everything else the page reads left as it was:
+ * The size of a live view's page, set through the view's DevTools session with everything else the page reads left as
+ * it was:
  * - Not Playwright's page.setViewportSize, which sets the screen to the viewport's size too: a connection's device
  *   (a 1920×1080 screen) read 1280×800 in its sign-in and 1920×1080 in its runs, two fingerprints for one device.
  * - The same override, with the part of the page the person's canvas shows, renders only that part (issue #38: zoom
  *   and pan ask for the region they show). The page sees no change: its window, screen, visual viewport and pointer
  *   coordinates stay as they are (Chromium scales the compositor's output, not the page).
- * Only for a page the view owns: the metrics a DevTools session sets go when the session detaches, and the page would
- * then read its window's own (measured: a 1280×800 page became 320×200 on an 800×600 screen).
+ * The metrics a DevTools session sets go when the session detaches, and the page would then read its window's own
+ * (measured: a 1280×800 page became 320×200 on an 800×600 screen): a view's own page closes with its session, and a
+ * borrowed page's (a paused run's) is never detached (webauthn-environment.ts, releasePageSession). A borrowed page is
+ * given its own size, screen and pixel ratio, as its run's context set them, so only the region changes, and is made
+ * whole again when the view ends.
  */
 export class LiveEmulation {
   private constructor(

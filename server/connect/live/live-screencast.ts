@@ -32,6 +32,8 @@ export class LiveScreencast {
   /** The part of the page the frames show (null: all of it), as asked, and as the page's emulation has it now. */
   private region: FrameRegion | null = null;
   private shownRegion: FrameRegion | null = null;
+  /** The widget's last size message (whole frames are sized from it again if the page cannot show regions). */
+  private asked: FrameSizeMessage | null = null;
 
   constructor(
     private readonly cdp: CDPSession,
@@ -40,8 +42,12 @@ export class LiveScreencast {
     private bounds: FrameBounds,
     private readonly sink: () => LiveSink | null,
     private readonly timing: InputToFrame,
-    /** The view's own page's emulation (live-emulation.ts): frames of a region; none for a borrowed page. */
-    private readonly emulation: LiveEmulation | null = null,
+    /**
+     * The page's emulation (live-emulation.ts), through which frames show a region: at hand for a view's own page; for a
+     * borrowed one read when the person first zooms in (a page mid-navigation answers no command until it settles).
+     * Null: whole frames only.
+     */
+    private emulation: (() => Promise<LiveEmulation | null>) | null = null,
   ) {
     cdp.on('Page.screencastFrame', (frame: ScreencastFrame) => this.onFrame(frame));
   }
@@ -72,13 +78,36 @@ export class LiveScreencast {
    * panned): the screencast restarts at that size, showing that part (a page the view owns; a borrowed one, whole).
    */
   resize(asked: FrameSizeMessage): void {
+    this.asked = asked;
     const region = this.emulation ? frameRegionFor(this.viewport, asked.region) : null;
-    // A whole-page frame (a borrowed page's view, or a region too large to save anything) at the whole canvas's size.
-    const next = region ? frameBoundsFor(region, asked) : frameBoundsFor(this.viewport, wholeCanvasFor(this.viewport, asked));
+    // A whole-page frame (a page that cannot show regions, or a region too large to save anything) at the whole canvas's size.
+    const next = region ? frameBoundsFor(region, asked) : this.wholeBounds(asked);
     if (sameBounds(next, this.bounds) && sameRegion(region, this.region)) return;
     this.bounds = next;
     this.region = region;
     this.restart();
+  }
+
+  private wholeBounds(asked: FrameSizeMessage): FrameBounds {
+    return frameBoundsFor(this.viewport, wholeCanvasFor(this.viewport, asked));
+  }
+
+  /**
+   * The page's whole picture again, once the view ends (a borrowed page lives on: its run's trace and frame keeper must
+   * not be left with a part of it). After any restart already on its way; nothing to do if no region was ever shown.
+   * Waited for at most `waitMs`: a page mid-navigation (a held write) answers once it settles, and is made whole then.
+   */
+  async showWhole(waitMs = STILL_FRAME_MS): Promise<void> {
+    this.chain = this.chain
+      .then(async () => {
+        if (!this.shownRegion || !this.emulation) return;
+        await (await this.emulation())?.apply(null);
+        this.shownRegion = null;
+      })
+      .catch(() => undefined); // the page closed with its run
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.chain, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs).unref()))]);
+    clearTimeout(timer);
   }
 
   /** The part of the page the frames sent now show (null: the whole page), for a widget that (re)attaches. */
@@ -121,10 +150,18 @@ export class LiveScreencast {
         if (this.stopped || !sameBounds(bounds, this.bounds) || region !== this.region || quality !== this.quality.quality) return;
         await this.cdp.send('Page.stopScreencast');
         if (this.emulation && !sameRegion(region, this.shownRegion)) {
-          // No frame of the last part comes after the stop: the widget learns where the next ones go, then they come.
-          await this.emulation.apply(region);
-          this.shownRegion = region;
-          this.sink()?.send({ type: 'frameRegion', region });
+          const emulation = await this.emulation();
+          if (emulation) {
+            // No frame of the last part comes after the stop: the widget learns where the next ones go, then they come.
+            await emulation.apply(region);
+            this.shownRegion = region;
+            this.sink()?.send({ type: 'frameRegion', region });
+          } else if (this.asked) {
+            // The page's metrics could not be read: whole frames, at the whole canvas's size, from now on.
+            this.emulation = null;
+            this.region = null;
+            this.bounds = this.wholeBounds(this.asked);
+          }
         }
         await this.start();
       })

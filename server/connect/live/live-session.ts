@@ -78,7 +78,7 @@ export class LiveSession {
     viewport: { width: number; height: number },
     private readonly borrowed: BorrowedPage | null,
     widget: WidgetSize,
-    emulation: LiveEmulation | null,
+    emulation: (() => Promise<LiveEmulation | null>) | null,
   ) {
     this.viewport = viewport;
     this.timing = new InputToFrame(linkSessionId);
@@ -120,12 +120,18 @@ export class LiveSession {
     // The view's own page at the view's size, its screen and pixel ratio kept (live-emulation.ts): a page opened at that
     // size already has it; a page handed over by the login engine is resized (Playwright's resize also sets the screen
     // to the view's size, and moves the window), then given its own screen back through the view's session.
-    const emulation = borrowed ? null : await LiveEmulation.of(cdp, viewport).catch(() => null);
+    const own = borrowed ? null : await LiveEmulation.of(cdp, viewport).catch(() => null);
     const size = page.viewportSize();
     if (!borrowed && (size?.width !== viewport.width || size?.height !== viewport.height)) {
       await page.setViewportSize(viewport);
-      await emulation?.apply();
+      await own?.apply();
     }
+    // A borrowed page's metrics are read only when the person first zooms in: it may be mid-navigation now (a held form
+    // post), when Chromium answers no command for it. A page without a size of its own (no viewport) is shown whole.
+    let lent: Promise<LiveEmulation | null> | null = null;
+    const emulation = !borrowed
+      ? own && (() => Promise.resolve(own))
+      : size && (() => (lent ??= LiveEmulation.of(cdp, size).catch(() => null)));
     const session = new LiveSession(
       opts.linkSessionId,
       context,
@@ -247,8 +253,9 @@ export class LiveSession {
     this.sink?.close(code, message);
     this.sink = null;
     if (this.borrowed) {
-      // The run's page goes on without the view: only what the view added is taken away.
+      // The run's page goes on without the view: only what the view added is taken away (its fence, its region).
       this.fence.stop();
+      await this.screencast.showWhole();
       // Released, not detached: a detach would take the page's WebAuthn environment with it (webauthn-environment.ts).
       await releasePageSession(this.cdp);
     } else {
