@@ -170,7 +170,7 @@ it('the link of a pause that expired says "This step is over", never a connectio
 
 /** A JPEG's pixel size, from its start-of-frame header. */
 function jpegSize(jpeg: Buffer): { width: number; height: number } {
-  for (let i = 2; i + 9 < jpeg.length; ) {
+  for (let i = 2; i + 9 < jpeg.length;) {
     if (jpeg[i] !== 0xff) throw new Error('not a JPEG marker');
     const marker = jpeg[i + 1]!;
     if (marker >= 0xc0 && marker <= 0xc3) return { height: jpeg.readUInt16BE(i + 5), width: jpeg.readUInt16BE(i + 7) };
