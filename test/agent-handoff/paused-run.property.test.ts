@@ -369,10 +369,13 @@ it('ends every request in exactly one final status, with status, userAction, slo
         if (!m.ended) m.controller.abort(new RunAborted('CANCELED'));
         await settled(m, 'the end');
         // Every held write was answered (sent or refused) within bounded time.
+        let bound: NodeJS.Timeout | undefined;
         const answered = await Promise.race([
           Promise.all(m.writes).then(() => true),
-          new Promise((resolve) => setTimeout(() => resolve(false), SETTLE_MS)),
+          new Promise((resolve) => (bound = setTimeout(() => resolve(false), SETTLE_MS))),
         ]);
+        // Cleared: a 15 s timer left behind kept the jest worker alive after its last file ("failed to exit gracefully").
+        clearTimeout(bound);
         if (!answered) throw new Error('an ask was still open after the run ended');
         if (unapproved.length) throw new Error(`sent without approval: ${unapproved.join(', ')}`);
         for (const [url, times] of received) if (times > 1) throw new Error(`${url} was sent ${times} times`);

@@ -77,4 +77,32 @@ describe('until and waitBudget in run time', () => {
       expect(waitBudget({ deadline: runNow() - 10_000 })).toBe(1000);
     });
   });
+
+  it('stops once its run is over, not at its own deadline (a canceled run’s step polled a closed page for 15 s)', async () => {
+    const clock = new RunClock();
+    let checks = 0;
+    await withRunClock(clock, async () => {
+      const waiting = until(
+        'a page that closed',
+        async () => {
+          checks += 1;
+          throw new Error('Target page, context or browser has been closed');
+        },
+        60_000,
+        10,
+      );
+      await eventuallyChecked(() => checks >= 2);
+      clock.end();
+      await expect(waiting).rejects.toThrow('the run ended while waiting for a page that closed');
+      const after = checks;
+      await sleep(50);
+      expect(checks).toBe(after); // no check after the end
+    });
+  });
 });
+
+/** Waits (in real time, bounded) until `ok` holds. */
+async function eventuallyChecked(ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !ok(); i++) await sleep(10);
+  expect(ok()).toBe(true);
+}

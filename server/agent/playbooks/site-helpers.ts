@@ -2,7 +2,7 @@ import type { Page, Response } from 'playwright-core';
 import { z } from 'zod';
 
 import type { UserAsk } from '../handoff/user-ask';
-import { runNow } from '../run/clock';
+import { runEnded, runNow } from '../run/clock';
 import { PARAM_ALIASES } from './fill-parameters';
 import type { PlaybookContext } from './registry';
 
@@ -43,12 +43,14 @@ export async function openPath(
 /**
  * Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs` of the run's own
  * time (run/clock.ts): while the run waits for its end user (NEEDS_USER) the clock stands still, so a wait that spans
- * the pause is not timed out by the minutes the person took. Outside a run it is wall-clock time.
+ * the pause is not timed out by the minutes the person took. Outside a run it is wall-clock time. Stops when the run
+ * is over: a canceled run's step polled its closed page until its own deadline, 15 s of a process that had moved on.
  */
 export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000, everyMs = 100): Promise<T> {
   const deadline = runNow() + timeoutMs;
   let lastError: unknown;
   for (;;) {
+    if (runEnded()) throw new Error(`the run ended while waiting for ${what}`);
     try {
       const v = await check();
       if (v !== undefined && v !== false) return v;

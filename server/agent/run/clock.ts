@@ -10,6 +10,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export class RunClock {
   private pausedMs = 0;
   private pausedAt: number | null = null;
+  private over = false;
+
+  /**
+   * The run is over (finished, failed, canceled, timed out). A strategy's step may still be waiting in the background
+   * (a canceled run's playbook polling its page): its waits stop now instead of at their own deadline (until).
+   */
+  end(): void {
+    this.over = true;
+  }
+
+  get ended(): boolean {
+    return this.over;
+  }
 
   now(): number {
     const paused = this.pausedAt === null ? 0 : Date.now() - this.pausedAt;
@@ -45,4 +58,9 @@ export function runNow(): number {
 /** Whether the current run is paused for its end user right now. */
 export function runPaused(): boolean {
   return current.getStore()?.paused ?? false;
+}
+
+/** Whether the current run is over (RunClock.end); never outside a run. */
+export function runEnded(): boolean {
+  return current.getStore()?.ended ?? false;
 }

@@ -182,6 +182,7 @@ export class AgentWorker {
     } catch (err) {
       final = finalForError(err, controller.signal, state, logger);
     }
+    runClock.end();
     clearTimeout(timeout);
     stopLease();
     offCancel();
