@@ -27,11 +27,11 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../server/browser/chromium';
 import { loadConfig } from '../server/config';
-import { type LiveInputTiming, liveTimingChannel } from '../server/connect/live/live-timing';
 import { hashToken } from '../server/domain/tokens';
 import { LUMEN_PROVIDER_ID } from '../server/integrations/lumen/lumen.provider';
 import { type LiveServer, startLiveServer } from '../test/support/live-server';
 import { childProcesses, cpuTicks, descendants, pssBytes } from './agent/process-tree';
+import { fmt, printStages, quantile, type Stages, stagesOf } from './live/input-stages';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -53,13 +53,6 @@ const BUDGET_MS = 250;
 const TARGET_MEDIAN_MS = 20;
 const TARGET_SESSIONS = 16;
 const WIDGET_MARK = '--agentlink-bench-widget';
-
-function quantile(xs: number[], q: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
-}
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
 // ---------- process accounting (/proc) ----------
 
@@ -202,53 +195,6 @@ async function typeAndMeasure(p: Person, keys: number): Promise<{ latencies: num
   );
   const frame = probe.frameWidth ? `${probe.frameWidth}×${probe.frameHeight}` : 'unknown';
   return { latencies, fps: (probe.frames - framesBefore) / ((Date.now() - started) / 1000), frame, stages };
-}
-
-// ---------- input to frame, stage by stage (the server's side published on live-timing.ts's channel) ----------
-
-const STAGES = ['widget → server', 'dispatch', 'to frame swap', 'capture & encode', 'send', 'to widget paint'] as const;
-type Stages = Record<(typeof STAGES)[number], number>;
-const serverTimings: LiveInputTiming[] = [];
-liveTimingChannel.subscribe((m) => {
-  serverTimings.push(m as LiveInputTiming);
-  if (serverTimings.length > 10_000) serverTimings.splice(0, 5_000);
-});
-
-/** One key's way: the server's record of the first input it received after the widget's keydown and before its paint. */
-function stagesOf(linkSessionId: string, keyAt: number, paintedAt: number): Stages | null {
-  const t = serverTimings.find((x) => x.linkSessionId === linkSessionId && x.receivedAt >= keyAt && x.sentAt <= paintedAt);
-  if (!t) return null;
-  const swapped = t.swappedAt !== null && t.swappedAt >= t.dispatchedAt - 50 && t.swappedAt <= t.frameAt ? t.swappedAt : t.dispatchedAt;
-  return {
-    'widget → server': t.receivedAt - keyAt,
-    dispatch: t.dispatchedAt - t.receivedAt,
-    'to frame swap': swapped - t.dispatchedAt,
-    'capture & encode': t.frameAt - swapped,
-    send: t.sentAt - t.frameAt,
-    'to widget paint': paintedAt - t.sentAt,
-  };
-}
-
-function printStages(title: string, all: Stages[]): void {
-  if (all.length === 0) return;
-  console.log(`\n${title} (${all.length} keys; medians, ms; the widget's clock and the server's are this machine's one):`);
-  for (const stage of STAGES) {
-    console.log(
-      `  ${stage.padEnd(18)} ${fmt(
-        quantile(
-          all.map((s) => s[stage]),
-          0.5,
-        ),
-        1,
-      ).padStart(7)}   p95 ${fmt(
-        quantile(
-          all.map((s) => s[stage]),
-          0.95,
-        ),
-        1,
-      ).padStart(6)}`,
-    );
-  }
 }
 
 /** The person zooms in to one page pixel per screen pixel and pans the stage until `selector` is in the middle of it. */

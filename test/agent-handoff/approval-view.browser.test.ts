@@ -5,6 +5,7 @@ import type { Playbook } from '../../server/agent/playbooks';
 import type { LiveSink } from '../../server/connect/live/live-session';
 import { api, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { pageWindow, stageWidth, widgetFrames, zoomInAtRightEdge } from '../support/live-view-probes';
 import { FINAL_STATUSES, openRunWidget, requestWhen, runPage, widgetFor } from './handoff-support';
 
 /**
@@ -200,30 +201,12 @@ it('zoomed in, a paused run’s view is sent only the part in view; the run’s 
   const waiting = await requestWhen(live, org, id, ['NEEDS_USER']);
   const page = runPage(live, id);
   const size = page.viewportSize()!;
-  const read = () =>
-    page.evaluate(() => {
-      const w = window as unknown as { __resized?: number };
-      if (w.__resized === undefined) {
-        w.__resized = 0;
-        addEventListener('resize', () => w.__resized!++);
-        visualViewport!.addEventListener('resize', () => w.__resized!++);
-      }
-      return [innerWidth, innerHeight, outerWidth, screen.width, screen.height, visualViewport!.scale, devicePixelRatio, w.__resized];
-    });
-  const before = await read();
+  const before = await pageWindow(page);
   const widget = await openRunWidget(context, waiting.userAction.url);
-  const probe = () =>
-    widget.evaluate(() => {
-      const p = (window as unknown as { __agentlinkLive: { frames: number; frameWidth?: number; region?: unknown } }).__agentlinkLive;
-      return { frames: p.frames, width: p.frameWidth ?? 0, region: (p.region ?? null) as { x: number; width: number } | null };
-    });
-  for (let i = 0; i < 6; i++) await widget.locator('#al-live-zoom-in').click();
-  await widget.evaluate(() => {
-    const s = document.getElementById('al-live-scroll')!;
-    s.scrollLeft = s.scrollWidth;
-  });
+  const probe = () => widgetFrames(widget);
+  await zoomInAtRightEdge(widget);
   const zoomed = await eventually(probe, (p) => p.region !== null && p.region.x + p.region.width === size.width, 20_000);
-  const stage = await widget.evaluate(() => document.getElementById('al-live-scroll')!.clientWidth * devicePixelRatio);
+  const stage = await stageWidth(widget);
   await page.evaluate(() => (document.body.style.background = '#0f0')); // a frame of the part in view
   const part = await eventually(probe, (p) => p.frames > zoomed.frames);
   expect(part.width).toBeLessThanOrEqual(stage); // the part in view, not the whole zoomed canvas
@@ -235,7 +218,7 @@ it('zoomed in, a paused run’s view is sent only the part in view; the run’s 
   expect(whole.width / whole.height).toBeCloseTo(size.width / size.height, 1);
   expect(whole.width).toBeGreaterThanOrEqual(size.width);
   // The page saw none of it: its window, screen, visual viewport and pixel ratio are as they were, never resized.
-  expect(await read()).toEqual(before);
+  expect(await pageWindow(page)).toEqual(before);
   await widget.close();
   await api(live, org, 'POST', `/api/agent-requests/${id}/cancel`);
   await requestWhen(live, org, id, FINAL_STATUSES);

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { armWebAuthn, webAuthnGateScript } from '../../server/browser/webauthn-environment';
 import { startBrowser } from '../support/live-server';
+import { PROBES, RENDERED, TRAPPED, TRAPPED_WIDE } from './device-lies-probes';
 import { openDevicePage } from './device-page-support';
 
 /**
@@ -49,111 +50,6 @@ async function plainPage(): Promise<Page> {
   return page;
 }
 
-/** Each probe's outcome: its value's type, or its error's whole stack (header and frames). */
-const PROBES = `(async () => {
-  const out = {};
-  const grab = async (name, run) => {
-    try {
-      const value = await run();
-      out[name] = value === null ? 'null' : typeof value === 'boolean' || name.startsWith('keys of ') ? String(value) : typeof value;
-    } catch (e) {
-      out[name] = String(e && e.stack);
-    }
-  };
-  const get = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
-  for (const name of ['platform', 'language', 'languages', 'hardwareConcurrency', 'deviceMemory', 'plugins', 'mimeTypes', 'pdfViewerEnabled'])
-    await grab('Navigator.' + name, () => get(Navigator.prototype, name).call({}));
-  await grab('Navigator.prototype.platform', () => Navigator.prototype.platform);
-  for (const name of ['brands', 'platform', 'mobile']) await grab('NavigatorUAData.' + name, () => get(NavigatorUAData.prototype, name).call({}));
-  await grab('NavigatorUAData.toJSON', () => NavigatorUAData.prototype.toJSON.call({}));
-  await grab('NavigatorUAData.getHighEntropyValues', () => NavigatorUAData.prototype.getHighEntropyValues.call({}, ['platform']));
-  await grab('NavigatorUAData.getHighEntropyValues(5)', () => navigator.userAgentData.getHighEntropyValues(5));
-  await grab('NavigatorUAData.getHighEntropyValues keys', async () => Object.keys(await navigator.userAgentData.getHighEntropyValues(['constructor', 'toString'])).join());
-  await grab('Notification.permission', () => get(Notification, 'permission').call({}));
-  await grab('Screen.availHeight', () => get(Screen.prototype, 'availHeight').call({}));
-  await grab('window.outerWidth', () => get(window, 'outerWidth').call({}));
-  await grab('Plugin.name', () => get(Plugin.prototype, 'name').call({}));
-  await grab('PluginArray.length', () => get(PluginArray.prototype, 'length').call({}));
-  await grab('PluginArray.item', () => PluginArray.prototype.item.call({}, 0));
-  const gl = document.createElement('canvas').getContext('webgl');
-  await grab('getParameter on {}', () => WebGLRenderingContext.prototype.getParameter.call({}, 0x9246));
-  await grab('getParameter before the extension', () => gl.getParameter(0x9246));
-  await grab('getError after it', () => String(gl.getError()));
-  await grab('readPixels on {}', () => WebGLRenderingContext.prototype.readPixels.call({}, 0, 0, 1, 1, 0x1908, 0x1401, new Uint8Array(4)));
-  await grab('getImageData on {}', () => CanvasRenderingContext2D.prototype.getImageData.call({}, 0, 0, 1, 1));
-  await grab('toDataURL on {}', () => HTMLCanvasElement.prototype.toDataURL.call({}));
-  await grab('getChannelData on {}', () => AudioBuffer.prototype.getChannelData.call({}, 0));
-  await grab('createObjectURL(5)', () => URL.createObjectURL(5));
-  await grab('revokeObjectURL()', () => URL.revokeObjectURL());
-  await grab('new Blob(5)', () => new Blob(5));
-  await grab('new File([])', () => new File([]));
-  await grab('Blob()', () => Blob());
-  await grab('new Worker(bad URL)', () => new Worker('http://[bad'));
-  await grab('new SharedWorker(bad URL)', () => new SharedWorker('http://[bad'));
-  await grab('Worker()', () => Worker('x'));
-  await grab('window.open on 1', () => window.open.call(1));
-  await grab('Document.open on {}', () => Document.prototype.open.call({}));
-  await grab('credentials.get(5)', () => navigator.credentials.get(5));
-  await grab('credentials.create on {}', () => CredentialsContainer.prototype.create.call({}));
-  // What the page put in reads back as it put it: a flat fill, a WebGL clear, samples it wrote (noise is for what the
-  // browser renders, and only where a picture changes); asking for a data URL makes no context on the page's canvas.
-  await grab('flat fill reads back', () => {
-    const c = document.createElement('canvas');
-    c.width = c.height = 32;
-    const x = c.getContext('2d');
-    x.fillStyle = '#f00';
-    x.fillRect(0, 0, 32, 32);
-    const data = x.getImageData(0, 0, 32, 32).data;
-    return data.every((v, i) => v === [255, 0, 0, 255][i % 4]) && c.toDataURL() === c.toDataURL();
-  });
-  await grab('WebGL clear reads back', () => {
-    const w = document.createElement('canvas').getContext('webgl');
-    w.clearColor(0, 1, 0, 1);
-    w.clear(w.COLOR_BUFFER_BIT);
-    const px = new Uint8Array(w.drawingBufferWidth * w.drawingBufferHeight * 4);
-    w.readPixels(0, 0, w.drawingBufferWidth, w.drawingBufferHeight, w.RGBA, w.UNSIGNED_BYTE, px);
-    return px.every((v, i) => v === [0, 255, 0, 255][i % 4]);
-  });
-  await grab('samples read back', () => {
-    const b = new AudioBuffer({ length: 64, sampleRate: 44100 });
-    b.copyToChannel(new Float32Array(64).fill(0.5), 0);
-    const copied = new Float32Array(64);
-    b.copyFromChannel(copied, 0);
-    return b.getChannelData(0).every((v) => v === 0.5) && copied.every((v) => v === 0.5);
-  });
-  await grab('toDataURL then WebGL', () => {
-    const c = document.createElement('canvas');
-    c.toDataURL();
-    return c.getContext('webgl') !== null;
-  });
-  await grab('copyFromChannel on a bad channel', () => new AudioBuffer({ length: 8, sampleRate: 44100 }).copyFromChannel(new Float32Array(8), 3));
-  await grab('keys of the stack property of a rejection', () =>
-    navigator.userAgentData.getHighEntropyValues(5).catch((e) => Object.keys(Object.getOwnPropertyDescriptor(e, 'stack')).join()),
-  );
-  await grab('keys of getHighEntropyValues', async () => Object.keys(await navigator.userAgentData.getHighEntropyValues(['wow64', 'platformVersion', 'architecture', 'model'])).join());
-  await grab('plugins.refresh()', () => navigator.plugins.refresh());
-  await grab('plugins.item()', () => navigator.plugins.item());
-  await grab('mimeTypes.namedItem()', () => navigator.mimeTypes.namedItem());
-  await grab('Function.prototype.toString.call({})', () => Function.prototype.toString.call({}));
-  // The console methods the device quiets (device-console.page.ts) are the browser's in shape; a label is still converted.
-  for (const name of ['log', 'debug', 'table', 'assert', 'timeLog'])
-    await grab('keys of console.' + name, () => {
-      const f = console[name];
-      const d = Object.getOwnPropertyDescriptor(console, name);
-      return [f.name, f.length, Function.prototype.toString.call(f), 'prototype' in f, d.writable, d.enumerable, d.configurable].join('|');
-    });
-  await grab('new console.log()', () => new console.log());
-  await grab('keys of labels converted', () => {
-    let n = 0;
-    const label = { toString: () => (n++, 'label') };
-    console.count(label);
-    console.timeLog(label, {});
-    console.log(label);
-    return String(n);
-  });
-  return out;
-})()`;
-
 it('answers a wrong receiver, a bad argument and a garbage constructor call as a plain Chromium does, no frame of ours in any stack', async () => {
   const [device, plain] = await Promise.all([devicePage(), plainPage()]);
   const seen = (await device.evaluate(PROBES)) as Record<string, string>;
@@ -171,84 +67,6 @@ it('answers a wrong receiver, a bad argument and a garbage constructor call as a
   expect(seen['getError after it']).toBe('string');
   expect(Object.values(seen).filter((v) => v.includes('\n    at ')).length).toBeGreaterThan(25);
 });
-
-// A lie detector's trap: the built-ins a wrapper might call at call time, replaced by counting proxies, then the device's
-// stand-ins used. A built-in getter, method or toString calls none of them; neither may ours.
-const TRAPPED = `(() => {
-  const hits = [];
-  const R = Reflect.apply;
-  const traps = [
-    [Function.prototype, 'call'], [Function.prototype, 'apply'], [Function.prototype, 'bind'], [Reflect, 'apply'], [Reflect, 'construct'],
-    [WeakMap.prototype, 'get'], [WeakMap.prototype, 'has'], [WeakSet.prototype, 'has'], [Array.prototype, Symbol.iterator],
-    [Array.prototype, 'find'], [Math, 'round'], [Performance.prototype, 'getEntriesByType'], [Performance.prototype, 'now'], [window, 'setTimeout'],
-  ];
-  const saved = traps.map(([holder, key]) => holder[key]);
-  traps.forEach(([holder, key], i) => {
-    holder[key] = new Proxy(saved[i], { apply: (t, self, args) => (hits[hits.length] = String(key), R(t, self, args)) });
-  });
-  const gl = document.createElement('canvas').getContext('webgl');
-  const c2 = document.createElement('canvas').getContext('2d');
-  const platformGetter = Object.getOwnPropertyDescriptor(Navigator.prototype, 'platform').get;
-  const used = [
-    navigator.platform, navigator.languages, navigator.hardwareConcurrency, navigator.deviceMemory, navigator.userAgentData.brands,
-    navigator.plugins.length, navigator.plugins.item(0), navigator.mimeTypes.namedItem('application/pdf'), navigator.pdfViewerEnabled,
-    screen.availHeight, outerWidth, Notification.permission, gl.getParameter(gl.VENDOR), c2.getImageData(0, 0, 1, 1),
-    R(Function.prototype.toString, platformGetter, []), platformGetter.toString(), Math.max.toString(), (() => 1).toString(), String(navigator.plugins.item),
-    new Blob(['x'], { type: 'text/javascript' }), new File(['y'], 'f.js'), console.log('logged'), console.timeLog('t'),
-    window.chrome && [chrome.loadTimes(), chrome.csi(), chrome.app.getDetails(), chrome.app.installState(() => undefined)],
-  ];
-  traps.forEach(([holder, key], i) => (holder[key] = saved[i]));
-  return { hits: hits.join(), used: used.length };
-})()`;
-
-// The same with every common built-in trapped, and the asynchronous and constructing stand-ins used too. The test's own
-// code here uses none of them (plain loops, index writes) while they are trapped.
-const TRAPPED_WIDE = `(async () => {
-  const hits = [];
-  const R = Reflect.apply;
-  const P = (o, k) => [o, k];
-  const traps = [];
-  const add = (holder, keys) => { for (let i = 0; i < keys.length; i++) traps[traps.length] = P(holder, keys[i]); };
-  add(Array.prototype, ['push', 'pop', 'slice', 'splice', 'sort', 'map', 'forEach', 'join', 'find', 'filter', 'indexOf', 'includes', 'concat', 'some', 'every', 'reduce', 'fill', Symbol.iterator]);
-  add(Array, ['from', 'isArray', 'of']);
-  add(Object, ['keys', 'values', 'entries', 'assign', 'freeze', 'create', 'defineProperty', 'getOwnPropertyDescriptor', 'getOwnPropertyNames', 'getPrototypeOf', 'setPrototypeOf']);
-  add(Object.prototype, ['hasOwnProperty']);
-  add(Set.prototype, ['add', 'has']);
-  add(Map.prototype, ['get', 'set', 'has']);
-  add(WeakMap.prototype, ['get', 'set', 'has']);
-  add(WeakSet.prototype, ['add', 'has']);
-  add(RegExp.prototype, ['exec', 'test']);
-  add(String.prototype, ['slice', 'indexOf', 'startsWith', 'replace', 'split', 'charCodeAt']);
-  add(JSON, ['stringify', 'parse']);
-  add(Promise.prototype, ['then', 'catch']);
-  add(Promise, ['resolve', 'reject']);
-  add(Function.prototype, ['call', 'apply', 'bind']);
-  add(Reflect, ['apply', 'construct', 'ownKeys']);
-  add(Math, ['round', 'floor', 'max', 'min', 'imul']);
-  add(window, ['String', 'Number', 'setTimeout']);
-  const saved = [];
-  for (let i = 0; i < traps.length; i++) saved[i] = traps[i][0][traps[i][1]];
-  for (let i = 0; i < traps.length; i++) {
-    const key = traps[i][1];
-    const name = typeof key === 'symbol' ? key.description : key;
-    traps[i][0][key] = new Proxy(saved[i], {
-      apply: (t, self, args) => ((hits[hits.length] = name), R(t, self, args)),
-      construct: (t, args, n) => ((hits[hits.length] = name), Reflect.construct(t, args, n)),
-    });
-  }
-  let used = 0;
-  try {
-    const brands = navigator.userAgentData.brands;
-    const json = navigator.userAgentData.toJSON();
-    const values = await navigator.userAgentData.getHighEntropyValues(['architecture', 'platformVersion', 'fullVersionList']);
-    const url = URL.createObjectURL(new Blob(['postMessage(1)'], { type: 'text/javascript' }));
-    URL.revokeObjectURL(url);
-    used = (brands ? 1 : 0) + (json ? 1 : 0) + (values ? 1 : 0);
-  } finally {
-    for (let i = 0; i < traps.length; i++) traps[i][0][traps[i][1]] = saved[i];
-  }
-  return { hits: hits.join(), used };
-})()`;
 
 it('answers high-entropy hints asked with any iterable as with an array: the device’s, never the host’s', async () => {
   const page = await devicePage();
@@ -349,40 +167,6 @@ it('answers the renderer of the device once the page enables WEBGL_debug_rendere
   expect(renderer).toEqual([null, 0x0500, expect.not.stringMatching(/SwiftShader/), 0]);
   expect(renderer[2]).toMatch(/^ANGLE \(/);
 });
-
-// What a fingerprinting script renders: an oscillator through a compressor (FingerprintJS's audio), read from the
-// promise and from the complete event, and text on a canvas. Summed so two connections' answers can be compared.
-const RENDERED = `(async () => {
-  const render = (viaEvent) => new Promise((resolve) => {
-    const context = new OfflineAudioContext(1, 5000, 44100);
-    const oscillator = context.createOscillator();
-    oscillator.type = 'triangle';
-    oscillator.frequency.value = 10000;
-    const compressor = context.createDynamicsCompressor();
-    oscillator.connect(compressor);
-    compressor.connect(context.destination);
-    oscillator.start(0);
-    if (viaEvent) context.oncomplete = (e) => resolve(e.renderedBuffer);
-    const rendering = context.startRendering();
-    if (!viaEvent) rendering.then(resolve);
-  });
-  const sum = (buffer) => {
-    const copied = new Float32Array(buffer.length);
-    buffer.copyFromChannel(copied, 0);
-    let a = 0, b = 0;
-    for (const v of buffer.getChannelData(0)) a += Math.abs(v);
-    for (const v of copied) b += Math.abs(v);
-    return a === b ? a : 'getChannelData and copyFromChannel disagree';
-  };
-  const canvas = document.createElement('canvas');
-  canvas.width = 240;
-  canvas.height = 60;
-  const x = canvas.getContext('2d');
-  x.font = '18px serif';
-  x.fillStyle = '#069';
-  x.fillText('Cwm fjordbank glyphs vext quiz', 4, 30);
-  return { promise: sum(await render(false)), event: sum(await render(true)), canvas: canvas.toDataURL() };
-})()`;
 
 it('renders each connection its own audio and canvas, the same every time, from the promise and the event alike', async () => {
   const [a, again, b, plain] = await Promise.all([devicePage('conn-a'), devicePage('conn-a'), devicePage('conn-b'), plainPage()]);

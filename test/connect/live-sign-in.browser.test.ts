@@ -7,6 +7,7 @@ import { chooseDevice } from '../../server/browser/device-profile';
 import { VISUAL_CHALLENGE_KIND } from '../../server/integrations/lumen/idp/site';
 import { LUMEN_PROVIDER_ID } from '../../server/integrations/lumen/lumen.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
+import { canvasColourAt, coverPage, pageWindow, stageWidth, widgetFrames, zoomInAtRightEdge } from '../support/live-view-probes';
 import {
   api,
   clickOnStream,
@@ -299,66 +300,18 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
   it('zoomed in, is sent only the part of the page in view, as the person pans, and the page sees nothing of it', async () => {
     const { widget, id } = await openLiveWidget(await createLinkToken());
     const page = livePage(id);
-    const read = () =>
-      page.evaluate(() => {
-        const w = window as unknown as { __resized?: number };
-        if (w.__resized === undefined) {
-          w.__resized = 0;
-          addEventListener('resize', () => w.__resized!++);
-          visualViewport!.addEventListener('resize', () => w.__resized!++);
-        }
-        return [innerWidth, innerHeight, outerWidth, screen.width, screen.height, visualViewport!.scale, devicePixelRatio, w.__resized];
-      });
-    const before = await read();
-    const probe = () =>
-      widget.evaluate(() => {
-        const p = (window as unknown as { __agentlinkLive: { frames: number; frameWidth?: number; region?: unknown } }).__agentlinkLive;
-        return { frames: p.frames, width: p.frameWidth ?? 0, region: p.region ?? null } as {
-          frames: number;
-          width: number;
-          region: { x: number; y: number; width: number; height: number } | null;
-        };
-      });
-    // A cover of one colour over the page, so where each frame was painted on the canvas can be read back.
-    const cover = (colour: string) =>
-      page.evaluate((c) => {
-        let el = document.getElementById('cover');
-        if (!el) {
-          el = document.createElement('div');
-          el.id = 'cover';
-          el.style.cssText = 'position:fixed;inset:0;z-index:2147483647';
-          document.body.append(el);
-        }
-        el.style.background = c;
-      }, colour);
-    const canvasAt = (x: number, y: number) =>
-      widget.evaluate(
-        ([px, py]) => {
-          const c = document.getElementById('al-live-canvas') as HTMLCanvasElement;
-          const [r, g, b] = c.getContext('2d')!.getImageData(px!, py!, 1, 1).data;
-          return r! > 150 && g! < 100 && b! < 100
-            ? 'red'
-            : g! > 100 && r! < 100 && b! < 100
-              ? 'green'
-              : b! > 150 && r! < 100
-                ? 'blue'
-                : `${r},${g},${b}`;
-        },
-        [x, y],
-      );
-    await cover('#0000ff');
+    const before = await pageWindow(page);
+    const probe = () => widgetFrames(widget);
+    const canvasAt = (x: number, y: number) => canvasColourAt(widget, x, y);
+    await coverPage(page, '#0000ff');
     await eventually(
       () => canvasAt(100, 400),
       (c) => c === 'blue',
     );
     const whole = await probe();
     // Zoomed to one page pixel per screen pixel, panned to the page's right edge.
-    for (let i = 0; i < 6; i++) await widget.locator('#al-live-zoom-in').click();
-    await widget.evaluate(() => {
-      const s = document.getElementById('al-live-scroll')!;
-      s.scrollLeft = s.scrollWidth;
-    });
-    await cover('#00ff00');
+    await zoomInAtRightEdge(widget);
+    await coverPage(page, '#00ff00');
     // The frames come of the part at the page's right edge, and are painted there: the left of the canvas keeps the
     // picture it had (no frame of it came), the right shows the page now.
     await eventually(
@@ -370,13 +323,12 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
       probe,
       (p) => p.region !== null && p.region.x + p.region.width === before[0] && p.frames > whole.frames,
     );
-    const stage = await widget.evaluate(() => document.getElementById('al-live-scroll')!.clientWidth * devicePixelRatio);
-    expect(zoomed.width).toBeLessThanOrEqual(stage); // the part in view, not the whole zoomed canvas
+    expect(zoomed.width).toBeLessThanOrEqual(await stageWidth(widget)); // the part in view, not the whole zoomed canvas
     expect(zoomed.region!.x).toBeGreaterThan(0);
     // Panned back to the left: the next frames show that part.
     await widget.evaluate(() => (document.getElementById('al-live-scroll')!.scrollLeft = 0));
     const left = await eventually(probe, (p) => p.region !== null && p.region.x === 0);
-    await cover('#ff0000');
+    await coverPage(page, '#ff0000');
     await eventually(probe, (p) => p.frames > left.frames);
     await eventually(
       () => canvasAt(100, 400),
@@ -385,14 +337,14 @@ describe('live sign-in in the connect widget (Lumen, no recipe)', () => {
     expect(await canvasAt(1200, 400)).toBe('green');
     // Fit: the whole page again.
     await widget.locator('#al-live-zoom-fit').click();
-    await cover('#0000ff');
+    await coverPage(page, '#0000ff');
     await eventually(probe, (p) => p.region === null);
     await eventually(
       () => canvasAt(1200, 400),
       (c) => c === 'blue',
     );
     // The page saw none of it: its window, screen, visual viewport and pixel ratio are as they were, never resized.
-    expect(await read()).toEqual(before);
+    expect(await pageWindow(page)).toEqual(before);
   });
 
   it('fits a 375 px phone screen: the streamed view is scaled into the widget and taps land where they point', async () => {
