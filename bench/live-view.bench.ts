@@ -5,6 +5,7 @@
  *   npm run bench:live -- --keys 60 --max 32
  *   npm run bench:live -- --compare         # one session, frames sized to the canvas vs at the page's size, side by side
  *   npm run bench:live -- --zoom            # one session zoomed in to 1:1: frames of the part in view vs the whole page
+ *   npm run bench:live -- --paused          # the same zoomed in, on a paused run's view (live/paused-run-view.ts)
  *
  * A live AgentLink on 127.0.0.1 (its own Chromium holds the live pages, as in production); the "people" are widget
  * pages in a second Chromium, each on a link token for Lumen, each having clicked through to the identity provider's
@@ -23,7 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../server/browser/chromium';
 import { loadConfig } from '../server/config';
@@ -31,7 +32,9 @@ import { hashToken } from '../server/domain/tokens';
 import { LUMEN_PROVIDER_ID } from '../server/integrations/lumen/lumen.provider';
 import { type LiveServer, startLiveServer } from '../test/support/live-server';
 import { childProcesses, cpuTicks, descendants, pssBytes } from './agent/process-tree';
-import { fmt, printStages, quantile, type Stages, stagesOf } from './live/input-stages';
+import { fmt, printStages, quantile, type Stages } from './live/input-stages';
+import { comparePausedZoom } from './live/paused-run-view';
+import { type Person, sideBySide, timeKeys, typeAndMeasure, widgetPage, zoomTo } from './live/widget-person';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -42,6 +45,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '5' },
     compare: { type: 'boolean', default: false },
     zoom: { type: 'boolean', default: false },
+    paused: { type: 'boolean', default: false },
   },
 });
 const KEYS = Math.max(5, Number(values.keys));
@@ -53,6 +57,7 @@ const BUDGET_MS = 250;
 const TARGET_MEDIAN_MS = 20;
 const TARGET_SESSIONS = 16;
 const WIDGET_MARK = '--agentlink-bench-widget';
+const MEASURE = { keys: KEYS, warmup: WARMUP, intervalMs: INTERVAL_MS };
 
 // ---------- process accounting (/proc) ----------
 
@@ -75,11 +80,6 @@ function serverBrowserPid(): number {
 }
 
 // ---------- one person in one widget ----------
-
-interface Person {
-  widget: Page;
-  linkSessionId: string;
-}
 
 async function linkToken(server: LiveServer, org: { clientId: string; sandboxSecret: string }, n: number): Promise<string> {
   const res = await fetch(`${server.baseUrl}/api/link-token`, {
@@ -110,33 +110,7 @@ async function openPerson(
   n: number,
   frames: 'sized' | 'desktop' | 'whole' = 'sized',
 ): Promise<Person> {
-  const context = await widgets.newContext({ viewport: { width: 420, height: 820 } });
-  // The widget as it was before issue #38: it never says its canvas's size, so frames come at the page's (1280×800).
-  if (frames === 'desktop') {
-    await context.addInitScript(() => {
-      const send = WebSocket.prototype.send;
-      WebSocket.prototype.send = function (this: WebSocket, data: string | ArrayBufferLike | Blob | ArrayBufferView) {
-        if (typeof data === 'string' && data.includes('"t":"frameSize"')) return;
-        send.call(this, data);
-      };
-    });
-  }
-  // The widget as it was before zoomed frames showed only the part in view: it asks for the whole zoomed canvas.
-  if (frames === 'whole') {
-    await context.addInitScript(() => {
-      const send = WebSocket.prototype.send;
-      WebSocket.prototype.send = function (this: WebSocket, data: string | ArrayBufferLike | Blob | ArrayBufferView) {
-        if (typeof data === 'string' && data.includes('"t":"frameSize"')) {
-          // (No named inner function: tsx would wrap it in a helper the page does not have.)
-          const r = document.getElementById('al-live-canvas')!.getBoundingClientRect();
-          const [width, height] = [r.width, r.height].map((n) => Math.min(8000, Math.max(16, Math.floor(n * devicePixelRatio))));
-          data = JSON.stringify({ t: 'frameSize', width, height });
-        }
-        send.call(this, data);
-      };
-    });
-  }
-  const widget = await context.newPage();
+  const widget = await widgetPage(widgets, frames);
   const token = await linkToken(server, org, n);
   await widget.goto(`${server.baseUrl}/link?token=${encodeURIComponent(token)}`);
   await widget.getByRole('button', { name: 'Continue' }).click();
@@ -149,120 +123,46 @@ async function openPerson(
   await live.waitForURL(/\/login/, { timeout: 30_000 });
   await live.addStyleTag({ content: '*{caret-color:transparent !important}' });
   await clickOnStream(server, p, 'input[name="username"]');
-  await widget.evaluate(() => {
-    const w = window as unknown as { __benchKeyAt: number };
-    w.__benchKeyAt = 0;
-    document.getElementById('al-live-canvas')!.addEventListener('keydown', () => (w.__benchKeyAt = performance.now()), { capture: true });
-  });
+  await timeKeys(widget);
   return p;
-}
-
-/**
- * Types `keys` keys, one every INTERVAL_MS; answers each key's input-to-frame latency, the frames per second, and the
- * size of the last frame painted (frames are sized to the canvas's device pixels, not the page's: issue #38).
- */
-async function typeAndMeasure(p: Person, keys: number): Promise<{ latencies: number[]; fps: number; frame: string; stages: Stages[] }> {
-  const latencies: number[] = [];
-  const stages: Stages[] = [];
-  const framesBefore = await p.widget.evaluate(() => (window as unknown as { __agentlinkLive: { frames: number } }).__agentlinkLive.frames);
-  const started = Date.now();
-  for (let i = 0; i < keys; i++) {
-    const tick = Date.now();
-    const key = 'abcdefghijklmnopqrstuvwxyz'[i % 26]!;
-    await p.widget.keyboard.press(i % 20 === 19 ? 'Backspace' : key);
-    const latency = await p.widget
-      .waitForFunction(
-        () => {
-          const w = window as unknown as { __benchKeyAt: number; __agentlinkLive: { paintedAt: number } };
-          const at = w.__agentlinkLive.paintedAt;
-          return at > w.__benchKeyAt ? [performance.timeOrigin + w.__benchKeyAt, performance.timeOrigin + at] : false;
-        },
-        undefined,
-        { timeout: 5_000, polling: 'raf' },
-      )
-      .then((h) => h.jsonValue() as Promise<[number, number]>)
-      .catch(() => null);
-    if (latency) {
-      latencies.push(latency[1] - latency[0]);
-      const s = stagesOf(p.linkSessionId, latency[0], latency[1]);
-      if (s) stages.push(s);
-    }
-    const wait = INTERVAL_MS - (Date.now() - tick);
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  }
-  const probe = await p.widget.evaluate(
-    () => (window as unknown as { __agentlinkLive: { frames: number; frameWidth?: number; frameHeight?: number } }).__agentlinkLive,
-  );
-  const frame = probe.frameWidth ? `${probe.frameWidth}×${probe.frameHeight}` : 'unknown';
-  return { latencies, fps: (probe.frames - framesBefore) / ((Date.now() - started) / 1000), frame, stages };
-}
-
-/** The person zooms in to one page pixel per screen pixel and pans the stage until `selector` is in the middle of it. */
-async function zoomTo(server: LiveServer, p: Person, selector: string): Promise<void> {
-  for (let i = 0; i < 6; i++) await p.widget.locator('#al-live-zoom-in').click();
-  const live = server.services.liveSignIn.inspect(p.linkSessionId)!;
-  const box = (await live.locator(selector).first().boundingBox())!;
-  const vp = { width: await live.evaluate(() => innerWidth), height: await live.evaluate(() => innerHeight) };
-  await p.widget.evaluate(
-    ([fx, fy]) => {
-      const s = document.getElementById('al-live-scroll')!;
-      const c = document.getElementById('al-live-canvas')!.getBoundingClientRect();
-      s.scrollLeft = fx! * c.width - s.clientWidth / 2;
-      s.scrollTop = fy! * c.height - s.clientHeight / 2;
-    },
-    [(box.x + box.width / 2) / vp.width, (box.y + box.height / 2) / vp.height],
-  );
-  await p.widget.locator('#al-live-canvas').focus(); // the keys go to the page again, not to the zoom button
-  await new Promise((r) => setTimeout(r, 500)); // the frame size settles (120 ms) and the screencast restarts
-}
-
-/** One session per side, typing in alternating rounds (the same load on both), side by side. */
-async function sideBySide(title: string, sides: { name: string; person: Person }[]): Promise<void> {
-  const measured = sides.map((s) => ({ ...s, latencies: [] as number[], fps: [] as number[], frame: '', stages: [] as Stages[] }));
-  for (const side of measured) if (WARMUP) await typeAndMeasure(side.person, WARMUP);
-  const ROUNDS = 4;
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const side of round % 2 ? [...measured].reverse() : measured) {
-      const r = await typeAndMeasure(side.person, Math.ceil(KEYS / ROUNDS));
-      side.latencies.push(...r.latencies);
-      side.stages.push(...r.stages);
-      side.fps.push(r.fps);
-      side.frame = r.frame;
-    }
-  }
-  console.log(`\n${title} (input-to-frame on loopback; alternating rounds):`);
-  console.log('  frames                          size        median ms   p95 ms   fps/widget   keys');
-  for (const s of measured) {
-    console.log(
-      `  ${s.name.padEnd(31)} ${s.frame.padEnd(11)} ${fmt(quantile(s.latencies, 0.5)).padStart(9)} ${fmt(quantile(s.latencies, 0.95)).padStart(8)} ` +
-        `${fmt(s.fps.reduce((a, b) => a + b, 0) / s.fps.length, 1).padStart(12)} ${String(s.latencies.length).padStart(6)}`,
-    );
-  }
-  for (const s of measured) printStages(`Input to frame, ${s.name}`, s.stages);
-  const [before, after] = measured.map((s) => quantile(s.latencies, 0.5));
-  console.log(`\n  median before / after: ${fmt(before! / after!, 2)}×`);
 }
 
 /** One session typing, frames at the page's size and sized to the canvas. */
 async function compare(server: LiveServer, widgets: Browser, org: { clientId: string; sandboxSecret: string }): Promise<void> {
-  await sideBySide('Live view, one session, side by side', [
-    { name: 'desktop-size frames (before)', person: await openPerson(server, widgets, org, 0, 'desktop') },
-    { name: 'canvas-size frames (after)', person: await openPerson(server, widgets, org, 1) },
-  ]);
+  await sideBySide(
+    'Live view, one session, side by side',
+    [
+      { name: 'desktop-size frames (before)', person: await openPerson(server, widgets, org, 0, 'desktop') },
+      { name: 'canvas-size frames (after)', person: await openPerson(server, widgets, org, 1) },
+    ],
+    MEASURE,
+  );
 }
 
 /** One session typing while zoomed in to 1:1 on the field: frames of the whole zoomed page vs of the part in view. */
 async function compareZoom(server: LiveServer, widgets: Browser, org: { clientId: string; sandboxSecret: string }): Promise<void> {
   const whole = await openPerson(server, widgets, org, 0, 'whole');
   const region = await openPerson(server, widgets, org, 1);
-  for (const p of [whole, region]) await zoomTo(server, p, 'input[name="username"]');
-  await sideBySide('Live view zoomed in to one page pixel per screen pixel, one session, side by side', [
-    { name: 'whole page (before)', person: whole },
-    { name: 'part in view (after)', person: region },
-  ]);
+  for (const p of [whole, region]) await zoomTo(p, server.services.liveSignIn.inspect(p.linkSessionId)!, 'input[name="username"]');
+  await sideBySide(
+    'Live view zoomed in to one page pixel per screen pixel, one session, side by side',
+    [
+      { name: 'whole page (before)', person: whole },
+      { name: 'part in view (after)', person: region },
+    ],
+    MEASURE,
+  );
 }
 
 async function main() {
+  if (values.paused) {
+    const browser = await chromium.launch({
+      executablePath: await resolveChromiumPath(loadConfig().browser.executablePath),
+      headless: true,
+      args: [...CHROMIUM_ARGS, WIDGET_MARK],
+    });
+    return comparePausedZoom(browser, MEASURE).finally(() => browser.close());
+  }
   const server = await startLiveServer({ env: { AGENTLINK_LIVE_MAX_SESSIONS: String(MAX_N), AGENTLINK_LIVE_IDLE_SECONDS: '600' } });
   const widgets = await chromium.launch({
     executablePath: await resolveChromiumPath(loadConfig().browser.executablePath),
@@ -298,14 +198,14 @@ async function main() {
     // The server's Chromium starts with the first live page.
     people.push(await openPerson(server, widgets, org, 0));
     const chrome = serverBrowserPid();
-    if (WARMUP) await typeAndMeasure(people[0]!, WARMUP);
+    if (WARMUP) await typeAndMeasure(people[0]!, WARMUP, INTERVAL_MS);
     for (let n = 1; n <= MAX_N; n *= 2) {
       while (people.length < n) people.push(await openPerson(server, widgets, org, people.length));
       const pids = tree(chrome);
       const cpu0 = cpuSeconds(pids);
       const node0 = process.cpuUsage();
       const t0 = Date.now();
-      const results = await Promise.all(people.map((p) => typeAndMeasure(p, KEYS)));
+      const results = await Promise.all(people.map((p) => typeAndMeasure(p, KEYS, INTERVAL_MS)));
       const seconds = (Date.now() - t0) / 1000;
       const chromeCpu = ((cpuSeconds(tree(chrome)) - cpu0) / seconds) * 100;
       const node = process.cpuUsage(node0);
