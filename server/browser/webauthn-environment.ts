@@ -55,6 +55,9 @@ export function webAuthnClientOf(browser: Browser | null): Promise<BrowserClient
   return browser ? (armedBrowsers.get(browser) ?? null) : null;
 }
 
+/** The most releasePageSession waits for the page's answer. */
+const RELEASE_WAIT_MS = 1_500;
+
 /**
  * Ends our use of a DevTools session on a page without detaching it. Chromium drops a page's WebAuthn environment when
  * ANY session of the page detaches (one that never used WebAuthn too), and a navigator.credentials call on a page
@@ -62,7 +65,13 @@ export function webAuthnClientOf(browser: Browser | null): Promise<BrowserClient
  * was doing stops here (its screencast); its owner ignores its events from now on.
  */
 export async function releasePageSession(session: CDPSession): Promise<void> {
-  await session.send('Page.stopScreencast').catch(() => undefined);
+  // Bounded: a page mid-navigation (a held write) answers no command until it settles; the stop reaches it then.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    session.send('Page.stopScreencast').catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, RELEASE_WAIT_MS).unref())),
+  ]);
+  clearTimeout(timer);
 }
 
 /**

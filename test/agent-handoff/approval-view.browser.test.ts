@@ -17,7 +17,7 @@ import { FINAL_STATUSES, openRunWidget, requestWhen, runPage, widgetFor } from '
  *  - the link of a pause that expired says "This step is over" (USER_ACTION_OVER; USER_ACTION_ENDED to the SDK), not
  *    "This link has expired … connection links";
  *  - zoomed in, the view is sent only the part of the run's page in view (issue #38), and the run's page is left whole
- *    when the view ends (its frame keeper's pictures, and anything else that reads its frames).
+ *    when the view ends or its ask is over and the run goes on (its frame keeper's pictures, the next ask's view).
  */
 jest.setTimeout(120_000);
 
@@ -78,6 +78,22 @@ const codePlaybook: Playbook<unknown> = {
   },
 };
 
+/** A code step, then work that goes on until the test lets it end (the view of a run that goes on after its ask). */
+let letRunEnd: () => void = () => undefined;
+const codeThenWorkPlaybook: Playbook<unknown> = {
+  ...codePlaybook,
+  name: 'test.code-then-work',
+  run: async (ctx) => {
+    await ctx.page.setContent('<main><input id="code"></main>');
+    await ctx.needsUser({ reason: 'CODE', message: 'Enter the code.' });
+    await new Promise<void>((resolve) => {
+      letRunEnd = resolve;
+      setTimeout(resolve, 30_000).unref();
+    });
+    return { ok: true };
+  },
+};
+
 beforeAll(async () => {
   live = await startLiveServer({
     worker: true,
@@ -86,6 +102,7 @@ beforeAll(async () => {
   });
   live.services.playbooks.register(notePlaybook);
   live.services.playbooks.register(codePlaybook);
+  live.services.playbooks.register(codeThenWorkPlaybook);
   org = await liveOrg(live);
   conn = await connectOrbit(live, org);
   context = await live.services.browsers.newContext({ viewport: { width: 480, height: 900 } });
@@ -196,30 +213,57 @@ async function frameOf(page: Page): Promise<{ width: number; height: number }> {
   }
 }
 
-it('zoomed in, a paused run’s view is sent only the part in view; the run’s page sees nothing of it, and is whole again after the view', async () => {
-  const id = await run('test.code-step');
+/** A paused run's view, opened at its ask's link and zoomed in to the page's right edge, with the run's page. */
+async function zoomedRunView(playbook: string) {
+  const id = await run(playbook);
   const waiting = await requestWhen(live, org, id, ['NEEDS_USER']);
   const page = runPage(live, id);
   const size = page.viewportSize()!;
-  const before = await pageWindow(page);
+  const before = { window: await pageWindow(page), frame: await frameOf(page) };
   const widget = await openRunWidget(context, waiting.userAction.url);
-  const probe = () => widgetFrames(widget);
   await zoomInAtRightEdge(widget);
-  const zoomed = await eventually(probe, (p) => p.region !== null && p.region.x + p.region.width === size.width, 20_000);
-  const stage = await stageWidth(widget);
+  const zoomed = await eventually(
+    () => widgetFrames(widget),
+    (p) => p.region !== null && p.region.x + p.region.width === size.width,
+    20_000,
+  );
+  return { id, page, widget, zoomed, before };
+}
+
+const ratio = (f: { width: number; height: number }) => f.width / f.height;
+
+it('zoomed in, a paused run’s view is sent only the part in view; the run’s page sees nothing of it, and is whole again once the view ends', async () => {
+  const { id, page, widget, zoomed, before } = await zoomedRunView('test.code-step');
   await page.evaluate(() => (document.body.style.background = '#0f0')); // a frame of the part in view
-  const part = await eventually(probe, (p) => p.frames > zoomed.frames);
-  expect(part.width).toBeLessThanOrEqual(stage); // the part in view, not the whole zoomed canvas
+  const part = await eventually(
+    () => widgetFrames(widget),
+    (p) => p.frames > zoomed.frames,
+  );
+  expect(part.width).toBeLessThanOrEqual(await stageWidth(widget)); // the part in view, not the whole zoomed canvas
   // Another session's frames (the run's frame keeper's) show the part too while the view is zoomed in …
-  expect(await frameOf(page)).not.toEqual(size);
+  expect(ratio(await frameOf(page))).not.toBeCloseTo(ratio(before.frame), 1);
   // … and the whole page again once the view ends, its run still waiting.
   await live.services.runLiveViews.closeAll();
-  const whole = await frameOf(page);
-  expect(whole.width / whole.height).toBeCloseTo(size.width / size.height, 1);
-  expect(whole.width).toBeGreaterThanOrEqual(size.width);
+  expect(await frameOf(page)).toEqual(before.frame);
   // The page saw none of it: its window, screen, visual viewport and pixel ratio are as they were, never resized.
-  expect(await pageWindow(page)).toEqual(before);
+  expect(await pageWindow(page)).toEqual(before.window);
   await widget.close();
   await api(live, org, 'POST', `/api/agent-requests/${id}/cancel`);
   await requestWhen(live, org, id, FINAL_STATUSES);
+});
+
+it('zoomed in, a paused run’s view shows the whole page again once its ask is over and the run works on under it', async () => {
+  const { id, page, widget, before } = await zoomedRunView('test.code-then-work');
+  expect(ratio(await frameOf(page))).not.toBeCloseTo(ratio(before.frame), 1);
+  expect(live.services.handoffs.registry.find(id)!.decide('done')).toBe(true);
+  await requestWhen(live, org, id, ['RUNNING']);
+  // The view stays open on the run going on: the page's frames (its frame keeper's, the next ask's view's) are whole.
+  await eventually(
+    () => frameOf(page),
+    (f) => f.width === before.frame.width && f.height === before.frame.height,
+  );
+  expect(await pageWindow(page)).toEqual(before.window);
+  letRunEnd();
+  expect((await requestWhen(live, org, id, FINAL_STATUSES)).status).toBe('COMPLETED');
+  await widget.close();
 });

@@ -41,6 +41,7 @@ function rig(emulationOf: 'readable' | 'unreadable' | null) {
     send: async (method: string, params?: Record<string, unknown>) => void sent.push({ method, params }),
   } as unknown as CDPSession;
   const regions: unknown[] = [];
+  let reads = 0;
   const emulation = { apply: async (region: unknown) => void regions.push(region) } as unknown as LiveEmulation;
   const messages: ServerMessage[] = [];
   const sink: LiveSink = { send: (m) => void messages.push(m), sendFrame: () => undefined, close: () => undefined };
@@ -50,12 +51,16 @@ function rig(emulationOf: 'readable' | 'unreadable' | null) {
     { width: 400, height: 250 },
     () => sink,
     new InputToFrame('t'),
-    emulationOf && (async () => (emulationOf === 'readable' ? emulation : null)),
+    emulationOf &&
+      (async () => {
+        reads += 1;
+        return emulationOf === 'readable' ? emulation : null;
+      }),
   );
   // The fake session answers at once: every step of a restart is a microtask, all run before the next event-loop turn.
   const settled = () => new Promise((r) => setImmediate(r));
   const starts = () => sent.filter((s) => s.method === 'Page.startScreencast').map((s) => [s.params!.maxWidth, s.params!.maxHeight]);
-  return { screencast, regions, messages, settled, starts };
+  return { screencast, regions, messages, settled, starts, reads: () => reads };
 }
 
 describe('LiveScreencast.resize', () => {
@@ -92,7 +97,7 @@ describe('LiveScreencast.resize', () => {
     expect(r.screencast.frameRegion).toBeNull();
   });
 
-  it('on a page whose metrics cannot be read, zoomed in: whole-page frames at the whole zoomed canvas’s size, from then on', async () => {
+  it('on a page whose metrics cannot be read (it was navigating), zoomed in: whole frames at the whole zoomed canvas’s size, read again at the next zoom', async () => {
     const r = rig('unreadable');
     r.screencast.resize(zoomed);
     await r.settled();
@@ -100,9 +105,31 @@ describe('LiveScreencast.resize', () => {
     expect(r.messages).toEqual([]);
     // 400 device pixels showing 400 of the page's 1280: the canvas is 1280 wide; 600 of 800 tall: 800.
     expect(r.starts()).toEqual([[1280, 800]]);
+    expect(r.screencast.frameRegion).toBeNull();
     r.screencast.resize({ ...zoomed, region: { x: 0, y: 0, width: 400, height: 600 } });
     await r.settled();
-    expect(r.starts()).toEqual([[1280, 800]]); // the same whole frames: no restart
+    expect(r.reads()).toBe(2);
+    expect(r.starts()).toEqual([
+      [1280, 800],
+      [1280, 800],
+    ]);
+  });
+
+  it('whole only (a paused run’s ask is over): the page made whole, whole frames from then on, zoomed or not', async () => {
+    const r = rig('readable');
+    r.screencast.resize(zoomed);
+    await r.settled();
+    r.screencast.wholeOnly();
+    await r.settled();
+    expect(r.regions).toEqual([{ x: 880, y: 100, width: 400, height: 600 }, null]);
+    expect(r.messages[1]).toEqual({ type: 'frameRegion', region: null });
+    expect(r.starts()).toEqual([
+      [400, 600],
+      [1280, 800],
+    ]);
+    r.screencast.resize({ ...zoomed, region: { x: 0, y: 0, width: 400, height: 600 } });
+    await r.settled();
+    expect(r.regions).toHaveLength(2);
   });
 
   it('on a page that cannot show regions (no emulation), zoomed in: whole-page frames at the whole zoomed canvas’s size', async () => {

@@ -65,6 +65,7 @@ export class LiveEmulation {
       width: this.viewport.width,
       height: this.viewport.height,
       deviceScaleFactor,
+      // Desktop, as every context's device is (device-identity.ts, isMobile false): what Playwright set for the page.
       mobile: false,
       screenWidth: screen.width,
       screenHeight: screen.height,

@@ -34,6 +34,8 @@ export class LiveScreencast {
   private shownRegion: FrameRegion | null = null;
   /** The widget's last size message (whole frames are sized from it again if the page cannot show regions). */
   private asked: FrameSizeMessage | null = null;
+  /** Whether the frames may show a part of the page (a paused run's view stops once its person's ask is over). */
+  private regions = true;
 
   constructor(
     private readonly cdp: CDPSession,
@@ -75,11 +77,11 @@ export class LiveScreencast {
 
   /**
    * The widget's canvas changed size (opened, zoomed, window resized) or shows another part of the page (zoomed in and
-   * panned): the screencast restarts at that size, showing that part (a page the view owns; a borrowed one, whole).
+   * panned): the screencast restarts at that size, showing that part (whole, where the page cannot show one).
    */
   resize(asked: FrameSizeMessage): void {
     this.asked = asked;
-    const region = this.emulation ? frameRegionFor(this.viewport, asked.region) : null;
+    const region = this.emulation && this.regions ? frameRegionFor(this.viewport, asked.region) : null;
     // A whole-page frame (a page that cannot show regions, or a region too large to save anything) at the whole canvas's size.
     const next = region ? frameBoundsFor(region, asked) : this.wholeBounds(asked);
     if (sameBounds(next, this.bounds) && sameRegion(region, this.region)) return;
@@ -90,6 +92,17 @@ export class LiveScreencast {
 
   private wholeBounds(asked: FrameSizeMessage): FrameBounds {
     return frameBoundsFor(this.viewport, wholeCanvasFor(this.viewport, asked));
+  }
+
+  /**
+   * Whole-page frames from now on, the page made whole: a paused run's view once its person's ask is over. The run goes
+   * on under the view, and its frame keeper's pictures (what the next held write shows its person) and any other
+   * view of the page must be of the whole page.
+   */
+  wholeOnly(): void {
+    if (!this.regions) return;
+    this.regions = false;
+    if (this.asked) this.resize(this.asked);
   }
 
   /**
@@ -151,14 +164,16 @@ export class LiveScreencast {
         await this.cdp.send('Page.stopScreencast');
         if (this.emulation && !sameRegion(region, this.shownRegion)) {
           const emulation = await this.emulation();
+          // Read while a navigation settled, maybe: the view may have ended, or the person asked for another part.
+          if (this.stopped || region !== this.region) return;
           if (emulation) {
             // No frame of the last part comes after the stop: the widget learns where the next ones go, then they come.
             await emulation.apply(region);
             this.shownRegion = region;
             this.sink()?.send({ type: 'frameRegion', region });
           } else if (this.asked) {
-            // The page's metrics could not be read: whole frames, at the whole canvas's size, from now on.
-            this.emulation = null;
+            // The page's metrics could not be read (it was navigating): whole frames at the whole canvas's size, until
+            // the person zooms or pans again, which asks again.
             this.region = null;
             this.bounds = this.wholeBounds(this.asked);
           }

@@ -131,7 +131,12 @@ export class LiveSession {
     let lent: Promise<LiveEmulation | null> | null = null;
     const emulation = !borrowed
       ? own && (() => Promise.resolve(own))
-      : size && (() => (lent ??= LiveEmulation.of(cdp, size).catch(() => null)));
+      : size &&
+        (() =>
+          (lent ??= LiveEmulation.of(cdp, size).catch(() => {
+            lent = null; // a navigation committed meanwhile: read again at the next zoom
+            return null;
+          })));
     const session = new LiveSession(
       opts.linkSessionId,
       context,
@@ -296,6 +301,11 @@ export class LiveSession {
   /** A message to the attached widget, if any (a run's state, live/run-live-views.ts). */
   send(message: ServerMessage): void {
     this.sink?.send(message);
+  }
+
+  /** Whole-page frames from now on (live-screencast.ts, wholeOnly): a paused run's view whose ask is over. */
+  wholeFrames(): void {
+    this.screencast.wholeOnly();
   }
 
   /** The JPEG quality the frames are encoded at now (frame-quality.ts). */

@@ -121,6 +121,9 @@ export class RunLiveViews {
         void session.end('RUN_ENDED', 'The task finished.');
         return;
       }
+      // The person's ask is over and the run goes on under the view: whole frames again, so the run's page is left
+      // whole for its frame keeper and for the next ask's view.
+      if (!askOpen(run, token)) session.wholeFrames();
       session.send(stateOf(run, token));
     });
     this.views.set(linkSessionId, { session, run, token, off });
