@@ -42,6 +42,12 @@ async function signedIn(slug: 'orbit' | 'forgehub', username = 'user_good'): Pro
     await context.route('**/badges', (route) => route.fulfill({ json: { notifications: 3, messages: 1 } }));
     badged.add(context);
   }
+  // ForgeHub names its banner's Notifications link after its unread count once fetched ("Notifications (2 unread)"):
+  // the same, for its one link (a loaded machine fetched it after the full snapshot, before the narrow search).
+  if (slug === 'forgehub') {
+    await context.route('**/notifications/count', (route) => route.fulfill({ json: { unread: 2 } }));
+    forgeBadged.add(context);
+  }
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return page;
@@ -49,6 +55,8 @@ async function signedIn(slug: 'orbit' | 'forgehub', username = 'user_good'): Pro
 
 /** Contexts whose pages show Orbit's nav badges once its script has fetched them. */
 const badged = new WeakSet<BrowserContext>();
+/** Contexts whose pages show ForgeHub's unread count in their banner once its script has fetched it. */
+const forgeBadged = new WeakSet<BrowserContext>();
 
 /**
  * For each element of the full snapshot: the narrow search on the same page resolves the element's descriptor to
@@ -59,6 +67,12 @@ async function expectSameTargets(page: Page, redactor = new Redactor()): Promise
   if (badged.has(page.context())) {
     for (const href of ['/messaging', '/notifications'])
       await page.locator(`nav[aria-label="Main"] a[href="${href}"]`).filter({ hasText: 'new' }).waitFor();
+  }
+  if (forgeBadged.has(page.context())) {
+    await page.waitForFunction(() => {
+      const link = document.querySelector('a[href="/notifications"]');
+      return !link || (link.getAttribute('aria-label') ?? '').includes('unread');
+    });
   }
   await waitForQuiet(page, { maxMs: 5_000 });
   const snapshot = await takeSnapshot(page, { redactor });
