@@ -2,6 +2,7 @@ import type { Browser, CDPSession, Page } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../page-code/entries';
 import { callExpression } from '../page-code/page-function';
+import { within } from './page-quiet';
 import { REALM_KEY } from './realm-key';
 import { BrowserClient, type PasskeyWindow, type VirtualCredential } from './webauthn-client';
 
@@ -66,12 +67,11 @@ const RELEASE_WAIT_MS = 1_500;
  */
 export async function releasePageSession(session: CDPSession): Promise<void> {
   // Bounded: a page mid-navigation (a held write) answers no command until it settles; the stop reaches it then.
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
+  await within(
     session.send('Page.stopScreencast').catch(() => undefined),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, RELEASE_WAIT_MS).unref())),
-  ]);
-  clearTimeout(timer);
+    RELEASE_WAIT_MS,
+    undefined,
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 
 import type { CDPSession } from 'playwright-core';
 
+import { within } from '../../browser/page-quiet';
 import { FrameQuality } from './frame-quality';
 import { type FrameBounds, frameBoundsFor, type FrameRegion, frameRegionFor, sameBounds, sameRegion, wholeCanvasFor } from './frame-size';
 import type { LiveEmulation } from './live-emulation';
@@ -118,9 +119,7 @@ export class LiveScreencast {
         this.shownRegion = null;
       })
       .catch(() => undefined); // the page closed with its run
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.chain, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs).unref()))]);
-    clearTimeout(timer);
+    await within(this.chain, waitMs, undefined);
   }
 
   /** The part of the page the frames sent now show (null: the whole page), for a widget that (re)attaches. */
