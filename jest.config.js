@@ -19,6 +19,9 @@ const packages = {
   '^@agentlink/react$': '<rootDir>/client/react/src/index.ts',
 };
 
+// Before anything reads the temp folder: the tests' scratch files in memory where /dev/shm has room (memory-tmpdir.js).
+require('./test/support/memory-tmpdir').useMemoryTmpdir();
+
 /** @type {import('jest').Config} */
 module.exports = {
   // Four on two cores: a browser test waits on its Chromium, its sites and its real budgets part of the time, which

@@ -14,7 +14,6 @@ import { registerRefEngine } from './element-ref-engine';
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
-  '--disable-dev-shm-usage',
   '--disable-quic',
   '--no-first-run',
   '--disable-background-networking',
@@ -26,6 +25,29 @@ export const CHROMIUM_ARGS = [
   // WebRTC may send UDP (STUN/TURN) around the HTTP proxy that fences a context: only proxied traffic is allowed.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
+
+/**
+ * Chromium's shared memory (frames, tiles, IPC buffers) lives in /dev/shm unless told otherwise. Containers give
+ * /dev/shm 64 MB, where Chromium crashes, so the usual advice (and Playwright's default argument) is
+ * `--disable-dev-shm-usage`: shared memory in files of the temp folder, on disk. Where /dev/shm has room, as on a
+ * host or a container given `shm_size`, that flag only costs: measured on a playbook test file, about 5 % of its
+ * CPU goes to creating and deleting those files (ext4 inode work). So it is passed only where /dev/shm is small.
+ */
+const SHM_ENOUGH_BYTES = 512 * 1024 * 1024;
+
+export function devShmIsRoomy(): boolean {
+  try {
+    const fsStats = fs.statfsSync('/dev/shm');
+    return fsStats.bavail * fsStats.bsize >= SHM_ENOUGH_BYTES;
+  } catch {
+    return false; // no /dev/shm (or not readable): files in the temp folder, as Playwright does by default
+  }
+}
+
+/** The flags that differ by host: Playwright's own default for shared memory, dropped where /dev/shm has room. */
+export function sharedMemoryLaunchOptions(roomy = devShmIsRoomy()): { ignoreDefaultArgs?: string[]; args: string[] } {
+  return roomy ? { ignoreDefaultArgs: ['--disable-dev-shm-usage'], args: [] } : { args: ['--disable-dev-shm-usage'] };
+}
 
 const SYSTEM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
 
@@ -64,10 +86,12 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
   if (opts.wsEndpoint) return connectRemote(opts.wsEndpoint);
   // The egress proxies open TLS tunnels with this process's CA: this browser, and nothing else, accepts its chains.
   const { spkiHash } = await interceptionAuthority();
+  const shm = sharedMemoryLaunchOptions();
   const launch: LaunchOptions = {
     executablePath: await resolveChromiumPath(opts.executablePath),
     headless: opts.headless ?? true,
-    args: [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${spkiHash}`],
+    ...(shm.ignoreDefaultArgs ? { ignoreDefaultArgs: shm.ignoreDefaultArgs } : {}),
+    args: [...CHROMIUM_ARGS, ...shm.args, `--ignore-certificate-errors-spki-list=${spkiHash}`],
   };
   const chromium = await playwright();
   try {
