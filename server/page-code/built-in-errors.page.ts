@@ -1,7 +1,11 @@
 /** What page code of ours that stands in for a built-in uses to fail as the built-in does (builtInErrors). */
 export interface BuiltInErrors {
-  /** Throws `error` on, its stack begun at the page's call (below `ours`): no frame of our script in it. */
-  rethrow: (error: unknown, ours: unknown) => never;
+  /**
+   * Throws `error` on, its stack begun at the page's call (below `ours`): no frame of our script in it. With
+   * `ownFrame`, the frame the built-in called through ours gave it first (a V8 built-in's, `at Object.toString
+   * (<anonymous>)`: Blink's show none) is kept on top, as the built-in called directly shows it.
+   */
+  rethrow: (error: unknown, ours: unknown, ownFrame?: boolean) => never;
   /** The page's call of `ours`, taken as it is made, for an answer that may reject later (`restacked`). */
   callSite: (ours: unknown) => { stack?: string };
   /** `result`, whose rejection gets the frames of `site` after its own first line, as a built-in's own rejection has. */
@@ -13,8 +17,9 @@ export interface BuiltInErrors {
  * own: sites' lie detectors call a getter on the wrong object or a method with garbage and read the error's stack,
  * where a frame of a script that is not the page's is the trace they look for. A built-in's own frames do not show
  * (Blink's), so an error thrown through ours starts at the page's call: V8's Error.captureStackTrace, told to leave out
- * our function and what it called. An error the page's own code threw from inside the built-in (a valueOf of an
- * argument) loses its frames above ours too: rarer, and still no frame of ours.
+ * our function and what it called; a V8 built-in's own frame (Function.prototype.toString's), which the browser shows
+ * on top, is put back there. An error the page's own code threw from inside the built-in (a valueOf of an argument)
+ * loses its frames above ours too: rarer, and still no frame of ours.
  *
  * Self-contained (nothing from outside its body but its argument): the device's worker prelude carries its source text.
  */
@@ -23,9 +28,52 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
   const capture = (ErrorType as unknown as { captureStackTrace?: (target: object, below: unknown) => void }).captureStackTrace;
   const then = g.Promise.prototype.then;
   const apply = g.Reflect.apply; // not then.call: a page may have replaced Function.prototype.call
+  // A V8 built-in's frame: a name and `(<anonymous>)`, no line or column (a script's frame has them).
+  const builtInFrame = /^ {4}at [^\n]* \(<anonymous>\)$/;
+  // The realm's own, taken before any page script ran: a page that replaced them sees no call of ours.
+  const sliceOf = g.String.prototype.slice;
+  const indexOf = g.String.prototype.indexOf;
+  const execOf = g.RegExp.prototype.exec; // test() would look exec up on the RegExp, where a page may have put its own
+  const find = (text: string, what: string, from: number) => apply(indexOf, text, [what, from]) as number;
+  const cut = (text: string, from: number, to: number) => apply(sliceOf, text, [from, to]) as string;
+  /** Where the frame after `from` starts (`\n    at …`), or -1. */
+  const nextFrame = (stack: string, from: number) => find(stack, '\n    at ', from);
+  /** The first `n` frames of `frames` (which starts with one, or is empty). */
+  const firstFrames = (frames: string, n: number) => {
+    let at = 0;
+    for (let i = 0; i < n && at >= 0; i++) at = nextFrame(frames, at + 1);
+    return at < 0 ? frames : cut(frames, 0, at);
+  };
   return {
-    rethrow(error, ours) {
-      if (capture && error instanceof ErrorType) capture(error, ours);
+    rethrow(error, ours, ownFrame = false) {
+      if (!capture || !(error instanceof ErrorType)) throw error;
+      const errorType = ErrorType as unknown as { prepareStackTrace?: unknown; stackTraceLimit?: unknown };
+      // Read before the stack is taken again, and only where V8 formats it itself: a page's Error.prepareStackTrace
+      // would be shown our frames by this read (a built-in's stack is formatted when the page reads it, from its frames).
+      let own: string | null = null;
+      if (ownFrame && errorType.prepareStackTrace === undefined) {
+        const stack: unknown = error.stack;
+        if (typeof stack === 'string') {
+          const first = nextFrame(stack, 0);
+          const end = first < 0 ? -1 : nextFrame(stack, first + 1);
+          const line = first < 0 ? '' : cut(stack, first + 1, end < 0 ? stack.length : end);
+          if (apply(execOf, builtInFrame, [line]) !== null) own = line;
+        }
+      }
+      capture(error, ours);
+      const stack: unknown = own === null ? undefined : error.stack;
+      if (own !== null && typeof stack === 'string') {
+        const first = nextFrame(stack, 0);
+        const head = first < 0 ? stack : cut(stack, 0, first);
+        let frames = first < 0 ? '' : cut(stack, first, stack.length);
+        // Within Error.stackTraceLimit, as the built-in's own stack is: its frame is one of them.
+        const limit = errorType.stackTraceLimit;
+        if (typeof limit === 'number' && limit >= 1) frames = firstFrames(frames, limit - 1);
+        // Assigned, not defined: the property keeps the shape V8 gave it (an accessor pair in this Chromium).
+        // Joined, not a template: the bundler would write a template's \n as a line break, and the prelude must stay one line
+        // (a worker's script keeps its line numbers under it).
+        (error as { stack?: string }).stack = head + '\n' + own + frames;
+      }
       throw error;
     },
     callSite(ours) {

@@ -65,7 +65,7 @@ export function nativeMasks(g: typeof globalThis, key: string, rethrow: BuiltInE
       try {
         return apply(nativeToString, this, []) as string;
       } catch (error) {
-        return rethrow(error, toStringShim);
+        return rethrow(error, toStringShim, true); // V8's toString shows its own frame: kept
       }
     },
   }.toString;

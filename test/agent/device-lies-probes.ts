@@ -90,6 +90,17 @@ export const PROBES = `(async () => {
   await grab('plugins.item()', () => navigator.plugins.item());
   await grab('mimeTypes.namedItem()', () => navigator.mimeTypes.namedItem());
   await grab('Function.prototype.toString.call({})', () => Function.prototype.toString.call({}));
+  // Its own frame counts within Error.stackTraceLimit, as the browser's does; a Map receiver names it Map.toString.
+  for (const limit of [0, 1, 2])
+    await grab('toString, stackTraceLimit ' + limit, () => {
+      const was = Error.stackTraceLimit;
+      Error.stackTraceLimit = limit;
+      try {
+        return Function.prototype.toString.call(new Map());
+      } finally {
+        Error.stackTraceLimit = was;
+      }
+    });
   // The console methods the device quiets (device-console.page.ts) are the browser's in shape; a label is still converted.
   for (const name of ['log', 'debug', 'table', 'assert', 'timeLog'])
     await grab('keys of console.' + name, () => {

