@@ -30,7 +30,7 @@ export const CHROMIUM_ARGS = [
  * Chromium's shared memory (frames, tiles, IPC buffers) lives in /dev/shm unless told otherwise. Containers give
  * /dev/shm 64 MB, where Chromium crashes, so the usual advice (and Playwright's default argument) is
  * `--disable-dev-shm-usage`: shared memory in files of the temp folder, on disk. Where /dev/shm has room, as on a
- * host or a container given `shm_size`, that flag only costs: measured on a playbook test file, about 5 % of its
+ * host or a container given `shm_size`, that flag only costs: measured on a playbook test file, about 4 % of its
  * CPU goes to creating and deleting those files (ext4 inode work). So it is passed only where /dev/shm is small.
  */
 const SHM_ENOUGH_BYTES = 512 * 1024 * 1024;

@@ -18,7 +18,8 @@ export interface BuiltInErrors {
  * where a frame of a script that is not the page's is the trace they look for. A built-in's own frames do not show
  * (Blink's), so an error thrown through ours starts at the page's call: V8's Error.captureStackTrace, told to leave out
  * our function and what it called; a V8 built-in's own frame (Function.prototype.toString's), which the browser shows
- * on top, is put back there. An error the page's own code threw from inside the built-in (a valueOf of an argument)
+ * on top, is put back there, where making the stack runs no code of the page's (no getter on the error's name or
+ * message, no Error.prepareStackTrace: otherwise it stays out, and the page's hook runs only when it reads the stack). An error the page's own code threw from inside the built-in (a valueOf of an argument)
  * loses its frames above ours too: rarer, and still no frame of ours.
  *
  * Self-contained (nothing from outside its body but its argument): the device's worker prelude carries its source text.
@@ -28,9 +29,13 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
   const capture = (ErrorType as unknown as { captureStackTrace?: (target: object, below: unknown) => void }).captureStackTrace;
   const then = g.Promise.prototype.then;
   const apply = g.Reflect.apply; // not then.call: a page may have replaced Function.prototype.call
-  // A V8 built-in's frame: a name and `(<anonymous>)`, no line or column (a script's frame has them).
-  const builtInFrame = /^ {4}at [^\n]* \(<anonymous>\)$/;
   // The realm's own, taken before any page script ran: a page that replaced them sees no call of ours.
+  const describeOwn = g.Reflect.getOwnPropertyDescriptor;
+  const protoOf = g.Reflect.getPrototypeOf;
+  const hasOwn = g.Object.prototype.hasOwnProperty;
+  // Not `instanceof`: it looks Symbol.hasInstance up on Error, where a page may have defined its own.
+  const hasInstance = g.Function.prototype[g.Symbol.hasInstance] as (this: unknown, value: unknown) => boolean;
+  const isError = (value: unknown) => apply(hasInstance, ErrorType, [value]) as boolean;
   const sliceOf = g.String.prototype.slice;
   const indexOf = g.String.prototype.indexOf;
   const execOf = g.RegExp.prototype.exec; // test() would look exec up on the RegExp, where a page may have put its own
@@ -44,15 +49,58 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
     for (let i = 0; i < n && at >= 0; i++) at = nextFrame(frames, at + 1);
     return at < 0 ? frames : cut(frames, 0, at);
   };
+  // A V8 built-in's frame: a name and `(<anonymous>)`, no line or column (a script's frame has them).
+  const builtInFrame = /^ {4}at [^\n]* \(<anonymous>\)$/;
+  const objectProto = g.Object.prototype;
+  const functionProto = g.Function.prototype;
+  const errorProtos: object[] = [];
+  for (const name of ['Error', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'URIError']) {
+    const type = (g as unknown as Record<string, { prototype?: object } | undefined>)[name];
+    if (type?.prototype) errorProtos[errorProtos.length] = type.prototype;
+  }
+  /** Whether `o` has `key` as its own accessor: reading it would run a function (a page's). */
+  const accessor = (o: object, key: PropertyKey) => {
+    const d = describeOwn(o, key);
+    return d !== undefined && !apply(hasOwn, d, ['value']);
+  };
+  /** `o`'s own data value of `key` (undefined when it has none). */
+  const dataOf = (o: object, key: PropertyKey): unknown => {
+    const d = describeOwn(o, key);
+    return d !== undefined && apply(hasOwn, d, ['value']) ? d.value : undefined;
+  };
+  /**
+   * Whether V8 formats `error`'s stack without running any code of the page's: its name and message, and
+   * Error.prepareStackTrace, read through prototypes the realm made (no page's proxy or getter on the way).
+   */
+  const quietlyFormatted = (error: object) => {
+    if (protoOf(ErrorType) !== functionProto || protoOf(functionProto) !== objectProto) return false;
+    // Indexed, not for-of: the array iterator is the page's to replace.
+    const holders: object[] = [ErrorType, functionProto, objectProto];
+    for (let i = 0; i < holders.length; i++) {
+      if (accessor(holders[i]!, 'prepareStackTrace') || dataOf(holders[i]!, 'prepareStackTrace') !== undefined) return false;
+    }
+    if (accessor(ErrorType, 'stackTraceLimit')) return false;
+    let o: object | null = error;
+    for (let depth = 0; o !== null; depth++) {
+      if (depth > 4 || accessor(o, 'name') || accessor(o, 'message')) return false;
+      const next: object | null = protoOf(o);
+      let known = next === null || next === objectProto;
+      for (let i = 0; !known && i < errorProtos.length; i++) known = next === errorProtos[i];
+      if (!known) return false;
+      o = next;
+    }
+    return true;
+  };
   return {
     rethrow(error, ours, ownFrame = false) {
-      if (!capture || !(error instanceof ErrorType)) throw error;
-      const errorType = ErrorType as unknown as { prepareStackTrace?: unknown; stackTraceLimit?: unknown };
-      // Read before the stack is taken again, and only where V8 formats it itself: a page's Error.prepareStackTrace
-      // would be shown our frames by this read (a built-in's stack is formatted when the page reads it, from its frames).
+      if (!capture || !isError(error)) throw error;
+      const thrown = error as Error;
+      // Only where V8 formats the stack without running page code: formatting it here, inside our frames, would show a
+      // page's getter or Error.prepareStackTrace frames of ours. (The text is then fixed at the throw: a page that changes
+      // the message before it first reads the stack sees the old one. Rarer than a detector reading this frame.)
       let own: string | null = null;
-      if (ownFrame && errorType.prepareStackTrace === undefined) {
-        const stack: unknown = error.stack;
+      if (ownFrame && quietlyFormatted(thrown)) {
+        const stack: unknown = thrown.stack;
         if (typeof stack === 'string') {
           const first = nextFrame(stack, 0);
           const end = first < 0 ? -1 : nextFrame(stack, first + 1);
@@ -60,19 +108,20 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
           if (apply(execOf, builtInFrame, [line]) !== null) own = line;
         }
       }
-      capture(error, ours);
-      const stack: unknown = own === null ? undefined : error.stack;
+      capture(thrown, ours);
+      const stack: unknown = own === null ? undefined : thrown.stack;
       if (own !== null && typeof stack === 'string') {
         const first = nextFrame(stack, 0);
         const head = first < 0 ? stack : cut(stack, 0, first);
         let frames = first < 0 ? '' : cut(stack, first, stack.length);
-        // Within Error.stackTraceLimit, as the built-in's own stack is: its frame is one of them.
-        const limit = errorType.stackTraceLimit;
-        if (typeof limit === 'number' && limit >= 1) frames = firstFrames(frames, limit - 1);
+        // Within Error.stackTraceLimit, as the built-in's own stack is (its frame is one of them): V8 reads the limit
+        // as a data property and truncates it.
+        const limit = dataOf(ErrorType, 'stackTraceLimit');
+        if (typeof limit === 'number' && limit >= 1 && limit < 2 ** 31) frames = firstFrames(frames, limit - (limit % 1) - 1);
         // Assigned, not defined: the property keeps the shape V8 gave it (an accessor pair in this Chromium).
         // Joined, not a template: the bundler would write a template's \n as a line break, and the prelude must stay one line
         // (a worker's script keeps its line numbers under it).
-        (error as { stack?: string }).stack = head + '\n' + own + frames;
+        thrown.stack = head + '\n' + own + frames;
       }
       throw error;
     },
@@ -85,12 +134,13 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
       return apply(then, result, [
         undefined,
         (error: unknown) => {
-          const own: unknown = error instanceof ErrorType ? error.stack : undefined;
-          if (typeof own === 'string' && typeof site.stack === 'string') {
+          const own: unknown = isError(error) ? (error as Error).stack : undefined;
+          const called = site.stack;
+          if (typeof own === 'string' && typeof called === 'string') {
             // Its own first line (Blink's, which is not always `name: message`), then the frames of the page's call.
-            const head = own.indexOf('\n    at ');
-            const frames = site.stack.indexOf('\n    at ');
-            const stack = `${head < 0 ? own : own.slice(0, head)}${frames < 0 ? '' : site.stack.slice(frames)}`;
+            const head = nextFrame(own, 0);
+            const frames = nextFrame(called, 0);
+            const stack = (head < 0 ? own : cut(own, 0, head)) + (frames < 0 ? '' : cut(called, frames, called.length));
             // Assigned, not defined: the property keeps the shape V8 gave it (an accessor pair in this Chromium).
             (error as { stack?: string }).stack = stack;
           }

@@ -10,7 +10,8 @@ export const PROBES = `(async () => {
   const grab = async (name, run) => {
     try {
       const value = await run();
-      out[name] = value === null ? 'null' : typeof value === 'boolean' || name.startsWith('keys of ') ? String(value) : typeof value;
+      out[name] =
+        value === null ? 'null' : typeof value === 'boolean' || name.startsWith('keys of ') || name.startsWith('value of ') ? String(value) : typeof value;
     } catch (e) {
       out[name] = String(e && e.stack);
     }
@@ -91,7 +92,7 @@ export const PROBES = `(async () => {
   await grab('mimeTypes.namedItem()', () => navigator.mimeTypes.namedItem());
   await grab('Function.prototype.toString.call({})', () => Function.prototype.toString.call({}));
   // Its own frame counts within Error.stackTraceLimit, as the browser's does; a Map receiver names it Map.toString.
-  for (const limit of [0, 1, 2])
+  for (const limit of [0, 1, 1.5, 2, 2.5])
     await grab('toString, stackTraceLimit ' + limit, () => {
       const was = Error.stackTraceLimit;
       Error.stackTraceLimit = limit;
@@ -101,6 +102,63 @@ export const PROBES = `(async () => {
         Error.stackTraceLimit = was;
       }
     });
+  // A page's getter on the error's name runs when the page reads the stack, from the page's frames only (never at the
+  // throw, inside a stand-in's); so does its Error.prepareStackTrace; and no Symbol.hasInstance of the page's is asked.
+  await grab('value of toString with a name getter', () => {
+    const was = Object.getOwnPropertyDescriptor(TypeError.prototype, 'name');
+    const depths = [];
+    Object.defineProperty(TypeError.prototype, 'name', {
+      configurable: true,
+      get() {
+        depths.push(new Error('in the getter').stack.split('\\n').length);
+        return 'TypeError';
+      },
+    });
+    try {
+      Function.prototype.toString.call({});
+    } catch (e) {
+      const atThrow = depths.length;
+      const first = e.stack.split('\\n').slice(0, 2).join(' / ');
+      return atThrow + ' | ' + depths.join() + ' | ' + first;
+    } finally {
+      Object.defineProperty(TypeError.prototype, 'name', was);
+    }
+  });
+  await grab('value of toString with Error.prepareStackTrace', () => {
+    const files = [];
+    Error.prepareStackTrace = (error, frames) => {
+      for (const f of frames) files.push(String(f.getFunctionName()) + '@' + String(f.getFileName()));
+      return 'prepared';
+    };
+    try {
+      Function.prototype.toString.call({});
+    } catch (e) {
+      const atThrow = files.length;
+      return atThrow + ' | ' + e.stack + ' | ' + files.slice(0, 2).join();
+    } finally {
+      delete Error.prepareStackTrace;
+    }
+  });
+  await grab('value of toString with Symbol.hasInstance on Error', () => {
+    let asked = 0;
+    Object.defineProperty(Error, Symbol.hasInstance, { configurable: true, value: () => (asked++, true) });
+    try {
+      Function.prototype.toString.call({});
+    } catch {
+      return asked;
+    } finally {
+      delete Error[Symbol.hasInstance];
+    }
+  });
+  // A message changed before the stack is first read: in this Chromium the stack's first line was made at the throw.
+  await grab('value of toString, message changed before the stack is read', () => {
+    try {
+      Function.prototype.toString.call({});
+    } catch (e) {
+      e.message = 'changed';
+      return e.stack.split('\\n')[0];
+    }
+  });
   // The console methods the device quiets (device-console.page.ts) are the browser's in shape; a label is still converted.
   for (const name of ['log', 'debug', 'table', 'assert', 'timeLog'])
     await grab('keys of console.' + name, () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { CHROMIUM_ARGS, resolveChromiumPath } from '../../server/browser/chromium';
+import { CHROMIUM_ARGS, resolveChromiumPath, sharedMemoryLaunchOptions } from '../../server/browser/chromium';
 
 /** A Chromium with its DevTools endpoint on loopback, as a remote browser (BROWSER_WS_ENDPOINT) of a worker. */
 export interface RemoteChromium {
@@ -23,6 +23,8 @@ export async function startRemoteChromium(timeoutMs = 30_000, port = 0, opts: { 
       '--headless=new',
       // The flags AgentLink launches its own Chromium with, as the compose file's sidecar has them (unless a test asks for a bare one).
       ...(opts.agentlinkFlags === false ? ['--no-sandbox'] : CHROMIUM_ARGS),
+      // Shared memory in files where /dev/shm is small (a container's 64 MB), as AgentLink's own launch does.
+      ...sharedMemoryLaunchOptions().args,
       '--remote-debugging-address=127.0.0.1',
       `--remote-debugging-port=${port}`,
       // As a browser sidecar runs: no throttling of pages that are not visible.
