@@ -101,32 +101,65 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
     if (name === 'File' && Object.getPrototypeOf(Original) === BlobType) Object.setPrototypeOf(Original, g.Blob as object);
   }
 
+  // Read when a worker starts, long after the page's scripts ran: the realm's own, taken now (no WeakMap, Array,
+  // TextEncoder, typed array or global a page could have replaced since sees a call of ours).
+  const mapGet = WeakMap.prototype.get;
+  // Not `instanceof`: it looks Symbol.hasInstance up on the constructor, where a page may have defined its own.
+  const hasInstance = g.Function.prototype[g.Symbol.hasInstance] as (this: unknown, value: unknown) => boolean;
+  const isBlob = (x: unknown) => apply(hasInstance, BlobType, [x]) as boolean;
+  const Bytes = g.Uint8Array;
+  const Encoder = g.TextEncoder;
+  const Decoder = g.TextDecoder;
+  const encodeText = Encoder.prototype.encode;
+  const decodeText = Decoder.prototype.decode;
+  const typedArrayProto = Object.getPrototypeOf(Bytes.prototype) as object;
+  const lengthOf = describe(typedArrayProto, 'length')!.get!;
+  const setBytes = (typedArrayProto as { set: (source: ArrayLike<number>, offset: number) => void }).set;
+  const bytesLength = (bytes: Uint8Array) => apply(lengthOf, bytes, []) as number;
+  const isBytes = (x: unknown) => {
+    try {
+      apply(lengthOf, x, []);
+      return true;
+    } catch {
+      return false; // a string or a kept Blob
+    }
+  };
+
   const flatten = (blob: object, into: (string | Uint8Array)[], depth: number): boolean => {
-    const parts = kept.get(blob);
+    const parts = apply(mapGet, kept, [blob]) as Part[] | undefined;
     if (!parts || depth > 32) return false;
-    for (const part of parts) {
-      if (typeof part === 'string' || part instanceof Uint8Array) into.push(part);
-      else if (!flatten(part, into, depth + 1)) return false;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      if (typeof part === 'string' || isBytes(part)) put(into as Part[], part);
+      else if (!flatten(part as Blob, into, depth + 1)) return false;
     }
     return true;
   };
 
   return (blob) => {
-    if (!(blob instanceof BlobType)) return null;
+    if (!isBlob(blob)) return null;
     const pieces: (string | Uint8Array)[] = [];
-    if (!flatten(blob, pieces, 0)) return null;
+    if (!flatten(blob as Blob, pieces, 0)) return null;
     // The bytes the Blob holds (strings as the constructor encodes them: UTF-8, an unpaired surrogate as U+FFFD).
-    const encoder = new TextEncoder();
-    const chunks = pieces.map((p) => (typeof p === 'string' ? encoder.encode(p) : p));
+    const encoder = new Encoder();
+    const chunks: Uint8Array[] = [];
     let total = 0;
-    for (const c of chunks) total += c.length;
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i]!;
+      const chunk = typeof p === 'string' ? (apply(encodeText, encoder, [p]) as Uint8Array) : p;
+      put(chunks as unknown as Part[], chunk);
+      total += bytesLength(chunk);
+    }
     if (total !== apply(sizeOf, blob, [])) return null;
-    const bytes = new Uint8Array(total);
+    const bytes = new Bytes(total);
     let at = 0;
-    for (const c of chunks) bytes.set(c, (at += c.length) - c.length);
+    for (let i = 0; i < chunks.length; i++) {
+      apply(setBytes, bytes, [chunks[i]!, at]);
+      at += bytesLength(chunks[i]!);
+    }
     // A UTF-16 byte-order mark: what a worker would make of it is not this decoder's business.
     if (total >= 2 && ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe))) return null;
     // A worker's script is UTF-8 decoded, a UTF-8 byte-order mark dropped: as TextDecoder does by default.
-    return new TextDecoder().decode(bytes);
+    return apply(decodeText, new Decoder(), [bytes]) as string;
   };
 }

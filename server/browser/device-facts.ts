@@ -6,6 +6,11 @@ import { REALM_KEY } from './realm-key';
 export interface DeviceFacts {
   /** navigator.userAgent (set by the context's options everywhere but in service workers, which no override reaches). */
   userAgent: string;
+  /**
+   * Only in the prelude of a worker the page started from a blob: or data: URL of its own (device-workers.page.ts): that
+   * URL, which the worker's location shows, as the browser's own would (it runs from a script of ours).
+   */
+  workerUrl?: string;
   /** navigator.platform. */
   platform: string;
   languages: string[];

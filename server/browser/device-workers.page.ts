@@ -6,6 +6,8 @@
  * source text, with its own, into the prelude it makes for such a worker (device.page.ts, `prelude`).
  */
 
+import type { RealmText } from '../page-code/script-prologue.page';
+
 type Raw = (...a: unknown[]) => unknown;
 /**
  * The built-in a wrapper stands for, called on the wrapper's receiver with `args` (none when omitted), through the
@@ -22,14 +24,16 @@ export interface WorkerKit {
   method: (proto: object | undefined, name: string, run: (self: unknown, args: unknown[], original: Original, raw: Raw) => unknown) => void;
   /** Throws `error` on, its stack begun below `ours` (no frame of this script in it), as a built-in's own error. */
   rethrow: (error: unknown, ours: unknown) => never;
-  /** This realm's prelude, made at the first use (most realms start no such worker). */
-  prelude: () => string;
+  /** This realm's prelude, made at the first use (most realms start no such worker); `workerUrl`: DeviceFacts'. */
+  prelude: (workerUrl?: string) => string;
   /** `script` with the prelude where its statements begin (after its hashbang and directive prologue), on that line. */
-  preluded: (script: string) => string;
+  preluded: (script: string, workerUrl?: string) => string;
   /** Whether `script` begins with a prelude already (the proxy's, kept in a Cache, or this realm's own form). */
   hasPrelude: (script: string) => boolean;
   /** Where `script`'s statements begin (script-prologue.page.ts). */
-  prologueEnd: (script: string) => number;
+  prologueEnd: (script: string, limit?: number, text?: RealmText) => number;
+  /** The realm's own String and RegExp methods, taken at its start (script-prologue.page.ts). */
+  text: RealmText;
   /** The text of a Blob the page made, when it is known at once (device-blobs.page.ts), else null. */
   blobText: (blob: unknown) => string | null;
 }
@@ -52,7 +56,7 @@ export interface WorkerKit {
  * The constructors stay what they were to a script: same name, length, prototype and source text.
  */
 export function wrapInlineWorkers(kit: WorkerKit): void {
-  const { g, masks, native, method, rethrow, prelude, preluded, prologueEnd, blobText } = kit;
+  const { g, masks, native, method, rethrow, prelude, preluded, prologueEnd, blobText, text } = kit;
   const define = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
   const URLs = g.URL as typeof URL | undefined;
@@ -62,13 +66,31 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   const createURL = URLs.createObjectURL.bind(URLs);
   const revokeURL = URLs.revokeObjectURL.bind(URLs);
   const blobs = new Map<string, Blob>();
-  // A page's createObjectURL and revokeObjectURL make no call of a built-in the page replaced since (Original).
+  // A page's createObjectURL and revokeObjectURL, and its worker's start, make no call of a built-in the page replaced
+  // since (Original): everything below is the realm's own, taken now.
   const apply = g.Reflect.apply;
   const mapSet = Map.prototype.set;
+  const mapGet = Map.prototype.get;
   const mapDelete = Map.prototype.delete;
+  const hasInstance = g.Function.prototype[g.Symbol.hasInstance] as (this: unknown, value: unknown) => boolean;
+  const isA = (type: unknown, value: unknown) => typeof type === 'function' && (apply(hasInstance, type, [value]) as boolean);
+  const hrefOf = describe(URLs.prototype, 'href')?.get;
+  // The document's address (a Location's href is its own, unforgeable), or in a worker its location's, as the browser has it.
+  const protoOf = (name: string) => (g[name] as { prototype?: object } | undefined)?.prototype;
+  const locationOf = protoOf('WorkerGlobalScope') && describe(protoOf('WorkerGlobalScope')!, 'location')?.get;
+  const locationHref = protoOf('WorkerLocation') && describe(protoOf('WorkerLocation')!, 'href')?.get;
+  const baseOf = (): string =>
+    locationOf && locationHref ? (apply(locationHref, apply(locationOf, g, []), []) as string) : (g.location as Location).href;
+  const stringify = g.JSON.stringify;
+  const encode = g.encodeURIComponent;
+  const decode = g.decodeURIComponent;
+  const atob = g.atob;
+  const Bytes = g.Uint8Array;
+  const Decoder = g.TextDecoder;
+  const decodeText = Decoder?.prototype.decode;
   method(URLs, 'createObjectURL', (_self, args, original) => {
     const url = original(args) as string;
-    if (args[0] instanceof BlobType) apply(mapSet, blobs, [url, args[0]]);
+    if (isA(BlobType, args[0])) apply(mapSet, blobs, [url, args[0]]);
     return url;
   });
   method(URLs, 'revokeObjectURL', (_self, args, original) => {
@@ -85,65 +107,97 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   };
   // The scheme of the first static import (or export-from) of a blob: or data: module in a module's text.
   const inlineImport = /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](blob|data):/;
+  // A magic comment that names the script for stacks and errors (V8 keeps the last one): the page's own, if it has one.
+  const namesItself = /[#@]\s*sourceURL=/;
+  const noWhitespace = /^\S+$/;
+  // A null-prototype dictionary: the Blob constructor reads its members, and no getter a page put on Object.prototype runs.
+  const scriptType = () => ({ __proto__: null, type: 'text/javascript' }) as unknown as BlobPropertyBag;
   let preludeModuleURL: string | undefined; // one per realm, kept: a worker's imports are fetched after its start
-  const withPrelude = (script: string, module: boolean) => {
-    const scheme = module ? inlineImport.exec(script.slice(0, 262_144))?.[1] : undefined;
-    if (!scheme) return preluded(script);
+  const withPrelude = (script: string, module: boolean, workerUrl: string) => {
+    const found = module ? text.match(inlineImport, text.cut(script, 0, 262_144)) : null;
+    const scheme = found ? found[1] : undefined;
+    if (!scheme) return preluded(script, workerUrl);
     const url =
       scheme === 'blob'
-        ? (preludeModuleURL ??= createURL(new BlobType([prelude()], { type: 'text/javascript' })))
-        : `data:text/javascript,${encodeURIComponent(prelude())}`;
-    const at = prologueEnd(script);
-    return `${script.slice(0, at)}${at ? ';' : ''}import ${JSON.stringify(url)};${script.slice(at)}`;
+        ? (preludeModuleURL ??= createURL(new BlobType([prelude()], scriptType())))
+        : 'data:text/javascript,' + (apply(encode, g, [prelude()]) as string);
+    const at = prologueEnd(script, undefined, text);
+    return (
+      text.cut(script, 0, at) +
+      (at ? ';' : '') +
+      'import ' +
+      (apply(stringify, g.JSON, [url]) as string) +
+      ';' +
+      text.cut(script, at, script.length)
+    );
   };
+  /**
+   * The page's URL as the name of the script of ours that stands for it: stacks and ErrorEvent.filename, in the worker
+   * and in the page, show it (V8's sourceURL), not ours. Not where the script names itself already, or where the URL
+   * could not be one such comment's value.
+   */
+  const named = (script: string, known: boolean, href: string) =>
+    (known && text.match(namesItself, script) !== null) || text.match(noWhitespace, href) === null ? '' : '\n//# sourceURL=' + href;
   /** The URL to start instead, whether it is revoked once the worker holds it, or null to start the page's own. */
   const inlined = (input: string, options: unknown): { url: string; revoke: boolean } | null => {
     let href: string;
     try {
-      href = new URLs(String(input), (g.location as Location).href).href;
+      href = apply(hrefOf!, new URLs(input, baseOf()), []) as string;
     } catch {
       return null; // the browser's own error follows
     }
     const module = isModule(options);
-    if (href.startsWith('blob:')) {
-      const blob = blobs.get(href);
+    if (text.starts(href, 'blob:', 0)) {
+      const blob = apply(mapGet, blobs, [href]) as Blob | undefined;
       if (!blob) return null;
-      const text = blobText(blob);
+      const script = blobText(blob);
       // Text unknown: the prelude on the script's first line, in front (every line of the page's keeps its number).
-      const made = new BlobType(text === null ? [`${prelude()};`, blob] : [withPrelude(text, module)], { type: 'text/javascript' });
-      const url = createURL(made);
-      return { url, revoke: true };
+      const made = new BlobType(
+        script === null
+          ? [prelude(href) + ';', blob, named('', false, href)]
+          : [withPrelude(script, module, href) + named(script, true, href)],
+        scriptType(),
+      );
+      return { url: createURL(made), revoke: true };
     }
-    if (!href.startsWith('data:')) return null;
+    if (!text.starts(href, 'data:', 0)) return null;
     // A data: worker keeps a data: URL (its origin stays opaque): the page's script decoded, the prelude in it.
-    const comma = href.indexOf(',');
+    const comma = text.find(href, ',', 0);
     if (comma < 0) return null;
     try {
-      const head = href.slice(5, comma);
-      const body = href.slice(comma + 1);
-      const script = /;base64$/i.test(head)
-        ? new TextDecoder().decode(Uint8Array.from(atob(decodeURIComponent(body)), (c) => c.charCodeAt(0)))
-        : decodeURIComponent(body);
-      return { url: `data:text/javascript,${encodeURIComponent(withPrelude(script, module))}`, revoke: false };
+      const head = text.cut(href, 5, comma);
+      const body = text.cut(href, comma + 1, href.length);
+      let script: string;
+      if (text.match(/;base64$/i, head) !== null) {
+        if (!Decoder || !decodeText) return null;
+        const binary = apply(atob, g, [apply(decode, g, [body])]) as string;
+        const bytes = new Bytes(binary.length);
+        for (let i = 0; i < binary.length; i++) bytes[i] = text.code(binary, i);
+        script = apply(decodeText, new Decoder(), [bytes]) as string;
+      } else script = apply(decode, g, [body]) as string;
+      const prefixed = withPrelude(script, module, href) + named(script, true, href);
+      return { url: 'data:text/javascript,' + (apply(encode, g, [prefixed]) as string), revoke: false };
     } catch {
       return null;
     }
   };
   // A TrustedScriptURL (a page that enforces Trusted Types) goes to the browser as it is: a string of ours in its place
   // would be refused there, and a worker without the prelude is better than none. A string or a URL is read here, once.
-  const TrustedURL = g.TrustedScriptURL as (new () => object) | undefined;
+  const TrustedURL = g.TrustedScriptURL;
   const specOf = (input: unknown) =>
-    typeof input === 'string' ? input : input instanceof URLs && !(TrustedURL && input instanceof TrustedURL) ? input.href : null;
+    typeof input === 'string' ? input : isA(URLs, input) && !isA(TrustedURL, input) ? (apply(hrefOf!, input, []) as string) : null;
   for (const name of ['Worker', 'SharedWorker']) {
     const Original = g[name] as (new (...a: unknown[]) => object) | undefined;
     if (typeof Original !== 'function') continue;
     const construct = (target: typeof Original, args: unknown[], newTarget: unknown): object => {
       try {
-        const spec = args.length > 0 ? specOf(args[0]) : null;
+        const spec = args.length > 0 && hrefOf ? specOf(args[0]) : null;
         const swap = spec === null ? null : inlined(spec, args[1]);
-        // The page's other arguments as they are, in a list made without the array iterator a spread would use.
+        // The page's other arguments as they are, in a list made without the array iterator a spread would use, and
+        // defined, not assigned (no setter a page put on Array.prototype runs).
         const list: unknown[] = swap ? [swap.url] : args;
-        if (swap) for (let i = 1; i < args.length; i++) list[i] = args[i];
+        if (swap)
+          for (let i = 1; i < args.length; i++) define(list, i, { value: args[i], writable: true, enumerable: true, configurable: true });
         const made = newOf(target, list, newTarget === wrapped ? target : (newTarget as typeof Original));
         if (swap?.revoke) revokeURL(swap.url);
         return made;
@@ -155,6 +209,78 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     masks.set(wrapped, native(name));
     define(g, name, { ...describe(g, name), value: wrapped });
     define(Original.prototype, 'constructor', { ...describe(Original.prototype, 'constructor'), value: wrapped });
+  }
+}
+
+/**
+ * In a worker the page started from a blob: or data: URL of its own (`workerUrl`), which runs from a script of ours
+ * made of it: its location is the page's URL, as the browser's would be (our URL, revoked, is nowhere to be read).
+ * Every part of it: a data: URL's path holds the whole script, ours the prelude too.
+ */
+export function showWorkerUrl(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'rethrow'>, workerUrl: string | undefined): void {
+  const { g, masks, native, rethrow } = kit;
+  const proto = (g.WorkerLocation as { prototype?: object } | undefined)?.prototype;
+  const URLs = g.URL as typeof URL | undefined;
+  if (!workerUrl || !proto || !URLs) return;
+  let page: URL;
+  try {
+    page = new URLs(workerUrl);
+  } catch {
+    return;
+  }
+  const define = Object.defineProperty;
+  const describe = Object.getOwnPropertyDescriptor;
+  const apply = g.Reflect.apply;
+  const parts: Record<string, string> = {
+    href: page.href,
+    origin: page.origin,
+    protocol: page.protocol,
+    host: page.host,
+    hostname: page.hostname,
+    port: page.port,
+    pathname: page.pathname,
+    search: page.search,
+    hash: page.hash,
+  };
+  const names = ['href', 'origin', 'protocol', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const before = describe(proto, name);
+    const originalGet = before?.get;
+    if (!before || !originalGet) continue;
+    const value = parts[name]!;
+    const get: () => unknown = describe(
+      {
+        get [name](): unknown {
+          try {
+            apply(originalGet, this, []); // its brand check: a wrong receiver throws "Illegal invocation" as before
+            return value;
+          } catch (error) {
+            return rethrow(error, get);
+          }
+        },
+      },
+      name,
+    )!.get!;
+    masks.set(get, native(`get ${name}`));
+    define(proto, name, { ...before, get });
+  }
+  const toStringBefore = describe(proto, 'toString');
+  const originalToString = toStringBefore?.value as ((this: unknown) => string) | undefined;
+  if (toStringBefore && typeof originalToString === 'function') {
+    const href = parts.href!;
+    const toString = {
+      toString(this: unknown) {
+        try {
+          apply(originalToString, this, []);
+          return href;
+        } catch (error) {
+          return rethrow(error, toString);
+        }
+      },
+    }.toString;
+    masks.set(toString, native('toString'));
+    define(proto, 'toString', { ...toStringBefore, value: toString });
   }
 }
 

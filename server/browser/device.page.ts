@@ -1,12 +1,12 @@
 import { builtInErrors } from '../page-code/built-in-errors.page';
 import { nativeMasks } from '../page-code/native-masks.page';
-import { prologueEnd } from '../page-code/script-prologue.page';
+import { prologueEnd, realmText } from '../page-code/script-prologue.page';
 import { readableBlobs } from './device-blobs.page';
 import { windowChrome } from './device-chrome.page';
 import { quietConsole } from './device-console.page';
 import type { DeviceFacts } from './device-facts';
 import { applyNoise } from './device-noise.page';
-import { type Original, preludeServedWorkers, wrapInlineWorkers } from './device-workers.page';
+import { type Original, preludeServedWorkers, showWorkerUrl, wrapInlineWorkers } from './device-workers.page';
 
 /**
  * In every realm of a device's context (each document, at its start, through the context's init script; each worker,
@@ -225,24 +225,45 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   // The prelude of a worker script that never passed the egress proxy: this function's own text with the same facts,
   // after the self-contained functions it calls from other modules (declared under the names it calls them by), in
   // strict mode as the bundle the proxy sends runs.
-  let preludeText: string | undefined; // made at the first such worker: most realms start none
-  const prelude = () =>
-    (preludeText ??= `(function(){"use strict";${[builtInErrors, nativeMasks, prologueEnd, applyNoise, quietConsole, windowChrome, readableBlobs, wrapInlineWorkers, preludeServedWorkers].map((f) => nativeToString.call(f)).join(';')};return ${nativeToString.call(applyDevice)}})()(${JSON.stringify(d)})`);
+  // Made when a worker starts, long after the page's scripts ran: only with what this realm had at its start (no
+  // JSON.stringify, Array method, call or String method a page could have replaced since sees a call of ours).
+  const text = realmText(g);
+  const stringify = g.JSON.stringify;
+  const parts = [builtInErrors, nativeMasks, prologueEnd, realmText, applyNoise, quietConsole, windowChrome, readableBlobs];
+  const workerParts = [wrapInlineWorkers, showWorkerUrl, preludeServedWorkers];
+  let preludeHead: string | undefined; // made at the first such worker: most realms start none
+  let preludeText: string | undefined;
+  const preludeWith = (facts: DeviceFacts) => {
+    if (preludeHead === undefined) {
+      let head = '(function(){"use strict";';
+      for (let i = 0; i < parts.length; i++) head += (apply(nativeToString, parts[i], []) as string) + ';';
+      for (let i = 0; i < workerParts.length; i++) head += (apply(nativeToString, workerParts[i], []) as string) + ';';
+      preludeHead = head + 'return ' + (apply(nativeToString, applyDevice, []) as string) + '})()(';
+    }
+    return preludeHead + (apply(stringify, g.JSON, [facts]) as string) + ')';
+  };
+  /** This realm's prelude; with `workerUrl`, the one of a worker the page starts from that blob: or data: URL of its own. */
+  const prelude = (workerUrl?: string) => {
+    if (workerUrl === undefined) return (preludeText ??= preludeWith({ ...d, workerUrl: undefined }));
+    return preludeWith({ ...d, workerUrl });
+  };
   // On the script's first line, after its prologue: the site's script keeps its line numbers and its "use strict".
-  const preluded = (script: string) => {
-    const at = prologueEnd(script);
-    return `${script.slice(0, at)}${at ? ';' : ''}${prelude()};${script.slice(at)}`;
+  const preluded = (script: string, workerUrl?: string) => {
+    const at = prologueEnd(script, undefined, text);
+    return text.cut(script, 0, at) + (at ? ';' : '') + prelude(workerUrl) + ';' + text.cut(script, at, script.length);
   };
   const hasPrelude = (script: string) => {
-    let at = prologueEnd(script);
-    if (script.charCodeAt(at) === 59) at++; // the `;` put between a prologue and the prelude
+    let at = prologueEnd(script, undefined, text);
+    if (text.code(script, at) === 59) at++; // the `;` put between a prologue and the prelude
     // The proxy's (`(` + bundle + `)(` + facts + `)`: worker-prelude.ts), kept in a Cache, or this realm's own.
-    const fromProxy = !!d.bundle && script.startsWith(d.bundle.head, at) && script.startsWith(')(', at + 1 + d.bundle.length);
-    return fromProxy || script.startsWith(prelude(), at);
+    const fromProxy = !!d.bundle && text.starts(script, d.bundle.head, at) && text.starts(script, ')(', at + 1 + d.bundle.length);
+    return fromProxy || text.starts(script, prelude(), at);
   };
   const blobText = readableBlobs({ g, masks, native, rethrow });
-  const kit = { g, masks, native, method, rethrow, prelude, preluded, hasPrelude, prologueEnd, blobText };
+  const kit = { g, masks, native, method, rethrow, prelude, preluded, hasPrelude, prologueEnd, blobText, text };
   wrapInlineWorkers(kit);
+  // After wrapInlineWorkers, which keeps the location's own getters for the workers this one starts.
+  showWorkerUrl(kit, d.workerUrl);
   preludeServedWorkers(kit);
 
   if (typeof g.document === 'undefined') return; // a worker: nothing below exists there

@@ -144,25 +144,70 @@ it("runs the prelude before a Blob or data: module worker's own blob: or data: i
   }
 });
 
-it("revokes its own script's URL once the worker holds it: a worker cannot read the prelude from its location", async () => {
+it("shows the page's URL as a worker's location, whose script is the page's own: the prelude is nowhere to be read", async () => {
   const page = await devicePage('conn-blob-own-url');
   const seen = await page.evaluate(async () => {
-    const reader = `fetch(location.href).then((r) => r.text()).then((t) => t.length, (e) => e.name).then((m) => postMessage(m));`;
+    // Its location and every part of it, then what fetching it answers (the page's Blob, as in any browser).
+    const reader = `const l = location; fetch(l.href).then((r) => r.text()).then((t) => t.length, (e) => e.name).then((m) => postMessage([String(l), l.href, l.pathname, l.origin, l.hash, m]));`;
     const answer = (port: { onmessage: ((e: MessageEvent) => void) | null }) =>
       new Promise((resolve, reject) => {
         setTimeout(() => reject(new Error('no answer')), 10_000);
         port.onmessage = (e) => resolve(e.data);
       });
-    const url = URL.createObjectURL(new Blob([reader], { type: 'text/javascript' }));
-    const dedicated = new Worker(url);
-    const shared = new SharedWorker(
-      URL.createObjectURL(new Blob([`onconnect = (c) => { const postMessage = (m) => c.ports[0].postMessage(m); ${reader} };`])),
-    );
+    const dedicatedText = reader;
+    const sharedText = `onconnect = (c) => { const postMessage = (m) => c.ports[0].postMessage(m); ${reader} };`;
+    const dedicatedUrl = URL.createObjectURL(new Blob([dedicatedText], { type: 'text/javascript' }));
+    const sharedUrl = URL.createObjectURL(new Blob([sharedText]));
+    const dedicated = new Worker(dedicatedUrl + '#frag');
+    const shared = new SharedWorker(sharedUrl);
     // Both listening before either answers (setting onmessage starts the port): no message goes unheard.
     const answers = [answer(dedicated), answer(shared.port)];
-    return [await answers[0], await answers[1]];
+    const expected = (url: string, length: number) => [
+      url,
+      url,
+      url.slice(5).split('#')[0],
+      location.origin,
+      url.includes('#') ? '#frag' : '',
+      length,
+    ];
+    return {
+      seen: [await answers[0], await answers[1]],
+      expected: [expected(dedicatedUrl + '#frag', dedicatedText.length), expected(sharedUrl, sharedText.length)],
+    };
   });
-  expect(seen).toEqual(['TypeError', 'TypeError']);
+  expect(seen.seen).toEqual(seen.expected);
+});
+
+it("names the page's URL in a worker's stacks and errors, in the worker and in the page, its text known or not", async () => {
+  const page = await devicePage('conn-blob-named');
+  const seen = await page.evaluate(async () => {
+    const body = `self.onerror = (m, file) => postMessage(['inside', file]);
+postMessage(['stack', new Error('x').stack.split('\\n')[1], location.href]);
+setTimeout(() => { throw new Error('boom'); });`;
+    const run = (url: string) =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const got: unknown[] = [];
+        const worker = new Worker(url);
+        setTimeout(() => reject(new Error('no answer: ' + JSON.stringify(got))), 10_000);
+        worker.onmessage = (e) => got.push(e.data);
+        worker.onerror = (e) => {
+          got.push(['page', e.filename, e.lineno]);
+          resolve(got);
+        };
+      });
+    const known = URL.createObjectURL(new Blob([body], { type: 'text/javascript' }));
+    // A Blob the page fetched: its text is not known when the worker starts (the prelude goes in front).
+    const fetched = URL.createObjectURL(await (await fetch(known)).blob());
+    const data = 'data:text/javascript;base64,' + btoa(body);
+    return { known: [known, await run(known)], fetched: [fetched, await run(fetched)], data: [data, await run(data)] };
+  });
+  for (const [url, got] of Object.values(seen) as [string, unknown[]][]) {
+    expect(got).toEqual([
+      ['stack', expect.stringMatching(new RegExp(`^ {4}at ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2:\\d+$`)), url],
+      ['inside', url],
+      ['page', url, 3],
+    ]);
+  }
 });
 
 it('leaves Blob and File as the browser has them, to a script', async () => {
