@@ -72,9 +72,21 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   const mapSet = Map.prototype.set;
   const mapGet = Map.prototype.get;
   const mapDelete = Map.prototype.delete;
-  const hasInstance = g.Function.prototype[g.Symbol.hasInstance] as (this: unknown, value: unknown) => boolean;
-  const isA = (type: unknown, value: unknown) => typeof type === 'function' && (apply(hasInstance, type, [value]) as boolean);
   const hrefOf = describe(URLs.prototype, 'href')?.get;
+  // Brand checks, as the browser makes them (not instanceof, which walks a prototype chain a page can change or proxy):
+  // a built-in getter or method of the type, called on the value, throws for anything else.
+  const branded = (check: ((this: unknown) => unknown) | undefined, value: unknown) => {
+    if (!check || value === null || typeof value !== 'object') return false;
+    try {
+      apply(check, value, []);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const blobSize = describe(BlobType.prototype, 'size')?.get;
+  const trustedProto = (g.TrustedScriptURL as { prototype?: object } | undefined)?.prototype;
+  const trustedToString = trustedProto ? (describe(trustedProto, 'toString')?.value as (this: unknown) => string) : undefined;
   // The document's address (a Location's href is its own, unforgeable), or in a worker its location's, as the browser has it.
   const protoOf = (name: string) => (g[name] as { prototype?: object } | undefined)?.prototype;
   const locationOf = protoOf('WorkerGlobalScope') && describe(protoOf('WorkerGlobalScope')!, 'location')?.get;
@@ -83,14 +95,34 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     locationOf && locationHref ? (apply(locationHref, apply(locationOf, g, []), []) as string) : (g.location as Location).href;
   const stringify = g.JSON.stringify;
   const encode = g.encodeURIComponent;
-  const decode = g.decodeURIComponent;
+  const fromCharCode = g.String.fromCharCode;
+  const hexOf = (c: number) => (c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1);
+  /** A URL's text (ASCII: the URL parser encoded the rest) as the bytes it stands for: `%xx` is one byte. */
+  const percentDecoded = (s: string): number[] => {
+    const out: number[] = [];
+    for (let i = 0; i < s.length; i++) {
+      const c = text.code(s, i);
+      const hi = c === 37 && i + 2 < s.length ? hexOf(text.code(s, i + 1)) : -1;
+      const lo = hi >= 0 ? hexOf(text.code(s, i + 2)) : -1;
+      // Defined, not pushed: no Array.prototype method or setter of the page's runs.
+      define(out, out.length, {
+        __proto__: null,
+        value: lo >= 0 ? hi * 16 + lo : c & 0xff,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      } as PropertyDescriptor);
+      if (lo >= 0) i += 2;
+    }
+    return out;
+  };
   const atob = g.atob;
   const Bytes = g.Uint8Array;
   const Decoder = g.TextDecoder;
   const decodeText = Decoder?.prototype.decode;
   method(URLs, 'createObjectURL', (_self, args, original) => {
     const url = original(args) as string;
-    if (isA(BlobType, args[0])) apply(mapSet, blobs, [url, args[0]]);
+    if (branded(blobSize, args[0])) apply(mapSet, blobs, [url, args[0]]);
     return url;
   });
   method(URLs, 'revokeObjectURL', (_self, args, original) => {
@@ -108,19 +140,24 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   // The scheme of the first static import (or export-from) of a blob: or data: module in a module's text.
   const inlineImport = /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](blob|data):/;
   // A magic comment that names the script for stacks and errors (V8 keeps the last one): the page's own, if it has one.
-  const namesItself = /[#@]\s*sourceURL=/;
+  const namesItself = /\/[/*][#@]\s*sourceURL=/;
   const noWhitespace = /^\S+$/;
   // A null-prototype dictionary: the Blob constructor reads its members, and no getter a page put on Object.prototype runs.
   const scriptType = () => ({ __proto__: null, type: 'text/javascript' }) as unknown as BlobPropertyBag;
-  let preludeModuleURL: string | undefined; // one per realm, kept: a worker's imports are fetched after its start
+  // One per worker URL, kept: a worker's imports are fetched after its start.
+  const preludeModules = new Map<string, string>();
   const withPrelude = (script: string, module: boolean, workerUrl: string) => {
     const found = module ? text.match(inlineImport, text.cut(script, 0, 262_144)) : null;
     const scheme = found ? found[1] : undefined;
     if (!scheme) return preluded(script, workerUrl);
-    const url =
-      scheme === 'blob'
-        ? (preludeModuleURL ??= createURL(new BlobType([prelude()], scriptType())))
-        : 'data:text/javascript,' + (apply(encode, g, [prelude()]) as string);
+    let url = scheme === 'blob' ? (apply(mapGet, preludeModules, [workerUrl]) as string | undefined) : undefined;
+    if (url === undefined) {
+      url =
+        scheme === 'blob'
+          ? createURL(new BlobType([prelude(workerUrl)], scriptType()))
+          : 'data:text/javascript,' + (apply(encode, g, [prelude(workerUrl)]) as string);
+      if (scheme === 'blob') apply(mapSet, preludeModules, [workerUrl, url]);
+    }
     const at = prologueEnd(script, undefined, text);
     return (
       text.cut(script, 0, at) +
@@ -147,8 +184,11 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
       return null; // the browser's own error follows
     }
     const module = isModule(options);
+    // A fragment is not part of a blob: URL's key, nor of a data: URL's body (the worker's location keeps it).
+    const hash = text.find(href, '#', 0);
+    const bare = hash < 0 ? href : text.cut(href, 0, hash);
     if (text.starts(href, 'blob:', 0)) {
-      const blob = apply(mapGet, blobs, [href]) as Blob | undefined;
+      const blob = apply(mapGet, blobs, [bare]) as Blob | undefined;
       if (!blob) return null;
       const script = blobText(blob);
       // Text unknown: the prelude on the script's first line, in front (every line of the page's keeps its number).
@@ -162,19 +202,25 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     }
     if (!text.starts(href, 'data:', 0)) return null;
     // A data: worker keeps a data: URL (its origin stays opaque): the page's script decoded, the prelude in it.
-    const comma = text.find(href, ',', 0);
-    if (comma < 0) return null;
+    const comma = text.find(bare, ',', 0);
+    if (comma < 0 || !Decoder || !decodeText) return null;
     try {
-      const head = text.cut(href, 5, comma);
-      const body = text.cut(href, comma + 1, href.length);
-      let script: string;
-      if (text.match(/;base64$/i, head) !== null) {
-        if (!Decoder || !decodeText) return null;
-        const binary = apply(atob, g, [apply(decode, g, [body])]) as string;
-        const bytes = new Bytes(binary.length);
+      const head = text.cut(bare, 5, comma);
+      // The body's bytes, percent-decoded as the fetch standard's data: URL processor does (a `%` not followed by two
+      // hex digits stays itself), then UTF-8 decoded, or base64-decoded first.
+      const decoded = percentDecoded(text.cut(bare, comma + 1, bare.length));
+      let bytes: Uint8Array;
+      if (text.match(/;\s*base64\s*$/i, head) !== null) {
+        let latin = '';
+        for (let i = 0; i < decoded.length; i++) latin += apply(fromCharCode, null, [decoded[i]]) as string;
+        const binary = apply(atob, g, [latin]) as string;
+        bytes = new Bytes(binary.length);
         for (let i = 0; i < binary.length; i++) bytes[i] = text.code(binary, i);
-        script = apply(decodeText, new Decoder(), [bytes]) as string;
-      } else script = apply(decode, g, [body]) as string;
+      } else {
+        bytes = new Bytes(decoded.length);
+        for (let i = 0; i < decoded.length; i++) bytes[i] = decoded[i]!;
+      }
+      const script = apply(decodeText, new Decoder(), [bytes]) as string;
       const prefixed = withPrelude(script, module, href) + named(script, true, href);
       return { url: 'data:text/javascript,' + (apply(encode, g, [prefixed]) as string), revoke: false };
     } catch {
@@ -183,9 +229,12 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   };
   // A TrustedScriptURL (a page that enforces Trusted Types) goes to the browser as it is: a string of ours in its place
   // would be refused there, and a worker without the prelude is better than none. A string or a URL is read here, once.
-  const TrustedURL = g.TrustedScriptURL;
   const specOf = (input: unknown) =>
-    typeof input === 'string' ? input : isA(URLs, input) && !isA(TrustedURL, input) ? (apply(hrefOf!, input, []) as string) : null;
+    typeof input === 'string'
+      ? input
+      : branded(hrefOf, input) && !branded(trustedToString, input)
+        ? (apply(hrefOf!, input, []) as string)
+        : null;
   for (const name of ['Worker', 'SharedWorker']) {
     const Original = g[name] as (new (...a: unknown[]) => object) | undefined;
     if (typeof Original !== 'function') continue;
@@ -197,7 +246,14 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
         // defined, not assigned (no setter a page put on Array.prototype runs).
         const list: unknown[] = swap ? [swap.url] : args;
         if (swap)
-          for (let i = 1; i < args.length; i++) define(list, i, { value: args[i], writable: true, enumerable: true, configurable: true });
+          for (let i = 1; i < args.length; i++)
+            define(list, i, {
+              __proto__: null,
+              value: args[i],
+              writable: true,
+              enumerable: true,
+              configurable: true,
+            } as PropertyDescriptor);
         const made = newOf(target, list, newTarget === wrapped ? target : (newTarget as typeof Original));
         if (swap?.revoke) revokeURL(swap.url);
         return made;

@@ -233,19 +233,46 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   const workerParts = [wrapInlineWorkers, showWorkerUrl, preludeServedWorkers];
   let preludeHead: string | undefined; // made at the first such worker: most realms start none
   let preludeText: string | undefined;
-  const preludeWith = (facts: DeviceFacts) => {
+  // The facts as JSON, written here: JSON.stringify would look toJSON up on each object of them, where a page may
+  // have put its own on Object.prototype or Array.prototype (an opened window's facts are its opener's objects). Only
+  // primitives go through it (a primitive has no toJSON to look up); the facts are plain data.
+  const ownKeys = g.Reflect.ownKeys;
+  const isArrayOf = g.Array.isArray;
+  const jsonOf = (value: unknown): string | undefined => {
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+    if (value === null || typeof value !== 'object') return apply(stringify, g.JSON, [value]) as string;
+    const list = value as Record<string | number, unknown>;
+    if (isArrayOf(value)) {
+      let out = '[';
+      for (let i = 0; i < (value as unknown[]).length; i++) out += (i ? ',' : '') + (jsonOf(list[i]) ?? 'null');
+      return out + ']';
+    }
+    const keys = ownKeys(value);
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (typeof key !== 'string') continue;
+      const field = key === 'workerUrl' ? undefined : jsonOf(list[key]);
+      if (field !== undefined) out += (out.length > 1 ? ',' : '') + (apply(stringify, g.JSON, [key]) as string) + ':' + field;
+    }
+    return out + '}';
+  };
+  let factsJson: string | undefined; // made with the prelude, at the first such worker
+  const preludeWith = (json: string) => {
     if (preludeHead === undefined) {
       let head = '(function(){"use strict";';
       for (let i = 0; i < parts.length; i++) head += (apply(nativeToString, parts[i], []) as string) + ';';
       for (let i = 0; i < workerParts.length; i++) head += (apply(nativeToString, workerParts[i], []) as string) + ';';
       preludeHead = head + 'return ' + (apply(nativeToString, applyDevice, []) as string) + '})()(';
     }
-    return preludeHead + (apply(stringify, g.JSON, [facts]) as string) + ')';
+    return preludeHead + json + ')';
   };
   /** This realm's prelude; with `workerUrl`, the one of a worker the page starts from that blob: or data: URL of its own. */
   const prelude = (workerUrl?: string) => {
-    if (workerUrl === undefined) return (preludeText ??= preludeWith({ ...d, workerUrl: undefined }));
-    return preludeWith({ ...d, workerUrl });
+    const json = (factsJson ??= jsonOf(d)!);
+    if (workerUrl === undefined) return (preludeText ??= preludeWith(json));
+    const named = ',"workerUrl":' + (apply(stringify, g.JSON, [workerUrl]) as string) + '}';
+    return preludeWith(text.cut(json, 0, json.length - 1) + named);
   };
   // On the script's first line, after its prologue: the site's script keeps its line numbers and its "use strict".
   const preluded = (script: string, workerUrl?: string) => {

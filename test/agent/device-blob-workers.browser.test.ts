@@ -210,6 +210,34 @@ setTimeout(() => { throw new Error('boom'); });`;
   }
 });
 
+it("starts as the device at the page's URL: a fragment, a stray % in a data: URL, a module with inline imports", async () => {
+  const page = await devicePage('conn-blob-edges');
+  const seen = await page.evaluate(async () => {
+    const run = (url: string, options?: WorkerOptions) =>
+      new Promise<unknown>((resolve, reject) => {
+        const worker = new Worker(url, options);
+        setTimeout(() => reject(new Error('no answer from ' + url.slice(0, 60))), 10_000);
+        worker.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
+        worker.onmessage = (e) => resolve(e.data);
+      });
+    const report = `postMessage([navigator.platform, location.href, "100%"]);`;
+    const blobUrl = URL.createObjectURL(new Blob([report], { type: 'text/javascript' }));
+    const helper = URL.createObjectURL(new Blob(['export const platform = () => navigator.platform;'], { type: 'text/javascript' }));
+    const moduleUrl = URL.createObjectURL(
+      new Blob([`import { platform } from ${JSON.stringify(helper)}; postMessage([platform(), location.href, "100%"]);`], {
+        type: 'text/javascript',
+      }),
+    );
+    const dataUrl = 'data:text/javascript,' + report.replace(/ /g, '%20');
+    return [
+      [blobUrl + '#frag', await run(blobUrl + '#frag')],
+      [dataUrl, await run(dataUrl)],
+      [moduleUrl, await run(moduleUrl, { type: 'module' })],
+    ];
+  });
+  for (const [url, got] of seen as [string, unknown][]) expect(got).toEqual(['Win32', url, '100%']);
+});
+
 it('leaves Blob and File as the browser has them, to a script', async () => {
   const page = await devicePage('conn-blob-looks');
   const looks = await page.evaluate(async () => {
