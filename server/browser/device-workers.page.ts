@@ -22,6 +22,8 @@ export interface WorkerKit {
   masks: WeakMap<object, string>;
   native: (name: string) => string;
   method: (proto: object | undefined, name: string, run: (self: unknown, args: unknown[], original: Original, raw: Raw) => unknown) => void;
+  /** A getter replaced as device.page.ts does it: the built-in's own first (its brand check), then `read`. */
+  getter: (proto: object | undefined, name: string, read: (self: unknown, original: () => unknown) => unknown) => void;
   /** Throws `error` on, its stack begun below `ours` (no frame of this script in it), as a built-in's own error. */
   rethrow: (error: unknown, ours: unknown) => never;
   /** This realm's prelude, made at the first use (most realms start no such worker); `workerUrl`: DeviceFacts'. */
@@ -273,8 +275,8 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
  * made of it: its location is the page's URL, as the browser's would be (our URL, revoked, is nowhere to be read).
  * Every part of it: a data: URL's path holds the whole script, ours the prelude too.
  */
-export function showWorkerUrl(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'rethrow'>, workerUrl: string | undefined): void {
-  const { g, masks, native, rethrow } = kit;
+export function showWorkerUrl(kit: Pick<WorkerKit, 'g' | 'getter' | 'method'>, workerUrl: string | undefined): void {
+  const { g, getter, method } = kit;
   const proto = (g.WorkerLocation as { prototype?: object } | undefined)?.prototype;
   const URLs = g.URL as typeof URL | undefined;
   if (!workerUrl || !proto || !URLs) return;
@@ -284,9 +286,6 @@ export function showWorkerUrl(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
   } catch {
     return;
   }
-  const define = Object.defineProperty;
-  const describe = Object.getOwnPropertyDescriptor;
-  const apply = g.Reflect.apply;
   const parts: Record<string, string> = {
     href: page.href,
     origin: page.origin,
@@ -298,46 +297,16 @@ export function showWorkerUrl(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
     search: page.search,
     hash: page.hash,
   };
+  // The built-ins run first (their brand check: a wrong receiver throws "Illegal invocation"), their answers replaced.
   const names = ['href', 'origin', 'protocol', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'];
   for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    const before = describe(proto, name);
-    const originalGet = before?.get;
-    if (!before || !originalGet) continue;
-    const value = parts[name]!;
-    const get: () => unknown = describe(
-      {
-        get [name](): unknown {
-          try {
-            apply(originalGet, this, []); // its brand check: a wrong receiver throws "Illegal invocation" as before
-            return value;
-          } catch (error) {
-            return rethrow(error, get);
-          }
-        },
-      },
-      name,
-    )!.get!;
-    masks.set(get, native(`get ${name}`));
-    define(proto, name, { ...before, get });
+    const value = parts[names[i]!]!;
+    getter(proto, names[i]!, () => value);
   }
-  const toStringBefore = describe(proto, 'toString');
-  const originalToString = toStringBefore?.value as ((this: unknown) => string) | undefined;
-  if (toStringBefore && typeof originalToString === 'function') {
-    const href = parts.href!;
-    const toString = {
-      toString(this: unknown) {
-        try {
-          apply(originalToString, this, []);
-          return href;
-        } catch (error) {
-          return rethrow(error, toString);
-        }
-      },
-    }.toString;
-    masks.set(toString, native('toString'));
-    define(proto, 'toString', { ...toStringBefore, value: toString });
-  }
+  method(proto, 'toString', (_self, _args, original) => {
+    original();
+    return parts.href;
+  });
 }
 
 /**

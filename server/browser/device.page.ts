@@ -287,7 +287,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
     return fromProxy || text.starts(script, prelude(), at);
   };
   const blobText = readableBlobs({ g, masks, native, rethrow });
-  const kit = { g, masks, native, method, rethrow, prelude, preluded, hasPrelude, prologueEnd, blobText, text };
+  const kit = { g, masks, native, method, getter, rethrow, prelude, preluded, hasPrelude, prologueEnd, blobText, text };
   wrapInlineWorkers(kit);
   // After wrapInlineWorkers, which keeps the location's own getters for the workers this one starts.
   showWorkerUrl(kit, d.workerUrl);
