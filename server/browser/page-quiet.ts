@@ -3,6 +3,7 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import { PAGE_ENTRIES } from '../page-code/entries';
 import { pageFunction } from '../page-code/page-function';
 import type domQuiet from './page-quiet.page';
+import { type RequestSink, watchRendererRequests } from './renderer-requests';
 
 /**
  * Waiting for a page to settle after an action by what the page does, not by a fixed sleep: the navigation the
@@ -32,7 +33,8 @@ export const QUIET_MAX_MS = 1_000;
 const RECENT_MS = 2_000;
 const TRACKED_TYPES = new Set(['document', 'fetch', 'xhr']);
 
-const inflight = new WeakMap<Page, Map<Request, number>>();
+/** Open requests per page, as Playwright reports them (a Request) and as the renderer announces them (its id). */
+const inflight = new WeakMap<Page, Map<Request | string, number>>();
 /** When each page was last found quiet, and at which URL. */
 const quietAt = new WeakMap<Page, { at: number; url: string }>();
 const tracked = new WeakSet<BrowserContext>();
@@ -47,11 +49,47 @@ function watchRoutes(page: Page): void {
   });
 }
 
+const mapOf = (page: Page) => {
+  let map = inflight.get(page);
+  if (!map) inflight.set(page, (map = new Map()));
+  return map;
+};
+
+/** The renderer's announcements, beside Playwright's events: a request is open while either source still has it. */
+const RENDERER: RequestSink = {
+  started: (page, id) => {
+    mapOf(page).set(`renderer:${id}`, Date.now());
+    lastActivity.set(page, Date.now());
+  },
+  ended: (page, id) => {
+    inflight.get(page)?.delete(`renderer:${id}`);
+    lastActivity.set(page, Date.now());
+  },
+};
+const rendererTracked = new WeakSet<BrowserContext>();
+
+export interface TrackOptions {
+  /**
+   * The context has routes (page.route, context.route): Playwright then reports a request only once Chromium's browser
+   * process has paused it too, which a loaded machine delivered after the DOM had been still for the quiet window (a
+   * filter chip's fetch missed, an old list read). Its renderer's own announcements are followed as well
+   * (renderer-requests.ts). Off otherwise: without a route Playwright's event is that announcement, and a second
+   * DevTools session per page costs a run about 5 ms (bench:agent).
+   */
+  routed?: boolean;
+}
+
 /**
  * Follows the requests of every page of a context (idempotent). Install it when the context opens so the first
  * action's requests are seen too; waitForQuiet installs it on first use otherwise.
  */
-export function trackRequests(context: BrowserContext): void {
+export function trackRequests(context: BrowserContext, opts: TrackOptions = {}): void {
+  if (opts.routed && !rendererTracked.has(context)) {
+    rendererTracked.add(context);
+    const watch = (page: Page) => watchRendererRequests(page, RENDERER);
+    for (const page of context.pages()) watch(page);
+    context.on('page', watch);
+  }
   if (tracked.has(context)) return;
   tracked.add(context);
   const pageOf = (request: Request): Page | null => {
@@ -73,8 +111,7 @@ export function trackRequests(context: BrowserContext): void {
     if (!TRACKED_TYPES.has(request.resourceType())) return;
     const page = pageOf(request);
     if (!page) return;
-    let map = inflight.get(page);
-    if (!map) inflight.set(page, (map = new Map()));
+    const map = mapOf(page);
     const from = request.redirectedFrom();
     if (from) map.delete(from);
     map.set(request, Date.now());

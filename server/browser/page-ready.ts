@@ -82,16 +82,21 @@ export async function waitForReady(page: Page, opts: ReadyOptions = {}): Promise
   const result = (ready: boolean): Readiness => ({ ready, waitedMs: Date.now() - started, ...(ready ? {} : { pending }) });
 
   while (left() > 0 && !page.isClosed()) {
-    pending = 'load';
     const loaded = await page
       .waitForLoadState('domcontentloaded', { timeout: Math.max(1, left()) })
       .then(() => true)
       .catch(() => false);
-    if (!loaded) break;
+    if (!loaded) {
+      pending = 'load';
+      break;
+    }
+    // What is pending is only ever what was seen: a budget that runs out between two looks keeps the last look's
+    // reason (a page that never stops changing is 'dom', not 'network' because the budget ended before its next check).
+    if (pending === 'load') pending = 'dom';
     // The network: nothing open now. Its quiet window runs alongside the DOM's (checked after it): a static page
     // costs one window, not two.
-    pending = 'network';
     let net = networkState(page, since);
+    if (net.busy) pending = 'network';
     while (net.busy && left() > 0) {
       await sleep(10);
       net = networkState(page, since);

@@ -8,6 +8,7 @@ import { ChatClient } from '../../server/agent/model/chat-client';
 import { runPlanner } from '../../server/agent/planner/loop';
 import type { RunContext, RunOutcome, TraceStep } from '../../server/agent/run/context';
 import { RunIntegrity } from '../../server/agent/run/integrity';
+import { trackRequests } from '../../server/browser/page-quiet';
 import { EgressPolicy } from '../../server/egress/egress-policy';
 import type { ProviderDefinition } from '../../server/providers/provider';
 import { type RealisticSites, type SiteEvent, startRealisticSites } from '../fixtures/realistic/server';
@@ -143,6 +144,8 @@ export async function openFencedPage(
   const main: { page?: Page } = {};
   try {
     await refuseOffPolicy(context, policy, (url) => integrity.taint('BLOCKED_REQUEST', url));
+    // The stand-in fence is a route: settling after an action must not miss a request Playwright reports late under it.
+    trackRequests(context, { routed: true });
     await prepare?.(context);
     const page = await context.newPage();
     main.page = page;

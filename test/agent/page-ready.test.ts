@@ -160,6 +160,26 @@ describe('waitForReady', () => {
     expect(r).toMatchObject({ ready: false, pending: 'dom' });
     expect(r.waitedMs).toBeGreaterThanOrEqual(650);
   });
+
+  it("keeps the last look's reason when the budget runs out between two looks", async () => {
+    // A loaded machine: the look at the load state that starts the second round takes longer than what is left of
+    // the budget. What was seen last is the changing DOM; nothing of the network was seen at all. The first look is
+    // made short (its in-page wait told 200 ms instead of the budget's rest), so a second round always comes.
+    const page = await openAt('/never', { documentDone: true });
+    const waitForLoadState = page.waitForLoadState.bind(page);
+    const evaluate = page.evaluate.bind(page) as (fn: unknown, arg: unknown) => Promise<unknown>;
+    let looks = 0;
+    let loads = 0;
+    page.waitForLoadState = async (...args: Parameters<typeof waitForLoadState>) => {
+      await waitForLoadState(...args);
+      if (++loads > 1) await new Promise((resolve) => setTimeout(resolve, 2_500));
+    };
+    (page as { evaluate: unknown }).evaluate = (fn: unknown, arg: { maxMs: number }) =>
+      evaluate(fn, ++looks === 1 ? { ...arg, maxMs: 200 } : arg);
+    const r = await waitForReady(page, { budgetMs: 2_000 });
+    expect({ looks, loads }).toEqual({ looks: 1, loads: 2 });
+    expect(r).toMatchObject({ ready: false, pending: 'dom' });
+  });
 });
 
 describe('the planner looks only once the page is ready', () => {
