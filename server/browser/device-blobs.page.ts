@@ -6,9 +6,10 @@ import type { WorkerKit } from './device-workers.page';
  * the prelude goes after its directive prologue, as the proxy puts it, instead of in front of the Blob, where a
  * classic script's "use strict" stops being a directive.
  *
- * Kept at the constructor, and only for what can be kept without a second look at the page's objects: a Blob made from
- * an array of strings (references, no copy), bytes (copied, for a Blob of a script's type or none: a picture's are not
- * copied) and Blobs kept so, up to 4 MiB. Checked when read against the Blob's own size: an `endings: "native"`
+ * Kept at the constructor, for a Blob made from an array of strings (references, no copy), bytes (copied, for a Blob
+ * of a script's type or none: a picture's are not copied) and Blobs kept so, up to 4 MiB. The parts' sizes and bytes
+ * are read by the built-ins' own getters, taken at the realm's start; the array itself is read a second time, by index
+ * (the constructor read it through its iterator): a getter a page put at an index of its own array would see that. Checked when read against the Blob's own size: an `endings: "native"`
  * conversion (its options are not read here: a getter there would count two reads) makes the text unknown, not
  * wrong. Unknown means the prelude goes in front, as before.
  *
@@ -41,8 +42,46 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
   const exec = RegExp.prototype.exec;
   const mapSet = WeakMap.prototype.set;
   const mapHas = WeakMap.prototype.has;
-  const bufferSlice = ArrayBuffer.prototype.slice;
-  const typedSlice = Uint8Array.prototype.slice;
+  const Bytes = g.Uint8Array;
+  const typedArrayProto = Object.getPrototypeOf(Bytes.prototype) as object;
+  const getterOf = (proto: object | undefined, name: string) => (proto ? describe(proto, name)?.get : undefined);
+  // The parts' sizes and places read by the built-ins' own getters (their brand checks, too): a getter a page put on
+  // ArrayBuffer.prototype, a typed array's prototype or DataView.prototype, or a constructor's Symbol.species or
+  // Symbol.hasInstance, sees no read of ours. Copied with no slice(): slice looks the species constructor up.
+  const bufferLength = getterOf(ArrayBuffer.prototype, 'byteLength');
+  const typedBuffer = getterOf(typedArrayProto, 'buffer');
+  const typedOffset = getterOf(typedArrayProto, 'byteOffset');
+  const typedLength = getterOf(typedArrayProto, 'byteLength');
+  const viewProto = (g.DataView as { prototype?: object } | undefined)?.prototype;
+  const viewBuffer = getterOf(viewProto, 'buffer');
+  const viewOffset = getterOf(viewProto, 'byteOffset');
+  const viewLength = getterOf(viewProto, 'byteLength');
+  const setBytes = (typedArrayProto as { set?: unknown }).set as (this: Uint8Array, source: ArrayLike<number>, offset: number) => void;
+  /** `get` called on `value`, or undefined where it throws (`value` is not of that type). */
+  const read = (get: ((this: unknown) => unknown) | undefined, value: unknown): unknown => {
+    if (!get || value === null || typeof value !== 'object') return undefined;
+    try {
+      return apply(get, value, []);
+    } catch {
+      return undefined;
+    }
+  };
+  /** A copy of the bytes of an ArrayBuffer, a typed array or a DataView, or null for anything else. */
+  const bytesOf = (part: unknown): Uint8Array | null => {
+    let buffer: unknown = part;
+    let offset = 0;
+    let length = read(bufferLength, part) as number | undefined;
+    if (length === undefined) {
+      buffer = read(typedBuffer, part) ?? read(viewBuffer, part);
+      if (buffer === undefined) return null;
+      offset = (read(typedOffset, part) ?? read(viewOffset, part)) as number;
+      length = (read(typedLength, part) ?? read(viewLength, part)) as number;
+    }
+    if (read(bufferLength, buffer) === undefined) return null; // a SharedArrayBuffer's view: not a Blob's part
+    const copy = new Bytes(length);
+    apply(setBytes, copy, [new Bytes(buffer as ArrayBuffer, offset, length), 0]);
+    return copy;
+  };
   const put = (list: Part[], part: Part) =>
     define(list, list.length, { __proto__: null, value: part, writable: true, enumerable: true, configurable: true } as PropertyDescriptor);
 
@@ -57,19 +96,16 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
       if (typeof part === 'string') {
         size += part.length;
         put(out, part);
-      } else if (part instanceof BlobType) {
+      } else if (read(sizeOf, part) !== undefined) {
+        // A Blob (its own size getter answers: no instanceof, which a page's Symbol.hasInstance would see)
         if (!apply(mapHas, kept, [part])) return;
-        size += apply(sizeOf, part, []) as number;
-        put(out, part);
-      } else if (bytesToo && (part instanceof ArrayBuffer || isView(part))) {
-        size += part.byteLength;
-        if (size > limit) return;
-        put(
-          out,
-          part instanceof ArrayBuffer
-            ? new Uint8Array(apply(bufferSlice, part, [0]) as ArrayBuffer)
-            : (apply(typedSlice, new Uint8Array(part.buffer, part.byteOffset, part.byteLength), []) as Uint8Array),
-        );
+        size += read(sizeOf, part) as number;
+        put(out, part as Blob);
+      } else if (bytesToo && (read(bufferLength, part) !== undefined || isView(part))) {
+        size += (read(bufferLength, part) ?? read(typedLength, part) ?? read(viewLength, part)) as number;
+        const copy = size > limit ? null : bytesOf(part);
+        if (!copy) return;
+        put(out, copy);
       } else return; // anything else the constructor turned into a string its own way
       if (size > limit) return;
     }
@@ -107,14 +143,11 @@ export function readableBlobs(kit: Pick<WorkerKit, 'g' | 'masks' | 'native' | 'r
   // Not `instanceof`: it looks Symbol.hasInstance up on the constructor, where a page may have defined its own.
   const hasInstance = g.Function.prototype[g.Symbol.hasInstance] as (this: unknown, value: unknown) => boolean;
   const isBlob = (x: unknown) => apply(hasInstance, BlobType, [x]) as boolean;
-  const Bytes = g.Uint8Array;
   const Encoder = g.TextEncoder;
   const Decoder = g.TextDecoder;
   const encodeText = Encoder.prototype.encode;
   const decodeText = Decoder.prototype.decode;
-  const typedArrayProto = Object.getPrototypeOf(Bytes.prototype) as object;
   const lengthOf = describe(typedArrayProto, 'length')!.get!;
-  const setBytes = (typedArrayProto as { set: (source: ArrayLike<number>, offset: number) => void }).set;
   const bytesLength = (bytes: Uint8Array) => apply(lengthOf, bytes, []) as number;
   const isBytes = (x: unknown) => {
     try {

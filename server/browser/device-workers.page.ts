@@ -52,6 +52,7 @@ export interface WorkerKit {
  *   statement, so the prelude is imported first instead, by a URL of the same scheme as the page's own import (a
  *   page whose Content-Security-Policy refused that scheme would have no working worker to begin with). A module it
  *   imports over the network has the proxy's prelude.
+ * - A module worker whose Blob or data: URL is not of a JavaScript type is left to the browser, which refuses it.
  * - Ours is revoked as soon as the worker holds it: the worker cannot fetch its own URL and read the prelude. So a
  *   SharedWorker started twice from one Blob URL of the page's starts two workers (a script of ours kept for the
  *   second would be readable by the first).
@@ -87,6 +88,12 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     }
   };
   const blobSize = describe(BlobType.prototype, 'size')?.get;
+  const blobType = describe(BlobType.prototype, 'type')?.get;
+  // The WHATWG JavaScript MIME types, parameters aside: a module worker's script of any other type is refused by the
+  // browser (measured: text/plain, none, JSON, HTML …), a classic worker's of any type runs.
+  const scriptMime =
+    /^\s*(?:application\/(?:x-)?(?:ecma|java)script|text\/(?:(?:x-)?(?:ecma|java)script|javascript1\.[0-5]|jscript|livescript))\s*(?:;|$)/i;
+  const refusedModule = (module: boolean, mime: string) => module && text.match(scriptMime, mime) === null;
   const trustedProto = (g.TrustedScriptURL as { prototype?: object } | undefined)?.prototype;
   const trustedToString = trustedProto ? (describe(trustedProto, 'toString')?.value as (this: unknown) => string) : undefined;
   // The document's address (a Location's href is its own, unforgeable), or in a worker its location's, as the browser has it.
@@ -191,7 +198,8 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     const bare = hash < 0 ? href : text.cut(href, 0, hash);
     if (text.starts(href, 'blob:', 0)) {
       const blob = apply(mapGet, blobs, [bare]) as Blob | undefined;
-      if (!blob) return null;
+      // A module the browser would refuse for its type is the browser's to refuse: ours would be JavaScript.
+      if (!blob || refusedModule(module, blobType ? (apply(blobType, blob, []) as string) : '')) return null;
       const script = blobText(blob);
       // Text unknown: the prelude on the script's first line, in front (every line of the page's keeps its number).
       const made = new BlobType(
@@ -208,6 +216,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     if (comma < 0 || !Decoder || !decodeText) return null;
     try {
       const head = text.cut(bare, 5, comma);
+      if (refusedModule(module, head)) return null;
       // The body's bytes, percent-decoded as the fetch standard's data: URL processor does (a `%` not followed by two
       // hex digits stays itself), then UTF-8 decoded, or base64-decoded first.
       const decoded = percentDecoded(text.cut(bare, comma + 1, bare.length));

@@ -259,6 +259,45 @@ export const TRAPPED_WIDE = `(async () => {
   return { hits: hits.join(), used };
 })()`;
 
+// A Blob made of bytes (an ArrayBuffer, a typed array, a DataView) and of another Blob, with every getter and lookup a
+// copy of them might use replaced by a counting one: the sizes and places of the parts, the constructors' species and
+// Symbol.hasInstance. The browser's constructor reads the parts inside; a keeper of what the Blob holds may not either.
+export const TRAPPED_PARTS = `(() => {
+  const hits = [];
+  const R = Reflect.apply;
+  const d = Object.getOwnPropertyDescriptor;
+  // The parts, made before anything is trapped (subarray itself looks the species up).
+  const inner = new Blob(['a'], { type: 'text/javascript' });
+  const parts = [new Uint8Array([104, 105, 106]).subarray(1), new ArrayBuffer(2), new DataView(new ArrayBuffer(4), 1, 2), inner, 'z'];
+  const typed = Object.getPrototypeOf(Uint8Array.prototype);
+  const getters = [
+    [ArrayBuffer.prototype, 'byteLength'], [typed, 'byteLength'], [typed, 'byteOffset'], [typed, 'buffer'], [typed, 'length'],
+    [DataView.prototype, 'byteLength'], [DataView.prototype, 'byteOffset'], [DataView.prototype, 'buffer'],
+    [ArrayBuffer, Symbol.species], [Object.getPrototypeOf(Uint8Array), Symbol.species],
+  ];
+  const saved = getters.map(([holder, key]) => d(holder, key));
+  getters.forEach(([holder, key], i) => {
+    const get = saved[i].get;
+    Object.defineProperty(holder, key, { ...saved[i], get: function () { hits[hits.length] = String(key); return R(get, this, []); } });
+  });
+  const constructors = [[Uint8Array.prototype, 'constructor'], [ArrayBuffer.prototype, 'constructor'], [DataView.prototype, 'constructor']];
+  const savedConstructors = constructors.map(([holder, key]) => d(holder, key));
+  constructors.forEach(([holder, key], i) => {
+    const value = savedConstructors[i].value;
+    Object.defineProperty(holder, key, { configurable: true, get: () => (hits[hits.length] = 'constructor', value) });
+  });
+  Object.defineProperty(Blob, Symbol.hasInstance, { configurable: true, value: (v) => ((hits[hits.length] = 'hasInstance'), R(Function.prototype[Symbol.hasInstance], Blob, [v])) });
+  let size = 0;
+  try {
+    size = new Blob(parts, { type: 'text/javascript' }).size;
+  } finally {
+    getters.forEach(([holder, key], i) => Object.defineProperty(holder, key, saved[i]));
+    constructors.forEach(([holder, key], i) => Object.defineProperty(holder, key, savedConstructors[i]));
+    delete Blob[Symbol.hasInstance];
+  }
+  return { hits: hits.join(), size };
+})()`;
+
 // What a fingerprinting script renders: an oscillator through a compressor (FingerprintJS's audio), read from the
 // promise and from the complete event, and text on a canvas. Summed so two connections' answers can be compared.
 export const RENDERED = `(async () => {

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { armWebAuthn, webAuthnGateScript } from '../../server/browser/webauthn-environment';
 import { startBrowser } from '../support/live-server';
-import { PROBES, RENDERED, TRAPPED, TRAPPED_WIDE } from './device-lies-probes';
+import { PROBES, RENDERED, TRAPPED, TRAPPED_PARTS, TRAPPED_WIDE } from './device-lies-probes';
 import { openDevicePage } from './device-page-support';
 
 /**
@@ -106,6 +106,13 @@ it('makes no call a page can trap with any common built-in, in its asynchronous 
   const seen = (await device.evaluate(TRAPPED_WIDE)) as { hits: string; used: number };
   expect(seen).toEqual(await plain.evaluate(TRAPPED_WIDE));
   expect(seen).toEqual({ hits: '', used: 6 });
+});
+
+it('reads the bytes and Blobs a Blob is made of as the browser does: no getter, species or Symbol.hasInstance of the page’s is asked', async () => {
+  const [device, plain] = await Promise.all([devicePage(), plainPage()]);
+  const seen = (await device.evaluate(TRAPPED_PARTS)) as { hits: string; size: number };
+  expect(seen).toEqual(await plain.evaluate(TRAPPED_PARTS));
+  expect(seen).toEqual({ hits: '', size: 2 + 2 + 2 + 1 + 1 });
 });
 
 it('makes no call a page can trap: built-ins it replaced after our start see none of ours, as a browser’s make none', async () => {
