@@ -53,9 +53,10 @@ export interface WorkerKit {
  *   page whose Content-Security-Policy refused that scheme would have no working worker to begin with). A module it
  *   imports over the network has the proxy's prelude.
  * - A module worker whose Blob or data: URL is not of a JavaScript type is left to the browser, which refuses it.
- * - Ours is revoked as soon as the worker holds it: the worker cannot fetch its own URL and read the prelude. So a
- *   SharedWorker started twice from one Blob URL of the page's starts two workers (a script of ours kept for the
- *   second would be readable by the first).
+ * - Ours is revoked as soon as the worker holds it: the worker cannot fetch its own URL and read the prelude. A
+ *   SharedWorker's is kept while the page's Blob URL is, and its address for good: the browser finds a shared worker
+ *   by its URL, so the same page URL started again (the page's revoked or not) connects to the same worker, as it
+ *   would without us. The address is random and shown nowhere (the worker's location is the page's URL).
  * The constructors stay what they were to a script: same name, length, prototype and source text.
  */
 export function wrapInlineWorkers(kit: WorkerKit): void {
@@ -134,10 +135,23 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     if (branded(blobSize, args[0])) apply(mapSet, blobs, [url, args[0]]);
     return url;
   });
+  // A SharedWorker's script of ours, by the page's URL it stands for (with its fragment: the worker's key).
+  const sharedUrls = new Map<string, string>();
+  const mapForEach = Map.prototype.forEach;
   method(URLs, 'revokeObjectURL', (_self, args, original) => {
     const result = original(args); // the page's argument read once, by the browser (and its error, if any)
     // not String(): a page's toString would run a second time
-    if (typeof args[0] === 'string') apply(mapDelete, blobs, [args[0]]);
+    const revoked = args[0];
+    if (typeof revoked === 'string') {
+      apply(mapDelete, blobs, [revoked]);
+      // Ours goes with the page's; its address stays known, for the same worker to be found by it again.
+      apply(mapForEach, sharedUrls, [
+        (ours: string, pageUrl: string) => {
+          const hash = text.find(pageUrl, '#', 0);
+          if ((hash < 0 ? pageUrl : text.cut(pageUrl, 0, hash)) === revoked) revokeURL(ours);
+        },
+      ]);
+    }
     return result;
   });
   // `{ type: "module" }` as an own data property (read without running a getter: the constructor reads it itself).
@@ -155,10 +169,22 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   const scriptType = () => ({ __proto__: null, type: 'text/javascript' }) as unknown as BlobPropertyBag;
   // One per worker URL, kept: a worker's imports are fetched after its start.
   const preludeModules = new Map<string, string>();
+  /**
+   * A module's import.meta.url is the URL its script came from: ours, which is not the page's, and a data: URL of ours
+   * holds the prelude. The host makes it a plain data property of the module's own import.meta: set to the page's URL
+   * first thing in the module (after the prelude), it is what the browser would have given.
+   */
+  const metaUrl = (workerUrl: string) => 'import.meta.url=' + (apply(stringify, g.JSON, [workerUrl]) as string) + ';';
+  /** `statement` where `script`'s statements begin, on that line. */
+  const first = (script: string, statement: string) => {
+    const at = prologueEnd(script, undefined, text);
+    return text.cut(script, 0, at) + (at ? ';' : '') + statement + text.cut(script, at, script.length);
+  };
   const withPrelude = (script: string, module: boolean, workerUrl: string) => {
     const found = module ? text.match(inlineImport, text.cut(script, 0, 262_144)) : null;
     const scheme = found ? found[1] : undefined;
-    if (!scheme) return preluded(script, workerUrl);
+    // The prelude goes where the statements begin, in front of the import.meta line put there first.
+    if (!scheme) return preluded(module ? first(script, metaUrl(workerUrl)) : script, workerUrl);
     let url = scheme === 'blob' ? (apply(mapGet, preludeModules, [workerUrl]) as string | undefined) : undefined;
     if (url === undefined) {
       url =
@@ -167,15 +193,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
           : 'data:text/javascript,' + (apply(encode, g, [prelude(workerUrl)]) as string);
       if (scheme === 'blob') apply(mapSet, preludeModules, [workerUrl, url]);
     }
-    const at = prologueEnd(script, undefined, text);
-    return (
-      text.cut(script, 0, at) +
-      (at ? ';' : '') +
-      'import ' +
-      (apply(stringify, g.JSON, [url]) as string) +
-      ';' +
-      text.cut(script, at, script.length)
-    );
+    return first(script, 'import ' + (apply(stringify, g.JSON, [url]) as string) + ';' + metaUrl(workerUrl));
   };
   /**
    * The page's URL as the name of the script of ours that stands for it: stacks and ErrorEvent.filename, in the worker
@@ -185,7 +203,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   const named = (script: string, known: boolean, href: string) =>
     (known && text.match(namesItself, script) !== null) || text.match(noWhitespace, href) === null ? '' : '\n//# sourceURL=' + href;
   /** The URL to start instead, whether it is revoked once the worker holds it, or null to start the page's own. */
-  const inlined = (input: string, options: unknown): { url: string; revoke: boolean } | null => {
+  const inlined = (input: string, options: unknown, shared: boolean): { url: string; revoke: boolean } | null => {
     let href: string;
     try {
       href = apply(hrefOf!, new URLs(input, baseOf()), []) as string;
@@ -197,6 +215,8 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     const hash = text.find(href, '#', 0);
     const bare = hash < 0 ? href : text.cut(href, 0, hash);
     if (text.starts(href, 'blob:', 0)) {
+      const started = shared ? (apply(mapGet, sharedUrls, [href]) as string | undefined) : undefined;
+      if (started !== undefined) return { url: started, revoke: false };
       const blob = apply(mapGet, blobs, [bare]) as Blob | undefined;
       // A module the browser would refuse for its type is the browser's to refuse: ours would be JavaScript.
       if (!blob || refusedModule(module, blobType ? (apply(blobType, blob, []) as string) : '')) return null;
@@ -204,11 +224,13 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
       // Text unknown: the prelude on the script's first line, in front (every line of the page's keeps its number).
       const made = new BlobType(
         script === null
-          ? [prelude(href) + ';', blob, named('', false, href)]
+          ? [prelude(href) + ';' + (module ? metaUrl(href) : ''), blob, named('', false, href)]
           : [withPrelude(script, module, href) + named(script, true, href)],
         scriptType(),
       );
-      return { url: createURL(made), revoke: true };
+      const url = createURL(made);
+      if (shared) apply(mapSet, sharedUrls, [href, url]);
+      return { url, revoke: !shared };
     }
     if (!text.starts(href, 'data:', 0)) return null;
     // A data: worker keeps a data: URL (its origin stays opaque): the page's script decoded, the prelude in it.
@@ -252,7 +274,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     const construct = (target: typeof Original, args: unknown[], newTarget: unknown): object => {
       try {
         const spec = args.length > 0 && hrefOf ? specOf(args[0]) : null;
-        const swap = spec === null ? null : inlined(spec, args[1]);
+        const swap = spec === null ? null : inlined(spec, args[1], name === 'SharedWorker');
         // The page's other arguments as they are, in a list made without the array iterator a spread would use, and
         // defined, not assigned (no setter a page put on Array.prototype runs).
         const list: unknown[] = swap ? [swap.url] : args;

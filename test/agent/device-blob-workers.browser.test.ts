@@ -144,39 +144,6 @@ it("runs the prelude before a Blob or data: module worker's own blob: or data: i
   }
 });
 
-it('leaves a module worker of a Blob or data: URL that is not JavaScript to the browser, which refuses it; a classic one of any type gets the device', async () => {
-  const page = await devicePage('conn-blob-types');
-  const seen = await page.evaluate(async () => {
-    const code = 'postMessage(navigator.platform)';
-    const start = (url: string, module: boolean) =>
-      new Promise<string>((resolve) => {
-        const worker = new Worker(url, module ? { type: 'module' } : {});
-        setTimeout(() => resolve('no answer'), 10_000);
-        worker.onmessage = (e) => resolve(String(e.data));
-        worker.onerror = () => resolve('refused');
-      });
-    const out: Record<string, string> = {};
-    for (const type of ['text/javascript', 'application/javascript; charset=utf-8', 'text/plain', '', 'application/json']) {
-      for (const module of [false, true]) {
-        const kind = module ? 'module' : 'classic';
-        out[`blob ${kind} [${type}]`] = await start(URL.createObjectURL(new Blob([code], { type })), module);
-        out[`data ${kind} [${type}]`] = await start(`data:${type},${encodeURIComponent(code)}`, module);
-      }
-    }
-    return out;
-  });
-  const expected: Record<string, string> = {};
-  for (const type of ['text/javascript', 'application/javascript; charset=utf-8', 'text/plain', '', 'application/json']) {
-    const script = type.includes('javascript');
-    for (const scheme of ['blob', 'data']) {
-      expected[`${scheme} classic [${type}]`] = 'Win32';
-      // As this Chromium does without any device (measured): a module's script must be of a JavaScript type.
-      expected[`${scheme} module [${type}]`] = script ? 'Win32' : 'refused';
-    }
-  }
-  expect(seen).toEqual(expected);
-});
-
 it("shows the page's URL as a worker's location, whose script is the page's own: the prelude is nowhere to be read", async () => {
   const page = await devicePage('conn-blob-own-url');
   const seen = await page.evaluate(async () => {
