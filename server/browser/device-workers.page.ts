@@ -196,12 +196,27 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     return first(script, 'import ' + (apply(stringify, g.JSON, [url]) as string) + ';' + metaUrl(workerUrl));
   };
   /**
-   * The page's URL as the name of the script of ours that stands for it: stacks and ErrorEvent.filename, in the worker
-   * and in the page, show it (V8's sourceURL), not ours. Not where the script names itself already, or where the URL
-   * could not be one such comment's value.
+   * A URL's raw spaces as %20. A data: URL keeps the spaces the page wrote (its path is opaque: only controls and
+   * non-ASCII are encoded, tabs and newlines dropped), and a sourceURL's value ends at the first space.
    */
-  const named = (script: string, known: boolean, href: string) =>
-    (known && text.match(namesItself, script) !== null) || text.match(noWhitespace, href) === null ? '' : '\n//# sourceURL=' + href;
+  const spacesEncoded = (href: string) => {
+    let out = '';
+    let from = 0;
+    for (let at = text.find(href, ' ', 0); at >= 0; at = text.find(href, ' ', from)) {
+      out += text.cut(href, from, at) + '%20';
+      from = at + 1;
+    }
+    return out + text.cut(href, from, href.length);
+  };
+  /**
+   * The page's URL as the name of the script of ours that stands for it: stacks and ErrorEvent.filename, in the worker
+   * and in the page, show it (V8's sourceURL), not ours, which for a data: URL would hold the prelude. Spaces show as
+   * %20 (the closest a sourceURL can come). Not where the script names itself already.
+   */
+  const named = (script: string, known: boolean, href: string) => {
+    const name = spacesEncoded(href);
+    return (known && text.match(namesItself, script) !== null) || text.match(noWhitespace, name) === null ? '' : '\n//# sourceURL=' + name;
+  };
   /** The URL to start instead, whether it is revoked once the worker holds it, or null to start the page's own. */
   const inlined = (input: string, options: unknown, shared: boolean): { url: string; revoke: boolean } | null => {
     let href: string;

@@ -210,6 +210,32 @@ setTimeout(() => { throw new Error('boom'); });`;
   }
 });
 
+it('names a data: URL with raw spaces in stacks and errors with its spaces as %20, never by our script (which holds the prelude)', async () => {
+  const page = await devicePage('conn-blob-spaces');
+  const url = `data:text/javascript,self.onerror = (m, file) => postMessage(['inside', file]);postMessage(['stack', new Error('x').stack.split('\\n')[1]]);setTimeout(() => { throw new Error('boom'); });`;
+  const got = await page.evaluate(
+    (url) =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const seen: unknown[] = [];
+        const worker = new Worker(url);
+        setTimeout(() => reject(new Error('no answer: ' + JSON.stringify(seen))), 10_000);
+        worker.onmessage = (e) => seen.push(e.data);
+        worker.onerror = (e) => {
+          seen.push(['page', e.filename]);
+          resolve(seen);
+        };
+      }),
+    url,
+  );
+  const name = url.replaceAll(' ', '%20');
+  expect(got).toEqual([
+    // The column is further on by the prelude's length (it shares the script's first line), as for any worker of ours.
+    ['stack', expect.stringMatching(new RegExp(`^ {4}at ${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:\\d+$`))],
+    ['inside', name],
+    ['page', name],
+  ]);
+});
+
 it("starts as the device at the page's URL: a fragment, a stray % in a data: URL, a module with inline imports", async () => {
   const page = await devicePage('conn-blob-edges');
   const seen = await page.evaluate(async () => {
