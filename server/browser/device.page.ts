@@ -1,5 +1,6 @@
 import { builtInErrors } from '../page-code/built-in-errors.page';
 import { nativeMasks } from '../page-code/native-masks.page';
+import { plainJson } from '../page-code/plain-json.page';
 import { prologueEnd, realmText } from '../page-code/script-prologue.page';
 import { readableBlobs } from './device-blobs.page';
 import { windowChrome } from './device-chrome.page';
@@ -229,34 +230,12 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   // JSON.stringify, Array method, call or String method a page could have replaced since sees a call of ours).
   const text = realmText(g);
   const stringify = g.JSON.stringify;
-  const parts = [builtInErrors, nativeMasks, prologueEnd, realmText, applyNoise, quietConsole, windowChrome, readableBlobs];
+  const parts = [builtInErrors, nativeMasks, plainJson, prologueEnd, realmText, applyNoise, quietConsole, windowChrome, readableBlobs];
   const workerParts = [wrapInlineWorkers, showWorkerUrl, preludeServedWorkers];
   let preludeHead: string | undefined; // made at the first such worker: most realms start none
   let preludeText: string | undefined;
-  // The facts as JSON, written here: JSON.stringify would look toJSON up on each object of them, where a page may
-  // have put its own on Object.prototype or Array.prototype (an opened window's facts are its opener's objects). Only
-  // primitives go through it (a primitive has no toJSON to look up); the facts are plain data.
-  const ownKeys = g.Reflect.ownKeys;
-  const isArrayOf = g.Array.isArray;
-  const jsonOf = (value: unknown): string | undefined => {
-    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
-    if (value === null || typeof value !== 'object') return apply(stringify, g.JSON, [value]) as string;
-    const list = value as Record<string | number, unknown>;
-    if (isArrayOf(value)) {
-      let out = '[';
-      for (let i = 0; i < (value as unknown[]).length; i++) out += (i ? ',' : '') + (jsonOf(list[i]) ?? 'null');
-      return out + ']';
-    }
-    const keys = ownKeys(value);
-    let out = '{';
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      if (typeof key !== 'string') continue;
-      const field = key === 'workerUrl' ? undefined : jsonOf(list[key]);
-      if (field !== undefined) out += (out.length > 1 ? ',' : '') + (apply(stringify, g.JSON, [key]) as string) + ':' + field;
-    }
-    return out + '}';
-  };
+  // The facts as JSON with no toJSON of a page's looked up; the workerUrl is added per worker (below).
+  const jsonOf = plainJson(g, 'workerUrl');
   let factsJson: string | undefined; // made with the prelude, at the first such worker
   const preludeWith = (json: string) => {
     if (preludeHead === undefined) {
