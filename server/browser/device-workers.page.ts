@@ -1,6 +1,7 @@
 /**
  * The device's prelude (device.page.ts) for the workers a realm starts that never pass the egress proxy as a worker's
- * script: those made from the page's own Blob or a data: URL, and those a service worker answers itself.
+ * script: those made from the page's own Blob or a data: URL (here), and those a service worker answers itself
+ * (device-served-workers.page.ts).
  *
  * Each function here is self-contained (nothing from outside its own body but its argument): applyDevice puts their
  * source text, with its own, into the prelude it makes for such a worker (device.page.ts, `prelude`).
@@ -352,43 +353,5 @@ export function showWorkerUrl(kit: Pick<WorkerKit, 'g' | 'getter' | 'method'>, w
   method(proto, 'toString', (_self, _args, original) => {
     original();
     return parts.href;
-  });
-}
-
-/**
- * A service worker may answer a worker's script itself (from its Cache, or by its own fetch, which Chromium sends as
- * `Sec-Fetch-Dest: empty`): that script never passed the egress proxy as a worker's. In the service worker's realm
- * (started with the prelude by the proxy), `respondWith` for a worker's or shared worker's script puts the prelude in
- * a JavaScript answer (200, not opaque, not redirected: the worker's URL stays the site's), unless it has one already
- * (a script the proxy prefixed, kept in the Cache).
- */
-export function preludeServedWorkers(kit: WorkerKit): void {
-  const { g, method, preluded, hasPrelude } = kit;
-  const FetchEventType = g.FetchEvent as { prototype?: object } | undefined;
-  const ResponseType = g.Response as typeof Response | undefined;
-  if (!FetchEventType?.prototype || !ResponseType) return;
-  // The WHATWG JavaScript MIME types (as worker-prelude.ts lists them), parameters aside.
-  const scriptType =
-    /^\s*(?:application\/(?:x-)?(?:ecma|java)script|text\/(?:(?:x-)?(?:ecma|java)script|javascript1\.[0-5]|jscript|livescript))\s*(?:;|$)/i;
-  const withPrelude = async (answer: unknown) => {
-    if (!(answer instanceof ResponseType) || answer.status !== 200 || answer.redirected || answer.bodyUsed) return answer;
-    if (answer.type !== 'basic' && answer.type !== 'cors' && answer.type !== 'default') return answer;
-    if (!scriptType.test(answer.headers.get('content-type') ?? '')) return answer;
-    const text = await answer.clone().text();
-    if (hasPrelude(text)) return answer;
-    const headers = new Headers(answer.headers);
-    for (const name of ['content-length', 'content-encoding', 'etag']) headers.delete(name);
-    return new ResponseType(preluded(text), { status: answer.status, statusText: answer.statusText, headers });
-  };
-  method(FetchEventType.prototype, 'respondWith', (self, args, original) => {
-    let destination: string | undefined;
-    try {
-      destination = (self as { request: Request }).request.destination;
-    } catch {
-      return original(args); // not a FetchEvent: the browser's own TypeError
-    }
-    if (!args.length || (destination !== 'worker' && destination !== 'sharedworker')) return original(args);
-    // Whatever goes wrong here, the service worker's own answer goes on (it was only read through a clone).
-    return original([Promise.resolve(args[0]).then((answer) => withPrelude(answer).catch(() => answer))]);
   });
 }

@@ -7,7 +7,8 @@ import { windowChrome } from './device-chrome.page';
 import { quietConsole } from './device-console.page';
 import type { DeviceFacts } from './device-facts';
 import { applyNoise } from './device-noise.page';
-import { type Original, preludeServedWorkers, showWorkerUrl, wrapInlineWorkers } from './device-workers.page';
+import { preludeServedWorkers } from './device-served-workers.page';
+import { type Original, showWorkerUrl, wrapInlineWorkers } from './device-workers.page';
 
 /**
  * In every realm of a device's context (each document, at its start, through the context's init script; each worker,

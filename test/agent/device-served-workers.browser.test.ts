@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { startBrowser } from '../support/live-server';
 import { openDevicePage } from './device-page-support';
@@ -34,6 +34,27 @@ self.addEventListener('fetch', (e) => {
   } else if (path === '/shared.js') e.respondWith(caches.match('/cached.js').then((r) => r.text()).then((t) => new Response('onconnect = (c) => { const postMessage = (m) => c.ports[0].postMessage(m); ' + t + ' };', { headers: { 'content-type': 'text/javascript' } })));
 });`;
 
+// The same service worker, then a lie detector's traps on everything the service worker's answer to a worker's
+// script could be read with (getters, methods, species, Symbol.hasInstance), counted; /trap-hits answers the count.
+const TRAPPED_SERVICE_WORKER = `${SERVICE_WORKER}
+self.addEventListener('fetch', (e) => { if (new URL(e.request.url).pathname === '/trap-hits') e.respondWith(new Response(hits.join('|'))); });
+const hits = [];
+const R = Reflect.apply;
+const D = Object.defineProperty;
+const G = Object.getOwnPropertyDescriptor;
+const getters = [[Response.prototype, ['status', 'statusText', 'type', 'redirected', 'bodyUsed', 'headers', 'ok', 'url', 'body']],
+  [FetchEvent.prototype, ['request']], [Request.prototype, ['destination', 'url']], [Promise, [Symbol.species]]];
+const methods = [[Response.prototype, ['clone', 'text', 'arrayBuffer', 'blob']], [Headers.prototype, ['get', 'has', 'set', 'delete', 'append', 'forEach', 'entries', 'keys', 'values', Symbol.iterator]],
+  [Promise.prototype, ['then', 'catch', 'finally']], [Promise, ['resolve']], [RegExp.prototype, ['exec', 'test']], [Reflect, ['apply', 'construct']],
+  [Function.prototype, ['call', 'apply', 'bind']], [Array.prototype, ['forEach', 'includes', 'indexOf', 'push', Symbol.iterator]]];
+const trapGetter = (o, k) => { const d = G(o, k); const get = d.get; D(o, k, { configurable: true, enumerable: d.enumerable, get: function () { hits[hits.length] = String(k); return R(get, this, []); } }); };
+const trapMethod = (o, k) => { const f = o[k]; D(o, k, { configurable: true, writable: true, value: function (...a) { hits[hits.length] = String(k); return R(f, this, a); } }); };
+for (let i = 0; i < getters.length; i++) for (let j = 0; j < getters[i][1].length; j++) trapGetter(getters[i][0], getters[i][1][j]);
+D(Promise.prototype, 'constructor', { configurable: true, get: () => ((hits[hits.length] = 'constructor'), Promise) });
+D(Response, Symbol.hasInstance, { configurable: true, value: function (v) { hits[hits.length] = 'hasInstance'; return R(Function.prototype[Symbol.hasInstance], this, [v]); } });
+for (let i = 0; i < methods.length; i++) for (let j = 0; j < methods[i][1].length; j++) trapMethod(methods[i][0], methods[i][1][j]);
+`;
+
 // A WebGL read in a worker: the connection's noise is in its pixels (in stripes two pixels wide: the noise goes only
 // where the picture changes, never on a flat fill).
 const GL = `const draw = () => {
@@ -59,6 +80,7 @@ beforeAll(async () => {
     const path = (req.url ?? '/').split('?')[0];
     const js = (body: string) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
     if (path === '/sw.js') return js(SERVICE_WORKER);
+    if (path === '/sw-trapped.js') return js(TRAPPED_SERVICE_WORKER);
     if (path === '/sw-module.js') return js(`import './sw-dep.js';\n${SERVICE_WORKER}`);
     if (path === '/sw-dep.js') return js('export const dep = 1;');
     if (['/cached.js', '/cached-module.js', '/through.js', '/plain.js'].includes(path)) return js(PROBE);
@@ -181,3 +203,42 @@ it.each([
     expect(column(seen.preluded)).toBe(column(seen.plain));
   },
 );
+
+it("puts the prelude into a worker's script its service worker answered without a call the service worker's script could trap", async () => {
+  const run = async (page: Page) => {
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.register('/sw-trapped.js');
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload(); // now the service worker answers this page's requests
+    return page.evaluate(async () => {
+      if (!navigator.serviceWorker.controller) throw new Error('the page is not controlled');
+      const worker = new Worker('/cached.js');
+      const seen = await new Promise((resolve, reject) => {
+        setTimeout(() => reject(new Error('no answer')), 10_000);
+        worker.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
+        worker.onmessage = (e) => resolve((e.data as unknown[])[0]);
+      });
+      return { platform: seen, hits: await (await fetch('/trap-hits')).text() };
+    });
+  };
+  const plainContext = await browser.newContext();
+  contexts.push(plainContext);
+  const plain = await plainContext.newPage();
+  await plain.goto(`http://127.0.0.1:${port}/`);
+  const [seen, expected] = await Promise.all([run(await devicePage('conn-served-trapped')), run(plain)]);
+  // The service worker's own handler's reads (its event's request, its then …), as in a plain Chromium, and one more:
+  // the await of its promise reads the promise's constructor once, where the browser's own reaction reads nothing
+  // (device-workers.page.ts says so). Nothing else of ours: no getter, method, species or Symbol.hasInstance.
+  const tally = (hits: string) => {
+    const counts = new Map<string, number>();
+    for (const hit of hits.split('|')) counts.set(hit, (counts.get(hit) ?? 0) + 1);
+    return counts;
+  };
+  const plainCounts = tally(expected.hits);
+  expect(plainCounts.get('constructor')).toBeGreaterThan(0);
+  expect(Object.fromEntries(tally(seen.hits))).toEqual(
+    Object.fromEntries(plainCounts.set('constructor', plainCounts.get('constructor')! + 1)),
+  );
+  expect(seen.platform).toBe('Win32');
+});
