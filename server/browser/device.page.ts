@@ -33,6 +33,8 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   const weakSetHas = g.WeakSet.prototype.has;
   const isStandIn = (o: unknown) => apply(weakSetHas, standIns, [o]) as boolean;
   const promiseThen = g.Promise.prototype.then;
+  const PromiseOf = g.Promise;
+  const promiseReject = g.Promise.reject;
 
   // Function.prototype.toString answers for the functions put in place as for the built-ins they replace, in this realm
   // and in every same-origin realm related to it (native-masks.page.ts).
@@ -85,7 +87,10 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
           const site = errors.callSite(replaced); // its rejection, made later, gets the frames of this call
           return errors.restacked(run(this, args, callOriginal, original) as Promise<unknown>, site);
         } catch (error) {
-          return rethrow(error, replaced);
+          if (!returnsPromise) return rethrow(error, replaced);
+          // An operation that returns a promise rejects it with what its arguments threw (WebIDL), as the browser's does.
+          errors.restack(error, replaced);
+          return apply(promiseReject, PromiseOf, [error]);
         }
       },
     }[name];

@@ -6,6 +6,8 @@ export interface BuiltInErrors {
    * (<anonymous>)`: Blink's show none) is kept on top, as the built-in called directly shows it.
    */
   rethrow: (error: unknown, ours: unknown, ownFrame?: boolean) => never;
+  /** What rethrow does to `error`'s stack, without the throw: for an error a promise of ours rejects with instead. */
+  restack: (error: unknown, ours: unknown, ownFrame?: boolean) => void;
   /** The page's call of `ours`, taken as it is made, for an answer that may reject later (`restacked`). */
   callSite: (ours: unknown) => { stack?: string };
   /** `result`, whose rejection gets the frames of `site` after its own first line, as a built-in's own rejection has. */
@@ -91,40 +93,44 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
     }
     return true;
   };
+  const restack = (error: unknown, ours: unknown, ownFrame = false): void => {
+    if (!capture || !isError(error)) return;
+    const thrown = error as Error;
+    // Only where V8 formats the stack without running page code: formatting it here, inside our frames, would show a
+    // page's getter or Error.prepareStackTrace frames of ours. (The text is then fixed at the throw: a page that changes
+    // the message before it first reads the stack sees the old one. Rarer than a detector reading this frame.)
+    let own: string | null = null;
+    if (ownFrame && quietlyFormatted(thrown)) {
+      const stack: unknown = thrown.stack;
+      if (typeof stack === 'string') {
+        const first = nextFrame(stack, 0);
+        const end = first < 0 ? -1 : nextFrame(stack, first + 1);
+        const line = first < 0 ? '' : cut(stack, first + 1, end < 0 ? stack.length : end);
+        if (apply(execOf, builtInFrame, [line]) !== null) own = line;
+      }
+    }
+    capture(thrown, ours);
+    const stack: unknown = own === null ? undefined : thrown.stack;
+    if (own !== null && typeof stack === 'string') {
+      const first = nextFrame(stack, 0);
+      const head = first < 0 ? stack : cut(stack, 0, first);
+      let frames = first < 0 ? '' : cut(stack, first, stack.length);
+      // Within Error.stackTraceLimit, as the built-in's own stack is (its frame is one of them): V8 reads the limit
+      // as a data property and truncates it.
+      const limit = dataOf(ErrorType, 'stackTraceLimit');
+      if (typeof limit === 'number' && limit >= 1 && limit < 2 ** 31) frames = firstFrames(frames, limit - (limit % 1) - 1);
+      // Assigned, not defined: the property keeps the shape V8 gave it (an accessor pair in this Chromium).
+      // Joined, not a template: the bundler would write a template's \n as a line break, and the prelude must stay one line
+      // (a worker's script keeps its line numbers under it).
+      thrown.stack = head + '\n' + own + frames;
+    }
+  };
   return {
     rethrow(error, ours, ownFrame = false) {
-      if (!capture || !isError(error)) throw error;
-      const thrown = error as Error;
-      // Only where V8 formats the stack without running page code: formatting it here, inside our frames, would show a
-      // page's getter or Error.prepareStackTrace frames of ours. (The text is then fixed at the throw: a page that changes
-      // the message before it first reads the stack sees the old one. Rarer than a detector reading this frame.)
-      let own: string | null = null;
-      if (ownFrame && quietlyFormatted(thrown)) {
-        const stack: unknown = thrown.stack;
-        if (typeof stack === 'string') {
-          const first = nextFrame(stack, 0);
-          const end = first < 0 ? -1 : nextFrame(stack, first + 1);
-          const line = first < 0 ? '' : cut(stack, first + 1, end < 0 ? stack.length : end);
-          if (apply(execOf, builtInFrame, [line]) !== null) own = line;
-        }
-      }
-      capture(thrown, ours);
-      const stack: unknown = own === null ? undefined : thrown.stack;
-      if (own !== null && typeof stack === 'string') {
-        const first = nextFrame(stack, 0);
-        const head = first < 0 ? stack : cut(stack, 0, first);
-        let frames = first < 0 ? '' : cut(stack, first, stack.length);
-        // Within Error.stackTraceLimit, as the built-in's own stack is (its frame is one of them): V8 reads the limit
-        // as a data property and truncates it.
-        const limit = dataOf(ErrorType, 'stackTraceLimit');
-        if (typeof limit === 'number' && limit >= 1 && limit < 2 ** 31) frames = firstFrames(frames, limit - (limit % 1) - 1);
-        // Assigned, not defined: the property keeps the shape V8 gave it (an accessor pair in this Chromium).
-        // Joined, not a template: the bundler would write a template's \n as a line break, and the prelude must stay one line
-        // (a worker's script keeps its line numbers under it).
-        thrown.stack = head + '\n' + own + frames;
-      }
+      restack(error, ours, ownFrame);
       throw error;
     },
+    restack,
     callSite(ours) {
       const site: { stack?: string } = {};
       if (capture) capture(site, ours);

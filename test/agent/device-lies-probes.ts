@@ -24,6 +24,15 @@ export const PROBES = `(async () => {
   await grab('NavigatorUAData.toJSON', () => NavigatorUAData.prototype.toJSON.call({}));
   await grab('NavigatorUAData.getHighEntropyValues', () => NavigatorUAData.prototype.getHighEntropyValues.call({}, ['platform']));
   await grab('NavigatorUAData.getHighEntropyValues(5)', () => navigator.userAgentData.getHighEntropyValues(5));
+  // A promise-returning operation whose argument throws rejects (WebIDL): it never throws at the call.
+  await grab('value of getHighEntropyValues with hints that throw', () => {
+    try {
+      navigator.userAgentData.getHighEntropyValues({ [Symbol.iterator]() { throw new TypeError('no hints'); } }).catch(() => undefined);
+      return 'a promise';
+    } catch {
+      return 'thrown at the call';
+    }
+  });
   await grab('NavigatorUAData.getHighEntropyValues keys', async () => Object.keys(await navigator.userAgentData.getHighEntropyValues(['constructor', 'toString'])).join());
   await grab('Notification.permission', () => get(Notification, 'permission').call({}));
   await grab('Screen.availHeight', () => get(Screen.prototype, 'availHeight').call({}));
