@@ -22,7 +22,9 @@ export interface BuiltInErrors {
  * our function and what it called; a V8 built-in's own frame (Function.prototype.toString's), which the browser shows
  * on top, is put back there, where making the stack runs no code of the page's (no getter on the error's name or
  * message, no Error.prepareStackTrace: otherwise it stays out, and the page's hook runs only when it reads the stack). An error the page's own code threw from inside the built-in (a valueOf of an argument)
- * loses its frames above ours too: rarer, and still no frame of ours.
+ * keeps its frames above ours, as the browser's stack has them, where our frames can be told from the page's (the
+ * page's init script, not a worker's prelude, which shares the worker's script) and formatting runs no page code;
+ * elsewhere it loses them too: still no frame of ours.
  *
  * Self-contained (nothing from outside its body but its argument): the device's worker prelude carries its source text.
  */
@@ -93,9 +95,63 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
     }
     return true;
   };
+  // Where this script is, as a frame of it reads: `<anonymous>:L:` for the page's init script, which has no URL. A
+  // worker's prelude shares the worker's own script (its line 1 is the page's too): there it stays unknown.
+  let oursAt: string | null = null;
+  if (capture) {
+    const probe: { stack?: string } = {};
+    capture(probe, undefined);
+    const stack = probe.stack;
+    const first = typeof stack === 'string' ? nextFrame(stack, 0) : -1;
+    const end = first < 0 ? -1 : nextFrame(stack!, first + 1);
+    const line = first < 0 ? '' : cut(stack!, first + 1, end < 0 ? stack!.length : end);
+    const found = apply(execOf, /\((<anonymous>:\d+:)\d+\)$/, [line]) as RegExpExecArray | null;
+    if (found) oursAt = found[1]!;
+  }
+  /** Where a frame line's script is: what its last parentheses hold, or what follows `at ` (an anonymous function). */
+  const whereOf = (line: string) => {
+    let open = -1;
+    for (let at = find(line, '(', 0); at >= 0; at = find(line, '(', at + 1)) open = at;
+    return open < 0 ? cut(line, 7, line.length) : cut(line, open + 1, line.length - 1);
+  };
+  /**
+   * The frames of `stack` above ours that are the page's: an error its own code threw inside a built-in we stand in
+   * for (a valueOf, a toString, an iterator of an argument) starts with them, as the browser's stack does. Up to the
+   * last frame of a page's script before our first; the built-ins' between it and ours are the ones we called (the
+   * browser shows none there). Empty when the error did not come from the page's code.
+   */
+  const pageFramesAbove = (stack: string): string => {
+    if (oursAt === null) return '';
+    let kept = -1;
+    for (let at = nextFrame(stack, 0); at >= 0;) {
+      const end = nextFrame(stack, at + 1);
+      const line = cut(stack, at + 1, end < 0 ? stack.length : end);
+      const where = whereOf(line);
+      if (find(where, oursAt, 0) === 0) return kept < 0 ? '' : cut(stack, nextFrame(stack, 0), kept);
+      if (apply(execOf, builtInFrame, [line]) === null) kept = end < 0 ? stack.length : end;
+      at = end;
+    }
+    return ''; // no frame of ours: not thrown through us
+  };
   const restack = (error: unknown, ours: unknown, ownFrame = false): void => {
     if (!capture || !isError(error)) return;
     const thrown = error as Error;
+    // The page's own frames above ours, where V8 formats the stack without running page code (below).
+    const formatted: unknown = oursAt !== null && quietlyFormatted(thrown) ? thrown.stack : undefined;
+    const above = typeof formatted === 'string' ? pageFramesAbove(formatted) : '';
+    if (above !== '') {
+      capture(thrown, ours);
+      const stack: unknown = thrown.stack;
+      if (typeof stack !== 'string') return;
+      const first = nextFrame(stack, 0);
+      const head = first < 0 ? stack : cut(stack, 0, first);
+      let frames = above + (first < 0 ? '' : cut(stack, first, stack.length));
+      const limit = dataOf(ErrorType, 'stackTraceLimit');
+      if (typeof limit === 'number' && limit >= 0 && limit < 2 ** 31) frames = firstFrames(frames, limit - (limit % 1));
+      // Assigned, not defined: the property keeps the shape V8 gave it (an accessor pair in this Chromium).
+      thrown.stack = head + frames;
+      return;
+    }
     // Only where V8 formats the stack without running page code: formatting it here, inside our frames, would show a
     // page's getter or Error.prepareStackTrace frames of ours. (The text is then fixed at the throw: a page that changes
     // the message before it first reads the stack sees the old one. Rarer than a detector reading this frame.)

@@ -24,6 +24,12 @@ export const PROBES = `(async () => {
   await grab('NavigatorUAData.toJSON', () => NavigatorUAData.prototype.toJSON.call({}));
   await grab('NavigatorUAData.getHighEntropyValues', () => NavigatorUAData.prototype.getHighEntropyValues.call({}, ['platform']));
   await grab('NavigatorUAData.getHighEntropyValues(5)', () => navigator.userAgentData.getHighEntropyValues(5));
+  // The page's own code throwing inside a built-in we stand in for: its frames above the call are in the stack.
+  const thrower = () => ({ valueOf() { throw new Error('valueOf'); }, toString() { throw new Error('toString'); } });
+  await grab('getParameter with an argument that throws', () => document.createElement('canvas').getContext('webgl').getParameter(thrower()));
+  await grab('new Worker with a URL that throws', () => new Worker(thrower()));
+  await grab('new Blob with parts that throw', () => new Blob({ [Symbol.iterator]() { throw new Error('iterator'); } }));
+  await grab('createObjectURL with a Blob-like that throws', () => URL.createObjectURL(thrower()));
   // A promise-returning operation whose argument throws rejects (WebIDL): it never throws at the call.
   await grab('value of getHighEntropyValues with hints that throw', () => {
     try {
