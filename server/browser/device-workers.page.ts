@@ -54,10 +54,11 @@ export interface WorkerKit {
  *   page whose Content-Security-Policy refused that scheme would have no working worker to begin with). A module it
  *   imports over the network has the proxy's prelude.
  * - A module worker whose Blob or data: URL is not of a JavaScript type is left to the browser, which refuses it.
- * - Ours is revoked as soon as the worker holds it: the worker cannot fetch its own URL and read the prelude. A
- *   SharedWorker's is kept while the page's Blob URL is, and its address for good: the browser finds a shared worker
- *   by its URL, so the same page URL started again (the page's revoked or not) connects to the same worker, as it
- *   would without us. The address is random and shown nowhere (the worker's location is the page's URL).
+ * - Ours is revoked as soon as the worker holds it: the worker cannot fetch its own URL (its base URL, `fetch('')`)
+ *   and read the prelude. A SharedWorker's address is kept, not its script: the browser finds a running shared worker
+ *   by its URL without fetching it, so the same page URL started again connects to the same worker, as it would
+ *   without us. (Where that worker has ended meanwhile, the browser's fetch of our revoked URL fails, where the page's
+ *   own URL, still alive, would have started a new one.)
  * The constructors stay what they were to a script: same name, length, prototype and source text.
  */
 export function wrapInlineWorkers(kit: WorkerKit): void {
@@ -104,7 +105,8 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
   const locationHref = protoOf('WorkerLocation') && describe(protoOf('WorkerLocation')!, 'href')?.get;
   const baseOf = (): string =>
     locationOf && locationHref ? (apply(locationHref, apply(locationOf, g, []), []) as string) : (g.location as Location).href;
-  const stringify = g.JSON.stringify;
+  const JSONOf = g.JSON;
+  const stringify = JSONOf.stringify;
   const encode = g.encodeURIComponent;
   const fromCharCode = g.String.fromCharCode;
   const hexOf = (c: number) => (c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1);
@@ -136,26 +138,27 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     if (branded(blobSize, args[0])) apply(mapSet, blobs, [url, args[0]]);
     return url;
   });
-  // A SharedWorker's script of ours, by the page's URL it stands for (with its fragment: the worker's key).
+  // The address of a SharedWorker's script of ours, by the page's URL it stands for (with its fragment) and its name.
   const sharedUrls = new Map<string, string>();
-  const mapForEach = Map.prototype.forEach;
   method(URLs, 'revokeObjectURL', (_self, args, original) => {
     const result = original(args); // the page's argument read once, by the browser (and its error, if any)
     // not String(): a page's toString would run a second time
-    const revoked = args[0];
-    if (typeof revoked === 'string') {
-      apply(mapDelete, blobs, [revoked]);
-      // Ours goes with the page's; its address stays known, for the same worker to be found by it again.
-      apply(mapForEach, sharedUrls, [
-        (ours: string, pageUrl: string) => {
-          const hash = text.find(pageUrl, '#', 0);
-          if ((hash < 0 ? pageUrl : text.cut(pageUrl, 0, hash)) === revoked) revokeURL(ours);
-        },
-      ]);
-    }
+    if (typeof args[0] === 'string') apply(mapDelete, blobs, [args[0]]);
     return result;
   });
   // `{ type: "module" }` as an own data property (read without running a getter: the constructor reads it itself).
+  /**
+   * A shared worker's name, as the constructor takes it: its second argument when a string, else its options' own
+   * `name` (read without running a getter: the constructor reads it itself); null where it is not plain to read.
+   */
+  const sharedName = (options: unknown): string | null => {
+    if (options === undefined) return '';
+    if (typeof options === 'string') return options;
+    if (options === null || typeof options !== 'object') return null;
+    const name = describe(options, 'name');
+    if (!name) return '';
+    return 'value' in name && typeof name.value === 'string' ? name.value : null;
+  };
   const isModule = (options: unknown) => {
     if (options === null || typeof options !== 'object') return false;
     const type = describe(options, 'type');
@@ -175,7 +178,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
    * holds the prelude. The host makes it a plain data property of the module's own import.meta: set to the page's URL
    * first thing in the module (after the prelude), it is what the browser would have given.
    */
-  const metaUrl = (workerUrl: string) => 'import.meta.url=' + (apply(stringify, g.JSON, [workerUrl]) as string) + ';';
+  const metaUrl = (workerUrl: string) => 'import.meta.url=' + (apply(stringify, JSONOf, [workerUrl]) as string) + ';';
   /** `statement` where `script`'s statements begin, on that line. */
   const first = (script: string, statement: string) => {
     const at = prologueEnd(script, undefined, text);
@@ -194,7 +197,7 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
           : 'data:text/javascript,' + (apply(encode, g, [prelude(workerUrl)]) as string);
       if (scheme === 'blob') apply(mapSet, preludeModules, [workerUrl, url]);
     }
-    return first(script, 'import ' + (apply(stringify, g.JSON, [url]) as string) + ';' + metaUrl(workerUrl));
+    return first(script, 'import ' + (apply(stringify, JSONOf, [url]) as string) + ';' + metaUrl(workerUrl));
   };
   /**
    * A URL's raw spaces as %20. A data: URL keeps the spaces the page wrote (its path is opaque: only controls and
@@ -231,7 +234,10 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
     const hash = text.find(href, '#', 0);
     const bare = hash < 0 ? href : text.cut(href, 0, hash);
     if (text.starts(href, 'blob:', 0)) {
-      const started = shared ? (apply(mapGet, sharedUrls, [href]) as string | undefined) : undefined;
+      // A shared worker is found by its URL and its name: the same pair again is the same worker.
+      const name = shared ? sharedName(options) : null;
+      const key = name === null ? null : href + ' ' + name;
+      const started = key === null ? undefined : (apply(mapGet, sharedUrls, [key]) as string | undefined);
       if (started !== undefined) return { url: started, revoke: false };
       const blob = apply(mapGet, blobs, [bare]) as Blob | undefined;
       // A module the browser would refuse for its type is the browser's to refuse: ours would be JavaScript.
@@ -245,8 +251,8 @@ export function wrapInlineWorkers(kit: WorkerKit): void {
         scriptType(),
       );
       const url = createURL(made);
-      if (shared) apply(mapSet, sharedUrls, [href, url]);
-      return { url, revoke: !shared };
+      if (key !== null) apply(mapSet, sharedUrls, [key, url]);
+      return { url, revoke: true };
     }
     if (!text.starts(href, 'data:', 0)) return null;
     // A data: worker keeps a data: URL (its origin stays opaque): the page's script decoded, the prelude in it.

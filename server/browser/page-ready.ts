@@ -92,7 +92,6 @@ export async function waitForReady(page: Page, opts: ReadyOptions = {}): Promise
     }
     // What is pending is only ever what was seen: a budget that runs out between two looks keeps the last look's
     // reason (a page that never stops changing is 'dom', not 'network' because the budget ended before its next check).
-    if (pending === 'load') pending = 'dom';
     // The network: nothing open now. Its quiet window runs alongside the DOM's (checked after it): a static page
     // costs one window, not two.
     let net = networkState(page, since);

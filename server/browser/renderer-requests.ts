@@ -53,8 +53,10 @@ async function follow(page: Page, cdp: CDPSession, sink: RequestSink): Promise<v
     // A new document in the top frame: what the old one still had open ends with it. Ended here, at the navigation's
     // start, not left to the old document's own events: those may never come once another process takes the page.
     if (e.type === 'Document' && e.frameId === targetInfo.targetId) for (const [id, loader] of open) if (loader !== e.loaderId) end(id);
-    // A redirect hop keeps its id: one request until its last hop ends.
+    // A redirect hop keeps its id: one request until its last hop ends. A frame's document is not followed: a
+    // cross-site frame's load ends in that frame's own session, never seen here (Playwright's events cover frames).
     if (!TRACKED.has(e.type ?? '') || open.has(e.requestId)) return;
+    if (e.type === 'Document' && e.frameId !== targetInfo.targetId) return;
     open.set(e.requestId, e.loaderId);
     sink.started(page, e.requestId);
   });

@@ -72,11 +72,21 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
     const d = describeOwn(o, key);
     return d !== undefined && apply(hasOwn, d, ['value']) ? d.value : undefined;
   };
+  // The `stack` V8 gives an error (an own accessor pair in this Chromium): one a page defined instead would run its
+  // getter inside our frames when read.
+  const stackShape = describeOwn(new ErrorType(), 'stack');
+  const v8Stack = (error: object) => {
+    const d = describeOwn(error, 'stack');
+    if (!d || !stackShape) return false;
+    if (apply(hasOwn, stackShape, ['value'])) return apply(hasOwn, d, ['value']);
+    return d.get === stackShape.get && d.set === stackShape.set;
+  };
   /**
    * Whether V8 formats `error`'s stack without running any code of the page's: its name and message, and
    * Error.prepareStackTrace, read through prototypes the realm made (no page's proxy or getter on the way).
    */
   const quietlyFormatted = (error: object) => {
+    if (!v8Stack(error)) return false;
     if (protoOf(ErrorType) !== functionProto || protoOf(functionProto) !== objectProto) return false;
     // Indexed, not for-of: the array iterator is the page's to replace.
     const holders: object[] = [ErrorType, functionProto, objectProto];
@@ -118,9 +128,10 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
    * The frames of `stack` above ours that are the page's: an error its own code threw inside a built-in we stand in
    * for (a valueOf, a toString, an iterator of an argument) starts with them, as the browser's stack does. Up to the
    * last frame of a page's script before our first; the built-ins' between it and ours are the ones we called (the
-   * browser shows none there). Empty when the error did not come from the page's code.
+   * browser shows none there). Empty when the error did not come from the page's code; null when no frame of ours is in
+   * it at all (made outside our frames, or deeper than Error.stackTraceLimit shows): then it is left as it is.
    */
-  const pageFramesAbove = (stack: string): string => {
+  const pageFramesAbove = (stack: string): string | null => {
     if (oursAt === null) return '';
     let kept = -1;
     for (let at = nextFrame(stack, 0); at >= 0;) {
@@ -131,14 +142,22 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
       if (apply(execOf, builtInFrame, [line]) === null) kept = end < 0 ? stack.length : end;
       at = end;
     }
-    return ''; // no frame of ours: not thrown through us
+    return null;
   };
   const restack = (error: unknown, ours: unknown, ownFrame = false): void => {
     if (!capture || !isError(error)) return;
-    const thrown = error as Error;
+    try {
+      restackError(error as Error, ours, ownFrame);
+    } catch {
+      // an error whose stack cannot be made again (a frozen one): as it is
+    }
+  };
+  const restackError = (thrown: Error, ours: unknown, ownFrame: boolean): void => {
+    if (!capture) return;
     // The page's own frames above ours, where V8 formats the stack without running page code (below).
     const formatted: unknown = oursAt !== null && quietlyFormatted(thrown) ? thrown.stack : undefined;
     const above = typeof formatted === 'string' ? pageFramesAbove(formatted) : '';
+    if (above === null) return;
     if (above !== '') {
       capture(thrown, ours);
       const stack: unknown = thrown.stack;

@@ -30,6 +30,29 @@ export const PROBES = `(async () => {
   await grab('new Worker with a URL that throws', () => new Worker(thrower()));
   await grab('new Blob with parts that throw', () => new Blob({ [Symbol.iterator]() { throw new Error('iterator'); } }));
   await grab('createObjectURL with a Blob-like that throws', () => URL.createObjectURL(thrower()));
+  // An error of the page's thrown through a stand-in: its own stack getter is not read at the throw, and a stack made
+  // before the call (outside it) stays as it was.
+  await grab('value of an own stack getter of an error thrown through a stand-in', () => {
+    let read = 'not read';
+    const e = new Error('own');
+    Object.defineProperty(e, 'stack', { get() { read = 'read'; return 'x'; }, configurable: true });
+    try { new Blob([{ toString() { throw e; } }]); } catch {}
+    return read;
+  });
+  await grab('value of the stack of an error made before the call and thrown through a stand-in', () => {
+    const e = new Error('made before');
+    const before = e.stack;
+    try { new Blob([{ toString() { throw e; } }]); } catch {}
+    return e.stack === before ? 'as it was' : 'made again';
+  });
+  await grab('value of getHighEntropyValues with hints that throw a frozen error', () => {
+    try {
+      navigator.userAgentData.getHighEntropyValues({ [Symbol.iterator]() { throw Object.freeze(new Error('frozen')); } }).catch(() => undefined);
+      return 'a promise';
+    } catch {
+      return 'thrown at the call';
+    }
+  });
   // A promise-returning operation whose argument throws rejects (WebIDL): it never throws at the call.
   await grab('value of getHighEntropyValues with hints that throw', () => {
     try {
