@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 
 import { startBrowser } from '../support/live-server';
-import { openDevicePage } from './device-page-support';
+import { closeDeviceRig, openDevicePage, openPlainPage } from './device-page-support';
 
 /**
  * Workers a page starts from its own Blob or data: URL, which run from a script of ours with the device's prelude in
@@ -27,26 +27,14 @@ beforeAll(async () => {
   browser = await startBrowser();
 });
 
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  site.closeAllConnections();
-  await new Promise<void>((r) => site.close(() => r()));
-});
+afterAll(() => closeDeviceRig(contexts, browser, site));
 
 /** A page of the site in a fenced context presenting a Windows device (the machine is Linux). */
 async function devicePage(seed: string) {
   return (await openDevicePage(browser, { seed, host: 'blobs', port, path: '/', contexts })).page;
 }
 
-/** The same site's page in a plain context: no device, nothing of ours. */
-async function plainPage(): Promise<Page> {
-  const context = await browser.newContext();
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(`http://127.0.0.1:${port}/`);
-  return page;
-}
+const plainPage = () => openPlainPage(browser, port, contexts);
 
 it('leaves a module worker of a Blob or data: URL that is not JavaScript to the browser, which refuses it; a classic one of any type gets the device', async () => {
   const page = await devicePage('conn-blob-types');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext } from 'playwright-core';
 
 import { startBrowser } from '../support/live-server';
-import { openDevicePage } from './device-page-support';
+import { closeDeviceRig, openDevicePage } from './device-page-support';
 
 /**
  * Workers a page starts from its own Blob, as bundlers inline them: the script's text is known at once when the Blob
@@ -44,12 +44,7 @@ beforeAll(async () => {
   browser = await startBrowser();
 });
 
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  site.closeAllConnections();
-  await new Promise<void>((r) => site.close(() => r()));
-});
+afterAll(() => closeDeviceRig(contexts, browser, site));
 
 /** A page of the site in a fenced context presenting a Windows device (the machine is Linux). */
 async function devicePage(seed: string, path = '/') {

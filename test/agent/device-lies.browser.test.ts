@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { armWebAuthn, webAuthnGateScript } from '../../server/browser/webauthn-environment';
 import { startBrowser } from '../support/live-server';
 import { PROBES, RENDERED, TRAPPED, TRAPPED_PARTS, TRAPPED_WIDE } from './device-lies-probes';
-import { openDevicePage } from './device-page-support';
+import { closeDeviceRig, openDevicePage, openPlainPage } from './device-page-support';
 
 /**
  * What sites' lie detectors try on the built-ins the device stands in for (device.page.ts, device-workers.page.ts,
@@ -30,25 +30,14 @@ beforeAll(async () => {
   await armWebAuthn(browser); // as BrowserManager does: every page, plain or not, has its WebAuthn environment
 });
 
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  site.closeAllConnections();
-  await new Promise<void>((r) => site.close(() => r()));
-});
+afterAll(() => closeDeviceRig(contexts, browser, site));
 
 async function devicePage(seed = 'conn-lies'): Promise<Page> {
   // With the init script every context of BrowserManager's gets too: its open() and WebAuthn wrappers fail as built-ins.
   return (await openDevicePage(browser, { seed, host: 'lies', port, initScripts: [webAuthnGateScript()], contexts })).page;
 }
 
-async function plainPage(): Promise<Page> {
-  const context = await browser.newContext();
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(`http://127.0.0.1:${port}/`);
-  return page;
-}
+const plainPage = () => openPlainPage(browser, port, contexts);
 
 it('answers a wrong receiver, a bad argument and a garbage constructor call as a plain Chromium does, no frame of ours in any stack', async () => {
   const [device, plain] = await Promise.all([devicePage(), plainPage()]);

@@ -1,3 +1,5 @@
+import type http from 'node:http';
+
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { deviceIdentity } from '../../server/browser/device-identity';
@@ -44,4 +46,21 @@ export async function openDevicePage(browser: Browser, opts: DevicePageOptions):
   const page = await openPage(context);
   await page.goto(`${origin}${opts.path ?? '/'}`);
   return { page, script: identity.script };
+}
+
+/** The same loopback site's page in a plain context (no device, nothing of ours): what a device page is compared with. */
+export async function openPlainPage(browser: Browser, port: number, contexts: BrowserContext[]): Promise<Page> {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`http://127.0.0.1:${port}/`);
+  return page;
+}
+
+/** What a device test file opened, closed: its contexts, its browser, its site. */
+export async function closeDeviceRig(contexts: BrowserContext[], browser: Browser | undefined, site: http.Server): Promise<void> {
+  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+  await browser?.close();
+  site.closeAllConnections();
+  await new Promise<void>((r) => site.close(() => r()));
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { startBrowser } from '../support/live-server';
-import { openDevicePage } from './device-page-support';
+import { closeDeviceRig, openDevicePage, openPlainPage } from './device-page-support';
 
 /**
  * Workers whose script is more than one answer of the network to a worker's request. Those a site's service worker answers itself: from its Cache (stored at install with addAll, which
@@ -98,12 +98,7 @@ beforeAll(async () => {
 });
 
 const contexts: BrowserContext[] = [];
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  site.closeAllConnections();
-  await new Promise<void>((r) => site.close(() => r()));
-});
+afterAll(() => closeDeviceRig(contexts, browser, site));
 
 /** A page of the site in a fenced context presenting a Windows device (the machine is Linux), in German, in Berlin. */
 async function devicePage(seed: string) {
@@ -222,10 +217,7 @@ it("puts the prelude into a worker's script its service worker answered without 
       return { platform: seen, hits: await (await fetch('/trap-hits')).text() };
     });
   };
-  const plainContext = await browser.newContext();
-  contexts.push(plainContext);
-  const plain = await plainContext.newPage();
-  await plain.goto(`http://127.0.0.1:${port}/`);
+  const plain = await openPlainPage(browser, port, contexts);
   const [seen, expected] = await Promise.all([run(await devicePage('conn-served-trapped')), run(plain)]);
   // The service worker's own handler's reads (its event's request, its then …), as in a plain Chromium, and one more:
   // the await of its promise reads the promise's constructor once, where the browser's own reaction reads nothing
