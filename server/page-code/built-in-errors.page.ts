@@ -105,6 +105,29 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
     }
     return true;
   };
+  /** `key` as `o` or the first prototype holding it has it, as data (undefined when none does, or as an accessor). */
+  const inherited = (o: object | null, key: PropertyKey): unknown => {
+    for (let depth = 0; o !== null && depth < 6; depth++, o = protoOf(o)) {
+      const d = describeOwn(o, key);
+      if (d !== undefined) return apply(hasOwn, d, ['value']) ? d.value : undefined;
+    }
+    return undefined;
+  };
+  /**
+   * Where a quietly formatted stack's frames begin: after its first line, which V8 makes as Error.prototype.toString
+   * does (`name: message`) and which may itself hold lines reading as frames (a message of the page's). 0 when that line
+   * cannot be told (a name or message that is not a string, or a stack made before they changed): the first `at` line.
+   */
+  const framesFrom = (error: object, stack: string): number => {
+    const name = inherited(error, 'name');
+    const message = inherited(error, 'message');
+    if ((name !== undefined && typeof name !== 'string') || (message !== undefined && typeof message !== 'string')) return 0;
+    const n = name === undefined ? 'Error' : name;
+    const m = message === undefined ? '' : message;
+    const head = n === '' ? m : m === '' ? n : n + ': ' + m;
+    if (cut(stack, 0, head.length) !== head) return 0;
+    return stack.length === head.length || cut(stack, head.length, head.length + 1) === '\n' ? head.length : 0;
+  };
   // Where this script is, as a frame of it reads: `<anonymous>:L:` for the page's init script, which has no URL. A
   // worker's prelude shares the worker's own script (its line 1 is the page's too): there it stays unknown.
   let oursAt: string | null = null;
@@ -131,14 +154,14 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
    * browser shows none there). Empty when the error did not come from the page's code; null when no frame of ours is in
    * it at all (made outside our frames, or deeper than Error.stackTraceLimit shows): then it is left as it is.
    */
-  const pageFramesAbove = (stack: string): string | null => {
+  const pageFramesAbove = (stack: string, from: number): string | null => {
     if (oursAt === null) return '';
     let kept = -1;
-    for (let at = nextFrame(stack, 0); at >= 0;) {
+    for (let at = nextFrame(stack, from); at >= 0;) {
       const end = nextFrame(stack, at + 1);
       const line = cut(stack, at + 1, end < 0 ? stack.length : end);
       const where = whereOf(line);
-      if (find(where, oursAt, 0) === 0) return kept < 0 ? '' : cut(stack, nextFrame(stack, 0), kept);
+      if (find(where, oursAt, 0) === 0) return kept < 0 ? '' : cut(stack, nextFrame(stack, from), kept);
       if (apply(execOf, builtInFrame, [line]) === null) kept = end < 0 ? stack.length : end;
       at = end;
     }
@@ -156,13 +179,15 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
     if (!capture) return;
     // The page's own frames above ours, where V8 formats the stack without running page code (below).
     const formatted: unknown = oursAt !== null && quietlyFormatted(thrown) ? thrown.stack : undefined;
-    const above = typeof formatted === 'string' ? pageFramesAbove(formatted) : '';
+    // Made again below with the same first line: its frames begin where they do here.
+    const from = typeof formatted === 'string' ? framesFrom(thrown, formatted) : 0;
+    const above = typeof formatted === 'string' ? pageFramesAbove(formatted, from) : '';
     if (above === null) return;
     if (above !== '') {
       capture(thrown, ours);
       const stack: unknown = thrown.stack;
       if (typeof stack !== 'string') return;
-      const first = nextFrame(stack, 0);
+      const first = nextFrame(stack, from);
       const head = first < 0 ? stack : cut(stack, 0, first);
       let frames = above + (first < 0 ? '' : cut(stack, first, stack.length));
       const limit = dataOf(ErrorType, 'stackTraceLimit');
@@ -175,10 +200,12 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
     // page's getter or Error.prepareStackTrace frames of ours. (The text is then fixed at the throw: a page that changes
     // the message before it first reads the stack sees the old one. Rarer than a detector reading this frame.)
     let own: string | null = null;
+    let ownFrom = 0;
     if (ownFrame && quietlyFormatted(thrown)) {
       const stack: unknown = thrown.stack;
       if (typeof stack === 'string') {
-        const first = nextFrame(stack, 0);
+        ownFrom = framesFrom(thrown, stack);
+        const first = nextFrame(stack, ownFrom);
         const end = first < 0 ? -1 : nextFrame(stack, first + 1);
         const line = first < 0 ? '' : cut(stack, first + 1, end < 0 ? stack.length : end);
         if (apply(execOf, builtInFrame, [line]) !== null) own = line;
@@ -187,7 +214,7 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
     capture(thrown, ours);
     const stack: unknown = own === null ? undefined : thrown.stack;
     if (own !== null && typeof stack === 'string') {
-      const first = nextFrame(stack, 0);
+      const first = nextFrame(stack, ownFrom);
       const head = first < 0 ? stack : cut(stack, 0, first);
       let frames = first < 0 ? '' : cut(stack, first, stack.length);
       // Within Error.stackTraceLimit, as the built-in's own stack is (its frame is one of them): V8 reads the limit

@@ -30,6 +30,16 @@ export const PROBES = `(async () => {
   await grab('new Worker with a URL that throws', () => new Worker(thrower()));
   await grab('new Blob with parts that throw', () => new Blob({ [Symbol.iterator]() { throw new Error('iterator'); } }));
   await grab('createObjectURL with a Blob-like that throws', () => URL.createObjectURL(thrower()));
+  // Its message (or name) holding lines that read as frames: the frames still begin after the message.
+  const framesIn = (text) => ({ valueOf() { throw new Error(text); }, toString() { throw new Error(text); } });
+  const framed = 'message\\n    at fake (https://example.test/fake.js:1:2)\\n    at builtIn (<anonymous>)';
+  await grab('getParameter with an argument that throws a message like frames', () => document.createElement('canvas').getContext('webgl').getParameter(framesIn(framed)));
+  await grab('new Blob with a part that throws a message like frames', () => new Blob([framesIn(framed)]));
+  await grab('new Blob with a part that throws a name like frames', () => {
+    const e = new TypeError('named');
+    e.name = 'Named\\n    at fake (https://example.test/fake.js:3:4)';
+    return new Blob([{ toString() { throw e; } }]);
+  });
   // An error of the page's thrown through a stand-in: its own stack getter is not read at the throw, and a stack made
   // before the call (outside it) stays as it was.
   await grab('value of an own stack getter of an error thrown through a stand-in', () => {
