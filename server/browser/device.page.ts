@@ -2,6 +2,7 @@ import { builtInErrors } from '../page-code/built-in-errors.page';
 import { nativeMasks } from '../page-code/native-masks.page';
 import { plainJson } from '../page-code/plain-json.page';
 import { prologueEnd, realmText } from '../page-code/script-prologue.page';
+import { desktopBattery } from './device-battery.page';
 import { readableBlobs } from './device-blobs.page';
 import { windowChrome } from './device-chrome.page';
 import { quietConsole } from './device-console.page';
@@ -278,7 +279,10 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   showWorkerUrl(kit, d.workerUrl);
   preludeServedWorkers(kit);
 
-  if (typeof g.document === 'undefined') return; // a worker: nothing below exists there
+  if (typeof g.document === 'undefined') return; // a worker: nothing below exists there (nor in its prelude's parts)
+
+  // A desktop's battery, answered in every page, not only the first of the browser that asks (device-battery.page.ts).
+  desktopBattery({ g, method, getter, masks, native, rethrow, standIns });
 
   // A PDF viewer, as every desktop Chrome has (five plugin names, two MIME types), and the flag that says so.
   const pluginNames = ['PDF Viewer', 'Chrome PDF Viewer', 'Chromium PDF Viewer', 'Microsoft Edge PDF Viewer', 'WebKit built-in PDF'];

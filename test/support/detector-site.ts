@@ -70,13 +70,19 @@ const gather = async () => {
   } catch {}
   let notifications = null;
   try { notifications = (await navigator.permissions.query({ name: 'notifications' })).state; } catch {}
+  // A browser answers at once; a headless one with no power service may never (all but its first page that asks).
+  let battery = null;
+  if (navigator.getBattery) {
+    const b = await Promise.race([navigator.getBattery(), new Promise((r) => setTimeout(() => r(null), 2000))]);
+    battery = b ? [b.charging, b.level] : 'never settled';
+  }
   return { userAgent: navigator.userAgent, platform: navigator.platform, languages: [...navigator.languages],
     hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     offsets: [new Date(2026, 0, 15).getTimezoneOffset(), new Date(2026, 6, 15).getTimezoneOffset()], he,
     rtt: navigator.connection ? navigator.connection.rtt : null, webdriver: navigator.webdriver, plugins: navigator.plugins.length, mimeTypes: navigator.mimeTypes.length, pdfViewerEnabled: navigator.pdfViewerEnabled,
     chrome: typeof window.chrome, outer: [outerWidth, outerHeight], inner: [innerWidth, innerHeight], screen: [screen.width, screen.height],
     dpr: devicePixelRatio, notification: window.Notification ? Notification.permission : null, notifications, gl,
-    register: String(navigator.serviceWorker && navigator.serviceWorker.register), touch: navigator.maxTouchPoints };
+    register: String(navigator.serviceWorker && navigator.serviceWorker.register), touch: navigator.maxTouchPoints, battery };
 };
 const fromWorker = () => new Promise((resolve) => { const w = new Worker('/probe-worker.js'); w.onmessage = (e) => { resolve(e.data); w.terminate(); }; w.postMessage(1); });
 const fromServiceWorker = async () => {
@@ -107,6 +113,7 @@ export async function probe() {
   if (platformOf === 'macOS' && page.dpr < 2) c.push('a Mac screen at devicePixelRatio 1');
   if (page.touch > 0) c.push('touch on a desktop');
   if (page.rtt === 0) c.push('no network estimate (navigator.connection.rtt is 0)');
+  if (page.battery === 'never settled') c.push('navigator.getBattery() never settles');
   for (const k of ['userAgent', 'platform', 'languages', 'hardwareConcurrency', 'deviceMemory', 'timeZone', 'offsets', 'he', 'rtt'])
     if (!same(page[k], worker[k])) c.push('worker disagrees: ' + k);
   if (!serviceWorker) c.push('no service worker');
