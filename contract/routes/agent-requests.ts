@@ -100,8 +100,9 @@ export const agentRequestsRoutes = c.router({
     summary: 'Approve or deny the write a paused agent request holds',
     description:
       'Decides, from the app, the held write of a request waiting NEEDS_USER with userAction.reason APPROVAL (as Approve ' +
-      'or Deny in the widget would; the trace records it the same way). The answer is the record at that moment: ' +
-      'approved, it goes on RUNNING; denied, it ends FAILED with DENIED_BY_USER. Safe to retry with an Idempotency-Key. ' +
+      'or Deny in the widget would; the trace records it the same way). The answer is the record once the run is past ' +
+      'that pause (it waits up to 5 s for the worker to say so): approved, RUNNING (or NEEDS_USER on a later write, or ' +
+      'ended); denied, FAILED with DENIED_BY_USER. Safe to retry with an Idempotency-Key. ' +
       'Errors: AGENT_REQUEST_NOT_FOUND, USER_ACTION_OVER (409: no write is held for a decision now: decided, expired, ' +
       'a step done on the page, or the request ended; or writeId names a write no longer held).',
     metadata: meta({ auth: 'client', errors: ['AGENT_REQUEST_NOT_FOUND', 'USER_ACTION_OVER'] }),

@@ -349,6 +349,30 @@ export class AgentRequestService {
     }
   }
 
+  /**
+   * A request after a decision on its pause was applied, as its caller expects to read it: past that pause (resumed,
+   * ended, or at a later pause). The worker applies a decision before it writes what follows (NEEDS_USER → RUNNING at
+   * once; a denied run's final write once its page was answered), so the row is read again until it shows that, within
+   * `waitMs`; at the bound it is answered as it then is.
+   */
+  async pastPause(caller: Caller, requestId: string, pause: string | null, waitMs: number): Promise<Result<AgentRequestRecord>> {
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const found = await this.get(caller, requestId);
+      const stillThere = found.ok && found.value.status === 'NEEDS_USER' && found.value.sealedUserAction === pause;
+      if (!stillThere || Date.now() >= until) return found;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          off?.();
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(PAST_PAUSE_POLL_MS, Math.max(0, until - Date.now())));
+        const off = this.events?.onFinished(requestId, done);
+      });
+    }
+  }
+
   async get(caller: Caller, requestId: string): Promise<Result<AgentRequestRecord>> {
     const record = await this.store.repos.agentRequests.findOwned(requestId, caller);
     return record ? ok(record) : fail('AGENT_REQUEST_NOT_FOUND', `No agent request ${requestId}.`);
@@ -363,6 +387,8 @@ const ENDS_WAIT = new Set<AgentRequestStatus>([...FINAL_STATUSES, 'NEEDS_USER'])
  * watch (requests run by another process).
  */
 const WAIT_POLL_MS = 200;
+/** How often the row is read again after a decision, until it shows the run past its pause (pastPause). */
+const PAST_PAUSE_POLL_MS = 20;
 const OWN_POLLS = 3;
 const WAIT_POLL_MAX_MS = 1_000;
 

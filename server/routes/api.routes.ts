@@ -9,6 +9,12 @@ import { connectionHealthHandlers } from './connection-health.routes';
 import { redirectUriHandlers } from './redirect-uris.routes';
 import { webhookHandlers } from './webhooks.routes';
 
+/**
+ * How long a decision's answer waits for the run to show it past the decided pause (an approved write resumes it in
+ * milliseconds; a denied one ends it once its page has been answered): the decision is applied either way.
+ */
+const DECISION_ANSWER_WAIT_MS = 5_000;
+
 /** Thin handlers: the caller from auth, the body from the contract, a service call, a presenter. */
 export function apiRouter(services: Services) {
   const s = initServer();
@@ -151,7 +157,13 @@ export function apiRouter(services: Services) {
             message: `Agent request ${params.requestId} holds no write for a decision now (status ${found.value.status}).`,
           });
         }
-        const after = await services.agentRequests.get(caller, params.requestId);
+        // Answered as the run is once past the decided pause (resumed, ended or paused again), not as it was before.
+        const after = await services.agentRequests.pastPause(
+          caller,
+          params.requestId,
+          found.value.sealedUserAction,
+          DECISION_ANSWER_WAIT_MS,
+        );
         if (!after.ok) return errorEnvelope(res, after.error);
         return { status: 200, body: presentAgentRequest(after.value, services.userActions.open(after.value)) };
       },
