@@ -37,6 +37,11 @@ export interface DeviceFacts {
   taskbarTop: number;
   /** navigator.connection.rtt (and the RTT client hint): a person's browser has an estimate, a headless one says 0. */
   rtt: number;
+  /**
+   * The storage quota of the device's disk, as Chrome gives an origin of a normal profile (60 % of the disk): a context
+   * of this shared browser is off the record, whose quota of a share of memory reads as private browsing.
+   */
+  storageQuota: number;
   /** Seeds the connection's canvas, audio and WebGL noise: the same connection draws the same pixels every time. */
   noiseSeed: number;
   /** A secret of the server process: the realms of a page find each other's toString masks by it (native-masks.page.ts). */
@@ -85,6 +90,9 @@ const FRAMES: Record<DevicePlatform, { width: number; height: number }> = {
   Linux: { width: 0, height: 85 },
 };
 
+/** Disks as their makers size them (256 GB, 512 GB, 1 TB, 2 TB), in bytes: what a normal profile's quota is 60 % of. */
+const DISKS = [256_060_514_304, 512_110_190_592, 1_024_209_543_168, 2_048_408_248_320];
+
 /** What a taskbar, dock or panel keeps of the screen. */
 const TASKBARS: Record<DevicePlatform, number> = { Windows: 48, macOS: 38, Linux: 27 };
 
@@ -130,6 +138,7 @@ export function deviceFacts(device: DeviceProfile & { noiseSeed: number }): Devi
     taskbar: TASKBARS[device.platform],
     taskbarTop,
     rtt: RTTS[pick(seed, 5, RTTS.length)],
+    storageQuota: Math.floor(DISKS[pick(seed, 6, DISKS.length)]! * 0.6),
     noiseSeed: seed,
   };
 }

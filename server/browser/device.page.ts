@@ -9,6 +9,7 @@ import { quietConsole } from './device-console.page';
 import type { DeviceFacts } from './device-facts';
 import { applyNoise } from './device-noise.page';
 import { preludeServedWorkers } from './device-served-workers.page';
+import { diskQuota } from './device-storage.page';
 import { type Original, showWorkerUrl, wrapInlineWorkers } from './device-workers.page';
 
 /**
@@ -227,6 +228,9 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   // Noise: each connection draws its own canvas, WebGL and audio (device-noise.page.ts).
   applyNoise({ g, seed: d.noiseSeed, getter, method, promiseThen });
 
+  // The storage quota of the device's disk, not an off-the-record context's (device-storage.page.ts).
+  diskQuota({ g, quota: d.storageQuota, method });
+
   // The console says nothing to the DevTools session that drives the page (device-console.page.ts).
   quietConsole({ g, method, realmMasks });
 
@@ -237,7 +241,8 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   // JSON.stringify, Array method, call or String method a page could have replaced since sees a call of ours).
   const text = realmText(g);
   const stringify = g.JSON.stringify;
-  const parts = [builtInErrors, nativeMasks, plainJson, prologueEnd, realmText, applyNoise, quietConsole, windowChrome, readableBlobs];
+  const pageCode = [builtInErrors, nativeMasks, plainJson, prologueEnd, realmText]; // the device's helpers (page-code/)
+  const parts = [...pageCode, applyNoise, diskQuota, quietConsole, windowChrome, readableBlobs];
   const workerParts = [wrapInlineWorkers, showWorkerUrl, preludeServedWorkers];
   let preludeHead: string | undefined; // made at the first such worker: most realms start none
   let preludeText: string | undefined;

@@ -297,12 +297,15 @@ export const TRAPPED_WIDE = `(async () => {
     const values = await navigator.userAgentData.getHighEntropyValues(['architecture', 'platformVersion', 'fullVersionList']);
     // Asked, not awaited (a plain Chromium answers only the first page of a browser that asks).
     const battery = navigator.getBattery();
+    const estimate = navigator.storage.estimate();
+    const temporary = navigator.webkitTemporaryStorage;
+    temporary.queryUsageAndQuota(() => undefined);
     const url = URL.createObjectURL(new Blob(['"use strict";postMessage(1)'], { type: 'text/javascript' }));
     // Workers started from the page's Blob and from a data: URL: the device's prelude goes into their scripts.
     const workers = [new Worker(url), new Worker('data:text/javascript;base64,' + btoa('postMessage(2)')), new Worker(url, { type: 'module' })];
     URL.revokeObjectURL(url);
     for (let i = 0; i < workers.length; i++) workers[i].terminate();
-    used = (brands ? 1 : 0) + (json ? 1 : 0) + (values ? 1 : 0) + (battery ? 1 : 0) + workers.length;
+    used = (brands ? 1 : 0) + (json ? 1 : 0) + (values ? 1 : 0) + (battery ? 1 : 0) + (estimate ? 1 : 0) + (temporary ? 1 : 0) + workers.length;
   } finally {
     for (let i = 0; i < traps.length; i++) traps[i][0][traps[i][1]] = saved[i];
   }

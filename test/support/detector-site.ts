@@ -76,13 +76,19 @@ const gather = async () => {
     const b = await Promise.race([navigator.getBattery(), new Promise((r) => setTimeout(() => r(null), 2000))]);
     battery = b ? [b.charging, b.level] : 'never settled';
   }
+  // detectIncognito's test: a quota under twice the JavaScript heap's limit is a private window's.
+  let privateWindow = null;
+  if (navigator.storage && performance.memory) {
+    const { quota } = await navigator.storage.estimate();
+    privateWindow = Math.round(quota / 1048576) < Math.round(performance.memory.jsHeapSizeLimit / 1048576) * 2;
+  }
   return { userAgent: navigator.userAgent, platform: navigator.platform, languages: [...navigator.languages],
     hardwareConcurrency: navigator.hardwareConcurrency, deviceMemory: navigator.deviceMemory, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     offsets: [new Date(2026, 0, 15).getTimezoneOffset(), new Date(2026, 6, 15).getTimezoneOffset()], he,
     rtt: navigator.connection ? navigator.connection.rtt : null, webdriver: navigator.webdriver, plugins: navigator.plugins.length, mimeTypes: navigator.mimeTypes.length, pdfViewerEnabled: navigator.pdfViewerEnabled,
     chrome: typeof window.chrome, outer: [outerWidth, outerHeight], inner: [innerWidth, innerHeight], screen: [screen.width, screen.height],
     dpr: devicePixelRatio, notification: window.Notification ? Notification.permission : null, notifications, gl,
-    register: String(navigator.serviceWorker && navigator.serviceWorker.register), touch: navigator.maxTouchPoints, battery };
+    register: String(navigator.serviceWorker && navigator.serviceWorker.register), touch: navigator.maxTouchPoints, battery, privateWindow };
 };
 const fromWorker = () => new Promise((resolve) => { const w = new Worker('/probe-worker.js'); w.onmessage = (e) => { resolve(e.data); w.terminate(); }; w.postMessage(1); });
 const fromServiceWorker = async () => {
@@ -114,6 +120,7 @@ export async function probe() {
   if (page.touch > 0) c.push('touch on a desktop');
   if (page.rtt === 0) c.push('no network estimate (navigator.connection.rtt is 0)');
   if (page.battery === 'never settled') c.push('navigator.getBattery() never settles');
+  if (page.privateWindow) c.push('a private window by its storage quota');
   for (const k of ['userAgent', 'platform', 'languages', 'hardwareConcurrency', 'deviceMemory', 'timeZone', 'offsets', 'he', 'rtt'])
     if (!same(page[k], worker[k])) c.push('worker disagrees: ' + k);
   if (!serviceWorker) c.push('no service worker');
