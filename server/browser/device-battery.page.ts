@@ -1,44 +1,53 @@
 import type { WorkerKit } from './device-workers.page';
 
-/** What applyDevice (device.page.ts) lends the battery: its realm, its wrappers and the set its stand-ins are kept in. */
+/** What applyDevice (device.page.ts) lends the battery: its realm, its wrappers, and what its same-origin realms share. */
 export interface BatteryKit extends Pick<WorkerKit, 'g' | 'method' | 'masks' | 'native' | 'rethrow'> {
-  getter: (proto: object | undefined, name: string, read: (self: unknown, original: () => unknown) => unknown) => void;
-  standIns: WeakSet<object>;
+  /** One object for every same-origin realm of the page (native-masks.page.ts): the battery objects of ours live here. */
+  shared: Record<string, unknown>;
 }
 
 /**
  * navigator.getBattery() of a desktop with no battery, as Chrome answers there (charging, full, 0 s to charge, never
- * discharging), in the top-level document of every page. Headless Chromium with no power service on the machine (no
+ * discharging), in every document of the page's origin. Headless Chromium with no power service on the machine (no
  * D-Bus, as in a container) answers only the first page of the browser that asks: every other page's promise never
  * settles, so a site's script that waits on it hangs, and whether it does depends on what else the shared browser has
  * open (another run, another tenant). The answer is the promise the browser would give: the same one at every call of
- * a document, resolved with a BatteryManager (an EventTarget of its prototype, kept among the device's stand-ins, so its
- * getters answer it instead of failing their brand check). Frames and wrong receivers get the browser's own.
+ * a document, settled by the browser, with a BatteryManager (an EventTarget made for that interface: its prototype and
+ * its name in stacks; its getters and event handlers answer it, from any same-origin realm, as the browser's do).
+ * A frame of another origin keeps the browser's own: whether it may ask at all is the browser's to say. (What stays
+ * the EventTarget's: a message that names the type, structuredClone's.)
  *
  * Window only (workers have no getBattery): device.page.ts calls it after a worker's prelude has returned.
  */
 export function desktopBattery(kit: BatteryKit): void {
-  const { g, method, getter, masks, native, rethrow, standIns } = kit;
+  const { g, method, masks, native, rethrow, shared } = kit;
   const apply = g.Reflect.apply; // the realm's own, taken before any of its page scripts ran (device-workers.page.ts)
   const describe = Object.getOwnPropertyDescriptor;
   const define = Object.defineProperty;
   const battery = (g.BatteryManager as { prototype?: object } | undefined)?.prototype;
   const navigatorProto = (g.Navigator as { prototype?: object } | undefined)?.prototype;
   const navigator = g.navigator as object | undefined;
-  // A frame's document keeps the browser's: whether a frame may ask at all is the browser's to say.
-  if (!battery || !navigatorProto || !navigator || g.self !== g.top) return;
-  const EventTargetOf = g.EventTarget;
-  const weakSetAdd = g.WeakSet.prototype.add;
-  const weakSetHas = g.WeakSet.prototype.has;
-  const construct = g.Reflect.construct;
-  const BatteryManagerOf = g.BatteryManager as unknown as new () => object;
-  // The answer is the promise of a task posted to the browser's scheduler, which the browser settles itself once our
-  // callback has returned, as its battery service's answer is settled: a `then` a page put on a prototype is looked up
-  // there, with no frame of ours and no await of the page's under it.
   const scheduler = g.scheduler as object | undefined;
   const postTask = (g.Scheduler as { prototype?: { postTask?: unknown } } | undefined)?.prototype?.postTask;
-  if (!scheduler || typeof postTask !== 'function') return;
-  const ours = new g.WeakSet<object>();
+  if (!battery || !navigatorProto || !navigator || !scheduler || typeof postTask !== 'function') return;
+  // The document's origin (an about:blank frame has its parent's; its location's is "null"), and its ancestors'.
+  const ancestors = g.location.ancestorOrigins;
+  for (let i = 0; ancestors && i < ancestors.length; i++) if (ancestors[i] !== g.origin) return;
+  const EventTargetOf = g.EventTarget;
+  const construct = g.Reflect.construct;
+  const BatteryManagerOf = g.BatteryManager as unknown as new () => object;
+  const weakSetAdd = g.WeakSet.prototype.add;
+  const weakSetHas = g.WeakSet.prototype.has;
+  const weakMapGet = g.WeakMap.prototype.get;
+  const weakMapSet = g.WeakMap.prototype.set;
+  const listen = g.EventTarget.prototype.addEventListener;
+  const unlisten = g.EventTarget.prototype.removeEventListener;
+  // Ours, seen from every same-origin realm: a frame's getter asked about the top page's battery answers it too.
+  const ours = (shared.batteries ??= new g.WeakSet<object>()) as WeakSet<object>;
+  const handlers = (shared.batteryHandlers ??= new g.WeakMap<object, Record<string, unknown>>()) as WeakMap<
+    object,
+    Record<string, unknown>
+  >;
   const isOurs = (self: unknown) => apply(weakSetHas, ours, [self]) as boolean;
 
   const values: Record<string, unknown> = {
@@ -48,25 +57,46 @@ export function desktopBattery(kit: BatteryKit): void {
     dischargingTime: Infinity,
     level: 1,
   } as never;
-  for (const name of ['charging', 'chargingTime', 'dischargingTime', 'level'])
-    getter(battery, name, (self, original) => (isOurs(self) ? values[name] : original()));
+  for (const name of ['charging', 'chargingTime', 'dischargingTime', 'level']) {
+    const before = describe(battery, name);
+    if (!before?.get) continue;
+    const originalGet = before.get;
+    const get = describe(
+      {
+        get [name](): unknown {
+          try {
+            return isOurs(this) ? values[name] : apply(originalGet, this, []);
+          } catch (error) {
+            return rethrow(error, get);
+          }
+        },
+      },
+      name,
+    )!.get!;
+    masks.set(get, native(`get ${name}`));
+    define(battery, name, { ...before, get });
+  }
 
-  // Its event handlers: a desktop's battery never changes, so they are only kept (a non-function is null, as WebIDL's).
-  const handlers = new g.WeakMap<object, Record<string, unknown>>();
-  const weakMapGet = g.WeakMap.prototype.get;
-  const weakMapSet = g.WeakMap.prototype.set;
+  // Its event handlers, as the browser keeps them: a function set is a listener of its event (called when the page
+  // dispatches one: a desktop's battery never changes), an object is kept, anything else is null.
   for (const name of ['onchargingchange', 'onchargingtimechange', 'ondischargingtimechange', 'onlevelchange']) {
     const before = describe(battery, name);
     if (!before?.get || !before.set) continue;
+    const type = name.slice(2);
     const originalGet = before.get;
     const originalSet = before.set;
+    const held = (self: object) => {
+      let all = apply(weakMapGet, handlers, [self]) as Record<string, unknown> | undefined;
+      if (!all) apply(weakMapSet, handlers, [self, (all = { __proto__: null } as never)]);
+      return all!;
+    };
     const accessors = describe(
       {
         get [name](): unknown {
           try {
             if (!isOurs(this)) return apply(originalGet, this, []);
-            const held = apply(weakMapGet, handlers, [this]) as Record<string, unknown> | undefined;
-            return held && held[name] !== undefined ? held[name] : null;
+            const value = held(this as object)[name];
+            return value === undefined ? null : value;
           } catch (error) {
             return rethrow(error, accessors.get);
           }
@@ -77,9 +107,11 @@ export function desktopBattery(kit: BatteryKit): void {
               apply(originalSet, this, [value]);
               return;
             }
-            let held = apply(weakMapGet, handlers, [this]) as Record<string, unknown> | undefined;
-            if (!held) apply(weakMapSet, handlers, [this, (held = { __proto__: null } as never)]);
-            held![name] = typeof value === 'function' || (typeof value === 'object' && value !== null) ? value : null;
+            const all = held(this as object);
+            const previous = all[name];
+            if (typeof previous === 'function') apply(unlisten, this, [type, previous]);
+            all[name] = typeof value === 'function' || (typeof value === 'object' && value !== null) ? value : null;
+            if (typeof value === 'function') apply(listen, this, [type, value]);
           } catch (error) {
             rethrow(error, accessors.set);
           }
@@ -99,7 +131,9 @@ export function desktopBattery(kit: BatteryKit): void {
     // An EventTarget made for BatteryManager (new.target): of its prototype, and named BatteryManager in stacks.
     const manager = apply(construct, g.Reflect, [EventTargetOf, [], BatteryManagerOf]) as object;
     apply(weakSetAdd, ours, [manager]);
-    apply(weakSetAdd, standIns, [manager]); // its getters skip the brand check that an EventTarget of ours would fail
+    // The promise of a task posted to the browser's scheduler, which the browser settles once our callback returned, as
+    // its battery service's answer is settled: a `then` a page put on a prototype is looked up there, with no frame of
+    // ours and no await of the page's under it.
     answer = apply(postTask, scheduler, [() => manager]) as Promise<unknown>;
     return answer;
   });

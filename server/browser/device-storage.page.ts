@@ -42,16 +42,25 @@ export function diskQuota(kit: StorageKit): void {
       } as PropertyDescriptor);
     return answer;
   };
-  method(storage, 'estimate', (_self, args, original) => apply(promiseThen, original(args), [withQuota]), true);
+  /** `promise` (the browser's, never handed to the page) with a species of its own: `then` reads no page's constructor. */
+  const internal = (promise: unknown) => {
+    if (typeof promise === 'object' && promise !== null)
+      define(promise, 'constructor', { __proto__: null, value: undefined } as PropertyDescriptor);
+    return promise;
+  };
+  method(storage, 'estimate', (_self, args, original) => apply(promiseThen, internal(original(args)), [withQuota]), true);
 
-  // The temporary storage's callbacks (window only), called from a task with their arguments by the browser's timer, as
-  // the browser's own are: no frame of ours under the page's callback. The persistent storage's stay the browser's.
+  // The temporary storage's callbacks (window only), called with their arguments from a microtask (a bound function: no
+  // frame of ours under the page's callback, no timer id taken). The persistent storage's stay the browser's.
   // Its interface has no global: its prototype is reached through the object (reading it makes no deprecation report).
   const nav = (g.Navigator as { prototype?: object } | undefined)?.prototype;
   const managerOf = nav ? Object.getOwnPropertyDescriptor(nav, 'storage')?.get : undefined;
   const temporaryOf = nav ? Object.getOwnPropertyDescriptor(nav, 'webkitTemporaryStorage')?.get : undefined;
   const navigator = g.navigator as object | undefined;
-  const setTimeoutOf = g.setTimeout;
+  const queueMicrotaskOf = g.queueMicrotask;
+  const bind = g.Function.prototype.bind;
+  /** `callback` called as the browser calls one: `this` undefined (bound: the list's first), from no frame of ours. */
+  const callLater = (callback: unknown, bound: unknown[]) => apply(queueMicrotaskOf, g, [apply(bind, callback, bound)]);
   if (!managerOf || !temporaryOf || !navigator) return;
   const temporary = apply(temporaryOf, navigator, []) as object | null;
   if (typeof temporary !== 'object' || temporary === null) return;
@@ -60,9 +69,9 @@ export function diskQuota(kit: StorageKit): void {
     const failure = args[1]; // indexed: destructuring would ask the page's array iterator
     const callable = typeof success === 'function' && (failure === undefined || failure === null || typeof failure === 'function');
     if (!callable || self !== temporary) return original(args); // the browser's own, errors too
-    apply(promiseThen, apply(estimate, apply(managerOf, navigator, []), []), [
-      (estimated: { usage?: unknown }) => apply(setTimeoutOf, g, [success, 0, estimated.usage, quota]),
-      (error: unknown) => (typeof failure === 'function' ? apply(setTimeoutOf, g, [failure, 0, error]) : undefined),
+    apply(promiseThen, internal(apply(estimate, apply(managerOf, navigator, []), [])), [
+      (estimated: { usage?: unknown }) => callLater(success, [undefined, estimated.usage, quota]),
+      (error: unknown) => (typeof failure === 'function' ? callLater(failure, [undefined, error]) : undefined),
     ]);
     return undefined;
   });

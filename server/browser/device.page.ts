@@ -202,6 +202,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
       }
       const out = new ObjectOf() as object;
       for (let i = 0; i < HINTS.length; i++) if (wanted[HINTS[i]!]) dataField(out, HINTS[i]!, values[HINTS[i]!]);
+      define(asked, 'constructor', { __proto__: null, value: undefined } as PropertyDescriptor); // no species of a page's
       return apply(promiseThen, asked, [() => out]);
     },
     true,
@@ -287,7 +288,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   if (typeof g.document === 'undefined') return; // a worker: nothing below exists there (nor in its prelude's parts)
 
   // A desktop's battery, answered in every page, not only the first of the browser that asks (device-battery.page.ts).
-  desktopBattery({ g, method, getter, masks, native, rethrow, standIns });
+  desktopBattery({ g, method, masks, native, rethrow, shared: realmMasks.shared });
 
   // A PDF viewer, as every desktop Chrome has (five plugin names, two MIME types), and the flag that says so.
   const pluginNames = ['PDF Viewer', 'Chrome PDF Viewer', 'Chromium PDF Viewer', 'Microsoft Edge PDF Viewer', 'WebKit built-in PDF'];

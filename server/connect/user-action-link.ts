@@ -110,25 +110,25 @@ export class UserActionLinks {
       const ask = this.askOf(token);
       return !!ask && fitsAsk(ask, decision, null) && (this.runOf(token)?.decide(decision) ?? false);
     }
-    return this.storeDecision(token.agentRequestId, token, (ask) => hashToken(ask.linkToken) === token.tokenHash, decision, null);
+    return !!(await this.storeDecision(token.agentRequestId, token, (ask) => hashToken(ask.linkToken) === token.tokenHash, decision, null));
   }
 
   /**
-   * The app decides a held write of its organization's run (POST …/user-action): false when no write waits for a
-   * decision now. In this process, or through the store when another process holds the run; the hand-off records it in
-   * the trace as it records the widget's Approve or Deny.
+   * The app decides a held write of its organization's run (POST …/user-action): the ask it decided, null when no write
+   * waits for a decision now. In this process, or through the store when another process holds the run; the hand-off
+   * records it in the trace as it records the widget's Approve or Deny.
    */
   async decideHeldWrite(
     owner: { organizationId: string; environment: string },
     requestId: string,
     decision: 'approve' | 'deny',
     writeId?: string,
-  ): Promise<boolean> {
+  ): Promise<UserAction | null> {
     const run = this.registry.find(requestId);
     if (run) {
-      if (run.owner.organizationId !== owner.organizationId || run.owner.environment !== owner.environment) return false;
+      if (run.owner.organizationId !== owner.organizationId || run.owner.environment !== owner.environment) return null;
       const ask = run.current;
-      return !!ask && fitsAsk(ask, decision, writeId ?? null) && run.decide(decision);
+      return ask && fitsAsk(ask, decision, writeId ?? null) && run.decide(decision) ? ask : null;
     }
     return this.storeDecision(requestId, owner, () => true, decision, writeId ?? null);
   }
@@ -157,21 +157,21 @@ export class UserActionLinks {
     meant: (ask: UserAction) => boolean,
     decision: UserDecision,
     writeId: string | null,
-  ): Promise<boolean> {
+  ): Promise<UserAction | null> {
     const row = await this.rowOf(requestId, owner);
     const ask = row?.userAction ?? null;
-    if (!row?.sealedUserAction || !ask || !meant(ask) || !fitsAsk(ask, decision, writeId)) return false;
+    if (!row?.sealedUserAction || !ask || !meant(ask) || !fitsAsk(ask, decision, writeId)) return null;
     const stored = encodeDecision({ decision, ask: askKey(ask), writeId });
-    if (!(await this.rows.recordDecision(requestId, row.sealedUserAction, stored))) return false;
+    if (!(await this.rows.recordDecision(requestId, row.sealedUserAction, stored))) return null;
     // True only on the worker's word that it applied this decision: a value that went (the pause ended another way, a
     // decision in the worker's own process came first) is no success.
     for (const until = Date.now() + this.pickupWaitMs; Date.now() < until;) {
       const outcome = await this.rows.decisionOutcome(requestId, stored);
-      if (outcome !== 'pending') return outcome === 'applied';
+      if (outcome !== 'pending') return outcome === 'applied' ? ask : null;
       await new Promise((resolve) => setTimeout(resolve, PICKUP_POLL_MS));
     }
-    if (await this.rows.withdrawDecision(requestId, stored)) return false;
+    if (await this.rows.withdrawDecision(requestId, stored)) return null;
     // The worker settled it between the last look and the withdrawal.
-    return (await this.rows.decisionOutcome(requestId, stored)) === 'applied';
+    return (await this.rows.decisionOutcome(requestId, stored)) === 'applied' ? ask : null;
   }
 }

@@ -350,24 +350,29 @@ export class AgentRequestService {
   }
 
   /**
-   * A request after a decision on its pause was applied, as its caller expects to read it: past that pause (resumed,
-   * ended, or at a later pause). The worker applies a decision before it writes what follows (NEEDS_USER → RUNNING at
-   * once; a denied run's final write once its page was answered), so the row is read again until it shows that, within
-   * `waitMs`; at the bound it is answered as it then is.
+   * A request after a decision on its pause was applied, as its caller expects to read it: once `stillPaused` (the
+   * decided pause is still the open one) no longer holds. The worker applies a decision before it writes what follows
+   * (NEEDS_USER → RUNNING at once; a denied run's final write once its page was answered), so the row is read again
+   * (10 ms, then twice as long each time, at most 250 ms; at once on this process's finish event) within `waitMs`; at
+   * the bound it is answered as it then is.
    */
-  async pastPause(caller: Caller, requestId: string, pause: string | null, waitMs: number): Promise<Result<AgentRequestRecord>> {
+  async pastPause(
+    caller: Caller,
+    requestId: string,
+    stillPaused: (record: AgentRequestRecord) => boolean,
+    waitMs: number,
+  ): Promise<Result<AgentRequestRecord>> {
     const until = Date.now() + waitMs;
-    for (;;) {
+    for (let pollMs = PAST_PAUSE_FIRST_POLL_MS; ; pollMs = Math.min(pollMs * 2, PAST_PAUSE_MAX_POLL_MS)) {
       const found = await this.get(caller, requestId);
-      const stillThere = found.ok && found.value.status === 'NEEDS_USER' && found.value.sealedUserAction === pause;
-      if (!stillThere || Date.now() >= until) return found;
+      if (!found.ok || found.value.status !== 'NEEDS_USER' || !stillPaused(found.value) || Date.now() >= until) return found;
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
           off?.();
           resolve();
         };
-        const timer = setTimeout(done, Math.min(PAST_PAUSE_POLL_MS, Math.max(0, until - Date.now())));
+        const timer = setTimeout(done, Math.min(pollMs, Math.max(0, until - Date.now())));
         const off = this.events?.onFinished(requestId, done);
       });
     }
@@ -388,7 +393,8 @@ const ENDS_WAIT = new Set<AgentRequestStatus>([...FINAL_STATUSES, 'NEEDS_USER'])
  */
 const WAIT_POLL_MS = 200;
 /** How often the row is read again after a decision, until it shows the run past its pause (pastPause). */
-const PAST_PAUSE_POLL_MS = 20;
+const PAST_PAUSE_FIRST_POLL_MS = 10;
+const PAST_PAUSE_MAX_POLL_MS = 250;
 const OWN_POLLS = 3;
 const WAIT_POLL_MAX_MS = 1_000;
 

@@ -35,6 +35,7 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
   const apply = g.Reflect.apply; // not then.call: a page may have replaced Function.prototype.call
   // The realm's own, taken before any page script ran: a page that replaced them sees no call of ours.
   const describeOwn = g.Reflect.getOwnPropertyDescriptor;
+  const defineOwn = g.Reflect.defineProperty;
   const protoOf = g.Reflect.getPrototypeOf;
   const hasOwn = g.Object.prototype.hasOwnProperty;
   // Not `instanceof`: it looks Symbol.hasInstance up on Error, where a page may have defined its own.
@@ -239,6 +240,9 @@ export function builtInErrors(g: typeof globalThis): BuiltInErrors {
       return site;
     },
     restacked(result, site) {
+      // Our promise, never the page's: a species of its own, so `then` reads no constructor a page put on Promise.prototype.
+      if (typeof result === 'object' && result !== null)
+        defineOwn(result, 'constructor', { __proto__: null, value: undefined } as PropertyDescriptor);
       return apply(then, result, [
         undefined,
         (error: unknown) => {

@@ -9,6 +9,8 @@ export interface NativeMasks {
   device?: boolean;
   /** The realm's own console.debug, kept by the device before it quiets the console (device-console.page.ts). */
   consoleDebug?: (...data: unknown[]) => void;
+  /** What the same-origin realms of a page share besides the masks (one object for all of them). */
+  shared: Record<string, unknown>;
 }
 
 /**
@@ -52,7 +54,7 @@ export function nativeMasks(g: typeof globalThis, key: string, rethrow: BuiltInE
   const proto = g.Function.prototype;
   const nativeToString = proto.toString as (this: unknown) => string;
   const masks = related ? related.masks : new WeakMap<object, string>();
-  const mine: NativeMasks = { masks, nativeToString };
+  const mine: NativeMasks = { masks, nativeToString, shared: related ? related.shared : { __proto__: null } };
   // The realm's own built-ins, taken before any page script of it ran: a page that replaces Function.prototype.call or
   // WeakMap.prototype.get sees no call of a toString of ours go through them, as the built-in toString makes none.
   const apply = g.Reflect.apply;

@@ -1,10 +1,12 @@
 import { initServer } from '@ts-rest/express';
 
 import { CONNECTION_LIST_LIMITS, contract } from '../../contract';
+import { askKey } from '../agent/handoff/stored-decision';
 import { presentAgentRequest, presentConnection, presentProvider, presentProviderDetail } from '../domain/presenters';
 import { errorEnvelope } from '../http/api-error';
 import { callerOf } from '../http/auth';
 import type { Services } from '../services';
+import type { AgentRequestRecord } from '../store';
 import { connectionHealthHandlers } from './connection-health.routes';
 import { redirectUriHandlers } from './redirect-uris.routes';
 import { webhookHandlers } from './webhooks.routes';
@@ -151,19 +153,20 @@ export function apiRouter(services: Services) {
         const found = await services.agentRequests.get(caller, params.requestId);
         if (!found.ok) return errorEnvelope(res, found.error);
         // Decided where the run's page is (this process's hand-offs, or the holder's through the store); no held write: 409.
-        if (!(await services.userActionLinks.decideHeldWrite(caller, found.value.id, body.decision, body.writeId))) {
+        const decided = await services.userActionLinks.decideHeldWrite(caller, found.value.id, body.decision, body.writeId);
+        if (!decided) {
           return errorEnvelope(res, {
             code: 'USER_ACTION_OVER',
             message: `Agent request ${params.requestId} holds no write for a decision now (status ${found.value.status}).`,
           });
         }
         // Answered as the run is once past the decided pause (resumed, ended or paused again), not as it was before.
-        const after = await services.agentRequests.pastPause(
-          caller,
-          params.requestId,
-          found.value.sealedUserAction,
-          DECISION_ANSWER_WAIT_MS,
-        );
+        const decidedAsk = askKey(decided);
+        const stillPaused = (record: AgentRequestRecord) => {
+          const open = services.userActions.open(record);
+          return !!open && askKey(open) === decidedAsk;
+        };
+        const after = await services.agentRequests.pastPause(caller, params.requestId, stillPaused, DECISION_ANSWER_WAIT_MS);
         if (!after.ok) return errorEnvelope(res, after.error);
         return { status: 200, body: presentAgentRequest(after.value, services.userActions.open(after.value)) };
       },

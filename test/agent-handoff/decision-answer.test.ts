@@ -1,64 +1,121 @@
-import type { Caller } from '../../server/domain/context';
+import { randomUUID } from 'node:crypto';
+
+import type { UserAction } from '../../contract/schemas';
 import { pendingAgentRequest } from '../support/agent-request-record';
 import { describeEachStore } from '../support/app';
+import { createOrg, post, sandboxHeaders, type TestOrg } from '../support/helpers';
 
 /**
- * The answer to a decision on a paused run shows the run past that pause (agentRequests.pastPause). The worker applies
- * a decision before it writes what follows, and in another process the two reach the row in either order: the answer
- * must not read the row in between and say the run still waits on the write that was just decided.
+ * POST /api/agent-requests/:id/user-action answers with the run past the pause it decided. The worker holding the run
+ * (here another process, played by this test on the row, as the heartbeat and the hand-off write it) says it applied
+ * the decision before it writes what follows; those writes may reach the row late, and in any order. The answer must
+ * not be read in between and say the run still waits on the write just decided.
  */
-describeEachStore('the answer to a decision on a paused run', (t) => {
-  const caller: Caller = { organizationId: 'org_decision_answer', environment: 'sandbox' };
-  const paused = () =>
-    pendingAgentRequest({
-      ...caller,
-      status: 'NEEDS_USER',
-      sealedUserAction: 'sealed-pause-1',
-      leaseOwner: 'host:1:w',
+describeEachStore('the answer to an app decision on a run another process holds', (t) => {
+  const OWNER = 'host:9:remote-worker';
+  let org: TestOrg;
+  beforeAll(async () => {
+    org = await createOrg(t);
+  });
+
+  const ask = (writeId: string): UserAction =>
+    ({
+      reason: 'APPROVAL',
+      message: 'Approve the post',
+      since: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      linkToken: `link-sandbox-${writeId}-${Math.random().toString(36).slice(2)}`,
+      url: 'http://localhost/link?token=x',
+      write: { id: writeId, method: 'POST', url: 'http://orbit.sandbox.localhost/posts', fields: [], bodyBytes: 10 },
+    }) as unknown as UserAction;
+
+  /** A run paused on `writeId`, held by the remote worker. */
+  async function pausedRun(writeId: string) {
+    const r = pendingAgentRequest({
+      organizationId: org.organizationId,
+      environment: 'sandbox',
+      providerId: randomUUID(),
+      status: 'RUNNING',
+      leaseOwner: OWNER,
       leaseExpiresAt: new Date(Date.now() + 60_000),
     });
-
-  it('waits for the worker to write the run resumed, however late that write comes within the bound', async () => {
-    const r = paused();
     await t.store.repos.agentRequests.insert(r);
-    // The worker's NEEDS_USER → RUNNING lands 150 ms after the decision was applied (another process, a busy machine).
-    const resumed = new Promise<void>((resolve) =>
-      setTimeout(() => void t.store.repos.agentRequests.resumeFromUser(r.id, 'host:1:w').then(() => resolve()), 150),
-    );
-    const answer = await t.services.agentRequests.pastPause(caller, r.id, 'sealed-pause-1', 5_000);
-    await resumed;
-    expect(answer).toMatchObject({ ok: true, value: { status: 'RUNNING', sealedUserAction: null } });
+    await t.store.repos.agentRequests.pauseForUser(r.id, OWNER, t.services.userActions.seal(r.id, ask(writeId)));
+    return r.id;
+  }
+
+  /**
+   * The remote worker: settles the stored decision as applied as soon as it appears, then `after` ms later writes what
+   * follows (`then`).
+   */
+  function remoteWorker(id: string, after: number, then: () => Promise<unknown>) {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        void (async () => {
+          const row = await t.store.repos.agentRequests.findById(id);
+          const stored = row?.userDecision;
+          if (!stored || stored.startsWith('applied:')) return;
+          clearInterval(timer);
+          await t.store.repos.agentRequests.settleUserDecision(id, OWNER, stored, true);
+          setTimeout(() => then().then(() => resolve(), reject), after);
+        })().catch(reject);
+      }, 5);
+    });
+  }
+
+  const decide = (id: string, decision: string, writeId: string) =>
+    post(t, `/api/agent-requests/${id}/user-action`, sandboxHeaders(org), { decision, writeId });
+
+  it('answers an approval with the run resumed, though the worker wrote it 300 ms after it applied the decision', async () => {
+    const id = await pausedRun('hw_approve');
+    const worker = remoteWorker(id, 300, () => t.store.repos.agentRequests.resumeFromUser(id, OWNER));
+    const res = await decide(id, 'approve', 'hw_approve');
+    await worker;
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'RUNNING', userAction: null });
   });
 
-  it('answers at once a run already past the pause: paused again on a later write, or ended', async () => {
-    const again = paused();
-    await t.store.repos.agentRequests.insert({ ...again, sealedUserAction: 'sealed-pause-2' });
-    // A bound far past the test's own timeout: an answer that waited for this run would fail the test.
-    const never = 10 * 60_000;
-    expect(await t.services.agentRequests.pastPause(caller, again.id, 'sealed-pause-1', never)).toMatchObject({
-      ok: true,
-      value: { status: 'NEEDS_USER', sealedUserAction: 'sealed-pause-2' },
-    });
-    const ended = paused();
-    await t.store.repos.agentRequests.insert({ ...ended, status: 'FAILED', sealedUserAction: null });
-    expect(await t.services.agentRequests.pastPause(caller, ended.id, 'sealed-pause-1', never)).toMatchObject({
-      ok: true,
-      value: { status: 'FAILED' },
-    });
+  it('answers a denial with the run ended, though its final write came 300 ms later', async () => {
+    const id = await pausedRun('hw_deny');
+    const worker = remoteWorker(id, 300, () =>
+      t.store.repos.agentRequests.finish(id, OWNER, {
+        status: 'FAILED',
+        result: null,
+        error: { code: 'DENIED_BY_USER', message: 'denied' },
+        warnings: [],
+        completedAt: new Date(),
+        executionTimeMs: 1,
+        trace: [],
+        method: null,
+        modelUsage: null,
+      }),
+    );
+    const res = await decide(id, 'deny', 'hw_deny');
+    await worker;
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'FAILED', error: { code: 'DENIED_BY_USER' } });
   });
 
-  it('answers the row as it is once the bound runs out, and another organization nothing', async () => {
-    const r = paused();
-    await t.store.repos.agentRequests.insert(r);
-    expect(await t.services.agentRequests.pastPause(caller, r.id, 'sealed-pause-1', 100)).toMatchObject({
-      ok: true,
-      value: { status: 'NEEDS_USER', sealedUserAction: 'sealed-pause-1' },
+  it('answers with the next pause when the run resumed and paused again on another write, not the one decided', async () => {
+    const id = await pausedRun('hw_first');
+    const worker = remoteWorker(id, 100, async () => {
+      await t.store.repos.agentRequests.resumeFromUser(id, OWNER);
+      await t.store.repos.agentRequests.pauseForUser(id, OWNER, t.services.userActions.seal(id, ask('hw_second')));
     });
-    expect(await t.services.agentRequests.pastPause({ ...caller, organizationId: 'org_other' }, r.id, 'sealed-pause-1', 100)).toMatchObject(
-      {
-        ok: false,
-        error: { code: 'AGENT_REQUEST_NOT_FOUND' },
-      },
-    );
+    const res = await decide(id, 'approve', 'hw_first');
+    await worker;
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'NEEDS_USER', userAction: { write: { id: 'hw_second' } } });
+  });
+
+  it('answers a decision no worker took with 409, and another organization with 404', async () => {
+    const id = await pausedRun('hw_nobody');
+    expect((await decide(id, 'approve', 'hw_other')).status).toBe(409);
+    const other = await createOrg(t);
+    const res = await post(t, `/api/agent-requests/${id}/user-action`, sandboxHeaders(other), {
+      decision: 'approve',
+      writeId: 'hw_nobody',
+    });
+    expect(res.status).toBe(404);
   });
 });

@@ -113,13 +113,13 @@ it('a decision no worker takes in time is withdrawn: the answer is no, and it ne
     300,
   );
   const owner = { organizationId: org.organization.id, environment: 'sandbox' };
-  expect(await links.decideHeldWrite(owner, id, 'approve')).toBe(false);
+  expect(await links.decideHeldWrite(owner, id, 'approve')).toBeNull();
   // Withdrawn: the worker's next heartbeat carries nothing, and the pause takes a decision again.
   expect(await repo.heartbeat(id, PAUSED_OWNER, new Date(Date.now() + 60_000))).toStrictEqual({
     cancelRequested: false,
     userDecision: null,
   });
   const worker = workerReads(id, async () => true);
-  expect(await links.decideHeldWrite(owner, id, 'deny')).toBe(true);
+  expect(await links.decideHeldWrite(owner, id, 'deny')).toMatchObject({ reason: 'APPROVAL' });
   expect(parseDecision(await worker)).toMatchObject({ decision: 'deny' });
 });

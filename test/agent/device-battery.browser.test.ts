@@ -85,9 +85,41 @@ const SHAPE = `(async () => {
   await grab('a handler of a number is null', () => { b.onlevelchange = 5; return b.onlevelchange; });
   await grab('a handler on {}', () => { Object.getOwnPropertyDescriptor(BatteryManager.prototype, 'onlevelchange').set.call({}, null); return 'set'; });
   await grab('a listener added and an event dispatched', () => { let heard = 0; b.addEventListener('x', () => heard++); b.dispatchEvent(new Event('x')); return heard; });
+  await grab('a handler called for its event, as the target', () => {
+    const heard = [];
+    b.onlevelchange = function (e) { heard.push('first ' + e.type + ' ' + (this === b)); };
+    b.dispatchEvent(new Event('levelchange'));
+    b.onlevelchange = function (e) { heard.push('second ' + e.type); };
+    b.dispatchEvent(new Event('levelchange'));
+    b.onlevelchange = null;
+    b.dispatchEvent(new Event('levelchange'));
+    return heard.join('; ') + ' | ' + b.onlevelchange;
+  });
+  await grab('a frame of the page: its getter asked about this battery', () => {
+    const frame = document.createElement('iframe');
+    document.body.appendChild(frame);
+    const level = Object.getOwnPropertyDescriptor(frame.contentWindow.BatteryManager.prototype, 'level').get.call(b);
+    frame.remove();
+    return level;
+  });
   await grab('still no own keys', () => Reflect.ownKeys(b).length);
   return out;
 })()`;
+
+it("answers in a frame of the page's origin too, with a battery of the frame's own", async () => {
+  const page = await devicePage('conn-battery-frame');
+  const seen = await page.evaluate(async () => {
+    const frame = document.createElement('iframe');
+    document.body.appendChild(frame);
+    const win = frame.contentWindow as unknown as typeof window & { BatteryManager: { prototype: object } };
+    const b = await Promise.race([
+      (win.navigator as unknown as { getBattery(): Promise<{ level: number }> }).getBattery(),
+      new Promise<null>((r) => setTimeout(() => r(null), 5_000)),
+    ]);
+    return b && [b.level, Object.getPrototypeOf(b) === win.BatteryManager.prototype];
+  });
+  expect(seen).toEqual([1, true]);
+});
 
 it('answers as the browser does in all else: one promise, a BatteryManager, native getters and setters, the same errors', async () => {
   const device = await devicePage('conn-battery-shape');

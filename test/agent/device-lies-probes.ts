@@ -280,6 +280,15 @@ export const TRAPPED_WIDE = `(async () => {
   add(Reflect, ['apply', 'construct', 'ownKeys']);
   add(Math, ['round', 'floor', 'max', 'min', 'imul']);
   add(window, ['String', 'Number', 'setTimeout']);
+  // A promise's species, read by \`then\` inside a call (counted while a stand-in is being called: the test's own awaits
+  // read it too, as in any browser).
+  let calling = false;
+  const species = Object.getOwnPropertyDescriptor(Promise.prototype, 'constructor');
+  Object.defineProperty(Promise.prototype, 'constructor', {
+    configurable: true,
+    get() { if (calling) hits[hits.length] = 'Promise.prototype.constructor'; return species.value; },
+  });
+  const during = (run) => { calling = true; try { return run(); } finally { calling = false; } };
   const saved = [];
   for (let i = 0; i < traps.length; i++) saved[i] = traps[i][0][traps[i][1]];
   for (let i = 0; i < traps.length; i++) {
@@ -294,12 +303,13 @@ export const TRAPPED_WIDE = `(async () => {
   try {
     const brands = navigator.userAgentData.brands;
     const json = navigator.userAgentData.toJSON();
-    const values = await navigator.userAgentData.getHighEntropyValues(['architecture', 'platformVersion', 'fullVersionList']);
+    const values = await during(() => navigator.userAgentData.getHighEntropyValues(['architecture', 'platformVersion', 'fullVersionList']));
     // Asked, not awaited (a plain Chromium answers only the first page of a browser that asks).
-    const battery = navigator.getBattery();
-    const estimate = navigator.storage.estimate();
+    const battery = during(() => navigator.getBattery());
+    // Awaited with the traps in place: what the stand-ins do later, in their reactions and callbacks, is counted too.
+    const estimate = await during(() => navigator.storage.estimate());
     const temporary = navigator.webkitTemporaryStorage;
-    temporary.queryUsageAndQuota(() => undefined);
+    await new Promise((resolve) => during(() => temporary.queryUsageAndQuota(resolve)));
     const url = URL.createObjectURL(new Blob(['"use strict";postMessage(1)'], { type: 'text/javascript' }));
     // Workers started from the page's Blob and from a data: URL: the device's prelude goes into their scripts.
     const workers = [new Worker(url), new Worker('data:text/javascript;base64,' + btoa('postMessage(2)')), new Worker(url, { type: 'module' })];
@@ -308,6 +318,7 @@ export const TRAPPED_WIDE = `(async () => {
     used = (brands ? 1 : 0) + (json ? 1 : 0) + (values ? 1 : 0) + (battery ? 1 : 0) + (estimate ? 1 : 0) + (temporary ? 1 : 0) + workers.length;
   } finally {
     for (let i = 0; i < traps.length; i++) traps[i][0][traps[i][1]] = saved[i];
+    Object.defineProperty(Promise.prototype, 'constructor', species);
   }
   return { hits: hits.join(), used };
 })()`;

@@ -99,7 +99,11 @@ const SHAPE = `(async () => {
   await grab('query answers at once', () => quota.queryUsageAndQuota(() => 1));
   await grab('query source', () => quota.queryUsageAndQuota.toString() + ' ' + quota.queryUsageAndQuota.length);
   await grab('the callback: its arguments, this, and the frames under it', () => new Promise((resolve) =>
-    quota.queryUsageAndQuota(function () { resolve([arguments.length, typeof arguments[0], typeof arguments[1], this === undefined || this === window, new Error('cb').stack.split('\\n').length].join()); })));
+    quota.queryUsageAndQuota(function () { 'use strict'; resolve([arguments.length, typeof arguments[0], typeof arguments[1], this === undefined, new Error('cb').stack.split('\\n').length].join()); })));
+  await grab('a timer id taken between two timers of the page', () => new Promise((resolve) => {
+    const first = setTimeout(() => undefined);
+    quota.queryUsageAndQuota(() => resolve(setTimeout(() => undefined) - first));
+  }));
   await grab('persistent storage, as the browser has it', () => new Promise((resolve) =>
     navigator.webkitPersistentStorage.queryUsageAndQuota((usage, q) => resolve(typeof usage + ' ' + typeof q))));
   return out;
@@ -110,5 +114,9 @@ it('answers as the browser does in all else: the same keys, errors, native funct
   const plain = await openPlainPage(browser, port, contexts);
   const [seen, expected] = await Promise.all([device.evaluate(SHAPE), plain.evaluate(SHAPE)]);
   expect(seen).toEqual(expected);
-  expect(expected).toMatchObject({ 'estimate keys': 'quota,usage,usageDetails', 'query answers at once': 'undefined' });
+  expect(expected).toMatchObject({
+    'estimate keys': 'quota,usage,usageDetails',
+    'query answers at once': 'undefined',
+    'the callback: its arguments, this, and the frames under it': '2,number,number,true,2',
+  });
 });
