@@ -23,6 +23,12 @@ const seen: string[] = [];
 let upstream: http.Server;
 let port = 0;
 const proxies: EgressProxy[] = [];
+/** What a test opened besides the shared site and proxies, closed after it however it ended. */
+const cleanups: (() => void)[] = [];
+const afterThis = (cleanup: () => void) => cleanups.push(cleanup);
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
 
 beforeAll(async () => {
   upstream = http.createServer((req, res) => {
@@ -110,13 +116,20 @@ describe('egress proxy: framing, flow and ways around it', () => {
 
   it('a page sending WebSocket data faster than the provider reads is held back at the proxy, not buffered in memory', async () => {
     // The provider accepts the upgrade, then never reads.
+    const accepted = new Set<net.Socket>();
     const stalled = net.createServer((s) => {
+      accepted.add(s);
       s.once('data', () => {
         s.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: x\r\n\r\n');
         s.pause();
       });
     });
     await new Promise<void>((r) => stalled.listen(0, '127.0.0.1', r));
+    // Closed with the sockets it accepted (paused, they would keep the server and this jest worker from ending).
+    afterThis(() => {
+      for (const s of accepted) s.destroy();
+      stalled.close();
+    });
     const stalledPort = (stalled.address() as net.AddressInfo).port;
     const policy = EgressPolicy.forProvider(
       { name: 'Site', homeUrl: `http://site.localhost:${stalledPort}/`, allowedOrigins: ['site.localhost'] },
@@ -125,6 +138,7 @@ describe('egress proxy: framing, flow and ways around it', () => {
     const proxy = await startEgressProxy({ policy, onBlocked: () => undefined });
     proxies.push(proxy);
     const client = net.connect(Number(new URL(proxy.server).port), '127.0.0.1');
+    afterThis(() => client.destroy());
     await new Promise((r) => client.once('connect', r));
     client.write(`CONNECT site.localhost:${stalledPort} HTTP/1.1\r\nHost: site.localhost:${stalledPort}\r\n\r\n`);
     await new Promise((r) => client.once('data', r));
@@ -143,8 +157,6 @@ describe('egress proxy: framing, flow and ways around it', () => {
     // still waiting on the page's side (bytesWritten counts what is queued there too).
     expect(client.bytesWritten - client.writableLength).toBeLessThan(24 << 20);
     expect(client.writableLength).toBeGreaterThan(32 << 20);
-    client.destroy();
-    stalled.close();
   });
 
   it('refuses a remote browser that would send WebRTC UDP around the proxy, and accepts one started with the flags', async () => {
