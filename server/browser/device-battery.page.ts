@@ -2,6 +2,13 @@ import type { WorkerKit } from './device-workers.page';
 
 /** What applyDevice (device.page.ts) lends the battery: its realm, its wrappers, and what its same-origin realms share. */
 export interface BatteryKit extends Pick<WorkerKit, 'g' | 'method' | 'masks' | 'native' | 'rethrow'> {
+  /** device.page.ts's getter wrapper; `ours` names the receivers its brand check is skipped for. */
+  getter: (
+    proto: object | undefined,
+    name: string,
+    read: (self: unknown, original: () => unknown) => unknown,
+    ours: (self: unknown) => boolean,
+  ) => void;
   /** One object for every same-origin realm of the page (native-masks.page.ts): the battery objects of ours live here. */
   shared: Record<string, unknown>;
 }
@@ -20,7 +27,7 @@ export interface BatteryKit extends Pick<WorkerKit, 'g' | 'method' | 'masks' | '
  * Window only (workers have no getBattery): device.page.ts calls it after a worker's prelude has returned.
  */
 export function desktopBattery(kit: BatteryKit): void {
-  const { g, method, masks, native, rethrow, shared } = kit;
+  const { g, method, getter, masks, native, rethrow, shared } = kit;
   const apply = g.Reflect.apply; // the realm's own, taken before any of its page scripts ran (device-workers.page.ts)
   const describe = Object.getOwnPropertyDescriptor;
   const define = Object.defineProperty;
@@ -57,25 +64,9 @@ export function desktopBattery(kit: BatteryKit): void {
     dischargingTime: Infinity,
     level: 1,
   } as never;
-  for (const name of ['charging', 'chargingTime', 'dischargingTime', 'level']) {
-    const before = describe(battery, name);
-    if (!before?.get) continue;
-    const originalGet = before.get;
-    const get = describe(
-      {
-        get [name](): unknown {
-          try {
-            return isOurs(this) ? values[name] : apply(originalGet, this, []);
-          } catch (error) {
-            return rethrow(error, get);
-          }
-        },
-      },
-      name,
-    )!.get!;
-    masks.set(get, native(`get ${name}`));
-    define(battery, name, { ...before, get });
-  }
+  // From any same-origin realm: its getter asked about another realm's battery of ours answers it, as the browser's does.
+  for (const name of ['charging', 'chargingTime', 'dischargingTime', 'level'])
+    getter(battery, name, (self, original) => (isOurs(self) ? values[name] : original()), isOurs);
 
   // Its event handlers, as the browser keeps them: a function set is a listener of its event (called when the page
   // dispatches one: a desktop's battery never changes), an object is kept, anything else is null.

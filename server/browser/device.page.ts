@@ -46,9 +46,9 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   if (realmMasks.device) return;
   realmMasks.device = true;
   const { masks, nativeToString } = realmMasks;
-
   const native = (name: string) => `function ${name}() { [native code] }`;
-  function getter(proto: object | undefined, name: string, read: (self: unknown, original: () => unknown) => unknown) {
+  type Read = (self: unknown, original: () => unknown) => unknown; // `ours`: receivers its brand check would refuse
+  function getter(proto: object | undefined, name: string, read: Read, ours: (self: unknown) => boolean = isStandIn) {
     if (!proto) return;
     const before = describe(proto, name);
     if (!before?.get) return;
@@ -58,7 +58,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
         get [name](): unknown {
           try {
             // The built-in's own first, for its brand check: a wrong receiver throws "Illegal invocation" as before.
-            const value = isStandIn(this) ? undefined : apply(originalGet, this, []);
+            const value = ours(this) ? undefined : apply(originalGet, this, []);
             return read(this, () => value);
           } catch (error) {
             return rethrow(error, get);
@@ -288,7 +288,7 @@ export default function applyDevice(d: DeviceFacts, realm?: typeof globalThis): 
   if (typeof g.document === 'undefined') return; // a worker: nothing below exists there (nor in its prelude's parts)
 
   // A desktop's battery, answered in every page, not only the first of the browser that asks (device-battery.page.ts).
-  desktopBattery({ g, method, masks, native, rethrow, shared: realmMasks.shared });
+  desktopBattery({ g, method, getter, masks, native, rethrow, shared: realmMasks.shared });
 
   // A PDF viewer, as every desktop Chrome has (five plugin names, two MIME types), and the flag that says so.
   const pluginNames = ['PDF Viewer', 'Chrome PDF Viewer', 'Chromium PDF Viewer', 'Microsoft Edge PDF Viewer', 'WebKit built-in PDF'];
