@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { BrowserContext, Frame, Page, Route } from 'playwright-core';
+import type { BrowserContext, CDPSession, Frame, Page, Route } from 'playwright-core';
 
 import { type ProviderSession, SESSION_FORMAT, type SessionStorageOrigin, type StorageItem } from './session-format';
 
@@ -27,8 +27,51 @@ function originOf(frame: Frame): string | null {
   }
 }
 
-/** The sessionStorage of one frame's origin, as the page holds it (bounded); null when it cannot be read. */
-async function readSessionStorage(frame: Frame): Promise<StorageItem[] | null> {
+/** Items up to the bound, in the browser's order: whole items only, as many as fit. */
+function bounded(entries: Iterable<readonly [string, string]>, max = SESSION_STORAGE_MAX_CHARS): StorageItem[] {
+  const items: StorageItem[] = [];
+  let total = 0;
+  for (const [name, value] of entries) {
+    total += name.length + value.length;
+    if (total > max) break;
+    items.push({ name, value });
+  }
+  return items;
+}
+
+/**
+ * The sessionStorage of an origin shown in the tab `cdp` is attached to, read by DevTools (DOMStorage), outside the
+ * page: no script runs in any world of the document, so a page that wraps Storage's methods or the `sessionStorage`
+ * getter sees no call of ours at the end of every run (issue 36: nothing of ours in the page). Null when this target
+ * holds no frame of that origin (a frame in a process of its own), or the tab does not answer.
+ */
+async function readByDevTools(cdp: CDPSession, origin: string): Promise<StorageItem[] | null> {
+  try {
+    const { entries } = await withTimeout(
+      cdp.send('DOMStorage.getDOMStorageItems', { storageId: { storageKey: `${origin}/`, isLocalStorage: false } }),
+      EVALUATE_TIMEOUT_MS,
+    );
+    return bounded(entries.filter((e): e is [string, string] => e.length === 2).map(([name, value]) => [name, value] as const));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The same read through a session of the frame's own (a frame of another site, in its own process: Playwright opens
+ * sessions only for those), or, where DevTools cannot name the frame's storage (a browser that partitions a
+ * third-party frame's storage by its top site), from inside the frame, as before: the session is still captured.
+ */
+async function readFromFrame(context: BrowserContext, frame: Frame, origin: string): Promise<StorageItem[] | null> {
+  const own = await context.newCDPSession(frame).catch(() => null);
+  if (own) {
+    try {
+      const items = await readByDevTools(own, origin);
+      if (items) return items;
+    } finally {
+      await own.detach().catch(() => undefined);
+    }
+  }
   try {
     return await withTimeout(
       frame.evaluate((max) => {
@@ -51,15 +94,49 @@ async function readSessionStorage(frame: Frame): Promise<StorageItem[] | null> {
   }
 }
 
+/** DevTools sessions opened ahead for a page's capture (readyForCapture): each lives as long as its page. */
+const prepared = new WeakMap<Page, Promise<CDPSession | null>>();
+
+/**
+ * Opens the DevTools session a page's capture reads through, now, beside what the page does next (a run's navigation):
+ * attaching to a tab costs its renderer a few milliseconds, which the capture at the run's end would otherwise wait for.
+ */
+export function readyForCapture(page: Page): void {
+  if (!prepared.has(page))
+    prepared.set(
+      page,
+      page
+        .context()
+        .newCDPSession(page)
+        .catch(() => null),
+    );
+}
+
 /** sessionStorage per provider origin, from every page of the context (the first page that shows an origin wins). */
 async function captureSessionStorage(context: BrowserContext, keep: OriginFilter): Promise<SessionStorageOrigin[]> {
   const captured = new Map<string, StorageItem[]>();
   for (const page of context.pages()) {
+    const shown = new Map<string, Frame[]>();
     for (const frame of page.frames()) {
       const origin = originOf(frame);
       if (!origin || captured.has(origin) || !keep(origin)) continue;
-      const items = await readSessionStorage(frame);
-      if (items && items.length > 0) captured.set(origin, items);
+      shown.set(origin, [...(shown.get(origin) ?? []), frame]);
+    }
+    if (shown.size === 0) continue;
+    // One DevTools session of the tab reads every origin its process holds (the top document and same-process frames).
+    const ahead = prepared.get(page);
+    const tab = ahead ? await ahead : await context.newCDPSession(page).catch(() => null);
+    try {
+      for (const [origin, frames] of shown) {
+        let items = tab ? await readByDevTools(tab, origin) : null;
+        for (const frame of frames) {
+          if (items) break;
+          items = await readFromFrame(context, frame, origin);
+        }
+        if (items && items.length > 0) captured.set(origin, items);
+      }
+    } finally {
+      if (!ahead) await tab?.detach().catch(() => undefined);
     }
   }
   return [...captured].map(([origin, items]) => ({ origin, items }));

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Page } from 'playwright-core';
 
 import { clearHttpCache } from '../../browser/http-cache';
-import { captureSession, restoreSessionStorage } from '../../browser/session-capture';
+import { captureSession, readyForCapture, restoreSessionStorage } from '../../browser/session-capture';
 import { sessionDigest } from '../../browser/session-digest';
 import { boundSession, type ProviderSession, SESSION_MAX_BYTES } from '../../browser/session-format';
 import { EgressPolicy } from '../../egress/egress-policy';
@@ -169,6 +169,7 @@ async function openSessionContext(
     page = await openPage(warm.context);
   }
   state.page = page;
+  readyForCapture(page);
   state.stages.add('context', performance.now() - opened);
   // Judged at the run's end with what its pages left unfinished on a socket still open (read mode: a taint).
   judgeUnfinishedMessages(state.integrity, state.context!);
