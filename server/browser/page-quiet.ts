@@ -2,6 +2,7 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../page-code/entries';
 import { pageFunction } from '../page-code/page-function';
+import { evaluateIsolated } from './isolated-world';
 import type domQuiet from './page-quiet.page';
 import { type RequestSink, watchRendererRequests } from './renderer-requests';
 
@@ -182,7 +183,7 @@ export async function waitForQuiet(page: Page, opts: QuietOptions = {}): Promise
     if (left() <= 0) return;
     // The page's own script may hang or replace the timers the check runs on: it is bounded from here too.
     const dom = await within<'quiet' | 'busy' | 'gone'>(
-      page.evaluate(DOM_QUIET, { quietMs, leadMs, maxMs: left() }).then(
+      evaluateIsolated(page, DOM_QUIET, { quietMs, leadMs, maxMs: left() }).then(
         (quiet) => (quiet === true ? 'quiet' : 'busy'),
         () => 'gone', // the document was replaced (a navigation) or the page closed: look again
       ),

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../page-code/entries';
 import { pageFunction } from '../page-code/page-function';
+import { evaluateIsolated } from './isolated-world';
 import { networkState, trackRequests, within } from './page-quiet';
 import type pageReady from './page-ready.page';
 import type { ReadyCheck } from './page-ready.page';
@@ -105,9 +106,9 @@ export async function waitForReady(page: Page, opts: ReadyOptions = {}): Promise
     // The page's own script may hang the check or replace its timers: bounded from here too.
     const check = await within<ReadyCheck | 'gone' | 'hung'>(
       // The in-page wait ends a little before the budget so its answer (what was missing) comes back within it.
-      page
-        .evaluate(PAGE_READY, { quietMs, maxMs: Math.max(quietMs, left() - 100), ...(readyWhen ? { readyWhen } : {}) })
-        .catch(() => 'gone' as const),
+      evaluateIsolated(page, PAGE_READY, { quietMs, maxMs: Math.max(quietMs, left() - 100), ...(readyWhen ? { readyWhen } : {}) }).catch(
+        () => 'gone' as const,
+      ),
       left() + 250,
       'hung',
     );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { BrowserContext, CDPSession, Frame, Page, Route } from 'playwright-core';
 
+import { pageDevTools } from './isolated-world';
 import { type ProviderSession, SESSION_FORMAT, type SessionStorageOrigin, type StorageItem } from './session-format';
 
 /**
@@ -94,22 +95,12 @@ async function readFromFrame(context: BrowserContext, frame: Frame, origin: stri
   }
 }
 
-/** DevTools sessions opened ahead for a page's capture (readyForCapture): each lives as long as its page. */
-const prepared = new WeakMap<Page, Promise<CDPSession | null>>();
-
 /**
- * Opens the DevTools session a page's capture reads through, now, beside what the page does next (a run's navigation):
- * attaching to a tab costs its renderer a few milliseconds, which the capture at the run's end would otherwise wait for.
+ * Opens the page's DevTools session, which its capture reads through, now, beside what the page does next (a run's
+ * navigation): attaching to a tab costs its renderer a few milliseconds, which the capture would otherwise wait for.
  */
 export function readyForCapture(page: Page): void {
-  if (!prepared.has(page))
-    prepared.set(
-      page,
-      page
-        .context()
-        .newCDPSession(page)
-        .catch(() => null),
-    );
+  void pageDevTools(page);
 }
 
 /** sessionStorage per provider origin, from every page of the context (the first page that shows an origin wins). */
@@ -124,19 +115,15 @@ async function captureSessionStorage(context: BrowserContext, keep: OriginFilter
     }
     if (shown.size === 0) continue;
     // One DevTools session of the tab reads every origin its process holds (the top document and same-process frames).
-    const ahead = prepared.get(page);
-    const tab = ahead ? await ahead : await context.newCDPSession(page).catch(() => null);
-    try {
-      for (const [origin, frames] of shown) {
-        let items = tab ? await readByDevTools(tab, origin) : null;
-        for (const frame of frames) {
-          if (items) break;
-          items = await readFromFrame(context, frame, origin);
-        }
-        if (items && items.length > 0) captured.set(origin, items);
+    // The page's own session (kept for the page's life: isolated-world.ts).
+    const tab = await pageDevTools(page);
+    for (const [origin, frames] of shown) {
+      let items = tab ? await readByDevTools(tab, origin) : null;
+      for (const frame of frames) {
+        if (items) break;
+        items = await readFromFrame(context, frame, origin);
       }
-    } finally {
-      if (!ahead) await tab?.detach().catch(() => undefined);
+      if (items && items.length > 0) captured.set(origin, items);
     }
   }
   return [...captured].map(([origin, items]) => ({ origin, items }));

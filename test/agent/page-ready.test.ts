@@ -10,6 +10,7 @@ import { ChatClient } from '../../server/agent/model/chat-client';
 import { runPlanner } from '../../server/agent/planner/loop';
 import type { RunContext } from '../../server/agent/run/context';
 import { RunIntegrity } from '../../server/agent/run/integrity';
+import * as isolatedWorld from '../../server/browser/isolated-world';
 import { waitForReady } from '../../server/browser/page-ready';
 import type { ProviderDefinition } from '../../server/providers/provider';
 import { startBrowser } from '../support/live-server';
@@ -167,16 +168,17 @@ describe('waitForReady', () => {
     // made short (its in-page wait told 200 ms instead of the budget's rest), so a second round always comes.
     const page = await openAt('/never', { documentDone: true });
     const waitForLoadState = page.waitForLoadState.bind(page);
-    const evaluate = page.evaluate.bind(page) as (fn: unknown, arg: unknown) => Promise<unknown>;
+    const evaluate = isolatedWorld.evaluateIsolated;
     let looks = 0;
     let loads = 0;
     page.waitForLoadState = async (...args: Parameters<typeof waitForLoadState>) => {
       await waitForLoadState(...args);
       if (++loads > 1) await new Promise((resolve) => setTimeout(resolve, 2_500));
     };
-    (page as { evaluate: unknown }).evaluate = (fn: unknown, arg: { maxMs: number }) =>
-      evaluate(fn, ++looks === 1 ? { ...arg, maxMs: 200 } : arg);
-    const r = await waitForReady(page, { budgetMs: 2_000 });
+    const look = jest
+      .spyOn(isolatedWorld, 'evaluateIsolated')
+      .mockImplementation((p, fn, arg: { maxMs: number }) => evaluate(p, fn, ++looks === 1 ? { ...arg, maxMs: 200 } : arg));
+    const r = await waitForReady(page, { budgetMs: 2_000 }).finally(() => look.mockRestore());
     expect({ looks, loads }).toEqual({ looks: 1, loads: 2 });
     expect(r).toMatchObject({ ready: false, pending: 'dom' });
   });

@@ -3,13 +3,18 @@ import type { AddressInfo } from 'node:net';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
+import { waitForQuiet } from '../../server/browser/page-quiet';
+import { waitForReady } from '../../server/browser/page-ready';
 import { captureSession } from '../../server/browser/session-capture';
 import { startBrowser } from '../support/live-server';
 
 /**
- * Taking a provider session out of a context after a run, a sign-in or a check (session-capture.ts), as the page sees
- * it: the sessionStorage of the provider's origins is read by DevTools, so a site that wraps Storage's methods and the
- * storage getters to spot automation (issue 36) records no call of ours, and what is captured is what the tab holds.
+ * What every run does in a page besides its steps, as the page sees it (issue 36: nothing of ours in the page). Taking
+ * the provider session out of a context after a run, a sign-in or a check (session-capture.ts): the sessionStorage of
+ * the provider's origins is read by DevTools, so a site that wraps Storage's methods and the storage getters records
+ * no call of ours, and what is captured is what the tab holds. Waiting for the page to be drawn and to go quiet
+ * (page-ready.ts, page-quiet.ts): their checks run in an isolated world of ours (isolated-world.ts), so a site that
+ * wraps MutationObserver, setTimeout and the query methods, as zone.js does in every Angular app, sees none of them.
  */
 jest.setTimeout(60_000);
 
@@ -28,6 +33,14 @@ const WATCH = `
   });
   var len = Object.getOwnPropertyDescriptor(Storage.prototype, 'length');
   Object.defineProperty(Storage.prototype, 'length', { configurable: true, get: function () { note('Storage.length'); return len.get.call(this); } });
+  var MO = window.MutationObserver;
+  window.MutationObserver = function (cb) { note('MutationObserver'); return new MO(cb); };
+  var st = window.setTimeout;
+  window.setTimeout = function () { note('setTimeout'); return st.apply(window, arguments); };
+  ['querySelector', 'querySelectorAll', 'matches'].forEach(function (name) {
+    var f = Element.prototype[name];
+    Element.prototype[name] = function () { note('Element.' + name); return f.apply(this, arguments); };
+  });
   ['sessionStorage', 'localStorage'].forEach(function (name) {
     var d = Object.getOwnPropertyDescriptor(window, name) || Object.getOwnPropertyDescriptor(Window.prototype, name);
     Object.defineProperty(window, name, { configurable: true, get: function () { note(name); return d.get.call(window); } });
@@ -40,7 +53,7 @@ const documentOf = (writes: Record<string, string>, frames: string[] = []) =>
     .map(([k, v]) => `sessionStorage.setItem(${JSON.stringify(k)}, ${JSON.stringify(v)});`)
     .join('\n')}
   ${WATCH}
-  </script>${frames.map((src) => `<iframe src="${src}"></iframe>`).join('')}`;
+  </script><p>Signed in.</p>${frames.map((src) => `<iframe src="${src}"></iframe>`).join('')}`;
 
 const BIG = 'x'.repeat(400_000);
 
@@ -116,4 +129,23 @@ it('keeps whole items up to its bound per origin, in the order the browser lists
   const order = await page.evaluate(() => Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i)));
   expect(items.map((i) => i.name)).toEqual(order.slice(0, 2));
   expect(items.every((i) => i.value === BIG)).toBe(true);
+});
+
+it('leaves no call in the page while it waits for the page to be drawn and to go quiet', async () => {
+  const page = await open();
+  const before = await seen(page);
+  expect(before).toEqual([[], [], []]);
+  expect(await waitForReady(page, { budgetMs: 5_000, quietMs: 100 })).toMatchObject({ ready: true });
+  await waitForQuiet(page, { quietMs: 100, maxMs: 5_000 });
+  // A new document: the checks make their world in it too.
+  await page.goto(`http://keep.localhost:${port}/again`, { waitUntil: 'load' });
+  expect(await waitForReady(page, { budgetMs: 5_000, quietMs: 100 })).toMatchObject({ ready: true });
+  await waitForQuiet(page, { quietMs: 100, maxMs: 5_000 });
+  expect(await seen(page)).toEqual([[], [], []]);
+  // The watch works: the page's own use of them is recorded.
+  expect(
+    await page.evaluate(
+      () => (setTimeout(() => undefined, 0), document.body.matches('body'), (window as unknown as { __seen: string[] }).__seen.length),
+    ),
+  ).toBe(2);
 });
