@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 import { deviceForBrowser, deviceIdentity } from '../browser/device-identity';
 import type { DeviceProfile } from '../browser/device-profile';
+import { evaluateIsolated } from '../browser/isolated-world';
 import { captureSession } from '../browser/session-capture';
 import { boundSession, type ProviderSession } from '../browser/session-format';
 import type { Environment } from '../config';
@@ -348,7 +349,7 @@ export class LoginEngine {
   private async act(page: Page, provider: ProviderDefinition, phase: Phase, action: () => Promise<void>): Promise<LoginOutcome> {
     // The document is known by when it began (performance.timeOrigin, new with each document): nothing of ours is
     // left in the page for its scripts to find, as a marker on the window would be.
-    const began = await page.evaluate(() => performance.timeOrigin).catch(() => null);
+    const began = await evaluateIsolated(page, () => performance.timeOrigin, undefined).catch(() => null);
     await action();
     await waitForNewDocument(page, began, 3_000);
     return this.classify(page, provider, phase);

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 
+import { evaluateIsolated } from '../browser/isolated-world';
 import { EgressPolicy } from '../egress/egress-policy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { PageSignal, Target } from '../providers/login-recipe';
@@ -57,7 +58,7 @@ export async function waitForNewDocument(page: Page, began: number | null, maxMs
   const until = Date.now() + maxMs;
   while (Date.now() < until) {
     try {
-      const current = await page.evaluate(() => performance.timeOrigin);
+      const current = await evaluateIsolated(page, () => performance.timeOrigin, undefined);
       if (current !== began) break;
     } catch {
       // The old document went away mid-evaluation: a navigation is under way.

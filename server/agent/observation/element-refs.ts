@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { CDPSession, ElementHandle, Frame, FrameLocator, JSHandle, Locator, Page } from 'playwright-core';
 
-import { REF_ENGINE, refSelector, REGISTER_FN, registerRefEngine } from '../../browser/element-ref-engine';
+import { REF_ENGINE, REF_STORE, refSelector, REGISTER_FN, registerRefEngine } from '../../browser/element-ref-engine';
 import type { RefKind } from './dom/tree.page';
 
 /**
@@ -23,7 +23,25 @@ export interface DocRefs {
   register(kind: RefKind, n: number, token: string, gen: number): Promise<boolean>;
   /** Lets go of the references (the next observation replaces them). */
   release(): void;
+  /**
+   * Runs `fn(element, arg)` (a function's source) on the element registered under `token`, in Playwright's utility
+   * world, where the page's scripts see none of it; its result by value. Absent where only Playwright reaches the
+   * document (the caller evaluates through the locator, in the page's world, as before).
+   */
+  evaluate?<T>(token: string, fn: string, arg: unknown): Promise<T>;
 }
+
+/** What a call on a registered element answers: its result, or that the element is not (or no longer) there. */
+type OnRef = { value: unknown } | { gone: true } | { missing: true };
+
+/** Calls the function (source `fn`) on the element registered under a token, in the world it was registered in. */
+const onRegistered = (fn: string) => `async function (token, arg) {
+  var s = globalThis.${REF_STORE};
+  var el = s && s.m.get(token);
+  if (!el) return { missing: true };
+  if (!el.isConnected) return { gone: true };
+  return { value: await (${fn})(el, arg) };
+}`;
 
 /** The function source that returns a referenced element, or null when it left its document. */
 const PICK = 'function (r, a) { var e = r[a.k][a.n]; return e && e.isConnected ? e : null; }';
@@ -101,6 +119,23 @@ export function cdpRefs(cdp: CDPSession, holder: string, group: string, utilityC
       return put > 0;
     },
     release: () => void cdp.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => undefined),
+    evaluate: async <T>(token: string, fn: string, arg: unknown) => {
+      // The element was put in each utility world of its document (register): the first that holds it answers.
+      for (const executionContextId of await utilityContexts()) {
+        const r = await cdp.send('Runtime.callFunctionOn', {
+          executionContextId,
+          functionDeclaration: onRegistered(fn),
+          arguments: [{ value: token }, { value: arg }],
+          awaitPromise: true,
+          returnByValue: true,
+        });
+        if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+        const answer = r.result.value as OnRef;
+        if ('value' in answer) return answer.value as T;
+        if ('gone' in answer) break;
+      }
+      throw new Error('the element is no longer on the page');
+    },
   };
 }
 
@@ -130,6 +165,38 @@ export function handleRefs(holder: JSHandle): DocRefs {
 }
 
 let generations = 0;
+
+/** Which reference a locator of `Observed.locate` stands for: what `evaluateOnElement` runs its function on. */
+const located = new WeakMap<Locator, { observed: Observed; chain: readonly number[]; kind: RefKind; n: number }>();
+
+/**
+ * `fn(element, arg)` on the element a tool acts on, by value, in Playwright's utility world: the tools' reads of a
+ * control (its checked or expanded state, the value typed into it, its scroll area, a select's options) call nothing
+ * the page's scripts could wrap and record (issue 36: nothing of ours in the page). A locator that is not an
+ * observation's reference, or a document only Playwright reaches, is evaluated through the locator, in the page's
+ * world. Rejects when the element is gone, at once (Playwright would wait out `timeout` for an element the reference
+ * can never match again), or when the call takes longer than `timeout`.
+ */
+export async function evaluateOnElement<R, A = undefined>(
+  loc: Locator,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- page functions take the element type they act on
+  fn: (el: any, arg: A) => R | Promise<R>,
+  arg?: A,
+  opts: { timeout?: number } = {},
+): Promise<R> {
+  const ref = located.get(loc);
+  const call = ref?.observed.evaluate<R>(ref.chain, ref.kind, ref.n, String(fn), arg);
+  const inWorld = call ? await bounded(call, opts.timeout) : null;
+  if (inWorld) return inWorld.value;
+  return loc.evaluate(fn as never, arg as never, opts) as Promise<R>;
+}
+
+function bounded<T>(p: Promise<T>, ms: number | undefined): Promise<T> {
+  if (!ms) return p;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
 
 /** The references of one observation of a page, per document (keyed by the chain of frame numbers). */
 export class Observed {
@@ -164,7 +231,21 @@ export class Observed {
     await registerRefEngine();
     let scope: Page | FrameLocator = page;
     for (let i = 0; i < chain.length; i++) scope = scope.frameLocator(refSelector(await this.token(chain.slice(0, i), 'frame', chain[i]!)));
-    return scope.locator(refSelector(await this.token(chain, kind, n)));
+    const loc = scope.locator(refSelector(await this.token(chain, kind, n)));
+    located.set(loc, { observed: this, chain, kind, n });
+    return loc;
+  }
+
+  /**
+   * `fn(element, arg)` on refs[kind][n] of the document at `chain`, in Playwright's utility world (DocRefs.evaluate);
+   * null where that document's references cannot run it (the caller goes through the locator instead).
+   */
+  async evaluate<T>(chain: readonly number[], kind: RefKind, n: number, fn: string, arg: unknown): Promise<{ value: T } | null> {
+    const doc = this.docs.get(Observed.key(chain));
+    if (!doc?.evaluate) return null;
+    const token = await this.token(chain, kind, n);
+    if (!token) throw new Error('the element is no longer on the page');
+    return { value: await doc.evaluate<T>(token, fn, arg) };
   }
 
   /** The Playwright frame of the chain of iframes (outermost first), or null when one is gone. */

@@ -1,4 +1,4 @@
-export { listedNodes } from './element-refs';
+export { evaluateOnElement, listedNodes } from './element-refs';
 export { type Placeholder, Redactor, SECRET_MASK, TOKEN_MASK } from './redact';
 export { renderElement, type RenderOptions, renderSnapshot } from './render';
 export {

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import type { Page } from 'playwright-core';
 
+import { evaluateIsolated } from '../../browser/isolated-world';
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunction } from '../../page-code/page-function';
 import { runDom } from '../observation';
@@ -226,7 +227,8 @@ async function readBindings(page: Page, reads: BindingRead[]): Promise<BindingAn
   // Rides out a navigation that replaces the document mid-call, as runDom does.
   for (let attempt = 0; ; attempt++) {
     try {
-      return await page.evaluate(READ_BINDINGS, reads);
+      // In an isolated world of ours: the reads call nothing the page's scripts could wrap and record (issue 36).
+      return await evaluateIsolated(page, READ_BINDINGS, reads);
     } catch (err) {
       if (attempt >= 3 || !NAVIGATED.test(String((err as Error)?.message ?? err)) || page.isClosed()) throw err;
       await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);

@@ -2,7 +2,7 @@ import type { ElementHandle, Locator } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunctions } from '../../page-code/page-function';
-import { describeElement, type ObservedElement } from '../observation';
+import { describeElement, evaluateOnElement, type ObservedElement } from '../observation';
 import { remaining, ToolError } from '../result/errors';
 import { runNow } from '../run/clock';
 import type checkableInPage from './checkable.page';
@@ -41,7 +41,7 @@ export function mayBeCheckable(el: ObservedElement): boolean {
 
 /** Whether the element is, labels or wraps one checkable control (then the click goes through clickCheckable). */
 export async function probeCheckable(loc: Locator, tc: ToolContext): Promise<Probe | null> {
-  const probe = await loc.evaluate(PROBE, undefined, { timeout: Math.min(2_000, remaining(tc.run, 2_000)) }).catch(() => null);
+  const probe = await evaluateOnElement(loc, PROBE, undefined, { timeout: Math.min(2_000, remaining(tc.run, 2_000)) }).catch(() => null);
   // A control that states no checked state cannot be verified: it gets the plain click.
   return probe && probe.checked !== null ? probe : null;
 }
@@ -56,7 +56,7 @@ export async function clickCheckable(tc: ToolContext, el: ObservedElement, loc: 
   if (radio && before === true) return `${what} is already checked`;
   const wanted = (now: Checked) => (radio ? now === true : before === null ? true : now !== before);
   const GONE = 'gone' as const;
-  const state = (): Promise<Checked | typeof GONE> => loc.evaluate(STATE, undefined, { timeout: 1_000 }).catch(() => GONE);
+  const state = (): Promise<Checked | typeof GONE> => evaluateOnElement(loc, STATE, undefined, { timeout: 1_000 }).catch(() => GONE);
   /** Waits briefly for the state a click should give (widgets may update on the next frame or after an animation). */
   const outcome = async (how: string): Promise<string | null> => {
     const until = Date.now() + Math.min(SETTLE_MS, remaining(tc.run, SETTLE_MS));

@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunctions } from '../../page-code/page-function';
-import { describeElement, type ObservedElement } from '../observation';
+import { describeElement, evaluateOnElement, type ObservedElement } from '../observation';
 import { remaining } from '../result/errors';
 import { runNow } from '../run/clock';
 import type expandableInPage from './expandable.page';
@@ -38,7 +38,7 @@ const word = (open: boolean) => (open ? 'expanded' : 'collapsed');
 
 /** The item's state now, or null when it is gone (or the page does not answer). */
 export async function itemState(loc: Locator, tc: ToolContext): Promise<ItemState | null> {
-  return loc.evaluate(STATE, undefined, { timeout: Math.min(1_000, remaining(tc.run, 1_000)) }).catch(() => null);
+  return evaluateOnElement(loc, STATE, undefined, { timeout: Math.min(1_000, remaining(tc.run, 1_000)) }).catch(() => null);
 }
 
 /**
@@ -82,7 +82,7 @@ export async function afterItemClick(tc: ToolContext, el: ObservedElement, loc: 
     return !!now && now !== 'gone' && now.expanded === want;
   };
   const key = want ? 'ArrowRight' : 'ArrowLeft';
-  if (await loc.evaluate(FOCUS, undefined, { timeout: short() }).catch(() => false)) {
+  if (await evaluateOnElement(loc, FOCUS, undefined, { timeout: short() }).catch(() => false)) {
     if (await attempt(`${key} on the focused item`, () => tc.page.keyboard.press(key))) {
       return `clicked ${what}; the click did not ${want ? 'expand' : 'collapse'} it, so it was ${word(want)} with ${key} (now ${word(want)})`;
     }
@@ -90,7 +90,7 @@ export async function afterItemClick(tc: ToolContext, el: ObservedElement, loc: 
   // A reaction that came late must not be undone: the expander toggles, so it is clicked only while the state is unchanged.
   const now = await itemState(loc, tc);
   if (now && now.expanded === before.expanded) {
-    const point = await loc.evaluate(EXPANDER, undefined, { timeout: short() }).catch(() => null);
+    const point = await evaluateOnElement(loc, EXPANDER, undefined, { timeout: short() }).catch(() => null);
     if (point && (await attempt('a click on its expander', () => tc.page.mouse.click(point.x, point.y)))) {
       return `clicked ${what}; the click on its label did not ${want ? 'expand' : 'collapse'} it, so its expander (left of the label) was clicked (now ${word(want)})`;
     }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { QUIET_MAX_MS, waitForQuiet } from '../../browser/page-quiet';
 import type { EgressPolicy } from '../../egress/egress-policy';
-import { describeElement, elementLocator, type ObservedElement, type PageSnapshot, type Redactor } from '../observation';
+import { describeElement, elementLocator, evaluateOnElement, type ObservedElement, type PageSnapshot, type Redactor } from '../observation';
 import { describeDescriptor, type ElementDescriptor } from '../observation/element-descriptor';
 import { fillPlaceholders, type ParameterSlot, placeholderNames, solePlaceholder, UnknownPlaceholderError } from '../planner/placeholders';
 import { remaining, ToolError } from '../result/errors';
@@ -166,22 +166,21 @@ export type FieldKind = 'text' | 'choice';
 export async function fillField(template: string, tc: ToolContext, el: ObservedElement, loc: Locator, kind: FieldKind): Promise<string> {
   const names = checkParameters(template, tc);
   if (names.length === 0) return template;
-  const where = await loc
-    .evaluate((node) => {
-      const e = node as HTMLElement;
-      const tag = e.tagName;
-      const type = (e.getAttribute('type') || 'text').toLowerCase();
-      const role = (e.getAttribute('role') || '').toLowerCase();
-      const textInput =
-        tag === 'INPUT' &&
-        ['text', 'search', 'email', 'password', 'tel', 'url', 'number', 'date', 'time', 'datetime-local', 'month', 'week'].includes(type);
-      return {
-        href: e.ownerDocument.location.href,
-        text: textInput || tag === 'TEXTAREA' || e.isContentEditable,
-        choice: tag === 'SELECT' || role === 'combobox' || role === 'listbox' || e.hasAttribute('aria-haspopup'),
-      };
-    })
-    .catch(() => null);
+  // Read in Playwright's utility world (evaluateOnElement): the page's own `location` or getters cannot answer it.
+  const where = await evaluateOnElement(loc, (node: Element) => {
+    const e = node as HTMLElement;
+    const tag = e.tagName;
+    const type = (e.getAttribute('type') || 'text').toLowerCase();
+    const role = (e.getAttribute('role') || '').toLowerCase();
+    const textInput =
+      tag === 'INPUT' &&
+      ['text', 'search', 'email', 'password', 'tel', 'url', 'number', 'date', 'time', 'datetime-local', 'month', 'week'].includes(type);
+    return {
+      href: e.ownerDocument.location.href,
+      text: textInput || tag === 'TEXTAREA' || e.isContentEditable,
+      choice: tag === 'SELECT' || role === 'combobox' || role === 'listbox' || e.hasAttribute('aria-haspopup'),
+    };
+  }).catch(() => null);
   if (!where) throw new ToolError(`${describeElement(el)} is no longer on the page`);
   if (!onProviderSite(where.href, tc)) {
     throw refuse(`parameters are only filled in on the provider's own site; ${describeElement(el)} is in a document elsewhere`);

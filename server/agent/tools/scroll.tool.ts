@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunction } from '../../page-code/page-function';
-import { describeElement } from '../observation';
+import { describeElement, evaluateOnElement } from '../observation';
 import { act, elementIndex, on, pageTool, REPLAY_ON_ELEMENT, settle, target, timeout } from './page-tool';
 import type scrollInPage from './scroll.page';
 import type { Scrolled } from './scroll.page';
@@ -37,14 +37,14 @@ export const scrollTool = pageTool({
     if (args.index !== undefined) {
       const { el, loc } = await target(tc, Number(args.index));
       const what = describeElement(el);
-      const probe = await act(`scrolling ${what}`, () => loc.evaluate(SCROLL, { ...delta, dry: true }, { timeout: timeout(tc) }));
+      const probe = await act(`scrolling ${what}`, () => evaluateOnElement(loc, SCROLL, { ...delta, dry: true }, { timeout: timeout(tc) }));
       if (!probe.inView) {
         await act(`scrolling to ${what}`, () => loc.scrollIntoViewIfNeeded({ timeout: timeout(tc) }));
         await settle(tc, 300);
         return { message: `scrolled ${what} into view`, target: el, record: { direction } };
       }
       if (probe.which !== 'none') {
-        const s = await act(`scrolling ${what}`, () => loc.evaluate(SCROLL, { ...delta, dry: false }, { timeout: timeout(tc) }));
+        const s = await act(`scrolling ${what}`, () => evaluateOnElement(loc, SCROLL, { ...delta, dry: false }, { timeout: timeout(tc) }));
         await settle(tc, 300);
         const area = s.which === 'self' ? what : `the scroll area around ${what}`;
         return { message: `scrolled ${area} ${direction}: ${where(s, direction)}`, target: el, record: { direction } };

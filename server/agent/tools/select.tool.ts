@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { describeElement, optionLocator, quote, runDomAt } from '../observation';
+import { describeElement, evaluateOnElement, optionLocator, quote, runDomAt } from '../observation';
 import { remaining, ToolError } from '../result/errors';
 import { act, elementIndex, fillField, on, pageTool, REPLAY_ON_ELEMENT, settle, target, templated, timeout } from './page-tool';
 
@@ -18,7 +18,7 @@ export const selectTool = pageTool({
     const option = await fillField(template, tc, el, loc, 'choice');
     let chosen: string;
     if (el.tag === 'select') {
-      const options = await loc.evaluate((s) =>
+      const options = await evaluateOnElement(loc, (s) =>
         Array.from((s as HTMLSelectElement).options).map((o) => ({ label: (o.label || o.text).trim(), value: o.value })),
       );
       const want = option.trim().toLowerCase();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunctions } from '../../page-code/page-function';
-import { describeElement, type ObservedElement, quote } from '../observation';
+import { describeElement, evaluateOnElement, type ObservedElement, quote } from '../observation';
 import { placeholderNames } from '../planner/placeholders';
 import { ToolError } from '../result/errors';
 import { dateFormatIn, EXAMPLE, formatDate, isTemporalType, sameInputValue, type TemporalType, toInputValue } from './dates';
@@ -53,7 +53,7 @@ async function verify(
   if (field.tag !== 'input' && field.tag !== 'textarea') return; // a rich-text editor holds markup, not a value
   if (field.type === 'password' || field.type === 'file') return;
   if (!typed.temporal && dateFormatIn(field.hint)) await settle(tc, 100); // date pickers reformat or clear on their own tick
-  const back = await loc.evaluate(READ_BACK, undefined, { timeout: 2_000 }).catch(() => null);
+  const back = await evaluateOnElement(loc, READ_BACK, undefined, { timeout: 2_000 }).catch(() => null);
   if (!back) throw new ToolError(`${describeElement(el)} is no longer on the page after typing; look at the new observation`);
   const now = quote(tc.redactor.text(back.value));
   if (typed.temporal) {
@@ -87,7 +87,7 @@ export const typeTool = pageTool({
     const value = await fillField(template, tc, el, loc, 'text');
     // Messages name the template, never a filled-in parameter value (nor anything derived from it).
     const shown = quote(template);
-    const field = await loc.evaluate(FIELD, undefined, { timeout: timeout(tc) }).catch(() => null);
+    const field = await evaluateOnElement(loc, FIELD, undefined, { timeout: timeout(tc) }).catch(() => null);
     if (!field) throw new ToolError(`${describeElement(el)} is no longer on the page; the page changed, look at the new observation`);
     const typed = convert(field, value, shown);
     await act(`typing into ${describeElement(el)}`, async () => {

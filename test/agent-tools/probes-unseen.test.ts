@@ -1,0 +1,152 @@
+import type { Page } from 'playwright-core';
+
+import { elementLocator, evaluateOnElement, takeSnapshot } from '../../server/agent/observation';
+import { planResult, readResult } from '../../server/agent/replay/extraction';
+import { waitForNewDocument } from '../../server/connect/login-page';
+import { html, indexOf, useRig } from './tools-rig';
+
+/**
+ * What a tool reads of the element it acts on, as the page sees it (issue 36: nothing of ours in the page). The
+ * tools' reads (a field's value after typing, a checkbox's state around a click, a scroll area, a select's options)
+ * and the sign-in's "is this a new document" check run in an isolated world, so a site that wraps the DOM's getters
+ * and methods, as bot detectors do, records none of them. The page below records every use of what it wraps; each test
+ * empties the record once the observation it acts on was taken (the observation runs in the page's world on purpose:
+ * observation/documents.ts) and reads it as soon as the tool returns.
+ */
+jest.setTimeout(60_000);
+
+const rig = useRig();
+
+/** The site's watch, first in the document: every call of what it wraps is recorded with the top of its stack. */
+const WATCH = `
+  window.__seen = [];
+  var note = function (what) { window.__seen.push(what + ' ' + (new Error().stack || '').split('\\n').slice(2, 4).join(' | ')); };
+  var wrapMethod = function (proto, name, label) {
+    var f = proto[name];
+    proto[name] = function () { note(label + '.' + name); return f.apply(this, arguments); };
+  };
+  var wrapGetter = function (proto, name, label) {
+    var d = Object.getOwnPropertyDescriptor(proto, name);
+    Object.defineProperty(proto, name, { configurable: true, enumerable: d.enumerable, set: d.set,
+      get: function () { note(label + '.' + name); return d.get.call(this); } });
+  };
+  ['getAttribute', 'hasAttribute', 'closest', 'getBoundingClientRect', 'getClientRects', 'matches', 'querySelector',
+   'querySelectorAll', 'scrollBy'].forEach(function (n) { wrapMethod(Element.prototype, n, 'Element'); });
+  ['scrollTop', 'scrollHeight', 'clientHeight', 'tagName'].forEach(function (n) { wrapGetter(Element.prototype, n, 'Element'); });
+  ['value', 'checked', 'type'].forEach(function (n) { wrapGetter(HTMLInputElement.prototype, n, 'HTMLInputElement'); });
+  ['innerText', 'isContentEditable'].forEach(function (n) { wrapGetter(HTMLElement.prototype, n, 'HTMLElement'); });
+  wrapGetter(HTMLSelectElement.prototype, 'options', 'HTMLSelectElement');
+  wrapGetter(Node.prototype, 'textContent', 'Node');
+  wrapGetter(Document.prototype, 'activeElement', 'Document');
+  wrapGetter(Performance.prototype, 'timeOrigin', 'Performance');
+  var gcs = window.getComputedStyle;
+  window.getComputedStyle = function () { note('getComputedStyle'); return gcs.apply(window, arguments); };`;
+
+const FORM = html(
+  'Profile',
+  `<script>${WATCH}</script>
+<main><h1>Profile</h1>
+<form aria-label="Profile" onsubmit="return false">
+  <p><label for="name">Display name</label> <input id="name" type="text"></p>
+  <p><label><input type="checkbox" id="news"> Newsletter</label></p>
+</form>
+<div role="region" aria-label="Log" id="log" tabindex="0" style="height:80px;overflow:auto;border:1px solid #999">
+  ${Array.from({ length: 40 }, (_, i) => `<p>Entry ${i + 1}</p>`).join('')}
+</div>
+</main>`,
+);
+
+let path: string;
+beforeAll(() => {
+  path = new URL(rig.site.page('/profile', FORM)).pathname;
+});
+
+const seen = (page: Page) => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen.splice(0));
+
+describe("a tool's reads of its element", () => {
+  it('run where the page sees none of them, and read what the page shows', async () => {
+    const run = await rig.open(path);
+    await run.page.locator('#name').fill('Ada');
+    const snapshot = await takeSnapshot(run.page);
+    const loc = await elementLocator(run.page, indexOf(snapshot, 'textbox', 'Display name'));
+    await seen(run.page);
+    const read = await evaluateOnElement(loc, (el: Element) => ({
+      tag: el.tagName,
+      value: (el as HTMLInputElement).value,
+      label: el.closest('p')!.querySelector('label')!.textContent,
+      drawn: el.getBoundingClientRect().width > 0 && getComputedStyle(el).display !== 'none',
+      focused: el.ownerDocument.activeElement === el,
+      began: performance.timeOrigin > 0,
+    }));
+    expect(read).toEqual({ tag: 'INPUT', value: 'Ada', label: 'Display name', drawn: true, focused: true, began: true });
+    expect(await seen(run.page)).toEqual([]);
+
+    // The same read through a locator of the page's own (not an observation's reference) runs in the page's world,
+    // as before: the page's watch sees it, so the empty record above is the isolated world's doing.
+    expect(await evaluateOnElement(run.page.locator('#name'), (el: Element) => (el as HTMLInputElement).value)).toBe('Ada');
+    expect((await seen(run.page)).join('\n')).toMatch(/HTMLInputElement\.value/);
+  });
+
+  it('rejects at once for an element that left the page, not after its timeout', async () => {
+    const run = await rig.open(path);
+    const snapshot = await takeSnapshot(run.page);
+    const loc = await elementLocator(run.page, indexOf(snapshot, 'textbox', 'Display name'));
+    await run.page.locator('#name').evaluate((el) => el.remove());
+    const started = Date.now();
+    await expect(evaluateOnElement(loc, (el: Element) => el.tagName, undefined, { timeout: 5_000 })).rejects.toThrow(
+      /no longer on the page/,
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('the tools, as the planner runs them', () => {
+  it('types into a field and reads it back, with no call the page records', async () => {
+    const run = await rig.open(path);
+    const snapshot = await takeSnapshot(run.page);
+    await seen(run.page);
+    const out = await rig.tool(run, 'type', { index: indexOf(snapshot, 'textbox', 'Display name'), text: 'Grace Hopper' }, snapshot);
+    expect(out.message).toMatch(/Grace Hopper/);
+    expect(await seen(run.page)).toEqual([]);
+    expect(await run.page.locator('#name').inputValue()).toBe('Grace Hopper');
+  });
+
+  it('checks a checkbox, reading its state before and after the click, with no call the page records', async () => {
+    const run = await rig.open(path);
+    const snapshot = await takeSnapshot(run.page);
+    await seen(run.page);
+    const out = await rig.tool(run, 'click', { index: indexOf(snapshot, 'checkbox', 'Newsletter') }, snapshot);
+    expect(out.message).toMatch(/now checked/);
+    expect(await seen(run.page)).toEqual([]);
+  });
+
+  it('scrolls a scroll area, with no call the page records', async () => {
+    const run = await rig.open(path);
+    const snapshot = await takeSnapshot(run.page);
+    await seen(run.page);
+    const out = await rig.tool(run, 'scroll', { index: indexOf(snapshot, 'region', 'Log'), direction: 'down' }, snapshot);
+    expect(out.message).toMatch(/scrolled/);
+    expect(await seen(run.page)).toEqual([]);
+    expect(await run.page.locator('#log').evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  });
+});
+
+it("a replay's read of its answer from the page asks the page nothing", async () => {
+  const run = await rig.open(path);
+  await run.page.locator('#name').fill('Ada Lovelace');
+  const answer = { entries: ['Entry 1', 'Entry 2', 'Entry 3'] };
+  const plan = await planResult(run.page, answer, answer, [], { constantsAllowed: false });
+  if (!plan.ok) throw new Error(plan.reason);
+  await seen(run.page);
+  expect(await readResult(run.page, plan.value, [])).toEqual({ ok: true, value: answer });
+  expect(await seen(run.page)).toEqual([]);
+});
+
+it("the sign-in's wait for a new document asks the page nothing", async () => {
+  const run = await rig.open(path);
+  await seen(run.page);
+  const began = await run.page.evaluate(() => performance.timeOrigin);
+  await seen(run.page);
+  await waitForNewDocument(run.page, began, 300);
+  expect(await seen(run.page)).toEqual([]);
+});
