@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 
 import { elementLocator, evaluateOnElement, takeSnapshot } from '../../server/agent/observation';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
+import { clickDirectly } from '../../server/agent/tools/direct-click';
 import { waitForNewDocument } from '../../server/connect/login-page';
 import { html, indexOf, useRig } from './tools-rig';
 
@@ -39,6 +40,9 @@ const WATCH = `
   wrapGetter(Node.prototype, 'textContent', 'Node');
   wrapGetter(Document.prototype, 'activeElement', 'Document');
   wrapGetter(Performance.prototype, 'timeOrigin', 'Performance');
+  ['addEventListener', 'removeEventListener'].forEach(function (n) { wrapMethod(EventTarget.prototype, n, 'EventTarget'); });
+  ['elementFromPoint', 'getAnimations'].forEach(function (n) { wrapMethod(Document.prototype, n, 'Document'); });
+  ['requestAnimationFrame', 'setTimeout'].forEach(function (n) { wrapMethod(window, n, 'window'); });
   var gcs = window.getComputedStyle;
   window.getComputedStyle = function () { note('getComputedStyle'); return gcs.apply(window, arguments); };`;
 
@@ -49,6 +53,7 @@ const FORM = html(
 <form aria-label="Profile" onsubmit="return false">
   <p><label for="name">Display name</label> <input id="name" type="text"></p>
   <p><label><input type="checkbox" id="news"> Newsletter</label></p>
+  <p><button type="button" id="save" onclick="this.textContent = 'Saved'">Save</button></p>
 </form>
 <div role="region" aria-label="Log" id="log" tabindex="0" style="height:80px;overflow:auto;border:1px solid #999">
   ${Array.from({ length: 40 }, (_, i) => `<p>Entry ${i + 1}</p>`).join('')}
@@ -118,6 +123,16 @@ describe('the tools, as the planner runs them', () => {
     const out = await rig.tool(run, 'click', { index: indexOf(snapshot, 'checkbox', 'Newsletter') }, snapshot);
     expect(out.message).toMatch(/now checked/);
     expect(await seen(run.page)).toEqual([]);
+  });
+
+  it("clicks a button through the fast path (its check, and the click's guard on the window), with no call the page records", async () => {
+    const run = await rig.open(path);
+    const snapshot = await takeSnapshot(run.page);
+    const button = snapshot.elements.find((e) => e.index === indexOf(snapshot, 'button', 'Save'))!;
+    await seen(run.page);
+    expect(await clickDirectly(run.page, button)).toBe('clicked');
+    expect(await seen(run.page)).toEqual([]);
+    expect(await run.page.locator('#save').textContent()).toBe('Saved');
   });
 
   it('scrolls a scroll area, with no call the page records', async () => {

@@ -29,18 +29,31 @@ export interface DocRefs {
    * document (the caller evaluates through the locator, in the page's world, as before).
    */
   evaluate?<T>(token: string, fn: string, arg: unknown): Promise<T>;
+  /** As `evaluate`, its result kept in that world by reference (null when it is not an object). */
+  evaluateHandle?(token: string, fn: string, arg: unknown): Promise<HeldValue | null>;
+}
+
+/** A value kept in the world it was made in (a DevTools remote object), never on the page's window. */
+export interface HeldValue {
+  /** `fn(value)` (a function's source) where the value is, its result by value. */
+  evaluate<T>(fn: string): Promise<T>;
+  dispose(): Promise<void>;
 }
 
 /** What a call on a registered element answers: its result, or that the element is not (or no longer) there. */
 type OnRef = { value: unknown } | { gone: true } | { missing: true };
 
-/** Calls the function (source `fn`) on the element registered under a token, in the world it was registered in. */
-const onRegistered = (fn: string) => `async function (token, arg) {
+/**
+ * Calls the function (source `fn`) on the element registered under a token, in the world it was registered in.
+ * `held`: the function's result itself is answered (by reference), the strings 'missing' and 'gone' otherwise.
+ */
+const onRegistered = (fn: string, held = false) => `async function (token, arg) {
   var s = globalThis.${REF_STORE};
   var el = s && s.m.get(token);
-  if (!el) return { missing: true };
-  if (!el.isConnected) return { gone: true };
-  return { value: await (${fn})(el, arg) };
+  if (!el) return ${held ? "'missing'" : '{ missing: true }'};
+  if (!el.isConnected) return ${held ? "'gone'" : '{ gone: true }'};
+  var value = await (${fn})(el, arg);
+  return ${held ? 'value' : '{ value: value }'};
 }`;
 
 /** The function source that returns a referenced element, or null when it left its document. */
@@ -136,6 +149,40 @@ export function cdpRefs(cdp: CDPSession, holder: string, group: string, utilityC
       }
       throw new Error('the element is no longer on the page');
     },
+    evaluateHandle: async (token: string, fn: string, arg: unknown) => {
+      for (const executionContextId of await utilityContexts()) {
+        const r = await cdp.send('Runtime.callFunctionOn', {
+          executionContextId,
+          functionDeclaration: onRegistered(fn, true),
+          arguments: [{ value: token }, { value: arg }],
+          awaitPromise: true,
+          objectGroup: group,
+        });
+        if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+        if (r.result.type === 'string' && r.result.value === 'missing') continue;
+        if (r.result.type === 'string' && r.result.value === 'gone') break;
+        const objectId = r.result.objectId;
+        return objectId ? heldBy(cdp, objectId) : null;
+      }
+      throw new Error('the element is no longer on the page');
+    },
+  };
+}
+
+/** A remote object of a CDP session, as a HeldValue. */
+function heldBy(cdp: CDPSession, objectId: string): HeldValue {
+  return {
+    evaluate: async <T>(fn: string) => {
+      const r = await cdp.send('Runtime.callFunctionOn', {
+        objectId,
+        functionDeclaration: `function () { return (${fn})(this); }`,
+        awaitPromise: true,
+        returnByValue: true,
+      });
+      if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+      return r.result.value as T;
+    },
+    dispose: () => cdp.send('Runtime.releaseObject', { objectId }).then(() => undefined),
   };
 }
 
@@ -166,37 +213,11 @@ export function handleRefs(holder: JSHandle): DocRefs {
 
 let generations = 0;
 
-/** Which reference a locator of `Observed.locate` stands for: what `evaluateOnElement` runs its function on. */
+/** Which reference a locator of `Observed.locate` stands for (element-calls.ts runs functions on it). */
 const located = new WeakMap<Locator, { observed: Observed; chain: readonly number[]; kind: RefKind; n: number }>();
 
-/**
- * `fn(element, arg)` on the element a tool acts on, by value, in Playwright's utility world: the tools' reads of a
- * control (its checked or expanded state, the value typed into it, its scroll area, a select's options) call nothing
- * the page's scripts could wrap and record (issue 36: nothing of ours in the page). A locator that is not an
- * observation's reference, or a document only Playwright reaches, is evaluated through the locator, in the page's
- * world. Rejects when the element is gone, at once (Playwright would wait out `timeout` for an element the reference
- * can never match again), or when the call takes longer than `timeout`.
- */
-export async function evaluateOnElement<R, A = undefined>(
-  loc: Locator,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- page functions take the element type they act on
-  fn: (el: any, arg: A) => R | Promise<R>,
-  arg?: A,
-  opts: { timeout?: number } = {},
-): Promise<R> {
-  const ref = located.get(loc);
-  const call = ref?.observed.evaluate<R>(ref.chain, ref.kind, ref.n, String(fn), arg);
-  const inWorld = call ? await bounded(call, opts.timeout) : null;
-  if (inWorld) return inWorld.value;
-  return loc.evaluate(fn as never, arg as never, opts) as Promise<R>;
-}
-
-function bounded<T>(p: Promise<T>, ms: number | undefined): Promise<T> {
-  if (!ms) return p;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)));
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
+/** The observation's reference a locator stands for, or undefined for any other locator. */
+export const referenceOf = (loc: Locator) => located.get(loc);
 
 /** The references of one observation of a page, per document (keyed by the chain of frame numbers). */
 export class Observed {
@@ -246,6 +267,21 @@ export class Observed {
     const token = await this.token(chain, kind, n);
     if (!token) throw new Error('the element is no longer on the page');
     return { value: await doc.evaluate<T>(token, fn, arg) };
+  }
+
+  /** As `evaluate`, its result held by reference (`{ held: null }` when it is not an object). */
+  async evaluateHandle(
+    chain: readonly number[],
+    kind: RefKind,
+    n: number,
+    fn: string,
+    arg: unknown,
+  ): Promise<{ held: HeldValue | null } | null> {
+    const doc = this.docs.get(Observed.key(chain));
+    if (!doc?.evaluateHandle) return null;
+    const token = await this.token(chain, kind, n);
+    if (!token) throw new Error('the element is no longer on the page');
+    return { held: await doc.evaluateHandle(token, fn, arg) };
   }
 
   /** The Playwright frame of the chain of iframes (outermost first), or null when one is gone. */

@@ -1,10 +1,9 @@
-import type { JSHandle, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunctions } from '../../page-code/page-function';
-import { elementLocator, type ObservedElement } from '../observation';
+import { elementLocator, evaluateHandleOnElement, type HeldValue, type ObservedElement } from '../observation';
 import type directClickInPage from './direct-click.page';
-import type { Guarded } from './direct-click.page';
 
 /**
  * The click tool's fast path, for the common case: an element of the top document on a page that is standing still.
@@ -42,27 +41,23 @@ export async function clickDirectly(page: Page, el: ObservedElement, opts: { che
   const checkMs = opts.checkMs ?? CHECK_MS;
   const args = { notAfter: Date.now() + checkMs, guardMs: GUARD_MS };
   let timer: NodeJS.Timeout | undefined;
-  // The element through the observation's reference, and the guard held by a handle (a DevTools reference): neither
-  // is ever put on the page, where its scripts could see it.
+  // The check runs on the element through the observation's reference, in Playwright's utility world (element-calls.ts),
+  // and the guard is held there by reference: neither is ever on the page, whose scripts see no call of ours and no
+  // listener of their world.
   const checking = elementLocator(page, el)
-    .then((loc) => loc.elementHandle({ timeout: checkMs }))
-    .then((handle) => {
-      const guarded = handle.evaluateHandle(CHECK_AND_GUARD, args);
-      void guarded.finally(() => handle.dispose().catch(() => undefined)).catch(() => undefined);
-      return guarded;
-    })
+    .then((loc) => evaluateHandleOnElement(loc, CHECK_AND_GUARD, args, { timeout: checkMs }))
     .catch(() => null);
   const guard = await Promise.race([
     checking,
     new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), checkMs + 100))),
   ]).finally(() => clearTimeout(timer));
   // A guard left behind would judge the next click by this element: it is taken down whatever happens.
-  const takeDown = (g: JSHandle<Guarded | null> | null) => void g?.evaluate(INTERCEPTED).catch(() => undefined);
+  const takeDown = (g: HeldValue | null) => void g?.evaluate(String(INTERCEPTED)).catch(() => undefined);
   if (!guard) {
     void checking.then(takeDown); // a check that answered too late may have set its guard after all
     return 'unproven';
   }
-  const point = await guard.evaluate(POINT_OF).catch(() => null);
+  const point = await guard.evaluate<{ x: number; y: number } | null>(String(POINT_OF)).catch(() => null);
   if (!point) {
     takeDown(guard);
     return 'unproven';
@@ -75,7 +70,7 @@ export async function clickDirectly(page: Page, el: ObservedElement, opts: { che
   }
   // The guard says whether the click was cancelled. A document already replaced has no guard to ask: the click
   // started that navigation, since a cancelled click does nothing.
-  const intercepted = await guard.evaluate(INTERCEPTED).catch(() => null);
+  const intercepted = await guard.evaluate<string | null>(String(INTERCEPTED)).catch(() => null);
   void guard.dispose().catch(() => undefined);
   return intercepted ? 'unproven' : 'clicked';
 }
