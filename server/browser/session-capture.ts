@@ -95,12 +95,85 @@ async function readFromFrame(context: BrowserContext, frame: Frame, origin: stri
   }
 }
 
+/** A run's tab, watched from its first document: every origin its frames went to (Playwright's "visited origins"). */
+interface Watched {
+  page: Page;
+  /** The origins of the session the context was opened with (Playwright's storage state starts from them). */
+  loaded: string[];
+  visited: Set<string>;
+  /** The context opened another page (a popup): its documents went unwatched. */
+  otherPages: boolean;
+}
+
+const watched = new WeakMap<BrowserContext, Watched>();
+
 /**
  * Opens the page's DevTools session, which its capture reads through, now, beside what the page does next (a run's
  * navigation): attaching to a tab costs its renderer a few milliseconds, which the capture would otherwise wait for.
+ * `opened`: the page is the first of a context opened for this run with a session of these origins, and has shown
+ * nothing yet; its documents are watched from here, which lets the capture read the session by DevTools alone.
  */
-export function readyForCapture(page: Page): void {
+export function readyForCapture(page: Page, opened?: { loadedOrigins: string[] }): void {
   void pageDevTools(page);
+  const context = page.context();
+  if (!opened) {
+    watched.delete(context); // a context an earlier run used: its documents went unwatched
+    return;
+  }
+  const w: Watched = { page, loaded: opened.loadedOrigins, visited: new Set(), otherPages: context.pages().length !== 1 };
+  watched.set(context, w);
+  context.on('page', (p) => {
+    if (p !== page) w.otherPages = true;
+  });
+  page.on('framenavigated', (frame) => {
+    const origin = originOf(frame);
+    if (origin) w.visited.add(origin);
+  });
+}
+
+/**
+ * The session read by DevTools alone, outside the page, when that reads exactly what Playwright's storage state would:
+ * the context has one page, watched since its first document; every provider origin the context held or visited is
+ * shown in that tab's process (its localStorage and sessionStorage read by DOMStorage) and keeps no IndexedDB (which only
+ * Playwright's serialisation may restore). Null otherwise: the caller takes Playwright's storage state, which reads
+ * the top document's origin in its utility world (a replay, whose steps never used that world, paid for setting up
+ * Playwright's evaluation there at its end) and opens a page of its own to visit each other origin.
+ */
+async function captureByDevTools(context: BrowserContext, keep: OriginFilter): Promise<ProviderSession | null> {
+  const w = watched.get(context);
+  const pages = context.pages();
+  if (!w || w.otherPages || pages.length !== 1 || pages[0] !== w.page) return null;
+  const tab = await pageDevTools(w.page);
+  if (!tab) return null;
+  const top = originOf(w.page.mainFrame());
+  // In the order Playwright's storage state lists them: the page's origin, then those it started with, then visited.
+  const origins = [...new Set([...(top ? [top] : []), ...w.loaded, ...w.visited])].filter(keep);
+  const shown = new Set(w.page.frames().map(originOf));
+  if (origins.some((o) => !shown.has(o))) return null;
+  // Asked at once: the run's end waits for the slowest read (IndexedDB's list of databases), not for their sum.
+  const [read, cookies, sessionStorage] = await Promise.all([
+    Promise.all(
+      origins.map(async (origin) => {
+        const storageKey = `${origin}/`;
+        const [local, databases] = await Promise.all([
+          withTimeout(tab.send('DOMStorage.getDOMStorageItems', { storageId: { storageKey, isLocalStorage: true } }), EVALUATE_TIMEOUT_MS),
+          withTimeout(tab.send('IndexedDB.requestDatabaseNames', { storageKey }), EVALUATE_TIMEOUT_MS),
+        ]);
+        if (databases.databaseNames.length > 0) return null;
+        const items = local.entries.filter((e): e is [string, string] => e.length === 2).map(([name, value]) => ({ name, value }));
+        return { origin, localStorage: items, indexedDB: [] };
+      }),
+    ).catch(() => null),
+    context.cookies(),
+    captureSessionStorage(context, keep),
+  ]);
+  if (!read || read.some((o) => o === null)) return null;
+  return {
+    format: SESSION_FORMAT,
+    cookies: cookies as ProviderSession['cookies'],
+    origins: read.filter((o): o is NonNullable<typeof o> => !!o && o.localStorage.length > 0),
+    sessionStorage,
+  };
 }
 
 /** sessionStorage per provider origin, from every page of the context (the first page that shows an origin wins). */
@@ -131,6 +204,8 @@ async function captureSessionStorage(context: BrowserContext, keep: OriginFilter
 
 /** Everything the context holds for the provider's origins: cookies, localStorage, IndexedDB and sessionStorage. */
 export async function captureSession(context: BrowserContext, keep: OriginFilter): Promise<ProviderSession> {
+  const read = await captureByDevTools(context, keep).catch(() => null);
+  if (read) return read;
   // Both read the same pages and change nothing: asked at once, the run's end waits for one round trip, not two.
   const [state, sessionStorage] = await Promise.all([
     context.storageState({ indexedDB: true }) as Promise<Omit<ProviderSession, 'format'>>,

@@ -145,7 +145,10 @@ async function openSessionContext(
   if (key) await deps.warm!.prepared(key);
   let warm = (key && deps.warm!.take(key, state.sessionDigest!)) || null;
   let page: Page | null = null;
+  // A context an earlier run used (reuse mode), rather than one opened for this run or ahead of it (fresh mode).
+  let reused = false;
   if (warm) {
+    reused = !deps.warm!.fresh;
     // From here on the context's fence reports to this run, and refuses what this run's mode refuses.
     warm.wiring.attach(port);
     state.warm = warm;
@@ -161,6 +164,7 @@ async function openSessionContext(
       });
   }
   if (!page) {
+    reused = false;
     warm = await fresh();
     warm.wiring.attach(port);
     state.warm = warm;
@@ -169,7 +173,9 @@ async function openSessionContext(
     page = await openPage(warm.context);
   }
   state.page = page;
-  readyForCapture(page);
+  // A context opened for this run (not one an earlier run used) is watched from its first document: its session can
+  // then be read back by DevTools alone (session-capture.ts).
+  readyForCapture(page, reused ? undefined : { loadedOrigins: (session?.origins ?? []).map((o) => o.origin) });
   state.stages.add('context', performance.now() - opened);
   // Judged at the run's end with what its pages left unfinished on a socket still open (read mode: a taint).
   judgeUnfinishedMessages(state.integrity, state.context!);
