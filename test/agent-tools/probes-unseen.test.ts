@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 
-import { elementLocator, evaluateOnElement, takeSnapshot } from '../../server/agent/observation';
+import { elementLocator, evaluateOnElement, takeSnapshot, withRefs } from '../../server/agent/observation';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
 import { clickDirectly } from '../../server/agent/tools/direct-click';
 import { waitForNewDocument } from '../../server/connect/login-page';
@@ -53,6 +53,7 @@ const FORM = html(
 <form aria-label="Profile" onsubmit="return false">
   <p><label for="name">Display name</label> <input id="name" type="text"></p>
   <p><label><input type="checkbox" id="news"> Newsletter</label></p>
+  <p><input type="checkbox" id="terms" style="display:none"><label for="terms" class="switch">Terms</label></p>
   <p><button type="button" id="save" onclick="this.textContent = 'Saved'">Save</button></p>
 </form>
 <div role="region" aria-label="Log" id="log" tabindex="0" style="height:80px;overflow:auto;border:1px solid #999">
@@ -122,6 +123,19 @@ describe('the tools, as the planner runs them', () => {
     await seen(run.page);
     const out = await rig.tool(run, 'click', { index: indexOf(snapshot, 'checkbox', 'Newsletter') }, snapshot);
     expect(out.message).toMatch(/now checked/);
+    expect(await seen(run.page)).toEqual([]);
+  });
+
+  it('checks a checkbox whose input is hidden through its label, with no call the page records', async () => {
+    const run = await rig.open(path);
+    const snapshot = await takeSnapshot(run.page);
+    // The hidden input, as the observation keeps its elements (off the page), pinned the way checkable.test.ts does.
+    const index = 900 + snapshot.elements.length;
+    await withRefs(run.page, {}, 'function (r, a) { r.el[a.i] = document.getElementById(a.id); }', { i: index, id: 'terms' });
+    snapshot.elements.push({ index, role: 'checkbox', name: 'Terms', tag: 'input', scope: null, states: {} });
+    await seen(run.page);
+    const out = await rig.tool(run, 'click', { index }, snapshot);
+    expect(out.message).toMatch(/by its label \(now checked\)/);
     expect(await seen(run.page)).toEqual([]);
   });
 

@@ -53,6 +53,18 @@ export async function evaluateHandleOnElement<A>(
   }
 }
 
+/**
+ * A locator of the element `fn(element, arg)` finds from the tool's element (its label, the control it wraps), found in
+ * Playwright's utility world and registered there, as the observation's own elements are: null when it finds none;
+ * undefined for a locator that is not an observation's reference, or a document only Playwright reaches (the caller
+ * then works through an element handle, in the page's world).
+ */
+export async function locateFromElement<A>(loc: Locator, fn: OnElement<A, Element | null>, arg?: A): Promise<Locator | null | undefined> {
+  const ref = referenceOf(loc);
+  if (!ref) return undefined;
+  return ref.observed.locateFound(loc.page(), ref, String(fn), arg);
+}
+
 /** A Playwright handle as a HeldValue. */
 function heldByPlaywright(handle: JSHandle): HeldValue {
   return {

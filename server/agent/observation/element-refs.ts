@@ -31,6 +31,8 @@ export interface DocRefs {
   evaluate?<T>(token: string, fn: string, arg: unknown): Promise<T>;
   /** As `evaluate`, its result kept in that world by reference (null when it is not an object). */
   evaluateHandle?(token: string, fn: string, arg: unknown): Promise<HeldValue | null>;
+  /** Puts a held element (evaluateHandle's) into the utility worlds under `token`, as `register` does a listed one. */
+  registerHeld?(held: HeldValue, token: string, gen: number): Promise<boolean>;
 }
 
 /** A value kept in the world it was made in (a DevTools remote object), never on the page's window. */
@@ -38,6 +40,8 @@ export interface HeldValue {
   /** `fn(value)` (a function's source) where the value is, its result by value. */
   evaluate<T>(fn: string): Promise<T>;
   dispose(): Promise<void>;
+  /** Its DevTools remote object, when a DevTools session holds it. */
+  readonly objectId?: string;
 }
 
 /** What a call on a registered element answers: its result, or that the element is not (or no longer) there. */
@@ -69,6 +73,25 @@ export interface CdpRefs extends DocRefs {
 /** References held by a CDP session: `holder` is the remote object `[doc, () => refs]` the capture returned. */
 export function cdpRefs(cdp: CDPSession, holder: string, group: string, utilityContexts: () => Promise<number[]>): CdpRefs {
   const onRefs = (fn: string) => `function (a) { return (${fn})(this[1](), a); }`;
+  /** The node of a remote object, in each of Playwright's utility worlds of its document, under `token`. */
+  const putInUtilityWorlds = async (objectId: string, token: string, gen: number): Promise<boolean> => {
+    // The same node in Playwright's isolated world: resolved by the browser's own node id, nothing through the page.
+    const [{ node }, contexts] = await Promise.all([cdp.send('DOM.describeNode', { objectId }), utilityContexts()]);
+    let put = 0;
+    await Promise.all(
+      contexts.map(async (executionContextId) => {
+        const there = await cdp.send('DOM.resolveNode', { backendNodeId: node.backendNodeId, executionContextId, objectGroup: group });
+        if (!there.object.objectId) return;
+        await cdp.send('Runtime.callFunctionOn', {
+          objectId: there.object.objectId,
+          functionDeclaration: REGISTER_FN,
+          arguments: [{ value: token }, { value: gen }],
+        });
+        put++;
+      }),
+    ).catch(() => undefined);
+    return put > 0;
+  };
   return {
     nodes: async () => {
       const out = new Map<number, number>();
@@ -113,24 +136,9 @@ export function cdpRefs(cdp: CDPSession, holder: string, group: string, utilityC
         objectGroup: group,
       });
       const objectId = picked.result.subtype === 'node' ? picked.result.objectId : undefined;
-      if (!objectId) return false;
-      // The same node in Playwright's isolated world: resolved by the browser's own node id, nothing through the page.
-      const [{ node }, contexts] = await Promise.all([cdp.send('DOM.describeNode', { objectId }), utilityContexts()]);
-      let put = 0;
-      await Promise.all(
-        contexts.map(async (executionContextId) => {
-          const there = await cdp.send('DOM.resolveNode', { backendNodeId: node.backendNodeId, executionContextId, objectGroup: group });
-          if (!there.object.objectId) return;
-          await cdp.send('Runtime.callFunctionOn', {
-            objectId: there.object.objectId,
-            functionDeclaration: REGISTER_FN,
-            arguments: [{ value: token }, { value: gen }],
-          });
-          put++;
-        }),
-      ).catch(() => undefined);
-      return put > 0;
+      return objectId ? putInUtilityWorlds(objectId, token, gen) : false;
     },
+    registerHeld: async (held, token, gen) => (held.objectId ? putInUtilityWorlds(held.objectId, token, gen) : false),
     release: () => void cdp.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => undefined),
     evaluate: async <T>(token: string, fn: string, arg: unknown) => {
       // The element was put in each utility world of its document (register): the first that holds it answers.
@@ -172,6 +180,7 @@ export function cdpRefs(cdp: CDPSession, holder: string, group: string, utilityC
 /** A remote object of a CDP session, as a HeldValue. */
 function heldBy(cdp: CDPSession, objectId: string): HeldValue {
   return {
+    objectId,
     evaluate: async <T>(fn: string) => {
       const r = await cdp.send('Runtime.callFunctionOn', {
         objectId,
@@ -282,6 +291,34 @@ export class Observed {
     const token = await this.token(chain, kind, n);
     if (!token) throw new Error('the element is no longer on the page');
     return { held: await doc.evaluateHandle(token, fn, arg) };
+  }
+
+  /**
+   * A locator of the element `fn(refs[kind][n], arg)` finds (a control's label, the control a wrapper holds), in the
+   * same document, found and registered in Playwright's utility world: null when it finds none; undefined where that
+   * document's references cannot do it (the caller goes through an element handle instead).
+   */
+  async locateFound(
+    page: Page,
+    at: { chain: readonly number[]; kind: RefKind; n: number },
+    fn: string,
+    arg: unknown,
+  ): Promise<Locator | null | undefined> {
+    const doc = this.docs.get(Observed.key(at.chain));
+    if (!doc?.evaluateHandle || !doc.registerHeld) return undefined;
+    const held = await this.evaluateHandle(at.chain, at.kind, at.n, fn, arg);
+    if (!held?.held) return null;
+    const token = `${this.gen}.${randomBytes(6).toString('hex')}`;
+    try {
+      if (!(await doc.registerHeld(held.held, token, this.gen))) return null;
+    } finally {
+      void held.held.dispose().catch(() => undefined);
+    }
+    let scope: Page | FrameLocator = page;
+    for (let i = 0; i < at.chain.length; i++) {
+      scope = scope.frameLocator(refSelector(await this.token(at.chain.slice(0, i), 'frame', at.chain[i]!)));
+    }
+    return scope.locator(refSelector(token));
   }
 
   /** The Playwright frame of the chain of iframes (outermost first), or null when one is gone. */

@@ -1,4 +1,4 @@
-export { evaluateHandleOnElement, evaluateOnElement } from './element-calls';
+export { evaluateHandleOnElement, evaluateOnElement, locateFromElement } from './element-calls';
 export { type HeldValue, listedNodes } from './element-refs';
 export { type Placeholder, Redactor, SECRET_MASK, TOKEN_MASK } from './redact';
 export { renderElement, type RenderOptions, renderSnapshot } from './render';

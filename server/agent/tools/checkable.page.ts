@@ -109,6 +109,18 @@ function label(el: Element): { label: Element; x: number; y: number } | null {
   return null;
 }
 
+/** The label `label` picks, as an element (for a locator of it). */
+function labelElement(el: Element): Element | null {
+  const found = label(el);
+  return found ? found.label : null;
+}
+
+/** The point on that label to click, from its top left corner. */
+function labelPoint(el: Element): { x: number; y: number } | null {
+  const found = label(el);
+  return found ? { x: found.x, y: found.y } : null;
+}
+
 /** Focuses the control; whether focus landed on it (a display:none input cannot take it). */
 function focus(el: Element): boolean {
   const c = control(el);
@@ -121,4 +133,4 @@ function focus(el: Element): boolean {
   return c.matches(':focus');
 }
 
-export default { probe, state, label, focus, control };
+export default { probe, state, label, labelElement, labelPoint, focus, control };

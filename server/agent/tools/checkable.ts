@@ -2,7 +2,7 @@ import type { ElementHandle, Locator } from 'playwright-core';
 
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunctions } from '../../page-code/page-function';
-import { describeElement, evaluateOnElement, type ObservedElement } from '../observation';
+import { describeElement, evaluateOnElement, locateFromElement, type ObservedElement } from '../observation';
 import { remaining, ToolError } from '../result/errors';
 import { runNow } from '../run/clock';
 import type checkableInPage from './checkable.page';
@@ -26,6 +26,8 @@ const {
   probe: PROBE,
   state: STATE,
   label: LABEL,
+  labelElement: LABEL_ELEMENT,
+  labelPoint: LABEL_POINT,
   focus: FOCUS,
   control: CONTROL_HANDLE,
 } = pageFunctions<typeof checkableInPage>(PAGE_ENTRIES.checkable);
@@ -88,6 +90,28 @@ export async function clickCheckable(tc: ToolContext, el: ObservedElement, loc: 
     const done = await attempt('a click on it', `clicked ${what}`, () => loc.click({ timeout: short() }));
     if (done) return done;
   }
+  // The label and the control are found in Playwright's utility world from the observation's reference, and clicked or
+  // pressed through locators of their own: the page's scripts see no call of ours (element-calls.ts).
+  const label = await locateFromElement(loc, LABEL_ELEMENT).catch(() => null);
+  if (label !== undefined) {
+    const point = label ? await evaluateOnElement(loc, LABEL_POINT).catch(() => null) : null;
+    if (label && point) {
+      const done = await attempt('a click on its label', `clicked ${what} by its label`, () =>
+        label.click({ position: point, timeout: short() }),
+      );
+      if (done) return done;
+    }
+    if (await evaluateOnElement(loc, FOCUS).catch(() => false)) {
+      const control = await locateFromElement(loc, CONTROL_HANDLE).catch(() => null);
+      if (control) {
+        const done = await attempt('Space on the focused control', `toggled ${what} with the Space key`, () =>
+          control.press('Space', { timeout: short() }),
+        );
+        if (done) return done;
+      }
+    }
+    return unchanged();
+  }
   const handle = await loc.elementHandle({ timeout: 1_000 }).catch(() => null);
   if (!handle) throw new ToolError(`${what} is no longer on the page; the page changed, look at the new observation`);
   try {
@@ -113,10 +137,15 @@ export async function clickCheckable(tc: ToolContext, el: ObservedElement, loc: 
   } finally {
     await handle.dispose().catch(() => undefined);
   }
-  if (!tried.length) {
-    throw new ToolError(`${what} cannot be clicked: its control is hidden, has no visible label to click and cannot take focus`);
+  return unchanged();
+
+  /** No attempt changed the state: the model is told so, never that the click worked. */
+  async function unchanged(): Promise<never> {
+    if (!tried.length) {
+      throw new ToolError(`${what} cannot be clicked: its control is hidden, has no visible label to click and cannot take focus`);
+    }
+    const now = await state();
+    const still = now === GONE || now === null ? before : now;
+    throw new ToolError(`${what} did not change: it is still ${stateWord(still)} (tried ${tried.join(', then ')})`);
   }
-  const now = await state();
-  const still = now === GONE || now === null ? before : now;
-  throw new ToolError(`${what} did not change: it is still ${stateWord(still)} (tried ${tried.join(', then ')})`);
 }
