@@ -15,6 +15,12 @@ import { type HeldValue, referenceOf } from './element-refs';
 type OnElement<A, R> = (el: any, arg: A) => R | Promise<R>;
 
 /**
+ * The bound of a call that names none. Playwright's evaluate was bounded by the page's default timeout; a call in the
+ * utility world is a read of one element, which a renderer that answers nothing for this long will not give.
+ */
+const CALL_TIMEOUT_MS = 5_000;
+
+/**
  * `fn(element, arg)`, its result by value. Rejects when the element is gone, at once (Playwright would wait out
  * `timeout` for an element the reference can never match again), or when the call takes longer than `timeout`.
  */
@@ -26,7 +32,8 @@ export async function evaluateOnElement<R, A = undefined>(
 ): Promise<R> {
   const ref = referenceOf(loc);
   const call = ref?.observed.evaluate<R>(ref.chain, ref.kind, ref.n, String(fn), arg);
-  const inWorld = call ? await bounded(call, opts.timeout) : null;
+  // 0 is Playwright's "no timeout": bounded by the default here all the same.
+  const inWorld = call ? await bounded(call, opts.timeout && opts.timeout > 0 ? opts.timeout : CALL_TIMEOUT_MS) : null;
   if (inWorld) return inWorld.value;
   return loc.evaluate(fn as never, arg as never, opts) as Promise<R>;
 }
@@ -62,7 +69,7 @@ export async function evaluateHandleOnElement<A>(
 export async function locateFromElement<A>(loc: Locator, fn: OnElement<A, Element | null>, arg?: A): Promise<Locator | null | undefined> {
   const ref = referenceOf(loc);
   if (!ref) return undefined;
-  return ref.observed.locateFound(loc.page(), ref, String(fn), arg);
+  return bounded(ref.observed.locateFound(loc.page(), ref, String(fn), arg), CALL_TIMEOUT_MS);
 }
 
 /** A Playwright handle as a HeldValue. */
@@ -80,8 +87,7 @@ function functionOf(source: string): () => unknown {
   return fn;
 }
 
-function bounded<T>(p: Promise<T>, ms: number | undefined): Promise<T> {
-  if (!ms) return p;
+function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)));
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
