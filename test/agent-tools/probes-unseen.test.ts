@@ -106,6 +106,21 @@ describe("a tool's reads of its element", () => {
   });
 });
 
+it("bounds a read the page's renderer never answers (its main thread spins)", async () => {
+  const run = await rig.open(path);
+  const snapshot = await takeSnapshot(run.page);
+  const loc = await elementLocator(run.page, indexOf(snapshot, 'textbox', 'Display name'));
+  await run.page.evaluate(
+    () =>
+      void setTimeout(() => {
+        for (;;);
+      }, 0),
+  );
+  const started = Date.now();
+  await expect(evaluateOnElement(loc, (el: Element) => el.tagName, undefined, { timeout: 500 })).rejects.toThrow(/timed out/);
+  expect(Date.now() - started).toBeLessThan(3_000);
+});
+
 describe('the tools, as the planner runs them', () => {
   it('types into a field and reads it back, with no call the page records', async () => {
     const run = await rig.open(path);
