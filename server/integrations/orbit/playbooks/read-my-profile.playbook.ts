@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { parseCount } from '../../../agent/playbooks/shape';
 import { withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { evaluateIsolated } from '../../../browser/isolated-world';
 import { findPerson, openProfile, personParameter } from './people';
 
 /**
@@ -80,15 +81,25 @@ export const orbitReadMyProfile = definePlaybook({
     const profile = page.locator('section[aria-label="Profile"]');
     const fields = await ctx.step('extract', "section 'Profile'", async () => {
       await profile.waitFor({ state: 'visible' });
-      // One read of the section's texts in the page: each locator call is a round trip to the browser (about 1.5 ms
-      // of CPU on each side), and a profile has eight fields.
+      // One read of the section's texts: each locator call is a round trip to the browser (about 1.5 ms of CPU on
+      // each side), and a profile has eight fields. In AgentLink's isolated world (isolated-world.ts), not through
+      // the locator: Playwright would set up its injected script in the page's world for it (about 10 ms a document),
+      // and the page's scripts would see every getter this read calls (issue 36).
       // (No named function inside: the bundlers this runs under would wrap it in a helper the page does not have.)
-      const texts = await profile.evaluate((section) => ({
-        name: (section.querySelector('h1') as HTMLElement | null)?.innerText ?? '',
-        paragraphs: [...section.querySelectorAll<HTMLElement>('h1 ~ p')].map((p) => p.innerText),
-        counts: [...section.querySelectorAll<HTMLElement>('ul[aria-label="Audience"] li')].map((li) => li.innerText),
-        about: (section.ownerDocument.querySelector('section[aria-labelledby="about-title"] p') as HTMLElement | null)?.innerText ?? null,
-      }));
+      const texts = await evaluateIsolated(
+        page,
+        (css: string) => {
+          const section = document.querySelector(css);
+          if (!section) throw new Error('the profile section left the page');
+          return {
+            name: (section.querySelector('h1') as HTMLElement | null)?.innerText ?? '',
+            paragraphs: [...section.querySelectorAll<HTMLElement>('h1 ~ p')].map((p) => p.innerText),
+            counts: [...section.querySelectorAll<HTMLElement>('ul[aria-label="Audience"] li')].map((li) => li.innerText),
+            about: (document.querySelector('section[aria-labelledby="about-title"] p') as HTMLElement | null)?.innerText ?? null,
+          };
+        },
+        'section[aria-label="Profile"]',
+      );
       const username = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
       const followers = parseCount(texts.counts.find((c) => /follower/i.test(c)) ?? '');
       const following = parseCount(texts.counts.find((c) => /following/i.test(c)) ?? '');
