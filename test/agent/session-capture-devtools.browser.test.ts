@@ -1,11 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { captureSession, readyForCapture } from '../../server/browser/session-capture';
 import type { ProviderSession } from '../../server/browser/session-format';
-import { startBrowser } from '../support/live-server';
+import { useStorageSite } from './storage-site-rig';
 
 /**
  * A run's session read back by DevTools alone (session-capture.ts captureByDevTools), and exactly what Playwright's
@@ -15,16 +12,11 @@ import { startBrowser } from '../support/live-server';
  */
 jest.setTimeout(60_000);
 
-let browser: Browser;
-let site: http.Server;
-let port = 0;
-const contexts: BrowserContext[] = [];
-
 /**
  * `/?ls=a:1,b:2&ss=c:3&idb=1&frame=keep2&popup=1&cookie=x:y`: a document that writes those into its own storage (IndexedDB:
  * one database with one record), sets the cookie, and opens an iframe of another host or a popup.
  */
-function documentOf(url: URL): string {
+function documentOf(url: URL, port: number): string {
   const pairs = (k: string) =>
     (url.searchParams.get(k) ?? '')
       .split(',')
@@ -57,30 +49,15 @@ function documentOf(url: URL): string {
   </script><p>Signed in.</p>${frame ? `<iframe src="http://${frame}.localhost:${port}/?ls=in:frame"></iframe>` : ''}`;
 }
 
-beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(documentOf(new URL(req.url ?? '/', 'http://x')));
-  });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  port = (site.address() as AddressInfo).port;
-  browser = await startBrowser();
-});
+const rig = useStorageSite((req, port) => documentOf(new URL(req.url ?? '/', 'http://x'), port));
 
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  site.closeAllConnections();
-  await new Promise<void>((r) => site.close(() => r()));
-});
-
-const at = (host: string, query = '') => `http://${host}.localhost:${port}/${query}`;
-const origin = (host: string) => `http://${host}.localhost:${port}`;
+const at = (host: string, query = '') => `http://${host}.localhost:${rig.port}/${query}`;
+const origin = (host: string) => `http://${host}.localhost:${rig.port}`;
 const keep = (o: string) => /^http:\/\/keep2?\.localhost:\d+$/.test(o);
 
 /** A context opened for a run with `loaded` (as Playwright restores it), its page watched from its first document. */
 async function runContext(loaded?: Pick<ProviderSession, 'cookies' | 'origins'>, watch = true): Promise<Page> {
-  const context = await browser.newContext(loaded ? { storageState: loaded } : {});
-  contexts.push(context);
+  const context = await rig.newContext(loaded ? { storageState: loaded } : {});
   const page = await context.newPage();
   if (watch) readyForCapture(page, { loadedOrigins: (loaded?.origins ?? []).map((o) => o.origin) });
   return page;

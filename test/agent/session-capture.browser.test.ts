@@ -1,12 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { waitForQuiet } from '../../server/browser/page-quiet';
 import { waitForReady } from '../../server/browser/page-ready';
 import { captureSession } from '../../server/browser/session-capture';
-import { startBrowser } from '../support/live-server';
+import { useStorageSite } from './storage-site-rig';
 
 /**
  * What every run does in a page besides its steps, as the page sees it (issue 36: nothing of ours in the page). Taking
@@ -17,11 +14,6 @@ import { startBrowser } from '../support/live-server';
  * wraps MutationObserver, setTimeout and the query methods, as zone.js does in every Angular app, sees none of them.
  */
 jest.setTimeout(60_000);
-
-let browser: Browser;
-let site: http.Server;
-let port = 0;
-const contexts: BrowserContext[] = [];
 
 /** The site's own watch, first in every document: after its own writes, every use of a Storage is recorded. */
 const WATCH = `
@@ -57,39 +49,24 @@ const documentOf = (writes: Record<string, string>, frames: string[] = []) =>
 
 const BIG = 'x'.repeat(400_000);
 
-beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    const host = (req.headers.host ?? '').split(':')[0];
-    const at = (name: string) => `http://${name}.localhost:${port}/`;
-    const body =
-      req.url === '/big'
-        ? documentOf({ one: BIG, two: BIG, three: BIG })
-        : host === 'keep.localhost'
-          ? documentOf({ a: '1', b: 'ü☃ <&>' }, [at('keep2'), at('other')])
-          : host === 'keep2.localhost'
-            ? documentOf({ 'in-frame': '2' })
-            : documentOf({ secret: 'not the provider' });
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-  });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  port = (site.address() as AddressInfo).port;
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  site.closeAllConnections();
-  await new Promise<void>((r) => site.close(() => r()));
+const rig = useStorageSite((req, port) => {
+  const host = (req.headers.host ?? '').split(':')[0];
+  const at = (name: string) => `http://${name}.localhost:${port}/`;
+  return req.url === '/big'
+    ? documentOf({ one: BIG, two: BIG, three: BIG })
+    : host === 'keep.localhost'
+      ? documentOf({ a: '1', b: 'ü☃ <&>' }, [at('keep2'), at('other')])
+      : host === 'keep2.localhost'
+        ? documentOf({ 'in-frame': '2' })
+        : documentOf({ secret: 'not the provider' });
 });
 
 const keep = (origin: string) => /^http:\/\/keep2?\.localhost:\d+$/.test(origin);
 
 async function open(path = '/'): Promise<Page> {
-  const context = await browser.newContext();
-  contexts.push(context);
+  const context = await rig.newContext();
   const page = await context.newPage();
-  await page.goto(`http://keep.localhost:${port}${path}`, { waitUntil: 'load' });
+  await page.goto(`http://keep.localhost:${rig.port}${path}`, { waitUntil: 'load' });
   return page;
 }
 
@@ -102,11 +79,11 @@ it("captures the provider origins' sessionStorage, the top document's and a fram
   const session = await captureSession(page.context(), keep);
   const byOrigin = Object.fromEntries((session.sessionStorage ?? []).map((o) => [o.origin, o.items]));
   expect(byOrigin).toEqual({
-    [`http://keep.localhost:${port}`]: [
+    [`http://keep.localhost:${rig.port}`]: [
       { name: 'a', value: '1' },
       { name: 'b', value: 'ü☃ <&>' },
     ],
-    [`http://keep2.localhost:${port}`]: [{ name: 'in-frame', value: '2' }],
+    [`http://keep2.localhost:${rig.port}`]: [{ name: 'in-frame', value: '2' }],
   });
 });
 
@@ -123,7 +100,7 @@ it('leaves no call in the page: a site wrapping Storage and the storage getters 
 it('keeps whole items up to its bound per origin, in the order the browser lists them', async () => {
   const page = await open('/big');
   const session = await captureSession(page.context(), keep);
-  const items = session.sessionStorage?.find((o) => o.origin === `http://keep.localhost:${port}`)?.items ?? [];
+  const items = session.sessionStorage?.find((o) => o.origin === `http://keep.localhost:${rig.port}`)?.items ?? [];
   expect(await seen(page)).toEqual([[]]);
   // The first two in the page's own order (sessionStorage.key): a third 400,000-character item would pass 1 MiB.
   const order = await page.evaluate(() => Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i)));
@@ -138,7 +115,7 @@ it('leaves no call in the page while it waits for the page to be drawn and to go
   expect(await waitForReady(page, { budgetMs: 5_000, quietMs: 100 })).toMatchObject({ ready: true });
   await waitForQuiet(page, { quietMs: 100, maxMs: 5_000 });
   // A new document: the checks make their world in it too.
-  await page.goto(`http://keep.localhost:${port}/again`, { waitUntil: 'load' });
+  await page.goto(`http://keep.localhost:${rig.port}/again`, { waitUntil: 'load' });
   expect(await waitForReady(page, { budgetMs: 5_000, quietMs: 100 })).toMatchObject({ ready: true });
   await waitForQuiet(page, { quietMs: 100, maxMs: 5_000 });
   expect(await seen(page)).toEqual([[], [], []]);

@@ -44,18 +44,15 @@ export interface HeldValue {
   readonly objectId?: string;
 }
 
-/** What a call on a registered element answers: its result, or that the element is not (or no longer) there. */
-type OnRef = { value: unknown } | { gone: true } | { missing: true };
-
 /**
- * Calls the function (source `fn`) on the element registered under a token, in the world it was registered in.
- * `held`: the function's result itself is answered (by reference), the strings 'missing' and 'gone' otherwise.
+ * Calls the function (source `fn`) on the element registered under a token, in the world it was registered in: the
+ * strings 'missing' (not in this world) or 'gone' (left its document), else its result (`held`), or `{ value }`.
  */
-const onRegistered = (fn: string, held = false) => `async function (token, arg) {
+const onRegistered = (fn: string, held: boolean) => `async function (token, arg) {
   var s = globalThis.${REF_STORE};
   var el = s && s.m.get(token);
-  if (!el) return ${held ? "'missing'" : '{ missing: true }'};
-  if (!el.isConnected) return ${held ? "'gone'" : '{ gone: true }'};
+  if (!el) return 'missing';
+  if (!el.isConnected) return 'gone';
   var value = await (${fn})(el, arg);
   return ${held ? 'value' : '{ value: value }'};
 }`;
@@ -73,6 +70,26 @@ export interface CdpRefs extends DocRefs {
 /** References held by a CDP session: `holder` is the remote object `[doc, () => refs]` the capture returned. */
 export function cdpRefs(cdp: CDPSession, holder: string, group: string, utilityContexts: () => Promise<number[]>): CdpRefs {
   const onRefs = (fn: string) => `function (a) { return (${fn})(this[1](), a); }`;
+  /**
+   * `fn(element, arg)` in the first of the document's utility worlds that holds the element (register put it in each):
+   * its result by value, or held in that world (`held`).
+   */
+  const callOnRegistered = async (token: string, fn: string, arg: unknown, held: boolean) => {
+    for (const executionContextId of await utilityContexts()) {
+      const r = await cdp.send('Runtime.callFunctionOn', {
+        executionContextId,
+        functionDeclaration: onRegistered(fn, held),
+        arguments: [{ value: token }, { value: arg }],
+        awaitPromise: true,
+        ...(held ? { objectGroup: group } : { returnByValue: true }),
+      });
+      if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+      if (r.result.type === 'string' && r.result.value === 'missing') continue;
+      if (r.result.type === 'string' && r.result.value === 'gone') break;
+      return r.result;
+    }
+    throw new Error('the element is no longer on the page');
+  };
   /** The node of a remote object, in each of Playwright's utility worlds of its document, under `token`. */
   const putInUtilityWorlds = async (objectId: string, token: string, gen: number): Promise<boolean> => {
     // The same node in Playwright's isolated world: resolved by the browser's own node id, nothing through the page.
@@ -140,39 +157,11 @@ export function cdpRefs(cdp: CDPSession, holder: string, group: string, utilityC
     },
     registerHeld: async (held, token, gen) => (held.objectId ? putInUtilityWorlds(held.objectId, token, gen) : false),
     release: () => void cdp.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => undefined),
-    evaluate: async <T>(token: string, fn: string, arg: unknown) => {
-      // The element was put in each utility world of its document (register): the first that holds it answers.
-      for (const executionContextId of await utilityContexts()) {
-        const r = await cdp.send('Runtime.callFunctionOn', {
-          executionContextId,
-          functionDeclaration: onRegistered(fn),
-          arguments: [{ value: token }, { value: arg }],
-          awaitPromise: true,
-          returnByValue: true,
-        });
-        if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
-        const answer = r.result.value as OnRef;
-        if ('value' in answer) return answer.value as T;
-        if ('gone' in answer) break;
-      }
-      throw new Error('the element is no longer on the page');
-    },
+    evaluate: async <T>(token: string, fn: string, arg: unknown) =>
+      ((await callOnRegistered(token, fn, arg, false)).value as { value: T }).value,
     evaluateHandle: async (token: string, fn: string, arg: unknown) => {
-      for (const executionContextId of await utilityContexts()) {
-        const r = await cdp.send('Runtime.callFunctionOn', {
-          executionContextId,
-          functionDeclaration: onRegistered(fn, true),
-          arguments: [{ value: token }, { value: arg }],
-          awaitPromise: true,
-          objectGroup: group,
-        });
-        if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
-        if (r.result.type === 'string' && r.result.value === 'missing') continue;
-        if (r.result.type === 'string' && r.result.value === 'gone') break;
-        const objectId = r.result.objectId;
-        return objectId ? heldBy(cdp, objectId) : null;
-      }
-      throw new Error('the element is no longer on the page');
+      const { objectId } = await callOnRegistered(token, fn, arg, true);
+      return objectId ? heldBy(cdp, objectId) : null;
     },
   };
 }
