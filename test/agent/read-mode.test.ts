@@ -157,6 +157,12 @@ describe('read mode: end to end', () => {
       (s: { outcome: string; error?: string }) => s.outcome === 'blocked' && /read mode/.test(s.error ?? ''),
     );
     expect(blocked.length).toBeGreaterThan(0);
+    // The playbook's step stops on the block itself (its tab shows an error page), not when its wait for the post runs out.
+    expect(record.error).toMatchObject({
+      code: 'NAVIGATION_BLOCKED',
+      message: expect.stringMatching(/^The run tried to load \S+\/posts, which was blocked \(read mode: POST requests are not sent\)/),
+      details: { cause: { message: expect.stringMatching(/click button 'Post': the page's navigation to \S+\/posts was blocked/) } },
+    });
     const page = await siteAs(live, contexts, org.organizationId, 'orbit', '/');
     expect(collapsed(await page.locator('main').innerText())).not.toContain(text);
   });

@@ -2,6 +2,8 @@ import type { AgentRequestWarning } from '../../store/records';
 import { UserDoorError } from '../handoff/user-ask';
 import { validateResult } from '../result/validate';
 import type { ExecutionStrategy, RunContext, RunOutcome } from '../run/context';
+import { untilAborted } from '../run/errors';
+import type { BlockedRequest } from '../run/network-guard';
 import { errorText, failureScreenshot, pageUrl } from '../run/trace';
 import { WriteRefused } from './errors';
 import {
@@ -69,7 +71,7 @@ export class PlaybookStrategy implements ExecutionStrategy {
         ctx.signal.throwIfAborted();
         const started = performance.now();
         try {
-          const value = await fn();
+          const value = await unlessNavigationBlocked(fn, ctx.navigationBlocked);
           ctx.record({ tool, target, url: pageUrl(ctx.page), durationMs: Math.round(performance.now() - started), outcome: 'ok' });
           if (typeof opts.writes === 'function' ? opts.writes(value) : opts.writes) wrote = { step: `${tool} ${target}` };
           return value;
@@ -158,6 +160,22 @@ export class PlaybookStrategy implements ExecutionStrategy {
     });
     return { status: 'completed', result, ...(all.length ? { warnings: all } : {}) };
   }
+}
+
+/**
+ * Runs a step until the fence blocks its tab's navigation. The tab then shows the browser's error page, never the
+ * page the script waits for: the step fails at once, naming the block, instead of when its wait runs out.
+ */
+function unlessNavigationBlocked<T>(step: () => Promise<T>, blocked: AbortSignal | undefined): Promise<T> {
+  if (!blocked) return step();
+  const refused = () => {
+    const b = blocked.reason as BlockedRequest;
+    return new Error(`the page's navigation to ${b.url} was blocked (${b.reason})`);
+  };
+  if (blocked.aborted) return Promise.reject(refused());
+  return untilAborted(step(), blocked).catch((err: unknown) => {
+    throw blocked.aborted && err === blocked.reason ? refused() : err;
+  });
 }
 
 /** A request that names its playbook gets that playbook or a precise failure, never another way. */

@@ -39,6 +39,11 @@ export interface RunContext extends UserDoor {
   page: Page;
   /** Aborted on timeout or cancel; strategies check it between awaits (throwing via throwIfAborted). */
   signal: AbortSignal;
+  /**
+   * Aborted, with the blocked request as its reason, once the fence blocked a navigation of the run's tab: the tab now
+   * shows the browser's error page, so a scripted step waiting for the page it expected can stop waiting.
+   */
+  navigationBlocked?: AbortSignal;
   /** In run time (run-clock.ts `runNow()`): time spent waiting for the end user does not count. */
   deadline: number;
   /** Appends a step to the request's trace. */

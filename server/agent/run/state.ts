@@ -25,6 +25,8 @@ export interface RunState {
   context?: BrowserContext;
   page?: Page;
   blockedNavigation?: BlockedRequest;
+  /** Aborted, with the BlockedRequest as its reason, when the fence first blocks a navigation of the run's tab. */
+  navigationBlocked: AbortController;
   /** `read`: the browser's state-changing requests are blocked at the network (default read_write). */
   mode?: RunMode;
   /** The provider session is dead: do not seal this context's state back. */
@@ -73,6 +75,7 @@ export function newRunState(record: AgentRequestRecord): RunState {
     method: null,
     usage: null,
     sessionDead: false,
+    navigationBlocked: new AbortController(),
     mode: record.mode,
     integrity: new RunIntegrity(record.parameters),
     secrets: [],

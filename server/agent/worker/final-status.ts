@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 
+import type { ProviderDefinition } from '../../providers/catalogue';
 import type { AgentRequestError, AgentRequestStatus, AgentRequestWarning } from '../../store';
 import { UserDoorError } from '../handoff/user-ask';
 import { AgentTimeoutError } from '../result/errors';
+import type { RunOutcome } from '../run/context';
 import { RunAborted, RunFailure } from '../run/errors';
 import { pushStep, type RunState } from '../run/state';
 import { errorText, failureScreenshot, pageUrl } from '../run/trace';
@@ -61,4 +63,31 @@ export async function traceWhereItStopped(state: RunState, why: string): Promise
   if (!state.page || state.trace.some((s) => s.screenshot)) return;
   const screenshot = await failureScreenshot(state.page);
   if (screenshot) pushStep(state, { tool: 'end', target: why, url: pageUrl(state.page), durationMs: 0, outcome: 'error', screenshot });
+}
+
+/**
+ * A strategy that failed after the fence blocked its tab's navigation fails with the block, its own error as the cause.
+ * The block is not always a way out of the provider: read mode stops the provider's own form posts too.
+ */
+export function finalForBlockedNavigation(
+  state: RunState,
+  provider: ProviderDefinition,
+  outcome: Extract<RunOutcome, { status: 'failed' }>,
+): Final {
+  const b = state.blockedNavigation!;
+  let offProvider = true;
+  try {
+    offProvider = !state.providerOrigin?.(new URL(b.url).origin);
+  } catch {
+    // not a URL: said as it is
+  }
+  const what = offProvider ? `tried to leave ${provider.name}: ${b.url}` : `tried to load ${b.url}, which`;
+  return {
+    status: 'FAILED',
+    error: {
+      code: 'NAVIGATION_BLOCKED',
+      message: `The run ${what} was blocked (${b.reason}).`,
+      details: { url: b.url, cause: { code: outcome.code, message: outcome.message } },
+    },
+  };
 }

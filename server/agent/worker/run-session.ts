@@ -79,7 +79,10 @@ async function openSessionContext(
   // own background requests to other hosts (analytics, fonts, a vendor's catalogue) are listed as noise.
   const report = blockReporter(
     (b, cause) => {
-      if (b.mainFrameNavigation && !state.blockedNavigation) state.blockedNavigation = b;
+      if (b.mainFrameNavigation && !state.blockedNavigation) {
+        state.blockedNavigation = b;
+        state.navigationBlocked.abort(b);
+      }
       pushStep(state, blockedStep(b, cause, pageUrl(state.page)));
     },
     (b) => state.integrity.blockedRequest(b),

@@ -14,7 +14,7 @@ import { addUsage, newRunState, pushStep, type RunState, setSecrets } from '../r
 import { NO_TELEMETRY, type RunEnd } from '../run/telemetry';
 import { browserLost, lostBrowserError, unavailableBackoffMs } from './browser-loss';
 import type { WorkerDeps } from './deps';
-import { type Final, finalForError, traceWhereItStopped, UNREACHABLE } from './final-status';
+import { type Final, finalForBlockedNavigation, finalForError, traceWhereItStopped, UNREACHABLE } from './final-status';
 import { attemptEnder, keepLease } from './lease';
 import { explainNothingRan, type Skipped } from './nothing-ran';
 import { openRunBrowser, openStartingUrl, releaseRunBrowser, renewDeadSession, saveSessionBack } from './run-session';
@@ -30,9 +30,8 @@ export type { WorkerDeps, WorkerSettings } from './deps';
  * lease and shutdown all abort the run through one AbortController; every path ends in one final write.
  */
 /**
- * How long a written run's context waits before it closes: the answer to a caller waiting on the request (one read,
- * one write: about 5 ms here) goes out first. A context's teardown takes this process's event loop for tens of
- * milliseconds (each page, frame and worker it ends is an event Playwright handles), and would sit in that answer.
+ * How long a written run's context waits before it closes, so that the answer to a caller waiting on the request goes
+ * out first: a teardown takes this event loop for tens of ms (each page, frame and worker it ends is an event to handle).
  */
 const CLOSE_AFTER_ANSWER_MS = 25;
 const afterTheAnswer = () => new Promise<void>((resolve) => setTimeout(resolve, CLOSE_AFTER_ANSWER_MS));
@@ -337,6 +336,7 @@ export class AgentWorker {
       context: state.context!,
       page,
       signal,
+      navigationBlocked: state.navigationBlocked.signal,
       deadline,
       record: (step) => pushStep(state, step),
       integrity: state.integrity,
@@ -367,17 +367,7 @@ export class AgentWorker {
       // "No model" means the planner never ran: no method to report.
       if (!(outcome.status === 'failed' && outcome.code === 'MODEL_NOT_CONFIGURED')) state.method = strategy.method;
       if (outcome.status === 'completed') return { status: 'COMPLETED', result: outcome.result, warnings: outcome.warnings ?? [] };
-      if (state.blockedNavigation) {
-        const b = state.blockedNavigation;
-        return {
-          status: 'FAILED',
-          error: {
-            code: 'NAVIGATION_BLOCKED',
-            message: `The run tried to leave ${provider.name}: ${b.url} was blocked (${b.reason}).`,
-            details: { url: b.url, cause: { code: outcome.code, message: outcome.message } },
-          },
-        };
-      }
+      if (state.blockedNavigation) return finalForBlockedNavigation(state, provider, outcome);
       // Without a model, say what the earlier ways found (the playbook that matched and the parameter it lacked …).
       if (outcome.status === 'failed' && outcome.code === 'MODEL_NOT_CONFIGURED')
         return { status: 'FAILED', error: explainNothingRan({ skipped, provider }) };
