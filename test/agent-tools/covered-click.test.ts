@@ -64,6 +64,34 @@ describe('a covered click', () => {
   });
 });
 
+describe('a disabled control', () => {
+  const form = html(
+    'Compose',
+    `<main><button type="button" id="send" disabled onclick="document.getElementById('log').textContent='sent'">Send</button><p id="log"></p></main>`,
+  );
+
+  it('fails saying it is disabled, and nothing is clicked', async () => {
+    rig.site.page('/disabled', form);
+    const run = await rig.open('/disabled');
+    const s = await takeSnapshot(run.page);
+    const message = await failure(rig.tool(run, 'click', { index: indexOf(s, 'button', 'Send') }, s));
+    expect(message).toBe(
+      "click on button 'Send' failed: it is disabled (the page does not take it yet: something it needs may be missing or invalid)",
+    );
+    expect(await run.page.locator('#log').textContent()).toBe('');
+  });
+
+  it('is clicked when it turned enabled after it was observed disabled (the page is asked, not the observation)', async () => {
+    rig.site.page('/enabling', form);
+    const run = await rig.open('/enabling');
+    const s = await takeSnapshot(run.page);
+    expect(s.elements.find((e) => e.index === indexOf(s, 'button', 'Send'))!.states.disabled).toBe(true);
+    await run.page.locator('#send').evaluate((b: HTMLButtonElement) => (b.disabled = false));
+    await rig.tool(run, 'click', { index: indexOf(s, 'button', 'Send') }, s);
+    expect(await run.page.locator('#log').textContent()).toBe('sent');
+  });
+});
+
 describe('script-driven suggestion lists through the planner', () => {
   it('the model types, sees the suggestions as options, clicks one and reads the field back', async () => {
     rig.site.page('/autocomplete', fixture('autocomplete.html'));

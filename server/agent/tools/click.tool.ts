@@ -1,3 +1,4 @@
+import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 
 import { describeElement } from '../observation';
@@ -8,6 +9,18 @@ import { clickDirectly } from './direct-click';
 import { afterItemClick, itemState, mayExpand } from './expandable';
 import { followRecordedLink, linkBeforeClick, linkRecord } from './link-shortcut';
 import { act, elementIndex, observed, on, pageTool, settle, target, timeout } from './page-tool';
+
+/** How long a control observed disabled may take to turn enabled before the click gives up on it. */
+const DISABLED_GRACE_MS = 1_000;
+
+async function enabledWithin(loc: Locator, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await loc.isEnabled({ timeout: Math.max(1, until - Date.now()) }).catch(() => false)) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 export const clickTool = pageTool({
   name: 'click',
@@ -48,6 +61,10 @@ export const clickTool = pageTool({
         return { message, target: el, record: {} };
       }
       const what = `click on ${describeElement(el)}`;
+      // Shown disabled, the control may turn enabled in a moment (validation on input); past that the model hears why
+      // at once, not after the click's whole wait: the page does not take it until something it needs is there.
+      if (el.states.disabled && !(await enabledWithin(loc, DISABLED_GRACE_MS)))
+        throw new ToolError(`${what} failed: it is disabled (the page does not take it yet: something it needs may be missing or invalid)`);
       const covered = await coveredBeforeClick(tc, el, loc);
       if (covered) throw new ToolError(`${what} failed: ${covered}`);
       await act(
