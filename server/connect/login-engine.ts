@@ -12,7 +12,7 @@ import type { RequestSigner } from '../egress/request-signing';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { CodeStep } from '../providers/login-recipe';
-import { anyMatch, errorName, locate, onAllowedHost, waitForNewDocument } from './login-page';
+import { anyMatch, errorName, locate, onAllowedHost, waitForNewDocument, watchSettled } from './login-page';
 
 export { anyMatch, locate } from './login-page';
 
@@ -360,28 +360,34 @@ export class LoginEngine {
     if (!recipe) return unknownStep('the provider has no sign-in recipe');
     const started = Date.now();
     const deadline = started + this.stepTimeoutMs;
-    for (;;) {
-      if (!onAllowedHost(page, provider)) return unavailable('the provider sent the browser outside its domains');
-      if (await anyMatch(page, recipe.success)) {
-        const policy = EgressPolicy.forSignIn(provider, provider.environment);
-        // Bounded like a run's: the largest storage goes first; a session whose cookies alone do not fit is not kept.
-        const { session } = boundSession(await captureSession(page.context(), (origin) => policy.checkUrl(origin).ok));
-        if (!session) return unavailable('the provider keeps more in the browser than a connection can store');
-        return { kind: 'success', storageState: session, device: null };
+    const still = watchSettled(page);
+    try {
+      for (;;) {
+        if (!onAllowedHost(page, provider)) return unavailable('the provider sent the browser outside its domains');
+        if (await anyMatch(page, recipe.success)) {
+          const policy = EgressPolicy.forSignIn(provider, provider.environment);
+          // Bounded like a run's: the largest storage goes first; a session whose cookies alone do not fit is not kept.
+          const { session } = boundSession(await captureSession(page.context(), (origin) => policy.checkUrl(origin).ok));
+          if (!session) return unavailable('the provider keeps more in the browser than a connection can store');
+          return { kind: 'success', storageState: session, device: null };
+        }
+        if (await anyMatch(page, recipe.locked)) return { kind: 'locked' };
+        if (recipe.humanCheck && (await anyMatch(page, recipe.humanCheck.when))) return { kind: 'human_check' };
+        for (const method of ['totp', 'sms'] as const) {
+          const step = codeStep(provider, method);
+          if (!step || !(await anyMatch(page, step.when))) continue;
+          if (phase !== 'code') return { kind: 'mfa', method, rejected: false };
+          // After a code was submitted, still being asked for one means it was not accepted.
+          if ((await anyMatch(page, step.rejected)) || Date.now() - started > 2_000) return { kind: 'mfa', method, rejected: true };
+        }
+        if (recipe.mfaFailed && (await anyMatch(page, recipe.mfaFailed))) return { kind: 'mfa_failed' };
+        if (await anyMatch(page, recipe.invalidCredentials)) return { kind: 'invalid_credentials' };
+        if (Date.now() > deadline) return unknownStep('the page after signing in was not recognised');
+        if (still.settled()) return unknownStep('the page after signing in was not recognised (it had stopped changing)');
+        await sleep(100);
       }
-      if (await anyMatch(page, recipe.locked)) return { kind: 'locked' };
-      if (recipe.humanCheck && (await anyMatch(page, recipe.humanCheck.when))) return { kind: 'human_check' };
-      for (const method of ['totp', 'sms'] as const) {
-        const step = codeStep(provider, method);
-        if (!step || !(await anyMatch(page, step.when))) continue;
-        if (phase !== 'code') return { kind: 'mfa', method, rejected: false };
-        // After a code was submitted, still being asked for one means it was not accepted.
-        if ((await anyMatch(page, step.rejected)) || Date.now() - started > 2_000) return { kind: 'mfa', method, rejected: true };
-      }
-      if (recipe.mfaFailed && (await anyMatch(page, recipe.mfaFailed))) return { kind: 'mfa_failed' };
-      if (await anyMatch(page, recipe.invalidCredentials)) return { kind: 'invalid_credentials' };
-      if (Date.now() > deadline) return unknownStep('the page after signing in was not recognised');
-      await sleep(100);
+    } finally {
+      still.stop();
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 
 import { evaluateIsolated } from '../browser/isolated-world';
+import { waitForReady } from '../browser/page-ready';
 import { EgressPolicy } from '../egress/egress-policy';
 import type { ProviderDefinition } from '../providers/catalogue';
 import type { PageSignal, Target } from '../providers/login-recipe';
@@ -71,4 +72,36 @@ export async function waitForNewDocument(page: Page, began: number | null, maxMs
 export function errorName(err: unknown): string {
   if (err instanceof Error) return err.name === 'Error' ? 'error' : err.name;
   return 'error';
+}
+
+/**
+ * How long a page the recipe does not recognise must have stood settled before it counts as a step the recipe does not
+ * know. Settled is page-ready.ts's ready (loaded, no request open, DOM and address unchanged, content shown) over a half
+ * second window. 5 s covers an interstitial that moves on by a timer ("signing you in…"); waiting out the whole step
+ * budget (20 s) for a page that stopped changing only kept the person from their live view that much longer.
+ */
+export const SETTLED_UNKNOWN_MS = 5_000;
+const SETTLED_QUIET_MS = 500;
+
+/**
+ * Watches, beside the looks for the recipe's signals, whether the page has stood settled for `settledMs`: a
+ * look that finds it changing starts the count again. In the background, so the looks keep their pace; `stop()` ends it.
+ */
+export function watchSettled(page: Page, settledMs = SETTLED_UNKNOWN_MS): { settled(): boolean; stop(): void } {
+  let since: number | null = null;
+  let stopped = false;
+  void (async () => {
+    while (!stopped && !page.isClosed()) {
+      const { ready } = await waitForReady(page, { quietMs: SETTLED_QUIET_MS, budgetMs: SETTLED_QUIET_MS + 300 }).catch(() => ({
+        ready: false,
+      }));
+      since = ready ? (since ?? Date.now()) : null;
+    }
+  })();
+  return {
+    settled: () => since !== null && Date.now() - since >= settledMs,
+    stop: () => {
+      stopped = true;
+    },
+  };
 }

@@ -1,12 +1,14 @@
 import { authenticator } from 'otplib';
 
 import { LoginEngine, type LoginInput, type LoginOutcome, type StorageState } from '../../server/connect/login-engine';
+import { watchSettled } from '../../server/connect/login-page';
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import type { ProviderDefinition } from '../../server/providers/catalogue';
 import { sessionCookieName, tenantFor } from '../../server/sandbox/site-sessions';
 import { SANDBOX_SMS_CODE, SANDBOX_TOTP_SECRET } from '../../server/sandbox/test-users';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { eventually } from './live-sign-in-support';
 
 /**
  * The login engine against the simulated providers' real sign-in pages (Orbit and ForgeHub share the kit's
@@ -178,6 +180,42 @@ describe('login engine: the steps around the happy paths', () => {
       expect(await short.submitCode('a', SANDBOX_SMS_CODE)).toEqual({ kind: 'expired' });
     } finally {
       await short.close();
+    }
+  });
+
+  it('hands over a page it does not know once the page stopped changing, without waiting out its step budget', async () => {
+    const patient = new LoginEngine(server.services.browsers, { stepTimeoutMs: 300_000 });
+    try {
+      expect(await patient.start('device', login(orbit(), 'user_device'))).toEqual({
+        kind: 'unknown_step',
+        reason: 'the page after signing in was not recognised (it had stopped changing)',
+      });
+      expect(patient.pendingCount).toBe(1);
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it('counts a page as settled only while it stands still: a page that keeps changing never is', async () => {
+    const context = await server.services.browsers.newContext();
+    try {
+      const page = await context.newPage();
+      await page.setContent('<main><p>Approve the sign-in on your phone.</p><p id="t">0</p></main>');
+      await page.evaluate(() => setInterval(() => (document.getElementById('t')!.textContent = String(Date.now())), 100));
+      const ticking = watchSettled(page, 200);
+      try {
+        // The DOM changes every 100 ms, under the half-second window: however long it is watched, it is never settled.
+        await new Promise((r) => setTimeout(r, 2_000));
+        expect(ticking.settled()).toBe(false);
+        await page.evaluate(() => {
+          for (let id = window.setInterval(() => undefined, 1000); id > 0; id--) window.clearInterval(id);
+        });
+        await eventually(ticking.settled, (v) => v);
+      } finally {
+        ticking.stop();
+      }
+    } finally {
+      await context.close();
     }
   });
 
