@@ -157,12 +157,16 @@ export async function openFencedPage(
   }
 }
 
-/** What the sites recorded and which pages are still open, read before the context closes. */
+/**
+ * What the sites recorded and which pages are still open, read before the context closes. `quietMs`: how long the sites
+ * must have heard nothing (default the sites' 300 ms, for what a run's last action sends).
+ */
 export async function finishRun(
   rig: Pick<CorpusRig, 'sites'>,
   context: BrowserContext,
+  quietMs?: number,
 ): Promise<Pick<TaskRun, 'events' | 'openPages' | 'origins'>> {
-  await rig.sites.settle();
+  await rig.sites.settle(quietMs);
   const events = [...rig.sites.events()];
   return {
     events: (type) => events.filter((e) => type === undefined || e.type === type),
