@@ -75,6 +75,8 @@ export interface LoginEngineOptions {
   maxPending?: number;
   /** Budget for recognising the page after an action, and for each browser action (default 20 s). */
   stepTimeoutMs?: number;
+  /** A page the recipe does not know counts as such once it stood still this long (default login-page.ts SETTLED_UNKNOWN_MS). */
+  settledUnknownMs?: number;
   /** At most this many sign-ins drive a page at once (default 8); more wait for a slot. */
   maxConcurrentStarts?: number;
   /** How long a sign-in waits for a free slot before the provider is reported unavailable (default 10 s). */
@@ -117,7 +119,7 @@ export class LoginEngine {
 
   constructor(
     private readonly browsers: ContextSource,
-    opts: LoginEngineOptions = {},
+    private readonly opts: LoginEngineOptions = {},
   ) {
     this.ttlMs = opts.pendingTtlMs ?? 5 * 60_000;
     this.maxPending = opts.maxPending ?? 50;
@@ -360,7 +362,7 @@ export class LoginEngine {
     if (!recipe) return unknownStep('the provider has no sign-in recipe');
     const started = Date.now();
     const deadline = started + this.stepTimeoutMs;
-    const still = watchSettled(page);
+    const still = watchSettled(page, this.opts.settledUnknownMs);
     try {
       for (;;) {
         if (!onAllowedHost(page, provider)) return unavailable('the provider sent the browser outside its domains');

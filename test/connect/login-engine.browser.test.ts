@@ -184,7 +184,8 @@ describe('login engine: the steps around the happy paths', () => {
   });
 
   it('hands over a page it does not know once the page stopped changing, without waiting out its step budget', async () => {
-    const patient = new LoginEngine(server.services.browsers, { stepTimeoutMs: 300_000 });
+    // A budget the test could never wait out, and a shorter stillness than the default 5 s (the live sign-in tests use that).
+    const patient = new LoginEngine(server.services.browsers, { stepTimeoutMs: 300_000, settledUnknownMs: 1_000 });
     try {
       expect(await patient.start('device', login(orbit(), 'user_device'))).toEqual({
         kind: 'unknown_step',
@@ -205,7 +206,7 @@ describe('login engine: the steps around the happy paths', () => {
       const ticking = watchSettled(page, 200);
       try {
         // The DOM changes every 100 ms, under the half-second window: however long it is watched, it is never settled.
-        await new Promise((r) => setTimeout(r, 2_000));
+        await new Promise((r) => setTimeout(r, 1_000));
         expect(ticking.settled()).toBe(false);
         await page.evaluate(() => {
           for (let id = window.setInterval(() => undefined, 1000); id > 0; id--) window.clearInterval(id);
