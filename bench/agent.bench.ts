@@ -253,19 +253,30 @@ async function main() {
   const addSteps = (into: Map<string, number[]>, steps: { step: string; ms: number }[]) => {
     for (const s of steps) into.set(s.step, [...(into.get(s.step) ?? []), s.ms]);
   };
+  /**
+   * Each measured run starts on an idle worker, as the floor does (it returns once its context closed): the run before
+   * it has closed its context (a run closes it just after its answer), and contexts prepared ahead (arm B) are open.
+   */
+  const idle = async () => {
+    for (const until = Date.now() + 5_000; services.browsers.openContexts > prepared.size && Date.now() < until; )
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  };
   process.stdout.write(`Measuring ${RUNS} runs each, interleaved …\n`);
   for (let i = 0; i < RUNS; i++) {
+    await idle();
     const f0 = await floorOnce();
     floor.push(f0.closed);
     floorRead.push(f0.read);
     addSample(stageSamples.floor, f0.stages);
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the worker is idle before each request
+    await idle();
     const r = await withPlaybook(() => runOnce('PLAYBOOK'));
     exec.push(r.execution);
     addSteps(stepTimes.playbook, r.steps);
     addSample(stageSamples.playbook, r.stages);
     wall.push(r.wall);
     queue.push(r.queue);
+    await idle();
     const rp = await runOnce('REPLAY');
     replayExec.push(rp.execution);
     addSteps(stepTimes.replay, rp.steps);
@@ -274,10 +285,12 @@ async function main() {
     // Arm B, the same requests with a context prepared ahead: one unmeasured run prepares the first.
     prepared.open();
     await runOnce('REPLAY');
+    await idle();
     const rB = await withPlaybook(() => runOnce('PLAYBOOK'));
     arms.execB.push(rB.execution);
     arms.wallB.push(rB.wall);
     addSample(stageSamples.playbookB, rB.stages);
+    await idle();
     const rpB = await runOnce('REPLAY');
     arms.replayExecB.push(rpB.execution);
     arms.replayWallB.push(rpB.wall);
