@@ -258,7 +258,7 @@ async function main() {
    * it has closed its context (a run closes it just after its answer), and contexts prepared ahead (arm B) are open.
    */
   const idle = async () => {
-    for (const until = Date.now() + 5_000; services.browsers.openContexts > prepared.size && Date.now() < until; )
+    for (const until = Date.now() + 5_000; services.browsers.openContexts > prepared.size && Date.now() < until;)
       await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 20));
   };

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { elementLocator, evaluateOnElement, takeSnapshot, withRefs } from '../../server/agent/observation';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
 import { clickDirectly } from '../../server/agent/tools/direct-click';
+import { evaluateAllIsolated, evaluateOneIsolated } from '../../server/browser/locator-reads';
 import { waitForNewDocument } from '../../server/connect/login-page';
 import { html, indexOf, useRig } from './tools-rig';
 
@@ -116,6 +117,41 @@ it("bounds a read the page's renderer never answers (its main thread spins)", as
       }, 0),
   );
   await expect(evaluateOnElement(loc, (el: Element) => el.tagName, undefined, { timeout: 500 })).rejects.toThrow(/timed out/);
+});
+
+describe("a playbook's reads of what its locators find (locator-reads.ts)", () => {
+  it('read every element a locator finds, in order, with no call the page records', async () => {
+    const run = await rig.open(path);
+    await seen(run.page);
+    const entries = await evaluateAllIsolated(
+      run.page.locator('#log p'),
+      (els: HTMLElement[], upTo: number) =>
+        els.slice(0, upTo).map((p) => ({ text: p.innerText, tag: p.tagName, inside: !!p.closest('[role=region]') })),
+      3,
+    );
+    expect(entries).toEqual([1, 2, 3].map((i) => ({ text: `Entry ${i}`, tag: 'P', inside: true })));
+    const label = await evaluateOneIsolated(run.page.getByRole('checkbox', { name: 'Newsletter' }), (el: HTMLInputElement) => ({
+      checked: el.checked,
+      label: el.closest('label')!.textContent!.trim(),
+    }));
+    expect(label).toEqual({ checked: false, label: 'Newsletter' });
+    expect(await seen(run.page)).toEqual([]);
+
+    // The same read through Playwright runs in the page's world: the watch records it.
+    await run.page.locator('#log p').evaluateAll((els) => els.map((p) => (p as HTMLElement).innerText));
+    expect((await seen(run.page)).join('\n')).toMatch(/HTMLElement\.innerText/);
+  });
+
+  it('answer as Playwright does: none found is an empty list, two for one element an error, a missing one waited for', async () => {
+    const run = await rig.open(path);
+    expect(await evaluateAllIsolated(run.page.locator('.nothing-here'), (els: Element[]) => els.length)).toBe(0);
+    await expect(evaluateOneIsolated(run.page.locator('input[type=checkbox]'), (el: Element) => el.id)).rejects.toThrow(/strict mode/);
+    await expect(evaluateOneIsolated(run.page.locator('#later'), (el: Element) => el.id, undefined, { timeout: 300 })).rejects.toThrow(
+      /Timeout 300ms/,
+    );
+    await run.page.evaluate(() => setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p id="later">Later</p>'), 100));
+    expect(await evaluateOneIsolated(run.page.locator('#later'), (el: HTMLElement) => el.textContent)).toBe('Later');
+  });
 });
 
 describe('the tools, as the planner runs them', () => {

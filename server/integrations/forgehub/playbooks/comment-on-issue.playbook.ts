@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { evaluateOneIsolated } from '../../../browser/locator-reads';
 import { issueFromUrl, issueNumberParameter, openIssue } from './issue-pages';
 import { repositoryParameter } from './repository-pages';
 
@@ -96,7 +97,7 @@ export const forgehubCommentOnIssue = definePlaybook({
             const alert = page.getByRole('alert');
             if ((await alert.count()) > 0) return { refused: collapse(await alert.first().innerText()) };
             if (!/#comment-/.test(page.url()) || (await comments.count()) <= before) return undefined;
-            return comments.last().evaluate((article) => ({
+            return evaluateOneIsolated(comments.last(), (article) => ({
               id: article.parentElement?.id ?? '',
               author: (article.querySelector('header a') as HTMLElement | null)?.innerText.trim() ?? '',
               text: (article.querySelector('header')?.nextElementSibling as HTMLElement | null)?.innerText ?? '',

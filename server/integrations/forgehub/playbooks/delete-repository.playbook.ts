@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { type PlaybookContext, WriteRefused } from '../../../agent/playbooks/registry';
 import { askPerson, collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { evaluateIsolated } from '../../../browser/isolated-world';
 import { signedInUser } from './repository-pages';
 
 /**
@@ -53,7 +54,7 @@ const deletedToast = (page: Page) => page.getByRole('status').filter({ hasText: 
 
 /** Whether ForgeHub answers 404 for the repository now (asked from the page, with its session). */
 async function gone(page: Page, path: string): Promise<boolean> {
-  return (await page.evaluate(async (p) => (await fetch(p, { credentials: 'same-origin' })).status, path)) === 404;
+  return (await evaluateIsolated(page, async (p) => (await fetch(p, { credentials: 'same-origin' })).status, path)) === 404;
 }
 
 /** Owner and name: from "owner/name", parameters.owner, or the signed-in user (the header's own profile link). */

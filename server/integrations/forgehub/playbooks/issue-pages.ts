@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import type { PlaybookContext } from '../../../agent/playbooks/registry';
 import { collapse, pathOf, until, waitBudget } from '../../../agent/playbooks/site-helpers';
+import { evaluateAllIsolated, evaluateOneIsolated } from '../../../browser/locator-reads';
 import { repositoryFromUrl } from './repository-pages';
 
 /**
@@ -49,8 +50,8 @@ export function issueFromUrl(url: URL): { repository?: string; number?: number }
 
 /** Rows of an issue list (a locator of its <li> items), in page order; `state` is the list's (Open / Closed issues). */
 export async function readIssueRows(rows: Locator, state: 'open' | 'closed', origin: string): Promise<ForgeIssueRow[]> {
-  // Runs in the page: no named inner functions (a transpiler's helpers would not exist there).
-  const raw = await rows.evaluateAll((items) =>
+  // Runs in the page's document, in an isolated world: no named inner functions (a transpiler's helpers would not exist there).
+  const raw = await evaluateAllIsolated(rows, (items) =>
     items.map((li) => {
       const links = Array.from(li.querySelectorAll('a[href*="/issues/"]')) as HTMLElement[];
       const title = links.find((a) => a.innerText.trim() && !a.getAttribute('aria-label')) ?? null;
@@ -102,8 +103,8 @@ export interface ForgeIssuePage {
 export async function readIssuePage(page: Page): Promise<ForgeIssuePage> {
   const h1 = page.locator('main h1').first();
   await h1.waitFor({ state: 'visible' });
-  // Runs in the page: no named inner functions.
-  const read = await h1.evaluate((el) => {
+  // Runs in the page's document, in an isolated world: no named inner functions.
+  const read = await evaluateOneIsolated(h1, (el) => {
     const sub = el.nextElementSibling as HTMLElement | null;
     return {
       heading: (el as HTMLElement).innerText,

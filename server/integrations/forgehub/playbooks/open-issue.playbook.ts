@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { WriteRefused } from '../../../agent/playbooks/registry';
 import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { evaluateOneIsolated } from '../../../browser/locator-reads';
 import { repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
 /**
@@ -127,8 +128,8 @@ export const forgehubOpenIssue = definePlaybook({
     const issue = await ctx.step('extract', `issue #${number}`, async () => {
       const h1 = page.locator('main h1').first();
       await h1.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
-      // Runs in the page: no named inner functions (a transpiler's helpers would not exist there).
-      const read = await h1.evaluate((el) => {
+      // Runs in the page's document, in an isolated world: no named inner functions (a transpiler's helpers would not exist there).
+      const read = await evaluateOneIsolated(h1, (el) => {
         const sub = el.nextElementSibling as HTMLElement | null;
         const first = document.querySelector('main article[aria-label^="Comment by "]') as HTMLElement | null;
         const bodyEl = first?.querySelector('header')?.nextElementSibling as HTMLElement | null;

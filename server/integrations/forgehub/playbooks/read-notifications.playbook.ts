@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, listLimit, openPath, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { evaluateAllIsolated } from '../../../browser/locator-reads';
 
 /**
  * ForgeHub: read the signed-in user's notifications, newest first. Follows
@@ -94,7 +95,7 @@ export const forgehubReadNotifications = definePlaybook({
         waitBudget(ctx),
       );
       if ((await failed.count()) > 0) throw new Error('ForgeHub could not load the notifications');
-      return list.locator(':scope > li').evaluateAll((lis) =>
+      return evaluateAllIsolated(list.locator(':scope > li'), (lis) =>
         lis.map((li) => {
           const main = li.querySelector('div') as HTMLElement | null;
           const lines = main ? (Array.from(main.children) as HTMLElement[]) : [];

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { PlaybookContext } from '../../../agent/playbooks/registry';
 import { parseCount } from '../../../agent/playbooks/shape';
 import { REPOSITORY_NAME } from '../../../agent/playbooks/site-helpers';
+import { evaluateIsolated } from '../../../browser/isolated-world';
+import { evaluateAllIsolated } from '../../../browser/locator-reads';
 
 /**
  * Reading ForgeHub pages without its generated class names (../site/): the signed-in user
@@ -44,15 +46,15 @@ const FIXED_HEADER_PATHS = new Set(['/', '/repositories', '/issues', '/stars', '
 
 /** The signed-in user's username: the header's link to their own profile (/<username>), or null. */
 export async function signedInUser(page: Page): Promise<string | null> {
-  const hrefs = await page.locator('header a[href^="/"]').evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''));
+  const hrefs = await evaluateAllIsolated(page.locator('header a[href^="/"]'), (links) => links.map((l) => l.getAttribute('href') ?? ''));
   const own = hrefs.find((h) => !FIXED_HEADER_PATHS.has(h) && /^\/[A-Za-z0-9][A-Za-z0-9_-]*$/.test(h));
   return own ? decodeURIComponent(own.slice(1)) : null;
 }
 
 /** Repository rows of a list (a locator of its <li> items), in page order. */
 export async function readRepoRows(rows: Locator, origin: string): Promise<ForgeRepoRow[]> {
-  // Runs in the page: no named inner functions (a transpiler's helpers would not exist there).
-  const raw = await rows.evaluateAll((items) =>
+  // Runs in the page's document, in an isolated world: no named inner functions (a transpiler's helpers would not exist there).
+  const raw = await evaluateAllIsolated(rows, (items) =>
     items.map((li) => {
       const link = li.querySelector('h3 a[href^="/"]') as HTMLElement | null;
       const h3 = link?.closest('h3') ?? null;
@@ -151,27 +153,31 @@ export const REPO_PAGE_ALIASES = {
 /** A repository's own page (/<owner>/<name>): its header (name, visibility, star button and count) and About box. */
 export async function readRepositoryPage(page: Page): Promise<ForgeRepoPage> {
   await page.getByRole('navigation', { name: 'Repository' }).waitFor({ state: 'visible' });
-  // Runs in the page: no named inner functions (a transpiler's helpers would not exist there).
-  const raw = await page.evaluate(() => {
-    const form =
-      Array.from(document.querySelectorAll('main form')).find((f) => /\/(un)?star$/.test(f.getAttribute('action') ?? '')) ?? null;
-    const top = form?.parentElement?.parentElement ?? null;
-    const about =
-      Array.from(document.querySelectorAll('main aside')).find((a) =>
-        /^About\b/.test((a.querySelector('h2') as HTMLElement | null)?.innerText.trim() ?? ''),
-      ) ?? null;
-    return {
-      heads: top
-        ? Array.from(top.children)
-            .filter((c) => c.tagName === 'SPAN')
-            .map((s) => (s as HTMLElement).innerText.trim())
-        : [],
-      pressed: form?.querySelector('button')?.getAttribute('aria-pressed') ?? null,
-      count: form?.querySelector('span')?.textContent ?? '',
-      description: (about?.querySelector('p') as HTMLElement | null)?.innerText.trim() ?? null,
-      stats: about ? Array.from(about.querySelectorAll('li')).map((li) => (li as HTMLElement).innerText.trim()) : [],
-    };
-  });
+  // Runs in the page's document, in an isolated world: no named inner functions (a transpiler's helpers would not exist there).
+  const raw = await evaluateIsolated(
+    page,
+    () => {
+      const form =
+        Array.from(document.querySelectorAll('main form')).find((f) => /\/(un)?star$/.test(f.getAttribute('action') ?? '')) ?? null;
+      const top = form?.parentElement?.parentElement ?? null;
+      const about =
+        Array.from(document.querySelectorAll('main aside')).find((a) =>
+          /^About\b/.test((a.querySelector('h2') as HTMLElement | null)?.innerText.trim() ?? ''),
+        ) ?? null;
+      return {
+        heads: top
+          ? Array.from(top.children)
+              .filter((c) => c.tagName === 'SPAN')
+              .map((s) => (s as HTMLElement).innerText.trim())
+          : [],
+        pressed: form?.querySelector('button')?.getAttribute('aria-pressed') ?? null,
+        count: form?.querySelector('span')?.textContent ?? '',
+        description: (about?.querySelector('p') as HTMLElement | null)?.innerText.trim() ?? null,
+        stats: about ? Array.from(about.querySelectorAll('li')).map((li) => (li as HTMLElement).innerText.trim()) : [],
+      };
+    },
+    undefined,
+  );
   const [owner, name] = decodeURIComponent(new URL(page.url()).pathname).split('/').slice(1, 3) as [string, string];
   const fullName = (raw.heads[0] ?? '').replace(/\s+/g, '');
   if (!REPOSITORY_NAME.test(fullName) || fullName.toLowerCase() !== `${owner}/${name}`.toLowerCase())

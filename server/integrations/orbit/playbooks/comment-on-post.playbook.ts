@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { evaluateOneIsolated } from '../../../browser/locator-reads';
 import { personParameter } from './people';
 import { openTargetPost, postFromUrl, postParameter, WHICH_POST } from './post-target';
 
@@ -97,7 +98,7 @@ export const orbitCommentOnPost = definePlaybook({
             const toast = (await page.getByRole('status').allInnerTexts()).find((t) => /write a comment|went wrong|try again/i.test(t));
             if (toast) return { error: collapse(toast).replace(/\s*×$/, '') };
             if ((await items.count()) <= before) return undefined;
-            return items.last().evaluate((li) => ({
+            return evaluateOneIsolated(items.last(), (li) => ({
               author: (li.querySelector('a[href^="/in/"]:not([tabindex="-1"])') as HTMLElement | null)?.innerText.trim() ?? '',
               text: (li.querySelector('p') as HTMLElement | null)?.innerText ?? '',
               at: li.querySelector('time')?.getAttribute('datetime') ?? null,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { parseCount } from '../../../agent/playbooks/shape';
 import { listLimit, looseEnum, openPath, siteUrl, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { evaluateAllIsolated } from '../../../browser/locator-reads';
 import { findPerson, myUsername, personParameter } from './people';
 
 /**
@@ -81,10 +82,9 @@ export const orbitListFollowing = definePlaybook({
         // The list is named like its heading ("People you follow", "Priya Nair's followers"); none when it is empty.
         const heading = page.locator('#connections-title');
         await heading.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
-        return page
-          .getByRole('list', { name: (await heading.innerText()).trim(), exact: true })
-          .locator(':scope > li')
-          .evaluateAll((lis) =>
+        return evaluateAllIsolated(
+          page.getByRole('list', { name: (await heading.innerText()).trim(), exact: true }).locator(':scope > li'),
+          (lis) =>
             lis.map((li) => {
               const link = li.querySelector('a[href^="/in/"]') as HTMLElement | null;
               const paragraphs = Array.from(li.querySelectorAll('p')) as HTMLElement[];
@@ -95,7 +95,7 @@ export const orbitListFollowing = definePlaybook({
                 followers: paragraphs[1]?.innerText ?? '',
               };
             }),
-          );
+        );
       },
     );
     const items = people.slice(0, ctx.params.limit ?? MAX).map((p) => {

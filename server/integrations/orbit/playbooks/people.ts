@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { PlaybookContext } from '../../../agent/playbooks/registry';
 import { parseCount } from '../../../agent/playbooks/shape';
 import { fold, openPath, siteUrl } from '../../../agent/playbooks/site-helpers';
+import { evaluateAllIsolated } from '../../../browser/locator-reads';
 
 /**
  * Finding a person on Orbit the way a person does (../site/pages/people.ts): a user name goes straight to
@@ -42,7 +43,7 @@ export function resolvePerson(wanted: string, people: OrbitPerson[]): OrbitPerso
 async function searchPeople(ctx: PlaybookContext<unknown>, q: string): Promise<OrbitPerson[]> {
   await openPath(ctx, `/search?q=${encodeURIComponent(q)}`, `people matching "${q}" (search)`);
   return ctx.step('extract', `section 'People matching “${q}”'`, () =>
-    ctx.page.locator('section[aria-labelledby="people-results"] li a[href^="/in/"]').evaluateAll((links) =>
+    evaluateAllIsolated(ctx.page.locator('section[aria-labelledby="people-results"] li a[href^="/in/"]'), (links) =>
       links
         .map((l) => ({
           username: decodeURIComponent((l.getAttribute('href') ?? '').split('/')[2] ?? ''),

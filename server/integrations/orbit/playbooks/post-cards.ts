@@ -1,6 +1,7 @@
 import type { Locator } from 'playwright-core';
 
 import { parseCount } from '../../../agent/playbooks/shape';
+import { evaluateAllIsolated } from '../../../browser/locator-reads';
 
 /**
  * Reads Orbit post cards (../site/ui.ts postCard) the way they are built for people, without
@@ -53,8 +54,8 @@ interface RawCard {
 
 /** Every card under `articles` (a locator of <article> elements), in page order. */
 export async function readPostCards(articles: Locator, origin: string): Promise<OrbitPostCard[]> {
-  // No named inner functions in this callback: it runs in the page, and a transpiler's helpers would not.
-  const raw: RawCard[] = await articles.evaluateAll((els) =>
+  // No named inner functions in this callback: it runs in the page's document (an isolated world), and a transpiler's helpers would not.
+  const raw: RawCard[] = await evaluateAllIsolated(articles, (els) =>
     els.map((el) => {
       const a = el as HTMLElement;
       const permalink = Array.from(a.querySelectorAll('a[href^="/posts/"]')).find(

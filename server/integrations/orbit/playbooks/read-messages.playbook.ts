@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, listLimit, openPath, siteUrl, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { evaluateAllIsolated } from '../../../browser/locator-reads';
 
 /**
  * Orbit: read the signed-in user's inbox, most recent conversation first. Follows
@@ -77,7 +78,7 @@ export const orbitReadMessages = definePlaybook({
         async () => (await list.count()) > 0 || (await page.getByText('No messages yet.').count()) > 0,
         waitBudget(ctx),
       );
-      return list.locator('li > a[href^="/messaging/"]').evaluateAll((links) =>
+      return evaluateAllIsolated(list.locator('li > a[href^="/messaging/"]'), (links) =>
         links.map((a) => {
           const spans = Array.from(a.querySelectorAll('span')) as HTMLElement[];
           const hidden = spans.map((s) => s.textContent ?? '').find((t) => /^\d+ unread$/.test(t.trim()));

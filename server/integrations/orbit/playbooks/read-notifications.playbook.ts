@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { collapse, listLimit, openPath, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { evaluateAllIsolated } from '../../../browser/locator-reads';
 
 /**
  * Orbit: read the signed-in user's notifications, newest first. Follows ../site/pages/notifications.ts:
@@ -90,7 +91,7 @@ export const orbitReadNotifications = definePlaybook({
         waitBudget(ctx),
       );
       if ((await page.getByText('couldn’t load your notifications').count()) > 0) throw new Error('Orbit could not load the notifications');
-      return page.locator('ul[aria-label="Notifications"] > li').evaluateAll((lis) =>
+      return evaluateAllIsolated(page.locator('ul[aria-label="Notifications"] > li'), (lis) =>
         lis.map((li) => {
           const link = li.querySelector('a[href]') as HTMLElement | null;
           return {

@@ -13,6 +13,7 @@ import {
   waitBudget,
   withParamAliases,
 } from '../../../agent/playbooks/site-helpers';
+import { evaluateAllIsolated, evaluateOneIsolated } from '../../../browser/locator-reads';
 
 /**
  * Orbit: send a direct message. Follows ../site/pages/messaging.ts: /messaging has a
@@ -110,10 +111,9 @@ export const orbitSendMessage = definePlaybook({
       await dialog.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
     });
     const person = await ctx.step('extract', `recipient "${params.recipient}" in list 'People'`, async () => {
-      const people: Person[] = await dialog
-        .getByRole('list', { name: 'People' })
-        .locator('a[href^="/messaging/"]')
-        .evaluateAll((links) =>
+      const people: Person[] = await evaluateAllIsolated(
+        dialog.getByRole('list', { name: 'People' }).locator('a[href^="/messaging/"]'),
+        (links) =>
           links.map((l) => ({
             username: decodeURIComponent((l.getAttribute('href') ?? '').split('/')[2] ?? ''),
             name: (
@@ -122,7 +122,7 @@ export const orbitSendMessage = definePlaybook({
               ''
             ).trim(),
           })),
-        );
+      );
       return resolveRecipient(params.recipient, people);
     });
 
@@ -150,7 +150,7 @@ export const orbitSendMessage = definePlaybook({
 
     // The newest message of the conversation, checked to be the one just sent.
     const readSent = async () => {
-      const read = await bubbles.last().evaluate((li) => ({
+      const read = await evaluateOneIsolated(bubbles.last(), (li) => ({
         from: ((li.querySelector('div > span') as HTMLElement | null)?.innerText ?? '').trim(),
         text: (li.querySelector('p') as HTMLElement | null)?.innerText ?? '',
         sentAt: li.querySelector('time')?.getAttribute('datetime') ?? null,
