@@ -43,8 +43,11 @@ afterAll(async () => {
 const provider = () =>
   ({ name: 'Prepared', homeUrl: `${origin}/`, allowedOrigins: ['prepared.localhost'] }) as unknown as ProviderDefinition;
 
-/** Opens a context as a run of `connectionId` would prepare it: the connection's session (a cookie) loaded, no run attached. */
-async function prepare(connectionId: string): Promise<WarmContext> {
+/**
+ * Opens a context as a run of `connectionId` would prepare it: the connection's session (a cookie) loaded, no run
+ * attached; `withTab`: its run's tab opened with it, blank, as run-session.ts prepares it.
+ */
+async function prepare(connectionId: string, withTab = false): Promise<WarmContext> {
   const policy = EgressPolicy.forProvider(provider(), 'sandbox');
   const session = {
     cookies: [
@@ -70,6 +73,7 @@ async function prepare(connectionId: string): Promise<WarmContext> {
     fence: { options: { storageState: session } },
   });
   opened.push(warm.context);
+  if (withTab) warm.page = await warm.context.newPage();
   return warm;
 }
 
@@ -113,6 +117,28 @@ it('a connection revoked while its context is being prepared never gets it hande
   pool.prepare('k', 'digest-1', 'conn_b', () => prepare('conn_b'));
   await pool.prepared('k');
   expect(pool.take('k', 'digest-2')).toBeNull();
+  expect(pool.size).toBe(0);
+  await pool.close();
+});
+
+it('a context prepared with its tab hands out that blank tab alone; a page something else opened in it spoils it', async () => {
+  const pool = new WarmContexts({ idleMs: 10_000, max: 4, mode: 'fresh' });
+  pool.prepare('k', 'digest-1', 'conn_c', () => prepare('conn_c', true));
+  await pool.prepared('k');
+  const warm = pool.take('k', 'digest-1');
+  // The tab no document of a site was ever in, and nothing else.
+  expect(warm?.page?.url()).toBe('about:blank');
+  expect(warm!.context.pages()).toEqual([warm!.page]);
+
+  let context: BrowserContext | undefined;
+  pool.prepare('k', 'digest-1', 'conn_c', async () => {
+    const ahead = await prepare('conn_c', true);
+    context = ahead.context;
+    return ahead;
+  });
+  await pool.prepared('k');
+  await context!.newPage();
+  expect(pool.take('k', 'digest-1')).toBeNull();
   expect(pool.size).toBe(0);
   await pool.close();
 });

@@ -135,8 +135,8 @@ async function openSessionContext(
     // The next run of this key may get its context opened ahead, as this run ends (warm-contexts.ts, fresh mode).
     const { connectionId } = record;
     const { mode } = state;
-    state.reopen = (sealed) =>
-      openKeyedContext(deps.browsers, {
+    state.reopen = async (sealed) => {
+      const ahead = await openKeyedContext(deps.browsers, {
         provider,
         policy,
         key,
@@ -144,6 +144,12 @@ async function openSessionContext(
         mode,
         fence: sessionFence(device, exitProxy, sealed, providerOrigin, signer),
       });
+      ahead.page = await openPage(ahead.context).catch(async (err: unknown) => {
+        await ahead.context.close().catch(() => undefined);
+        throw err;
+      });
+      return ahead;
+    };
   }
   if (key) await deps.warm!.prepared(key);
   let warm = (key && deps.warm!.take(key, state.sessionDigest!)) || null;
@@ -158,7 +164,8 @@ async function openSessionContext(
     state.context = warm.context;
     if (signal.aborted) throw signal.reason;
     // A kept context the browser lost meanwhile is no reason to fail the run: a fresh one is opened instead.
-    page = await openPage(warm.context)
+    const prepared = warm.page && !warm.page.isClosed() ? warm.page : null;
+    page = await (prepared ? Promise.resolve(prepared) : openPage(warm.context))
       // A context kept from an earlier run (reuse) starts this one with no answer that run cached.
       .then(async (p) => (deps.warm!.fresh ? p : clearHttpCache(p).then(() => p)))
       .catch(async () => {

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 import type { DeviceProfile } from '../../browser/device-profile';
 import { hadServiceWorker } from '../../egress/fenced-context';
@@ -27,7 +27,15 @@ export interface WarmContext {
   key: string;
   /** Whose session it holds: closed at once when that connection is revoked here (dropConnection). */
   connectionId?: string;
+  /**
+   * A context prepared ahead (fresh mode) has its run's tab opened with it, blank (no site's document was ever in it):
+   * Chromium's page and renderer set-up, the largest part of opening a context, is then done before the run too.
+   */
+  page?: Page;
 }
+
+/** Pages in a kept context other than the blank tab it was prepared with: any is a page something else opened. */
+const strayPages = (warm: WarmContext) => warm.context.pages().some((p) => p !== warm.page) || !!warm.page?.isClosed();
 
 export interface WarmSettings {
   /** How long an unused context is kept (0: never kept, every run opens its own). */
@@ -131,8 +139,7 @@ export class WarmContexts {
     ticket.done = open().then(
       (warm) => {
         this.preparing.delete(key);
-        if (ticket.spoiled || !this.enabled || !isOpen(warm.context) || warm.context.pages().length > 0)
-          return void closeQuietly(warm.context);
+        if (ticket.spoiled || !this.enabled || !isOpen(warm.context) || strayPages(warm)) return void closeQuietly(warm.context);
         const entry: Idle = {
           warm,
           digest,
@@ -187,7 +194,7 @@ export class WarmContexts {
       const entry = this.idle[i];
       if (entry.warm.key !== key) continue;
       const { context, wiring } = entry.warm;
-      const stale = entry.digest !== digest || entry.spoiled || !isOpen(context) || context.pages().length > 0 || hadServiceWorker(context);
+      const stale = entry.digest !== digest || entry.spoiled || !isOpen(context) || strayPages(entry.warm) || hadServiceWorker(context);
       if (stale) {
         this.drop(i);
         continue;
@@ -210,6 +217,7 @@ export class WarmContexts {
    */
   async keep(warm: WarmContext, digest: string, stillUsable: () => boolean = () => true): Promise<void> {
     const { context } = warm;
+    warm.page = undefined; // the tab it was prepared with (fresh mode) was the run's, and closes with the others
     // Watched from before the pages close: a popup that opens meanwhile is listed only once set up, after the check below.
     const entry: Idle = { warm, digest, timer: undefined as unknown as NodeJS.Timeout, readyAt: 0, spoiled: false, offPage: () => {} };
     const onPage = () => {
