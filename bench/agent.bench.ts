@@ -110,7 +110,7 @@ async function main() {
     AGENTLINK_MODEL: 'scripted-bench-model',
     AGENTLINK_MODEL_API_KEY: 'bench',
     ...(process.env.AGENTLINK_CHROMIUM_PATH ? { AGENTLINK_CHROMIUM_PATH: process.env.AGENTLINK_CHROMIUM_PATH } : {}),
-    // Opt-in warm contexts, measured side by side with a run without them (README: AGENTLINK_WARM_CONTEXT_SECONDS).
+    // The worker's warm contexts are the bench's own pool below (open for the default rows, closed for arm B).
     ...(process.env.AGENTLINK_WARM_CONTEXT_SECONDS ? { AGENTLINK_WARM_CONTEXT_SECONDS: process.env.AGENTLINK_WARM_CONTEXT_SECONDS } : {}),
   });
   const store = await Store.open(config.database);
@@ -119,8 +119,8 @@ async function main() {
   server.on('request', createApp(services, createLogger('silent')));
   // The worker's stage marks of each run (server/agent/run/stages.ts), for the per-stage table.
   const stageLog = new StageCollector(services.agentRunTelemetry);
-  // Arm B of the side-by-side rows: a context prepared ahead for the connection's next run (warm-contexts.ts, fresh mode),
-  // opened for arm B's runs only; arm A (the default deployment) runs with the pool closed.
+  // The default deployment's rows: a context prepared ahead for the connection's next run (warm-contexts.ts, fresh mode),
+  // the pool open for those runs; arm B's rows run with it closed (AGENTLINK_WARM_CONTEXT_SECONDS=0).
   const prepared = new WarmContexts({ idleMs: 60_000, max: 8, mode: 'fresh' });
   const worker = createAgentWorker(services, createLogger('silent'), { telemetry: stageLog, warm: prepared });
   await worker.start();
@@ -269,6 +269,10 @@ async function main() {
     floor.push(f0.closed);
     floorRead.push(f0.read);
     addSample(stageSamples.floor, f0.stages);
+    // The default deployment: a context prepared ahead for the connection's next run (warm contexts, fresh mode); one
+    // unmeasured run prepares the first.
+    prepared.open();
+    await runOnce('REPLAY');
     await idle();
     const r = await withPlaybook(() => runOnce('PLAYBOOK'));
     exec.push(r.execution);
@@ -282,9 +286,8 @@ async function main() {
     addSteps(stepTimes.replay, rp.steps);
     addSample(stageSamples.replay, rp.stages);
     replayWall.push(rp.wall);
-    // Arm B, the same requests with a context prepared ahead: one unmeasured run prepares the first.
-    prepared.open();
-    await runOnce('REPLAY');
+    await prepared.close();
+    // Arm B, the same requests with no context kept (AGENTLINK_WARM_CONTEXT_SECONDS=0): each run opens its own.
     await idle();
     const rB = await withPlaybook(() => runOnce('PLAYBOOK'));
     arms.execB.push(rB.execution);
@@ -295,7 +298,6 @@ async function main() {
     arms.replayExecB.push(rpB.execution);
     arms.replayWallB.push(rpB.wall);
     addSample(stageSamples.replayB, rpB.stages);
-    await prepared.close();
   }
   if (model.calls !== modelCalls) throw new Error(`replays called the model ${model.calls - modelCalls} times`);
 
@@ -314,7 +316,7 @@ async function main() {
     row('replay: worker run (executionTimeMs), 0 model calls', replayExec),
     row('replay: whole request (POST → COMPLETED)', replayWall),
     row('queue latency: accepted → RUNNING, idle worker', queue, false),
-    '  B: the same, with a context prepared ahead for the next run (AGENTLINK_WARM_CONTEXT_SECONDS > 0, mode fresh):',
+    '  B: the same, with no context kept for the next run (AGENTLINK_WARM_CONTEXT_SECONDS=0): each run opens its own:',
     row('B playbook: worker run (executionTimeMs)', arms.execB),
     row('B playbook: whole request (POST → COMPLETED)', arms.wallB),
     row('B replay: worker run (executionTimeMs), 0 model calls', arms.replayExecB),

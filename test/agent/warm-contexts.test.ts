@@ -1,6 +1,7 @@
 import type { Playbook } from '../../server/agent/playbooks';
+import type { WarmContext } from '../../server/agent/worker/warm-contexts';
 import { type LiveServer, startLiveServer } from '../support/live-server';
-import { awaitRequest, connectOrbit, createRequest, type LiveOrg, liveOrg, testPlaybook } from './agent-support';
+import { awaitRequest, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg, testPlaybook } from './agent-support';
 
 /**
  * Warm browser contexts end to end (server/agent/worker/warm-contexts.ts): a live AgentLink with its embedded worker, real
@@ -58,12 +59,12 @@ async function run(live: LiveServer, org: LiveOrg, accessToken: string, action: 
   return awaitRequest(live, org, requestId);
 }
 
-describe('with warm contexts on (AGENTLINK_WARM_CONTEXT_SECONDS=30)', () => {
+describe('with warm contexts kept as the runs left them (AGENTLINK_WARM_CONTEXT_MODE=reuse)', () => {
   let live: LiveServer;
   let org: LiveOrg;
 
   beforeAll(async () => {
-    live = await startLiveServer({ worker: true, env: { AGENTLINK_WARM_CONTEXT_SECONDS: '30' } });
+    live = await startLiveServer({ worker: true, env: { AGENTLINK_WARM_CONTEXT_SECONDS: '30', AGENTLINK_WARM_CONTEXT_MODE: 'reuse' } });
     registerProbes(live);
     org = await liveOrg(live);
   });
@@ -132,7 +133,10 @@ describe('with warm contexts on (AGENTLINK_WARM_CONTEXT_SECONDS=30)', () => {
 
 describe('warm contexts expire and can be turned off', () => {
   it('an unused context is closed after AGENTLINK_WARM_CONTEXT_SECONDS', async () => {
-    const live = await startLiveServer({ worker: true, env: { AGENTLINK_WARM_CONTEXT_SECONDS: '1' } });
+    const live = await startLiveServer({
+      worker: true,
+      env: { AGENTLINK_WARM_CONTEXT_SECONDS: '1', AGENTLINK_WARM_CONTEXT_MODE: 'reuse' },
+    });
     try {
       registerProbes(live);
       const org = await liveOrg(live);
@@ -146,14 +150,50 @@ describe('warm contexts expire and can be turned off', () => {
     }
   });
 
-  it('off by default (AGENTLINK_WARM_CONTEXT_SECONDS=0): every run opens its own context', async () => {
-    const live = await startLiveServer({ worker: true });
+  it('off with AGENTLINK_WARM_CONTEXT_SECONDS=0: every run opens its own context, and none is kept', async () => {
+    const live = await startLiveServer({ worker: true, env: { AGENTLINK_WARM_CONTEXT_SECONDS: '0' } });
     try {
       registerProbes(live);
       const org = await liveOrg(live);
       const conn = await connectOrbit(live, org, 'warm-off');
       await run(live, org, conn.accessToken, 'test: mark this browser');
       expect((await run(live, org, conn.accessToken, 'test: is this browser marked')).result.ok).toBe(false);
+      expect(live.services.warmContexts.heldFor(conn.connectionId)).toBe(0);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe("by default (fresh mode): a context prepared for the next run, which no run's page was ever in", () => {
+  it("the next run takes the context opened for it as the last one ended, and nothing of the last run's browser is in it", async () => {
+    const live = await startLiveServer({ worker: true });
+    try {
+      registerProbes(live);
+      const org = await liveOrg(live);
+      const conn = await connectOrbit(live, org, 'warm-fresh');
+      await run(live, org, conn.accessToken, 'test: mark this browser');
+      // Prepared beside the answer: held by no run, for this connection.
+      await eventually(
+        async () => live.services.warmContexts.heldFor(conn.connectionId),
+        (n) => n === 1,
+      );
+      const pool = live.services.warmContexts;
+      const taken: (WarmContext | null)[] = [];
+      const take = pool.take.bind(pool);
+      pool.take = (key, digest) => {
+        const warm = take(key, digest);
+        taken.push(warm);
+        return warm;
+      };
+      const probe = await run(live, org, conn.accessToken, 'test: is this browser marked');
+      expect(probe.result.ok).toBe(false);
+      // The run took the prepared context, with the blank tab it was prepared with; another is prepared for the next.
+      expect(taken).toEqual([expect.objectContaining({ connectionId: conn.connectionId, page: expect.anything() })]);
+      await eventually(
+        async () => live.services.warmContexts.heldFor(conn.connectionId),
+        (n) => n === 1,
+      );
     } finally {
       await live.close();
     }
