@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { CDPSession, Locator, Page } from 'playwright-core';
 
 import { HELD_STORE, heldSelector } from './element-ref-engine';
+import { pageDevTools } from './isolated-world';
 
 /**
  * A playbook's read of the elements a locator finds, run in Playwright's utility world instead of the page's (issue 36:
@@ -14,7 +15,7 @@ import { HELD_STORE, heldSelector } from './element-ref-engine';
  * there by the `agentlink-ref=!<token>` engine (element-ref-engine.ts); the read then runs in that world, by DevTools
  * (Runtime.callFunctionOn), on the elements held: the DOM is the page's, the prototypes and globals are the world's
  * own, which no script of the page reaches. A document's utility worlds are learned by the tab's DevTools session
- * (Runtime.enable). Where none holds the elements (a frame's document, a tab without a session), the read goes through
+ * (isolated-world.ts's, with Runtime.enable). Where none holds the elements (a frame's document, a tab without a session), the read goes through
  * Playwright in the page's world, as before.
  */
 
@@ -32,27 +33,25 @@ interface Tab {
 
 const tabs = new WeakMap<Page, Promise<Tab | null>>();
 
+/** The tab's DevTools session (isolated-world.ts: one per page), told of its execution contexts from the first read on. */
 function tabOf(page: Page): Promise<Tab | null> {
   let tab = tabs.get(page);
   if (!tab) {
-    tab = page
-      .context()
-      .newCDPSession(page)
-      .then((cdp): Tab => {
-        const utility = new Map<string, Set<number>>();
-        cdp.on('Runtime.executionContextCreated', (e) => {
-          const frameId = (e.context.auxData as { frameId?: string } | undefined)?.frameId;
-          if (frameId && e.context.name.startsWith('__playwright_utility_world'))
-            utility.set(frameId, (utility.get(frameId) ?? new Set()).add(e.context.id));
-        });
-        cdp.on('Runtime.executionContextDestroyed', (e) => {
-          for (const worlds of utility.values()) worlds.delete(e.executionContextId);
-        });
-        cdp.on('Runtime.executionContextsCleared', () => utility.clear());
-        // The contexts that exist already are told before the reply.
-        return { cdp, utility, enabled: cdp.send('Runtime.enable').then(() => undefined) };
-      })
-      .catch(() => null);
+    tab = pageDevTools(page).then((cdp): Tab | null => {
+      if (!cdp) return null;
+      const utility = new Map<string, Set<number>>();
+      cdp.on('Runtime.executionContextCreated', (e) => {
+        const frameId = (e.context.auxData as { frameId?: string } | undefined)?.frameId;
+        if (frameId && e.context.name.startsWith('__playwright_utility_world'))
+          utility.set(frameId, (utility.get(frameId) ?? new Set()).add(e.context.id));
+      });
+      cdp.on('Runtime.executionContextDestroyed', (e) => {
+        for (const worlds of utility.values()) worlds.delete(e.executionContextId);
+      });
+      cdp.on('Runtime.executionContextsCleared', () => utility.clear());
+      // The contexts that exist already are told before the reply.
+      return { cdp, utility, enabled: cdp.send('Runtime.enable').then(() => undefined) };
+    });
     tabs.set(page, tab);
   }
   return tab;

@@ -1,9 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
 
+import { evaluateIsolated } from '../../browser/isolated-world';
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageBundle } from '../../page-code/page-bundle';
 import { chooseText, MIN_TEXT_CHARS, type WorkLine, type WorkSection } from './budget';
-import { type DocTarget, expressionOf, isRetryable, separateTarget, topTarget } from './documents';
+import { type DocTarget, isRetryable, separateTarget, topTarget } from './documents';
 import type { DomOp, DomOps } from './dom/agent-dom.page';
 import type { RawDoc, RawFrameLine } from './dom/snapshot.page';
 import { commitObserved, Observed, observedOf } from './element-refs';
@@ -42,11 +43,28 @@ const MAX_FRAMES = 12;
 
 type OpResult<K extends DomOp> = ReturnType<DomOps[K]>;
 
-/** Runs one operation of the DOM script in the page, riding out a navigation that replaces the document mid-call. */
+/**
+ * One operation of the DOM script as a function of one argument, `{ op, args }`, for an isolated world: a stand-in whose
+ * text is the function (isolated-world.ts sends `String(fn)`), never called in Node.
+ */
+const AGENT_DOM_OP = Object.defineProperty(
+  (_a: { op: string; args: unknown }): unknown => {
+    throw new Error('the DOM script runs in a browser page');
+  },
+  'toString',
+  { value: () => `function (a) { return (${pageBundle(PAGE_ENTRIES.agentDom)})(a.op, a.args); }` },
+);
+
+/**
+ * Runs one operation of the DOM script on the top document, with no observation's references, riding out a navigation
+ * that replaces the document mid-call. In AgentLink's isolated world (isolated-world.ts): the operations that need
+ * none (finding where a value shows, for a replay's plan; a page's text before any observation) read the same DOM there,
+ * and a site's scripts neither see nor wrap what they call; a replay reads its answer back in that world too.
+ */
 export async function runDom<K extends DomOp>(page: Page, op: K, args: Parameters<DomOps[K]>[0]): Promise<OpResult<K>> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await page.evaluate(expressionOf(op, args))) as OpResult<K>;
+      return (await evaluateIsolated(page, AGENT_DOM_OP, { op, args })) as OpResult<K>;
     } catch (err) {
       if (attempt >= 3 || !isRetryable(err) || page.isClosed()) throw err;
       await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
