@@ -1,5 +1,6 @@
 import type { Playbook } from '../../server/agent/playbooks';
 import type { WarmContext } from '../../server/agent/worker/warm-contexts';
+import { loadConfig } from '../../server/config';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { awaitRequest, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg, testPlaybook } from './agent-support';
 
@@ -166,8 +167,13 @@ describe('warm contexts expire and can be turned off', () => {
 });
 
 describe("by default (fresh mode): a context prepared for the next run, which no run's page was ever in", () => {
+  it('is what a deployment gets when it sets nothing', () => {
+    expect(loadConfig({}).worker.warmContexts).toEqual({ idleSeconds: 30, max: 8, mode: 'fresh' });
+  });
+
   it("the next run takes the context opened for it as the last one ended, and nothing of the last run's browser is in it", async () => {
-    const live = await startLiveServer({ worker: true });
+    // The test servers keep none unless asked (live-server.ts): asked here as a deployment gets it by default.
+    const live = await startLiveServer({ worker: true, env: { AGENTLINK_WARM_CONTEXT_SECONDS: '30' } });
     try {
       registerProbes(live);
       const org = await liveOrg(live);

@@ -55,6 +55,10 @@ export async function startLiveServer(
     AGENTLINK_PUBLIC_URL: `http://localhost:${port}`,
     AGENTLINK_DATA_DIR: dataDir,
     AGENTLINK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // No context is prepared for a connection's next run unless a test asks (the default, 30 s, prepares one after every
+    // clean run: about 30 ms of the browser's work each, which the suite's runs seldom use). The warm paths are tested
+    // where they are asked for: warm-contexts.test.ts, the warm and prepared context security suites, bench:agent.
+    AGENTLINK_WARM_CONTEXT_SECONDS: '0',
     ...opts.env,
   });
   // The migrated template the jest run made (store-templates.ts), as the in-process test apps copy it: migrating a
