@@ -15,14 +15,23 @@ import { pageDevTools } from './isolated-world';
  * there by the `agentlink-ref=!<token>` engine (element-ref-engine.ts); the read then runs in that world, by DevTools
  * (Runtime.callFunctionOn), on the elements held: the DOM is the page's, the prototypes and globals are the world's
  * own, which no script of the page reaches. A document's utility worlds are learned by the tab's DevTools session
- * (isolated-world.ts's, with Runtime.enable). Where none holds the elements (a frame's document, a tab without a session), the read goes through
- * Playwright in the page's world, as before.
+ * (isolated-world.ts's, with Runtime.enable). Where none holds the elements (a frame's document, a tab without a
+ * session), the read goes through Playwright in the page's world, as before.
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- page functions take the element type they read
 type OnElements<A, R> = (els: any[], arg: A) => R;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type OnElement<A, R> = (el: any, arg: A) => R;
+
+/** A read of a few elements: a renderer that answers none for this long (its main thread spinning) will not. */
+const READ_TIMEOUT_MS = 10_000;
+
+function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the read timed out after ${ms} ms`)), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
 
 interface Tab {
   cdp: CDPSession;
@@ -80,15 +89,18 @@ async function runOnHeld<R>(loc: Locator, fn: string, arg: unknown, one: boolean
   const found = await loc.locator(heldSelector(token)).count();
   const { frame } = (await tab.cdp.send('Page.getFrameTree')).frameTree;
   for (const executionContextId of tab.utility.get(frame.id) ?? []) {
-    const r = await tab.cdp
-      .send('Runtime.callFunctionOn', {
-        functionDeclaration: READ_HELD(fn),
-        executionContextId,
-        arguments: [{ value: token }, { value: arg ?? null }, { value: found === 0 }, { value: one }],
-        returnByValue: true,
-        awaitPromise: true,
-      })
-      .catch(() => null); // a world that went with its document: the next one, or Playwright's way
+    const call = tab.cdp.send('Runtime.callFunctionOn', {
+      functionDeclaration: READ_HELD(fn),
+      executionContextId,
+      arguments: [{ value: token }, { value: arg ?? null }, { value: found === 0 }, { value: one }],
+      returnByValue: true,
+      awaitPromise: true,
+    });
+    // A world that went with its document: the next one, or Playwright's way. One that does not answer: an error.
+    const r = await bounded(
+      call.catch(() => null),
+      READ_TIMEOUT_MS,
+    );
     if (r?.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
     const answer = r?.result.value as { held: boolean; value?: R } | undefined;
     if (answer?.held) return { value: answer.value as R };
