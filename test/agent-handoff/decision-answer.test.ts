@@ -115,6 +115,24 @@ describeEachStore('the answer to an app decision on a run another process holds'
     );
   });
 
+  it('answers an approval the worker applied though the run paused on its next write at once, before the answer looked', async () => {
+    const id = await pausedRun('hw_quick');
+    // Settled, resumed and paused again within one look of the deciding process (it looks every 100 ms).
+    const worker = remoteWorker(id, 0, async () => {
+      await t.store.repos.agentRequests.resumeFromUser(id, OWNER);
+      await t.store.repos.agentRequests.pauseForUser(id, OWNER, t.services.userActions.seal(id, ask('hw_next')));
+    });
+    const res = await decide(id, 'approve', 'hw_quick');
+    await worker;
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'NEEDS_USER', userAction: { write: { id: 'hw_next' } } });
+    // The next pause takes its own decision: the settled one of the last pause is no obstacle.
+    const next = remoteWorker(id, 0, () => t.store.repos.agentRequests.resumeFromUser(id, OWNER));
+    const second = await decide(id, 'deny', 'hw_next');
+    await next;
+    expect(second.status).toBe(200);
+  });
+
   it('answers a decision no worker took with 409, and another organization with 404', async () => {
     const id = await pausedRun('hw_nobody');
     expect((await decide(id, 'approve', 'hw_other')).status).toBe(409);

@@ -26,6 +26,8 @@ const HELD_STATUS = { property: 'status', values: HELD } as const;
 /** A stored user decision (agent_requests.user_decision) once its worker settled it: the decision, prefixed. */
 const APPLIED = 'applied:';
 const IGNORED = 'ignored:';
+/** A stored decision the worker settled (an earlier pause's answer, kept for its caller): no decision on the open ask. */
+const SETTLED_SQL = `(user_decision LIKE '${APPLIED}%' OR user_decision LIKE '${IGNORED}%')`;
 const isSettled = (decision: string) => decision.startsWith(APPLIED) || decision.startsWith(IGNORED);
 
 /** What a waiting reader polls: one column, through a prepared statement. */
@@ -205,12 +207,19 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
     return { cancelRequested: row.cancel_requested_at != null, userDecision: decision && !isSettled(decision) ? decision : null };
   }
 
-  /** RUNNING → NEEDS_USER, by the worker holding it: the run waits for its end user (the lease stays, renewed while it waits). */
+  /**
+   * RUNNING → NEEDS_USER, by the worker holding it: the run waits for its end user (the lease stays, renewed while it
+   * waits). A decision the worker settled on the last pause stays, as `finish` keeps it: the process that stored it reads
+   * its answer there, and a run that resumed and paused again at once (a page sending its next write) must not turn
+   * "applied" into "gone" before that process looked. One still waiting for the worker is dropped: it was not applied.
+   */
   async pauseForUser(id: string, owner: string, sealedUserAction: string): Promise<boolean> {
-    const res = await this.repo.update(
-      { id, leaseOwner: owner, status: 'RUNNING' },
-      { status: 'NEEDS_USER', sealedUserAction, userDecision: null },
-    );
+    const res = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'NEEDS_USER', sealedUserAction, userDecision: () => `CASE WHEN ${SETTLED_SQL} THEN user_decision ELSE NULL END` })
+      .where("id = :id AND lease_owner = :owner AND status = 'RUNNING'", { id, owner })
+      .execute();
     return (res.affected ?? 0) === 1;
   }
 
@@ -228,14 +237,15 @@ export class AgentRequestRepository extends RecordRepository<AgentRequestRecord>
   /**
    * Stores a decision on the run's open ask for the worker holding it, one conditional statement: only while the run
    * still waits on exactly the ask the caller read (its sealed user action, unique to each pause) and no decision on
-   * it is stored yet. So a pause gets at most one stored decision, and never one meant for an earlier pause.
+   * it is stored yet (an earlier pause's settled one is replaced). So a pause gets at most one stored decision, and
+   * never one meant for an earlier pause.
    */
   async recordUserDecision(id: string, sealedUserAction: string, decision: string): Promise<boolean> {
     const res = await this.repo
       .createQueryBuilder()
       .update()
       .set({ userDecision: decision })
-      .where("id = :id AND status = 'NEEDS_USER' AND sealed_user_action = :sealed AND user_decision IS NULL", {
+      .where(`id = :id AND status = 'NEEDS_USER' AND sealed_user_action = :sealed AND (user_decision IS NULL OR ${SETTLED_SQL})`, {
         id,
         sealed: sealedUserAction,
       })
