@@ -4,6 +4,7 @@ import type { CDPSession, Locator, Page } from 'playwright-core';
 
 import { HELD_STORE, heldSelector } from './element-ref-engine';
 import { pageDevTools } from './isolated-world';
+import { timeBound } from './time-bound';
 
 /**
  * A playbook's read of the elements a locator finds, run in Playwright's utility world instead of the page's (issue 36:
@@ -27,17 +28,13 @@ type OnElement<A, R> = (el: any, arg: A) => R;
 /** A read of a few elements: a renderer that answers none for this long (its main thread spinning) will not. */
 const READ_TIMEOUT_MS = 10_000;
 
-function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the read timed out after ${ms} ms`)), ms)));
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
 interface Tab {
   cdp: CDPSession;
   /** frameId → Playwright's utility worlds of the document there (a document may have two: Playwright's affair). */
   utility: Map<string, Set<number>>;
   enabled: Promise<void>;
+  /** The top frame's id: a tab's top frame keeps its id across its documents, so it is asked once. */
+  top?: Promise<string>;
 }
 
 const tabs = new WeakMap<Page, Promise<Tab | null>>();
@@ -87,8 +84,14 @@ async function runOnHeld<R>(loc: Locator, fn: string, arg: unknown, one: boolean
   await tab.enabled;
   const token = randomUUID();
   const found = await loc.locator(heldSelector(token)).count();
-  const { frame } = (await tab.cdp.send('Page.getFrameTree')).frameTree;
-  for (const executionContextId of tab.utility.get(frame.id) ?? []) {
+  tab.top ??= tab.cdp.send('Page.getFrameTree').then(
+    (t) => t.frameTree.frame.id,
+    (err: unknown) => {
+      tab.top = undefined; // asked again by the next read
+      throw err;
+    },
+  );
+  for (const executionContextId of tab.utility.get(await tab.top) ?? []) {
     const call = tab.cdp.send('Runtime.callFunctionOn', {
       functionDeclaration: READ_HELD(fn),
       executionContextId,
@@ -97,7 +100,7 @@ async function runOnHeld<R>(loc: Locator, fn: string, arg: unknown, one: boolean
       awaitPromise: true,
     });
     // A world that went with its document: the next one, or Playwright's way. One that does not answer: an error.
-    const r = await bounded(
+    const r = await timeBound(
       call.catch(() => null),
       READ_TIMEOUT_MS,
     );

@@ -4,6 +4,7 @@ import type { BrowserContext, CDPSession, Frame, Page, Route } from 'playwright-
 
 import { pageDevTools } from './isolated-world';
 import { type ProviderSession, SESSION_FORMAT, type SessionStorageOrigin, type StorageItem } from './session-format';
+import { timeBound } from './time-bound';
 
 /**
  * Taking a provider session out of a browser context after a run or a sign-in, and putting its sessionStorage back
@@ -15,9 +16,6 @@ export type OriginFilter = (origin: string) => boolean;
 /** sessionStorage read from one origin is bounded on its own too (the whole session is bounded when sealed). */
 const SESSION_STORAGE_MAX_CHARS = 1024 * 1024;
 const EVALUATE_TIMEOUT_MS = 2_000;
-
-const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
-  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref())]);
 
 function originOf(frame: Frame): string | null {
   try {
@@ -48,7 +46,7 @@ function bounded(entries: Iterable<readonly [string, string]>, max = SESSION_STO
  */
 async function readByDevTools(cdp: CDPSession, origin: string): Promise<StorageItem[] | null> {
   try {
-    const { entries } = await withTimeout(
+    const { entries } = await timeBound(
       cdp.send('DOMStorage.getDOMStorageItems', { storageId: { storageKey: `${origin}/`, isLocalStorage: false } }),
       EVALUATE_TIMEOUT_MS,
     );
@@ -74,7 +72,7 @@ async function readFromFrame(context: BrowserContext, frame: Frame, origin: stri
     }
   }
   try {
-    return await withTimeout(
+    return await timeBound(
       frame.evaluate((max) => {
         const items: { name: string; value: string }[] = [];
         let total = 0;
@@ -160,8 +158,8 @@ async function captureByDevTools(
       origins.map(async (origin) => {
         const storageKey = `${origin}/`;
         const [local, databases] = await Promise.all([
-          withTimeout(tab.send('DOMStorage.getDOMStorageItems', { storageId: { storageKey, isLocalStorage: true } }), EVALUATE_TIMEOUT_MS),
-          withTimeout(tab.send('IndexedDB.requestDatabaseNames', { storageKey }), EVALUATE_TIMEOUT_MS),
+          timeBound(tab.send('DOMStorage.getDOMStorageItems', { storageId: { storageKey, isLocalStorage: true } }), EVALUATE_TIMEOUT_MS),
+          timeBound(tab.send('IndexedDB.requestDatabaseNames', { storageKey }), EVALUATE_TIMEOUT_MS),
         ]);
         if (databases.databaseNames.length > 0) return null;
         const items = local.entries.filter((e): e is [string, string] => e.length === 2).map(([name, value]) => ({ name, value }));

@@ -1,5 +1,6 @@
 import type { JSHandle, Locator } from 'playwright-core';
 
+import { timeBound } from '../../browser/time-bound';
 import { type HeldValue, referenceOf } from './element-refs';
 
 /**
@@ -33,7 +34,7 @@ export async function evaluateOnElement<R, A = undefined>(
   const ref = referenceOf(loc);
   const call = ref?.observed.evaluate<R>(ref.chain, ref.kind, ref.n, String(fn), arg);
   // 0 is Playwright's "no timeout": bounded by the default here all the same.
-  const inWorld = call ? await bounded(call, opts.timeout && opts.timeout > 0 ? opts.timeout : CALL_TIMEOUT_MS) : null;
+  const inWorld = call ? await timeBound(call, opts.timeout && opts.timeout > 0 ? opts.timeout : CALL_TIMEOUT_MS) : null;
   if (inWorld) return inWorld.value;
   return loc.evaluate(fn as never, arg as never, opts) as Promise<R>;
 }
@@ -69,7 +70,7 @@ export async function evaluateHandleOnElement<A>(
 export async function locateFromElement<A>(loc: Locator, fn: OnElement<A, Element | null>, arg?: A): Promise<Locator | null | undefined> {
   const ref = referenceOf(loc);
   if (!ref) return undefined;
-  return bounded(ref.observed.locateFound(loc.page(), ref, String(fn), arg), CALL_TIMEOUT_MS);
+  return timeBound(ref.observed.locateFound(loc.page(), ref, String(fn), arg), CALL_TIMEOUT_MS);
 }
 
 /** A Playwright handle as a HeldValue. */
@@ -85,10 +86,4 @@ function functionOf(source: string): () => unknown {
   const fn = () => undefined;
   Object.defineProperty(fn, 'toString', { value: () => source });
   return fn;
-}
-
-function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)));
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

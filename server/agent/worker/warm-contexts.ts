@@ -3,6 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import type { DeviceProfile } from '../../browser/device-profile';
+import { timeBound } from '../../browser/time-bound';
 import { hadServiceWorker } from '../../egress/fenced-context';
 import type { UpstreamProxy } from '../../egress/upstream-proxy';
 import type { ProviderDefinition } from '../../providers/catalogue';
@@ -106,9 +107,6 @@ export function warmKey(parts: {
     .digest('base64');
 }
 
-const withTimeout = <T>(p: Promise<T>, ms: number) =>
-  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref())]);
-
 export class WarmContexts {
   /** Oldest first. */
   private readonly idle: Idle[] = [];
@@ -180,7 +178,7 @@ export class WarmContexts {
    */
   async prepared(key: string, maxMs = PAGES_CLOSE_MS): Promise<void> {
     const ticket = this.preparing.get(key);
-    if (ticket) await withTimeout(ticket.done, maxMs).catch(() => undefined);
+    if (ticket) await timeBound(ticket.done, maxMs).catch(() => undefined);
   }
 
   /**
@@ -230,7 +228,7 @@ export class WarmContexts {
     this.arriving.add(entry);
     try {
       if (!this.enabled || !warm.key || !isOpen(context) || hadServiceWorker(context)) throw new Error('not kept');
-      await withTimeout(Promise.all(context.pages().map((p) => p.close())), PAGES_CLOSE_MS);
+      await timeBound(Promise.all(context.pages().map((p) => p.close())), PAGES_CLOSE_MS);
       // What the pages did as they closed (an unload write refused in read mode) still counts against the run. From this
       // check to the pool nothing waits: a connection revoked meanwhile has spoiled the entry (dropConnection).
       // A service worker outlives the pages and would act in the next run with the session: never kept, closed.
@@ -322,5 +320,5 @@ function isOpen(context: BrowserContext): boolean {
 }
 
 async function closeQuietly(context: BrowserContext): Promise<void> {
-  await withTimeout(context.close(), PAGES_CLOSE_MS).catch(() => undefined);
+  await timeBound(context.close(), PAGES_CLOSE_MS).catch(() => undefined);
 }
