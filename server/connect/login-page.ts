@@ -96,6 +96,8 @@ export function watchSettled(page: Page, settledMs = SETTLED_UNKNOWN_MS): { sett
         ready: false,
       }));
       since = ready ? (since ?? Date.now()) : null;
+      // A look that failed at once (a document going away) is not repeated at once: no busy loop on a dying page.
+      if (!ready) await new Promise((r) => setTimeout(r, 100));
     }
   })();
   return {
