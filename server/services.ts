@@ -140,7 +140,7 @@ export function buildServices(deps: { config: AppConfig; store: Store; clock: Cl
   const agentEvents = new AgentRequestEvents();
   const queueLogger = createLogger(config.logLevel).child({ component: 'queue' });
   const queue = buildQueue({ config, store, clock, events: agentEvents, logger: queueLogger });
-  agentEvents.onAnyFinished((requestId) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId)));
+  agentEvents.onAnyFinished((requestId, owner) => webhookEvents.inBackground(webhookEvents.agentRequestFinished(requestId, owner)));
   const playbooks = new PlaybookRegistry(integrations.playbooks);
   // Runs that pause for their user (NEEDS_USER) wait here, in the worker's process; the widget finds them here.
   const handoffs = new HandoffRegistry(config.worker.maxWaitingRuns);

@@ -2,7 +2,7 @@ import type { DeviceProfile } from '../browser/device-profile';
 import type { ProviderSession } from '../browser/session-format';
 import type { VirtualCredential } from '../browser/webauthn-environment';
 import type { UpstreamProxy } from '../egress/upstream-proxy';
-import type { ConnectionRecord } from '../store';
+import type { ConnectionRecord, Owner } from '../store';
 
 /**
  * What the agent needs from the services of domain/, declared here, by the agent, as small interfaces: the agent
@@ -61,7 +61,7 @@ export interface QueueSignals {
   enqueued(requestId: string): void;
   onEnqueued(fn: (requestId: string) => void): () => void;
   /** A request reached a final status (the lease sweeper ended one whose worker died). */
-  finished(requestId: string): void;
+  finished(requestId: string, owner?: Owner): void;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
 
+import type { Owner } from '../store';
+
 /**
  * In-process signals about agent requests: a new request was queued, a cancel was asked, a request ended.
  * They only shorten waits inside one process (wake the local worker, end a waitMs early, abort a local run
@@ -28,9 +30,10 @@ export class AgentRequestEvents {
     return () => this.emitter.off(`cancel:${requestId}`, fn);
   }
 
-  finished(requestId: string) {
+  /** `owner`, when the caller has it: whose request it is (webhook events read that owner's endpoints first). */
+  finished(requestId: string, owner?: Owner) {
     this.emitter.emit(`finished:${requestId}`);
-    this.emitter.emit('finished', requestId);
+    this.emitter.emit('finished', requestId, owner);
   }
 
   /** The request paused NEEDS_USER (its waiters answer: the caller has to bring the user in). */
@@ -38,7 +41,7 @@ export class AgentRequestEvents {
     this.emitter.emit(`finished:${requestId}`);
   }
   /** Every request that this process moved to a final status (webhook events hang off this). */
-  onAnyFinished(fn: (requestId: string) => void): () => void {
+  onAnyFinished(fn: (requestId: string, owner?: Owner) => void): () => void {
     this.emitter.on('finished', fn);
     return () => this.emitter.off('finished', fn);
   }

@@ -296,7 +296,7 @@ export class AgentRequestService {
     if (!record) return fail('AGENT_REQUEST_NOT_FOUND', `No agent request ${requestId}.`);
     const now = this.clock.now();
     if (await repo.cancelPending(record.id, now, { code: 'CANCELED', message: 'The request was canceled before it started.' })) {
-      this.events?.finished(record.id);
+      this.events?.finished(record.id, record);
     } else if (await repo.requestCancel(record.id, now)) {
       this.events?.cancelRequested(record.id);
     }

@@ -314,7 +314,8 @@ describeEachStore('webhook events', (t) => {
           executionTimeMs: 1234,
         }),
       ).toBe(true);
-      t.services.agentEvents.finished(id);
+      // As the worker signals it (with the request's owner), and as a caller without the owner at hand would.
+      t.services.agentEvents.finished(id, final.status === 'FAILED' ? undefined : (await repo.findById(id))!);
       return id;
     };
     const completedId = await finish({ status: 'COMPLETED', result: { name: 'Ada', followers: 3, posts: [] } });
@@ -335,5 +336,48 @@ describeEachStore('webhook events', (t) => {
     const org = await createOrg(t);
     await connectSandbox(t, org);
     expect(await storedEvents(t, org)).toEqual([]);
+  });
+
+  it("reads a finished request only when one of its owner's endpoints wants the event", async () => {
+    const org = await createOrg(t);
+    const conn = await connectSandbox(t, org);
+    const repo = t.store.repos.agentRequests;
+    const runToCompletion = async () => {
+      const created = await post(t, '/api/agent-requests', sandboxHeaders(org), agentRequestBody(t, conn.accessToken));
+      const id = created.body.requestId as string;
+      const now = t.clock.now();
+      expect(await repo.claim(id, 'test-worker', now, new Date(now.getTime() + 30_000), 2)).toBe(true);
+      expect(
+        await repo.finish(id, 'test-worker', {
+          status: 'COMPLETED',
+          result: { name: 'Ada' },
+          error: null,
+          completedAt: now,
+          executionTimeMs: 5,
+        }),
+      ).toBe(true);
+      return (await repo.findById(id))!;
+    };
+    const reads = jest.spyOn(repo, 'findById');
+    try {
+      // No endpoint, then one that wants only connection events: the request is never read, no event is written.
+      const first = await runToCompletion();
+      reads.mockClear();
+      await t.services.webhookEvents.agentRequestFinished(first.id, first);
+      await createEndpoint(t, sandboxHeaders(org), { events: ['CONNECTION.REVOKED'] });
+      await t.services.webhookEvents.agentRequestFinished(first.id, first);
+      expect(reads).not.toHaveBeenCalled();
+      expect(await storedEvents(t, org)).toEqual([]);
+      // An endpoint that wants it: the request is read and the event written.
+      await createEndpoint(t, sandboxHeaders(org), { events: ['AGENT_REQUEST.COMPLETED'] });
+      const second = await runToCompletion();
+      reads.mockClear();
+      await t.services.webhookEvents.agentRequestFinished(second.id, second);
+      expect(reads).toHaveBeenCalledWith(second.id);
+      const events = await storedEvents(t, org);
+      expect(events.map((e) => [e.type, (e.object as { requestId: string }).requestId])).toEqual([['AGENT_REQUEST.COMPLETED', second.id]]);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });

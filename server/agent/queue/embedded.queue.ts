@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../../store';
 import type { Clock, QueueSignals } from '../ports';
 import { sweepEveryMs, sweepExpiredLeases } from './lease-sweeper';
-import { PgWakeChannel, WAKE_SQL } from './pg-wake-channel';
+import { gatheredWake, PgWakeChannel, WAKE_SQL } from './pg-wake-channel';
 import { type AgentQueue, type ClaimHandler, type LeaseSettings, type QueueStartOptions, QueueUnavailable } from './queue';
 import { WakeablePause } from './wakeable-pause';
 
@@ -35,10 +35,13 @@ export class EmbeddedQueue implements AgentQueue {
 
   async enqueue(requestId: string): Promise<void> {
     this.deps.events.enqueued(requestId);
-    if (this.pgUrl) {
-      void this.deps.store.dataSource.query(WAKE_SQL).catch((err) => this.deps.logger?.warn({ err }, 'queue wake-up NOTIFY failed'));
-    }
+    if (this.pgUrl) this.wakeOthers.wake();
   }
+
+  /** Idle workers of other processes (PostgreSQL) fetch at once; a burst's wakes are gathered (gatheredWake). */
+  private readonly wakeOthers = gatheredWake(() => {
+    void this.deps.store.dataSource.query(WAKE_SQL).catch((err) => this.deps.logger?.warn({ err }, 'queue wake-up NOTIFY failed'));
+  });
 
   async start(handler: ClaimHandler, opts: QueueStartOptions): Promise<void> {
     if (this.running) return;
@@ -104,6 +107,7 @@ export class EmbeddedQueue implements AgentQueue {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wakeOthers.stop(); // a wake still owed goes out now
     if (!this.running) return;
     this.running = false;
     this.unsubscribe?.();

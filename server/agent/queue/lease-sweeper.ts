@@ -42,7 +42,7 @@ export async function sweepExpiredLeases(deps: { store: Store; clock: Clock; eve
     });
     if (ended) {
       deps.logger?.warn({ requestId: r.id, attempts: r.attempts, canceled }, 'agent request lost its worker');
-      deps.events.finished(r.id);
+      deps.events.finished(r.id, r);
     }
   }
 }

@@ -5,7 +5,7 @@ import { LIMITS } from '../../../contract/schemas';
 import type { Store } from '../../store';
 import type { Clock, QueueSignals } from '../ports';
 import { sweepEveryMs, sweepExpiredLeases } from './lease-sweeper';
-import { PgWakeChannel, WAKE_SQL } from './pg-wake-channel';
+import { gatheredWake, PgWakeChannel, WAKE_SQL } from './pg-wake-channel';
 import { type AgentQueue, type ClaimHandler, type LeaseSettings, type QueueStartOptions, QueueUnavailable } from './queue';
 
 export const PG_BOSS_QUEUE = 'agent-requests';
@@ -98,9 +98,15 @@ export class PgBossQueue implements AgentQueue {
     this.wakeOthers();
   }
 
-  /** Idle workers in other processes fetch at once instead of at their next poll (a lost NOTIFY costs one poll). */
-  private wakeOthers() {
+  /**
+   * Idle workers in other processes fetch at once instead of at their next poll (a lost NOTIFY costs one poll); the
+   * wakes of a burst of requests are gathered into two NOTIFYs (gatheredWake).
+   */
+  private readonly wakes = gatheredWake(() => {
     void this.deps.store.dataSource.query(WAKE_SQL).catch((err) => this.deps.logger?.warn({ err }, 'queue wake-up NOTIFY failed'));
+  });
+  private wakeOthers() {
+    this.wakes.wake();
   }
 
   private notifyWorkers() {
@@ -208,6 +214,7 @@ export class PgBossQueue implements AgentQueue {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wakes.stop(); // a wake still owed goes out now
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
     this.unsubscribe?.();

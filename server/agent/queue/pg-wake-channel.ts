@@ -106,3 +106,42 @@ export class PgWakeChannel {
 
 /** The sending side: one `NOTIFY` on a connection the caller already has (no payload: waking is all it says). */
 export const WAKE_SQL = `SELECT pg_notify('${WAKE_CHANNEL}', '')`;
+
+/** How long the wakes of a burst are gathered into one NOTIFY (at most this much later than a lone one). */
+export const WAKE_GATHER_MS = 20;
+
+/**
+ * The sender's NOTIFY, at most one per `gatherMs`: the first wake of a quiet spell goes out at once (an idle worker
+ * starts as soon as alone), the wakes that follow it within `gatherMs` are said by one more NOTIFY as that time ends,
+ * always after every job they announce was in the queue. A burst of forty requests costs two statements, not forty,
+ * and each listener wakes twice, not forty times; a worker that missed the first still sees the second.
+ */
+export function gatheredWake(send: () => void, gatherMs = WAKE_GATHER_MS): { wake(): void; stop(): void } {
+  let timer: NodeJS.Timeout | null = null;
+  let owed = false;
+  const close = () => {
+    timer = null;
+    if (!owed) return;
+    owed = false;
+    send();
+    timer = setTimeout(close, gatherMs);
+    timer.unref();
+  };
+  return {
+    wake() {
+      if (timer) {
+        owed = true;
+        return;
+      }
+      send();
+      timer = setTimeout(close, gatherMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (owed) send();
+      owed = false;
+    },
+  };
+}

@@ -4,7 +4,7 @@ import type { UserAction } from '../../../contract/schemas';
 import type { Environment } from '../../config';
 import type { ContextSource } from '../../egress/fenced-context';
 import type { ProviderDefinition } from '../../providers/catalogue';
-import type { AgentAttempt, AgentRequestRecord } from '../../store';
+import type { AgentAttempt, AgentRequestRecord, Owner } from '../../store';
 import type { HandoffRegistry } from '../handoff/handoff-registry';
 import type { Clock, RunConnections } from '../ports';
 import type { AgentQueue } from '../queue/queue';
@@ -36,7 +36,7 @@ export interface WorkerDeps {
   /** In-process run signals: cancel requested here, a request finished or paused NEEDS_USER (wakes waiting readers, webhooks). */
   events: {
     onCancelRequested(requestId: string, fn: () => void): () => void;
-    finished(requestId: string): void;
+    finished(requestId: string, owner?: Owner): void;
     needsUser(requestId: string): void;
   };
   settings: WorkerSettings;

@@ -260,7 +260,7 @@ export class AgentWorker {
       );
       if (written) {
         ending = 'written';
-        events.finished(record.id);
+        events.finished(record.id, record);
       }
       log.info(
         { status: final.status, code: final.error?.code, method: state.method, ms: Date.now() - startedMs },

@@ -1,6 +1,14 @@
 import type { UserAction } from '../../../contract/schemas';
 import type { WebhookEventType } from '../../../contract/webhook-schemas';
-import type { AgentRequestRecord, ConnectionRecord, Owner, Store, WebhookDeliveryRecord, WebhookEventRecord } from '../../store';
+import type {
+  AgentRequestRecord,
+  ConnectionRecord,
+  Owner,
+  Store,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+  WebhookEventRecord,
+} from '../../store';
 import type { Clock } from '../clock';
 import { newId } from '../ids';
 import { type LinkSessionOutcome, presentLinkSessionFinished, sessionFinishedEventId } from '../link-completion';
@@ -20,6 +28,8 @@ export interface EmitOptions {
   eventId?: string;
   /** The body carries a secret: stored sealed (event-payload.ts), opened by the dispatcher. */
   sealed?: boolean;
+  /** The owner's enabled endpoints, when the caller read them already (one statement less). */
+  endpoints?: WebhookEndpointRecord[];
 }
 
 export class WebhookEvents {
@@ -43,7 +53,7 @@ export class WebhookEvents {
   async emit(owner: Owner, type: WebhookEventType, object: unknown, opts: EmitOptions = {}): Promise<WebhookEventRecord | null> {
     const repos = this.store.repos;
     if (opts.sealed && !this.payloads) throw new Error(`a sealed ${type} event needs the payload seal (EventPayloadSeal)`);
-    const endpoints = (await repos.webhookEndpoints.listEnabled(owner)).filter((e) => e.events.includes(type));
+    const endpoints = (opts.endpoints ?? (await repos.webhookEndpoints.listEnabled(owner))).filter((e) => e.events.includes(type));
     if (endpoints.length === 0) return null;
     if (opts.eventId && (await repos.webhookEvents.findById(opts.eventId))) return null;
     const now = this.clock.now();
@@ -78,13 +88,20 @@ export class WebhookEvents {
     }
   }
 
-  /** AGENT_REQUEST.COMPLETED or .FAILED for a request that reached that final status (other statuses emit nothing). */
-  async agentRequestFinished(requestId: string): Promise<void> {
+  /**
+   * AGENT_REQUEST.COMPLETED or .FAILED for a request that reached that final status (other statuses emit nothing).
+   * Given the request's owner, its endpoints are read first and the request only when one of them wants the event:
+   * most runs of most organizations have no listener, and then the run's end costs one statement, not two.
+   */
+  async agentRequestFinished(requestId: string, owner?: Owner): Promise<void> {
     try {
+      const endpoints = owner ? await this.store.repos.webhookEndpoints.listEnabled(owner) : undefined;
+      if (endpoints && !endpoints.some((e) => FINISHED_TYPES.some((t) => e.events.includes(t)))) return;
       const record = await this.store.repos.agentRequests.findById(requestId);
       if (!record) return;
       const type = record.status === 'COMPLETED' ? 'AGENT_REQUEST.COMPLETED' : record.status === 'FAILED' ? 'AGENT_REQUEST.FAILED' : null;
-      if (type) await this.emit(record, type, presentAgentRequest(record));
+      const same = owner?.organizationId === record.organizationId && owner.environment === record.environment;
+      if (type) await this.emit(record, type, presentAgentRequest(record), same ? { endpoints } : {});
     } catch (err) {
       this.onError(err, { requestId });
     }
@@ -151,3 +168,5 @@ export function newDelivery(endpointId: string, event: WebhookEventRecord, now: 
     completedAt: null,
   };
 }
+
+const FINISHED_TYPES: WebhookEventType[] = ['AGENT_REQUEST.COMPLETED', 'AGENT_REQUEST.FAILED'];
