@@ -1,6 +1,15 @@
 import type { Page } from 'playwright-core';
 
-import { elementLocator, evaluateOnElement, takeSnapshot, withRefs } from '../../server/agent/observation';
+import {
+  elementLocator,
+  evaluateOnElement,
+  extractText,
+  optionLocator,
+  Redactor,
+  runDomAt,
+  takeSnapshot,
+  withRefs,
+} from '../../server/agent/observation';
 import { planResult, readResult } from '../../server/agent/replay/extraction';
 import { clickDirectly } from '../../server/agent/tools/direct-click';
 import { evaluateAllIsolated, evaluateOneIsolated } from '../../server/browser/locator-reads';
@@ -205,6 +214,64 @@ describe('the tools, as the planner runs them', () => {
     expect(out.message).toMatch(/scrolled/);
     expect(await seen(run.page)).toEqual([]);
     expect(await run.page.locator('#log').evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  });
+});
+
+/** A custom list a person opens with its button, and a card of text. */
+const LIST = html(
+  'Plan',
+  `<script>${WATCH}</script>
+<main><h1>Plan</h1>
+<section aria-label="Billing" id="billing"><h2>Billing</h2><p>Next invoice on <b>May 3</b>.</p><p>Paid by card ending 4242.</p></section>
+<button type="button" id="plan" aria-haspopup="listbox" aria-controls="plans" aria-expanded="false"
+  onclick="document.getElementById('plans').hidden = false; this.setAttribute('aria-expanded', 'true')">Plan: Basic</button>
+<ul role="listbox" id="plans" aria-label="Plans" hidden onclick="document.getElementById('plan').textContent = 'Plan: ' + event.target.textContent">
+  <li role="option" data-value="basic">Basic</li><li role="option" data-value="pro">Pro</li><li role="option" data-value="team">Team</li>
+</ul>
+</main>`,
+);
+
+describe("the observation's operations on what it listed (dom-apart.ts)", () => {
+  let listPath: string;
+  beforeAll(() => {
+    listPath = new URL(rig.site.page('/plan', LIST)).pathname;
+  });
+
+  it("read an element's text, and the whole page's, with no call the page records", async () => {
+    const run = await rig.open(listPath);
+    const snapshot = await takeSnapshot(run.page);
+    const button = snapshot.elements.find((e) => e.index === indexOf(snapshot, 'button', 'Plan: Basic'))!;
+    await seen(run.page);
+    expect(await extractText(run.page, button, new Redactor())).toMatchObject({ ok: true, text: 'Plan: Basic' });
+    const whole = await extractText(run.page, undefined, new Redactor());
+    expect(whole).toMatchObject({ ok: true });
+    expect((whole as { text: string }).text).toMatch(/Next invoice on\s+May 3\.[\s\S]*card ending 4242/);
+    expect(await seen(run.page)).toEqual([]);
+  });
+
+  it('find the option to choose in an open list, with no call the page records, and the tool clicks that option', async () => {
+    const run = await rig.open(listPath);
+    await run.page.locator('#plan').click();
+    const snapshot = await takeSnapshot(run.page);
+    const button = snapshot.elements.find((e) => e.index === indexOf(snapshot, 'button', 'Plan: Basic'))!;
+    await seen(run.page);
+    expect(await runDomAt(run.page, button, 'markOption', { index: button.index, option: 'pro' })).toEqual({ ok: true, name: 'Pro' });
+    expect(await runDomAt(run.page, button, 'markOption', { index: button.index, option: 'Team' })).toEqual({ ok: true, name: 'Team' });
+    expect(await seen(run.page)).toEqual([]);
+    // The option found last is the one the tool's locator clicks.
+    await (await optionLocator(run.page, button)).click();
+    await expect(run.page.locator('#plan').textContent()).resolves.toBe('Plan: Team');
+  });
+
+  it('answer as before for an element that left the page', async () => {
+    const run = await rig.open(listPath);
+    const snapshot = await takeSnapshot(run.page);
+    const button = snapshot.elements.find((e) => e.index === indexOf(snapshot, 'button', 'Plan: Basic'))!;
+    await run.page.evaluate(() => document.getElementById('plan')!.remove());
+    expect(await extractText(run.page, button, new Redactor())).toEqual({
+      ok: false,
+      error: `element [${button.index}] is no longer on the page`,
+    });
   });
 });
 

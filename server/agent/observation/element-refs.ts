@@ -245,6 +245,29 @@ export class Observed {
     return t;
   }
 
+  /**
+   * Makes the element registered under `token` in one of the document's utility worlds (by an operation run there,
+   * dom-apart.ts) refs[kind][n] of this observation, registered in each of those worlds; false where it cannot.
+   */
+  async adopt(chain: readonly number[], kind: RefKind, n: number, token: string): Promise<boolean> {
+    const doc = this.docs.get(Observed.key(chain));
+    if (!doc?.evaluateHandle || !doc.registerHeld) return false;
+    const held = await doc.evaluateHandle(token, 'function (el) { return el; }', null).catch(() => null);
+    if (!held) return false;
+    try {
+      if (!(await doc.registerHeld(held, token, this.gen).catch(() => false))) return false;
+    } finally {
+      void held.dispose().catch(() => undefined);
+    }
+    this.tokens.set(`${Observed.key(chain)}/${kind}${n}`, Promise.resolve(token));
+    return true;
+  }
+
+  /** Drops the token of refs[kind][n] (its element changed in the document's own references): found again on use. */
+  forget(chain: readonly number[], kind: RefKind, n: number): void {
+    this.tokens.delete(`${Observed.key(chain)}/${kind}${n}`);
+  }
+
   /** A locator of refs[kind][n] in the document at `chain`, through the iframes of the chain. */
   async locate(page: Page, chain: readonly number[], kind: RefKind, n: number): Promise<Locator> {
     await registerRefEngine();

@@ -7,6 +7,7 @@ import { chooseText, MIN_TEXT_CHARS, type WorkLine, type WorkSection } from './b
 import { type DocTarget, isRetryable, separateTarget, topTarget } from './documents';
 import type { DomOp, DomOps } from './dom/agent-dom.page';
 import type { RawDoc, RawFrameLine } from './dom/snapshot.page';
+import { runApart } from './dom-apart';
 import { commitObserved, Observed, observedOf } from './element-refs';
 import { Redactor } from './redact';
 import type { ObservedElement, PageSnapshot, SnapshotLine } from './types';
@@ -86,8 +87,19 @@ export async function runDomAt<K extends DomOp>(
   args: Parameters<DomOps[K]>[0],
 ): Promise<OpResult<K> | null> {
   const o = observedOf(page);
-  const refs = o?.docs.get(Observed.key(at.frame ?? []));
-  if (!refs) return at.frame?.length ? null : runDom(page, op, args);
+  const chain = at.frame ?? [];
+  const refs = o?.docs.get(Observed.key(chain));
+  if (!refs) return chain.length ? null : runDom(page, op, args);
+  if (op === 'extractText' || op === 'markOption') {
+    // Out of the page's world where it can (dom-apart.ts); the whole top document's text in AgentLink's own world.
+    const apart = await runApart(o!, chain, op as 'extractText' | 'markOption', args as never);
+    if (apart) return apart.value as OpResult<K>;
+    if (op === 'extractText' && !chain.length && !(args as { index?: number }).index && !(args as { section?: number }).section) {
+      return runDom(page, op, args);
+    }
+  }
+  // The option the document's own world finds is its refs.opt[0], which the tool's locator registers afresh.
+  if (op === 'markOption') o!.forget(chain, 'opt', 0);
   return refs.call<OpResult<K>>(WITH_REFS(), { op, args });
 }
 
