@@ -100,7 +100,7 @@ export class PgBossQueue implements AgentQueue {
 
   /**
    * Idle workers in other processes fetch at once instead of at their next poll (a lost NOTIFY costs one poll); the
-   * wakes of a burst of requests are gathered into two NOTIFYs (gatheredWake).
+   * wakes of a burst of requests are gathered, one NOTIFY per 20 ms (gatheredWake).
    */
   private readonly wakes = gatheredWake(() => {
     void this.deps.store.dataSource.query(WAKE_SQL).catch((err) => this.deps.logger?.warn({ err }, 'queue wake-up NOTIFY failed'));

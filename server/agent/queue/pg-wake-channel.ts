@@ -113,8 +113,8 @@ export const WAKE_GATHER_MS = 20;
 /**
  * The sender's NOTIFY, at most one per `gatherMs`: the first wake of a quiet spell goes out at once (an idle worker
  * starts as soon as alone), the wakes that follow it within `gatherMs` are said by one more NOTIFY as that time ends,
- * always after every job they announce was in the queue. A burst of forty requests costs two statements, not forty,
- * and each listener wakes twice, not forty times; a worker that missed the first still sees the second.
+ * always after every job they announce was in the queue. A burst of requests costs one statement per `gatherMs`, not
+ * one per request, and each listener wakes as often; a worker slot that fetched too early for a job sees the next one.
  */
 export function gatheredWake(send: () => void, gatherMs = WAKE_GATHER_MS): { wake(): void; stop(): void } {
   let timer: NodeJS.Timeout | null = null;
