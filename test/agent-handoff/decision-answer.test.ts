@@ -117,12 +117,25 @@ describeEachStore('the answer to an app decision on a run another process holds'
 
   it('answers an approval the worker applied though the run paused on its next write at once, before the answer looked', async () => {
     const id = await pausedRun('hw_quick');
-    // Settled, resumed and paused again within one look of the deciding process (it looks every 100 ms).
+    // Settled, resumed and paused again before the deciding process looks at the run: its look at the decision's
+    // outcome is held until the worker's writes are in, so the order is the case's and not the machine's speed.
     const worker = remoteWorker(id, 0, async () => {
       await t.store.repos.agentRequests.resumeFromUser(id, OWNER);
       await t.store.repos.agentRequests.pauseForUser(id, OWNER, t.services.userActions.seal(id, ask('hw_next')));
     });
-    const res = await decide(id, 'approve', 'hw_quick');
+    const repo = t.store.repos.agentRequests;
+    const outcome = repo.userDecisionOutcome.bind(repo);
+    const held = jest.spyOn(repo, 'userDecisionOutcome').mockImplementation(async (rid, decision) => {
+      const seen = await outcome(rid, decision);
+      if (seen === 'applied') await worker;
+      return seen;
+    });
+    let res;
+    try {
+      res = await decide(id, 'approve', 'hw_quick');
+    } finally {
+      held.mockRestore();
+    }
     await worker;
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'NEEDS_USER', userAction: { write: { id: 'hw_next' } } });

@@ -150,9 +150,12 @@ const landedOn = (p: Page) => p.waitForURL((u) => u.origin === appOrigin && u.pa
 it('a plain link: sign in → the redirect URI gets the public token → the webhook brings the same → exchange → an agent request completes', async () => {
   const token = await linkToken('hosted-user-1');
   await page.goto(`${live.baseUrl}/link?token=${token}`);
+  // "Connected!" shows for 600 ms before the redirect: both waits start before it can appear, so a slow machine that
+  // takes longer than that between two steps of this test still sees it.
+  const connected = heading(page, 'Connected!').waitFor();
+  const returning = page.getByText('Returning you to Hosted Link Co…').waitFor();
   await signInOnOrbit(page);
-  await heading(page, 'Connected!').waitFor();
-  await page.getByText('Returning you to Hosted Link Co…').waitFor();
+  await Promise.all([connected, returning]);
   await landedOn(page);
   await heading(page, 'Back in the app').waitFor();
 

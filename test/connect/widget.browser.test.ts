@@ -298,8 +298,10 @@ describe('connect widget as a popup of an app on another origin (SDK protocol)',
     const popup = await openPopup(linkToken);
     await page.goto(`${elsewhereOrigin}/elsewhere.html`);
     await throughConsentAndPicker(popup);
+    // The popup closes 900 ms after "Connected!": the wait starts before it can appear, however slow the machine.
+    const connected = heading(popup, 'Connected!').waitFor();
     await signIn(popup, 'user_good');
-    await heading(popup, 'Connected!').waitFor();
+    await connected;
     await popup.waitForEvent('close', { timeout: 10_000 }).catch(() => undefined);
     expect(await messages(page)).toEqual([]);
     expect((await sessionsOf(linkToken))[0].status).toBe('SUCCEEDED');
