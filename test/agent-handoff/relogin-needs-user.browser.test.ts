@@ -201,7 +201,8 @@ it('the code step expires unanswered: the run ends USER_ACTION_EXPIRED, and the 
   const conn = await smsConnectionWithDeadSession('sms-expired');
   const desk = live.services.handoffs.desk as { ttlMs: number };
   const ttl = desk.ttlMs;
-  desk.ttlMs = 5000;
+  // 8 s: long enough for a loaded machine to see the pause (and start a session on it) before it expires.
+  desk.ttlMs = 8000;
   let requestId: string;
   try {
     requestId = await readProfile(conn.accessToken);

@@ -58,7 +58,7 @@ async function click(run: Run, role: string, name: string) {
   return rig.tool(run, 'click', { index: indexOf(s, role, name) }, s);
 }
 
-const until = async (cond: () => boolean | Promise<boolean>, ms = 5_000) => {
+const until = async (cond: () => boolean | Promise<boolean>, ms = 20_000) => {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error('condition not met in time');
@@ -72,6 +72,8 @@ describe('tabs', () => {
     const tabs = watchTabs(run.page, rig.policy);
     await click(run, 'link', 'Open Q3 report');
     await until(() => run.context.pages().length === 2);
+    // Its title is read with a short budget ('' while the tab has not parsed it): the list is read once it loaded.
+    await run.context.pages()[1]!.waitForLoadState('load');
     const view = await tabs.view();
     expect(view.tabs).toEqual([
       { id: 1, url: `${rig.site.origin}/reports`, title: 'Reports', current: true, fresh: false },
@@ -133,6 +135,7 @@ describe('tabs', () => {
     for (const t of (await tabs.list()).slice(1)) await tabs.close(t.id);
     await click(run, 'button', 'Flash');
     await until(() => run.context.pages().length === 2);
+    await run.context.pages()[1]!.waitForLoadState('load');
     const flash = (await tabs.list()).find((t) => t.title === 'Flash')!;
     await closeItself(await tabs.switchTo(flash.id));
     await until(() => tabs.currentId === 1, 5_000);

@@ -56,10 +56,14 @@ export async function createRequest(live: LiveServer, org: LiveOrg, body: Record
 }
 
 /** GET with waitMs: the record once it is final (or as it is after `waitMs`). */
-export async function awaitRequest(live: LiveServer, org: LiveOrg, requestId: string, waitMs = 30_000): Promise<Json> {
-  const res = await api(live, org, 'GET', `/api/agent-requests/${requestId}?waitMs=${waitMs}`);
-  if (res.status !== 200) throw new Error(`get: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+export async function awaitRequest(live: LiveServer, org: LiveOrg, requestId: string, waitMs?: number): Promise<Json> {
+  // Without a bound of the caller's: asked again past the API's 30 s wait while still queued or running (up to two
+  // minutes), as a client waits for a run; a loaded machine's run can take longer than one wait.
+  for (const until = Date.now() + 120_000; ;) {
+    const res = await api(live, org, 'GET', `/api/agent-requests/${requestId}?waitMs=${waitMs ?? 30_000}`);
+    if (res.status !== 200) throw new Error(`get: ${res.status} ${JSON.stringify(res.body)}`);
+    if (waitMs !== undefined || !['PENDING', 'RUNNING'].includes(res.body.status) || Date.now() > until) return res.body;
+  }
 }
 
 /** Polls until `check` passes (or throws after `timeoutMs`). */

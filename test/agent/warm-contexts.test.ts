@@ -136,7 +136,9 @@ describe('warm contexts expire and can be turned off', () => {
   it('an unused context is closed after AGENTLINK_WARM_CONTEXT_SECONDS', async () => {
     const live = await startLiveServer({
       worker: true,
-      env: { AGENTLINK_WARM_CONTEXT_SECONDS: '1', AGENTLINK_WARM_CONTEXT_MODE: 'reuse' },
+      // 4 s: the next run must take the kept context between its rest (0.5 s) and its end, with the request's create,
+      // claim and session load between them: a second's window was too short for a loaded machine.
+      env: { AGENTLINK_WARM_CONTEXT_SECONDS: '4', AGENTLINK_WARM_CONTEXT_MODE: 'reuse' },
     });
     try {
       registerProbes(live);
@@ -144,7 +146,12 @@ describe('warm contexts expire and can be turned off', () => {
       const conn = await connectOrbit(live, org, 'warm-expiring');
       await run(live, org, conn.accessToken, 'test: mark this browser');
       expect((await run(live, org, conn.accessToken, 'test: is this browser marked')).result.ok).toBe(true);
-      await new Promise((r) => setTimeout(r, 1500));
+      // Closed by its idle timer, not by anything the test does: then the next run opens its own.
+      await eventually(
+        async () => live.services.warmContexts.heldFor(conn.connectionId),
+        (n) => n === 0,
+        30_000,
+      );
       expect((await run(live, org, conn.accessToken, 'test: is this browser marked')).result.ok).toBe(false);
     } finally {
       await live.close();

@@ -127,7 +127,9 @@ export const heading = (p: Page, name: string | RegExp) => p.getByRole('heading'
 
 /** The sandbox's current TOTP code, with at least 4 s of its validity left. */
 export async function freshTotp(): Promise<string> {
-  if (authenticator.timeRemaining() < 4) await new Promise((r) => setTimeout(r, (authenticator.timeRemaining() + 0.5) * 1000));
+  // At least 10 s left of the code's 30: the sandbox takes only the current one (no window), and a loaded machine can
+  // spend several seconds between here and the site's check.
+  if (authenticator.timeRemaining() < 10) await new Promise((r) => setTimeout(r, (authenticator.timeRemaining() + 0.5) * 1000));
   return authenticator.generate(SANDBOX_TOTP_SECRET);
 }
 
@@ -150,8 +152,8 @@ export async function expectNoHorizontalScroll(p: Page) {
   expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
 }
 
-/** Polls a condition (up to 5 s). */
-export async function expect_(condition: () => Promise<boolean>, timeoutMs = 5_000) {
+/** Polls a condition (up to 20 s: a bound for a loaded machine, never a wait when it holds). */
+export async function expect_(condition: () => Promise<boolean>, timeoutMs = 20_000) {
   const until = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > until) throw new Error('condition not met in time');

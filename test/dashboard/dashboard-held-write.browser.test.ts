@@ -97,8 +97,10 @@ it('a member approves the held write on the request page: sent exactly once; no 
   const fields = await page.getByTestId('held-write-fields').textContent();
   expect(fields).toContain('{{parameters.text}}');
   expect(fields).not.toContain(text);
+  // The notice is in the live part, which htmx's next poll (2 s) replaces: looked for from before the click.
+  const decided = page.locator('[data-code="DECIDED_APPROVED"]').waitFor();
   await page.getByTestId('held-write-decision').getByRole('button', { name: 'Approve' }).click();
-  await page.locator('[data-code="DECIDED_APPROVED"]').waitFor();
+  await decided;
 
   const done: Json = await requestWhen(live, org, requestId, FINAL_STATUSES);
   expect(done).toMatchObject({ status: 'COMPLETED', result: { text } });

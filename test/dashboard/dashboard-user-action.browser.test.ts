@@ -82,8 +82,20 @@ it('shows what the run waits for as text, copies the whole link, keeps "Show lin
   const masked = await page.getByTestId('user-action-link-masked').inputValue();
   expect(masked).toBe(`${live.baseUrl}/link?token=•••`);
   await expect(page.getByTestId('user-action-url').isVisible()).resolves.toBe(false);
+  // "Copied" shows for 1.5 s, and htmx replaces the live part (the button with it) every 2 s: its answers wait while
+  // the label is looked for, and the look starts before the click, so a slow machine cannot miss it.
+  const live_ = `**/requests/${id}/live`;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(live_, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const copied = panel.getByRole('button', { name: 'Copied' }).waitFor();
   await panel.getByRole('button', { name: 'Copy' }).click();
-  await panel.getByRole('button', { name: 'Copied' }).waitFor();
+  await copied;
+  release();
+  await page.unroute(live_);
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${live.baseUrl}/link?token=${linkToken}`);
 
   // "Show link" opens, and stays open while htmx swaps the live part (twice).

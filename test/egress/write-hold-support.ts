@@ -89,7 +89,7 @@ interface Held {
 }
 
 /** Waits until `ok()` holds (polling every 10 ms), or fails naming `what`. */
-export async function until(ok: () => boolean, what: string, ms = 5_000): Promise<void> {
+export async function until(ok: () => boolean, what: string, ms = 20_000): Promise<void> {
   for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 10))) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
   }

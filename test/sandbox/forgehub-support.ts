@@ -76,7 +76,7 @@ export async function tenantPage(organizationId: string, contexts: BrowserContex
 }
 
 /** Polls until the locator matches exactly n elements. */
-export async function expectCount(locator: Locator, n: number, timeout = 5_000) {
+export async function expectCount(locator: Locator, n: number, timeout = 20_000) {
   const until = Date.now() + timeout;
   let count = await locator.count();
   while (count !== n && Date.now() < until) {

@@ -295,7 +295,8 @@ describe('changes sent are counted in every realm (never repeat a change after a
       // As above: a popup that closes at once may go before its beacon starts; then it is opened again.
       for (let attempt = 0; attempt < 3 && !received.includes('POST /w/popup-beacon'); attempt++) {
         await opener.goto(`${origin()}/popup-beacon`);
-        await until(() => received.includes('POST /w/popup-beacon'), 3000);
+        // Long enough for a loaded machine's beacon: a second attempt after a late first one would send it twice.
+        await until(() => received.includes('POST /w/popup-beacon'), 15_000);
       }
       await until(() => received.length >= 3);
       await new Promise((r) => setTimeout(r, 300));

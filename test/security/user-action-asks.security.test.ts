@@ -98,7 +98,8 @@ describe('paused run widget: user actions', () => {
   it('refuses the answer, a new session and a view of a token whose ask expired; the run ended USER_ACTION_EXPIRED', async () => {
     const desk = live.services.handoffs.desk as { ttlMs: number };
     const ttl = desk.ttlMs;
-    desk.ttlMs = 5000;
+    // 8 s: long enough for a loaded machine to see the pause (and start a session on it) before it expires.
+    desk.ttlMs = 8000;
     let run: Paused;
     try {
       run = await pausedRun();
