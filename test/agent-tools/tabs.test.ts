@@ -109,9 +109,14 @@ describe('tabs', () => {
   it('closes and reports a new tab or popup that goes outside the provider, and never switches to it', async () => {
     const run = await rig.open(start);
     const tabs = watchTabs(run.page, rig.policy);
+    // The fence can refuse both requests before their tabs reach Playwright (a loaded machine): the test waits for the
+    // two tabs themselves to open and be closed, which the tab list does once it has noted them.
+    const opened: Page[] = [];
+    run.context.on('page', (page) => opened.push(page));
     await click(run, 'link', 'Partner site');
     await click(run, 'button', 'Partner popup');
     await until(() => run.blocked.filter((u) => u.startsWith(rig.outside.origin)).length >= 2);
+    await until(() => opened.length >= 2 && opened.every((page) => page.isClosed()));
     await until(async () => (await tabs.list()).length === 1 && run.context.pages().length === 1);
     const host = new URL(rig.outside.origin).host;
     // Both requests were refused by the fence; both tabs are gone; the run is still on tab [1].
