@@ -48,9 +48,11 @@ beforeAll(async () => {
           `<button onclick="setTimeout(function(){document.getElementById('out').textContent='rendered'},20)">Go</button><p id="out">-</p>`,
         );
       case '/intent':
-        // A hover-intent menu: nothing changes for 200 ms, then the menu opens.
+        // A hover-intent menu: nothing changes for a while, then the menu opens. 3 s, not a real menu's 200 ms: the wait
+        // must be watching before the change lands, and on a loaded machine (four jest workers, a CPU burner on each
+        // core) the click's return and the wait's first look took longer than 200 ms, so the change went unseen.
         return html(
-          `<button onclick="setTimeout(function(){document.getElementById('out').textContent='menu open'},200)">Go</button><p id="out">-</p>`,
+          `<button onclick="setTimeout(function(){document.getElementById('out').textContent='menu open'},3000)">Go</button><p id="out">-</p>`,
         );
       case '/intent-late':
         // The same menu opening far later than any default quiet window, however loaded the machine is.
