@@ -48,6 +48,13 @@ export interface Readiness {
 export const READY_QUIET_MS = 100;
 /** 5 s: past that, a page is slow or never settles (a ticker, a long poll); the model is told and may `wait`. */
 export const READY_BUDGET_MS = 5_000;
+/**
+ * How long past the budget a look may answer before the page counts as hung (its script holding the main thread).
+ * 1 s, not a quarter: on a loaded machine the look's trip to the page and back took over 300 ms, and a slow answer
+ * taken for a hung page said 'dom' (still changing) of a still page whose declared sign was missing. Only a truly hung
+ * page pays it, once.
+ */
+const HUNG_AFTER_MS = 1_000;
 /** Requests started this long before the wait still count: the page load's own API calls. */
 const RECENT_MS = 5_000;
 
@@ -109,7 +116,7 @@ export async function waitForReady(page: Page, opts: ReadyOptions = {}): Promise
       evaluateIsolated(page, PAGE_READY, { quietMs, maxMs: Math.max(quietMs, left() - 100), ...(readyWhen ? { readyWhen } : {}) }).catch(
         () => 'gone' as const,
       ),
-      left() + 250,
+      left() + HUNG_AFTER_MS,
       'hung',
     );
     if (check === 'gone') {

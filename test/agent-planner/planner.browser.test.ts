@@ -243,7 +243,9 @@ describe('planner on the simulated providers', () => {
       document.querySelector('#compose button[type=submit]')!.textContent = 'Publish';
     });
     turns.length = 0;
-    const replayed = await replayStrategy(deps(), { resolveWaitMs: 500 }).run(second.ctx);
+    // The product's wait for a step's element (3 s), not a short one: steps 1 and 2 must find theirs (the dialog step 1
+    // opens) however loaded the machine is; only step 3's missing button waits it out.
+    const replayed = await replayStrategy(deps()).run(second.ctx);
     expect(replayed).toMatchObject({
       status: 'not_applicable',
       reason: expect.stringMatching(/^the replay stopped at step 3 \(click button 'Post' in dialog 'Create a post'\)/),
