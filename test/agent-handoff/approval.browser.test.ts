@@ -78,6 +78,8 @@ it('holds the publishing POST until the person approves it, then sends it exactl
   await expect(widget.locator('.al-write-target').textContent()).resolves.toContain('POST');
   await widget.getByRole('button', { name: 'Approve' }).click();
   const done = await untilStatus(requestId, ['COMPLETED', 'FAILED']);
+  // A failed run says why (its error and trace), not only that it failed.
+  if (done.status !== 'COMPLETED') throw new Error(`the run failed: ${JSON.stringify({ error: done.error, trace: done.trace })}`);
   expect(done).toMatchObject({ status: 'COMPLETED', result: { text } });
   expect(await postsWith(text)).toBe(1);
   await widget.getByRole('heading', { name: /Thanks!/ }).waitFor();
@@ -114,7 +116,8 @@ it('on a phone, keyboard only: the person reaches Approve with Tab and approves 
     expect(onApprove).toBe(true);
     expect(await postsWith(text)).toBe(0);
     await widget.keyboard.press('Enter');
-    expect(await untilStatus(requestId, ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED' });
+    const done = await untilStatus(requestId, ['COMPLETED', 'FAILED']);
+    if (done.status !== 'COMPLETED') throw new Error(`the run failed: ${JSON.stringify({ error: done.error, trace: done.trace })}`);
     expect(await postsWith(text)).toBe(1);
   } finally {
     await phone.close();

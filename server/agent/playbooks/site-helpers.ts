@@ -1,4 +1,4 @@
-import type { Page, Response } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import { z } from 'zod';
 
 import type { UserAsk } from '../handoff/user-ask';
@@ -64,6 +64,21 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * Clicks the control that sends a write. The write may be held at the network until the person approves it (approval
+ * `writes`), for as long as the ask lives: minutes. Playwright's click waits for a navigation it started (a form's
+ * POST) to commit, under the page's action timeout (at most 20 s, wall time), so a person slower than that failed
+ * the run. This click returns once clicked; the step's own wait for the outcome (`until`, run time) does the waiting.
+ */
+export const clickToSend = (control: Locator): Promise<void> => control.click({ noWaitAfter: true });
+
+/**
+ * Until `target` is visible, in run time: the wait after a write. A Playwright `waitFor` counts in wall time, so a
+ * person's minutes approving the write (the run paused) timed it out.
+ */
+export const untilVisible = (what: string, target: Locator, timeoutMs: number): Promise<true> =>
+  until(what, async () => (await target.isVisible()) || undefined, timeoutMs);
 
 /**
  * Pauses the run for its end user as one step of the trace (tool `user`, e.g. "code asked by Orbit"): a site asks

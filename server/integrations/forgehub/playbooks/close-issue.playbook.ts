@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
-import { collapse, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, collapse, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type ForgeIssuePage, issueFromUrl, issueNumberParameter, openIssue, readIssuePage } from './issue-pages';
 import { repositoryParameter } from './repository-pages';
 
@@ -75,7 +75,7 @@ export const forgehubCloseIssue = definePlaybook({
         'click',
         "button 'Close issue' (confirmation)",
         async () => {
-          await dialog.getByRole('button', { name: 'Close issue', exact: true }).click();
+          await clickToSend(dialog.getByRole('button', { name: 'Close issue', exact: true }));
           const outcome = await until<ForgeIssuePage | { refused: string }>(
             'the issue to read Closed',
             async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
-import { collapse, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, collapse, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { evaluateOneIsolated } from '../../../browser/locator-reads';
 import { issueFromUrl, issueNumberParameter, openIssue } from './issue-pages';
 import { repositoryParameter } from './repository-pages';
@@ -90,7 +90,7 @@ export const forgehubCommentOnIssue = definePlaybook({
       'click',
       "button 'Comment'",
       async () => {
-        await page.getByRole('button', { name: 'Comment', exact: true }).click();
+        await clickToSend(page.getByRole('button', { name: 'Comment', exact: true }));
         const outcome = await until<{ id: string; author: string; text: string } | { refused: string }>(
           'the comment to appear in the timeline',
           async () => {

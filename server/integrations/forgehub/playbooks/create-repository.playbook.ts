@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { WriteRefused } from '../../../agent/playbooks/registry';
-import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { readRepositoryPage, REPO_PAGE_ALIASES } from './repository-pages';
 
 /**
@@ -118,7 +118,7 @@ export const forgehubCreateRepository = definePlaybook({
       'click',
       "button 'Create repository'",
       async () => {
-        await page.getByRole('button', { name: 'Create repository', exact: true }).click();
+        await clickToSend(page.getByRole('button', { name: 'Create repository', exact: true }));
         const outcome = await until<{ created: true } | { refused: string }>(
           'ForgeHub to create the repository',
           async () => {

@@ -3,7 +3,16 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { type PlaybookContext, WriteRefused } from '../../../agent/playbooks/registry';
-import { askPerson, collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import {
+  askPerson,
+  clickToSend,
+  collapse,
+  openPath,
+  pathOf,
+  until,
+  waitBudget,
+  withParamAliases,
+} from '../../../agent/playbooks/site-helpers';
 import { evaluateIsolated } from '../../../browser/isolated-world';
 import { signedInUser } from './repository-pages';
 
@@ -130,7 +139,7 @@ export const forgehubDeleteRepository = definePlaybook({
       'click',
       "button 'Delete this repository' in dialog",
       async () => {
-        await dialog.getByRole('button', { name: 'Delete this repository' }).click();
+        await clickToSend(dialog.getByRole('button', { name: 'Delete this repository' }));
         const outcome = await until<'deleted' | 'sudo' | { refused: string }>(
           'ForgeHub to delete the repository (or to ask to confirm access)',
           async () => {

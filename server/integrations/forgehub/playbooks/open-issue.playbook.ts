@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { WriteRefused } from '../../../agent/playbooks/registry';
-import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { evaluateOneIsolated } from '../../../browser/locator-reads';
 import { repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
@@ -107,7 +107,7 @@ export const forgehubOpenIssue = definePlaybook({
       'click',
       "button 'Submit new issue'",
       async () => {
-        await dialog.getByRole('button', { name: 'Submit new issue' }).click();
+        await clickToSend(dialog.getByRole('button', { name: 'Submit new issue' }));
         const outcome = await until<{ number: number } | { refused: string }>(
           'ForgeHub to open the issue',
           async () => {

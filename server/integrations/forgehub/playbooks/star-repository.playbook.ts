@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
-import { openPath, pathOf, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, openPath, pathOf, untilVisible, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { readRepositoryPage, repositoryFromUrl, repositoryOf, repositoryParameter } from './repository-pages';
 
 /**
@@ -66,10 +66,8 @@ export const forgehubStarRepository = definePlaybook({
         'click',
         "button 'Star'",
         async () => {
-          await page.getByRole('button', { name: 'Star', exact: true, pressed: false }).click();
-          await page
-            .getByRole('button', { name: 'Unstar', exact: true, pressed: true })
-            .waitFor({ state: 'visible', timeout: waitBudget(ctx) });
+          await clickToSend(page.getByRole('button', { name: 'Star', exact: true, pressed: false }));
+          await untilVisible("button 'Unstar'", page.getByRole('button', { name: 'Unstar', exact: true, pressed: true }), waitBudget(ctx));
         },
         { writes: true },
       );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
-import { collapse, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, collapse, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { evaluateOneIsolated } from '../../../browser/locator-reads';
 import { personParameter } from './people';
 import { openTargetPost, postFromUrl, postParameter, WHICH_POST } from './post-target';
@@ -90,7 +90,7 @@ export const orbitCommentOnPost = definePlaybook({
       'click',
       "button 'Post comment'",
       async () => {
-        await page.getByRole('button', { name: 'Post comment', exact: true }).click();
+        await clickToSend(page.getByRole('button', { name: 'Post comment', exact: true }));
         const found = await until<{ author: string; text: string; at: string | null } | { error: string }>(
           'the comment to appear under the post',
           async () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { WriteRefused } from '../../../agent/playbooks/registry';
-import { collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, collapse, openPath, pathOf, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { type OrbitPostCard, POST_FIELD_ALIASES, readPostCards } from './post-cards';
 
 /**
@@ -116,7 +116,7 @@ export const orbitCreatePost = definePlaybook({
       async () => {
         const submit = dialog.getByRole('button', { name: 'Post', exact: true });
         await until("button 'Post' to be enabled", () => submit.isEnabled(), waitBudget(ctx, 5000));
-        await submit.click();
+        await clickToSend(submit);
         const wanted = collapse(params.text);
         const found = await until<OrbitPostCard | { error: string }>(
           'the new post to appear in the feed',

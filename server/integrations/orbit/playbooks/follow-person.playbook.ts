@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import type { PlaybookContext } from '../../../agent/playbooks/registry';
-import { siteUrl, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, siteUrl, untilVisible, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { findPerson, followerCountOn, openProfile, PERSON_FIELD_ALIASES, personParameter } from './people';
 
 /**
@@ -44,8 +44,8 @@ async function setFollowing(ctx: PlaybookContext<OrbitFollowParams>, follow: boo
       'click',
       `button 'Follow ${person.name}'`,
       async () => {
-        await followButton.click();
-        await followingButton.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
+        await clickToSend(followButton);
+        await untilVisible(`button 'Following ${person.name}'`, followingButton, waitBudget(ctx));
       },
       { writes: true },
     );
@@ -60,8 +60,8 @@ async function setFollowing(ctx: PlaybookContext<OrbitFollowParams>, follow: boo
       'click',
       "button 'Unfollow' (confirmation)",
       async () => {
-        await dialog.getByRole('button', { name: 'Unfollow', exact: true }).click();
-        await followButton.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
+        await clickToSend(dialog.getByRole('button', { name: 'Unfollow', exact: true }));
+        await untilVisible(`button 'Follow ${person.name}'`, followButton, waitBudget(ctx));
       },
       { writes: true },
     );

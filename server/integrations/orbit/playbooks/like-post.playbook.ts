@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
-import { collapse, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, collapse, until, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { personParameter } from './people';
 import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
 import { openTargetPost, postFromUrl, postParameter, WHICH_POST } from './post-target';
@@ -61,7 +61,7 @@ export const orbitLikePost = definePlaybook({
         'click',
         "button 'Like'",
         async () => {
-          await like.click();
+          await clickToSend(like);
           const outcome = await until<true | { error: string }>(
             'the like to register',
             async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { definePlaybook } from '../../../agent/playbooks/define-playbook';
-import { waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
+import { clickToSend, untilVisible, waitBudget, withParamAliases } from '../../../agent/playbooks/site-helpers';
 import { personParameter } from './people';
 import { POST_FIELD_ALIASES, readPostCards } from './post-cards';
 import { openTargetPost, postFromUrl, postParameter, WHICH_POST } from './post-target';
@@ -61,8 +61,8 @@ export const orbitRepostPost = definePlaybook({
         'click',
         "button 'Repost'",
         async () => {
-          await repost.click();
-          await undo.waitFor({ state: 'visible', timeout: waitBudget(ctx) });
+          await clickToSend(repost);
+          await untilVisible("button 'Undo repost'", undo, waitBudget(ctx));
         },
         { writes: true },
       );

@@ -4,6 +4,7 @@ import { definePlaybook } from '../../../agent/playbooks/define-playbook';
 import { WriteRefused } from '../../../agent/playbooks/registry';
 import {
   askPerson,
+  clickToSend,
   collapse,
   fold,
   openPath,
@@ -167,7 +168,7 @@ export const orbitSendMessage = definePlaybook({
       'click',
       "button 'Send'",
       async () => {
-        await thread.getByRole('button', { name: 'Send', exact: true }).click();
+        await clickToSend(thread.getByRole('button', { name: 'Send', exact: true }));
         const outcome = await until(
           "the message to appear in the conversation (or Orbit's “Confirm it's you”)",
           async () => ((await bubbles.count()) > before ? 'sent' : (await codeDialog.isVisible()) ? 'code' : false),
