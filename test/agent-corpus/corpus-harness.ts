@@ -166,7 +166,21 @@ export async function finishRun(
   context: BrowserContext,
   quietMs?: number,
 ): Promise<Pick<TaskRun, 'events' | 'openPages' | 'origins'>> {
-  await rig.sites.settle(quietMs);
+  // What the open pages reported (window.__state, track.js): the sites must have had at least that many reports.
+  const tracked = await Promise.all(
+    context
+      .pages()
+      .map((p) =>
+        Promise.race([
+          p.evaluate(() => (window as { __state?: { events: unknown[] } }).__state?.events.length ?? 0).catch(() => 0),
+          new Promise<number>((r) => setTimeout(() => r(0), 2_000).unref()),
+        ]),
+      ),
+  );
+  await rig.sites.settle(
+    quietMs,
+    tracked.reduce((a, b) => a + b, 0),
+  );
   const events = [...rig.sites.events()];
   return {
     events: (type) => events.filter((e) => type === undefined || e.type === type),
