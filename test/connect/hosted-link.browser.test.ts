@@ -145,18 +145,37 @@ async function signInOnOrbit(p: Page) {
   await p.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
+/**
+ * What the page itself saw on screen as it changed: a level-1 heading, or a text of the page, reported through a binding
+ * on each DOM change. "Connected!" shows for 600 ms before the redirect: a wait from here polls, and on a loaded machine
+ * it missed that screen (CI: 20 s timeout) even when it started before the screen came.
+ */
+async function watchScreens(p: Page, wanted: { heading: string; text: string }): Promise<{ heading: boolean; text: boolean }> {
+  const seen = { heading: false, text: false };
+  await p.exposeBinding('__agentlinkTestSaw', (_source, what: 'heading' | 'text') => {
+    seen[what] = true;
+  });
+  await p.addInitScript((w) => {
+    const saw = (window as unknown as { __agentlinkTestSaw(what: string): void }).__agentlinkTestSaw;
+    const look = () => {
+      if ([...document.querySelectorAll('h1')].some((h) => h.innerText.trim() === w.heading)) void saw('heading');
+      if (document.body?.innerText.includes(w.text)) void saw('text');
+    };
+    new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true });
+  }, wanted);
+  return seen;
+}
+
 const landedOn = (p: Page) => p.waitForURL((u) => u.origin === appOrigin && u.pathname === '/agentlink/done', { timeout: 30_000 });
 
 it('a plain link: sign in → the redirect URI gets the public token → the webhook brings the same → exchange → an agent request completes', async () => {
   const token = await linkToken('hosted-user-1');
+  const seen = await watchScreens(page, { heading: 'Connected!', text: 'Returning you to Hosted Link Co…' });
   await page.goto(`${live.baseUrl}/link?token=${token}`);
-  // "Connected!" shows for 600 ms before the redirect: both waits start before it can appear, so a slow machine that
-  // takes longer than that between two steps of this test still sees it.
-  const connected = heading(page, 'Connected!').waitFor();
-  const returning = page.getByText('Returning you to Hosted Link Co…').waitFor();
   await signInOnOrbit(page);
-  await Promise.all([connected, returning]);
   await landedOn(page);
+  // The widget said so before it left: "Connected!", then where it returns the person.
+  expect(seen).toEqual({ heading: true, text: true });
   await heading(page, 'Back in the app').waitFor();
 
   // The landing's query: the registered URI's own parameter kept, the outcome added (nothing else).
