@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
 import { api, awaitRequest, createRequest, eventually, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
+import { watchScreens } from '../support/screen-watch';
 
 /**
  * Hosted links end-to-end in Chromium, as an end user who got the link by e-mail would live it: a plain /link?token=…
@@ -143,27 +144,6 @@ async function signInOnOrbit(p: Page) {
   await p.getByLabel('Username or email').fill('user_good');
   await p.getByLabel('Password').fill('pass_good');
   await p.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-/**
- * What the page itself saw on screen as it changed: a level-1 heading, or a text of the page, reported through a binding
- * on each DOM change. "Connected!" shows for 600 ms before the redirect: a wait from here polls, and on a loaded machine
- * it missed that screen (CI: 20 s timeout) even when it started before the screen came.
- */
-async function watchScreens(p: Page, wanted: { heading: string; text: string }): Promise<{ heading: boolean; text: boolean }> {
-  const seen = { heading: false, text: false };
-  await p.exposeBinding('__agentlinkTestSaw', (_source, what: 'heading' | 'text') => {
-    seen[what] = true;
-  });
-  await p.addInitScript((w) => {
-    const saw = (window as unknown as { __agentlinkTestSaw(what: string): void }).__agentlinkTestSaw;
-    const look = () => {
-      if ([...document.querySelectorAll('h1')].some((h) => h.innerText.trim() === w.heading)) void saw('heading');
-      if (document.body?.innerText.includes(w.text)) void saw('text');
-    };
-    new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true });
-  }, wanted);
-  return seen;
 }
 
 const landedOn = (p: Page) => p.waitForURL((u) => u.origin === appOrigin && u.pathname === '/agentlink/done', { timeout: 30_000 });

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import type { AgentLinkMetadata } from '../../contract/link-messages';
 import { FORGEHUB_PROVIDER_ID } from '../../server/integrations/forgehub/forgehub.provider';
 import { ORBIT_PROVIDER_ID } from '../../server/integrations/orbit/orbit.provider';
+import { watchScreens } from '../support/screen-watch';
 import { closeWidgetPopup } from '../support/widget-popup';
 import {
   api,
@@ -298,11 +299,12 @@ describe('connect widget as a popup of an app on another origin (SDK protocol)',
     const popup = await openPopup(linkToken);
     await page.goto(`${elsewhereOrigin}/elsewhere.html`);
     await throughConsentAndPicker(popup);
-    // The popup closes 900 ms after "Connected!": the wait starts before it can appear, however slow the machine.
-    const connected = heading(popup, 'Connected!').waitFor();
+    // The popup closes 900 ms after "Connected!": the popup's page reports that screen itself (a poll can miss it).
+    const seen = await watchScreens(popup, { heading: 'Connected!' });
+    const closed = popup.waitForEvent('close', { timeout: 20_000 });
     await signIn(popup, 'user_good');
-    await connected;
-    await popup.waitForEvent('close', { timeout: 10_000 }).catch(() => undefined);
+    await closed;
+    expect(seen.heading).toBe(true);
     expect(await messages(page)).toEqual([]);
     expect((await sessionsOf(linkToken))[0].status).toBe('SUCCEEDED');
   });
