@@ -6,7 +6,7 @@ import type { LiveSink } from '../../server/connect/live/live-session';
 import { api, connectOrbit, createRequest, eventually, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
 import { pageWindow, stageWidth, widgetFrames, zoomInAtRightEdge } from '../support/live-view-probes';
-import { FINAL_STATUSES, openRunWidget, requestWhen, runPage, widgetFor } from './handoff-support';
+import { FINAL_STATUSES, jpegSize, openRunWidget, requestWhen, runPage, widgetFor } from './handoff-support';
 
 /**
  * What a paused run's person sees and does, each with the attack or slip it stops (real AgentLink, worker, Chromium):
@@ -17,7 +17,7 @@ import { FINAL_STATUSES, openRunWidget, requestWhen, runPage, widgetFor } from '
  *  - the link of a pause that expired says "This step is over" (USER_ACTION_OVER; USER_ACTION_ENDED to the SDK), not
  *    "This link has expired … connection links";
  *  - zoomed in, the view is sent only the part of the run's page in view (issue #38), and the run's page is left whole
- *    when the view ends or its ask is over and the run goes on (its frame keeper's pictures, the next ask's view).
+ *    when the view ends or its ask is over and the run goes on (its still at the next pause, the next ask's view).
  */
 jest.setTimeout(120_000);
 
@@ -186,18 +186,7 @@ it('the link of a pause that expired says "This step is over", never a connectio
   await requestWhen(live, org, id, FINAL_STATUSES);
 });
 
-/** A JPEG's pixel size, from its start-of-frame header. */
-function jpegSize(jpeg: Buffer): { width: number; height: number } {
-  for (let i = 2; i + 9 < jpeg.length;) {
-    if (jpeg[i] !== 0xff) throw new Error('not a JPEG marker');
-    const marker = jpeg[i + 1]!;
-    if (marker >= 0xc0 && marker <= 0xc3) return { height: jpeg.readUInt16BE(i + 5), width: jpeg.readUInt16BE(i + 7) };
-    i += 2 + jpeg.readUInt16BE(i + 2);
-  }
-  throw new Error('no JPEG frame header');
-}
-
-/** One screencast frame of `page`, from a DevTools session of its own (as the run's frame keeper takes them). */
+/** One screencast frame of `page`, from a DevTools session of its own (as any other view of the page gets them). */
 async function frameOf(page: Page): Promise<{ width: number; height: number }> {
   const cdp = await page.context().newCDPSession(page);
   try {
@@ -240,7 +229,7 @@ it('zoomed in, a paused run’s view is sent only the part in view; the run’s 
     (p) => p.frames > zoomed.frames,
   );
   expect(part.width).toBeLessThanOrEqual(await stageWidth(widget)); // the part in view, not the whole zoomed canvas
-  // Another session's frames (the run's frame keeper's) show the part too while the view is zoomed in …
+  // Another session's frames (any other view's) show the part too while the view is zoomed in …
   expect(ratio(await frameOf(page))).not.toBeCloseTo(ratio(before.frame), 1);
   // … and the whole page again once the view ends, its run still waiting.
   await live.services.runLiveViews.closeAll();
@@ -264,7 +253,7 @@ it('zoomed in, a paused run’s view shows the whole page again once its ask is 
   expect(ratio(await frameOf(page))).not.toBeCloseTo(ratio(before.frame), 1);
   expect(live.services.handoffs.registry.find(id)!.decide('done')).toBe(true);
   await requestWhen(live, org, id, ['RUNNING']);
-  // The view stays open on the run going on: the page's frames (its frame keeper's, the next ask's view's) are whole.
+  // The view stays open on the run going on: the page's frames (the next pause's still, the next ask's view's) are whole.
   await eventually(
     () => frameOf(page),
     (f) => f.width === before.frame.width && f.height === before.frame.height,

@@ -5,7 +5,7 @@ import type { BrowserContext } from 'playwright-core';
 import { tenantFor } from '../../server/sandbox/site-sessions';
 import { api, connectOrbit, createRequest, type LiveOrg, liveOrg } from '../agent/agent-support';
 import { type LiveServer, startLiveServer } from '../support/live-server';
-import { openRunWidget, requestWhen } from './handoff-support';
+import { jpegSize, openRunWidget, requestWhen, runPage } from './handoff-support';
 
 /**
  * Writes that wait for approval, end to end: `"approval": "writes"` on a request that posts on Orbit (the real
@@ -73,6 +73,10 @@ it('holds the publishing POST until the person approves it, then sends it exactl
   // Held at the network: the site has received nothing, however long the person takes.
   await new Promise((r) => setTimeout(r, 1500));
   expect(await postsWith(text)).toBe(0);
+  // The run took one still of its page as it paused (page-still.ts), its form post pending, and the view opens on it.
+  const picture = live.services.handoffs.registry.find(requestId)!.lastFrame();
+  expect(picture).not.toBeNull();
+  expect(jpegSize(picture!)).toEqual(runPage(live, requestId).viewportSize());
 
   const widget = await openWidget(waiting.userAction.url);
   await expect(widget.locator('.al-write-target').textContent()).resolves.toContain('POST');

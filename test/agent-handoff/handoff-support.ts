@@ -180,3 +180,14 @@ export function upgradeStatus(
 ): Promise<number> {
   return socketUpgradeStatus(live.port, `/link/api/sessions/${linkSessionId}/live`, { host, origin });
 }
+
+/** A JPEG's pixel size, from its start-of-frame header. */
+export function jpegSize(jpeg: Buffer): { width: number; height: number } {
+  for (let i = 2; i + 9 < jpeg.length;) {
+    if (jpeg[i] !== 0xff) throw new Error('not a JPEG marker');
+    const marker = jpeg[i + 1]!;
+    if (marker >= 0xc0 && marker <= 0xc3) return { height: jpeg.readUInt16BE(i + 5), width: jpeg.readUInt16BE(i + 7) };
+    i += 2 + jpeg.readUInt16BE(i + 2);
+  }
+  throw new Error('no JPEG frame header');
+}

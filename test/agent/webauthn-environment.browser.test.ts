@@ -119,11 +119,11 @@ it('ends every create() and get() of a page with NotAllowedError at once; the br
   expect(conditional).toBe('NotAllowedError');
 });
 
-it('keeps the environment when the live view or the approval frame keeper lets go of its session on the page', async () => {
+it('keeps the environment when the live view or a paused run’s still lets go of its session on the page', async () => {
   const bystander = await fencedPage();
   const page = await fencedPage();
   // Chromium drops a page's environment when any session of the page detaches (it crashed the browser here): the
-  // sessions the live view and the frame keeper open are let go of with releasePageSession, never detached.
+  // sessions the live view and a paused run's still (page-still.ts) open are let go of with releasePageSession, never detached.
   const other = await page.context().newCDPSession(page);
   await other.send('Page.startScreencast', { format: 'jpeg', maxWidth: 100, maxHeight: 100 });
   await releasePageSession(other);

@@ -51,8 +51,8 @@ export interface RunHandoffOptions {
   hooks: HandoffHooks;
   /** What a held write would send, masked (write-summary.ts with the run's masks). */
   summarize: (write: HeldWrite) => Promise<HeldWriteSummary>;
-  /** The run's latest picture of its page (approval runs keep one: frame-keeper.ts). */
-  lastFrame?: () => Buffer | null;
+  /** A still of the run's page, taken as it pauses (approval runs: page-still.ts); the view opens on it. */
+  picture?: () => Promise<Buffer | null>;
   /** The most an approved write's answer, then the page it brings, is waited for (each; default READY_BUDGET_MS). */
   settleMs?: number;
 }
@@ -64,6 +64,8 @@ interface Waiting {
   action: UserAction;
   page: Page | undefined;
   settle: (outcome: AskOutcome) => void;
+  /** The run's page as it paused (null until taken, or when none is kept). */
+  picture: Buffer | null;
 }
 
 export class RunHandoff implements UserDoor {
@@ -116,9 +118,9 @@ export class RunHandoff implements UserDoor {
     return this.page()?.context();
   }
 
-  /** The run's latest picture of the page the person sees, if it keeps one. */
+  /** The picture of the page the person sees as the run paused, if it keeps one. */
   lastFrame(): Buffer | null {
-    return this.waiting?.page ? null : (this.opts.lastFrame?.() ?? null);
+    return this.waiting?.picture ?? null;
   }
 
   onEvent(fn: (e: HandoffEvent) => void): () => void {
@@ -293,7 +295,15 @@ export class RunHandoff implements UserDoor {
     hooks.paused();
     let settle!: (outcome: AskOutcome) => void;
     const decided = new Promise<AskOutcome>((resolve) => (settle = resolve));
-    this.waiting = { action, page: ask.page, settle };
+    const waiting: Waiting = { action, page: ask.page, settle, picture: null };
+    this.waiting = waiting;
+    // Taken beside the pause, not before it (the ask is announced at once); an ask naming its own page keeps none.
+    if (!ask.page && this.opts.picture) {
+      void this.opts
+        .picture()
+        .then((picture) => void (waiting.picture = picture))
+        .catch(() => undefined);
+    }
     this.emit({ kind: 'ask', action });
 
     const expiry = setTimeout(() => settle('expired'), Math.max(0, expiresAt.getTime() - Date.now()));

@@ -5,6 +5,7 @@ import type { ClaimedRequest } from '../queue/queue';
 import { pushStep, type RunState } from '../run/state';
 import type { WorkerDeps } from '../worker/deps';
 import { cookieValuesOf, summarizeHeldWrite } from './held-write';
+import { pageStill } from './page-still';
 import { RunHandoff } from './run-handoff';
 
 /**
@@ -37,7 +38,7 @@ export function runHandoffFor(
     signal: controller.signal,
     seat: handoffs.registry,
     summarize: async (write) => summarizeHeldWrite(write, state, await cookieValuesOf(state.context)),
-    lastFrame: () => state.frames?.frame() ?? null,
+    ...(record.approval ? { picture: () => pageStill(state.page) } : {}),
     hooks: {
       pause: async (ask) => {
         const { linkToken, url } = await handoffs.desk.linkFor(record, ask.expiresAt);

@@ -5,7 +5,6 @@ import type { ProviderSession } from '../../browser/session-format';
 import type { ChangeGate } from '../../egress/egress-proxy';
 import type { UpstreamProxy } from '../../egress/upstream-proxy';
 import type { AgentRequestRecord } from '../../store';
-import type { FrameKeeper } from '../handoff/frame-keeper';
 import type { RunHandoff } from '../handoff/run-handoff';
 import { Redactor } from '../observation';
 import type { WarmContext } from '../worker/warm-contexts';
@@ -62,8 +61,6 @@ export interface RunState {
   approve?: ChangeGate['approve'];
   /** The run's door to its user, once the run knows its provider (absent: this worker cannot pause runs). */
   handoff?: RunHandoff;
-  /** Approval runs: the latest picture of the page (handoff/frame-keeper.ts). */
-  frames?: FrameKeeper;
   /** Where the run's time goes, stage by stage (run-stages.ts). */
   stages: RunStages;
 }

@@ -1,7 +1,6 @@
 import { compileResponseFormat } from '../../../contract/response-format';
 import type { ProviderDefinition } from '../../providers/catalogue';
 import { isProviderLoginPage } from '../../providers/provider';
-import { FrameKeeper } from '../handoff/frame-keeper';
 import type { RunHandoff } from '../handoff/run-handoff';
 import { applyStoredDecision } from '../handoff/stored-decision';
 import { NO_PERSON, type UserDoor } from '../handoff/user-ask';
@@ -186,7 +185,6 @@ export class AgentWorker {
     stopLease();
     offCancel();
     if (state.handoff) this.deps.handoffs?.registry.remove(state.handoff);
-    await state.frames?.stop();
     slot.over = true;
     if (slot.parked) this.parked -= 1;
     else if (!slot.fromQueue) this.resumedAtWork -= 1;
@@ -198,7 +196,7 @@ export class AgentWorker {
     await stages.time('session_seal', () => saveSessionBack(this.deps, state, log));
     // Kept warm only after a clean, finished run nobody took part in: anything else leaves its context to close.
     const reusable =
-      final.status === 'COMPLETED' && !controller.signal.aborted && state.integrity.clean && !state.handoff?.asked && !state.frames;
+      final.status === 'COMPLETED' && !controller.signal.aborted && state.integrity.clean && !state.handoff?.asked && !state.approve;
     // Kept warm before the answer; closed after the answer (sealed above), but before any hand-back below.
     const { close } = await stages.time('release', () => releaseRunBrowser(this.deps, state, reusable));
 
@@ -313,14 +311,11 @@ export class AgentWorker {
     state.handoff = handoff ?? undefined;
     const door: UserDoor = handoff ?? NO_PERSON;
     if (handoff && record.approval) state.approve = handoff.approveWrite;
-    // Approval runs keep a picture of their page: a held navigation leaves no other way to show it (frame-keeper.ts).
-    if (handoff && record.approval) state.frames = new FrameKeeper(() => state.page);
 
     let page = await openRunBrowser(this.deps, state, connection, provider, deadline, signal);
     await openStartingUrl(state, page, record.startingUrl);
     if (isProviderLoginPage(provider, new URL(page.url())))
       page = await renewDeadSession(this.deps, state, connection, provider, deadline, signal, door);
-    if (state.frames) await state.frames.follow(page);
 
     const ctx: RunContext = {
       requestId: record.id,

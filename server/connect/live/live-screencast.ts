@@ -97,8 +97,8 @@ export class LiveScreencast {
 
   /**
    * Whole-page frames from now on, the page made whole: a paused run's view once its person's ask is over. The run goes
-   * on under the view, and its frame keeper's pictures (what the next held write shows its person) and any other
-   * view of the page must be of the whole page.
+   * on under the view, and its stills (what the next held write shows its person) and any other view of the page
+   * must be of the whole page.
    */
   wholeOnly(): void {
     if (!this.regions) return;
@@ -107,7 +107,7 @@ export class LiveScreencast {
   }
 
   /**
-   * The page's whole picture again, once the view ends (a borrowed page lives on: its run's trace and frame keeper must
+   * The page's whole picture again, once the view ends (a borrowed page lives on: its run's trace and stills must
    * not be left with a part of it). After any restart already on its way; nothing to do if no region was ever shown.
    * Waited for at most `waitMs`: a page mid-navigation (a held write) answers once it settles, and is made whole then.
    */

@@ -36,7 +36,7 @@ export interface LiveSessionEvents {
  */
 export interface BorrowedPage {
   inputAllowed(): boolean;
-  /** A picture of the page from before the view (the run's frame keeper), shown until the screencast sends one. */
+  /** A picture of the page from before the view (the run's still as it paused), shown until the screencast sends one. */
   lastFrame?(): Buffer | null;
 }
 

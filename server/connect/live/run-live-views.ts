@@ -122,7 +122,7 @@ export class RunLiveViews {
         return;
       }
       // The person's ask is over and the run goes on under the view: whole frames again, so the run's page is left
-      // whole for its frame keeper and for the next ask's view.
+      // whole for its next still and for the next ask's view.
       if (!askOpen(run, token)) session.wholeFrames();
       session.send(stateOf(run, token));
     });
