@@ -100,3 +100,40 @@ it('a slow socket gets smaller frames at a lower quality', async () => {
     await cdp.send('Page.stopScreencast');
   }
 });
+
+it('with nobody watching, the screencast stops (no frame captured); a widget that attaches again gets frames at once', async () => {
+  let watching: LiveSink | null = socketTaking(0).sink;
+  const cast = new LiveScreencast(
+    cdp,
+    { width: 640, height: 400 },
+    { width: 640, height: 400 },
+    () => watching,
+    new InputToFrame('lses_away'),
+  );
+  await cast.start();
+  try {
+    await until(() => cast.lastFrame !== null, 20_000);
+    // The widget's socket goes away (LiveSession.detach): once the stop is answered, a frame already on its way may land.
+    watching = null;
+    await cast.pause();
+    let last = cast.lastFrame;
+    let quietSince = Date.now();
+    await until(() => {
+      if (cast.lastFrame !== last) [last, quietSince] = [cast.lastFrame, Date.now()];
+      return Date.now() - quietSince >= 300;
+    }, 5_000);
+    // The page paints on every animation frame: a screencast still running would capture dozens of frames in a second.
+    const before = cast.lastFrame;
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(cast.lastFrame).toBe(before);
+    // A widget attaches again (LiveSession.attach): the screencast restarts, and frames of the page as it is now come.
+    const back = socketTaking(0);
+    watching = back.sink;
+    await cast.resume();
+    await until(() => back.sizes.length >= 3, 20_000);
+    expect(back.sizes.length).toBeGreaterThanOrEqual(3);
+  } finally {
+    cast.stop();
+    await cdp.send('Page.stopScreencast');
+  }
+});

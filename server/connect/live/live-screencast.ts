@@ -37,6 +37,8 @@ export class LiveScreencast {
   private asked: FrameSizeMessage | null = null;
   /** Whether the frames may show a part of the page (a paused run's view stops once its person's ask is over). */
   private regions = true;
+  /** Whether a widget is there to see the frames (pause, resume). */
+  private watched = true;
 
   constructor(
     private readonly cdp: CDPSession,
@@ -69,6 +71,34 @@ export class LiveScreencast {
   /** No more frames are sent (the view ended; the CDP session goes with its owner). */
   stop(): void {
     this.stopped = true;
+  }
+
+  /**
+   * Nobody watches (the widget's socket went away): the screencast stops until a widget attaches again. A screencast
+   * makes Chromium capture every repaint: on a page that animates (a spinner) that cost about 2 CPU-seconds per second
+   * (bench:held-page), for frames nobody would see until the view's idle time ran out. Resolves once it is stopped.
+   */
+  pause(): Promise<void> {
+    if (!this.watched) return this.chain;
+    this.watched = false;
+    this.chain = this.chain
+      .then(async () => {
+        if (!this.watched || this.stopped) await this.cdp.send('Page.stopScreencast');
+      })
+      .catch(() => undefined); // the page closed
+    return this.chain;
+  }
+
+  /** A widget attached again: the screencast restarts (its first frame comes at once, the page as it is now). */
+  resume(): Promise<void> {
+    if (this.watched) return this.chain;
+    this.watched = true;
+    this.chain = this.chain
+      .then(async () => {
+        if (this.watched && !this.stopped) await this.start();
+      })
+      .catch(() => undefined);
+    return this.chain;
   }
 
   /** The JPEG quality the frames are encoded at now. */
@@ -177,7 +207,7 @@ export class LiveScreencast {
             this.bounds = this.wholeBounds(this.asked);
           }
         }
-        await this.start();
+        if (this.watched) await this.start(); // paused: resume() starts it at the size asked last
       })
       .catch(() => undefined); // the page closed: nothing to stream
   }

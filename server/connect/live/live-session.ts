@@ -211,6 +211,7 @@ export class LiveSession {
     const region = this.screencast.frameRegion;
     if (region) sink.send({ type: 'frameRegion', region });
     if (this.screencast.lastFrame) sink.sendFrame(this.screencast.lastFrame, () => undefined);
+    void this.screencast.resume();
     this.touchIdle();
   }
 
@@ -218,8 +219,11 @@ export class LiveSession {
     return this.sink === sink;
   }
 
+  /** The widget's socket went away: no frames until one attaches again (live-screencast.ts, pause). */
   detach(sink: LiveSink): void {
-    if (this.sink === sink) this.sink = null;
+    if (this.sink !== sink) return;
+    this.sink = null;
+    void this.screencast.pause();
   }
 
   /** Relays one input event, in order; false when the queue is full (the event is dropped). */
