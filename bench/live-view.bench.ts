@@ -121,7 +121,17 @@ async function openPerson(
   await clickOnStream(server, p, 'button:has-text("Continue with Idp")');
   const live = server.services.liveSignIn.inspect(p.linkSessionId)!;
   await live.waitForURL(/\/login/, { timeout: 30_000 });
-  await live.addStyleTag({ content: '*{caret-color:transparent !important}' });
+  // The sign-in may still be redirecting (the provider's /login, then the identity provider's): on a loaded machine the
+  // style went into a document that was then replaced ("Execution context was destroyed"). Once settled, again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await live.waitForLoadState('domcontentloaded');
+      await live.addStyleTag({ content: '*{caret-color:transparent !important}' });
+      break;
+    } catch (err) {
+      if (attempt >= 5 || !/Execution context was destroyed/.test(String(err))) throw err;
+    }
+  }
   await clickOnStream(server, p, 'input[name="username"]');
   await timeKeys(widget);
   return p;
