@@ -42,10 +42,31 @@ const MESSAGES = html(
   <div style="height:2400px">Older mail below</div></main>`,
 );
 
+/** A page that scrolls itself smoothly, as smooth-scroll libraries do: it takes the wheel and eases there over 600 ms. */
+const SMOOTH = html(
+  'Journal',
+  `<main><h1>Journal</h1><p>Scroll down.</p><div style="height:4000px">Older entries below</div></main>`,
+  `var target = 0, easing = false;
+   addEventListener('wheel', function (e) {
+     e.preventDefault();
+     target = Math.max(0, Math.min(document.documentElement.scrollHeight - innerHeight, target + e.deltaY));
+     var from = scrollY, start = performance.now();
+     if (easing) return;
+     easing = true;
+     (function step(t) {
+       var k = Math.min(1, (t - start) / 600);
+       scrollTo(0, from + (target - from) * k);
+       if (k < 1) requestAnimationFrame(step); else easing = false;
+     })(start);
+   }, { passive: false });`,
+);
+
 let shop: string;
 let inbox: string;
+let journal: string;
 beforeAll(() => {
   shop = new URL(rig.site.page('/shop', SHOP)).pathname;
+  journal = new URL(rig.site.page('/journal', SMOOTH)).pathname;
   rig.site.page('/laptops', html('Laptops', '<h1>Laptops</h1><p>12 models</p>'));
   inbox = new URL(rig.site.page('/inbox', MESSAGES)).pathname;
 });
@@ -155,5 +176,14 @@ describe('scroll inside a scroll area', () => {
     await rig.tool(run, 'scroll', { direction: 'down' }, s);
     expect(await pageY(run)).toBeGreaterThan(y);
     expect([await scrollTop(run), await scrollTop(run, 'feed')]).toEqual([0, 0]);
+  });
+
+  it('on a page that eases its own scroll, answers once the page is where the scroll ends', async () => {
+    const run = await rig.open(journal);
+    const s = await takeSnapshot(run.page);
+    const out = await rig.tool(run, 'scroll', { direction: 'down' }, s);
+    expect(out.message).toBe('scrolled down');
+    // 0.8 of the viewport's height: where the page's own easing ends, 600 ms after the wheel.
+    expect(await pageY(run)).toBe(Math.round(0.8 * run.page.viewportSize()!.height));
   });
 });

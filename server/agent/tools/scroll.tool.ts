@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PAGE_ENTRIES } from '../../page-code/entries';
 import { pageFunction } from '../../page-code/page-function';
 import { describeElement, evaluateOnElement } from '../observation';
+import { remaining } from '../result/errors';
 import { act, elementIndex, on, pageTool, REPLAY_ON_ELEMENT, settle, target, timeout } from './page-tool';
 import type scrollInPage from './scroll.page';
 import type { Scrolled } from './scroll.page';
@@ -58,8 +59,43 @@ export const scrollTool = pageTool({
   },
 });
 
+/** The page's scroll position and how far it can go: [x, y, max x, max y]. */
+const POSITION =
+  '[scrollX, scrollY, Math.max(0, document.documentElement.scrollWidth - innerWidth), Math.max(0, document.documentElement.scrollHeight - innerHeight)]';
+/** The most a page's scroll is waited for to start and come to rest. */
+const SCROLL_WAIT_MS = 1_500;
+
+type Position = [number, number, number, number];
+
 async function pageScroll(tc: Parameters<typeof settle>[0], delta: { dx: number; dy: number }) {
   const view = tc.page.viewportSize() ?? { width: 1280, height: 800 };
+  const position = () => tc.page.evaluate<Position>(POSITION).catch(() => null);
+  const before = await position();
   await act('scrolling', () => tc.page.mouse.wheel(Math.round(delta.dx * view.width), Math.round(delta.dy * view.height)));
+  // A wheel moves the page asynchronously (in the compositor, smoothly): the next look must see the page where the
+  // scroll ends, not where it started (a loaded machine's test read the page before it had moved).
+  if (before && canMove(before, delta)) await untilScrolled(tc, before, position);
   await settle(tc, 300);
+}
+
+function canMove([x, y, maxX, maxY]: Position, { dx, dy }: { dx: number; dy: number }): boolean {
+  return (dy > 0 && y < maxY - 1) || (dy < 0 && y > 0) || (dx > 0 && x < maxX - 1) || (dx < 0 && x > 0);
+}
+
+/** Until the page has moved from `before` and then held still between two reads, bounded (the wheel may have scrolled an area under the mouse instead). */
+async function untilScrolled(tc: Parameters<typeof settle>[0], before: Position, position: () => Promise<Position | null>) {
+  const end = Date.now() + remaining(tc.run, SCROLL_WAIT_MS);
+  let last = before;
+  let moved = false;
+  while (Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const now = await position();
+    if (!now) return; // the page navigated or closed
+    const still = now[0] === last[0] && now[1] === last[1];
+    if (now[0] !== before[0] || now[1] !== before[1]) {
+      if (moved && still) return;
+      moved = true;
+    }
+    last = now;
+  }
 }
